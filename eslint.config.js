@@ -1,0 +1,106 @@
+// ESLint flat config. Type-aware rules use typescript-eslint's projectService, which finds each
+// file's project through the references in tsconfig.json.
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// The layer rule of DESIGN.md §3: the pure core runs unchanged in Node, workers and the main
+// thread, so it imports nothing from the UI side. Each message names where the code belongs.
+const pureCore = 'The pure core (src/machine, src/scenarios, src/explore, src/bench)';
+const pureCoreImports = {
+  paths: [
+    {
+      name: 'react',
+      message: `${pureCore} must not import React: put UI code in src/ui and pass data down as props.`,
+    },
+    {
+      name: 'react-dom',
+      message: `${pureCore} must not import react-dom: rendering belongs in src/main.tsx and src/ui.`,
+    },
+    {
+      name: 'd3',
+      message: `${pureCore} must not import d3: scales and shapes belong in src/charts.`,
+    },
+    {
+      name: 'comlink',
+      message: `${pureCore} must not import comlink: worker entries and bridges belong in src/workers; expose a plain API object from the core instead.`,
+    },
+    {
+      name: 'zustand',
+      message: `${pureCore} must not import zustand: stores belong in src/store; keep the core's state in plain values.`,
+    },
+  ],
+  patterns: [
+    {
+      group: ['react/*', 'react-dom/*'],
+      message: `${pureCore} must not import React: put UI code in src/ui and pass data down as props.`,
+    },
+    {
+      regex: '^d3-',
+      message: `${pureCore} must not import d3 modules: scales and shapes belong in src/charts.`,
+    },
+    {
+      group: ['zustand/*'],
+      message: `${pureCore} must not import zustand: stores belong in src/store; keep the core's state in plain values.`,
+    },
+    {
+      group: ['**/ui', '**/ui/**'],
+      message: `${pureCore} must not import from src/ui: the UI imports the core, never the reverse.`,
+    },
+    {
+      group: ['**/charts', '**/charts/**'],
+      message: `${pureCore} must not import from src/charts: charts read core data, never the reverse.`,
+    },
+    {
+      group: ['**/store', '**/store/**'],
+      message: `${pureCore} must not import from src/store: stores wrap the core, never the reverse.`,
+    },
+    {
+      group: ['**/workers', '**/workers/**'],
+      message: `${pureCore} must not import from src/workers: workers run the core, never the reverse.`,
+    },
+    {
+      group: ['**/cli', '**/cli/**'],
+      message: `${pureCore} must not import from src/cli: the CLI is a Node front end over the core.`,
+    },
+  ],
+};
+
+export default defineConfig([
+  globalIgnores(['dist', 'node_modules', 'playwright-report', 'test-results', 'coverage']),
+
+  js.configs.recommended,
+  tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      // strict-type-checked forbids numbers in template literals; they print exactly as expected,
+      // and the lab formats many counts and CPU numbers into messages.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+    },
+  },
+
+  // Plain JS (this file): no tsconfig covers it, so no type-aware rules.
+  {
+    files: ['**/*.js'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+
+  {
+    files: ['src/**/*.tsx', 'src/ui/**/*.ts', 'src/charts/**/*.ts', 'src/store/**/*.ts'],
+    extends: [reactHooks.configs.flat.recommended],
+  },
+
+  {
+    files: ['src/machine/**', 'src/scenarios/**', 'src/explore/**', 'src/bench/**'],
+    rules: { 'no-restricted-imports': ['error', pureCoreImports] },
+  },
+]);

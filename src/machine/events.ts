@@ -1,0 +1,242 @@
+// Scheduler events (DESIGN §4): the choices at each state, their legality and their effect.
+//
+// An event is a small integer: type in the low 3 bits, CPU k in the next 8, target CPU j above.
+// Integers keep exploration allocation-free; `formatEvent` gives the schedule-string token.
+
+import {
+  deliverIrq,
+  deliverNmi,
+  MachineFault,
+  nextReady,
+  step,
+  topContext,
+  type Trace,
+} from './interpreter.ts';
+import type { Instr } from './isa.ts';
+import {
+  CPU_CUR,
+  CPU_FIELDS,
+  CPU_IN_IRQ,
+  CPU_IN_NMI,
+  CPU_IRQ_ON,
+  CPU_PENDING,
+  CPU_PREEMPT,
+  CTX_CPU,
+  CTX_DONE,
+  CTX_PC,
+  contextName,
+  type Machine,
+} from './machine.ts';
+
+export const Ev = { Step: 0, Irq: 1, Nmi: 2, Preempt: 3, Migrate: 4 } as const;
+
+export type EventType = (typeof Ev)[keyof typeof Ev];
+
+export function makeEvent(type: EventType, k: number, j = 0): number {
+  return type | (k << 3) | (j << 11);
+}
+
+export function eventType(ev: number): EventType {
+  return (ev & 7) as EventType;
+}
+
+export function eventCpu(ev: number): number {
+  return (ev >> 3) & 0xff;
+}
+
+export function eventTarget(ev: number): number {
+  return (ev >> 11) & 0xff;
+}
+
+/** The schedule-string token of an event: "0", "irq1", "nmi0", "pre1", "mig0>1". */
+export function formatEvent(ev: number): string {
+  const k = eventCpu(ev);
+  switch (eventType(ev)) {
+    case Ev.Step:
+      return String(k);
+    case Ev.Irq:
+      return `irq${k}`;
+    case Ev.Nmi:
+      return `nmi${k}`;
+    case Ev.Preempt:
+      return `pre${k}`;
+    default:
+      return `mig${k}>${eventTarget(ev)}`;
+  }
+}
+
+/** Whether CPU k is between the two halves of a local-atomic instruction. */
+function midInstruction(m: Machine, s: Int32Array, k: number): boolean {
+  const ctx = topContext(m, s, k);
+  if (ctx < 0) return false;
+  const code = m.code[ctx] as readonly Instr[];
+  const pc = s[m.ctxOff + ctx * m.ctxStride + CTX_PC] as number;
+  return pc < code.length && (code[pc] as Instr).tail;
+}
+
+/** Why CPU k's running task cannot be preempted or migrated now, or '' if it can. */
+function notPreemptible(m: Machine, s: Int32Array, k: number): string {
+  const b = m.cpuOff + k * CPU_FIELDS;
+  const cur = s[b + CPU_CUR] as number;
+  if (cur < 0) return `CPU ${k} has no task running`;
+  if (s[b + CPU_IN_NMI] !== 0) return `CPU ${k} is in its NMI handler`;
+  if (s[b + CPU_IN_IRQ] !== 0) return `CPU ${k} is in its IRQ handler`;
+  if (midInstruction(m, s, k)) return `CPU ${k} is in the middle of a single instruction`;
+  const pc = s[b + CPU_PREEMPT] as number;
+  if (pc !== 0) {
+    return holdsLock(m, s, cur)
+      ? `CPU ${k} holds a spinlock: preemption is off (preempt_count ${pc})`
+      : `CPU ${k} has preemption disabled (preempt_count ${pc})`;
+  }
+  if (s[b + CPU_IRQ_ON] === 0) return `CPU ${k} has interrupts off`;
+  return '';
+}
+
+function holdsLock(m: Machine, s: Int32Array, ctx: number): boolean {
+  for (const cell of m.layout.cells) {
+    if (cell.type !== 'lock') continue;
+    if (cell.perCpu) {
+      for (let i = 0; i < cell.count; i++)
+        if (s[cell.base + i * cell.stride] === ctx + 1) return true;
+    } else if (s[cell.addr] === ctx + 1) return true;
+  }
+  return false;
+}
+
+/**
+ * Why `ev` is not legal in state s, or '' when it is. The reasons are written for people: the
+ * Step mode shows them as tooltips and the CLI prints them.
+ */
+export function whyIllegal(m: Machine, s: Int32Array, ev: number): string {
+  const k = eventCpu(ev);
+  const type = eventType(ev);
+  if (k >= m.cpus) return `CPU ${k} does not exist (this machine has ${m.cpus})`;
+  const b = m.cpuOff + k * CPU_FIELDS;
+  switch (type) {
+    case Ev.Step:
+      return topContext(m, s, k) < 0 ? `CPU ${k} has nothing left to run` : '';
+    case Ev.Irq:
+      if (m.irqCtx[k] === -1) return `this scenario has no IRQ handler on CPU ${k}`;
+      if (s[b + CPU_PENDING] !== 0) return `an IRQ is already pending on CPU ${k}`;
+      if (midInstruction(m, s, k)) return `CPU ${k} is in the middle of a single instruction`;
+      return '';
+    case Ev.Nmi:
+      if (m.nmiCtx[k] === -1) return `this scenario has no NMI handler on CPU ${k}`;
+      if (s[b + CPU_IN_NMI] !== 0) return `CPU ${k} is already in its NMI handler`;
+      if (midInstruction(m, s, k)) return `CPU ${k} is in the middle of a single instruction`;
+      return '';
+    case Ev.Preempt: {
+      const why = notPreemptible(m, s, k);
+      if (why) return why;
+      const cur = s[b + CPU_CUR] as number;
+      return nextReady(m, s, k, cur) < 0 ? `no other task is waiting on CPU ${k}` : '';
+    }
+    case Ev.Migrate: {
+      const j = eventTarget(ev);
+      if (j >= m.cpus) return `CPU ${j} does not exist (this machine has ${m.cpus})`;
+      if (j === k) return `a task cannot migrate from CPU ${k} to itself`;
+      return notPreemptible(m, s, k);
+    }
+    default:
+      return `unknown event ${ev}`;
+  }
+}
+
+/**
+ * Writes the legal events of state s into `out` and returns how many. Order: for each CPU, step,
+ * irq, nmi, preempt, then migrations to each other CPU.
+ */
+export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number {
+  let n = 0;
+  for (let k = 0; k < m.cpus; k++) {
+    const b = m.cpuOff + k * CPU_FIELDS;
+    const top = topContext(m, s, k);
+    if (top >= 0) out[n++] = k << 3;
+    const mid = top >= 0 && midInstruction(m, s, k);
+    if (mid) continue;
+    if (m.irqCtx[k] !== -1 && s[b + CPU_PENDING] === 0) out[n++] = Ev.Irq | (k << 3);
+    if (m.nmiCtx[k] !== -1 && s[b + CPU_IN_NMI] === 0) out[n++] = Ev.Nmi | (k << 3);
+    const cur = s[b + CPU_CUR] as number;
+    if (
+      cur >= 0 &&
+      s[b + CPU_IN_NMI] === 0 &&
+      s[b + CPU_IN_IRQ] === 0 &&
+      s[b + CPU_PREEMPT] === 0 &&
+      s[b + CPU_IRQ_ON] !== 0
+    ) {
+      if (nextReady(m, s, k, cur) >= 0) out[n++] = Ev.Preempt | (k << 3);
+      for (let j = 0; j < m.cpus; j++) if (j !== k) out[n++] = Ev.Migrate | (k << 3) | (j << 11);
+    }
+  }
+  return n;
+}
+
+/** Applies a legal event in place. Use `applyChecked` for events that come from people. */
+export function apply(m: Machine, s: Int32Array, ev: number, trace: Trace | null = null): void {
+  const k = eventCpu(ev);
+  const b = m.cpuOff + k * CPU_FIELDS;
+  switch (eventType(ev)) {
+    case Ev.Step:
+      step(m, s, k, trace);
+      return;
+    case Ev.Irq:
+      if (s[b + CPU_IRQ_ON] !== 0) deliverIrq(m, s, k);
+      else s[b + CPU_PENDING] = 1;
+      return;
+    case Ev.Nmi:
+      deliverNmi(m, s, k);
+      return;
+    case Ev.Preempt: {
+      const cur = s[b + CPU_CUR] as number;
+      s[b + CPU_CUR] = nextReady(m, s, k, cur);
+      return;
+    }
+    case Ev.Migrate: {
+      const j = eventTarget(ev);
+      const t = s[b + CPU_CUR] as number;
+      s[m.ctxOff + t * m.ctxStride + CTX_CPU] = j;
+      s[b + CPU_CUR] = nextReady(m, s, k, t);
+      const bj = m.cpuOff + j * CPU_FIELDS;
+      if (s[bj + CPU_CUR] === -1) s[bj + CPU_CUR] = t;
+      return;
+    }
+    default:
+      throw new MachineFault(`unknown event ${ev}`);
+  }
+}
+
+/** An event that is not legal where it was asked for; `reason` says why, for people. */
+export class IllegalEventError extends Error {
+  constructor(
+    readonly event: number,
+    readonly reason: string,
+  ) {
+    super(`${formatEvent(event)} is not possible here: ${reason}`);
+  }
+}
+
+/** Applies `ev` after checking it is legal; throws IllegalEventError otherwise. */
+export function applyChecked(m: Machine, s: Int32Array, ev: number, trace: Trace | null = null) {
+  const why = whyIllegal(m, s, ev);
+  if (why) throw new IllegalEventError(ev, why);
+  apply(m, s, ev, trace);
+}
+
+/** Terminal: every task and handler has finished and no IRQ is pending. */
+export function isTerminal(m: Machine, s: Int32Array): boolean {
+  for (let k = 0; k < m.cpus; k++) {
+    const b = m.cpuOff + k * CPU_FIELDS;
+    if (s[b + CPU_CUR] !== -1 || s[b + CPU_IN_IRQ] !== 0 || s[b + CPU_IN_NMI] !== 0) return false;
+    if (s[b + CPU_PENDING] !== 0) return false;
+  }
+  for (let t = 0; t < m.tasks; t++) {
+    if (s[m.ctxOff + t * m.ctxStride + CTX_DONE] === 0) return false;
+  }
+  return true;
+}
+
+/** The name of the context an event acts on (for narration), e.g. "CPU0" or "T2". */
+export function actorOf(m: Machine, s: Int32Array, ev: number): string {
+  const ctx = topContext(m, s, eventCpu(ev));
+  return ctx >= 0 ? contextName(m, ctx) : `CPU${eventCpu(ev)}`;
+}

@@ -1,0 +1,464 @@
+// The interpreter: what one `step CPU k` does to a state, and how contexts start and end.
+//
+// Hot path of exploration and benchmarks: it mutates the state in place (callers copy first when
+// they need the old one) and allocates nothing unless a trace is requested.
+
+import { add64, cmp64, cmpAbs64, sub64 } from './int64.ts';
+import { Cond, type Instr, Kind, Mode, Op } from './isa.ts';
+import {
+  CPU_CUR,
+  CPU_FIELDS,
+  CPU_IN_IRQ,
+  CPU_IN_NMI,
+  CPU_IRQ_ON,
+  CPU_IRQS,
+  CPU_NMIS,
+  CPU_NMI_SAVED,
+  CPU_PENDING,
+  CPU_PREEMPT,
+  CTX_CPU,
+  CTX_DONE,
+  CTX_PC,
+  CTX_REGS,
+  CTX_RETRIES,
+  CTX_TALLY,
+  CtxKind,
+  contextName,
+  type Machine,
+} from './machine.ts';
+
+/** What a step did, for narration and charts. Filled only when the caller passes one. */
+export interface Trace {
+  ctx: number;
+  cpu: number;
+  /** Index of the visible instruction executed. */
+  pc: number;
+  /** The lock was taken by someone else: nothing changed. */
+  spun: boolean;
+  /** Local instructions with an effect worth telling (Record, taken retry branches). */
+  locals: number[];
+}
+
+export function newTrace(): Trace {
+  return { ctx: -1, cpu: -1, pc: -1, spun: false, locals: [] };
+}
+
+/** Raised when a program breaks the machine's rules (a scenario bug, not a user error). */
+export class MachineFault extends Error {}
+
+/** Context on top of CPU k's stack (NMI, else IRQ, else the running task), or −1 when idle. */
+export function topContext(m: Machine, s: Int32Array, k: number): number {
+  const b = m.cpuOff + k * CPU_FIELDS;
+  if (s[b + CPU_IN_NMI] !== 0) return m.nmiCtx[k] ?? -1;
+  if (s[b + CPU_IN_IRQ] !== 0) return m.irqCtx[k] ?? -1;
+  return s[b + CPU_CUR] ?? -1;
+}
+
+/** The initial state: memory from the layout, each CPU running its first task, IRQs on. */
+export function initialState(m: Machine): Int32Array {
+  const s = new Int32Array(m.size);
+  s.set(m.layout.initial, 0);
+  for (let k = 0; k < m.cpus; k++) {
+    const b = m.cpuOff + k * CPU_FIELDS;
+    s[b + CPU_CUR] = -1;
+    s[b + CPU_IRQ_ON] = 1;
+  }
+  for (let c = 0; c < m.contexts; c++) {
+    const cb = m.ctxOff + c * m.ctxStride;
+    s[cb + CTX_CPU] = m.ctxHome[c] ?? 0;
+  }
+  for (let t = 0; t < m.tasks; t++) {
+    const k = m.ctxHome[t] ?? 0;
+    const b = m.cpuOff + k * CPU_FIELDS;
+    const cb = m.ctxOff + t * m.ctxStride;
+    // Leading local instructions (loop set-up) run before the first step.
+    const pc = runLocals(m, s, cb, m.code[t] ?? [], 0, null);
+    s[cb + CTX_PC] = pc;
+    if (pc >= (m.code[t]?.length ?? 0)) s[cb + CTX_DONE] = 1;
+    else if (s[b + CPU_CUR] === -1) s[b + CPU_CUR] = t;
+  }
+  return s;
+}
+
+function address(m: Machine, s: Int32Array, cb: number, ins: Instr, cpu: number): number {
+  let a: number;
+  switch (ins.mode) {
+    case Mode.Abs:
+      a = ins.base;
+      break;
+    case Mode.ThisCpu:
+      a = ins.base + cpu * ins.stride;
+      break;
+    case Mode.Reg:
+      a = s[cb + CTX_REGS + 2 * ins.areg] ?? -1;
+      break;
+    case Mode.Indexed:
+      a = ins.base + (s[cb + CTX_REGS + 2 * ins.areg] ?? 0) * ins.stride;
+      break;
+    default:
+      throw new MachineFault(`instruction ${ins.op} has no memory operand`);
+  }
+  const last = ins.width === 64 ? a + 1 : a;
+  if (a < 0 || last >= m.memWords) throw new MachineFault(`address ${a} is outside memory`);
+  return a;
+}
+
+/**
+ * Runs local instructions from `pc` until a visible one or the end; returns the new pc.
+ * Local code has no scheduling points, so it belongs to the step before it.
+ */
+function runLocals(
+  m: Machine,
+  s: Int32Array,
+  cb: number,
+  code: readonly Instr[],
+  start: number,
+  trace: Trace | null,
+): number {
+  let pc = start;
+  let guard = 0;
+  const R = cb + CTX_REGS;
+  while (pc < code.length) {
+    const ins = code[pc] as Instr;
+    if (ins.op < Op.FirstLocal) return pc;
+    if (++guard > 1_000_000) throw new MachineFault('a local loop never reaches a visible step');
+    // Right operand: immediate or src2.
+    let blo: number, bhi: number;
+    if (ins.useImm) {
+      blo = ins.immLo;
+      bhi = ins.immHi;
+    } else if (ins.src2 >= 0) {
+      blo = s[R + 2 * ins.src2] as number;
+      bhi = s[R + 2 * ins.src2 + 1] as number;
+    } else {
+      blo = 0;
+      bhi = 0;
+    }
+    const alo = ins.src >= 0 ? (s[R + 2 * ins.src] as number) : 0;
+    const ahi = ins.src >= 0 ? (s[R + 2 * ins.src + 1] as number) : 0;
+    const d = R + 2 * ins.dst;
+    switch (ins.op) {
+      case Op.Mov:
+        if (ins.useImm) {
+          s[d] = ins.immLo;
+          s[d + 1] = ins.immHi;
+        } else {
+          s[d] = alo;
+          s[d + 1] = ahi;
+        }
+        pc++;
+        break;
+      case Op.Add:
+        add64(s, d, alo, ahi, blo, bhi);
+        pc++;
+        break;
+      case Op.Sub:
+        sub64(s, d, alo, ahi, blo, bhi);
+        pc++;
+        break;
+      case Op.And:
+        s[d] = alo & blo;
+        s[d + 1] = ahi & bhi;
+        pc++;
+        break;
+      case Op.Or:
+        s[d] = alo | blo;
+        s[d + 1] = ahi | bhi;
+        pc++;
+        break;
+      case Op.Branch:
+        if (holds(ins.cond, alo, ahi, blo, bhi)) {
+          if (ins.kind === Kind.SumRetry) {
+            s[cb + CTX_RETRIES] = ((s[cb + CTX_RETRIES] as number) + 1) | 0;
+            if (trace) trace.locals.push(pc);
+          }
+          pc = ins.target;
+        } else pc++;
+        break;
+      case Op.Jump:
+        if (ins.kind === Kind.SumRetry) {
+          s[cb + CTX_RETRIES] = ((s[cb + CTX_RETRIES] as number) + 1) | 0;
+          if (trace) trace.locals.push(pc);
+        }
+        pc = ins.target;
+        break;
+      case Op.Record: {
+        const at = m.resOff + ins.base;
+        const n = s[at] as number;
+        if (n >= ins.stride) throw new MachineFault('a result slot is full');
+        s[at + 1 + 2 * n] = alo;
+        s[at + 2 + 2 * n] = ahi;
+        s[at] = n + 1;
+        if (trace) trace.locals.push(pc);
+        pc++;
+        break;
+      }
+      case Op.Pause:
+        pc++;
+        break;
+      default:
+        throw new MachineFault(`unknown local opcode ${ins.op}`);
+    }
+  }
+  return pc;
+}
+
+function holds(cond: number, alo: number, ahi: number, blo: number, bhi: number): boolean {
+  switch (cond) {
+    case Cond.Eq:
+      return alo === blo && ahi === bhi;
+    case Cond.Ne:
+      return alo !== blo || ahi !== bhi;
+    case Cond.Lt:
+      return cmp64(alo, ahi, blo, bhi) < 0;
+    case Cond.Le:
+      return cmp64(alo, ahi, blo, bhi) <= 0;
+    case Cond.Gt:
+      return cmp64(alo, ahi, blo, bhi) > 0;
+    case Cond.Ge:
+      return cmp64(alo, ahi, blo, bhi) >= 0;
+    case Cond.AbsGe:
+      return cmpAbs64(alo, ahi, blo, bhi) >= 0;
+    case Cond.AbsLt:
+      return cmpAbs64(alo, ahi, blo, bhi) < 0;
+    case Cond.BitSet:
+      return (alo & blo) !== 0 || (ahi & bhi) !== 0;
+    case Cond.BitClear:
+      return (alo & blo) === 0 && (ahi & bhi) === 0;
+    default:
+      throw new MachineFault(`unknown condition ${cond}`);
+  }
+}
+
+/** Runs one instruction of the context on top of CPU k (the `step k` event). */
+export function step(m: Machine, s: Int32Array, k: number, trace: Trace | null = null): void {
+  const ctx = topContext(m, s, k);
+  if (ctx < 0) throw new MachineFault(`CPU${k} has nothing to run`);
+  const cb = m.ctxOff + ctx * m.ctxStride;
+  const code = m.code[ctx] as readonly Instr[];
+  const pc = s[cb + CTX_PC] as number;
+  const ins = code[pc] as Instr;
+  const cpu = s[cb + CTX_CPU] as number;
+  const b = m.cpuOff + k * CPU_FIELDS;
+  const R = cb + CTX_REGS;
+  if (trace) {
+    trace.ctx = ctx;
+    trace.cpu = k;
+    trace.pc = pc;
+    trace.spun = false;
+    trace.locals.length = 0;
+  }
+  let deliver = false;
+
+  switch (ins.op) {
+    case Op.Load: {
+      const v = s[address(m, s, cb, ins, cpu)] as number;
+      s[R + 2 * ins.dst] = v;
+      s[R + 2 * ins.dst + 1] = v >> 31;
+      break;
+    }
+    case Op.Store:
+      s[address(m, s, cb, ins, cpu)] = s[R + 2 * ins.src] as number;
+      break;
+    case Op.Load64: {
+      const a = address(m, s, cb, ins, cpu);
+      s[R + 2 * ins.dst] = s[a] as number;
+      s[R + 2 * ins.dst + 1] = s[a + 1] as number;
+      break;
+    }
+    case Op.Store64: {
+      const a = address(m, s, cb, ins, cpu);
+      s[a] = s[R + 2 * ins.src] as number;
+      s[a + 1] = s[R + 2 * ins.src + 1] as number;
+      break;
+    }
+    case Op.LoadLo:
+      s[R + 2 * ins.dst] = s[address(m, s, cb, ins, cpu)] as number;
+      break;
+    case Op.LoadHi:
+      s[R + 2 * ins.dst + 1] = s[address(m, s, cb, ins, cpu) + 1] as number;
+      break;
+    case Op.StoreLo:
+      s[address(m, s, cb, ins, cpu)] = s[R + 2 * ins.src] as number;
+      break;
+    case Op.StoreHi:
+      s[address(m, s, cb, ins, cpu) + 1] = s[R + 2 * ins.src + 1] as number;
+      break;
+    case Op.AtomicAdd:
+    case Op.AtomicOr: {
+      const a = address(m, s, cb, ins, cpu);
+      const vlo = ins.useImm ? ins.immLo : (s[R + 2 * ins.src] as number);
+      const vhi = ins.useImm ? ins.immHi : (s[R + 2 * ins.src + 1] as number);
+      if (ins.width === 64) {
+        if (ins.op === Op.AtomicAdd) add64(s, a, s[a] as number, s[a + 1] as number, vlo, vhi);
+        else {
+          s[a] = (s[a] as number) | vlo;
+          s[a + 1] = (s[a + 1] as number) | vhi;
+        }
+        if (ins.dst >= 0) {
+          s[R + 2 * ins.dst] = s[a] as number;
+          s[R + 2 * ins.dst + 1] = s[a + 1] as number;
+        }
+      } else {
+        const nv = ins.op === Op.AtomicAdd ? ((s[a] as number) + vlo) | 0 : (s[a] as number) | vlo;
+        s[a] = nv;
+        if (ins.dst >= 0) {
+          s[R + 2 * ins.dst] = nv;
+          s[R + 2 * ins.dst + 1] = nv >> 31;
+        }
+      }
+      break;
+    }
+    case Op.Xchg: {
+      const a = address(m, s, cb, ins, cpu);
+      const olo = s[a] as number;
+      const ohi = ins.width === 64 ? (s[a + 1] as number) : olo >> 31;
+      s[a] = s[R + 2 * ins.src] as number;
+      if (ins.width === 64) s[a + 1] = s[R + 2 * ins.src + 1] as number;
+      s[R + 2 * ins.dst] = olo;
+      s[R + 2 * ins.dst + 1] = ohi;
+      break;
+    }
+    case Op.Cmpxchg: {
+      const a = address(m, s, cb, ins, cpu);
+      const olo = s[a] as number;
+      const ohi = ins.width === 64 ? (s[a + 1] as number) : olo >> 31;
+      const elo = s[R + 2 * ins.src] as number;
+      const ehi = ins.width === 64 ? (s[R + 2 * ins.src + 1] as number) : elo >> 31;
+      if (olo === elo && ohi === ehi) {
+        s[a] = s[R + 2 * ins.src2] as number;
+        if (ins.width === 64) s[a + 1] = s[R + 2 * ins.src2 + 1] as number;
+      }
+      s[R + 2 * ins.dst] = olo;
+      s[R + 2 * ins.dst + 1] = ohi;
+      break;
+    }
+    case Op.SpinLock: {
+      const a = address(m, s, cb, ins, cpu);
+      if (s[a] !== 0) {
+        // Held: the CPU spins. Nothing changes, so spinning n times is the same state.
+        if (trace) trace.spun = true;
+        return;
+      }
+      s[a] = ctx + 1;
+      s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) + 1;
+      break;
+    }
+    case Op.SpinUnlock: {
+      const a = address(m, s, cb, ins, cpu);
+      if (s[a] !== ctx + 1) {
+        throw new MachineFault(`${contextName(m, ctx)} releases a lock it does not hold`);
+      }
+      s[a] = 0;
+      s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) - 1;
+      break;
+    }
+    case Op.PreemptDisable:
+      s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) + 1;
+      break;
+    case Op.PreemptEnable:
+      if (s[b + CPU_PREEMPT] === 0) throw new MachineFault('preempt_count would go negative');
+      s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) - 1;
+      break;
+    case Op.IrqSave:
+      s[R + 2 * ins.dst] = s[b + CPU_IRQ_ON] as number;
+      s[R + 2 * ins.dst + 1] = 0;
+      s[b + CPU_IRQ_ON] = 0;
+      break;
+    case Op.IrqRestore:
+    case Op.IrqEnable: {
+      const on = ins.op === Op.IrqEnable || s[R + 2 * ins.src] !== 0 ? 1 : 0;
+      s[b + CPU_IRQ_ON] = on;
+      deliver = on === 1 && s[b + CPU_PENDING] !== 0;
+      break;
+    }
+    case Op.IrqDisable:
+      s[b + CPU_IRQ_ON] = 0;
+      break;
+    case Op.AddrGen:
+      s[R + 2 * ins.dst] = ins.base + cpu * ins.stride;
+      s[R + 2 * ins.dst + 1] = 0;
+      break;
+    case Op.CpuId:
+      s[R + 2 * ins.dst] = cpu;
+      s[R + 2 * ins.dst + 1] = 0;
+      break;
+    default:
+      throw new MachineFault(`unknown visible opcode ${ins.op}`);
+  }
+  if (ins.tally !== 0) {
+    const t = cb + CTX_TALLY;
+    add64(s, t, s[t] as number, s[t + 1] as number, ins.tally, ins.tally < 0 ? -1 : 0);
+  }
+  const next = runLocals(m, s, cb, code, pc + 1, trace);
+  s[cb + CTX_PC] = next;
+  if (next >= code.length) finish(m, s, k, ctx);
+  else if (deliver) deliverIrq(m, s, k);
+}
+
+/** Pushes CPU k's IRQ handler (interrupts go off inside it). */
+export function deliverIrq(m: Machine, s: Int32Array, k: number): void {
+  const b = m.cpuOff + k * CPU_FIELDS;
+  const ctx = m.irqCtx[k] as number;
+  s[b + CPU_PENDING] = 0;
+  s[b + CPU_IN_IRQ] = 1;
+  s[b + CPU_IRQ_ON] = 0;
+  s[b + CPU_IRQS] = (s[b + CPU_IRQS] as number) + 1;
+  enterHandler(m, s, k, ctx);
+}
+
+/** Pushes CPU k's NMI handler, whatever the interrupt state. */
+export function deliverNmi(m: Machine, s: Int32Array, k: number): void {
+  const b = m.cpuOff + k * CPU_FIELDS;
+  const ctx = m.nmiCtx[k] as number;
+  s[b + CPU_NMI_SAVED] = s[b + CPU_IRQ_ON] as number;
+  s[b + CPU_IN_NMI] = 1;
+  s[b + CPU_IRQ_ON] = 0;
+  s[b + CPU_NMIS] = (s[b + CPU_NMIS] as number) + 1;
+  enterHandler(m, s, k, ctx);
+}
+
+function enterHandler(m: Machine, s: Int32Array, k: number, ctx: number): void {
+  const cb = m.ctxOff + ctx * m.ctxStride;
+  // A fresh invocation: pc 0 and clean registers; the tally and retries keep accumulating.
+  s.fill(0, cb + CTX_REGS, cb + m.ctxStride);
+  const code = m.code[ctx] as readonly Instr[];
+  const pc = runLocals(m, s, cb, code, 0, null);
+  s[cb + CTX_PC] = pc;
+  if (pc >= code.length) finish(m, s, k, ctx);
+}
+
+/** A context ran off the end of its program: a task finishes, a handler returns. */
+function finish(m: Machine, s: Int32Array, k: number, ctx: number): void {
+  const b = m.cpuOff + k * CPU_FIELDS;
+  const kind = m.ctxKind[ctx];
+  if (kind === CtxKind.Task) {
+    if (s[b + CPU_PREEMPT] !== 0 || s[b + CPU_IRQ_ON] !== 1) {
+      throw new MachineFault(`${contextName(m, ctx)} ends with preemption or interrupts off`);
+    }
+    s[m.ctxOff + ctx * m.ctxStride + CTX_DONE] = 1;
+    s[b + CPU_CUR] = nextReady(m, s, k, ctx);
+    return;
+  }
+  if (kind === CtxKind.Irq) {
+    s[b + CPU_IN_IRQ] = 0;
+    s[b + CPU_IRQ_ON] = 1;
+    if (s[b + CPU_PENDING] !== 0) deliverIrq(m, s, k);
+    return;
+  }
+  s[b + CPU_IN_NMI] = 0;
+  s[b + CPU_IRQ_ON] = s[b + CPU_NMI_SAVED] as number;
+  s[b + CPU_NMI_SAVED] = 0;
+  if (s[b + CPU_IRQ_ON] !== 0 && s[b + CPU_PENDING] !== 0) deliverIrq(m, s, k);
+}
+
+/** The next unfinished task waiting on CPU k after task `after` (cyclic by index), or −1. */
+export function nextReady(m: Machine, s: Int32Array, k: number, after: number): number {
+  const cur = s[m.cpuOff + k * CPU_FIELDS + CPU_CUR];
+  for (let i = 1; i <= m.tasks; i++) {
+    const t = (after + i) % m.tasks;
+    const cb = m.ctxOff + t * m.ctxStride;
+    if (t !== cur && t !== after && s[cb + CTX_DONE] === 0 && s[cb + CTX_CPU] === k) return t;
+  }
+  return -1;
+}

@@ -1,0 +1,210 @@
+// The machine's instruction set, as plain data.
+//
+// Programs are arrays of `Instr` records rather than closures so that a state (pc + registers +
+// memory) can be copied, hashed and shared, and so that the same program runs in the model, in
+// Node tests and in live workers. Every record has the same shape, which keeps the interpreter's
+// property loads monomorphic.
+//
+// Instructions are either *visible* (they touch memory or the CPU's scheduling state: one
+// scheduler step each) or *local* (register arithmetic, branches, recording a result). Local
+// instructions cannot be observed by any other context, so the interpreter runs them in the same
+// step as the visible instruction before them; interleavings are therefore exactly those of the
+// visible instructions, and `x++` on shared memory is two steps (load; store), as DESIGN §4 says.
+
+/** Opcodes. Visible ones are below `Op.FirstLocal`. */
+export const Op = {
+  /** dst = sign-extended 32-bit load. */
+  Load: 0,
+  /** 32-bit store of src's low word. */
+  Store: 1,
+  /** dst = 64-bit load in one step (64-bit machine). */
+  Load64: 2,
+  /** 64-bit store in one step (64-bit machine). */
+  Store64: 3,
+  /** dst.lo = low word of a 64-bit cell (one half of a torn 32-bit-machine access). */
+  LoadLo: 4,
+  /** dst.hi = high word of a 64-bit cell. */
+  LoadHi: 5,
+  /** Low word of src into a 64-bit cell. */
+  StoreLo: 6,
+  /** High word of src into a 64-bit cell. */
+  StoreHi: 7,
+  /** LOCK add (atomic_add / atomic64_add), one step; dst (if any) = the new value. */
+  AtomicAdd: 8,
+  /** LOCK xchg, one step; dst = old value. */
+  Xchg: 9,
+  /** LOCK cmpxchg, one step: if mem == src then mem = src2; dst = old value. */
+  Cmpxchg: 10,
+  /** LOCK or, one step; dst (if any) = the new value. */
+  AtomicOr: 11,
+  /** spin_lock: takes the lock word if 0 (and disables preemption), else spins (no change). */
+  SpinLock: 12,
+  /** spin_unlock: clears the lock word, re-enables preemption. */
+  SpinUnlock: 13,
+  PreemptDisable: 14,
+  PreemptEnable: 15,
+  /** local_irq_save: dst = interrupts-on flag; interrupts off. */
+  IrqSave: 16,
+  /** local_irq_restore: interrupts = src; a pending IRQ is delivered if they come back on. */
+  IrqRestore: 17,
+  IrqDisable: 18,
+  IrqEnable: 19,
+  /** this_cpu_ptr(): dst = base + cpu × stride for the CPU the context is on at this step. */
+  AddrGen: 20,
+  /** smp_processor_id(): dst = the CPU the context is on at this step. */
+  CpuId: 21,
+
+  /** First local opcode: the ones below never count as a step of their own. */
+  FirstLocal: 32,
+  /** dst = src (or the immediate). */
+  Mov: 32,
+  /** dst = src + (src2 or immediate). */
+  Add: 33,
+  /** dst = src − (src2 or immediate). */
+  Sub: 34,
+  /** dst = src & (src2 or immediate), bitwise on both words. */
+  And: 35,
+  /** dst = src | (src2 or immediate), bitwise on both words. */
+  Or: 36,
+  /** if cond(src, src2 or immediate) goto target. */
+  Branch: 37,
+  /** goto target. */
+  Jump: 38,
+  /** results[base + (areg ≥ 0 ? reg(areg) : 0)] = src: what a sum() or read() returned. */
+  Record: 39,
+  /** No-op in the model; a short wait on live workers (lets a task loop forever politely). */
+  Pause: 40,
+} as const;
+
+/** Branch conditions (signed 64-bit comparisons). */
+export const Cond = {
+  Eq: 0,
+  Ne: 1,
+  Lt: 2,
+  Le: 3,
+  Gt: 4,
+  Ge: 5,
+  /** |src| >= operand, as in `if (abs(count) >= batch)`. */
+  AbsGe: 6,
+  /** |src| < operand. */
+  AbsLt: 7,
+  /** (src & operand) != 0, for flag bits such as the sequence's low bit. */
+  BitSet: 8,
+  /** (src & operand) == 0. */
+  BitClear: 9,
+} as const;
+
+/** How a memory operand's word address is formed. */
+export const Mode = {
+  None: 0,
+  /** A fixed address (a global cell). */
+  Abs: 1,
+  /** base + cpu × stride: "this CPU's" element, for the CPU the context is on at that step. */
+  ThisCpu: 2,
+  /** The address held in register `areg` (made earlier by AddrGen). */
+  Reg: 3,
+  /** base + reg(areg) × stride: per_cpu_ptr(p, i) for an explicit CPU i. */
+  Indexed: 4,
+} as const;
+
+/**
+ * What a step means, for the charts and the narration. Set by the scenario on the instructions
+ * where it matters; events (IRQ, NMI, migration) get their own kinds.
+ */
+export const Kind = {
+  Plain: 0,
+  /** A per-CPU delta poured into the global count. */
+  Fold: 1,
+  /** A sequence counter bump. */
+  SeqBump: 2,
+  /** A sum starting over. */
+  SumRetry: 3,
+  /** A lock that was not free: the CPU spins. Set by the interpreter, not by programs. */
+  LockSpin: 4,
+  LockAcquire: 5,
+  LockRelease: 6,
+  /** Half of a 64-bit access on a 32-bit machine. */
+  TornAccess: 7,
+  IrqEntry: 8,
+  IrqExit: 9,
+  NmiEntry: 10,
+  NmiExit: 11,
+  Preempt: 12,
+  Migration: 13,
+  /** A per-CPU delta crossing its batch (the decision to fold). */
+  Overflow: 14,
+  /** A value returned to the caller (sum(), read()). */
+  Result: 15,
+  /** An IRQ raised while interrupts are off: held pending. */
+  IrqPending: 16,
+} as const;
+
+export type KindValue = (typeof Kind)[keyof typeof Kind];
+
+export const kindNames: Readonly<Record<number, string>> = {
+  [Kind.Plain]: 'plain',
+  [Kind.Fold]: 'fold',
+  [Kind.SeqBump]: 'sequence-bump',
+  [Kind.SumRetry]: 'sum-retry',
+  [Kind.LockSpin]: 'lock-spin',
+  [Kind.LockAcquire]: 'lock-acquire',
+  [Kind.LockRelease]: 'lock-release',
+  [Kind.TornAccess]: 'torn-access',
+  [Kind.IrqEntry]: 'irq-entry',
+  [Kind.IrqExit]: 'irq-exit',
+  [Kind.NmiEntry]: 'nmi-entry',
+  [Kind.NmiExit]: 'nmi-exit',
+  [Kind.Preempt]: 'preempt',
+  [Kind.Migration]: 'migration',
+  [Kind.Overflow]: 'overflow',
+  [Kind.Result]: 'result',
+  [Kind.IrqPending]: 'irq-pending',
+};
+
+/** One instruction. Every field is always present so all records share one hidden class. */
+export interface Instr {
+  readonly op: number;
+  /** Register written, or −1. */
+  readonly dst: number;
+  /** First register read, or −1. */
+  readonly src: number;
+  /** Second register read (Cmpxchg's new value, a binary op's right operand), or −1. */
+  readonly src2: number;
+  /** True when the right operand is the immediate (immLo, immHi) instead of src2. */
+  readonly useImm: boolean;
+  readonly immLo: number;
+  readonly immHi: number;
+  /** 32 or 64: the width of a memory access. */
+  readonly width: number;
+  readonly mode: number;
+  readonly base: number;
+  readonly stride: number;
+  /** Address or index register for Mode.Reg / Mode.Indexed / Record, or −1. */
+  readonly areg: number;
+  readonly cond: number;
+  /** Jump target (an index into the program), or −1. */
+  readonly target: number;
+  /** Line of the scenario's pseudo-C listing this instruction implements (1-based), or 0. */
+  readonly line: number;
+  readonly kind: number;
+  /**
+   * The second half of a local-atomic (non-LOCK single x86 instruction): no IRQ, NMI or
+   * preemption may come between it and the instruction before it, but other CPUs may step.
+   */
+  readonly tail: boolean;
+  /** Amount added to the context's tally (what it contributed) when this executes. */
+  readonly tally: number;
+  /** Narration template ('' for the default sentence); see narrate.ts for the placeholders. */
+  readonly say: string;
+}
+
+/** A program: instructions plus the names of its registers (for narration and debugging). */
+export interface Program {
+  readonly name: string;
+  readonly instrs: readonly Instr[];
+  readonly regNames: readonly string[];
+}
+
+export function isLocal(op: number): boolean {
+  return op >= Op.FirstLocal;
+}

@@ -1,0 +1,160 @@
+// Named memory cells and result slots of a machine.
+//
+// Memory is an array of 32-bit words. A kernel `s64` (fbc->count, atomic64_t) takes two words,
+// low word first, aligned to an even word so that a live worker can also reach it as one 64-bit
+// element of a BigInt64Array. Per-CPU variables are arrays with one element per CPU; in the
+// compact layout (the model) they are adjacent, in the padded layout (live workers) each element
+// sits on its own 64-byte cache line, as DESIGN §6 asks.
+
+import { hiOf, loOf } from './int64.ts';
+
+export type CellType = 's32' | 's64' | 'lock';
+
+/** A global cell: one word (s32, lock) or two (s64). */
+export interface Cell {
+  readonly perCpu: false;
+  /** Identifier used by observables and `--set` (e.g. "count"). */
+  readonly name: string;
+  /** Pseudo-C spelling used in narration (e.g. "fbc->count"). */
+  readonly label: string;
+  readonly type: CellType;
+  readonly addr: number;
+}
+
+/** A per-CPU variable: element i of CPU i at base + i × stride. */
+export interface PerCpuCell {
+  readonly perCpu: true;
+  readonly name: string;
+  readonly label: string;
+  readonly type: CellType;
+  readonly base: number;
+  readonly stride: number;
+  readonly count: number;
+}
+
+export type AnyCell = Cell | PerCpuCell;
+
+/** Where a task writes what its sum() or read() returned: a count, then 64-bit values. */
+export interface ResultSlot {
+  readonly name: string;
+  readonly label: string;
+  /** Offset (in the results region) of the count word; values follow as (lo, hi) pairs. */
+  readonly offset: number;
+  readonly capacity: number;
+}
+
+export interface Layout {
+  readonly cells: readonly AnyCell[];
+  readonly memWords: number;
+  readonly results: readonly ResultSlot[];
+  readonly resultWords: number;
+  /** Initial memory contents. */
+  readonly initial: Int32Array;
+}
+
+const LINE_WORDS = 16; // 64 bytes
+
+function wordsOf(type: CellType): number {
+  return type === 's64' ? 2 : 1;
+}
+
+/** Builds a layout cell by cell. `padded` puts every cell and per-CPU element on its own line. */
+export class LayoutBuilder {
+  private readonly cells: AnyCell[] = [];
+  private readonly results: ResultSlot[] = [];
+  private readonly inits: { addr: number; type: CellType; value: number | bigint }[] = [];
+  private next = 0;
+  private resultNext = 0;
+
+  constructor(
+    readonly cpus: number,
+    readonly padded = false,
+  ) {}
+
+  private alloc(words: number): number {
+    if (this.padded) {
+      this.next = Math.ceil(this.next / LINE_WORDS) * LINE_WORDS;
+    } else if (words === 2 && this.next % 2 === 1) {
+      this.next += 1;
+    }
+    const addr = this.next;
+    this.next += this.padded ? LINE_WORDS : words;
+    return addr;
+  }
+
+  /** A global cell with an initial value. */
+  cell(name: string, label: string, type: CellType, init: number | bigint = 0): Cell {
+    const addr = this.alloc(wordsOf(type));
+    const cell: Cell = { perCpu: false, name, label, type, addr };
+    this.cells.push(cell);
+    this.inits.push({ addr, type, value: init });
+    return cell;
+  }
+
+  /** A per-CPU variable; `init[i]` is CPU i's initial value (missing entries are 0). */
+  perCpu(
+    name: string,
+    label: string,
+    type: CellType,
+    init: readonly (number | bigint)[] = [],
+  ): PerCpuCell {
+    const words = wordsOf(type);
+    const stride = this.padded ? LINE_WORDS : words;
+    if (!this.padded && words === 2 && this.next % 2 === 1) this.next += 1;
+    if (this.padded) this.next = Math.ceil(this.next / LINE_WORDS) * LINE_WORDS;
+    const base = this.next;
+    this.next += stride * this.cpus;
+    const cell: PerCpuCell = { perCpu: true, name, label, type, base, stride, count: this.cpus };
+    this.cells.push(cell);
+    for (let i = 0; i < this.cpus; i++) {
+      this.inits.push({ addr: base + i * stride, type, value: init[i] ?? 0 });
+    }
+    return cell;
+  }
+
+  /** A slot for the values a task's sum() or read() returns, up to `capacity` of them. */
+  result(name: string, label: string, capacity = 1): ResultSlot {
+    const slot: ResultSlot = { name, label, offset: this.resultNext, capacity };
+    this.resultNext += 1 + 2 * capacity;
+    this.results.push(slot);
+    return slot;
+  }
+
+  build(): Layout {
+    const memWords = this.padded ? Math.ceil(this.next / LINE_WORDS) * LINE_WORDS : this.next;
+    const initial = new Int32Array(memWords);
+    for (const { addr, type, value } of this.inits) {
+      initial[addr] = loOf(value);
+      if (type === 's64') initial[addr + 1] = hiOf(value);
+    }
+    return {
+      cells: this.cells,
+      memWords,
+      results: this.results,
+      resultWords: this.resultNext,
+      initial,
+    };
+  }
+}
+
+/** The cell that holds word `addr`, with the CPU index for per-CPU cells and the half for s64. */
+export function cellAt(
+  layout: Layout,
+  addr: number,
+): { cell: AnyCell; cpu: number; half: 'lo' | 'hi' | '' } | undefined {
+  for (const cell of layout.cells) {
+    const words = wordsOf(cell.type);
+    if (cell.perCpu) {
+      const rel = addr - cell.base;
+      if (rel < 0 || rel >= cell.stride * cell.count) continue;
+      const cpu = Math.floor(rel / cell.stride);
+      const within = rel - cpu * cell.stride;
+      if (within >= words) continue;
+      return { cell, cpu, half: words === 2 ? (within === 0 ? 'lo' : 'hi') : '' };
+    }
+    if (addr >= cell.addr && addr < cell.addr + words) {
+      return { cell, cpu: -1, half: words === 2 ? (addr === cell.addr ? 'lo' : 'hi') : '' };
+    }
+  }
+  return undefined;
+}

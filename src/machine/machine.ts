@@ -1,0 +1,165 @@
+// A machine: the compiled form of a scenario instance (CPUs, memory layout, tasks, handlers) and
+// the layout of its state vector.
+//
+// The whole state is ONE Int32Array: memory, then per-CPU scheduling state, then one record per
+// context (task or handler), then the results region. Copy is `slice()`, equality is a word loop
+// and the hash runs over the words, which is what exploration and time travel need to be fast.
+
+import { type Instr, isLocal, type Program } from './isa.ts';
+import type { Layout } from './layout.ts';
+
+/** Per-CPU fields. */
+export const CPU_CUR = 0; // index of the running task context, or −1 when idle
+export const CPU_PREEMPT = 1; // preempt_count
+export const CPU_IRQ_ON = 2; // interrupts enabled (1) or disabled (0)
+export const CPU_PENDING = 3; // an IRQ is pending (raised while interrupts were off)
+export const CPU_IN_IRQ = 4; // the IRQ handler is active
+export const CPU_IN_NMI = 5; // the NMI handler is active
+export const CPU_NMI_SAVED = 6; // interrupt flag to restore when the NMI handler returns
+export const CPU_IRQS = 7; // IRQs delivered so far
+export const CPU_NMIS = 8; // NMIs delivered so far
+export const CPU_FIELDS = 9;
+
+/** Per-context fields; registers follow as (lo, hi) pairs. */
+export const CTX_PC = 0;
+export const CTX_CPU = 1; // the CPU the context is on (tasks migrate; handlers stay)
+export const CTX_DONE = 2; // tasks: finished
+export const CTX_TALLY = 3; // 64-bit: what this context has added (lo at 3, hi at 4)
+export const CTX_RETRIES = 5; // sum retries taken
+export const CTX_REGS = 6;
+
+export const CtxKind = { Task: 0, Irq: 1, Nmi: 2 } as const;
+
+export interface TaskSpec {
+  readonly name: string;
+  /** The CPU the task starts on. */
+  readonly cpu: number;
+  readonly program: Program;
+}
+
+export interface MachineSpec {
+  readonly cpus: number;
+  /** 32: plain 64-bit loads and stores take two steps. */
+  readonly wordBits: 32 | 64;
+  readonly layout: Layout;
+  readonly tasks: readonly TaskSpec[];
+  /** IRQ handler per CPU (null: no IRQ on that CPU). Missing entries mean none. */
+  readonly irq?: readonly (Program | null)[];
+  /** NMI handler per CPU. */
+  readonly nmi?: readonly (Program | null)[];
+}
+
+export interface Machine {
+  readonly spec: MachineSpec;
+  readonly cpus: number;
+  readonly layout: Layout;
+  readonly tasks: number;
+  readonly contexts: number;
+  /** Program of each context. */
+  readonly code: readonly (readonly Instr[])[];
+  readonly programs: readonly Program[];
+  readonly ctxKind: readonly number[];
+  /** Handler contexts: the CPU they belong to; tasks: their starting CPU. */
+  readonly ctxHome: readonly number[];
+  /** Context index of each CPU's IRQ / NMI handler, or −1. */
+  readonly irqCtx: Int32Array;
+  readonly nmiCtx: Int32Array;
+  readonly memWords: number;
+  readonly cpuOff: number;
+  readonly ctxOff: number;
+  readonly ctxStride: number;
+  readonly resOff: number;
+  readonly size: number;
+}
+
+/** Compiles a spec; checks what would otherwise fail obscurely at run time. */
+export function compile(spec: MachineSpec): Machine {
+  const { cpus, layout, tasks } = spec;
+  if (!Number.isInteger(cpus) || cpus < 1 || cpus > 255) {
+    throw new Error(`a machine has 1 to 255 CPUs, not ${cpus}`);
+  }
+  const programs: Program[] = [];
+  const ctxKind: number[] = [];
+  const ctxHome: number[] = [];
+  for (const t of tasks) {
+    if (t.cpu < 0 || t.cpu >= cpus)
+      throw new Error(`task ${t.name} starts on missing CPU ${t.cpu}`);
+    programs.push(t.program);
+    ctxKind.push(CtxKind.Task);
+    ctxHome.push(t.cpu);
+  }
+  const irqCtx = new Int32Array(cpus).fill(-1);
+  const nmiCtx = new Int32Array(cpus).fill(-1);
+  for (let k = 0; k < cpus; k++) {
+    const irq = spec.irq?.[k];
+    if (irq) {
+      irqCtx[k] = programs.length;
+      programs.push(irq);
+      ctxKind.push(CtxKind.Irq);
+      ctxHome.push(k);
+    }
+    const nmi = spec.nmi?.[k];
+    if (nmi) {
+      nmiCtx[k] = programs.length;
+      programs.push(nmi);
+      ctxKind.push(CtxKind.Nmi);
+      ctxHome.push(k);
+    }
+  }
+  for (const p of programs) checkProgram(p);
+  const regs = Math.max(0, ...programs.map((p) => p.regNames.length));
+  const memWords = layout.memWords;
+  const cpuOff = memWords;
+  const ctxOff = cpuOff + cpus * CPU_FIELDS;
+  const ctxStride = CTX_REGS + 2 * regs;
+  const resOff = ctxOff + programs.length * ctxStride;
+  return {
+    spec,
+    cpus,
+    layout,
+    tasks: tasks.length,
+    contexts: programs.length,
+    code: programs.map((p) => p.instrs),
+    programs,
+    ctxKind,
+    ctxHome,
+    irqCtx,
+    nmiCtx,
+    memWords,
+    cpuOff,
+    ctxOff,
+    ctxStride,
+    resOff,
+    size: resOff + layout.resultWords,
+  };
+}
+
+function checkProgram(p: Program): void {
+  p.instrs.forEach((ins, pc) => {
+    if (ins.target >= 0 && ins.target > p.instrs.length) {
+      throw new Error(`${p.name}: instruction ${pc} jumps outside the program`);
+    }
+    if (ins.tail && (pc === 0 || isLocal(ins.op))) {
+      throw new Error(`${p.name}: instruction ${pc} is a local-atomic tail without a head`);
+    }
+  });
+}
+
+/** Offset of context `c`'s record in the state. */
+export function ctxBase(m: Machine, c: number): number {
+  return m.ctxOff + c * m.ctxStride;
+}
+
+/** Offset of CPU `k`'s record in the state. */
+export function cpuBase(m: Machine, k: number): number {
+  return m.cpuOff + k * CPU_FIELDS;
+}
+
+/** Display name of a context: "CPU1", "CPU1's IRQ handler", "task T2". */
+export function contextName(m: Machine, c: number): string {
+  const kind = m.ctxKind[c];
+  const home = m.ctxHome[c] ?? 0;
+  if (kind === CtxKind.Irq) return `CPU${home}'s IRQ handler`;
+  if (kind === CtxKind.Nmi) return `CPU${home}'s NMI handler`;
+  return m.spec.tasks[c]?.name ?? `T${c}`;
+}

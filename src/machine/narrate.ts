@@ -1,0 +1,337 @@
+// Plain-English narration of every step: the step log, screen readers and the CLI use it.
+//
+// The narration is derived from the states before and after the event plus the interpreter's
+// trace, so the hot path pays nothing for it. An instruction may carry its own template (`say`)
+// with placeholders: {who} (the acting context), {cell} (the memory cell), {v} (the value read,
+// written or added), {old} and {new} (the cell before and after), {r:name} (a register after).
+
+import { eventCpu, eventTarget, eventType, Ev } from './events.ts';
+import { pairValue } from './int64.ts';
+import { topContext, type Trace } from './interpreter.ts';
+import { type Instr, Kind, Mode, Op } from './isa.ts';
+import { cellAt } from './layout.ts';
+import {
+  CPU_CUR,
+  CPU_FIELDS,
+  CPU_IN_IRQ,
+  CPU_IRQ_ON,
+  CPU_IRQS,
+  CPU_PREEMPT,
+  CTX_CPU,
+  CTX_DONE,
+  CTX_PC,
+  CTX_REGS,
+  CtxKind,
+  contextName,
+  type Machine,
+} from './machine.ts';
+
+export interface StepDescription {
+  /** The sentence. */
+  readonly text: string;
+  /** What kind of step it was (Kind), for the charts. */
+  readonly kind: number;
+  /** Listing line of the instruction run (0 for scheduler events). */
+  readonly line: number;
+  /** The context that acted (−1 for none), and the CPU. */
+  readonly ctx: number;
+  readonly cpu: number;
+}
+
+const fmt = (v: number | bigint) => String(v);
+
+function hex32(v: number): string {
+  return `0x${(v >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
+}
+
+/** "CPU0", "CPU1 (T2)" or "CPU0's IRQ handler". */
+export function actorName(m: Machine, s: Int32Array, ctx: number): string {
+  const kind = m.ctxKind[ctx];
+  if (kind !== CtxKind.Task) return contextName(m, ctx);
+  const cpu = s[m.ctxOff + ctx * m.ctxStride + CTX_CPU] as number;
+  const simple = m.tasks === m.cpus && m.ctxHome[ctx] === cpu;
+  return simple ? `CPU${cpu}` : `CPU${cpu} (${contextName(m, ctx)})`;
+}
+
+function taskName(m: Machine, t: number): string {
+  return contextName(m, t);
+}
+
+/** The pseudo-C name of the memory word at `addr`, seen from a context on CPU `cpu`. */
+export function describeAddress(m: Machine, addr: number, cpu: number): string {
+  const at = cellAt(m.layout, addr);
+  if (!at) return `memory word ${addr}`;
+  const name =
+    at.cpu < 0
+      ? at.cell.label
+      : at.cpu === cpu
+        ? `its ${at.cell.label}`
+        : `CPU${at.cpu}'s ${at.cell.label}`;
+  return at.half ? `the ${at.half === 'lo' ? 'low' : 'high'} half of ${name}` : name;
+}
+
+function cellValue(m: Machine, s: Int32Array, addr: number): number | bigint {
+  const at = cellAt(m.layout, addr);
+  const base = at && at.half === 'hi' ? addr - 1 : addr;
+  if (at && at.cell.type === 's64') return pairValue(s[base] as number, s[base + 1] as number);
+  return s[addr] as number;
+}
+
+function regValue(m: Machine, s: Int32Array, ctx: number, r: number): number | bigint {
+  const at = m.ctxOff + ctx * m.ctxStride + CTX_REGS + 2 * r;
+  return pairValue(s[at] as number, s[at + 1] as number);
+}
+
+function addressOf(m: Machine, s: Int32Array, ctx: number, ins: Instr, cpu: number): number {
+  const R = m.ctxOff + ctx * m.ctxStride + CTX_REGS;
+  switch (ins.mode) {
+    case Mode.Abs:
+      return ins.base;
+    case Mode.ThisCpu:
+      return ins.base + cpu * ins.stride;
+    case Mode.Reg:
+      return s[R + 2 * ins.areg] as number;
+    case Mode.Indexed:
+      return ins.base + (s[R + 2 * ins.areg] as number) * ins.stride;
+    default:
+      return -1;
+  }
+}
+
+/** Describes the effect of event `ev`, which took state `before` to `after`. */
+export function describeStep(
+  m: Machine,
+  before: Int32Array,
+  after: Int32Array,
+  ev: number,
+  trace: Trace,
+): StepDescription {
+  const k = eventCpu(ev);
+  const b = m.cpuOff + k * CPU_FIELDS;
+  switch (eventType(ev)) {
+    case Ev.Step:
+      return describeInstruction(m, before, after, trace);
+    case Ev.Irq: {
+      const delivered = after[b + CPU_IRQS] !== before[b + CPU_IRQS];
+      const text = delivered
+        ? `IRQ on CPU${k}: the IRQ handler starts, with interrupts off`
+        : `IRQ on CPU${k} while its interrupts are off: the IRQ stays pending until they are back on`;
+      return { text, kind: delivered ? Kind.IrqEntry : Kind.IrqPending, line: 0, ctx: -1, cpu: k };
+    }
+    case Ev.Nmi: {
+      const off = before[b + CPU_IRQ_ON] === 0;
+      const text = `NMI on CPU${k}: the NMI handler starts${off ? ' (disabling interrupts does not stop an NMI)' : ''}`;
+      return { text, kind: Kind.NmiEntry, line: 0, ctx: -1, cpu: k };
+    }
+    case Ev.Preempt: {
+      const from = before[b + CPU_CUR] as number;
+      const to = after[b + CPU_CUR] as number;
+      const text = `CPU${k} preempts ${taskName(m, from)} and runs ${taskName(m, to)}`;
+      return { text, kind: Kind.Preempt, line: 0, ctx: from, cpu: k };
+    }
+    default: {
+      const j = eventTarget(ev);
+      const t = before[b + CPU_CUR] as number;
+      const bj = m.cpuOff + j * CPU_FIELDS;
+      const there =
+        after[bj + CPU_CUR] === t
+          ? 'it runs there now'
+          : `it waits there behind ${taskName(m, after[bj + CPU_CUR] as number)}`;
+      const next = after[b + CPU_CUR] as number;
+      const left = next >= 0 ? `CPU${k} runs ${taskName(m, next)}` : `CPU${k} is idle`;
+      const text = `${taskName(m, t)} is preempted on CPU${k} and migrated to CPU${j}: ${there}; ${left}`;
+      return { text, kind: Kind.Migration, line: 0, ctx: t, cpu: k };
+    }
+  }
+}
+
+function describeInstruction(
+  m: Machine,
+  before: Int32Array,
+  after: Int32Array,
+  trace: Trace,
+): StepDescription {
+  const { ctx, cpu: k, pc } = trace;
+  const code = m.code[ctx] as readonly Instr[];
+  const ins = code[pc] as Instr;
+  const cb = m.ctxOff + ctx * m.ctxStride;
+  const onCpu = before[cb + CTX_CPU] as number;
+  const who = actorName(m, before, ctx);
+  const b = m.cpuOff + k * CPU_FIELDS;
+  const addr = ins.mode !== 0 && ins.op !== Op.AddrGen ? addressOf(m, before, ctx, ins, onCpu) : -1;
+  const cell = addr >= 0 ? describeAddress(m, addr, onCpu) : '';
+  const whole = addr >= 0 ? describeAddress(m, cellBase(m, addr), onCpu) : '';
+  const operand = (): number | bigint =>
+    ins.useImm ? pairValue(ins.immLo, ins.immHi) : regValue(m, before, ctx, ins.src);
+  let v: number | bigint = 0;
+  let text: string;
+  let kind = ins.kind;
+
+  switch (ins.op) {
+    case Op.Load:
+    case Op.Load64:
+      v = cellValue(m, before, addr);
+      text = `${who} reads ${cell}: ${fmt(v)}`;
+      break;
+    case Op.LoadLo:
+    case Op.LoadHi: {
+      const w = before[ins.op === Op.LoadHi ? addr + 1 : addr] as number;
+      v = w;
+      text = `${who} reads the ${ins.op === Op.LoadLo ? 'low' : 'high'} half of ${whole}: ${hex32(w)}`;
+      break;
+    }
+    case Op.Store:
+    case Op.Store64:
+      v = cellValue(m, after, addr);
+      text = `${who} writes ${cell} = ${fmt(v)}`;
+      break;
+    case Op.StoreLo:
+    case Op.StoreHi: {
+      const w = after[ins.op === Op.StoreHi ? addr + 1 : addr] as number;
+      v = w;
+      const now = cellValue(m, after, cellBase(m, addr));
+      text = `${who} writes the ${ins.op === Op.StoreLo ? 'low' : 'high'} half of ${whole} = ${hex32(w)}: it now holds ${fmt(now)}`;
+      break;
+    }
+    case Op.AtomicAdd:
+      v = operand();
+      text = `${who} atomically adds ${fmt(v)} to ${cell}: ${fmt(cellValue(m, after, addr))}`;
+      break;
+    case Op.AtomicOr:
+      v = operand();
+      text = `${who} atomically sets bits ${fmt(v)} in ${cell}: ${fmt(cellValue(m, after, addr))}`;
+      break;
+    case Op.Xchg:
+      v = cellValue(m, before, addr);
+      text = `${who} exchanges ${cell}: takes ${fmt(v)}, leaves ${fmt(cellValue(m, after, addr))}`;
+      break;
+    case Op.Cmpxchg: {
+      const old = cellValue(m, before, addr);
+      const expected = regValue(m, before, ctx, ins.src);
+      v = old;
+      text =
+        String(old) === String(expected)
+          ? `${who}'s cmpxchg on ${cell} succeeds: ${fmt(old)} → ${fmt(cellValue(m, after, addr))}`
+          : `${who}'s cmpxchg on ${cell} fails: expected ${fmt(expected)}, found ${fmt(old)}`;
+      break;
+    }
+    case Op.SpinLock:
+      if (trace.spun) {
+        const owner = (before[addr] as number) - 1;
+        text = `${who} spins on ${cell}, held by ${actorName(m, before, owner)}`;
+        kind = Kind.LockSpin;
+      } else text = `${who} takes ${cell} (preemption off)`;
+      break;
+    case Op.SpinUnlock:
+      text = `${who} releases ${cell}`;
+      break;
+    case Op.PreemptDisable:
+      text = `${who} disables preemption (preempt_count ${after[b + CPU_PREEMPT]})`;
+      break;
+    case Op.PreemptEnable:
+      text = `${who} enables preemption (preempt_count ${after[b + CPU_PREEMPT]})`;
+      break;
+    case Op.IrqSave:
+      text = `${who} saves the interrupt state and disables interrupts`;
+      break;
+    case Op.IrqRestore:
+      text = `${who} restores interrupts: ${after[b + CPU_IRQ_ON] !== 0 || after[b + CPU_IN_IRQ] !== 0 ? 'on' : 'still off'}`;
+      break;
+    case Op.IrqDisable:
+      text = `${who} disables interrupts`;
+      break;
+    case Op.IrqEnable:
+      text = `${who} enables interrupts`;
+      break;
+    case Op.AddrGen: {
+      const label = cellAt(m.layout, ins.base)?.cell.label ?? 'the variable';
+      text = `${who} computes this_cpu_ptr(&${label}): the address of CPU${onCpu}'s element`;
+      break;
+    }
+    case Op.CpuId:
+      v = onCpu;
+      text = `${who} reads its CPU number: ${onCpu}`;
+      break;
+    default:
+      text = `${who} runs instruction ${pc}`;
+  }
+
+  if (ins.say) text = fill(ins.say, m, before, after, ctx, { who, cell, v, addr });
+  if (ins.tail) text += ', completing one instruction that no interrupt could split';
+  else if (
+    !trace.spun &&
+    (code[after[cb + CTX_PC] as number])?.tail === true
+  ) {
+    text += ' (first half of one instruction: no interrupt can come before its second half)';
+  }
+
+  const extras: string[] = [];
+  for (const lpc of trace.locals) {
+    const li = code[lpc] as Instr;
+    if (li.op === Op.Record) {
+      const slot = m.layout.results.find((r) => r.offset === li.base);
+      const value = regValue(m, after, ctx, li.src);
+      extras.push(
+        li.say
+          ? fill(li.say, m, before, after, ctx, { who, cell, v: value, addr })
+          : `${slot?.label ?? 'it'} returns ${fmt(value)}`,
+      );
+      if (kind === ins.kind && ins.kind === Kind.Plain) kind = Kind.Result;
+    } else {
+      extras.push(li.say || 'the sum starts over');
+      kind = Kind.SumRetry;
+    }
+  }
+  const kindOf = m.ctxKind[ctx];
+  if (kindOf === CtxKind.Task) {
+    if (before[cb + CTX_DONE] === 0 && after[cb + CTX_DONE] !== 0) {
+      const next = after[b + CPU_CUR] as number;
+      extras.push(
+        `${taskName(m, ctx)} finishes${next >= 0 ? `; CPU${k} runs ${taskName(m, next)}` : ''}`,
+      );
+    }
+  } else if (
+    topContext(m, after, k) !== ctx ||
+    (after[b + CPU_IRQS] as number) > (before[b + CPU_IRQS] as number)
+  ) {
+    const which = kindOf === CtxKind.Irq ? 'IRQ' : 'NMI';
+    extras.push(`the ${which} handler returns`);
+    if (kind === Kind.Plain) kind = kindOf === CtxKind.Irq ? Kind.IrqExit : Kind.NmiExit;
+  }
+  if ((after[b + CPU_IRQS] as number) > (before[b + CPU_IRQS] as number)) {
+    extras.push(`the pending IRQ is delivered now: CPU${k}'s IRQ handler starts`);
+  }
+  return {
+    text: extras.length > 0 ? `${text}; ${extras.join('; ')}` : text,
+    kind,
+    line: ins.line,
+    ctx,
+    cpu: k,
+  };
+}
+
+/** The first word of the cell holding `addr` (the low word of an s64). */
+function cellBase(m: Machine, addr: number): number {
+  const at = cellAt(m.layout, addr);
+  return at && at.half === 'hi' ? addr - 1 : addr;
+}
+
+function fill(
+  template: string,
+  m: Machine,
+  before: Int32Array,
+  after: Int32Array,
+  ctx: number,
+  vars: { who: string; cell: string; v: number | bigint; addr: number },
+): string {
+  return template.replace(/\{(who|cell|v|old|new|r:[A-Za-z0-9_]+)\}/g, (_, key: string) => {
+    if (key === 'who') return vars.who;
+    if (key === 'cell') return vars.cell;
+    if (key === 'v') return fmt(vars.v);
+    if (key === 'old') return vars.addr >= 0 ? fmt(cellValue(m, before, vars.addr)) : '?';
+    if (key === 'new') return vars.addr >= 0 ? fmt(cellValue(m, after, vars.addr)) : '?';
+    const name = key.slice(2);
+    const r = m.programs[ctx]?.regNames.indexOf(name) ?? -1;
+    return r >= 0 ? fmt(regValue(m, after, ctx, r)) : `{${key}}`;
+  });
+}

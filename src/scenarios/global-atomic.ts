@@ -1,0 +1,77 @@
+// global-atomic: Dipankar Sarma's `atomic_t nr_files` (2006). One LOCK-prefixed instruction per
+// increment: always exact, but every CPU writes the same cache line.
+
+import { abs } from '../machine/builder.ts';
+import { LayoutBuilder } from '../machine/layout.ts';
+import { intParam } from './params.ts';
+import {
+  exactObservable,
+  machineOf,
+  noInterventions,
+  noLostUpdate,
+  NR_FILES_GROUP,
+  NR_FILES_SOURCE,
+  nrFilesParams,
+  nrObservable,
+  perCpuTasks,
+} from './nr-files-common.ts';
+import type { Scenario } from './types.ts';
+
+const listing = [
+  'atomic_t nr_files;             /* Dipankar Sarma, "[patch 2/2] fix file counting" */',
+  '',
+  'void file_opened(void)         /* each CPU runs this `iterations` times */',
+  '{',
+  '\tatomic_inc(&nr_files);       /* lock incl nr_files: one indivisible step */',
+  '}',
+];
+
+export const globalAtomic: Scenario = {
+  id: 'global-atomic',
+  title: 'Atomic global counter: atomic_inc(&nr_files)',
+  group: NR_FILES_GROUP,
+  source: NR_FILES_SOURCE,
+  summary:
+    'A LOCK-prefixed increment is one indivisible step: always exact, but every CPU bounces one cache line.',
+  reconstruction: false,
+  params: nrFilesParams,
+  presets: {},
+  handlers: [],
+  build(p) {
+    const L = new LayoutBuilder(intParam(p, 'cpus'));
+    const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
+    const tasks = perCpuTasks(p, (b) => {
+      b.line(5).atomicAdd(abs(nr), 1, { tally: 1 });
+    });
+    return {
+      params: p,
+      machine: machineOf(p, L.build(), tasks),
+      listing: {
+        lines: listing,
+        notes: [
+          'The LOCK prefix makes the load and the store one step: no other CPU can come between them.',
+          'Correct, but each increment must own the cache line holding nr_files, so it ping-pongs between CPUs (Bench mode measures the cost).',
+        ],
+      },
+    };
+  },
+  observables: [nrObservable, exactObservable],
+  invariants: [noLostUpdate],
+  bounds: noInterventions,
+  witnesses: [
+    {
+      name: 'interleaved',
+      description: 'The §6a interleaving, with atomic_inc: both increments count.',
+      params: { cpus: 2, iterations: 1, initial: 100 },
+      schedule: '0 1',
+      expect: { nr: 102, exact: 102 },
+      violates: [],
+    },
+  ],
+  lesson: {
+    summary:
+      'atomic_inc is a single LOCK-prefixed instruction: the CPU holds the cache line for the whole read-modify-write, so no update is lost. The price is that every CPU must fetch that one line for every increment.',
+    question: 'With atomic_inc, can any interleaving of two CPUs lose an increment?',
+    answer: 'No: each increment is one indivisible step, so every schedule ends with nr = exact.',
+  },
+};

@@ -1,0 +1,28 @@
+// The scenario catalogue. Ids are stable: they appear in URLs, the CLI and tests.
+
+import { globalAtomic } from './global-atomic.ts';
+import { globalPlain } from './global-plain.ts';
+import { globalSpinlock } from './global-spinlock.ts';
+import { lazyNrFiles } from './lazy-nr-files.ts';
+import type { Scenario } from './types.ts';
+
+export type { Scenario } from './types.ts';
+
+/** What a picker or a list needs to show of a scenario. */
+export type ScenarioSummary = Pick<
+  Scenario,
+  'id' | 'title' | 'group' | 'source' | 'summary' | 'reconstruction'
+>;
+
+/** Every scenario, in teaching order. */
+export const catalogue: readonly Scenario[] = [
+  globalPlain,
+  globalAtomic,
+  globalSpinlock,
+  lazyNrFiles,
+];
+
+/** The scenario with this id, or undefined. */
+export function findScenario(id: string): Scenario | undefined {
+  return catalogue.find((s) => s.id === id);
+}

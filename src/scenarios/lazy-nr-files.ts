@@ -1,0 +1,168 @@
+// lazy-nr-files: Eric Dumazet's per-CPU nr_files with a threshold (LKML, 26 Jan 2006,
+// <43D92DD6.6090607@cosmosbay.com>). Each CPU counts locally and only adds to the global when its
+// local count passes the threshold: no cache-line ping-pong, but the global is "lazy": off by up
+// to ±threshold per CPU ("Its value can be off with a delta of +/- 16*num_possible_cpus()").
+
+import { deref } from '../machine/builder.ts';
+import { abs } from '../machine/builder.ts';
+import { Cond, Kind } from '../machine/isa.ts';
+import { LayoutBuilder } from '../machine/layout.ts';
+import { intParam } from './params.ts';
+import {
+  cpusParam,
+  exactObservable,
+  initialParam,
+  iterationsParam,
+  machineOf,
+  noInterventions,
+  noLostUpdate,
+  NR_FILES_GROUP,
+  perCpuTasks,
+} from './nr-files-common.ts';
+import { distance, plus, readCell, readPerCpu } from './observe.ts';
+import type { Params, Scenario } from './types.ts';
+
+function listing(threshold: number): string[] {
+  return [
+    `#define NR_FILES_THRESHOLD ${threshold}      /* 16 in the patch */`,
+    'static DEFINE_PER_CPU(int, nr_files);   /* files this CPU has not yet reported */',
+    'atomic_t files_stat_nr_files;           /* the global, read by get_nr_files() */',
+    '',
+    'static void add_nr_files(int delta)     /* each CPU: `iterations` times, delta +1 */',
+    '{',
+    '\tint *local;',
+    '\tpreempt_disable();',
+    '\tlocal = &__get_cpu_var(nr_files);',
+    '\t*local += delta;',
+    '\tif (*local > NR_FILES_THRESHOLD || *local < -NR_FILES_THRESHOLD) {',
+    '\t\tatomic_add(*local, &files_stat.nr_files);',
+    '\t\t*local = 0;',
+    '\t}',
+    '\tpreempt_enable();',
+    '}',
+    '',
+    'int get_nr_files(void)',
+    '{',
+    '\treturn atomic_read(&files_stat.nr_files);   /* lazy: misses the local counts */',
+    '}',
+  ];
+}
+
+const thresholdOf = (p: Params) => intParam(p, 'threshold');
+
+export const lazyNrFiles: Scenario = {
+  id: 'lazy-nr-files',
+  title: 'Lazy per-CPU nr_files (threshold 16)',
+  group: NR_FILES_GROUP,
+  source:
+    'Eric Dumazet, "Re: [patch 2/2] fix file counting", LKML, 26 Jan 2006, <43D92DD6.6090607@cosmosbay.com>',
+  summary:
+    'Each CPU counts locally and reports to the global only past a threshold: no ping-pong, but get_nr_files() is off by up to ±threshold per CPU.',
+  reconstruction: false,
+  params: [
+    cpusParam,
+    iterationsParam,
+    initialParam,
+    {
+      name: 'threshold',
+      kind: 'int',
+      default: 1,
+      min: 0,
+      max: 1_000_000,
+      description:
+        'NR_FILES_THRESHOLD: a CPU reports when its local count passes it (16 in the patch)',
+    },
+  ],
+  presets: { kernel: { threshold: 16 } },
+  handlers: [],
+  build(p) {
+    const threshold = thresholdOf(p);
+    const L = new LayoutBuilder(intParam(p, 'cpus'));
+    const global = L.cell('global', 'files_stat.nr_files', 's32', intParam(p, 'initial'));
+    const local = L.perCpu('local', 'nr_files', 's32');
+    const tasks = perCpuTasks(p, (b) => {
+      const ptr = b.reg('local');
+      const v = b.reg('v');
+      b.line(8).preemptDisable();
+      b.line(9).addrGen(ptr, local);
+      b.line(10).load(v, deref(ptr)).add(v, v, 1).store(deref(ptr), v, { tally: 1 });
+      b.line(11).ifThen(Cond.AbsGe, v, threshold + 1, () => {
+        b.line(12).atomicAdd(abs(global), v, {
+          kind: Kind.Fold,
+          say: "{who}'s local count passed the threshold: adds {v} to {cell}, now {new}",
+        });
+        b.line(13).mov(v, 0).store(deref(ptr), v);
+      });
+      b.line(15).preemptEnable();
+    });
+    return {
+      params: p,
+      machine: machineOf(p, L.build(), tasks),
+      listing: {
+        lines: listing(threshold),
+        notes: [
+          'The test is strict (>), so a CPU can hold up to ±threshold unreported: get_nr_files() is within ±threshold × CPUs of the truth.',
+          'Preemption is off for the whole update, so the task cannot move between computing `local` and using it.',
+          'nr below is where the count really is (the global plus every local count); read is what get_nr_files() returns.',
+        ],
+      },
+    };
+  },
+  observables: [
+    {
+      name: 'nr',
+      description:
+        "The full count held in memory: files_stat.nr_files + every CPU's local nr_files",
+      read: (m, s) => readPerCpu(m, s, 'local').reduce(plus, readCell(m, s, 'global')),
+    },
+    {
+      name: 'read',
+      description: 'What get_nr_files() returns: the lazy global alone',
+      read: (m, s) => readCell(m, s, 'global'),
+    },
+    exactObservable,
+  ],
+  invariants: [
+    noLostUpdate,
+    {
+      id: 'read-within-bound',
+      when: 'final',
+      description: 'get_nr_files() is within ±threshold × CPUs of the exact count',
+      final: (o, p) => {
+        const bound = thresholdOf(p) * intParam(p, 'cpus');
+        const d = distance(o.exact as number, o.read as number);
+        return d <= bound
+          ? null
+          : `read is ${String(o.read)}, ${String(d)} away from ${String(o.exact)} (bound ${bound})`;
+      },
+    },
+  ],
+  bounds: noInterventions,
+  witnesses: [
+    {
+      name: 'both-below-threshold',
+      description:
+        'Each CPU opens one file and stays at the threshold: get_nr_files() still says 0 while 2 files are open, the most it can be off with 2 CPUs and threshold 1.',
+      params: { cpus: 2, iterations: 1, initial: 0, threshold: 1 },
+      schedule: '0*5 1*5',
+      expect: { nr: 2, read: 0, exact: 2 },
+      violates: [],
+    },
+    {
+      name: 'report',
+      description: 'CPU0 opens two files: its local count passes the threshold and is reported.',
+      params: { cpus: 1, iterations: 2, initial: 0, threshold: 1 },
+      schedule: '0*12',
+      expect: { nr: 2, read: 2, exact: 2 },
+      violates: [],
+    },
+  ],
+  lesson: {
+    summary:
+      'Per-CPU counting removes the shared cache line from the fast path: a CPU only touches the global when its local count passes the threshold. The global is then lazy: each CPU may hold up to ±threshold files it has not reported, so get_nr_files() can be off by threshold × CPUs. Nothing is lost: the missing files are in the per-CPU counts.',
+    question:
+      'Threshold 16 and 4 CPUs. Each CPU has opened 16 files since its last report. What does get_nr_files() return, if it started at 0?',
+    answer:
+      '0: each CPU holds 16, which does not pass the strict > 16 test, so 64 open files are invisible to the lazy read.',
+  },
+};

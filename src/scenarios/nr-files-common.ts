@@ -1,0 +1,97 @@
+// What the four 2006 nr_files scenarios share: their parameters, their observables (`nr`, the
+// counter's final value, and `exact`, what it should be) and the no-lost-update verdict.
+//
+// Source thread: LKML "[patch 2/2] fix file counting", January 2006 (Dipankar Sarma's atomic_t
+// nr_files, Eric Dumazet's per-CPU lazy nr_files <43D92DD6.6090607@cosmosbay.com>, and the
+// 2.6.16 filp_count_lock they replaced).
+
+import { compile, type Machine, type TaskSpec } from '../machine/machine.ts';
+import type { Layout } from '../machine/layout.ts';
+import { ProgramBuilder } from '../machine/builder.ts';
+import { intParam } from './params.ts';
+import { plus, readCell, totalTally } from './observe.ts';
+import type { ExploreBounds, InvariantSpec, IntParam, ObservableSpec, Params } from './types.ts';
+
+export const NR_FILES_GROUP = '2006 nr_files thread';
+export const NR_FILES_SOURCE =
+  'LKML "[patch 2/2] fix file counting", Jan 2006 (Dipankar Sarma; Eric Dumazet <43D92DD6.6090607@cosmosbay.com>)';
+
+export const cpusParam: IntParam = {
+  name: 'cpus',
+  kind: 'int',
+  default: 2,
+  min: 1,
+  max: 64,
+  description: 'Number of CPUs; each runs one task',
+};
+
+export const iterationsParam: IntParam = {
+  name: 'iterations',
+  kind: 'int',
+  default: 2,
+  min: 0,
+  max: 10000,
+  description: 'How many times each CPU opens a file (increments the counter)',
+};
+
+export const initialParam: IntParam = {
+  name: 'initial',
+  kind: 'int',
+  default: 0,
+  min: -1_000_000_000,
+  max: 1_000_000_000,
+  description: 'Initial value of nr_files',
+};
+
+export const nrFilesParams = [cpusParam, iterationsParam, initialParam];
+
+/** `exact`: the initial value plus every increment the tasks made. */
+export const exactObservable: ObservableSpec = {
+  name: 'exact',
+  description: 'The true count: initial + every increment made by every CPU',
+  read: (m, s, p) => plus(intParam(p, 'initial'), totalTally(m, s)),
+};
+
+/** `nr`: the value of the global counter `nr_files`. */
+export const nrObservable: ObservableSpec = {
+  name: 'nr',
+  description: 'The final value of nr_files',
+  read: (m, s) => readCell(m, s, 'nr'),
+};
+
+export const noLostUpdate: InvariantSpec = {
+  id: 'no-lost-update',
+  when: 'final',
+  description: 'Every increment is counted: nr = exact',
+  final: (o) =>
+    String(o.nr) === String(o.exact)
+      ? null
+      : `nr is ${String(o.nr)} but ${String(o.exact)} files were counted: ${lost(o.nr, o.exact)} lost`,
+};
+
+function lost(nr: unknown, exact: unknown): string {
+  const d = Number(exact) - Number(nr);
+  return d === 1 ? '1 increment' : `${d} increments`;
+}
+
+/** No interrupts or migrations in these scenarios: exploration bounds are all zero. */
+export const noInterventions: ExploreBounds = { irqs: 0, nmis: 0, preemptions: 0, migrations: 0 };
+
+/** One task per CPU, each running `body` `iterations` times. */
+export function perCpuTasks(p: Params, body: (b: ProgramBuilder) => void): TaskSpec[] {
+  const cpus = intParam(p, 'cpus');
+  const iterations = intParam(p, 'iterations');
+  const tasks: TaskSpec[] = [];
+  for (let k = 0; k < cpus; k++) {
+    const b = new ProgramBuilder(`T${k}`);
+    b.repeat(iterations, () => {
+      body(b);
+    });
+    tasks.push({ name: `T${k}`, cpu: k, program: b.build() });
+  }
+  return tasks;
+}
+
+export function machineOf(p: Params, layout: Layout, tasks: TaskSpec[]): Machine {
+  return compile({ cpus: intParam(p, 'cpus'), wordBits: 64, layout, tasks });
+}

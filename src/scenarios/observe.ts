@@ -1,0 +1,102 @@
+// Reading a state the way observables and invariants need: cells by name, results, tallies.
+
+import { add64 } from '../machine/int64.ts';
+import { pairValue } from '../machine/int64.ts';
+import {
+  CPU_FIELDS,
+  CPU_IRQS,
+  CPU_NMIS,
+  CTX_RETRIES,
+  CTX_TALLY,
+  type Machine,
+} from '../machine/machine.ts';
+import type { AnyCell } from '../machine/layout.ts';
+
+function findCell(m: Machine, name: string): AnyCell {
+  const cell = m.layout.cells.find((c) => c.name === name);
+  if (!cell) throw new Error(`no cell named ${name}`);
+  return cell;
+}
+
+function wordValue(s: Int32Array, addr: number, type: AnyCell['type']): number | bigint {
+  return type === 's64' ? pairValue(s[addr] as number, s[addr + 1] as number) : (s[addr] as number);
+}
+
+/** A global cell's value. */
+export function readCell(m: Machine, s: Int32Array, name: string): number | bigint {
+  const cell = findCell(m, name);
+  if (cell.perCpu) throw new Error(`${name} is per-CPU`);
+  return wordValue(s, cell.addr, cell.type);
+}
+
+/** A per-CPU variable's values, CPU 0 first. */
+export function readPerCpu(m: Machine, s: Int32Array, name: string): (number | bigint)[] {
+  const cell = findCell(m, name);
+  if (!cell.perCpu) throw new Error(`${name} is not per-CPU`);
+  const out: (number | bigint)[] = [];
+  for (let i = 0; i < cell.count; i++)
+    out.push(wordValue(s, cell.base + i * cell.stride, cell.type));
+  return out;
+}
+
+/** The values recorded in a result slot (what successive sum() or read() calls returned). */
+export function readResults(m: Machine, s: Int32Array, name: string): (number | bigint)[] {
+  const slot = m.layout.results.find((r) => r.name === name);
+  if (!slot) throw new Error(`no result slot named ${name}`);
+  const at = m.resOff + slot.offset;
+  const n = s[at] as number;
+  const out: (number | bigint)[] = [];
+  for (let i = 0; i < n; i++)
+    out.push(pairValue(s[at + 1 + 2 * i] as number, s[at + 2 + 2 * i] as number));
+  return out;
+}
+
+/** Sum of every context's tally (what all tasks and handlers added), exact at 64 bits. */
+export function totalTally(m: Machine, s: Int32Array): number | bigint {
+  const acc = new Int32Array(2);
+  for (let c = 0; c < m.contexts; c++) {
+    const t = m.ctxOff + c * m.ctxStride + CTX_TALLY;
+    add64(acc, 0, acc[0] as number, acc[1] as number, s[t] as number, s[t + 1] as number);
+  }
+  return pairValue(acc[0] as number, acc[1] as number);
+}
+
+/** Sum retries taken by every context. */
+export function totalRetries(m: Machine, s: Int32Array): number {
+  let n = 0;
+  for (let c = 0; c < m.contexts; c++) n += s[m.ctxOff + c * m.ctxStride + CTX_RETRIES] as number;
+  return n;
+}
+
+/** IRQs delivered on all CPUs. */
+export function irqsDelivered(m: Machine, s: Int32Array): number {
+  let n = 0;
+  for (let k = 0; k < m.cpus; k++) n += s[m.cpuOff + k * CPU_FIELDS + CPU_IRQS] as number;
+  return n;
+}
+
+/** NMIs delivered on all CPUs. */
+export function nmisDelivered(m: Machine, s: Int32Array): number {
+  let n = 0;
+  for (let k = 0; k < m.cpus; k++) n += s[m.cpuOff + k * CPU_FIELDS + CPU_NMIS] as number;
+  return n;
+}
+
+/** a + b for observable values that may be bigints. */
+export function plus(a: number | bigint, b: number | bigint): number | bigint {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a + b;
+    if (Number.isSafeInteger(r)) return r;
+  }
+  const r = BigInt(a) + BigInt(b);
+  return r >= BigInt(Number.MIN_SAFE_INTEGER) && r <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(r)
+    : r;
+}
+
+/** |a − b| for observable values that may be bigints. */
+export function distance(a: number | bigint, b: number | bigint): number | bigint {
+  const d = BigInt(a) - BigInt(b);
+  const abs = d < 0n ? -d : d;
+  return abs <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(abs) : abs;
+}

@@ -1,0 +1,54 @@
+// Outcomes: a scenario's observables read from a state, and its invariants judged on them.
+
+import type { Machine } from '../machine/machine.ts';
+import type { Observables, Params, Scenario, Value } from './types.ts';
+
+export interface Violation {
+  readonly id: string;
+  readonly reason: string;
+}
+
+/** Every observable of the scenario, read from state s. */
+export function observe(sc: Scenario, m: Machine, s: Int32Array, p: Params): Observables {
+  const out: Record<string, Value> = {};
+  for (const o of sc.observables) out[o.name] = o.read(m, s, p);
+  return out;
+}
+
+/** The final invariants that a terminal outcome violates. */
+export function finalViolations(sc: Scenario, o: Observables, p: Params): Violation[] {
+  const out: Violation[] = [];
+  for (const inv of sc.invariants) {
+    if (inv.when !== 'final' || !inv.final) continue;
+    const reason = inv.final(o, p);
+    if (reason !== null) out.push({ id: inv.id, reason });
+  }
+  return out;
+}
+
+/** The always invariants that state s violates. */
+export function alwaysViolations(sc: Scenario, m: Machine, s: Int32Array, p: Params): Violation[] {
+  const out: Violation[] = [];
+  for (const inv of sc.invariants) {
+    if (inv.when !== 'always' || !inv.always) continue;
+    const reason = inv.always(m, s, p);
+    if (reason !== null) out.push({ id: inv.id, reason });
+  }
+  return out;
+}
+
+/** Observable values as JSON: 64-bit values beyond 2^53 − 1 become decimal strings. */
+export function jsonValue(v: Value): unknown {
+  if (typeof v === 'bigint') return v.toString();
+  if (Array.isArray(v)) return v.map((x: number | bigint) => jsonValue(x));
+  return v;
+}
+
+export function jsonObservables(o: Observables): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, jsonValue(v)]));
+}
+
+/** Two observable sets are the same outcome (bigints and numbers compared by value). */
+export function outcomeKey(o: Observables): string {
+  return JSON.stringify(jsonObservables(o));
+}

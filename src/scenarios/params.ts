@@ -1,0 +1,115 @@
+// Parameter parsing and validation: every bad value gets a message naming the parameter, what
+// was given and what is allowed. Used by the CLI (`--set name=value`) and later by the URL hash.
+
+import type { ParamSpec, ParamValue, Params, Scenario } from './types.ts';
+
+export class ParamError extends Error {}
+
+const INT = /^[+-]?\d+$/;
+
+function parseInt32ish(spec: { name: string; min: number; max: number }, text: string): number {
+  const t = text.trim();
+  if (!INT.test(t)) {
+    throw new ParamError(
+      `${spec.name} must be an integer from ${spec.min} to ${spec.max}, got '${text}'`,
+    );
+  }
+  const n = Number(t);
+  if (!Number.isSafeInteger(n) || n < spec.min || n > spec.max) {
+    throw new ParamError(`${spec.name} must be from ${spec.min} to ${spec.max}, got ${t}`);
+  }
+  return n;
+}
+
+/** Parses a parameter's text form ("4", "irqsave", "10,31,-5,0"). */
+export function parseParamText(spec: ParamSpec, text: string): ParamValue {
+  switch (spec.kind) {
+    case 'int':
+      return parseInt32ish(spec, text);
+    case 'choice': {
+      if (!spec.choices.includes(text)) {
+        throw new ParamError(
+          `${spec.name} must be one of ${spec.choices.join(', ')}; got '${text}'`,
+        );
+      }
+      return text;
+    }
+    case 'list': {
+      const parts = text.trim() === '' ? [] : text.split(',');
+      if (parts.length > spec.maxLength) {
+        throw new ParamError(
+          `${spec.name} takes at most ${spec.maxLength} values, got ${parts.length}`,
+        );
+      }
+      return parts.map((p, i) => parseInt32ish({ ...spec, name: `${spec.name}[${i}]` }, p));
+    }
+  }
+}
+
+function checkValue(spec: ParamSpec, v: ParamValue): ParamValue {
+  if (typeof v === 'string') return parseParamText(spec, v);
+  if (typeof v === 'number') {
+    if (spec.kind !== 'int') throw new ParamError(`${spec.name} is not a number parameter`);
+    return parseParamText(spec, String(v));
+  }
+  if (spec.kind !== 'list') throw new ParamError(`${spec.name} is not a list parameter`);
+  return parseParamText(spec, v.join(','));
+}
+
+/**
+ * The full parameter set: defaults, then a preset (if `preset` is given), then `overrides`.
+ * Overrides may be text (from the CLI or a URL) or values; unknown names are errors.
+ */
+export function resolveParams(
+  scenario: Scenario,
+  overrides: Readonly<Record<string, ParamValue>> = {},
+  preset?: string,
+): Params {
+  const out: Record<string, ParamValue> = {};
+  for (const spec of scenario.params) out[spec.name] = spec.default;
+  if (preset !== undefined) {
+    const values = scenario.presets[preset];
+    if (!values) {
+      const names = Object.keys(scenario.presets);
+      throw new ParamError(
+        `${scenario.id} has no preset '${preset}'${names.length ? `; presets: ${names.join(', ')}` : ''}`,
+      );
+    }
+    Object.assign(out, values);
+  }
+  for (const [name, value] of Object.entries(overrides)) {
+    const spec = scenario.params.find((p) => p.name === name);
+    if (!spec) {
+      const names = scenario.params.map((p) => p.name).join(', ');
+      throw new ParamError(`${scenario.id} has no parameter '${name}'; its parameters: ${names}`);
+    }
+    out[name] = checkValue(spec, value);
+  }
+  return out;
+}
+
+/** Splits "name=value" (as given to --set). */
+export function splitAssignment(text: string): [string, string] {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new ParamError(`--set takes name=value, got '${text}'`);
+  return [text.slice(0, eq).trim(), text.slice(eq + 1)];
+}
+
+/** Typed accessors: the scenario's own code knows the kinds of its parameters. */
+export function intParam(p: Params, name: string): number {
+  const v = p[name];
+  if (typeof v !== 'number') throw new ParamError(`parameter ${name} is missing or not an integer`);
+  return v;
+}
+
+export function choiceParam(p: Params, name: string): string {
+  const v = p[name];
+  if (typeof v !== 'string') throw new ParamError(`parameter ${name} is missing or not a choice`);
+  return v;
+}
+
+export function listParam(p: Params, name: string): readonly number[] {
+  const v = p[name];
+  if (!Array.isArray(v)) throw new ParamError(`parameter ${name} is missing or not a list`);
+  return v as readonly number[];
+}

@@ -1,0 +1,123 @@
+// What a scenario is: a machine configuration plus everything a lesson and a verdict need.
+
+import type { Machine } from '../machine/machine.ts';
+
+export type ParamValue = number | string | readonly number[];
+export type Params = Readonly<Record<string, ParamValue>>;
+
+interface ParamBase {
+  readonly name: string;
+  readonly description: string;
+}
+
+/** An integer within [min, max]. */
+export interface IntParam extends ParamBase {
+  readonly kind: 'int';
+  readonly default: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/** One of a few named choices (a variant, a preset). */
+export interface ChoiceParam extends ParamBase {
+  readonly kind: 'choice';
+  readonly default: string;
+  readonly choices: readonly string[];
+}
+
+/** A comma-separated list of integers, e.g. initial per-CPU slots "10,31,-5,0". */
+export interface ListParam extends ParamBase {
+  readonly kind: 'list';
+  readonly default: readonly number[];
+  readonly min: number;
+  readonly max: number;
+  readonly maxLength: number;
+}
+
+export type ParamSpec = IntParam | ChoiceParam | ListParam;
+
+/** A value an outcome reports: 64-bit values are bigints beyond 2^53. */
+export type Value = number | bigint | readonly (number | bigint)[] | null;
+export type Observables = Readonly<Record<string, Value>>;
+
+export interface ObservableSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly read: (m: Machine, s: Int32Array, p: Params) => Value;
+}
+
+export interface InvariantSpec {
+  /** Stable id (appears in the CLI, URLs and tests), e.g. "no-lost-update". */
+  readonly id: string;
+  /** final: judged on terminal states; always: judged at every state. */
+  readonly when: 'final' | 'always';
+  readonly description: string;
+  /** For final invariants: the reason it is violated, or null. */
+  readonly final?: (o: Observables, p: Params) => string | null;
+  /** For always invariants: the reason it is violated in state s, or null. */
+  readonly always?: (m: Machine, s: Int32Array, p: Params) => string | null;
+}
+
+export interface ExploreBounds {
+  readonly irqs: number;
+  readonly nmis: number;
+  readonly preemptions: number;
+  readonly migrations: number;
+}
+
+/** A named schedule that reproduces a table of the reference, with the values it must end with. */
+export interface Witness {
+  readonly name: string;
+  readonly description: string;
+  /** Parameters it needs (the rest take their defaults). */
+  readonly params: Params;
+  readonly schedule: string;
+  readonly expect: Observables;
+  /** Invariants this witness shows broken (empty for a witness of a correct run). */
+  readonly violates: readonly string[];
+}
+
+export interface Lesson {
+  /** What the scenario shows, in a few sentences. */
+  readonly summary: string;
+  /** The question to ask the class before the reveal. */
+  readonly question: string;
+  readonly answer: string;
+}
+
+/** A pseudo-C listing written for teaching (not kernel code), numbered from 1. */
+export interface Listing {
+  readonly lines: readonly string[];
+  /** Modelling choices and idealisations the reader should know about. */
+  readonly notes: readonly string[];
+}
+
+export interface ScenarioInstance {
+  readonly params: Params;
+  readonly machine: Machine;
+  readonly listing: Listing;
+}
+
+export interface Scenario {
+  /** Stable id. */
+  readonly id: string;
+  readonly title: string;
+  /** Era/thread group for the picker. */
+  readonly group: string;
+  /** Kernel version, commit or Message-ID the scenario follows. */
+  readonly source: string;
+  readonly summary: string;
+  /** True for designs whose code is lost: a teaching model reconstructed from the mails. */
+  readonly reconstruction: boolean;
+  readonly params: readonly ParamSpec[];
+  /** Named parameter sets, e.g. "kernel" with the kernel's values. */
+  readonly presets: Readonly<Record<string, Params>>;
+  readonly build: (p: Params) => ScenarioInstance;
+  readonly observables: readonly ObservableSpec[];
+  readonly invariants: readonly InvariantSpec[];
+  /** Handlers the scenario installs, described for people (e.g. "IRQ on CPU0: c += 5"). */
+  readonly handlers: readonly string[];
+  readonly bounds: ExploreBounds;
+  readonly witnesses: readonly Witness[];
+  readonly lesson: Lesson;
+}
