@@ -31,6 +31,11 @@ export class ScheduleSyntaxError extends Error {
 const SEP = /[\s,]/;
 
 export function parseSchedule(text: string): number[] {
+  return parseScheduleWithOffsets(text).events;
+}
+
+/** Parses a schedule and also returns, for each event, the offset of the token it came from. */
+export function parseScheduleWithOffsets(text: string): { events: number[]; offsets: number[] } {
   let i = 0;
 
   const fail = (at: number, reason: string): never => {
@@ -91,13 +96,19 @@ export function parseSchedule(text: string): number[] {
   };
 
   // Items up to the end, or up to the ')' closing the group opened at `open`.
-  const items = (open: number): number[] => {
-    const mine: number[] = [];
-    const append = (events: readonly number[], times: number, at: number) => {
-      if (mine.length + events.length * times > MAX_SCHEDULE_EVENTS) {
+  type Parsed = { events: number[]; offsets: number[] };
+  const items = (open: number): Parsed => {
+    const mine: Parsed = { events: [], offsets: [] };
+    const append = (part: Parsed, times: number, at: number) => {
+      if (mine.events.length + part.events.length * times > MAX_SCHEDULE_EVENTS) {
         fail(at, `the schedule expands to more than ${MAX_SCHEDULE_EVENTS} events`);
       }
-      for (let r = 0; r < times; r++) for (const e of events) mine.push(e);
+      for (let r = 0; r < times; r++) {
+        for (let j = 0; j < part.events.length; j++) {
+          mine.events.push(part.events[j] as number);
+          mine.offsets.push(part.offsets[j] as number);
+        }
+      }
     };
     for (;;) {
       skipSeparators();
@@ -118,7 +129,7 @@ export function parseSchedule(text: string): number[] {
         append(inner, repeatCount(), at);
       } else {
         const e = event();
-        append([e], repeatCount(), at);
+        append({ events: [e], offsets: [at] }, repeatCount(), at);
       }
       if (i < text.length && !SEP.test(text[i] as string) && text[i] !== ')' && text[i] !== '(') {
         fail(i, `unexpected '${text[i]}' after an event: separate events with spaces`);

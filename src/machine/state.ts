@@ -53,7 +53,7 @@ const scratch = new Int32Array(2);
 /** The hash as a 64-bit hex string (for display and for keys where speed does not matter). */
 export function hashHex(s: Int32Array): string {
   hashState(s, scratch);
-  const hex = (n: number) => ((n) >>> 0).toString(16).padStart(8, '0');
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
   return hex(scratch[0] as number) + hex(scratch[1] as number);
 }
 

@@ -52,7 +52,7 @@ const thresholdOf = (p: Params) => intParam(p, 'threshold');
 
 export const lazyNrFiles: Scenario = {
   id: 'lazy-nr-files',
-  title: 'Lazy per-CPU nr_files (threshold 16)',
+  title: 'Lazy per-CPU nr_files (Eric Dumazet, 2006)',
   group: NR_FILES_GROUP,
   source:
     'Eric Dumazet, "Re: [patch 2/2] fix file counting", LKML, 26 Jan 2006, <43D92DD6.6090607@cosmosbay.com>',

@@ -1,0 +1,64 @@
+// `lab random <id> --seed N --runs K`: seeded random schedules within the scenario's explore
+// bounds, grouped by outcome, each with one (the shortest seen) schedule that reproduces it.
+
+import { parseArgs } from 'node:util';
+import { jsonObservables } from '../../scenarios/outcome.ts';
+import { randomOutcomes } from '../../scenarios/random-outcomes.ts';
+import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
+import { UsageError } from '../errors.ts';
+import { toJson } from '../json.ts';
+
+export function randomCommand(argv: readonly string[]): string {
+  const { values, positionals } = parseCommand(() =>
+    parseArgs({
+      args: [...argv],
+      options: {
+        ...scenarioOptions,
+        seed: { type: 'string' },
+        runs: { type: 'string' },
+        'max-steps': { type: 'string' },
+      },
+      allowPositionals: true,
+      strict: true,
+    }),
+  );
+  const sc = scenarioArg(positionals[0]);
+  if (values.seed === undefined)
+    throw new UsageError('random needs --seed N (runs are repeatable)');
+  const seed = intOption('seed', values.seed, 0, 2 ** 31 - 1);
+  const runs = intOption('runs', values.runs, 100, 1_000_000);
+  const maxSteps = intOption('max-steps', values['max-steps'], 100_000, 10_000_000);
+  if (runs < 1) throw new UsageError('--runs must be at least 1');
+  const params = paramsArg(sc, values.set, values.preset);
+  const outcomes = randomOutcomes(sc, params, seed, runs, maxSteps);
+  const doc = {
+    scenario: sc.id,
+    params,
+    seed,
+    runs,
+    outcomes: outcomes.map((o) => ({
+      observables: jsonObservables(o.observables),
+      violations: o.violations,
+      terminal: o.terminal,
+      count: o.count,
+      schedule: o.schedule,
+    })),
+  };
+  if (values.json) return toJson(doc);
+  const out = [`${sc.id}: ${runs} random runs, seed ${seed}`];
+  for (const o of doc.outcomes) {
+    const obs = Object.entries(o.observables)
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(' ');
+    const verdict = !o.terminal
+      ? 'did not finish'
+      : o.violations.length
+        ? `violates ${o.violations.map((v) => v.id).join(', ')}`
+        : 'ok';
+    out.push(
+      `${String(o.count).padStart(7)} × ${obs}  (${verdict})`,
+      `          e.g. "${o.schedule}"`,
+    );
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,122 @@
+// `lab replay <id> "<schedule>"`: run a schedule step by step and report every step's narration
+// and the final observables with their verdicts. `--witness NAME` replays a stored witness.
+
+import { parseArgs } from 'node:util';
+import { isTerminal } from '../../machine/events.ts';
+import { kindNames } from '../../machine/isa.ts';
+import { contextName } from '../../machine/machine.ts';
+import { replay, ReplayError } from '../../machine/replay.ts';
+import {
+  formatSchedule,
+  parseScheduleWithOffsets,
+  ScheduleSyntaxError,
+} from '../../machine/schedule.ts';
+import {
+  alwaysViolations,
+  finalViolations,
+  jsonObservables,
+  observe,
+} from '../../scenarios/outcome.ts';
+import type { Params } from '../../scenarios/types.ts';
+import { paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
+import { UsageError } from '../errors.ts';
+import { toJson } from '../json.ts';
+
+export function replayCommand(argv: readonly string[]): string {
+  const { values, positionals } = parseCommand(() =>
+    parseArgs({
+      args: [...argv],
+      options: { ...scenarioOptions, witness: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    }),
+  );
+  const sc = scenarioArg(positionals[0]);
+  let text = positionals[1];
+  let params: Params;
+  if (values.witness !== undefined) {
+    const w = sc.witnesses.find((x) => x.name === values.witness);
+    if (!w) {
+      const names = sc.witnesses.map((x) => x.name).join(', ');
+      throw new UsageError(`${sc.id} has no witness '${values.witness}'; its witnesses: ${names}`);
+    }
+    if (text !== undefined) throw new UsageError('give either a schedule or --witness, not both');
+    text = w.schedule;
+    const sets = Object.entries(w.params).map(
+      ([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`,
+    );
+    params = paramsArg(sc, [...sets, ...(values.set ?? [])], values.preset);
+  } else {
+    if (text === undefined) throw new UsageError(`missing schedule: lab replay ${sc.id} "0 1 0 1"`);
+    params = paramsArg(sc, values.set, values.preset);
+  }
+  if (positionals.length > 2) {
+    throw new UsageError(
+      `unexpected argument '${positionals[2]}': quote the schedule as one argument`,
+    );
+  }
+
+  let parsed: { events: number[]; offsets: number[] };
+  try {
+    parsed = parseScheduleWithOffsets(text);
+  } catch (e) {
+    if (e instanceof ScheduleSyntaxError) throw new UsageError(e.message, e.position);
+    throw e;
+  }
+  const { machine } = sc.build(params);
+  let result: ReturnType<typeof replay>;
+  try {
+    result = replay(machine, parsed.events);
+  } catch (e) {
+    if (e instanceof ReplayError) {
+      const at = parsed.offsets[e.index] ?? 0;
+      throw new UsageError(`schedule, column ${at + 1}: ${e.message}`, at);
+    }
+    throw e;
+  }
+  const { steps, states } = result;
+  const last = states[states.length - 1] as Int32Array;
+  const terminal = isTerminal(machine, last);
+  const observables = observe(sc, machine, last, params);
+  const violations: { id: string; reason: string; step?: number }[] = [];
+  // An always invariant is reported at the first state that breaks it.
+  const seen = new Set<string>();
+  states.forEach((s, i) => {
+    for (const v of alwaysViolations(sc, machine, s, params)) {
+      if (seen.has(v.id)) continue;
+      seen.add(v.id);
+      violations.push({ ...v, step: i - 1 });
+    }
+  });
+  if (terminal) violations.push(...finalViolations(sc, observables, params));
+
+  const doc = {
+    scenario: sc.id,
+    params,
+    schedule: formatSchedule(parsed.events),
+    steps: steps.map((st) => ({
+      index: st.index,
+      event: st.event,
+      cpu: st.cpu,
+      context: st.ctx >= 0 ? contextName(machine, st.ctx) : null,
+      line: st.line,
+      kind: kindNames[st.kind] ?? 'plain',
+      narration: st.text,
+    })),
+    final: { terminal, observables: jsonObservables(observables), violations },
+  };
+  if (values.json) return toJson(doc);
+
+  const out: string[] = [`${sc.id}  ${doc.schedule}`];
+  for (const st of doc.steps) {
+    const line = st.line ? `  [line ${st.line}]` : '';
+    out.push(`${String(st.index).padStart(4)}  ${st.event.padEnd(7)} ${st.narration}${line}`);
+  }
+  out.push('', terminal ? 'Final state:' : 'State after the schedule (not finished):');
+  for (const [k, v] of Object.entries(doc.final.observables))
+    out.push(`  ${k} = ${JSON.stringify(v)}`);
+  if (violations.length === 0)
+    out.push(terminal ? 'Every invariant holds.' : 'No always-invariant broken so far.');
+  for (const v of violations) out.push(`  VIOLATED ${v.id}: ${v.reason}`);
+  return out.join('\n');
+}

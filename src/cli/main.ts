@@ -1,0 +1,73 @@
+// percpu-lab's command line: `npm run lab -- <command> ...`. Runs the same pure engine as the app.
+// Bad input exits with status 2 and one message (as {"error": {message, position}} with --json);
+// a run that finds a violation is a successful run and exits 0.
+
+import { MachineFault } from '../machine/interpreter.ts';
+import { list } from './commands/list.ts';
+import { randomCommand } from './commands/random.ts';
+import { replayCommand } from './commands/replay.ts';
+import { show } from './commands/show.ts';
+import { UsageError } from './errors.ts';
+
+const HELP = `percpu-lab: the Linux kernel's per-CPU counters, step by step
+
+Usage: npm run lab -- <command> [options]
+
+  list                                   every scenario (id, title, source)
+  show <id>                              listing, parameters, observables, invariants, witnesses
+  replay <id> "<schedule>"               run a schedule, narrating every step
+  replay <id> --witness <name>           replay one of the scenario's witnesses
+  random <id> --seed N [--runs K]        seeded random schedules, grouped by outcome
+
+Options:
+  --set name=value   set a parameter (repeatable; lists are comma-separated: --set slots=10,31)
+  --preset name      start from a named parameter set (e.g. kernel)
+  --json             machine-readable output
+  --max-steps N      (random) give up on a run after N events (default 100000)
+
+Schedules: events separated by spaces: N (step CPU N), irqN, nmiN, preN (preempt CPU N),
+migN>M (move CPU N's task to CPU M); "0*3" repeats, "(0 1)*2" repeats a group.`;
+
+const commands: Record<string, (argv: readonly string[]) => string> = {
+  list,
+  show,
+  replay: replayCommand,
+  random: randomCommand,
+};
+
+function main(argv: readonly string[]): number {
+  const [name, ...rest] = argv;
+  const json = rest.includes('--json');
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(`${HELP}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  try {
+    if (!command) {
+      throw new UsageError(
+        `unknown command '${name}'; commands: ${Object.keys(commands).join(', ')}`,
+      );
+    }
+    process.stdout.write(`${command(rest)}\n`);
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      if (json) {
+        process.stderr.write(
+          `${JSON.stringify({ error: { message: e.message, position: e.position } })}\n`,
+        );
+      } else {
+        process.stderr.write(`lab: ${e.message}\n`);
+      }
+      return 2;
+    }
+    if (e instanceof MachineFault) {
+      process.stderr.write(`lab: internal error in the machine model: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));
