@@ -147,25 +147,34 @@ export function whyIllegal(m: Machine, s: Int32Array, ev: number): string {
  * irq, nmi, preempt, then migrations to each other CPU.
  */
 export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number {
+  // Hot path of exploration: the same rules as whyIllegal, written out with the machine's fields
+  // in locals and no helper calls.
+  const { cpus, cpuOff, ctxOff, ctxStride, code, irqCtx, nmiCtx } = m;
+  const manyTasks = m.tasks > 1;
   let n = 0;
-  for (let k = 0; k < m.cpus; k++) {
-    const b = m.cpuOff + k * CPU_FIELDS;
-    const top = topContext(m, s, k);
-    if (top >= 0) out[n++] = k << 3;
-    const mid = top >= 0 && midInstruction(m, s, k);
-    if (mid) continue;
-    if (m.irqCtx[k] !== -1 && s[b + CPU_PENDING] === 0) out[n++] = Ev.Irq | (k << 3);
-    if (m.nmiCtx[k] !== -1 && s[b + CPU_IN_NMI] === 0) out[n++] = Ev.Nmi | (k << 3);
+  for (let k = 0; k < cpus; k++) {
+    const b = cpuOff + k * CPU_FIELDS;
+    const inNmi = s[b + CPU_IN_NMI] as number;
+    const inIrq = s[b + CPU_IN_IRQ] as number;
     const cur = s[b + CPU_CUR] as number;
+    const top = inNmi !== 0 ? (nmiCtx[k] as number) : inIrq !== 0 ? (irqCtx[k] as number) : cur;
+    if (top >= 0) {
+      out[n++] = k << 3;
+      const prog = code[top] as readonly Instr[];
+      const pc = s[ctxOff + top * ctxStride + CTX_PC] as number;
+      if (pc < prog.length && (prog[pc] as Instr).tail) continue; // mid-instruction
+    }
+    if (irqCtx[k] !== -1 && s[b + CPU_PENDING] === 0) out[n++] = Ev.Irq | (k << 3);
+    if (nmiCtx[k] !== -1 && inNmi === 0) out[n++] = Ev.Nmi | (k << 3);
     if (
       cur >= 0 &&
-      s[b + CPU_IN_NMI] === 0 &&
-      s[b + CPU_IN_IRQ] === 0 &&
+      inNmi === 0 &&
+      inIrq === 0 &&
       s[b + CPU_PREEMPT] === 0 &&
       s[b + CPU_IRQ_ON] !== 0
     ) {
-      if (nextReady(m, s, k, cur) >= 0) out[n++] = Ev.Preempt | (k << 3);
-      for (let j = 0; j < m.cpus; j++) if (j !== k) out[n++] = Ev.Migrate | (k << 3) | (j << 11);
+      if (manyTasks && nextReady(m, s, k, cur) >= 0) out[n++] = Ev.Preempt | (k << 3);
+      for (let j = 0; j < cpus; j++) if (j !== k) out[n++] = Ev.Migrate | (k << 3) | (j << 11);
     }
   }
   return n;

@@ -393,7 +393,8 @@ export function step(m: Machine, s: Int32Array, k: number, trace: Trace | null =
   const next = runLocals(m, s, cb, code, pc + 1, trace);
   s[cb + CTX_PC] = next;
   if (next >= code.length) finish(m, s, k, ctx);
-  else if (deliver) deliverIrq(m, s, k);
+  // Interrupts came back on with an IRQ pending: it is taken at this instruction boundary.
+  if (deliver && s[b + CPU_PENDING] !== 0 && s[b + CPU_IRQ_ON] !== 0) deliverIrq(m, s, k);
 }
 
 /** Pushes CPU k's IRQ handler (interrupts go off inside it). */

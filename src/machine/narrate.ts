@@ -49,7 +49,11 @@ export function actorName(m: Machine, s: Int32Array, ctx: number): string {
   const kind = m.ctxKind[ctx];
   if (kind !== CtxKind.Task) return contextName(m, ctx);
   const cpu = s[m.ctxOff + ctx * m.ctxStride + CTX_CPU] as number;
-  const simple = m.tasks === m.cpus && m.ctxHome[ctx] === cpu;
+  // Name the task only when "CPUk" alone would be ambiguous: it migrated, or shares its CPU.
+  const home = m.ctxHome[ctx];
+  let shared = false;
+  for (let t = 0; t < m.tasks; t++) if (t !== ctx && m.ctxHome[t] === home) shared = true;
+  const simple = home === cpu && !shared;
   return simple ? `CPU${cpu}` : `CPU${cpu} (${contextName(m, ctx)})`;
 }
 
@@ -57,7 +61,7 @@ function taskName(m: Machine, t: number): string {
   return contextName(m, t);
 }
 
-/** The pseudo-C name of the memory word at `addr`, seen from a context on CPU `cpu`. */
+/** The pseudo-C name of the cell holding word `addr`, seen from a context on CPU `cpu`. */
 export function describeAddress(m: Machine, addr: number, cpu: number): string {
   const at = cellAt(m.layout, addr);
   if (!at) return `memory word ${addr}`;
@@ -67,7 +71,7 @@ export function describeAddress(m: Machine, addr: number, cpu: number): string {
       : at.cpu === cpu
         ? `its ${at.cell.label}`
         : `CPU${at.cpu}'s ${at.cell.label}`;
-  return at.half ? `the ${at.half === 'lo' ? 'low' : 'high'} half of ${name}` : name;
+  return name;
 }
 
 function cellValue(m: Machine, s: Int32Array, addr: number): number | bigint {
@@ -160,7 +164,6 @@ function describeInstruction(
   const b = m.cpuOff + k * CPU_FIELDS;
   const addr = ins.mode !== 0 && ins.op !== Op.AddrGen ? addressOf(m, before, ctx, ins, onCpu) : -1;
   const cell = addr >= 0 ? describeAddress(m, addr, onCpu) : '';
-  const whole = addr >= 0 ? describeAddress(m, cellBase(m, addr), onCpu) : '';
   const operand = (): number | bigint =>
     ins.useImm ? pairValue(ins.immLo, ins.immHi) : regValue(m, before, ctx, ins.src);
   let v: number | bigint = 0;
@@ -177,7 +180,7 @@ function describeInstruction(
     case Op.LoadHi: {
       const w = before[ins.op === Op.LoadHi ? addr + 1 : addr] as number;
       v = w;
-      text = `${who} reads the ${ins.op === Op.LoadLo ? 'low' : 'high'} half of ${whole}: ${hex32(w)}`;
+      text = `${who} reads the ${ins.op === Op.LoadLo ? 'low' : 'high'} half of ${cell}: ${hex32(w)}`;
       break;
     }
     case Op.Store:
@@ -190,7 +193,7 @@ function describeInstruction(
       const w = after[ins.op === Op.StoreHi ? addr + 1 : addr] as number;
       v = w;
       const now = cellValue(m, after, cellBase(m, addr));
-      text = `${who} writes the ${ins.op === Op.StoreLo ? 'low' : 'high'} half of ${whole} = ${hex32(w)}: it now holds ${fmt(now)}`;
+      text = `${who} writes the ${ins.op === Op.StoreLo ? 'low' : 'high'} half of ${cell} = ${hex32(w)}: it now holds ${fmt(now)}`;
       break;
     }
     case Op.AtomicAdd:

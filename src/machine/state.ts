@@ -1,8 +1,24 @@
 // Copy, equality and a fast 64-bit hash of a whole machine state (one Int32Array).
 
+// Copies are carved out of shared chunks: allocating a fresh typed array per state costs ~0.7 µs
+// in V8 (a new backing store each time), a view on a chunk ~0.05 µs. A chunk lives as long as
+// any state in it, which suits time travel and exploration, where states are kept or dropped in
+// bulk. Send `state.slice()` to a worker, not a chunk view (postMessage would copy the chunk).
+const CHUNK_WORDS = 1 << 16;
+let chunk = new Int32Array(0);
+let used = 0;
+
 /** An independent copy of a state. */
 export function copyState(s: Int32Array): Int32Array {
-  return s.slice();
+  const n = s.length;
+  if (used + n > chunk.length) {
+    chunk = new Int32Array(Math.max(CHUNK_WORDS, n));
+    used = 0;
+  }
+  const c = chunk.subarray(used, used + n);
+  used += n;
+  c.set(s);
+  return c;
 }
 
 /** Overwrites `dst` with `src` (same machine), without allocating. */

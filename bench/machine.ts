@@ -1,0 +1,89 @@
+// npm run bench:machine: how fast the model runs in Node.
+//
+// Prints, for global-spinlock with 4 CPUs: model steps per second (enumerate the legal events,
+// pick one, apply it: what a random scheduler or an explorer does per transition) and copies +
+// 64-bit hashes of a state per second (what exploration and time travel do per state).
+
+import { apply, enabledEvents } from '../src/machine/events.ts';
+import { initialState } from '../src/machine/interpreter.ts';
+import { copyState, hashState } from '../src/machine/state.ts';
+import { findScenario } from '../src/scenarios/index.ts';
+import { resolveParams } from '../src/scenarios/params.ts';
+
+const sc = findScenario('global-spinlock');
+if (!sc) throw new Error('global-spinlock is missing');
+const params = resolveParams(sc, { cpus: '4', iterations: '1000' });
+const { machine: m } = sc.build(params);
+
+// xorshift32: the benchmark measures the machine, so the random choice must cost next to nothing.
+let seed = 2463534242;
+function next(n: number): number {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return (seed >>> 0) % n;
+}
+
+function measureSteps(ms: number): { steps: number; seconds: number } {
+  const init = initialState(m);
+  const s = init.slice();
+  const buf: number[] = [];
+  let steps = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    for (let i = 0; i < 100_000; i++) {
+      const n = enabledEvents(m, s, buf);
+      if (n === 0) {
+        s.set(init);
+        continue;
+      }
+      apply(m, s, buf[next(n)] as number);
+      steps++;
+    }
+    now = performance.now();
+  }
+  return { steps, seconds: (now - start) / 1000 };
+}
+
+function measureCopyHash(ms: number): { ops: number; seconds: number } {
+  // A pool of distinct reachable states, so the hash is not run on one cached array.
+  const pool: Int32Array[] = [];
+  const s = initialState(m);
+  const buf: number[] = [];
+  for (let i = 0; i < 1024; i++) {
+    const n = enabledEvents(m, s, buf);
+    if (n === 0) break;
+    apply(m, s, buf[next(n)] as number);
+    pool.push(s.slice());
+  }
+  const out = new Int32Array(2);
+  let ops = 0;
+  let sink = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    for (let i = 0; i < 100_000; i++) {
+      const copy = copyState(pool[i & 1023] as Int32Array);
+      hashState(copy, out);
+      sink ^= out[0] as number;
+      ops++;
+    }
+    now = performance.now();
+  }
+  if (sink === 42) console.log('');
+  return { ops, seconds: (now - start) / 1000 };
+}
+
+measureSteps(300); // warm up the JIT
+const st = measureSteps(2000);
+measureCopyHash(300);
+const ch = measureCopyHash(2000);
+const fmt = (x: number) => `${(x / 1e6).toFixed(1)} M/s`;
+console.log(`global-spinlock, 4 CPUs, state of ${m.size} words (Node ${process.version})`);
+console.log(
+  `  model steps (enumerate + apply): ${fmt(st.steps / st.seconds)}  (${st.steps} in ${st.seconds.toFixed(2)} s)`,
+);
+console.log(
+  `  copy + 64-bit hash of a state:    ${fmt(ch.ops / ch.seconds)}  (${ch.ops} in ${ch.seconds.toFixed(2)} s)`,
+);

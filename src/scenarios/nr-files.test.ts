@@ -1,0 +1,109 @@
+// Properties of the 2006 nr_files scenarios over many seeded random schedules.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { apply, enabledEvents, isTerminal } from '../machine/events.ts';
+import { initialState } from '../machine/interpreter.ts';
+import { findScenario } from './index.ts';
+import { finalViolations, observe } from './outcome.ts';
+import { resolveParams } from './params.ts';
+import type { Observables, Scenario } from './types.ts';
+
+function scenario(id: string): Scenario {
+  const sc = findScenario(id);
+  if (!sc) throw new Error(id);
+  return sc;
+}
+
+/**
+ * Runs a schedule chosen by `choices` (each picks among the legal steps) to the end. Once the
+ * choices are used up it goes round-robin, so a CPU spinning on a lock cannot starve its holder.
+ */
+function runTo(
+  sc: Scenario,
+  params: Record<string, number>,
+  choices: readonly number[],
+): Observables {
+  const p = resolveParams(sc, params);
+  const { machine } = sc.build(p);
+  const s = initialState(machine);
+  const out: number[] = [];
+  let i = 0;
+  while (!isTerminal(machine, s)) {
+    const n = enabledEvents(machine, s, out);
+    // Steps only: these scenarios have no handlers and no preemption to explore.
+    const steps = out.slice(0, n).filter((e) => (e & 7) === 0);
+    const c = i < choices.length ? (choices[i] as number) : i;
+    i++;
+    apply(machine, s, steps[c % steps.length] as number);
+  }
+  return observe(sc, machine, s, p);
+}
+
+const shape = fc.record({
+  cpus: fc.integer({ min: 1, max: 4 }),
+  iterations: fc.integer({ min: 0, max: 4 }),
+  initial: fc.integer({ min: -50, max: 50 }),
+});
+const choices = fc.array(fc.nat(), { minLength: 1, maxLength: 64 });
+
+describe('the 2006 nr_files scenarios over random schedules', () => {
+  it.each(['global-atomic', 'global-spinlock'])(
+    '%s always ends with nr = exact (1000 schedules)',
+    (id) => {
+      const sc = scenario(id);
+      fc.assert(
+        fc.property(shape, choices, (params, ch) => {
+          const o = runTo(sc, params, ch);
+          expect(o.nr).toBe(params.initial + params.cpus * params.iterations);
+          expect(o.nr).toBe(o.exact);
+          expect(finalViolations(sc, o, resolveParams(sc, params))).toEqual([]);
+        }),
+        { seed: 2006, numRuns: 1000 },
+      );
+    },
+  );
+
+  it('global-plain never ends above exact, nor below initial + 2 when cpus ≥ 2 and iterations ≥ 2', () => {
+    const sc = scenario('global-plain');
+    const atLeastTwo = fc.record({
+      cpus: fc.integer({ min: 2, max: 4 }),
+      iterations: fc.integer({ min: 2, max: 4 }),
+      initial: fc.integer({ min: -50, max: 50 }),
+    });
+    fc.assert(
+      fc.property(atLeastTwo, choices, (params, ch) => {
+        const o = runTo(sc, params, ch);
+        expect(o.exact).toBe(params.initial + params.cpus * params.iterations);
+        expect(o.nr as number).toBeLessThanOrEqual(o.exact as number);
+        expect(o.nr as number).toBeGreaterThanOrEqual(params.initial + 2);
+      }),
+      { seed: 1, numRuns: 1000 },
+    );
+  });
+
+  it('global-plain does lose updates under some schedules', () => {
+    const sc = scenario('global-plain');
+    const o = runTo(sc, { cpus: 2, iterations: 2, initial: 0 }, [0, 1, 0, 1]);
+    expect(o).toEqual({ nr: 2, exact: 4 });
+  });
+
+  it('lazy-nr-files never loses a file, and get_nr_files() stays within ±threshold × cpus', () => {
+    const sc = scenario('lazy-nr-files');
+    const params = fc.record({
+      cpus: fc.integer({ min: 1, max: 4 }),
+      iterations: fc.integer({ min: 0, max: 6 }),
+      initial: fc.integer({ min: -50, max: 50 }),
+      threshold: fc.integer({ min: 0, max: 3 }),
+    });
+    fc.assert(
+      fc.property(params, choices, (prm, ch) => {
+        const o = runTo(sc, prm, ch);
+        expect(o.nr).toBe(o.exact);
+        const error = Math.abs((o.exact as number) - (o.read as number));
+        expect(error).toBeLessThanOrEqual(prm.threshold * prm.cpus);
+      }),
+      { seed: 16, numRuns: 1000 },
+    );
+  });
+});

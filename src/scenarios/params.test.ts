@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { findScenario } from './index.ts';
+import { ParamError, resolveParams, splitAssignment } from './params.ts';
+import type { Scenario } from './types.ts';
+
+const lazy = findScenario('lazy-nr-files') as Scenario;
+
+describe('parameters', () => {
+  it('defaults, then preset, then overrides', () => {
+    expect(resolveParams(lazy)).toEqual({ cpus: 2, iterations: 2, initial: 0, threshold: 1 });
+    expect(resolveParams(lazy, { cpus: '4' }, 'kernel')).toEqual({
+      cpus: 4,
+      iterations: 2,
+      initial: 0,
+      threshold: 16,
+    });
+  });
+
+  it.each([
+    [{ cpus: 'abc' }, "cpus must be an integer from 1 to 64, got 'abc'"],
+    [{ cpus: '65' }, 'cpus must be from 1 to 64, got 65'],
+    [{ cpus: '1.5' }, "cpus must be an integer from 1 to 64, got '1.5'"],
+    [
+      { bogus: '1' },
+      "lazy-nr-files has no parameter 'bogus'; its parameters: cpus, iterations, initial, threshold",
+    ],
+  ])('rejects %j with a message naming it', (overrides, message) => {
+    expect(() => resolveParams(lazy, overrides)).toThrow(new ParamError(message));
+  });
+
+  it('rejects an unknown preset, listing the known ones', () => {
+    expect(() => resolveParams(lazy, {}, 'huge')).toThrow(
+      "lazy-nr-files has no preset 'huge'; presets: kernel",
+    );
+  });
+
+  it('splits name=value and refuses anything else', () => {
+    expect(splitAssignment('slots=10,31,-5,0')).toEqual(['slots', '10,31,-5,0']);
+    expect(() => splitAssignment('cpus')).toThrow("--set takes name=value, got 'cpus'");
+  });
+});
