@@ -18,7 +18,7 @@ export default defineConfig({
   test: {
     // Unit tests cover the pure layers and plain functions; the browser is Playwright's job.
     environment: 'node',
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, 'e2e/**'],
   },
 });

@@ -1,0 +1,35 @@
+// The README's folder map must stay true to the tree: every path it names exists, and every
+// folder of the repository (and of src/) is named.
+
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const readme = readFileSync('README.md', 'utf8');
+const section = /## Folder map\s+```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const mapped = section
+  .split('\n')
+  .map((l) => l.trim().split(/\s+/)[0] ?? '')
+  .filter((p) => p !== '');
+
+const ignored = new Set(['node_modules', 'dist', 'test-results', 'playwright-report', '.git']);
+const dirs = (at: string) =>
+  readdirSync(at)
+    .filter((d) => !ignored.has(d) && !d.startsWith('.') && statSync(`${at}/${d}`).isDirectory())
+    .map((d) => (at === '.' ? `${d}/` : `${at}/${d}/`));
+
+describe('README folder map', () => {
+  it('has entries', () => {
+    expect(mapped.length).toBeGreaterThan(5);
+  });
+
+  it.each(mapped)('%s exists', (path) => {
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it('names every top-level folder and every folder of src/', () => {
+    const named = new Set(mapped);
+    for (const d of [...dirs('.'), ...dirs('src')]) {
+      expect(named.has(d), `${d} is missing from the README folder map`).toBe(true);
+    }
+  });
+});
