@@ -48,8 +48,10 @@ export function randomRun(
   pick: (n: number) => number,
   budget: Budget,
   maxSteps = 100_000,
+  onState?: (s: Int32Array) => void,
 ): RandomRun {
   const s = initialState(m);
+  onState?.(s);
   const limits = budgetLimits(budget);
   const used = [0, 0, 0, 0];
   const all: number[] = [];
@@ -68,7 +70,29 @@ export function randomRun(
     const slot = budgetSlot(ev);
     if (slot >= 0) used[slot] = (used[slot] as number) + 1;
     apply(m, s, ev);
+    onState?.(s);
     events.push(ev);
   }
   return { events, state: s, terminal: isTerminal(m, s) };
+}
+
+/**
+ * A run steered by a list of choices (as property tests generate them): step i takes legal event
+ * `choices[i] mod n`; once the choices are used up it goes round-robin, so a CPU spinning on a
+ * lock cannot starve the holder forever and every run ends.
+ */
+export function choiceRun(
+  m: Machine,
+  choices: readonly number[],
+  budget: Budget,
+  maxSteps = 100_000,
+  onState?: (s: Int32Array) => void,
+): RandomRun {
+  let i = 0;
+  const pick = (n: number) => {
+    const c = i < choices.length ? (choices[i] as number) : i;
+    i++;
+    return c % n;
+  };
+  return randomRun(m, pick, budget, maxSteps, onState);
 }

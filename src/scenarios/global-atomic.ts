@@ -55,9 +55,10 @@ export const globalAtomic: Scenario = {
       },
     };
   },
-  observables: [nrObservable, exactObservable],
+  observables: () => [nrObservable, exactObservable],
   invariants: [noLostUpdate],
   bounds: noInterventions,
+  guarantees: { '*': ['no-lost-update'] },
   witnesses: [
     {
       name: 'interleaved',

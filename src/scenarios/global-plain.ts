@@ -62,9 +62,10 @@ export const globalPlain: Scenario = {
       },
     };
   },
-  observables: [nrObservable, exactObservable],
+  observables: () => [nrObservable, exactObservable],
   invariants: [noLostUpdate],
   bounds: noInterventions,
+  guarantees: {},
   witnesses: [
     {
       name: 'lost-update',

@@ -64,9 +64,10 @@ export const globalSpinlock: Scenario = {
       },
     };
   },
-  observables: [nrObservable, exactObservable],
+  observables: () => [nrObservable, exactObservable],
   invariants: [noLostUpdate],
   bounds: noInterventions,
+  guarantees: { '*': ['no-lost-update'] },
   witnesses: [
     {
       name: 'contended',

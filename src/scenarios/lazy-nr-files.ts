@@ -108,7 +108,7 @@ export const lazyNrFiles: Scenario = {
       },
     };
   },
-  observables: [
+  observables: () => [
     {
       name: 'nr',
       description:
@@ -138,6 +138,7 @@ export const lazyNrFiles: Scenario = {
     },
   ],
   bounds: noInterventions,
+  guarantees: { '*': ['no-lost-update', 'read-within-bound'] },
   witnesses: [
     {
       name: 'both-below-threshold',

@@ -11,7 +11,7 @@ export interface Violation {
 /** Every observable of the scenario, read from state s. */
 export function observe(sc: Scenario, m: Machine, s: Int32Array, p: Params): Observables {
   const out: Record<string, Value> = {};
-  for (const o of sc.observables) out[o.name] = o.read(m, s, p);
+  for (const o of sc.observables(p)) out[o.name] = o.read(m, s, p);
   return out;
 }
 

@@ -113,11 +113,18 @@ export interface Scenario {
   /** Named parameter sets, e.g. "kernel" with the kernel's values. */
   readonly presets: Readonly<Record<string, Params>>;
   readonly build: (p: Params) => ScenarioInstance;
-  readonly observables: readonly ObservableSpec[];
+  /** What an outcome reports; may depend on the parameters (e.g. one `slotN` per CPU). */
+  readonly observables: (p: Params) => readonly ObservableSpec[];
   readonly invariants: readonly InvariantSpec[];
   /** Handlers the scenario installs, described for people (e.g. "IRQ on CPU0: c += 5"). */
   readonly handlers: readonly string[];
   readonly bounds: ExploreBounds;
+  /**
+   * Invariants that hold in every schedule within the default bounds, per variant (key: the
+   * `variant` parameter's value, or "*" for a scenario without variants). Property tests check
+   * each claim over random schedules; a variant not listed guarantees nothing.
+   */
+  readonly guarantees: Readonly<Record<string, readonly string[]>>;
   readonly witnesses: readonly Witness[];
   readonly lesson: Lesson;
 }

@@ -6,7 +6,7 @@ import { isTerminal } from '../machine/events.ts';
 import { replay } from '../machine/replay.ts';
 import { parseSchedule } from '../machine/schedule.ts';
 import { catalogue } from './index.ts';
-import { finalViolations, jsonObservables, observe } from './outcome.ts';
+import { alwaysViolations, finalViolations, jsonObservables, observe } from './outcome.ts';
 import { resolveParams } from './params.ts';
 
 const cases = catalogue.flatMap((sc) =>
@@ -22,7 +22,11 @@ describe('witnesses', () => {
     expect(isTerminal(machine, last)).toBe(true);
     const o = observe(sc, machine, last, p);
     expect(jsonObservables(o)).toMatchObject(jsonObservables(w.expect));
-    expect(finalViolations(sc, o, p).map((v) => v.id)).toEqual(w.violates);
+    // Always-invariants broken anywhere along the way, then final ones.
+    const broken = new Set<string>();
+    for (const s of states) for (const v of alwaysViolations(sc, machine, s, p)) broken.add(v.id);
+    for (const v of finalViolations(sc, o, p)) broken.add(v.id);
+    expect([...broken].sort()).toEqual([...w.violates].sort());
   });
 
   it('every scenario has at least one witness, and witness names are unique', () => {

@@ -32,10 +32,11 @@ export function show(argv: readonly string[]): string {
     presets: sc.presets,
     listing: listing.lines.map((text, i) => ({ line: i + 1, text })),
     notes: listing.notes,
-    observables: sc.observables.map(({ name, description }) => ({ name, description })),
+    observables: sc.observables(params).map(({ name, description }) => ({ name, description })),
     invariants: sc.invariants.map(({ id, when, description }) => ({ id, when, description })),
     handlers: sc.handlers,
     bounds: sc.bounds,
+    guarantees: sc.guarantees,
     witnesses: sc.witnesses.map((w) => ({
       ...w,
       expect: Object.fromEntries(Object.entries(w.expect).map(([k, v]) => [k, jsonValue(v)])),
@@ -65,7 +66,7 @@ export function show(argv: readonly string[]): string {
     );
   }
   out.push('', 'Observables:');
-  for (const o of sc.observables) out.push(`  ${o.name}: ${o.description}`);
+  for (const o of sc.observables(params)) out.push(`  ${o.name}: ${o.description}`);
   out.push('', 'Invariants:');
   for (const i of sc.invariants) out.push(`  ${i.id} (${i.when}): ${i.description}`);
   out.push('', `Handlers: ${sc.handlers.length ? sc.handlers.join('; ') : 'none'}`);
@@ -73,6 +74,9 @@ export function show(argv: readonly string[]): string {
   out.push(
     `Explore bounds: irqs ${b.irqs}, nmis ${b.nmis}, preemptions ${b.preemptions}, migrations ${b.migrations}`,
   );
+  for (const [variant, ids] of Object.entries(sc.guarantees)) {
+    out.push(`Guarantees${variant === '*' ? '' : ` (variant ${variant})`}: ${ids.join(', ')}`);
+  }
   out.push('', 'Witnesses:');
   for (const w of sc.witnesses) {
     const sets = Object.entries(w.params)
