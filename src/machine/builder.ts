@@ -222,19 +222,18 @@ export class ProgramBuilder {
     );
   }
 
-  /** spin_lock: one step that takes the lock if free (disabling preemption), else spins. */
-  spinLock(lock: Cell, o: InstrOptions = {}): this {
-    return this.emit(
-      { op: Op.SpinLock, ...this.addr(abs(lock)) },
-      { kind: Kind.LockAcquire, ...o },
-    );
+  /**
+   * spin_lock: one step that takes the lock if free (disabling preemption), else spins. A lock
+   * is a global cell or an address (e.g. `thisCpu(locks)` for an lglock's per-CPU lock).
+   */
+  spinLock(lock: Cell | Addr, o: InstrOptions = {}): this {
+    const a = 'mode' in lock ? lock : abs(lock);
+    return this.emit({ op: Op.SpinLock, ...this.addr(a) }, { kind: Kind.LockAcquire, ...o });
   }
 
-  spinUnlock(lock: Cell, o: InstrOptions = {}): this {
-    return this.emit(
-      { op: Op.SpinUnlock, ...this.addr(abs(lock)) },
-      { kind: Kind.LockRelease, ...o },
-    );
+  spinUnlock(lock: Cell | Addr, o: InstrOptions = {}): this {
+    const a = 'mode' in lock ? lock : abs(lock);
+    return this.emit({ op: Op.SpinUnlock, ...this.addr(a) }, { kind: Kind.LockRelease, ...o });
   }
 
   preemptDisable(o: InstrOptions = {}): this {
@@ -339,6 +338,11 @@ export class ProgramBuilder {
       { op: Op.Record, src: v.index, base: slot.offset, stride: slot.capacity },
       { kind: Kind.Result, ...o },
     );
+  }
+
+  /** Records the exact total (every context's tally) now, e.g. when a sum() starts and returns. */
+  recordTotal(slot: ResultSlot): this {
+    return this.emit({ op: Op.RecordTotal, base: slot.offset, stride: slot.capacity });
   }
 
   pause(): this {

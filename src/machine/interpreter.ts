@@ -196,6 +196,24 @@ function runLocals(
       case Op.Pause:
         pc++;
         break;
+      case Op.RecordTotal: {
+        const at = m.resOff + ins.base;
+        const n = s[at] as number;
+        if (n >= ins.stride) throw new MachineFault('a result slot is full');
+        let lo = 0;
+        let hi = 0;
+        for (let c = 0; c < m.contexts; c++) {
+          const t = m.ctxOff + c * m.ctxStride + CTX_TALLY;
+          const l = (lo >>> 0) + ((s[t] as number) >>> 0);
+          hi = (hi + (s[t + 1] as number) + (l > 0xffffffff ? 1 : 0)) | 0;
+          lo = l | 0;
+        }
+        s[at + 1 + 2 * n] = lo;
+        s[at + 2 + 2 * n] = hi;
+        s[at] = n + 1;
+        pc++;
+        break;
+      }
       default:
         throw new MachineFault(`unknown local opcode ${ins.op}`);
     }

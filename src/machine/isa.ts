@@ -74,6 +74,12 @@ export const Op = {
   Record: 39,
   /** No-op in the model; a short wait on live workers (lets a task loop forever politely). */
   Pause: 40,
+  /**
+   * Appends the sum of every context's tally (what all tasks and handlers have added so far) to
+   * a result slot: the exact total at that moment, so an invariant can compare a sum() with the
+   * truth when it started and when it returned.
+   */
+  RecordTotal: 41,
 } as const;
 
 /** Branch conditions (signed 64-bit comparisons). */

@@ -73,7 +73,12 @@ export const lazyNrFiles: Scenario = {
         'NR_FILES_THRESHOLD: a CPU reports when its local count passes it (16 in the patch)',
     },
   ],
-  presets: { kernel: { threshold: 16 } },
+  presets: {
+    kernel: {
+      description: 'NR_FILES_THRESHOLD 16, as in the patch',
+      apply: () => ({ threshold: 16 }),
+    },
+  },
   handlers: [],
   build(p) {
     const threshold = thresholdOf(p);

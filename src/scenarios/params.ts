@@ -57,8 +57,10 @@ function checkValue(spec: ParamSpec, v: ParamValue): ParamValue {
 }
 
 /**
- * The full parameter set: defaults, then a preset (if `preset` is given), then `overrides`.
- * Overrides may be text (from the CLI or a URL) or values; unknown names are errors.
+ * The full parameter set: defaults, then `overrides`, then a preset (if `preset` is given; it
+ * sees the overrides, so `--set cpus=8 --preset kernel` gets the batch for 8 CPUs), then the
+ * overrides again (an explicit value beats the preset). Overrides may be text (from the CLI or a
+ * URL) or values; unknown names are errors.
  */
 export function resolveParams(
   scenario: Scenario,
@@ -67,23 +69,27 @@ export function resolveParams(
 ): Params {
   const out: Record<string, ParamValue> = {};
   for (const spec of scenario.params) out[spec.name] = spec.default;
+  const applyOverrides = () => {
+    for (const [name, value] of Object.entries(overrides)) {
+      const spec = scenario.params.find((p) => p.name === name);
+      if (!spec) {
+        const names = scenario.params.map((p) => p.name).join(', ');
+        throw new ParamError(`${scenario.id} has no parameter '${name}'; its parameters: ${names}`);
+      }
+      out[name] = checkValue(spec, value);
+    }
+  };
+  applyOverrides();
   if (preset !== undefined) {
-    const values = scenario.presets[preset];
-    if (!values) {
+    const chosen = scenario.presets[preset];
+    if (!chosen) {
       const names = Object.keys(scenario.presets);
       throw new ParamError(
         `${scenario.id} has no preset '${preset}'${names.length ? `; presets: ${names.join(', ')}` : ''}`,
       );
     }
-    Object.assign(out, values);
-  }
-  for (const [name, value] of Object.entries(overrides)) {
-    const spec = scenario.params.find((p) => p.name === name);
-    if (!spec) {
-      const names = scenario.params.map((p) => p.name).join(', ');
-      throw new ParamError(`${scenario.id} has no parameter '${name}'; its parameters: ${names}`);
-    }
-    out[name] = checkValue(spec, value);
+    Object.assign(out, chosen.apply(out));
+    applyOverrides();
   }
   return out;
 }

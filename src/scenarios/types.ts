@@ -92,6 +92,13 @@ export interface Listing {
   readonly notes: readonly string[];
 }
 
+/** A named parameter set; it may depend on other parameters (batch = max(32, 2 × cpus)). */
+export interface Preset {
+  readonly description: string;
+  /** The values it sets, given the parameters so far. */
+  readonly apply: (p: Params) => Params;
+}
+
 export interface ScenarioInstance {
   readonly params: Params;
   readonly machine: Machine;
@@ -111,7 +118,7 @@ export interface Scenario {
   readonly reconstruction: boolean;
   readonly params: readonly ParamSpec[];
   /** Named parameter sets, e.g. "kernel" with the kernel's values. */
-  readonly presets: Readonly<Record<string, Params>>;
+  readonly presets: Readonly<Record<string, Preset>>;
   readonly build: (p: Params) => ScenarioInstance;
   /** What an outcome reports; may depend on the parameters (e.g. one `slotN` per CPU). */
   readonly observables: (p: Params) => readonly ObservableSpec[];

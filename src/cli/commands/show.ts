@@ -29,7 +29,12 @@ export function show(argv: readonly string[]): string {
     summary: sc.summary,
     reconstruction: sc.reconstruction,
     params: sc.params.map(paramJson),
-    presets: sc.presets,
+    presets: Object.fromEntries(
+      Object.entries(sc.presets).map(([name, pr]) => [
+        name,
+        { description: pr.description, values: pr.apply(params) },
+      ]),
+    ),
     listing: listing.lines.map((text, i) => ({ line: i + 1, text })),
     notes: listing.notes,
     observables: sc.observables(params).map(({ name, description }) => ({ name, description })),
@@ -58,7 +63,8 @@ export function show(argv: readonly string[]): string {
     const range = p.kind === 'choice' ? p.choices.join(' | ') : `${p.min}..${p.max}`;
     out.push(`  ${p.name} (default ${String(p.default)}; ${range}): ${p.description}`);
   }
-  for (const [name, preset] of Object.entries(sc.presets)) {
+  for (const [name, pr] of Object.entries(sc.presets)) {
+    const preset = pr.apply(params);
     out.push(
       `  preset ${name}: ${Object.entries(preset)
         .map(([k, v]) => `${k}=${String(v)}`)
