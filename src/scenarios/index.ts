@@ -4,6 +4,8 @@ import { globalAtomic } from './global-atomic.ts';
 import { globalPlain } from './global-plain.ts';
 import { globalSpinlock } from './global-spinlock.ts';
 import { lazyNrFiles } from './lazy-nr-files.ts';
+import { percpuAtomic64 } from './percpu-atomic64.ts';
+import { percpuClassic } from './percpu-classic.ts';
 import type { Scenario } from './types.ts';
 
 export type { Scenario } from './types.ts';
@@ -20,6 +22,8 @@ export const catalogue: readonly Scenario[] = [
   globalAtomic,
   globalSpinlock,
   lazyNrFiles,
+  percpuClassic,
+  percpuAtomic64,
 ];
 
 /** The scenario with this id, or undefined. */

@@ -1,0 +1,173 @@
+// percpu-atomic64: Shaohua Li's "last post" of April 2011 (reconstruction): fbc->count becomes an
+// atomic64_t and the overflow path drops fbc->lock. Adds scale, but a lockless sum can now read
+// fbc->count and the deltas on either side of a transfer, so it can miss or double-count a whole
+// batch (Tejun Heo's "@batch deviations"). Reference §2.3, walk-through §6d part 1.
+
+import { abs, thisCpu } from '../machine/builder.ts';
+import { Cond, Kind } from '../machine/isa.ts';
+import {
+  addEverySlot,
+  counterLayout,
+  kernelPreset,
+  machineOf,
+  noLostUpdate,
+  PERCPU_2011,
+  percpuObservables,
+  percpuParams,
+  readWithinBound,
+  rolesOf,
+  slotBelowBatch,
+  sumWithinWindow,
+  tasksOf,
+} from './percpu-common.ts';
+import type { Scenario } from './types.ts';
+
+const listing = [
+  'struct percpu_counter {',
+  '\tatomic64_t count;                /* no spinlock any more */',
+  '\ts32 __percpu *counters;',
+  '};',
+  '',
+  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
+  '{',
+  '\ts64 count;',
+  '',
+  '\tpreempt_disable();',
+  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
+  '\tif (count >= batch || count <= -batch) {',
+  '\t\tatomic64_add(count, &fbc->count);',
+  '\t\t__this_cpu_write(*fbc->counters, 0);',
+  '\t} else {',
+  '\t\t__this_cpu_write(*fbc->counters, count);',
+  '\t}',
+  '\tpreempt_enable();',
+  '}',
+  '',
+  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
+  '{',
+  '\ts64 ret = atomic64_read(&fbc->count);   /* no lock: a transfer can be half done */',
+  '\tint cpu;',
+  '',
+  '\tfor_each_online_cpu(cpu)',
+  '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
+  '\treturn ret;',
+  '}',
+  '',
+  's64 percpu_counter_read(struct percpu_counter *fbc)',
+  '{',
+  '\treturn atomic64_read(&fbc->count);',
+  '}',
+];
+
+export const percpuAtomic64: Scenario = {
+  id: 'percpu-atomic64',
+  title: 'atomic64 count, no lock: a sum can miss a whole batch',
+  group: PERCPU_2011,
+  source:
+    'Shaohua Li, atomic64 percpu_counter (linux-mm, April 2011; "Last post" in "[patch v2 0/5] percpu_counter: bug fix and enhancement", LKML 11 May 2011); Tejun Heo <20110426121011.GD878@htj.dyndns.org>',
+  summary:
+    'Folding with atomic64_add and no lock scales, but a lockless sum can catch a transfer half done: off by a whole batch, not by the concurrent adds.',
+  reconstruction: true,
+  params: percpuParams(),
+  presets: { kernel: kernelPreset },
+  handlers: [],
+  build(p) {
+    const r = rolesOf(p);
+    const c = counterLayout(p, r, () => null);
+    const tasks = tasksOf(c, r, 64, {
+      add: (b, amount) => {
+        const v = b.reg('count');
+        const zero = b.reg('zero');
+        b.line(10).preemptDisable();
+        b.line(11)
+          .load(v, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
+          .add(v, v, amount);
+        b.line(12).ifThen(
+          Cond.AbsGe,
+          v,
+          r.batch,
+          () => {
+            b.line(13).atomicAdd(abs(c.count), v, {
+              kind: Kind.Fold,
+              say: '{who} folds {v} into fbc->count with atomic64_add: {new} (its delta is not cleared yet)',
+            });
+            b.line(14).mov(zero, 0).store(thisCpu(c.slots), zero, { tally: amount });
+          },
+          () => {
+            b.line(16).store(thisCpu(c.slots), v, { tally: amount });
+          },
+        );
+        b.line(18).preemptEnable();
+      },
+      sum: (b, ret) => {
+        b.line(23).load(ret, abs(c.count), {
+          say: '{who} starts the sum without a lock: ret = fbc->count = {v}',
+        });
+        addEverySlot(b, c, r, ret, 27);
+      },
+      read: (b, ret) => {
+        b.line(33).load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
+      },
+    });
+    return {
+      params: p,
+      machine: machineOf(c, r, 64, tasks),
+      listing: {
+        lines: listing,
+        notes: [
+          "Reconstruction: the patch is described in the thread (cover letter SL-v2, Tejun's replies); its code is not at hand. This is the design as described.",
+          'atomic64_read and atomic64_add are one step each (on x86-32 they use cmpxchg8b, so they do not tear either).',
+          'The transfer is two steps (atomic64_add, then the delta reset), so a sum that reads fbc->count and the deltas in between sees the batch twice or not at all.',
+        ],
+      },
+    };
+  },
+  observables: (p) => percpuObservables(p),
+  invariants: [noLostUpdate(), readWithinBound(), sumWithinWindow, slotBelowBatch],
+  bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
+  guarantees: { '*': ['no-lost-update', 'read-within-bound', 'slot-below-batch'] },
+  witnesses: [
+    {
+      name: 'sum-misses-a-batch',
+      description:
+        'Reference §6d part 1: CPU3 reads fbc->count (1000), then CPU0 folds 32 into it and clears its delta, then CPU3 reads the deltas: the sum is 1005 while the counter went from 1036 to 1037.',
+      params: {
+        cpus: 4,
+        batch: 32,
+        count: 1000,
+        slots: [31, 0, 5, 0],
+        summer: 3,
+        amounts: [1, 0],
+        adds: [1],
+      },
+      schedule: '3 0*5 3*4',
+      expect: { sum: 1005, count: 1032, slot0: 0, exact: 1037 },
+      violates: ['sum-within-window'],
+    },
+    {
+      name: 'sum-counts-a-batch-twice',
+      description:
+        "Reference §6d part 1, other order: CPU0's atomic64_add lands first; CPU3 reads fbc->count = 1032 and then CPU0's delta, still 31: the sum is 1068, 31 too many.",
+      params: {
+        cpus: 4,
+        batch: 32,
+        count: 1000,
+        slots: [31, 0, 5, 0],
+        summer: 3,
+        amounts: [1, 0],
+        adds: [1],
+      },
+      schedule: '0 0 0 3 3 0 0 3 3 3',
+      expect: { sum: 1068, count: 1032, slot0: 0, exact: 1037 },
+      violates: ['sum-within-window'],
+    },
+  ],
+  lesson: {
+    summary:
+      'Dropping fbc->lock from the overflow path removes the lock contention: the transfer is an atomic64_add plus a delta reset. But the two halves of the transfer are no longer atomic with respect to sum(), which reads fbc->count first and the deltas later: a sum between the halves misses the batch or counts it twice. Tejun Heo: "@batch deviations won\'t happen often but will happen once in a while".',
+    question:
+      "fbc->count = 1000, CPU0's delta is 31, batch 32, the true value is 1036. CPU3 starts a lockless sum and reads fbc->count; then CPU0 adds 1 and folds. What can CPU3's sum return?",
+    answer:
+      "1005: it read fbc->count before the fold and CPU0's delta after it, so CPU0's 32 is missing: an error of a whole batch from a single +1.",
+  },
+};

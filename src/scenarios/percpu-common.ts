@@ -1,0 +1,499 @@
+// What the percpu_counter scenarios share: the roles of the CPUs (adders, a summer, a reader),
+// their parameters, the layout of `struct percpu_counter`, and the observables and invariants
+// every variant is judged by.
+
+import { abs, cpuOf, type ProgramBuilder, type Reg } from '../machine/builder.ts';
+import { type Cell, LayoutBuilder, type PerCpuCell, type ResultSlot } from '../machine/layout.ts';
+import type { Program } from '../machine/isa.ts';
+import { compile, type Machine, type TaskSpec } from '../machine/machine.ts';
+import { ProgramBuilder as Builder } from '../machine/builder.ts';
+import {
+  distance,
+  plus,
+  readCell,
+  readPerCpu,
+  readResults,
+  totalRetries,
+  totalTally,
+} from './observe.ts';
+import { intParam, listParam, ParamError } from './params.ts';
+import type {
+  ChoiceParam,
+  InvariantSpec,
+  ObservableSpec,
+  ParamSpec,
+  Params,
+  Preset,
+  Value,
+} from './types.ts';
+
+export const PERCPU_2011 = '2011 percpu_counter scalability threads';
+
+export const kernelPreset: Preset = {
+  description: 'the kernel batch: max(32, 2 × cpus)',
+  apply: (p) => ({ batch: Math.max(32, 2 * intParam(p, 'cpus')) }),
+};
+
+/** Parameters of every percpu_counter scenario. */
+export function percpuParams(extra: readonly ParamSpec[] = []): ParamSpec[] {
+  return [
+    { name: 'cpus', kind: 'int', default: 2, min: 1, max: 64, description: 'Number of CPUs' },
+    {
+      name: 'batch',
+      kind: 'int',
+      default: 4,
+      min: 1,
+      max: 1_000_000_000,
+      description: 'percpu_counter_batch: a CPU folds its delta into fbc->count at ±batch',
+    },
+    {
+      name: 'adds',
+      kind: 'list',
+      default: [3],
+      min: 0,
+      max: 10_000,
+      maxLength: 64,
+      description:
+        'How many adds each CPU makes, CPU0 first (the last value repeats; the summer and reader CPUs make none)',
+    },
+    {
+      name: 'amounts',
+      kind: 'list',
+      default: [1],
+      min: -1_000_000_000,
+      max: 1_000_000_000,
+      maxLength: 64,
+      description:
+        "The amount of each CPU's adds, CPU0 first (the last value repeats; 0: the CPU does not add)",
+    },
+    {
+      name: 'summer',
+      kind: 'int',
+      default: 1,
+      min: -1,
+      max: 63,
+      description: 'The CPU that calls percpu_counter_sum() (−1: none)',
+    },
+    {
+      name: 'sums',
+      kind: 'int',
+      default: 1,
+      min: 0,
+      max: 100,
+      description: 'How many sums it makes',
+    },
+    {
+      name: 'reader',
+      kind: 'int',
+      default: -1,
+      min: -1,
+      max: 63,
+      description: 'The CPU that calls percpu_counter_read() once (−1: none)',
+    },
+    {
+      name: 'count',
+      kind: 'int',
+      default: 0,
+      min: -Number.MAX_SAFE_INTEGER,
+      max: Number.MAX_SAFE_INTEGER,
+      description: 'Initial fbc->count',
+    },
+    {
+      name: 'slots',
+      kind: 'list',
+      default: [],
+      min: -2147483648,
+      max: 2147483647,
+      maxLength: 64,
+      description: 'Initial per-CPU deltas, CPU0 first (missing ones are 0)',
+    },
+    ...extra,
+  ];
+}
+
+/** A `variant` parameter. */
+export function variantParam(
+  choices: readonly string[],
+  fallback: string,
+  description: string,
+): ChoiceParam {
+  return { name: 'variant', kind: 'choice', default: fallback, choices, description };
+}
+
+/** Per-CPU value of a list parameter whose last entry repeats. */
+function perCpu(list: readonly number[], k: number, fallback: number): number {
+  if (list.length === 0) return fallback;
+  return list[Math.min(k, list.length - 1)] as number;
+}
+
+export interface Roles {
+  readonly cpus: number;
+  readonly batch: number;
+  /** CPUs that call percpu_counter_sum(): `summer`, and `summer2` where a scenario has one. */
+  readonly summers: readonly number[];
+  readonly reader: number;
+  readonly sums: number;
+  /** Per CPU: how many adds and of what amount (0 adds for the summer and the reader). */
+  readonly adds: readonly number[];
+  readonly amounts: readonly number[];
+}
+
+/** Who does what, checked against the machine size. */
+export function rolesOf(p: Params): Roles {
+  const cpus = intParam(p, 'cpus');
+  const reader = intParam(p, 'reader');
+  const summers: number[] = [];
+  for (const name of ['summer', 'summer2']) {
+    if (!(name in p)) continue;
+    const k = intParam(p, name);
+    if (k >= cpus) throw new ParamError(`${name} must be a CPU below ${cpus} (or −1), got ${k}`);
+    if (k < 0) continue;
+    if (summers.includes(k)) throw new ParamError('the two summers must be different CPUs');
+    summers.push(k);
+  }
+  if (reader >= cpus)
+    throw new ParamError(`reader must be a CPU below ${cpus} (or −1), got ${reader}`);
+  if (reader >= 0 && summers.includes(reader)) {
+    throw new ParamError('the reader and a summer must be different CPUs');
+  }
+  if (listParam(p, 'slots').length > cpus) {
+    throw new ParamError(`slots has ${listParam(p, 'slots').length} values for ${cpus} CPUs`);
+  }
+  const adds: number[] = [];
+  const amounts: number[] = [];
+  for (let k = 0; k < cpus; k++) {
+    const busy = summers.includes(k) || k === reader;
+    const amount = perCpu(listParam(p, 'amounts'), k, 1);
+    amounts.push(amount);
+    adds.push(busy || amount === 0 ? 0 : perCpu(listParam(p, 'adds'), k, 0));
+  }
+  return {
+    cpus,
+    batch: intParam(p, 'batch'),
+    summers,
+    reader,
+    sums: intParam(p, 'sums'),
+    adds,
+    amounts,
+  };
+}
+
+/** The cells of `struct percpu_counter` plus the result slots of sum() and read(). */
+export interface Counter {
+  readonly L: LayoutBuilder;
+  readonly count: Cell;
+  readonly slots: PerCpuCell;
+  /** Per summer: what its sums returned, and the exact total when each started and returned. */
+  readonly sumOut: readonly ResultSlot[];
+  readonly window: readonly ResultSlot[];
+  readonly readOut: ResultSlot;
+}
+
+/**
+ * Declares fbc->count (s64) and the per-CPU s32 deltas; `extra` declares the variant's own cells
+ * (a lock, a sequence…) first and returns them as `cells`.
+ */
+export function counterLayout<T>(
+  p: Params,
+  r: Roles,
+  extra: (L: LayoutBuilder) => T,
+): Counter & { readonly cells: T } {
+  const L = new LayoutBuilder(r.cpus);
+  const cells = extra(L);
+  const count = L.cell('count', 'fbc->count', 's64', intParam(p, 'count'));
+  const slots = L.perCpu('slots', 'delta', 's32', listParam(p, 'slots'));
+  return {
+    cells,
+    L,
+    count,
+    slots,
+    sumOut: r.summers.map((_, i) =>
+      L.result(sumName(i), 'percpu_counter_sum()', Math.max(1, r.sums)),
+    ),
+    window: r.summers.map((_, i) =>
+      L.result(`window${i + 1}`, 'exact total around sum()', Math.max(2, 2 * r.sums)),
+    ),
+    readOut: L.result('read', 'percpu_counter_read()', 1),
+  };
+}
+
+/** Result slot name of summer i: "sum", then "sum2". */
+function sumName(i: number): string {
+  return i === 0 ? 'sum' : `sum${i + 1}`;
+}
+
+/** Builds summer i's program: `sums` sums, each bracketed by the exact total for the verdict. */
+export function summerProgram(
+  c: Counter,
+  r: Roles,
+  i: number,
+  wordBits: 32 | 64,
+  sum: (b: ProgramBuilder, ret: Reg) => void,
+): Program {
+  const b = new Builder(`T${r.summers[i] ?? 0}`, { wordBits });
+  const ret = b.reg('ret');
+  const window = c.window[i] as ResultSlot;
+  b.repeat(r.sums, () => {
+    b.recordTotal(window);
+    sum(b, ret);
+    b.recordTotal(window).record(c.sumOut[i] as ResultSlot, ret);
+  });
+  return b.build();
+}
+
+/** The reader's program: one read(). */
+export function readerProgram(
+  c: Counter,
+  r: Roles,
+  wordBits: 32 | 64,
+  read: (b: ProgramBuilder, ret: Reg) => void,
+) {
+  const b = new Builder(`T${r.reader}`, { wordBits });
+  const ret = b.reg('ret');
+  read(b, ret);
+  b.record(c.readOut, ret);
+  return b.build();
+}
+
+/** An adder's program: `adds` calls of `add(amount)`. */
+export function adderProgram(
+  k: number,
+  r: Roles,
+  wordBits: 32 | 64,
+  add: (b: ProgramBuilder, amount: number) => void,
+): Program {
+  const b = new Builder(`T${k}`, { wordBits });
+  b.repeat(r.adds[k] as number, () => {
+    add(b, r.amounts[k] as number);
+  });
+  return b.build();
+}
+
+/** One task per CPU: the summer, the reader, or an adder. */
+export function tasksOf(
+  c: Counter,
+  r: Roles,
+  wordBits: 32 | 64,
+  code: {
+    add: (b: ProgramBuilder, amount: number) => void;
+    sum: (b: ProgramBuilder, ret: Reg) => void;
+    read: (b: ProgramBuilder, ret: Reg) => void;
+  },
+): TaskSpec[] {
+  const tasks: TaskSpec[] = [];
+  for (let k = 0; k < r.cpus; k++) {
+    const s = r.summers.indexOf(k);
+    const program =
+      s >= 0
+        ? summerProgram(c, r, s, wordBits, code.sum)
+        : k === r.reader
+          ? readerProgram(c, r, wordBits, code.read)
+          : adderProgram(k, r, wordBits, code.add);
+    tasks.push({ name: `T${k}`, cpu: k, program });
+  }
+  return tasks;
+}
+
+export function machineOf(
+  c: Counter,
+  r: Roles,
+  wordBits: 32 | 64,
+  tasks: TaskSpec[],
+  irq?: (Program | null)[],
+): Machine {
+  return compile({ cpus: r.cpus, wordBits, layout: c.L.build(), tasks, ...(irq ? { irq } : {}) });
+}
+
+/** `sum` loop body shared by the sums that read every CPU's delta: ret += slot[cpu] for each CPU. */
+export function addEverySlot(
+  b: ProgramBuilder,
+  c: Counter,
+  r: Roles,
+  ret: Reg,
+  line: number,
+): void {
+  const i = b.reg('cpu');
+  const v = b.reg('v');
+  b.mov(i, 0);
+  for (let k = 0; k < r.cpus; k++) {
+    b.line(line)
+      .load(v, cpuOf(c.slots, i), { say: `{who} adds CPU${k}'s delta {v} to ret: {r:ret}` })
+      .add(ret, ret, v)
+      .add(i, i, 1);
+  }
+}
+
+// ---- observables ---------------------------------------------------------------------------
+
+/** The exact total: initial count + initial deltas + everything every context added. */
+export function exactValue(m: Machine, s: Int32Array, p: Params): number | bigint {
+  const initial = listParam(p, 'slots').reduce<number | bigint>(
+    (a, v) => plus(a, v),
+    intParam(p, 'count'),
+  );
+  return plus(initial, totalTally(m, s));
+}
+
+export function percpuObservables(
+  p: Params,
+  extra: readonly ObservableSpec[] = [],
+): ObservableSpec[] {
+  const r = rolesOf(p);
+  const out: ObservableSpec[] = [
+    {
+      name: 'count',
+      description: 'fbc->count, the global part',
+      read: (m, s) => readCell(m, s, 'count'),
+    },
+  ];
+  for (let k = 0; k < r.cpus; k++) {
+    out.push({
+      name: `slot${k}`,
+      description: `CPU${k}'s delta`,
+      read: (m, s) => readPerCpu(m, s, 'slots')[k] ?? null,
+    });
+  }
+  out.push({
+    name: 'exact',
+    description: 'The true total: initial value + every add',
+    read: exactValue,
+  });
+  r.summers.forEach((k, i) => {
+    const slot = sumName(i);
+    out.push(
+      r.sums === 1
+        ? {
+            name: slot,
+            description: `What CPU${k}'s percpu_counter_sum() returned`,
+            read: (m, s) => readResults(m, s, slot)[0] ?? null,
+          }
+        : {
+            name: `${slot}s`,
+            description: `What each of CPU${k}'s percpu_counter_sum() calls returned`,
+            read: (m, s) => readResults(m, s, slot),
+          },
+    );
+  });
+  if (r.reader >= 0) {
+    out.push({
+      name: 'read',
+      description: 'What percpu_counter_read() returned',
+      read: (m, s) => readResults(m, s, 'read')[0] ?? null,
+    });
+  }
+  out.push(...extra);
+  return out;
+}
+
+export const retriesObservable: ObservableSpec = {
+  name: 'retries',
+  description: 'How many times sums started over',
+  read: (m, s) => totalRetries(m, s),
+};
+
+// ---- invariants ------------------------------------------------------------------------------
+
+const str = (v: Value | undefined) => String(v);
+
+/** Nothing lost: count + every delta (+ slowcount where it exists) = exact, once all is done. */
+export function noLostUpdate(parts: readonly string[] = []): InvariantSpec {
+  const what = ['count', 'the deltas', ...parts].join(' + ');
+  return {
+    id: 'no-lost-update',
+    when: 'final',
+    description: `Every add is counted: ${what} = exact`,
+    final: (o, p) => {
+      let total: number | bigint = o.count as number;
+      for (let k = 0; k < intParam(p, 'cpus'); k++) total = plus(total, o[`slot${k}`] as number);
+      for (const part of parts) total = plus(total, o[part] as number);
+      return str(total) === str(o.exact)
+        ? null
+        : `${what} = ${str(total)}, but the exact total is ${str(o.exact)}`;
+    },
+  };
+}
+
+/**
+ * At rest, percpu_counter_read() is within (batch − 1) × CPUs of the exact total. read() is
+ * fbc->count, plus the named parts (e.g. slowcount) where the variant adds them.
+ */
+export function readWithinBound(parts: readonly string[] = []): InvariantSpec {
+  const what = ['fbc->count', ...parts].join(' + ');
+  return {
+    id: 'read-within-bound',
+    when: 'final',
+    description: `At rest, percpu_counter_read() (${what}) is within (batch − 1) × CPUs of the exact total`,
+    final: (o, p) => {
+      const bound = (intParam(p, 'batch') - 1) * intParam(p, 'cpus');
+      let read: number | bigint = o.count as number;
+      for (const part of parts) read = plus(read, o[part] as number);
+      const d = distance(o.exact as number, read);
+      return d <= bound
+        ? null
+        : `${what} is ${str(read)}, ${str(d)} from the exact ${str(o.exact)}: more than (batch − 1) × CPUs = ${bound}`;
+    },
+  };
+}
+
+/**
+ * Every sum lies between the exact total when it started and when it returned. Judged at every
+ * state (it needs the totals recorded around each sum, which are not observables: they would
+ * split outcomes by timing), so it is reported at the state where the bad sum returns.
+ */
+export const sumWithinWindow: InvariantSpec = {
+  id: 'sum-within-window',
+  when: 'always',
+  description:
+    'Each percpu_counter_sum() returns a value between the exact total when it started and when it returned (adds of one sign)',
+  always: (m, s, p) => {
+    const initial = listParam(p, 'slots').reduce<number | bigint>(
+      (a, v) => plus(a, v),
+      intParam(p, 'count'),
+    );
+    for (let j = 0; j < rolesOf(p).summers.length; j++) {
+      const why = outsideWindow(
+        readResults(m, s, sumName(j)),
+        readResults(m, s, `window${j + 1}`),
+        initial,
+      );
+      if (why) return why;
+    }
+    return null;
+  },
+};
+
+function outsideWindow(
+  sums: readonly (number | bigint)[],
+  window: readonly (number | bigint)[],
+  initial: number | bigint,
+): string | null {
+  for (let i = 0; i < sums.length; i++) {
+    const a = plus(initial, window[2 * i] as number);
+    const b = plus(initial, window[2 * i + 1] as number);
+    const lo = a < b ? a : b;
+    const hi = a < b ? b : a;
+    const v = sums[i] as number;
+    if (v < lo || v > hi) {
+      const range =
+        lo === hi ? `the exact total ${str(lo)}` : `the exact totals ${str(lo)}..${str(hi)}`;
+      return `sum() returned ${str(v)} while the counter went through ${range}`;
+    }
+  }
+  return null;
+}
+
+/** Always: every per-CPU delta stays strictly within ±batch. */
+export const slotBelowBatch: InvariantSpec = {
+  id: 'slot-below-batch',
+  when: 'always',
+  description: 'Every per-CPU delta stays within −batch < delta < batch',
+  always: (m, s, p) => {
+    const batch = intParam(p, 'batch');
+    const slots = readPerCpu(m, s, 'slots');
+    for (let k = 0; k < slots.length; k++) {
+      const v = Number(slots[k]);
+      if (v >= batch || v <= -batch) return `CPU${k}'s delta is ${v}, not within ±${batch}`;
+    }
+    return null;
+  },
+};
