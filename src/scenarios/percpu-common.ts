@@ -2,7 +2,7 @@
 // their parameters, the layout of `struct percpu_counter`, and the observables and invariants
 // every variant is judged by.
 
-import { abs, cpuOf, type ProgramBuilder, type Reg } from '../machine/builder.ts';
+import { cpuOf, type ProgramBuilder, type Reg } from '../machine/builder.ts';
 import { type Cell, LayoutBuilder, type PerCpuCell, type ResultSlot } from '../machine/layout.ts';
 import type { Program } from '../machine/isa.ts';
 import { compile, type Machine, type TaskSpec } from '../machine/machine.ts';
