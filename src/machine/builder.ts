@@ -61,7 +61,13 @@ export interface InstrOptions {
   line?: number;
   kind?: number;
   tally?: number;
+  /**
+   * Narration template. On a local instruction it is told when that instruction runs (a taken
+   * branch, a jump). On a two-step local-atomic instruction it goes on the completing store.
+   */
   say?: string;
+  /** For local-atomic instructions: the template of the first (load) half. */
+  sayHead?: string;
 }
 
 export interface BuilderOptions {
@@ -139,6 +145,7 @@ export class ProgramBuilder {
   }
 
   private emit(fields: Partial<Omit<Draft, 'targetLabel'>>, o: InstrOptions = {}, to?: Label) {
+    // sayHead is consumed by the two-step instructions; a record only carries `say`.
     this.drafts.push({
       ...blank,
       line: o.line ?? this.currentLine,
@@ -283,7 +290,7 @@ export class ProgramBuilder {
    */
   localAdd(a: Addr, v: Operand, tmp: Reg, o: InstrOptions = {}): this {
     this.assertOneAccess(a);
-    this.load(tmp, a, { ...o, tally: 0 });
+    this.load(tmp, a, { ...o, tally: 0, say: o.sayHead ?? '' });
     this.emit({ op: Op.Add, dst: tmp.index, src: tmp.index, ...this.operand(v) });
     return this.emit({ op: Op.Store, src: tmp.index, ...this.addr(a), tail: true }, o);
   }
@@ -295,7 +302,7 @@ export class ProgramBuilder {
   cmpxchgLocal(dst: Reg, a: Addr, expected: Reg, next: Reg, o: InstrOptions = {}): this {
     this.assertOneAccess(a);
     const done = this.label();
-    this.load(dst, a, { ...o, tally: 0 });
+    this.load(dst, a, { ...o, tally: 0, say: o.sayHead ?? '' });
     this.branch(Cond.Ne, dst, expected, done);
     this.emit({ op: Op.Store, src: next.index, ...this.addr(a), tail: true }, o);
     return this.bind(done);

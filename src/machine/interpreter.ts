@@ -168,18 +168,16 @@ function runLocals(
         break;
       case Op.Branch:
         if (holds(ins.cond, alo, ahi, blo, bhi)) {
-          if (ins.kind === Kind.SumRetry) {
+          if (ins.kind === Kind.SumRetry)
             s[cb + CTX_RETRIES] = ((s[cb + CTX_RETRIES] as number) + 1) | 0;
-            if (trace) trace.locals.push(pc);
-          }
+          if (trace && (ins.kind === Kind.SumRetry || ins.say !== '')) trace.locals.push(pc);
           pc = ins.target;
         } else pc++;
         break;
       case Op.Jump:
-        if (ins.kind === Kind.SumRetry) {
+        if (ins.kind === Kind.SumRetry)
           s[cb + CTX_RETRIES] = ((s[cb + CTX_RETRIES] as number) + 1) | 0;
-          if (trace) trace.locals.push(pc);
-        }
+        if (trace && (ins.kind === Kind.SumRetry || ins.say !== '')) trace.locals.push(pc);
         pc = ins.target;
         break;
       case Op.Record: {

@@ -3,7 +3,8 @@
 // The narration is derived from the states before and after the event plus the interpreter's
 // trace, so the hot path pays nothing for it. An instruction may carry its own template (`say`)
 // with placeholders: {who} (the acting context), {cell} (the memory cell), {v} (the value read,
-// written or added), {old} and {new} (the cell before and after), {r:name} (a register after).
+// written or added), {old} and {new} (the cell before and after), {r:name} (a register after),
+// and {odd?A|B} (A when {v} is odd, else B).
 
 import { eventCpu, eventTarget, eventType, Ev } from './events.ts';
 import { pairValue } from './int64.ts';
@@ -278,8 +279,12 @@ function describeInstruction(
       );
       if (kind === ins.kind && ins.kind === Kind.Plain) kind = Kind.Result;
     } else {
-      extras.push(li.say || 'the sum starts over');
-      kind = Kind.SumRetry;
+      extras.push(
+        li.say
+          ? fill(li.say, m, before, after, ctx, { who, cell, v, addr })
+          : 'the sum starts over',
+      );
+      if (li.kind === Kind.SumRetry) kind = Kind.SumRetry;
     }
   }
   const kindOf = m.ctxKind[ctx];
@@ -324,7 +329,12 @@ function fill(
   ctx: number,
   vars: { who: string; cell: string; v: number | bigint; addr: number },
 ): string {
-  return template.replace(/\{(who|cell|v|old|new|r:[A-Za-z0-9_]+)\}/g, (_, key: string) => {
+  // {odd?A|B}: A when the value is odd, B when it is even (e.g. a sequence's in-flight bit).
+  const odd = (BigInt(vars.v) & 1n) === 1n;
+  const chosen = template.replace(/\{odd\?([^|}]*)\|([^}]*)\}/g, (_, a: string, b: string) =>
+    odd ? a : b,
+  );
+  return chosen.replace(/\{(who|cell|v|old|new|r:[A-Za-z0-9_]+)\}/g, (_, key: string) => {
     if (key === 'who') return vars.who;
     if (key === 'cell') return vars.cell;
     if (key === 'v') return fmt(vars.v);

@@ -482,6 +482,22 @@ function outsideWindow(
   return null;
 }
 
+/** Sums retry at most once per CPU (the in-flight bit stops new folds). */
+export const retriesBounded: InvariantSpec = {
+  id: 'retries-bounded',
+  when: 'final',
+  description: 'Each sum retries at most once per CPU',
+  final: (o, p) => {
+    const limit =
+      intParam(p, 'cpus') *
+      Math.max(1, intParam(p, 'sums')) *
+      Math.max(1, rolesOf(p).summers.length);
+    return (o.retries as number) <= limit
+      ? null
+      : `the sums retried ${str(o.retries)} times, more than ${limit}`;
+  },
+};
+
 /** Always: every per-CPU delta stays strictly within ±batch. */
 export const slotBelowBatch: InvariantSpec = {
   id: 'slot-below-batch',

@@ -1,0 +1,360 @@
+// percpu-modern: mainline percpu_counter_add_batch() and the IRQ user it must survive.
+// - preempt-only: v4.13-era code (preempt_disable, then this_cpu_add on the fast path). An IRQ
+//   between the decision and the add pushes the delta past the batch (Manfred Spraul, Dec 2022).
+// - irqsave: the fix (~v6.3): local_irq_save around the decision and the update.
+// - try-cmpxchg: v6.11 (Mateusz Guzik, May 2024): a this_cpu_try_cmpxchg loop, no irq-off on
+//   the fast path; the slow path re-reads the delta under the lock.
+// Reference §3.2, §3.3, §6f ("Compare the Dec-2022 bug").
+
+import { abs, type ProgramBuilder, type Reg, thisCpu } from '../machine/builder.ts';
+import { Cond, Kind, type Program } from '../machine/isa.ts';
+import type { Cell } from '../machine/layout.ts';
+import {
+  addEverySlot,
+  type Counter,
+  counterLayout,
+  kernelPreset,
+  machineOf,
+  noLostUpdate,
+  percpuObservables,
+  percpuParams,
+  readWithinBound,
+  rolesOf,
+  type Roles,
+  slotBelowBatch,
+  sumWithinWindow,
+  tasksOf,
+  variantParam,
+} from './percpu-common.ts';
+import { ProgramBuilder as Builder } from '../machine/builder.ts';
+import { irqsDelivered } from './observe.ts';
+import { choiceParam, intParam } from './params.ts';
+import type { Scenario } from './types.ts';
+
+const VARIANTS = ['preempt-only', 'irqsave', 'try-cmpxchg'] as const;
+type Variant = (typeof VARIANTS)[number];
+
+const addListings: Record<Variant, string[]> = {
+  'preempt-only': [
+    '/* v4.13 .. v6.2: preemption off, interrupts on */',
+    'void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)',
+    '{',
+    '\ts64 count;',
+    '',
+    '\tpreempt_disable();',
+    '\tcount = __this_cpu_read(*fbc->counters) + amount;',
+    '\tif (abs(count) >= batch) {',
+    '\t\tunsigned long flags;',
+    '\t\traw_spin_lock_irqsave(&fbc->lock, flags);',
+    '\t\tfbc->count += count;',
+    '\t\t__this_cpu_sub(*fbc->counters, count - amount);',
+    '\t\traw_spin_unlock_irqrestore(&fbc->lock, flags);',
+    '\t} else {',
+    '\t\tthis_cpu_add(*fbc->counters, amount);   /* an IRQ may have run since the test */',
+    '\t}',
+    '\tpreempt_enable();',
+    '}',
+  ],
+  irqsave: [
+    '/* ~v6.3 (Manfred Spraul, Dec 2022): decision and update under local_irq_save */',
+    'void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)',
+    '{',
+    '\ts64 count;',
+    '\tunsigned long flags;',
+    '',
+    '\tlocal_irq_save(flags);',
+    '\tcount = __this_cpu_read(*fbc->counters) + amount;',
+    '\tif (abs(count) >= batch) {',
+    '\t\traw_spin_lock(&fbc->lock);',
+    '\t\tfbc->count += count;',
+    '\t\t__this_cpu_sub(*fbc->counters, count - amount);',
+    '\t\traw_spin_unlock(&fbc->lock);',
+    '\t} else {',
+    '\t\tthis_cpu_add(*fbc->counters, amount);',
+    '\t}',
+    '\tlocal_irq_restore(flags);',
+    '}',
+  ],
+  'try-cmpxchg': [
+    '/* v6.11 (Mateusz Guzik, May 2024), CONFIG_HAVE_CMPXCHG_LOCAL */',
+    'void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)',
+    '{',
+    '\ts64 count;',
+    '\tunsigned long flags;',
+    '',
+    '\tcount = this_cpu_read(*fbc->counters);',
+    '\tdo {',
+    '\t\tif (unlikely(abs(count + amount) >= batch)) {',
+    '\t\t\traw_spin_lock_irqsave(&fbc->lock, flags);',
+    '\t\t\t/* we may have migrated, or the delta changed */',
+    '\t\t\tcount = __this_cpu_read(*fbc->counters);',
+    '\t\t\tfbc->count += count + amount;',
+    '\t\t\t__this_cpu_sub(*fbc->counters, count);',
+    '\t\t\traw_spin_unlock_irqrestore(&fbc->lock, flags);',
+    '\t\t\treturn;',
+    '\t\t}',
+    '\t} while (!this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount));',
+    '}',
+  ],
+};
+
+const sumListing = [
+  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
+  '{',
+  '\ts64 ret;',
+  '\tint cpu;',
+  '\tunsigned long flags;',
+  '',
+  '\traw_spin_lock_irqsave(&fbc->lock, flags);',
+  '\tret = fbc->count;',
+  '\tfor_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)',
+  '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
+  '\traw_spin_unlock_irqrestore(&fbc->lock, flags);',
+  '\treturn ret;',
+  '}',
+];
+
+/** Writes one add of `amount` in the given variant; lines follow addListings (1-based). */
+function writeAdd(
+  b: ProgramBuilder,
+  v: Variant,
+  c: Counter,
+  lock: Cell,
+  batch: number,
+  amount: number,
+) {
+  const count = b.reg('count');
+  const g = b.reg('g');
+  const d = b.reg('d');
+  const t = b.reg('t');
+  const flags = b.reg('flags');
+  const slot = thisCpu(c.slots);
+  const fold = (line: number, folded: Reg) => {
+    b.line(line)
+      .load(g, abs(c.count))
+      .add(g, g, folded)
+      .store(abs(c.count), g, { kind: Kind.Fold, say: '{who} folds into fbc->count: {new}' });
+  };
+  if (v === 'preempt-only' || v === 'irqsave') {
+    // Listing lines: the irqsave version has one more declaration before the body.
+    const L = v === 'irqsave' ? { first: 7, read: 8, test: 9 } : { first: 6, read: 7, test: 8 };
+    if (v === 'irqsave') b.line(L.first).irqSave(flags);
+    else b.line(L.first).preemptDisable();
+    b.line(L.read)
+      .load(count, slot, { say: '{who} reads its delta: {v}' })
+      .add(count, count, amount);
+    b.line(L.test).ifThen(
+      Cond.AbsGe,
+      count,
+      batch,
+      () => {
+        if (v === 'preempt-only') b.line(10).irqSave(flags);
+        b.line(10).spinLock(lock, {
+          kind: Kind.Overflow,
+          say: `{who}'s delta would reach ±${batch}: it takes {cell} to fold`,
+        });
+        fold(11, count);
+        // __this_cpu_sub(counters, count − amount): one x86 `sub %gs:`, adding amount − count.
+        b.line(12).mov(d, amount).sub(d, d, count).localAdd(slot, d, t, {
+          tally: amount,
+          sayHead: '{who} starts __this_cpu_sub: its delta is {v}',
+          say: '{who} subtracts what it folded: its delta is {new}',
+        });
+        b.line(13).spinUnlock(lock);
+        if (v === 'preempt-only') b.irqRestore(flags);
+      },
+      () => {
+        b.line(15).localAdd(slot, amount, t, {
+          tally: amount,
+          sayHead: '{who} starts this_cpu_add: its delta is {v}',
+          say: '{who} finishes this_cpu_add: its delta is {new}',
+        });
+      },
+    );
+    if (v === 'irqsave') b.line(17).irqRestore(flags);
+    else b.line(17).preemptEnable();
+    return;
+  }
+  // try-cmpxchg
+  const n = b.reg('new');
+  const old = b.reg('old');
+  const top = b.label();
+  const done = b.label();
+  b.line(7).load(count, slot, { say: '{who} reads its delta: {v}' });
+  b.bind(top);
+  b.line(9).add(n, count, amount);
+  b.ifThen(Cond.AbsGe, n, batch, () => {
+    b.line(10)
+      .irqSave(flags)
+      .spinLock(lock, {
+        kind: Kind.Overflow,
+        say: `{who}'s delta would reach ±${batch}: it takes {cell} to fold`,
+      });
+    b.line(12)
+      .load(count, slot, { say: '{who} re-reads its delta under the lock: {v}' })
+      .add(n, count, amount);
+    fold(13, n);
+    b.line(14).mov(d, 0).sub(d, d, count).localAdd(slot, d, t, {
+      tally: amount,
+      sayHead: '{who} starts __this_cpu_sub: its delta is {v}',
+      say: '{who} subtracts what it folded: its delta is {new}',
+    });
+    b.line(15).spinUnlock(lock).irqRestore(flags);
+    b.line(16).jump(done);
+  });
+  b.line(18).cmpxchgLocal(old, slot, count, n, {
+    tally: amount,
+    sayHead: "{who}'s this_cpu_try_cmpxchg finds its delta at {v}",
+    say: "{who}'s this_cpu_try_cmpxchg stores {new}: done",
+  });
+  b.branch(Cond.Eq, old, count, done);
+  b.mov(count, old).jump(top, {
+    say: 'not the value it expected, so count = {r:count} and it tries again',
+  });
+  b.bind(done);
+}
+
+function listingOf(v: Variant): string[] {
+  return [...addListings[v], '', ...sumListing];
+}
+
+export const percpuModern: Scenario = {
+  id: 'percpu-modern',
+  title: 'Modern percpu_counter_add_batch and an IRQ user',
+  group: 'percpu_counter, 2017–2024 mainline',
+  source:
+    'Linux v4.13 lib/percpu_counter.c; Manfred Spraul <20221216150441.200533-1-manfred@colorfullife.com> (Dec 2022); Mateusz Guzik <20240528204257.434817-1-mjguzik@gmail.com> (v6.11)',
+  summary:
+    'With only preemption off, an IRQ between the batch test and this_cpu_add pushes the delta past the batch; local_irq_save or a this_cpu_try_cmpxchg loop fixes it.',
+  reconstruction: false,
+  params: percpuParams([
+    variantParam(VARIANTS, 'preempt-only', 'Which mainline version of percpu_counter_add_batch()'),
+    {
+      name: 'irqAmount',
+      kind: 'int',
+      default: 1,
+      min: -1_000_000,
+      max: 1_000_000,
+      description: "What CPU0's IRQ handler adds with percpu_counter_add() (0: no IRQ user)",
+    },
+  ]),
+  presets: { kernel: kernelPreset },
+  handlers: ['IRQ on CPU0: percpu_counter_add(fbc, irqAmount)'],
+  build(p) {
+    const v = choiceParam(p, 'variant') as Variant;
+    const r: Roles = rolesOf(p);
+    const c = counterLayout(p, r, (L) => L.cell('lock', 'fbc->lock', 'lock'));
+    const lock = c.cells;
+    const tasks = tasksOf(c, r, 64, {
+      add: (b, amount) => writeAdd(b, v, c, lock, r.batch, amount),
+      sum: (b, ret) => {
+        const off = addListings[v].length + 1;
+        const flags = b.reg('flags');
+        b.line(off + 7)
+          .irqSave(flags)
+          .spinLock(lock);
+        b.line(off + 8).load(ret, abs(c.count), {
+          say: '{who} starts the sum: ret = fbc->count = {v}',
+        });
+        addEverySlot(b, c, r, ret, off + 10);
+        b.line(off + 11)
+          .spinUnlock(lock)
+          .irqRestore(flags);
+      },
+      read: (b, ret) => {
+        b.load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
+      },
+    });
+    const irqAmount = intParam(p, 'irqAmount');
+    let irq: (Program | null)[] | undefined;
+    if (irqAmount !== 0) {
+      const h = new Builder('irq0');
+      writeAdd(h, v, c, lock, r.batch, irqAmount);
+      irq = [h.build()];
+    }
+    return {
+      params: p,
+      machine: machineOf(c, r, 64, tasks, irq),
+      listing: {
+        lines: listingOf(v),
+        notes: [
+          'The IRQ handler on CPU0 runs the same percpu_counter_add_batch() with irqAmount.',
+          'this_cpu_add, __this_cpu_sub and this_cpu_try_cmpxchg are single x86 instructions: no interrupt can split them (their load and store are two steps that only another CPU can come between).',
+          "Since about v4.13 the slow path subtracts what it folded instead of writing 0, so an IRQ's delta that lands in between is kept.",
+        ],
+      },
+    };
+  },
+  observables: (p) =>
+    percpuObservables(p, [
+      { name: 'irqs', description: 'IRQs delivered', read: (m, s) => irqsDelivered(m, s) },
+    ]),
+  invariants: [noLostUpdate(), readWithinBound(), sumWithinWindow, slotBelowBatch],
+  bounds: { irqs: 1, nmis: 0, preemptions: 0, migrations: 1 },
+  guarantees: {
+    'preempt-only': ['no-lost-update', 'sum-within-window'],
+    irqsave: ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
+    'try-cmpxchg': ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
+  },
+  witnesses: [
+    {
+      name: 'dec-2022-race',
+      description:
+        'Reference §6f (Dec-2022 bug): CPU0 decides on the fast path (20 + 10 < 32), an IRQ adds 10 (delta 30), then this_cpu_add makes the delta 40: past the batch.',
+      params: {
+        variant: 'preempt-only',
+        batch: 32,
+        slots: [20],
+        amounts: [10, 0],
+        adds: [1],
+        summer: -1,
+        irqAmount: 10,
+      },
+      schedule: '0 0 irq0 0*8',
+      expect: { slot0: 40, count: 0, exact: 40, irqs: 1 },
+      violates: ['slot-below-batch'],
+    },
+    {
+      name: 'irqsave-holds-the-irq',
+      description:
+        'The same moment with local_irq_save: the IRQ stays pending until the add is done, then its own add sees 30 + 10 and folds 40.',
+      params: {
+        variant: 'irqsave',
+        batch: 32,
+        slots: [20],
+        amounts: [10, 0],
+        adds: [1],
+        summer: -1,
+        irqAmount: 10,
+      },
+      schedule: '0 0 irq0 0*4 0*8',
+      expect: { slot0: 0, count: 40, exact: 40, irqs: 1 },
+      violates: [],
+    },
+    {
+      name: 'try-cmpxchg-retries',
+      description:
+        "Reference §6f: the task reads 20; the IRQ's try_cmpxchg 20→30 succeeds; the task's try_cmpxchg fails and reloads 30; 30 + 10 ≥ 32, so it folds 40 under the lock.",
+      params: {
+        variant: 'try-cmpxchg',
+        batch: 32,
+        slots: [20],
+        amounts: [10, 0],
+        adds: [1],
+        summer: -1,
+        irqAmount: 10,
+      },
+      schedule: '0 irq0 0*13',
+      expect: { slot0: 0, count: 40, exact: 40, irqs: 1 },
+      violates: [],
+    },
+  ],
+  lesson: {
+    summary:
+      'this_cpu_add is interrupt-safe on its own, but the decision "fast path or fold?" is made earlier, from a value an interrupt can change. With only preemption disabled, an IRQ that adds in between makes the delta overshoot the batch, and read()\'s error bound no longer holds. Disabling interrupts makes decision and update one unit; the v6.11 version instead retries a cmpxchg that fails if anything changed the delta.',
+    question:
+      "batch 32, CPU0's delta is 20. CPU0 adds 10 (preemption off, interrupts on) and an IRQ on CPU0 adds 10 right after the batch test. What is the delta afterwards?",
+    answer:
+      '40: both saw room below 32 and both added with this_cpu_add. No update is lost, but the delta is past the batch.',
+  },
+};

@@ -1,0 +1,285 @@
+// percpu-seq: Eric Dumazet's "[patch] percpu_counter: scalability works" V1 (13 May 2011), as a
+// reconstruction from his mail (the code is not at hand). The low bit of fbc->sequence says "a sum
+// is in flight": new adds then go to fbc->slowcount and leave the deltas alone; an add that was
+// already folding bumps the sequence by 2, so the sum rescans. Because only adds that started
+// before the bit was set can still fold, the sum retries at most once per CPU.
+// Reference §2.5 (model), walk-through §6d part 2.
+
+import { abs, thisCpu } from '../machine/builder.ts';
+import { Cond, Kind } from '../machine/isa.ts';
+import {
+  addEverySlot,
+  counterLayout,
+  kernelPreset,
+  machineOf,
+  noLostUpdate,
+  PERCPU_2011,
+  percpuObservables,
+  percpuParams,
+  readWithinBound,
+  retriesBounded,
+  retriesObservable,
+  rolesOf,
+  slotBelowBatch,
+  sumWithinWindow,
+  tasksOf,
+} from './percpu-common.ts';
+import { readCell } from './observe.ts';
+import { intParam, ParamError } from './params.ts';
+import type { Scenario } from './types.ts';
+
+const listing = [
+  'struct percpu_counter {',
+  '\tspinlock_t lock;                 /* serialises sums and transfers */',
+  '\tunsigned int sequence;           /* low bit: a sum is in flight; +2 per transfer */',
+  '\ts64 count;',
+  '\tatomic64_t slowcount;            /* adds made while a sum is in flight */',
+  '\ts32 __percpu *counters;',
+  '};',
+  '',
+  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
+  '{',
+  '\ts64 count;',
+  '',
+  '\tpreempt_disable();',
+  '\tif (fbc->sequence & 1) {         /* a sum is in flight: keep off the deltas */',
+  '\t\tatomic64_add(amount, &fbc->slowcount);',
+  '\t\tgoto out;',
+  '\t}',
+  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
+  '\tif (count >= batch || count <= -batch) {',
+  '\t\tspin_lock(&fbc->lock);',
+  '\t\tfbc->count += count;',
+  '\t\t__this_cpu_write(*fbc->counters, 0);',
+  '\t\tfbc->sequence += 2;             /* tell a running sum to look again */',
+  '\t\tspin_unlock(&fbc->lock);',
+  '\t} else {',
+  '\t\t__this_cpu_write(*fbc->counters, count);',
+  '\t}',
+  'out:',
+  '\tpreempt_enable();',
+  '}',
+  '',
+  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
+  '{',
+  '\ts64 ret;',
+  '\tunsigned int seq;',
+  '\tint cpu;',
+  '',
+  '\tspin_lock(&fbc->lock);',
+  '\tfbc->sequence |= 1;              /* from now on, new adds go to slowcount */',
+  '\tspin_unlock(&fbc->lock);',
+  'again:',
+  '\tseq = fbc->sequence;',
+  '\tret = fbc->count + atomic64_read(&fbc->slowcount);',
+  '\tfor_each_online_cpu(cpu)',
+  '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
+  '\tspin_lock(&fbc->lock);',
+  '\tif (fbc->sequence != seq) {      /* a transfer ran meanwhile */',
+  '\t\tspin_unlock(&fbc->lock);',
+  '\t\tgoto again;',
+  '\t}',
+  '\tfbc->sequence++;                 /* clear the low bit: the sum is done */',
+  '\tspin_unlock(&fbc->lock);',
+  '\treturn ret;',
+  '}',
+  '',
+  's64 percpu_counter_read(struct percpu_counter *fbc)',
+  '{',
+  '\treturn fbc->count + atomic64_read(&fbc->slowcount);',
+  '}',
+];
+
+export const percpuSeq: Scenario = {
+  id: 'percpu-seq',
+  title: 'Sequence bit and slowcount: a sum that retries, boundedly',
+  group: PERCPU_2011,
+  source:
+    'Eric Dumazet, "Re: [patch] percpu_counter: scalability works", LKML, 13 May 2011, <1305301151.3866.39.camel@edumazet-laptop> (V1: <1305298300.3866.22.camel@edumazet-laptop>)',
+  summary:
+    'While a sum is in flight (sequence odd), adds go to slowcount; a fold that was already under way bumps the sequence and the sum rescans, at most once per CPU.',
+  reconstruction: true,
+  params: percpuParams([
+    {
+      name: 'sequence',
+      kind: 'int',
+      default: 0,
+      min: 0,
+      max: 1_000_000,
+      description: 'Initial fbc->sequence (even: no sum in flight)',
+    },
+  ]),
+  presets: { kernel: kernelPreset },
+  handlers: [],
+  build(p) {
+    const r = rolesOf(p);
+    const sequence = intParam(p, 'sequence');
+    if (sequence % 2 !== 0) {
+      throw new ParamError(`sequence must start even (no sum in flight), got ${sequence}`);
+    }
+    const c = counterLayout(p, r, (L) => ({
+      lock: L.cell('lock', 'fbc->lock', 'lock'),
+      seq: L.cell('sequence', 'fbc->sequence', 's32', sequence),
+      slow: L.cell('slowcount', 'fbc->slowcount', 's64', 0),
+    }));
+    const { lock, seq, slow } = c.cells;
+    const tasks = tasksOf(c, r, 64, {
+      add: (b, amount) => {
+        const sq = b.reg('seq');
+        const v = b.reg('count');
+        const g = b.reg('g');
+        const zero = b.reg('zero');
+        const out = b.label();
+        b.line(13).preemptDisable();
+        b.line(14).load(sq, abs(seq), {
+          say: '{who} checks fbc->sequence: {v} ({odd?odd: a sum is in flight|even: no sum in flight})',
+        });
+        b.ifThen(Cond.BitSet, sq, 1, () => {
+          b.line(15).atomicAdd(abs(slow), amount, {
+            tally: amount,
+            say: '{who} sees a sum in flight and adds {v} to fbc->slowcount instead: {new}',
+          });
+          b.jump(out);
+        });
+        b.line(18)
+          .load(v, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
+          .add(v, v, amount);
+        b.line(19).ifThen(
+          Cond.AbsGe,
+          v,
+          r.batch,
+          () => {
+            b.line(20).spinLock(lock, {
+              kind: Kind.Overflow,
+              say: `{who}'s delta reaches ±${r.batch}: it takes {cell} to fold`,
+            });
+            b.line(21).load(g, abs(c.count)).add(g, g, v).store(abs(c.count), g, {
+              kind: Kind.Fold,
+              say: '{who} folds {r:count} into fbc->count: {new}',
+            });
+            b.line(22).mov(zero, 0).store(thisCpu(c.slots), zero, { tally: amount });
+            b.line(23).load(sq, abs(seq)).add(sq, sq, 2).store(abs(seq), sq, {
+              kind: Kind.SeqBump,
+              say: '{who} bumps fbc->sequence by 2: {new}',
+            });
+            b.line(24).spinUnlock(lock);
+          },
+          () => {
+            b.line(26).store(thisCpu(c.slots), v, { tally: amount });
+          },
+        );
+        b.bind(out);
+        b.line(29).preemptEnable();
+      },
+      sum: (b, ret) => {
+        const sq = b.reg('seq');
+        const now = b.reg('now');
+        const sl = b.reg('slow');
+        const again = b.label();
+        b.line(38).spinLock(lock);
+        b.line(39).load(sq, abs(seq)).or(sq, sq, 1).store(abs(seq), sq, {
+          kind: Kind.SeqBump,
+          say: '{who} sets the low bit of fbc->sequence: {new}, a sum is in flight',
+        });
+        b.line(40).spinUnlock(lock);
+        b.bind(again);
+        b.line(42).load(sq, abs(seq), { say: '{who} notes fbc->sequence = {v}' });
+        b.line(43)
+          .load(ret, abs(c.count), { say: '{who} reads fbc->count: ret = {v}' })
+          .load(sl, abs(slow), { say: '{who} adds fbc->slowcount {v}: ret = {r:ret}' });
+        b.add(ret, ret, sl);
+        addEverySlot(b, c, r, ret, 45);
+        b.line(46).spinLock(lock);
+        b.line(47).load(now, abs(seq), { say: '{who} checks fbc->sequence: {v}' });
+        b.ifThen(Cond.Ne, now, sq, () => {
+          b.line(48).spinUnlock(lock, {
+            say: '{who} finds the sequence changed: a fold ran meanwhile; it releases {cell}',
+          });
+          b.line(49).jump(again, { kind: Kind.SumRetry, say: 'the sum starts over' });
+        });
+        b.line(51).add(now, now, 1).store(abs(seq), now, {
+          kind: Kind.SeqBump,
+          say: '{who} clears the low bit: fbc->sequence = {new}',
+        });
+        b.line(52).spinUnlock(lock);
+      },
+      read: (b, ret) => {
+        const sl = b.reg('slow');
+        b.line(58).load(ret, abs(c.count)).load(sl, abs(slow)).add(ret, ret, sl);
+      },
+    });
+    return {
+      params: p,
+      machine: machineOf(c, r, 64, tasks),
+      listing: {
+        lines: listing,
+        notes: [
+          "Reconstruction from the mail: the V1 code is not at hand. Field names (sequence, slowcount) are Eric's.",
+          'The fold and the sequence bump are made atomic by fbc->lock, and the sum checks the sequence under the same lock: a sum can then never accept a scan that overlapped a fold (the idealised one-step transfer of the reference, without an idealised multi-word step).',
+          'slowcount is not folded back into fbc->count when the sum ends; read() returns fbc->count + slowcount.',
+          'One sum at a time (V1 serialised sums); percpu-seq-multi lets several run.',
+          'V1 disabled interrupts in add(); the model only needs preemption off (one add in progress per CPU).',
+        ],
+      },
+    };
+  },
+  observables: (p) =>
+    percpuObservables(p, [
+      {
+        name: 'slowcount',
+        description: 'fbc->slowcount',
+        read: (m, s) => readCell(m, s, 'slowcount'),
+      },
+      {
+        name: 'sequence',
+        description: 'fbc->sequence',
+        read: (m, s) => readCell(m, s, 'sequence'),
+      },
+      retriesObservable,
+    ]),
+  invariants: [
+    noLostUpdate(['slowcount']),
+    readWithinBound(['slowcount']),
+    sumWithinWindow,
+    slotBelowBatch,
+    retriesBounded,
+  ],
+  bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
+  guarantees: {
+    '*': [
+      'no-lost-update',
+      'read-within-bound',
+      'sum-within-window',
+      'slot-below-batch',
+      'retries-bounded',
+    ],
+  },
+  witnesses: [
+    {
+      name: 'retry-once',
+      description:
+        'Reference §6d part 2: CPU0 is past the sequence check when CPU3 starts its sum; CPU0 folds 32 and bumps the sequence; CPU1 and CPU2 add to slowcount. The sum retries once and returns 1044.',
+      params: {
+        cpus: 4,
+        batch: 32,
+        count: 1000,
+        slots: [31, 0, 5, 0],
+        summer: 3,
+        amounts: [1, 7, 2, 0],
+        adds: [1],
+        sequence: 4,
+      },
+      schedule: '0 0 3*4 3*3 0*8 3 1*4 3*3 3*3 3*3 2*4 3*4 3*4 0',
+      expect: { sum: 1044, count: 1032, slowcount: 9, sequence: 8, retries: 1, exact: 1046 },
+      violates: [],
+    },
+  ],
+  lesson: {
+    summary:
+      'The sequence counter lets a lockless scan detect that a fold ran during it and start over. The low bit stops the retries from going on forever: while it is set, new adds go to slowcount and never fold, so only the adds already under way can bump the sequence, at most one per CPU.',
+    question:
+      'A sum is in flight (sequence is odd). CPU1 calls add(+7). Where do the 7 go, and can this add make the sum retry?',
+    answer:
+      'Into fbc->slowcount, which the sum reads once per pass: CPU1 never touches its delta or fbc->count, so it cannot make the sum retry.',
+  },
+};
