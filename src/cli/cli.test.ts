@@ -2,6 +2,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { catalogue } from '../scenarios/index.ts';
 
 function lab(...args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
@@ -15,11 +16,12 @@ describe('lab CLI', () => {
     const r = lab('list', '--json');
     expect(r.status).toBe(0);
     const rows = JSON.parse(r.out) as { id: string; reconstruction: boolean }[];
-    expect(rows.map((x) => x.id)).toEqual([
-      'global-plain',
-      'global-atomic',
-      'global-spinlock',
-      'lazy-nr-files',
+    expect(rows.map((x) => x.id)).toEqual(catalogue.map((s) => s.id));
+    expect(rows.filter((x) => x.reconstruction).map((x) => x.id)).toEqual([
+      'percpu-atomic64',
+      'percpu-lglock',
+      'percpu-seq',
+      'percpu-seq-multi',
     ]);
     expect(Object.keys(rows[0] ?? {})).toEqual(['id', 'title', 'source', 'reconstruction']);
   });

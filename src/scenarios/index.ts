@@ -6,6 +6,14 @@ import { globalSpinlock } from './global-spinlock.ts';
 import { lazyNrFiles } from './lazy-nr-files.ts';
 import { percpuAtomic64 } from './percpu-atomic64.ts';
 import { percpuClassic } from './percpu-classic.ts';
+import { percpuLglock } from './percpu-lglock.ts';
+import { percpuModern } from './percpu-modern.ts';
+import { percpuSeq } from './percpu-seq.ts';
+import { thisCpuMigrate } from './this-cpu-migrate.ts';
+import { thisCpuOps } from './this-cpu-ops.ts';
+import { irqLocalRmw } from './irq-local-rmw.ts';
+import { cmpxchgLocalGeneric } from './cmpxchg-local-generic.ts';
+import { tornRead32 } from './torn-read-32.ts';
 import type { Scenario } from './types.ts';
 
 export type { Scenario } from './types.ts';
@@ -24,6 +32,14 @@ export const catalogue: readonly Scenario[] = [
   lazyNrFiles,
   percpuClassic,
   percpuAtomic64,
+  percpuLglock,
+  percpuSeq,
+  percpuModern,
+  thisCpuMigrate,
+  thisCpuOps,
+  irqLocalRmw,
+  cmpxchgLocalGeneric,
+  tornRead32,
 ];
 
 /** The scenario with this id, or undefined. */

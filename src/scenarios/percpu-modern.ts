@@ -246,7 +246,9 @@ export const percpuModern: Scenario = {
     const c = counterLayout(p, r, (L) => L.cell('lock', 'fbc->lock', 'lock'));
     const lock = c.cells;
     const tasks = tasksOf(c, r, 64, {
-      add: (b, amount) => { writeAdd(b, v, c, lock, r.batch, amount); },
+      add: (b, amount) => {
+        writeAdd(b, v, c, lock, r.batch, amount);
+      },
       sum: (b, ret) => {
         const off = addListings[v].length + 1;
         const flags = b.reg('flags');

@@ -1,0 +1,189 @@
+// percpu-lglock: Shaohua Li's v2 (11 May 2011), reconstructed from the cover letter and the
+// 2.6.39 lglock API: each CPU's add takes only its own lock; a sum takes every CPU's lock, so a
+// transfer can never be half done under it. Exact again, but while a sum runs every adder on
+// every CPU waits, even on its fast path. Reference §2.3 (lglock variant).
+
+import { abs, cpuOf, thisCpu } from '../machine/builder.ts';
+import { Cond, Kind } from '../machine/isa.ts';
+import {
+  counterLayout,
+  kernelPreset,
+  machineOf,
+  noLostUpdate,
+  PERCPU_2011,
+  percpuObservables,
+  percpuParams,
+  readWithinBound,
+  rolesOf,
+  slotBelowBatch,
+  sumWithinWindow,
+  tasksOf,
+} from './percpu-common.ts';
+import type { Scenario } from './types.ts';
+
+const listing = [
+  'struct percpu_counter {',
+  '\tatomic64_t count;',
+  '\tstruct lglock lglock;             /* one arch_spinlock_t per CPU */',
+  '\ts32 __percpu *counters;',
+  '};',
+  '',
+  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
+  '{',
+  '\ts64 count;',
+  '',
+  "\tlg_local_lock(&fbc->lglock);      /* preemption off + this CPU's lock */",
+  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
+  '\tif (count >= batch || count <= -batch) {',
+  '\t\tatomic64_add(count, &fbc->count);',
+  '\t\t__this_cpu_write(*fbc->counters, 0);',
+  '\t} else {',
+  '\t\t__this_cpu_write(*fbc->counters, count);',
+  '\t}',
+  '\tlg_local_unlock(&fbc->lglock);',
+  '}',
+  '',
+  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
+  '{',
+  '\ts64 ret;',
+  '\tint cpu;',
+  '',
+  "\tlg_global_lock(&fbc->lglock);     /* every CPU's lock, in CPU order */",
+  '\tret = atomic64_read(&fbc->count);',
+  '\tfor_each_online_cpu(cpu)',
+  '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
+  '\tlg_global_unlock(&fbc->lglock);',
+  '\treturn ret;',
+  '}',
+  '',
+  's64 percpu_counter_read(struct percpu_counter *fbc)',
+  '{',
+  '\treturn atomic64_read(&fbc->count);',
+  '}',
+];
+
+export const percpuLglock: Scenario = {
+  id: 'percpu-lglock',
+  title: 'Per-CPU locks (lglock): exact sums, but a sum stops every adder',
+  group: PERCPU_2011,
+  source:
+    'Shaohua Li, "[patch v2 0/5] percpu_counter: bug fix and enhancement", LKML, 11 May 2011 (lkml.org/lkml/2011/5/11/15); lglock from Linux 2.6.39 include/linux/lglock.h',
+  summary:
+    "Each add takes only its own CPU's lock and a sum takes them all: transfers are atomic to the sum again, but every adder waits while a sum runs.",
+  reconstruction: true,
+  params: percpuParams(),
+  presets: { kernel: kernelPreset },
+  handlers: [],
+  build(p) {
+    const r = rolesOf(p);
+    const c = counterLayout(p, r, (L) => L.perCpu('locks', 'lglock', 'lock'));
+    const locks = c.cells;
+    const tasks = tasksOf(c, r, 64, {
+      add: (b, amount) => {
+        const v = b.reg('count');
+        const zero = b.reg('zero');
+        b.line(11).spinLock(thisCpu(locks), { say: '{who} takes {cell} (lg_local_lock)' });
+        b.line(12)
+          .load(v, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
+          .add(v, v, amount);
+        b.line(13).ifThen(
+          Cond.AbsGe,
+          v,
+          r.batch,
+          () => {
+            b.line(14).atomicAdd(abs(c.count), v, {
+              kind: Kind.Fold,
+              say: '{who} folds {v} into fbc->count with atomic64_add: {new}',
+            });
+            b.line(15).mov(zero, 0).store(thisCpu(c.slots), zero, { tally: amount });
+          },
+          () => {
+            b.line(17).store(thisCpu(c.slots), v, { tally: amount });
+          },
+        );
+        b.line(19).spinUnlock(thisCpu(locks));
+      },
+      sum: (b, ret) => {
+        const i = b.reg('cpu');
+        const v = b.reg('v');
+        b.mov(i, 0);
+        for (let k = 0; k < r.cpus; k++) {
+          b.line(27)
+            .spinLock(cpuOf(locks, i), { say: `{who} takes CPU${k}'s lglock (lg_global_lock)` })
+            .add(i, i, 1);
+        }
+        b.line(28).load(ret, abs(c.count), { say: '{who} reads fbc->count: ret = {v}' });
+        b.mov(i, 0);
+        for (let k = 0; k < r.cpus; k++) {
+          b.line(30)
+            .load(v, cpuOf(c.slots, i), { say: `{who} adds CPU${k}'s delta {v} to ret: {r:ret}` })
+            .add(ret, ret, v)
+            .add(i, i, 1);
+        }
+        b.mov(i, 0);
+        for (let k = 0; k < r.cpus; k++) {
+          b.line(31)
+            .spinUnlock(cpuOf(locks, i), { say: `{who} releases CPU${k}'s lglock` })
+            .add(i, i, 1);
+        }
+      },
+      read: (b, ret) => {
+        b.line(37).load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
+      },
+    });
+    return {
+      params: p,
+      machine: machineOf(c, r, 64, tasks),
+      listing: {
+        lines: listing,
+        notes: [
+          "Reconstruction: the patch's code is not at hand; this follows its cover letter and the 2.6.39 lglock API (lg_local_lock = preempt_disable + this CPU's arch_spin_lock; lg_global_lock takes every CPU's lock in order).",
+          'Each lock step also counts in preempt_count, as arch_spin_lock under preempt_disable would.',
+          "The transfer runs under the adding CPU's own lock and the sum holds all of them, so no sum can see it half done.",
+        ],
+      },
+    };
+  },
+  observables: (p) => percpuObservables(p),
+  invariants: [noLostUpdate(), readWithinBound(), sumWithinWindow, slotBelowBatch],
+  bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
+  guarantees: {
+    '*': ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
+  },
+  witnesses: [
+    {
+      name: 'adder-waits-for-the-sum',
+      description:
+        "CPU1's sum holds every CPU's lock; CPU0's add, even a fast-path one, spins on its own lock until the sum releases it.",
+      params: { cpus: 2, summer: 1, adds: [1], amounts: [1] },
+      schedule: '1 1 0 1*5 0*4',
+      expect: { sum: 0, slot0: 1, count: 0, exact: 1 },
+      violates: [],
+    },
+    {
+      name: 'transfer-waits',
+      description:
+        "The §6d part 1 race under lglock: CPU0's overflowing add must wait for CPU3's sum, so the sum is 1036, never 1005.",
+      params: {
+        cpus: 4,
+        batch: 32,
+        count: 1000,
+        slots: [31, 0, 5, 0],
+        summer: 3,
+        amounts: [1, 0],
+        adds: [1],
+      },
+      schedule: '3*5 0 3*8 0*5',
+      expect: { sum: 1036, count: 1032, slot0: 0, exact: 1037 },
+      violates: [],
+    },
+  ],
+  lesson: {
+    summary:
+      "Giving each CPU its own lock keeps adds uncontended: an add takes only the lock of the CPU it runs on. A sum takes every CPU's lock, so no transfer can be half done while it reads: the sum is exact with respect to transfers again. The cost moved: during a sum every adder waits, on its fast path too, and the sum takes N locks.",
+    question:
+      'A sum holds all the lglocks. CPU0 wants to add 1 and its delta is far from the batch. Does it have to wait?',
+    answer:
+      "Yes: every add starts with lg_local_lock, so even a fast-path add spins until the sum releases CPU0's lock.",
+  },
+};

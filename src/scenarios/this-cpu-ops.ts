@@ -1,0 +1,266 @@
+// this-cpu-ops: one this_cpu add, three implementations (reference §4, §6e "Variant: a single RMW
+// with the generic __this_cpu_add"). The generic __this_cpu_add() is `*this_cpu_ptr(&pcp) += val`:
+// address, load, store. A task preempted or migrated inside it finishes a read-modify-write on
+// a slot whose owner has moved on, and an update is lost. The 2.6.3x generic this_cpu_add() wraps
+// it in preempt_disable(); x86's is one `add %gs:` instruction that nothing on the CPU can split.
+
+import { deref, ProgramBuilder, thisCpu } from '../machine/builder.ts';
+import { LayoutBuilder, type PerCpuCell } from '../machine/layout.ts';
+import { compile, type TaskSpec } from '../machine/machine.ts';
+import {
+  KeyedListing,
+  KH_2009,
+  migrationCpusParam,
+  same,
+  slotObservables,
+  THIS_CPU_GROUP,
+  total,
+} from './local-ops-common.ts';
+import { plus, totalTally } from './observe.ts';
+import { choiceParam, intParam, listParam } from './params.ts';
+import type { Params, Scenario } from './types.ts';
+
+const VARIANTS = ['generic', 'generic-preempt', 'x86'] as const;
+type Variant = (typeof VARIANTS)[number];
+
+function listingOf(variant: Variant): KeyedListing {
+  const head = [
+    'DEFINE_PER_CPU(long, nr);                /* one slot per CPU */',
+    '',
+    '/* T: count(amount), starts on CPU0, preemptible.',
+    ' * U: count(otherAmount), waits on CPU0 and runs there when T leaves. */',
+  ];
+  switch (variant) {
+    case 'generic':
+      return new KeyedListing([
+        ...head,
+        '/* generic __this_cpu_add(nr, amount) = *this_cpu_ptr(&nr) += amount */',
+        'void count(long amount)',
+        '{',
+        [
+          'ptr',
+          '\tlong *p = this_cpu_ptr(&nr);   /* address of the slot of the CPU it is on now */',
+        ],
+        ['load', '\tlong v = *p;                    /* load */'],
+        ['store', '\t*p = v + amount;                /* store: maybe from another CPU by now */'],
+        '}',
+      ]);
+    case 'generic-preempt':
+      return new KeyedListing([
+        ...head,
+        '/* generic this_cpu_add(nr, amount), 2.6.32–2.6.39: preempt-safe */',
+        'void count(long amount)',
+        '{',
+        ['off', '\tpreempt_disable();'],
+        ['ptr', '\tlong *p = this_cpu_ptr(&nr);'],
+        ['load', '\tlong v = *p;'],
+        ['store', '\t*p = v + amount;'],
+        ['on', '\tpreempt_enable();'],
+        '}',
+      ]);
+    case 'x86':
+      return new KeyedListing([
+        ...head,
+        '/* x86 __this_cpu_add(nr, amount) (= this_cpu_add = irqsafe_cpu_add) */',
+        'void count(long amount)',
+        '{',
+        [
+          'add',
+          '\tthis_cpu_add(nr, amount);      /* addq %rsi, %gs:nr: one instruction, no LOCK */',
+        ],
+        '}',
+      ]);
+  }
+}
+
+const NOTES: Record<Variant, string[]> = {
+  generic: [
+    "The generic fallback computes the slot address (this CPU's offset added to &nr) before it loads and stores: a migration after the address is taken makes the load and store hit the old CPU's slot from the new CPU.",
+    "A preemption inside the add loses an update too, without any migration: U runs on the same CPU between T's load and store.",
+    'Christoph Lameter (Nov 2009): "The fallback fro __this_cpu_add is just to rely on the caller to ensure that preempt is disabled somehow."',
+  ],
+  'generic-preempt': [
+    'Christoph Lameter (Nov 2009): "The fallback for this_cpu_add is to protect the add with preempt_disable()/enable."',
+    'Preemption off keeps the task on one CPU from address to store. It does not keep interrupts out (see irq-local-rmw).',
+  ],
+  x86: [
+    'An interrupt, a preemption or a migration can only come between instructions, so one `add %gs:` is atomic with respect to its own CPU for free; no LOCK prefix is needed because no other CPU writes this slot.',
+    'The model runs the instruction as a load step and a store step that nothing on the CPU can split; other CPUs may step in between (they touch their own slots).',
+  ],
+};
+
+const variantOf = (p: Params) => choiceParam(p, 'variant') as Variant;
+const initialOf = (p: Params) => {
+  const slots = listParam(p, 'slots');
+  return Array.from({ length: intParam(p, 'cpus') }, (_, k) => slots[k] ?? 0);
+};
+
+function countProgram(
+  name: string,
+  variant: Variant,
+  lst: KeyedListing,
+  nr: PerCpuCell,
+  amount: number,
+) {
+  const b = new ProgramBuilder(name);
+  const v = b.reg('v');
+  if (variant === 'x86') {
+    b.line(lst.at('add')).localAdd(thisCpu(nr), amount, v, { tally: amount });
+    return b.build();
+  }
+  const p = b.reg('p');
+  if (variant === 'generic-preempt') b.line(lst.at('off')).preemptDisable();
+  b.line(lst.at('ptr')).addrGen(p, nr);
+  b.line(lst.at('load')).load(v, deref(p, 64));
+  b.line(lst.at('store')).add(v, v, amount).store(deref(p, 64), v, { tally: amount });
+  if (variant === 'generic-preempt') b.line(lst.at('on')).preemptEnable();
+  return b.build();
+}
+
+export const thisCpuOps: Scenario = {
+  id: 'this-cpu-ops',
+  title: 'One this_cpu add: generic, preempt-safe generic, x86',
+  group: THIS_CPU_GROUP,
+  source: `Linux 2.6.39 include/linux/percpu.h (generic __this_cpu_add / this_cpu_add) and arch/x86/include/asm/percpu.h (percpu_add_op); ${KH_2009}`,
+  summary:
+    "The generic __this_cpu_add is address, load, store: a task moved in between adds to a slot another task is updating. x86's single add %gs: cannot be split.",
+  reconstruction: false,
+  params: [
+    {
+      name: 'variant',
+      kind: 'choice',
+      default: 'generic',
+      choices: VARIANTS,
+      description:
+        "generic: __this_cpu_add's generic fallback (no protection); generic-preempt: the 2.6.3x generic this_cpu_add (preempt_disable around it); x86: one add %gs: instruction",
+    },
+    {
+      name: 'slots',
+      kind: 'list',
+      default: [10, 0],
+      min: -1_000_000_000,
+      max: 1_000_000_000,
+      maxLength: 8,
+      description: "Each CPU's nr at the start, CPU0 first (missing ones are 0)",
+    },
+    {
+      name: 'amount',
+      kind: 'int',
+      default: 1,
+      min: -1_000_000,
+      max: 1_000_000,
+      description: 'What T adds',
+    },
+    {
+      name: 'otherAmount',
+      kind: 'int',
+      default: 5,
+      min: -1_000_000,
+      max: 1_000_000,
+      description: 'What U adds (U waits on CPU0 and runs there when T is preempted or leaves)',
+    },
+    migrationCpusParam,
+  ],
+  presets: {},
+  handlers: [],
+  build(p) {
+    const variant = variantOf(p);
+    const cpus = intParam(p, 'cpus');
+    const L = new LayoutBuilder(cpus);
+    const nr = L.perCpu('nr', 'nr', 's64', initialOf(p));
+    const lst = listingOf(variant);
+    const tasks: TaskSpec[] = [
+      { name: 'T', cpu: 0, program: countProgram('T', variant, lst, nr, intParam(p, 'amount')) },
+      {
+        name: 'U',
+        cpu: 0,
+        program: countProgram('U', variant, lst, nr, intParam(p, 'otherAmount')),
+      },
+    ];
+    return {
+      params: p,
+      machine: compile({ cpus, wordBits: 64, layout: L.build(), tasks }),
+      listing: {
+        lines: lst.lines,
+        notes: [
+          ...NOTES[variant],
+          'The other CPUs start idle, so a task migrated there runs at once. exact is the initial slots plus every add made; no-lost-update asks that the slots add up to it.',
+        ],
+      },
+    };
+  },
+  observables: (p) => [
+    ...slotObservables(intParam(p, 'cpus'), 'nr', 'nr'),
+    {
+      name: 'exact',
+      description: 'What the slots should add up to: the initial slots plus every add made',
+      read: (m, s, q) => plus(total(initialOf(q)), totalTally(m, s)),
+    },
+  ],
+  invariants: [
+    {
+      id: 'no-lost-update',
+      when: 'final',
+      description: 'Every add is counted: Σ slots = exact',
+      final: (o, p) => {
+        const slots = Array.from({ length: intParam(p, 'cpus') }, (_, k) => o[`slot${k}`]);
+        const sum = total(slots as (number | bigint)[]);
+        if (same(sum, o.exact ?? null)) return null;
+        const lost = BigInt(String(o.exact)) - BigInt(String(sum));
+        return `the slots add up to ${String(sum)} but ${String(o.exact)} was added in all: ${String(lost)} lost`;
+      },
+    },
+  ],
+  bounds: { irqs: 0, nmis: 0, preemptions: 1, migrations: 1 },
+  guarantees: {
+    generic: [],
+    'generic-preempt': ['no-lost-update'],
+    x86: ['no-lost-update'],
+  },
+  witnesses: [
+    {
+      name: 'migrate-after-address',
+      description:
+        "Reference §6e (single-RMW variant): T takes the address of CPU0's slot, is migrated to CPU1 and loads 10 from there; U, now on CPU0, adds 5 (15); T stores 11 into CPU0's slot. U's +5 is lost.",
+      params: { variant: 'generic' },
+      schedule: '0 mig0>1 1 0*3 1',
+      expect: { slot0: 11, slot1: 0, exact: 16 },
+      violates: ['no-lost-update'],
+    },
+    {
+      name: 'preempted-mid-add',
+      description:
+        'No migration needed: T is preempted between its load (10) and store; U adds 5 on the same CPU (15); T resumes and stores 11.',
+      params: { variant: 'generic' },
+      schedule: '0 0 pre0 0*3 0',
+      expect: { slot0: 11, slot1: 0, exact: 16 },
+      violates: ['no-lost-update'],
+    },
+    {
+      name: 'preempt-safe',
+      description:
+        "With preemption off inside the add, T can only move before or after it: migrated first, T adds to CPU1's slot while U adds to CPU0's, even interleaved step by step.",
+      params: { variant: 'generic-preempt' },
+      schedule: 'mig0>1 (1 0)*5',
+      expect: { slot0: 15, slot1: 1, exact: 16 },
+      violates: [],
+    },
+    {
+      name: 'x86-one-instruction',
+      description:
+        "x86: T is migrated before its add, then T's and U's single add instructions overlap on two CPUs; each hits its own CPU's slot.",
+      params: { variant: 'x86' },
+      schedule: 'mig0>1 1 0 0 1',
+      expect: { slot0: 15, slot1: 1, exact: 16 },
+      violates: [],
+    },
+  ],
+  lesson: {
+    summary:
+      "A per-CPU add is a read-modify-write of the current CPU's slot. Where the architecture has no single instruction for it, the generic code computes the address, loads and stores, and the task can be preempted or migrated in between: it then finishes the add on a slot another task is also updating, and one update is lost. __this_cpu_add leaves the protection to the caller; this_cpu_add brings its own (preemption off); x86 gets it free from one add %gs: instruction.",
+    question:
+      "With the generic __this_cpu_add, T has taken the address of CPU0's slot (10) and is migrated to CPU1. U then adds 5 on CPU0 while T finishes adding 1. What can CPU0's slot end up as?",
+    answer:
+      "11 if T loaded before U stored (U's +5 lost), 15 if U loaded before T stored (T's +1 lost), 16 only if one add finished before the other loaded.",
+  },
+};
