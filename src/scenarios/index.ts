@@ -9,6 +9,8 @@ import { percpuClassic } from './percpu-classic.ts';
 import { percpuLglock } from './percpu-lglock.ts';
 import { percpuModern } from './percpu-modern.ts';
 import { percpuSeq } from './percpu-seq.ts';
+import { percpuSeqMulti } from './percpu-seq-multi.ts';
+import { percpuSumFuzzy } from './percpu-sum-fuzzy.ts';
 import { thisCpuMigrate } from './this-cpu-migrate.ts';
 import { thisCpuOps } from './this-cpu-ops.ts';
 import { irqLocalRmw } from './irq-local-rmw.ts';
@@ -34,6 +36,8 @@ export const catalogue: readonly Scenario[] = [
   percpuAtomic64,
   percpuLglock,
   percpuSeq,
+  percpuSeqMulti,
+  percpuSumFuzzy,
   percpuModern,
   thisCpuMigrate,
   thisCpuOps,

@@ -34,9 +34,15 @@ export const kernelPreset: Preset = {
   apply: (p) => ({ batch: Math.max(32, 2 * intParam(p, 'cpus')) }),
 };
 
-/** Parameters of every percpu_counter scenario. */
-export function percpuParams(extra: readonly ParamSpec[] = []): ParamSpec[] {
-  return [
+/**
+ * Parameters of every percpu_counter scenario, plus `extra`; `defaults` overrides the default
+ * value of the common ones (a scenario whose point needs three CPUs, say).
+ */
+export function percpuParams(
+  extra: readonly ParamSpec[] = [],
+  defaults: Readonly<Record<string, number | readonly number[]>> = {},
+): ParamSpec[] {
+  const common: ParamSpec[] = [
     { name: 'cpus', kind: 'int', default: 2, min: 1, max: 64, description: 'Number of CPUs' },
     {
       name: 'batch',
@@ -107,8 +113,16 @@ export function percpuParams(extra: readonly ParamSpec[] = []): ParamSpec[] {
       maxLength: 64,
       description: 'Initial per-CPU deltas, CPU0 first (missing ones are 0)',
     },
-    ...extra,
   ];
+  const withDefaults = common.map((spec): ParamSpec => {
+    const d = defaults[spec.name];
+    if (d === undefined) return spec;
+    if (spec.kind === 'int' && typeof d === 'number') return { ...spec, default: d };
+    if (spec.kind === 'list' && Array.isArray(d))
+      return { ...spec, default: d as readonly number[] };
+    throw new Error(`bad default for ${spec.name}`);
+  });
+  return [...withDefaults, ...extra];
 }
 
 /** A `variant` parameter. */

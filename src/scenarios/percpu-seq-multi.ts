@@ -1,0 +1,295 @@
+// percpu-seq-multi: Eric Dumazet's V2 of "percpu_counter: scalability works" (13 May 2011), as
+// announced in his V1 mail: a count of sums in flight instead of a bit (so several sums can run),
+// no spinlock, and a separate `add_did_change_fbc_count` instead of bumping the sequence. The code
+// is not at hand: this is a reconstruction, in two variants.
+// - as-described: a fold is atomic64_add, delta reset, then changed++. Without the lock nothing
+//   makes the three one unit, so a sum can read fbc->count after the add and the delta before the
+//   reset, and check `changed` before the bump: Tejun's window, unnoticed.
+// - guarded: the fold also counts itself in `changing` while it runs; the sum waits for
+//   `changing` to be 0 and rejects a pass during which it was not: no idealised multi-word step
+//   is needed, and no sum accepts a half-done fold.
+// Reference §2.5 (V2 as described; "This reference has no separate model of V2").
+
+import { abs, thisCpu } from '../machine/builder.ts';
+import { Cond, Kind } from '../machine/isa.ts';
+import {
+  addEverySlot,
+  counterLayout,
+  kernelPreset,
+  machineOf,
+  noLostUpdate,
+  PERCPU_2011,
+  percpuObservables,
+  percpuParams,
+  readWithinBound,
+  retriesBounded,
+  retriesObservable,
+  rolesOf,
+  slotBelowBatch,
+  sumWithinWindow,
+  tasksOf,
+  variantParam,
+} from './percpu-common.ts';
+import { readCell } from './observe.ts';
+import { choiceParam } from './params.ts';
+import type { Scenario } from './types.ts';
+
+const VARIANTS = ['guarded', 'as-described'] as const;
+type Variant = (typeof VARIANTS)[number];
+
+const listing = [
+  'struct percpu_counter {',
+  '\tatomic_t sums;                    /* sums in flight (V1 had a bit) */',
+  '\tatomic_t changed;                 /* add_did_change_fbc_count */',
+  '\tatomic_t changing;                /* folds under way (guarded variant) */',
+  '\tatomic64_t count;',
+  '\tatomic64_t slowcount;',
+  '\ts32 __percpu *counters;',
+  '};',
+  '',
+  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
+  '{',
+  '\ts64 count;',
+  '',
+  '\tpreempt_disable();',
+  '\tif (atomic_read(&fbc->sums)) {    /* a sum is in flight */',
+  '\t\tatomic64_add(amount, &fbc->slowcount);',
+  '\t\tgoto out;',
+  '\t}',
+  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
+  '\tif (count >= batch || count <= -batch) {',
+  '\t\tatomic_inc(&fbc->changing);     /* guarded variant */',
+  '\t\tatomic64_add(count, &fbc->count);',
+  '\t\t__this_cpu_write(*fbc->counters, 0);',
+  '\t\tatomic_inc(&fbc->changed);',
+  '\t\tatomic_dec(&fbc->changing);     /* guarded variant */',
+  '\t} else {',
+  '\t\t__this_cpu_write(*fbc->counters, count);',
+  '\t}',
+  'out:',
+  '\tpreempt_enable();',
+  '}',
+  '',
+  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
+  '{',
+  '\ts64 ret;',
+  '\tint changed, cpu;',
+  '',
+  '\tatomic_inc(&fbc->sums);           /* no spinlock */',
+  'again:',
+  '\twhile (atomic_read(&fbc->changing))   /* guarded variant */',
+  '\t\tcpu_relax();',
+  '\tchanged = atomic_read(&fbc->changed);',
+  '\tret = atomic64_read(&fbc->count) + atomic64_read(&fbc->slowcount);',
+  '\tfor_each_online_cpu(cpu)',
+  '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
+  '\tif (atomic_read(&fbc->changing) ||    /* guarded variant */',
+  '\t    atomic_read(&fbc->changed) != changed)',
+  '\t\tgoto again;',
+  '\tatomic_dec(&fbc->sums);',
+  '\treturn ret;',
+  '}',
+  '',
+  's64 percpu_counter_read(struct percpu_counter *fbc)',
+  '{',
+  '\treturn atomic64_read(&fbc->count) + atomic64_read(&fbc->slowcount);',
+  '}',
+];
+
+export const percpuSeqMulti: Scenario = {
+  id: 'percpu-seq-multi',
+  title: "Several sums in flight, no spinlock (Eric's V2)",
+  group: PERCPU_2011,
+  source:
+    'Eric Dumazet, "Re: [patch] percpu_counter: scalability works", LKML, 13 May 2011, <1305301151.3866.39.camel@edumazet-laptop> (V2 announced there, posted 16:35 the same day)',
+  summary:
+    'A count of sums in flight lets several sums run and drops the spinlock; without the lock, the fold must announce itself or a sum can accept a half-done transfer.',
+  reconstruction: true,
+  params: percpuParams(
+    [
+      variantParam(
+        VARIANTS,
+        'guarded',
+        'as-described: changed++ after the fold; guarded: the fold also counts itself in `changing`',
+      ),
+      {
+        name: 'summer2',
+        kind: 'int',
+        default: 2,
+        min: -1,
+        max: 63,
+        description: 'A second CPU that calls percpu_counter_sum() at the same time (−1: none)',
+      },
+    ],
+    { cpus: 3 },
+  ),
+  presets: { kernel: kernelPreset },
+  handlers: [],
+  build(p) {
+    const v = choiceParam(p, 'variant') as Variant;
+    const guarded = v === 'guarded';
+    const r = rolesOf(p);
+    const c = counterLayout(p, r, (L) => ({
+      sums: L.cell('sums', 'fbc->sums', 's32', 0),
+      changed: L.cell('changed', 'fbc->changed', 's32', 0),
+      changing: L.cell('changing', 'fbc->changing', 's32', 0),
+      slow: L.cell('slowcount', 'fbc->slowcount', 's64', 0),
+    }));
+    const { sums, changed, changing, slow } = c.cells;
+    const tasks = tasksOf(c, r, 64, {
+      add: (b, amount) => {
+        const n = b.reg('sums');
+        const count = b.reg('count');
+        const zero = b.reg('zero');
+        const out = b.label();
+        b.line(14).preemptDisable();
+        b.line(15).load(n, abs(sums), { say: '{who} checks fbc->sums: {v} sum(s) in flight' });
+        b.ifThen(Cond.Ne, n, 0, () => {
+          b.line(16).atomicAdd(abs(slow), amount, {
+            tally: amount,
+            say: '{who} adds {v} to fbc->slowcount instead of its delta: {new}',
+          });
+          b.jump(out);
+        });
+        b.line(19)
+          .load(count, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
+          .add(count, count, amount);
+        b.line(20).ifThen(
+          Cond.AbsGe,
+          count,
+          r.batch,
+          () => {
+            if (guarded)
+              b.line(21).atomicAdd(abs(changing), 1, {
+                say: '{who} announces a fold: fbc->changing = {new}',
+              });
+            b.line(22).atomicAdd(abs(c.count), count, {
+              kind: Kind.Fold,
+              say: '{who} folds {v} into fbc->count with atomic64_add: {new}',
+            });
+            b.line(23).mov(zero, 0).store(thisCpu(c.slots), zero, { tally: amount });
+            b.line(24).atomicAdd(abs(changed), 1, {
+              kind: Kind.SeqBump,
+              say: '{who} bumps fbc->changed: {new}',
+            });
+            if (guarded)
+              b.line(25).atomicAdd(abs(changing), -1, {
+                say: '{who} ends its fold: fbc->changing = {new}',
+              });
+          },
+          () => {
+            b.line(27).store(thisCpu(c.slots), count, { tally: amount });
+          },
+        );
+        b.bind(out);
+        b.line(30).preemptEnable();
+      },
+      sum: (b, ret) => {
+        const ch = b.reg('changed');
+        const now = b.reg('now');
+        const busy = b.reg('busy');
+        const sl = b.reg('slow');
+        const again = b.label();
+        b.line(38).atomicAdd(abs(sums), 1, { say: '{who} announces its sum: fbc->sums = {new}' });
+        b.bind(again);
+        if (guarded) {
+          const wait = b.label();
+          b.bind(wait);
+          b.line(40).load(busy, abs(changing), { say: '{who} checks fbc->changing: {v}' });
+          b.branch(Cond.Ne, busy, 0, wait, { say: 'a fold is under way: it waits' });
+        }
+        b.line(42).load(ch, abs(changed), { say: '{who} notes fbc->changed = {v}' });
+        b.line(43)
+          .load(ret, abs(c.count), { say: '{who} reads fbc->count: ret = {v}' })
+          .load(sl, abs(slow), { say: '{who} adds fbc->slowcount {v}: ret = {r:ret}' })
+          .add(ret, ret, sl);
+        addEverySlot(b, c, r, ret, 45);
+        if (guarded) {
+          b.line(46).load(busy, abs(changing), { say: '{who} checks fbc->changing again: {v}' });
+          b.branch(Cond.Ne, busy, 0, again, {
+            kind: Kind.SumRetry,
+            say: 'a fold started during the scan: the sum starts over',
+          });
+        }
+        b.line(47).load(now, abs(changed), { say: '{who} checks fbc->changed: {v}' });
+        b.line(48).branch(Cond.Ne, now, ch, again, {
+          kind: Kind.SumRetry,
+          say: 'a fold ran during the scan: the sum starts over',
+        });
+        b.line(49).atomicAdd(abs(sums), -1, { say: '{who} is done: fbc->sums = {new}' });
+      },
+      read: (b, ret) => {
+        const sl = b.reg('slow');
+        b.line(55).load(ret, abs(c.count)).load(sl, abs(slow)).add(ret, ret, sl);
+      },
+    });
+    return {
+      params: p,
+      machine: machineOf(c, r, 64, tasks),
+      listing: {
+        lines: listing,
+        notes: [
+          'Reconstruction: V2 is known only from its announcement in the V1 mail (several sums, an atomic count instead of the bit, no spinlock, a separate changed count). The lines marked "guarded variant" are ours.',
+          "as-described bumps `changed` after the fold: a sum can see fbc->count after the atomic64_add and the delta before its reset, then `changed` before the bump, and accept the batch twice (Tejun's objection to lockless transfers).",
+          'guarded adds `changing`: the sum waits until no fold is under way and rejects a scan during which one started, so every accepted scan saw each fold either wholly or not at all.',
+          'While any sum is in flight, new adds go to slowcount, so only folds already under way can make a sum start over: at most once per CPU.',
+        ],
+      },
+    };
+  },
+  observables: (p) =>
+    percpuObservables(p, [
+      {
+        name: 'slowcount',
+        description: 'fbc->slowcount',
+        read: (m, s) => readCell(m, s, 'slowcount'),
+      },
+      retriesObservable,
+    ]),
+  invariants: [
+    noLostUpdate(['slowcount']),
+    readWithinBound(['slowcount']),
+    sumWithinWindow,
+    slotBelowBatch,
+    retriesBounded,
+  ],
+  bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
+  guarantees: {
+    guarded: [
+      'no-lost-update',
+      'read-within-bound',
+      'sum-within-window',
+      'slot-below-batch',
+      'retries-bounded',
+    ],
+    'as-described': ['no-lost-update', 'read-within-bound', 'slot-below-batch', 'retries-bounded'],
+  },
+  witnesses: [
+    {
+      name: 'half-done-fold-accepted',
+      description:
+        "as-described: CPU0 (delta 3) passes the sums check and folds 4; CPU1's sum reads fbc->count after the atomic64_add, CPU0's delta before its reset, and `changed` before the bump: it returns 7 while the counter is 4.",
+      params: { variant: 'as-described', summer2: -1, slots: [3], amounts: [1, 0], adds: [1] },
+      schedule: '0 0 1 1 0 0 1*7 0*3',
+      expect: { sum: 7, count: 4, exact: 4, retries: 0 },
+      violates: ['sum-within-window'],
+    },
+    {
+      name: 'guarded-rescans',
+      description:
+        'guarded, same moment: CPU0 has announced its fold in `changing`, so the sum rejects the pass, waits for the fold to end and returns 4.',
+      params: { variant: 'guarded', summer2: -1, slots: [3], amounts: [1, 0], adds: [1] },
+      schedule: '0 0 1 1 1 0 0 0 1*6 0*4 1*10',
+      expect: { sum: 4, count: 4, exact: 4, retries: 1 },
+      violates: [],
+    },
+  ],
+  lesson: {
+    summary:
+      'Counting sums in flight lets several sums run at once, and dropping the spinlock removes the last shared lock. But the lock was what made a fold (add to the global, reset the delta, bump the change count) one unit for the sum: without it, a change count bumped after the fold leaves a window in which a sum sees the fold half done and does not notice. A fold that announces itself before it starts, and a sum that waits it out, close the window.',
+    question:
+      "No spinlock: CPU0 folds with atomic64_add, then resets its delta, then increments `changed`. Can a sum that checks `changed` before and after its scan still count CPU0's batch twice?",
+    answer:
+      'Yes, if its whole second check happens before the increment: it read fbc->count after the atomic64_add and the delta before the reset, and `changed` never moved while it looked.',
+  },
+};

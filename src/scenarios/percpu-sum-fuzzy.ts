@@ -1,0 +1,259 @@
+// percpu-sum-fuzzy: the two retrying sums proposed on linux-mm in April 2011 for the lockless
+// (atomic64) percpu_counter, before Eric's in-flight bit:
+// - retry-delta: Shaohua Li's sum re-reads fbc->count after the scan and starts over if it moved
+//   by more than batch × CPUs;
+// - seqcount: Eric Dumazet's sum with `maxfuzzy`: adders bump a shared seqcount whenever they
+//   change fbc->count; the sum starts over if it moved by maxfuzzy or more.
+// Nothing stops adders from folding while a sum runs, so adders that keep overflowing can keep
+// the sum retrying (a livelock, bounded here only because the adders stop), and the seqcount
+// sum can still accept a scan that saw a fold half done. Reference §2.2 ("Fuzzy-bounded sums").
+
+import { abs, thisCpu } from '../machine/builder.ts';
+import { Cond, Kind } from '../machine/isa.ts';
+import {
+  addEverySlot,
+  counterLayout,
+  kernelPreset,
+  machineOf,
+  noLostUpdate,
+  PERCPU_2011,
+  percpuObservables,
+  percpuParams,
+  readWithinBound,
+  retriesBounded,
+  retriesObservable,
+  rolesOf,
+  slotBelowBatch,
+  sumWithinWindow,
+  tasksOf,
+  variantParam,
+} from './percpu-common.ts';
+import { choiceParam, intParam } from './params.ts';
+import type { Scenario } from './types.ts';
+
+const VARIANTS = ['retry-delta', 'seqcount'] as const;
+type Variant = (typeof VARIANTS)[number];
+
+const addListing = [
+  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
+  '{',
+  '\ts64 count;',
+  '',
+  '\tpreempt_disable();',
+  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
+  '\tif (count >= batch || count <= -batch) {',
+  '\t\tatomic64_add(count, &fbc->count);   /* no lock (the atomic64 design) */',
+  '\t\t__this_cpu_write(*fbc->counters, 0);',
+  '\t\tatomic_inc(&fbc->seqcount);         /* seqcount variant only */',
+  '\t} else {',
+  '\t\t__this_cpu_write(*fbc->counters, count);',
+  '\t}',
+  '\tpreempt_enable();',
+  '}',
+  '',
+];
+
+const sumListings: Record<Variant, string[]> = {
+  'retry-delta': [
+    '/* Shaohua Li, linux-mm, 22 Apr 2011 */',
+    's64 __percpu_counter_sum(struct percpu_counter *fbc)',
+    '{',
+    '\ts64 sum, old, new;',
+    '\tint cpu;',
+    'again:',
+    '\tsum = 0;',
+    '\told = atomic64_read(&fbc->count);',
+    '\tfor_each_online_cpu(cpu)',
+    '\t\tsum += *per_cpu_ptr(fbc->counters, cpu);',
+    '\tnew = atomic64_read(&fbc->count);',
+    '\tif (new - old > batch * num_online_cpus() || old - new > batch * num_online_cpus())',
+    '\t\tgoto again;',
+    '\treturn new + sum;',
+    '}',
+  ],
+  seqcount: [
+    '/* Eric Dumazet, linux-mm, 28 Apr 2011 (with his correction) */',
+    's64 __percpu_counter_sum(struct percpu_counter *fbc, unsigned maxfuzzy)',
+    '{',
+    '\ts64 ret;',
+    '\tunsigned int oldseq, newseq;',
+    '\tint cpu;',
+    'restart:',
+    '\toldseq = fbc->seqcount;',
+    '\tsmp_rmb();',
+    '\tret = atomic64_read(&fbc->count);',
+    '\tfor_each_online_cpu(cpu)',
+    '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
+    '\tsmp_rmb();',
+    '\tnewseq = fbc->seqcount;',
+    '\tif (newseq - oldseq >= maxfuzzy)',
+    '\t\tgoto restart;',
+    '\treturn ret;',
+    '}',
+  ],
+};
+
+export const percpuSumFuzzy: Scenario = {
+  id: 'percpu-sum-fuzzy',
+  title: 'Retrying sums without an in-flight bit: fuzzy, and a livelock',
+  group: PERCPU_2011,
+  source:
+    'linux-mm "Re: [PATCH] percpu: preemptless __per_cpu_counter_add", Apr 2011: Shaohua Li\'s retrying sum (quoted by Tejun Heo, 22 Apr) and Eric Dumazet\'s seqcount sum <1304005726.3360.69.camel@edumazet-laptop>, <1304006345.3360.72.camel@edumazet-laptop>',
+  summary:
+    'A sum that starts over when fbc->count moved can be kept retrying by adders that keep folding, and a seqcount bumped after the fold still lets a half-done transfer through.',
+  reconstruction: false,
+  params: percpuParams(
+    [
+      variantParam(VARIANTS, 'retry-delta', 'Which retrying sum'),
+      {
+        name: 'maxfuzzy',
+        kind: 'int',
+        default: 1,
+        min: 1,
+        max: 1000,
+        description: 'seqcount variant: restart when the seqcount moved this much or more',
+      },
+    ],
+    // Defaults that make every add fold (the adders "keep overflowing"): 3 CPUs, two adders.
+    { cpus: 3, summer: 2, amounts: [20], adds: [2] },
+  ),
+  presets: { kernel: kernelPreset },
+  handlers: [],
+  build(p) {
+    const v = choiceParam(p, 'variant') as Variant;
+    const maxfuzzy = intParam(p, 'maxfuzzy');
+    const r = rolesOf(p);
+    const c = counterLayout(p, r, (L) => L.cell('seqcount', 'fbc->seqcount', 's32', 0));
+    const seqcount = c.cells;
+    const off = addListing.length; // sum lines follow the add listing
+    const tasks = tasksOf(c, r, 64, {
+      add: (b, amount) => {
+        const count = b.reg('count');
+        const zero = b.reg('zero');
+        b.line(5).preemptDisable();
+        b.line(6)
+          .load(count, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
+          .add(count, count, amount);
+        b.line(7).ifThen(
+          Cond.AbsGe,
+          count,
+          r.batch,
+          () => {
+            b.line(8).atomicAdd(abs(c.count), count, {
+              kind: Kind.Fold,
+              say: '{who} folds {v} into fbc->count with atomic64_add: {new}',
+            });
+            b.line(9).mov(zero, 0).store(thisCpu(c.slots), zero, { tally: amount });
+            if (v === 'seqcount') {
+              b.line(10).atomicAdd(abs(seqcount), 1, {
+                kind: Kind.SeqBump,
+                say: '{who} bumps fbc->seqcount: {new}',
+              });
+            }
+          },
+          () => {
+            b.line(12).store(thisCpu(c.slots), count, { tally: amount });
+          },
+        );
+        b.line(14).preemptEnable();
+      },
+      sum: (b, ret) => {
+        const again = b.label();
+        const old = b.reg('old');
+        const now = b.reg('new');
+        const d = b.reg('d');
+        b.bind(again);
+        if (v === 'retry-delta') {
+          const limit = r.batch * r.cpus;
+          b.line(off + 7).mov(ret, 0);
+          b.line(off + 8).load(old, abs(c.count), {
+            say: '{who} starts the sum: old = fbc->count = {v}',
+          });
+          addEverySlot(b, c, r, ret, off + 10);
+          b.line(off + 11).load(now, abs(c.count), {
+            say: '{who} reads fbc->count again: new = {v}',
+          });
+          b.line(off + 12).sub(d, now, old);
+          b.branch(Cond.AbsGe, d, limit + 1, again, {
+            kind: Kind.SumRetry,
+            say: `fbc->count moved by {r:d}, more than batch × CPUs = ${limit}: the sum starts over`,
+          });
+          b.line(off + 14).add(ret, ret, now);
+        } else {
+          b.line(off + 8).load(old, abs(seqcount), {
+            say: '{who} reads fbc->seqcount: oldseq = {v}',
+          });
+          b.line(off + 10).load(ret, abs(c.count), { say: '{who} reads fbc->count: ret = {v}' });
+          addEverySlot(b, c, r, ret, off + 12);
+          b.line(off + 14).load(now, abs(seqcount), {
+            say: '{who} reads fbc->seqcount again: newseq = {v}',
+          });
+          b.line(off + 15).sub(d, now, old);
+          b.branch(Cond.Ge, d, maxfuzzy, again, {
+            kind: Kind.SumRetry,
+            say: `the seqcount moved by {r:d} (maxfuzzy ${maxfuzzy}): the sum starts over`,
+          });
+        }
+      },
+      read: (b, ret) => {
+        b.load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
+      },
+    });
+    return {
+      params: p,
+      machine: machineOf(c, r, 64, tasks),
+      listing: {
+        lines: [...addListing, ...sumListings[v]],
+        notes: [
+          'The adds are the lockless atomic64 design (percpu-atomic64); the seqcount bump comes after the fold, as in "increment it each time one cpu changes global count".',
+          "The model has finitely many adds, so the retries end when the adders stop; in the kernel, adders that keep overflowing could keep a sum retrying forever. percpu-seq's in-flight bit bounds the retries.",
+          'smp_rmb() is not a step: every step of the model is already sequentially consistent.',
+        ],
+      },
+    };
+  },
+  observables: (p) => percpuObservables(p, [retriesObservable]),
+  invariants: [noLostUpdate(), readWithinBound(), sumWithinWindow, slotBelowBatch, retriesBounded],
+  bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
+  guarantees: {
+    'retry-delta': ['no-lost-update', 'read-within-bound', 'slot-below-batch'],
+    seqcount: ['no-lost-update', 'read-within-bound', 'slot-below-batch'],
+  },
+  witnesses: [
+    {
+      name: 'delta-keeps-retrying',
+      description:
+        "Adders on CPU0 and CPU1 fold 20 at a time (more than batch × CPUs = 12): each lands during a pass of CPU2's sum, which starts over four times, more than once per CPU.",
+      params: { variant: 'retry-delta' },
+      schedule: '2 0*5 2*4 2 1*5 2*4 2 0*5 2*4 2 1*5 2*4 2*5',
+      expect: { sum: 80, count: 80, retries: 4, exact: 80 },
+      violates: ['retries-bounded'],
+    },
+    {
+      name: 'seqcount-keeps-retrying',
+      description:
+        'The same adders against the seqcount sum with maxfuzzy 1: every fold restarts it.',
+      params: { variant: 'seqcount' },
+      schedule: '2 0*6 2*5 2 1*6 2*5 2 0*6 2*5 2 1*6 2*5 2*6',
+      expect: { sum: 80, count: 80, retries: 4, exact: 80 },
+      violates: ['retries-bounded'],
+    },
+    {
+      name: 'seqcount-misses-a-half-done-fold',
+      description:
+        "CPU0 (delta 3) adds 1 and folds 4 into fbc->count; the sum reads fbc->count and CPU0's delta (still 3) before CPU0 bumps the seqcount, so it accepts 7 while the counter is 4.",
+      params: { variant: 'seqcount', slots: [3], amounts: [1, 0], adds: [1] },
+      schedule: '2 0 0 0 2*5 0*3',
+      expect: { sum: 7, count: 4, retries: 0, exact: 4 },
+      violates: ['sum-within-window'],
+    },
+  ],
+  lesson: {
+    summary:
+      'Re-reading the global (or a sequence counter) after the scan lets a lockless sum notice that a fold ran during it and start over. But nothing stops new folds, so adders that keep overflowing can keep the sum retrying: a livelock. And a counter bumped after the fold leaves a window in which a half-done transfer still goes unnoticed.',
+    question:
+      'Two CPUs keep adding amounts larger than batch × CPUs, so every add folds. How many times can a retrying sum start over?',
+    answer:
+      "Without limit: every fold during a pass makes it start over. Eric's in-flight bit (percpu-seq) stops new folds while a sum runs, which bounds the retries to one per CPU.",
+  },
+};
