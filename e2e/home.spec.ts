@@ -3,6 +3,19 @@ import { HomePage } from './pages/home.ts';
 
 const nrFilesThread = '2006 nr_files thread';
 const nrFilesScenarios = ['global-plain', 'global-atomic', 'global-spinlock', 'lazy-nr-files'];
+const reconstructions = ['percpu-atomic64', 'percpu-lglock', 'percpu-seq', 'percpu-seq-multi'];
+const allScenarios = [
+  ...nrFilesScenarios,
+  'percpu-classic',
+  ...reconstructions,
+  'percpu-sum-fuzzy',
+  'this-cpu-migrate',
+  'this-cpu-ops',
+  'irq-local-rmw',
+  'cmpxchg-local-generic',
+  'percpu-modern',
+  'torn-read-32',
+];
 
 test('the home page is cross-origin isolated and says so', async ({ page }) => {
   const home = new HomePage(page);
@@ -13,6 +26,21 @@ test('the home page is cross-origin isolated and says so', async ({ page }) => {
   await expect(home.isolationStatus()).toHaveText(
     'Cross-origin isolation is on: Live and Bench modes can use SharedArrayBuffer.',
   );
+});
+
+test('the catalogue lists all 16 scenarios, reconstructions labelled', async ({ page }) => {
+  const home = new HomePage(page);
+  await home.open();
+
+  for (const id of allScenarios) {
+    await expect(home.scenario(id), `${id} is listed`).toBeVisible();
+  }
+  for (const id of reconstructions) {
+    await expect(home.scenario(id).getByText('reconstruction', { exact: true })).toBeVisible();
+  }
+  await expect(
+    home.scenario('percpu-classic').getByText('reconstruction', { exact: true }),
+  ).toHaveCount(0);
 });
 
 test('the catalogue lists the 2006 nr_files scenarios under their thread', async ({ page }) => {

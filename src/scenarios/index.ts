@@ -26,7 +26,7 @@ export type ScenarioSummary = Pick<
   'id' | 'title' | 'group' | 'source' | 'summary' | 'reconstruction'
 >;
 
-/** Every scenario, in teaching order. */
+/** Every scenario, in the order of DESIGN §5 (roughly: by thread, then by era). */
 export const catalogue: readonly Scenario[] = [
   globalPlain,
   globalAtomic,
@@ -38,11 +38,11 @@ export const catalogue: readonly Scenario[] = [
   percpuSeq,
   percpuSeqMulti,
   percpuSumFuzzy,
-  percpuModern,
   thisCpuMigrate,
   thisCpuOps,
   irqLocalRmw,
   cmpxchgLocalGeneric,
+  percpuModern,
   tornRead32,
 ];
 
