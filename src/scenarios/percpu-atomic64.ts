@@ -3,10 +3,12 @@
 // fbc->count and the deltas on either side of a transfer, so it can miss or double-count a whole
 // batch (Tejun Heo's "@batch deviations"). Reference §2.3, walk-through §6d part 1.
 
-import { abs, thisCpu } from '../machine/builder.ts';
-import { Cond, Kind } from '../machine/isa.ts';
+import { abs } from '../machine/builder.ts';
 import {
   addEverySlot,
+  atomicFold,
+  batchedAdd,
+  resetDelta,
   counterLayout,
   kernelPreset,
   machineOf,
@@ -76,27 +78,11 @@ export const percpuAtomic64: Scenario = {
     const c = counterLayout(p, r, () => null);
     const tasks = tasksOf(c, r, 64, {
       add: (b, amount) => {
-        const v = b.reg('count');
-        const zero = b.reg('zero');
         b.line(10).preemptDisable();
-        b.line(11)
-          .load(v, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
-          .add(v, v, amount);
-        b.line(12).ifThen(
-          Cond.AbsGe,
-          v,
-          r.batch,
-          () => {
-            b.line(13).atomicAdd(abs(c.count), v, {
-              kind: Kind.Fold,
-              say: '{who} folds {v} into fbc->count with atomic64_add: {new} (its delta is not cleared yet)',
-            });
-            b.line(14).mov(zero, 0).store(thisCpu(c.slots), zero, { tally: amount });
-          },
-          () => {
-            b.line(16).store(thisCpu(c.slots), v, { tally: amount });
-          },
-        );
+        batchedAdd(b, c, r, amount, { read: 11, test: 12, fast: 16 }, (count) => {
+          atomicFold(b, c, count, 13);
+          resetDelta(b, c, amount, 14);
+        });
         b.line(18).preemptEnable();
       },
       sum: (b, ret) => {

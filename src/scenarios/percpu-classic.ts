@@ -3,10 +3,12 @@
 // global alone (off by up to (batch − 1) × CPUs); sum() holds the lock, so overflowing adders on
 // every CPU wait for the whole scan. Reference §1.2–1.9, walk-throughs §6b and §6c.
 
-import { abs, thisCpu } from '../machine/builder.ts';
-import { Cond, Kind } from '../machine/isa.ts';
+import { abs } from '../machine/builder.ts';
 import {
   addEverySlot,
+  batchedAdd,
+  lockedFold,
+  resetDelta,
   counterLayout,
   kernelPreset,
   machineOf,
@@ -82,33 +84,12 @@ export const percpuClassic: Scenario = {
     const lockCell = c.cells;
     const tasks = tasksOf(c, r, 64, {
       add: (b, amount) => {
-        const v = b.reg('count');
-        const g = b.reg('g');
-        const zero = b.reg('zero');
         b.line(11).preemptDisable();
-        b.line(12)
-          .load(v, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
-          .add(v, v, amount);
-        b.line(13).ifThen(
-          Cond.AbsGe,
-          v,
-          r.batch,
-          () => {
-            b.line(14).spinLock(lockCell, {
-              kind: Kind.Overflow,
-              say: `{who}'s delta reaches ±${r.batch}: it takes {cell} to fold`,
-            });
-            b.line(15).load(g, abs(c.count)).add(g, g, v).store(abs(c.count), g, {
-              kind: Kind.Fold,
-              say: '{who} folds {r:count} into fbc->count: {new}',
-            });
-            b.line(16).mov(zero, 0).store(thisCpu(c.slots), zero, { tally: amount });
-            b.line(17).spinUnlock(lockCell);
-          },
-          () => {
-            b.line(19).store(thisCpu(c.slots), v, { tally: amount });
-          },
-        );
+        batchedAdd(b, c, r, amount, { read: 12, test: 13, fast: 19 }, (count) => {
+          lockedFold(b, c, r, lockCell, count, { lock: 14, fold: 15 });
+          resetDelta(b, c, amount, 16);
+          b.line(17).spinUnlock(lockCell);
+        });
         b.line(21).preemptEnable();
       },
       sum: (b, ret) => {

@@ -2,7 +2,8 @@
 // their parameters, the layout of `struct percpu_counter`, and the observables and invariants
 // every variant is judged by.
 
-import { cpuOf, type ProgramBuilder, type Reg } from '../machine/builder.ts';
+import { abs, cpuOf, type ProgramBuilder, type Reg, thisCpu } from '../machine/builder.ts';
+import { Cond, Kind } from '../machine/isa.ts';
 import { type Cell, LayoutBuilder, type PerCpuCell, type ResultSlot } from '../machine/layout.ts';
 import type { Program } from '../machine/isa.ts';
 import { compile, type Machine, type TaskSpec } from '../machine/machine.ts';
@@ -335,6 +336,71 @@ export function addEverySlot(
       .add(ret, ret, v)
       .add(i, i, 1);
   }
+}
+
+// ---- the add skeleton shared by the 2.6.39-style variants -------------------------------------
+
+/**
+ * count = __this_cpu_read(delta) + amount; then `slow(count)` when |count| >= batch, else the
+ * fast-path __this_cpu_write(delta, count) (which completes the add: its tally).
+ */
+export function batchedAdd(
+  b: ProgramBuilder,
+  c: Counter,
+  r: Roles,
+  amount: number,
+  lines: { read: number; test: number; fast: number },
+  slow: (count: Reg) => void,
+): void {
+  const count = b.reg('count');
+  b.line(lines.read)
+    .load(count, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
+    .add(count, count, amount);
+  b.line(lines.test).ifThen(
+    Cond.AbsGe,
+    count,
+    r.batch,
+    () => {
+      slow(count);
+    },
+    () => {
+      b.line(lines.fast).store(thisCpu(c.slots), count, { tally: amount });
+    },
+  );
+}
+
+/** spin_lock(&fbc->lock); fbc->count += count (a load and a store under the lock). */
+export function lockedFold(
+  b: ProgramBuilder,
+  c: Counter,
+  r: Roles,
+  lock: Cell,
+  count: Reg,
+  lines: { lock: number; fold: number },
+): void {
+  const g = b.reg('g');
+  b.line(lines.lock).spinLock(lock, {
+    kind: Kind.Overflow,
+    say: `{who}'s delta reaches ±${r.batch}: it takes {cell} to fold`,
+  });
+  b.line(lines.fold).load(g, abs(c.count)).add(g, g, count).store(abs(c.count), g, {
+    kind: Kind.Fold,
+    say: '{who} folds {r:count} into fbc->count: {new}',
+  });
+}
+
+/** atomic64_add(count, &fbc->count): the lockless fold. */
+export function atomicFold(b: ProgramBuilder, c: Counter, count: Reg, line: number): void {
+  b.line(line).atomicAdd(abs(c.count), count, {
+    kind: Kind.Fold,
+    say: '{who} folds {v} into fbc->count with atomic64_add: {new}',
+  });
+}
+
+/** __this_cpu_write(delta, 0) after a fold (2.6.39 style); it completes the add. */
+export function resetDelta(b: ProgramBuilder, c: Counter, amount: number, line: number): void {
+  const zero = b.reg('zero');
+  b.line(line).mov(zero, 0).store(thisCpu(c.slots), zero, { tally: amount });
 }
 
 // ---- observables ---------------------------------------------------------------------------

@@ -4,9 +4,11 @@
 // every CPU waits, even on its fast path. Reference §2.3 (lglock variant).
 
 import { abs, cpuOf, thisCpu } from '../machine/builder.ts';
-import { Cond, Kind } from '../machine/isa.ts';
 import {
+  atomicFold,
+  batchedAdd,
   counterLayout,
+  resetDelta,
   kernelPreset,
   machineOf,
   noLostUpdate,
@@ -80,27 +82,11 @@ export const percpuLglock: Scenario = {
     const locks = c.cells;
     const tasks = tasksOf(c, r, 64, {
       add: (b, amount) => {
-        const v = b.reg('count');
-        const zero = b.reg('zero');
         b.line(11).spinLock(thisCpu(locks), { say: '{who} takes {cell} (lg_local_lock)' });
-        b.line(12)
-          .load(v, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
-          .add(v, v, amount);
-        b.line(13).ifThen(
-          Cond.AbsGe,
-          v,
-          r.batch,
-          () => {
-            b.line(14).atomicAdd(abs(c.count), v, {
-              kind: Kind.Fold,
-              say: '{who} folds {v} into fbc->count with atomic64_add: {new}',
-            });
-            b.line(15).mov(zero, 0).store(thisCpu(c.slots), zero, { tally: amount });
-          },
-          () => {
-            b.line(17).store(thisCpu(c.slots), v, { tally: amount });
-          },
-        );
+        batchedAdd(b, c, r, amount, { read: 12, test: 13, fast: 17 }, (count) => {
+          atomicFold(b, c, count, 14);
+          resetDelta(b, c, amount, 15);
+        });
         b.line(19).spinUnlock(thisCpu(locks));
       },
       sum: (b, ret) => {

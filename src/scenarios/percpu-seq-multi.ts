@@ -10,10 +10,13 @@
 //   is needed, and no sum accepts a half-done fold.
 // Reference §2.5 (V2 as described; "This reference has no separate model of V2").
 
-import { abs, thisCpu } from '../machine/builder.ts';
+import { abs } from '../machine/builder.ts';
 import { Cond, Kind } from '../machine/isa.ts';
 import {
   addEverySlot,
+  atomicFold,
+  batchedAdd,
+  resetDelta,
   counterLayout,
   kernelPreset,
   machineOf,
@@ -139,8 +142,6 @@ export const percpuSeqMulti: Scenario = {
     const tasks = tasksOf(c, r, 64, {
       add: (b, amount) => {
         const n = b.reg('sums');
-        const count = b.reg('count');
-        const zero = b.reg('zero');
         const out = b.label();
         b.line(14).preemptDisable();
         b.line(15).load(n, abs(sums), { say: '{who} checks fbc->sums: {v} sum(s) in flight' });
@@ -151,36 +152,24 @@ export const percpuSeqMulti: Scenario = {
           });
           b.jump(out);
         });
-        b.line(19)
-          .load(count, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
-          .add(count, count, amount);
-        b.line(20).ifThen(
-          Cond.AbsGe,
-          count,
-          r.batch,
-          () => {
-            if (guarded)
-              b.line(21).atomicAdd(abs(changing), 1, {
-                say: '{who} announces a fold: fbc->changing = {new}',
-              });
-            b.line(22).atomicAdd(abs(c.count), count, {
-              kind: Kind.Fold,
-              say: '{who} folds {v} into fbc->count with atomic64_add: {new}',
+        batchedAdd(b, c, r, amount, { read: 19, test: 20, fast: 27 }, (count) => {
+          if (guarded) {
+            b.line(21).atomicAdd(abs(changing), 1, {
+              say: '{who} announces a fold: fbc->changing = {new}',
             });
-            b.line(23).mov(zero, 0).store(thisCpu(c.slots), zero, { tally: amount });
-            b.line(24).atomicAdd(abs(changed), 1, {
-              kind: Kind.SeqBump,
-              say: '{who} bumps fbc->changed: {new}',
+          }
+          atomicFold(b, c, count, 22);
+          resetDelta(b, c, amount, 23);
+          b.line(24).atomicAdd(abs(changed), 1, {
+            kind: Kind.SeqBump,
+            say: '{who} bumps fbc->changed: {new}',
+          });
+          if (guarded) {
+            b.line(25).atomicAdd(abs(changing), -1, {
+              say: '{who} ends its fold: fbc->changing = {new}',
             });
-            if (guarded)
-              b.line(25).atomicAdd(abs(changing), -1, {
-                say: '{who} ends its fold: fbc->changing = {new}',
-              });
-          },
-          () => {
-            b.line(27).store(thisCpu(c.slots), count, { tally: amount });
-          },
-        );
+          }
+        });
         b.bind(out);
         b.line(30).preemptEnable();
       },

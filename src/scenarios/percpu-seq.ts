@@ -5,10 +5,13 @@
 // before the bit was set can still fold, the sum retries at most once per CPU.
 // Reference §2.5 (model), walk-through §6d part 2.
 
-import { abs, thisCpu } from '../machine/builder.ts';
+import { abs } from '../machine/builder.ts';
 import { Cond, Kind } from '../machine/isa.ts';
 import {
   addEverySlot,
+  batchedAdd,
+  lockedFold,
+  resetDelta,
   counterLayout,
   kernelPreset,
   machineOf,
@@ -126,9 +129,6 @@ export const percpuSeq: Scenario = {
     const tasks = tasksOf(c, r, 64, {
       add: (b, amount) => {
         const sq = b.reg('seq');
-        const v = b.reg('count');
-        const g = b.reg('g');
-        const zero = b.reg('zero');
         const out = b.label();
         b.line(13).preemptDisable();
         b.line(14).load(sq, abs(seq), {
@@ -141,33 +141,15 @@ export const percpuSeq: Scenario = {
           });
           b.jump(out);
         });
-        b.line(18)
-          .load(v, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
-          .add(v, v, amount);
-        b.line(19).ifThen(
-          Cond.AbsGe,
-          v,
-          r.batch,
-          () => {
-            b.line(20).spinLock(lock, {
-              kind: Kind.Overflow,
-              say: `{who}'s delta reaches ±${r.batch}: it takes {cell} to fold`,
-            });
-            b.line(21).load(g, abs(c.count)).add(g, g, v).store(abs(c.count), g, {
-              kind: Kind.Fold,
-              say: '{who} folds {r:count} into fbc->count: {new}',
-            });
-            b.line(22).mov(zero, 0).store(thisCpu(c.slots), zero, { tally: amount });
-            b.line(23).load(sq, abs(seq)).add(sq, sq, 2).store(abs(seq), sq, {
-              kind: Kind.SeqBump,
-              say: '{who} bumps fbc->sequence by 2: {new}',
-            });
-            b.line(24).spinUnlock(lock);
-          },
-          () => {
-            b.line(26).store(thisCpu(c.slots), v, { tally: amount });
-          },
-        );
+        batchedAdd(b, c, r, amount, { read: 18, test: 19, fast: 26 }, (count) => {
+          lockedFold(b, c, r, lock, count, { lock: 20, fold: 21 });
+          resetDelta(b, c, amount, 22);
+          b.line(23).load(sq, abs(seq)).add(sq, sq, 2).store(abs(seq), sq, {
+            kind: Kind.SeqBump,
+            say: '{who} bumps fbc->sequence by 2: {new}',
+          });
+          b.line(24).spinUnlock(lock);
+        });
         b.bind(out);
         b.line(29).preemptEnable();
       },

@@ -8,10 +8,13 @@
 // the sum retrying (a livelock, bounded here only because the adders stop), and the seqcount
 // sum can still accept a scan that saw a fold half done. Reference §2.2 ("Fuzzy-bounded sums").
 
-import { abs, thisCpu } from '../machine/builder.ts';
+import { abs } from '../machine/builder.ts';
 import { Cond, Kind } from '../machine/isa.ts';
 import {
   addEverySlot,
+  atomicFold,
+  batchedAdd,
+  resetDelta,
   counterLayout,
   kernelPreset,
   machineOf,
@@ -128,33 +131,17 @@ export const percpuSumFuzzy: Scenario = {
     const off = addListing.length; // sum lines follow the add listing
     const tasks = tasksOf(c, r, 64, {
       add: (b, amount) => {
-        const count = b.reg('count');
-        const zero = b.reg('zero');
         b.line(5).preemptDisable();
-        b.line(6)
-          .load(count, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
-          .add(count, count, amount);
-        b.line(7).ifThen(
-          Cond.AbsGe,
-          count,
-          r.batch,
-          () => {
-            b.line(8).atomicAdd(abs(c.count), count, {
-              kind: Kind.Fold,
-              say: '{who} folds {v} into fbc->count with atomic64_add: {new}',
+        batchedAdd(b, c, r, amount, { read: 6, test: 7, fast: 12 }, (count) => {
+          atomicFold(b, c, count, 8);
+          resetDelta(b, c, amount, 9);
+          if (v === 'seqcount') {
+            b.line(10).atomicAdd(abs(seqcount), 1, {
+              kind: Kind.SeqBump,
+              say: '{who} bumps fbc->seqcount: {new}',
             });
-            b.line(9).mov(zero, 0).store(thisCpu(c.slots), zero, { tally: amount });
-            if (v === 'seqcount') {
-              b.line(10).atomicAdd(abs(seqcount), 1, {
-                kind: Kind.SeqBump,
-                say: '{who} bumps fbc->seqcount: {new}',
-              });
-            }
-          },
-          () => {
-            b.line(12).store(thisCpu(c.slots), count, { tally: amount });
-          },
-        );
+          }
+        });
         b.line(14).preemptEnable();
       },
       sum: (b, ret) => {
