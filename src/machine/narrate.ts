@@ -4,7 +4,7 @@
 // trace, so the hot path pays nothing for it. An instruction may carry its own template (`say`)
 // with placeholders: {who} (the acting context), {cell} (the memory cell), {v} (the value read,
 // written or added), {old} and {new} (the cell before and after), {r:name} (a register after),
-// and {odd?A|B} (A when {v} is odd, else B).
+// {r#N} (register N, for generated templates) and {odd?A|B} (A when {v} is odd, else B).
 
 import { eventCpu, eventTarget, eventType, Ev } from './events.ts';
 import { pairValue } from './int64.ts';
@@ -334,14 +334,15 @@ function fill(
   const chosen = template.replace(/\{odd\?([^|}]*)\|([^}]*)\}/g, (_, a: string, b: string) =>
     odd ? a : b,
   );
-  return chosen.replace(/\{(who|cell|v|old|new|r:[A-Za-z0-9_]+)\}/g, (_, key: string) => {
+  return chosen.replace(/\{(who|cell|v|old|new|r:[A-Za-z0-9_]+|r#\d+)\}/g, (_, key: string) => {
     if (key === 'who') return vars.who;
     if (key === 'cell') return vars.cell;
     if (key === 'v') return fmt(vars.v);
     if (key === 'old') return vars.addr >= 0 ? fmt(cellValue(m, before, vars.addr)) : '?';
     if (key === 'new') return vars.addr >= 0 ? fmt(cellValue(m, after, vars.addr)) : '?';
     const name = key.slice(2);
-    const r = m.programs[ctx]?.regNames.indexOf(name) ?? -1;
+    // {r#N}: register N itself (for generated templates, where names may repeat).
+    const r = key.startsWith('r#') ? Number(name) : (m.programs[ctx]?.regNames.indexOf(name) ?? -1);
     return r >= 0 ? fmt(regValue(m, after, ctx, r)) : `{${key}}`;
   });
 }

@@ -26,7 +26,7 @@ function listing(threshold: number): string[] {
   return [
     `#define NR_FILES_THRESHOLD ${threshold}      /* 16 in the patch */`,
     'static DEFINE_PER_CPU(int, nr_files);   /* files this CPU has not yet reported */',
-    'atomic_t files_stat_nr_files;           /* the global, read by get_nr_files() */',
+    'struct { atomic_t nr_files; } files_stat;   /* the global, read by get_nr_files() */',
     '',
     'static void add_nr_files(int delta)     /* each CPU: `iterations` times, delta +1 */',
     '{',

@@ -3,7 +3,7 @@
 // global alone (off by up to (batch − 1) × CPUs); sum() holds the lock, so overflowing adders on
 // every CPU wait for the whole scan. Reference §1.2–1.9, walk-throughs §6b and §6c.
 
-import { abs } from '../machine/builder.ts';
+import { abs, ProgramBuilder, type Reg } from '../machine/builder.ts';
 import {
   addEverySlot,
   batchedAdd,
@@ -21,7 +21,10 @@ import {
   sumWithinWindow,
   tasksOf,
 } from './percpu-common.ts';
-import { readCell } from './observe.ts';
+import { plus, readCell, readResults } from './observe.ts';
+import { intParam, listParam, ParamError } from './params.ts';
+import type { Machine } from '../machine/machine.ts';
+import { Cond } from '../machine/isa.ts';
 import type { Scenario } from './types.ts';
 
 const listing = [
@@ -65,6 +68,28 @@ const listing = [
   '{',
   '\treturn fbc->count;               /* no lock */',
   '}',
+  '',
+  'int percpu_counter_compare(struct percpu_counter *fbc, s64 rhs)',
+  '{',
+  '\ts64 count;',
+  '',
+  '\tcount = percpu_counter_read(fbc);',
+  '\t/* is the rough count far enough from rhs to decide? */',
+  '\tif (abs(count - rhs) > (percpu_counter_batch * num_online_cpus())) {',
+  '\t\tif (count > rhs)',
+  '\t\t\treturn 1;',
+  '\t\telse',
+  '\t\t\treturn -1;',
+  '\t}',
+  '\t/* no: use the precise count */',
+  '\tcount = percpu_counter_sum(fbc);',
+  '\tif (count > rhs)',
+  '\t\treturn 1;',
+  '\telse if (count < rhs)',
+  '\t\treturn -1;',
+  '\telse',
+  '\t\treturn 0;',
+  '}',
 ];
 
 export const percpuClassic: Scenario = {
@@ -75,33 +100,107 @@ export const percpuClassic: Scenario = {
   summary:
     'Per-CPU deltas fold into fbc->count at ±batch under a spinlock: read() is off by up to (batch − 1) × CPUs; sum() is exact but blocks overflowing adders.',
   reconstruction: false,
-  params: percpuParams(),
+  params: percpuParams([
+    {
+      name: 'comparer',
+      kind: 'int',
+      default: -1,
+      min: -1,
+      max: 63,
+      description:
+        'An adding CPU that calls percpu_counter_compare(fbc, rhs) after its adds (−1: none)',
+    },
+    {
+      name: 'rhs',
+      kind: 'int',
+      default: 0,
+      min: -Number.MAX_SAFE_INTEGER,
+      max: Number.MAX_SAFE_INTEGER,
+      description: 'The value percpu_counter_compare() compares the counter with',
+    },
+  ]),
   presets: { kernel: kernelPreset },
   handlers: [],
   build(p) {
     const r = rolesOf(p);
-    const c = counterLayout(p, r, (L) => L.cell('lock', 'fbc->lock', 'lock'));
-    const lockCell = c.cells;
+    const comparer = intParam(p, 'comparer');
+    if (comparer >= r.cpus) {
+      throw new ParamError(`comparer must be a CPU below ${r.cpus} (or −1), got ${comparer}`);
+    }
+    if (comparer >= 0 && (r.summers.includes(comparer) || comparer === r.reader)) {
+      throw new ParamError('the comparer must be an adding CPU, not the summer or the reader');
+    }
+    const c = counterLayout(p, r, (L) => ({
+      lock: L.cell('lock', 'fbc->lock', 'lock'),
+      cmpOut: L.result('compare', 'percpu_counter_compare()', 1),
+      cmpWindow: L.result('cmpwindow', 'exact total around compare()', 2),
+    }));
+    const { lock: lockCell, cmpOut, cmpWindow } = c.cells;
+    const add = (b: ProgramBuilder, amount: number) => {
+      b.line(11).preemptDisable();
+      batchedAdd(b, c, r, amount, { read: 12, test: 13, fast: 19 }, (count) => {
+        lockedFold(b, c, r, lockCell, count, { lock: 14, fold: 15 });
+        resetDelta(b, c, amount, 16);
+        b.line(17).spinUnlock(lockCell);
+      });
+      b.line(21).preemptEnable();
+    };
+    const sum = (b: ProgramBuilder, ret: Reg, line?: number) => {
+      b.line(line ?? 29).spinLock(lockCell);
+      b.line(line ?? 30).load(ret, abs(c.count), {
+        say: '{who} starts the sum: ret = fbc->count = {v}',
+      });
+      addEverySlot(b, c, r, ret, line ?? 32);
+      b.line(line ?? 33).spinUnlock(lockCell);
+    };
     const tasks = tasksOf(c, r, 64, {
-      add: (b, amount) => {
-        b.line(11).preemptDisable();
-        batchedAdd(b, c, r, amount, { read: 12, test: 13, fast: 19 }, (count) => {
-          lockedFold(b, c, r, lockCell, count, { lock: 14, fold: 15 });
-          resetDelta(b, c, amount, 16);
-          b.line(17).spinUnlock(lockCell);
-        });
-        b.line(21).preemptEnable();
-      },
+      add,
       sum: (b, ret) => {
-        b.line(29).spinLock(lockCell);
-        b.line(30).load(ret, abs(c.count), { say: '{who} starts the sum: ret = fbc->count = {v}' });
-        addEverySlot(b, c, r, ret, 32);
-        b.line(33).spinUnlock(lockCell);
+        sum(b, ret);
       },
       read: (b, ret) => {
         b.line(39).load(ret, abs(c.count), { say: '{who} reads fbc->count without the lock: {v}' });
       },
     });
+    if (comparer >= 0) {
+      // The comparer makes its adds, then one percpu_counter_compare(fbc, rhs).
+      const rhs = intParam(p, 'rhs');
+      const limit = r.batch * r.cpus;
+      const b = new ProgramBuilder(`T${comparer}`);
+      b.repeat(r.adds[comparer] ?? 0, () => {
+        add(b, r.amounts[comparer] ?? 0);
+      });
+      const count = b.reg('count');
+      const d = b.reg('d');
+      const res = b.reg('res');
+      const sign = () => {
+        b.sub(d, count, rhs).mov(res, 0);
+        b.ifThen(Cond.Gt, d, 0, () => b.mov(res, 1));
+        b.ifThen(Cond.Lt, d, 0, () => b.mov(res, -1));
+      };
+      b.recordTotal(cmpWindow);
+      b.line(45).load(count, abs(c.count), {
+        say: `{who} reads fbc->count: {v}, |{v} − ${rhs}| vs batch × CPUs = ${limit}`,
+      });
+      b.sub(d, count, rhs);
+      b.ifThen(
+        Cond.AbsGe,
+        d,
+        limit + 1,
+        () => {
+          b.line(47);
+          sign();
+        },
+        () => {
+          sum(b, count, 54);
+          sign();
+        },
+      );
+      b.recordTotal(cmpWindow).record(cmpOut, res, {
+        say: `percpu_counter_compare(fbc, ${rhs}) returns {v}`,
+      });
+      tasks[comparer] = { name: `T${comparer}`, cpu: comparer, program: b.build() };
+    }
     return {
       params: p,
       machine: machineOf(c, r, 64, tasks),
@@ -118,6 +217,15 @@ export const percpuClassic: Scenario = {
   },
   observables: (p) =>
     percpuObservables(p, [
+      ...(intParam(p, 'comparer') >= 0
+        ? [
+            {
+              name: 'compare',
+              description: 'What percpu_counter_compare(fbc, rhs) returned',
+              read: (m: Machine, s: Int32Array) => readResults(m, s, 'compare')[0] ?? null,
+            },
+          ]
+        : []),
       {
         name: 'readPositive',
         description:
@@ -128,10 +236,48 @@ export const percpuClassic: Scenario = {
         },
       },
     ]),
-  invariants: [noLostUpdate(), readWithinBound(), sumWithinWindow, slotBelowBatch],
+  invariants: [
+    noLostUpdate(),
+    readWithinBound(),
+    sumWithinWindow,
+    slotBelowBatch,
+    {
+      id: 'compare-correct',
+      when: 'always',
+      description:
+        'percpu_counter_compare() answers as the true value did at some point while it ran (judged when all adds have one sign)',
+      always: (m, s, p) => {
+        const got = readResults(m, s, 'compare');
+        if (got.length === 0) return null;
+        const r = rolesOf(p);
+        if (r.amounts.some((a) => a > 0) && r.amounts.some((a) => a < 0)) return null;
+        const initial = listParam(p, 'slots').reduce<number | bigint>(
+          (a, v) => plus(a, v),
+          intParam(p, 'count'),
+        );
+        const w = readResults(m, s, 'cmpwindow');
+        const a = Number(plus(initial, w[0] ?? 0));
+        const b = Number(plus(initial, w[1] ?? 0));
+        const lo = Math.min(a, b);
+        const hi = Math.max(a, b);
+        const rhs = intParam(p, 'rhs');
+        const res = Number(got[0]);
+        const ok = res > 0 ? hi > rhs : res < 0 ? lo < rhs : lo <= rhs && rhs <= hi;
+        return ok
+          ? null
+          : `compare() returned ${res} but the true value was ${lo === hi ? lo : `${lo}..${hi}`} against rhs ${rhs}`;
+      },
+    },
+  ],
   bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
   guarantees: {
-    '*': ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
+    '*': [
+      'no-lost-update',
+      'read-within-bound',
+      'sum-within-window',
+      'slot-below-batch',
+      'compare-correct',
+    ],
   },
   witnesses: [
     {
@@ -167,6 +313,24 @@ export const percpuClassic: Scenario = {
       params: { cpus: 4, batch: 32, summer: -1, adds: [32, 31] },
       schedule: '0*132 1*124 2*124 3*124',
       expect: { count: 32, slot0: 0, slot1: 31, exact: 125 },
+      violates: [],
+    },
+    {
+      name: 'compare-takes-the-sum',
+      description:
+        'Reference §1.5 and §6c: with every delta at 31, read() says 0 but the truth is 124. compare(fbc, 100): |0 − 100| = 100 is within batch × CPUs = 128, so compare() takes the precise sum and answers 1 (read() alone would have said below).',
+      params: { cpus: 4, batch: 32, summer: -1, adds: [31], comparer: 0, rhs: 100 },
+      schedule: '1*124 2*124 3*124 0*132',
+      expect: { count: 0, exact: 124, compare: 1 },
+      violates: [],
+    },
+    {
+      name: 'compare-trusts-the-read',
+      description:
+        'The same state, compare(fbc, 200): |0 − 200| = 200 > 128 = batch × CPUs, more than read() can be off (124), so the rough answer −1 is safe without a sum.',
+      params: { cpus: 4, batch: 32, summer: -1, adds: [31], comparer: 0, rhs: 200 },
+      schedule: '1*124 2*124 3*124 0*125',
+      expect: { count: 0, exact: 124, compare: -1 },
       violates: [],
     },
     {

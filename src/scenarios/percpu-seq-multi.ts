@@ -257,7 +257,7 @@ export const percpuSeqMulti: Scenario = {
     {
       name: 'half-done-fold-accepted',
       description:
-        "as-described: CPU0 (delta 3) passes the sums check and folds 4; CPU1's sum reads fbc->count after the atomic64_add, CPU0's delta before its reset, and `changed` before the bump: it returns 7 while the counter is 4.",
+        "as-described: CPU0 (delta 3) passes the sums check and folds 4; CPU1's sum reads fbc->count after the atomic64_add, CPU0's delta before its reset, and `changed` before the bump: it returns 7 while the true value is 3, then 4.",
       params: { variant: 'as-described', summer2: -1, slots: [3], amounts: [1, 0], adds: [1] },
       schedule: '0 0 1 1 0 0 1*7 0*3',
       expect: { sum: 7, count: 4, exact: 4, retries: 0 },

@@ -101,7 +101,7 @@ export const percpuSumFuzzy: Scenario = {
   title: 'Retrying sums without an in-flight bit: fuzzy, and a livelock',
   group: PERCPU_2011,
   source:
-    'linux-mm "Re: [PATCH] percpu: preemptless __per_cpu_counter_add", Apr 2011: Shaohua Li\'s retrying sum (quoted by Tejun Heo, 22 Apr) and Eric Dumazet\'s seqcount sum <1304005726.3360.69.camel@edumazet-laptop>, <1304006345.3360.72.camel@edumazet-laptop>',
+    "linux-mm \"Re: [PATCH] percpu: preemptless __per_cpu_counter_add\", Apr 2011: Shaohua Li's retrying sum <1303439580.3981.241.camel@sli10-conroe> (22 Apr), quoted in Tejun Heo's reply <20110426121011.GD878@htj.dyndns.org> (26 Apr); Eric Dumazet's seqcount sum <1304005726.3360.69.camel@edumazet-laptop>, corrected in <1304006345.3360.72.camel@edumazet-laptop> (28 Apr)",
   summary:
     'A sum that starts over when fbc->count moved can be kept retrying by adders that keep folding, and a seqcount bumped after the fold still lets a half-done transfer through.',
   reconstruction: false,
@@ -156,7 +156,7 @@ export const percpuSumFuzzy: Scenario = {
           b.line(off + 8).load(old, abs(c.count), {
             say: '{who} starts the sum: old = fbc->count = {v}',
           });
-          addEverySlot(b, c, r, ret, off + 10);
+          addEverySlot(b, c, r, ret, off + 10, 'sum');
           b.line(off + 11).load(now, abs(c.count), {
             say: '{who} reads fbc->count again: new = {v}',
           });
@@ -192,7 +192,7 @@ export const percpuSumFuzzy: Scenario = {
       listing: {
         lines: [...addListing, ...sumListings[v]],
         notes: [
-          'The adds are the lockless atomic64 design (percpu-atomic64); the seqcount bump comes after the fold, as in "increment it each time one cpu changes global count".',
+          'The sums are the code quoted in the thread; the adds are the reconstructed lockless atomic64 design of percpu-atomic64. Our choices: the seqcount bump comes right after the fold ("increment it each time one cpu changes global count"), and fbc->count is read with atomic64_read (Eric wrote `ret = fbc->count;` against the 2.6.39 s64).',
           "The model has finitely many adds, so the retries end when the adders stop; in the kernel, adders that keep overflowing could keep a sum retrying forever. percpu-seq's in-flight bit bounds the retries.",
           'smp_rmb() is not a step: every step of the model is already sequentially consistent.',
         ],
@@ -226,9 +226,18 @@ export const percpuSumFuzzy: Scenario = {
       violates: ['retries-bounded'],
     },
     {
+      name: 'delta-misses-a-half-done-fold',
+      description:
+        "Tejun Heo's objection: CPU0 (delta 3) adds 1 and folds 4 with atomic64_add; the sum reads old = 4 after it and CPU0's delta (still 3) before the reset, then new = 4: fbc->count did not move, so it accepts 7 while the true value is 3, then 4.",
+      params: { variant: 'retry-delta', slots: [3], amounts: [1, 0], adds: [1] },
+      schedule: '0 0 0 2*5 0 0',
+      expect: { sum: 7, count: 4, retries: 0, exact: 4 },
+      violates: ['sum-within-window'],
+    },
+    {
       name: 'seqcount-misses-a-half-done-fold',
       description:
-        "CPU0 (delta 3) adds 1 and folds 4 into fbc->count; the sum reads fbc->count and CPU0's delta (still 3) before CPU0 bumps the seqcount, so it accepts 7 while the counter is 4.",
+        "CPU0 (delta 3) adds 1 and folds 4 into fbc->count; the sum reads fbc->count and CPU0's delta (still 3) before CPU0 bumps the seqcount, so it accepts 7 while the true value is 3, then 4.",
       params: { variant: 'seqcount', slots: [3], amounts: [1, 0], adds: [1] },
       schedule: '2 0 0 0 2*5 0*3',
       expect: { sum: 7, count: 4, retries: 0, exact: 4 },
@@ -239,7 +248,7 @@ export const percpuSumFuzzy: Scenario = {
     summary:
       'Re-reading the global (or a sequence counter) after the scan lets a lockless sum notice that a fold ran during it and start over. But nothing stops new folds, so adders that keep overflowing can keep the sum retrying: a livelock. And a counter bumped after the fold leaves a window in which a half-done transfer still goes unnoticed.',
     question:
-      'Two CPUs keep adding amounts larger than batch × CPUs, so every add folds. How many times can a retrying sum start over?',
+      'Two CPUs keep adding 20 with batch 4 on 3 CPUs: every add folds (20 ≥ batch), and each fold moves fbc->count by more than batch × CPUs = 12. How many times can a retrying sum start over?',
     answer:
       "Without limit: every fold during a pass makes it start over. Eric's in-flight bit (percpu-seq) stops new folds while a sum runs, which bounds the retries to one per CPU.",
   },

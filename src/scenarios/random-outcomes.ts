@@ -3,7 +3,13 @@
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import { randomRun } from '../machine/random-run.ts';
 import { formatSchedule } from '../machine/schedule.ts';
-import { finalViolations, observe, outcomeKey, type Violation } from './outcome.ts';
+import {
+  alwaysViolations,
+  finalViolations,
+  observe,
+  outcomeKey,
+  type Violation,
+} from './outcome.ts';
 import type { Observables, Params, Scenario } from './types.ts';
 
 export interface RandomOutcome {
@@ -28,10 +34,28 @@ export function randomOutcomes(
   const rng = xoroshiro128plus(seed);
   const pick = (n: number) => unsafeUniformIntDistribution(0, n - 1, rng);
   const byKey = new Map<string, RandomOutcome>();
+  const hasAlways = sc.invariants.some((i) => i.when === 'always');
   for (let r = 0; r < runs; r++) {
-    const run = randomRun(machine, pick, sc.bounds, maxSteps);
+    // Always-invariants are judged at every state; each is reported once, as first broken.
+    const always = new Map<string, Violation>();
+    const run = randomRun(
+      machine,
+      pick,
+      sc.bounds,
+      maxSteps,
+      hasAlways
+        ? (s) => {
+            for (const v of alwaysViolations(sc, machine, s, params))
+              if (!always.has(v.id)) always.set(v.id, v);
+          }
+        : undefined,
+    );
     const observables = observe(sc, machine, run.state, params);
-    const key = `${run.terminal ? 'T' : 'N'}${outcomeKey(observables)}`;
+    const violations = [
+      ...always.values(),
+      ...(run.terminal ? finalViolations(sc, observables, params) : []),
+    ];
+    const key = `${run.terminal ? 'T' : 'N'}${outcomeKey(observables)}${violations.map((v) => v.id).join(',')}`;
     const seen = byKey.get(key);
     if (seen) {
       seen.count++;
@@ -43,7 +67,7 @@ export function randomOutcomes(
     }
     byKey.set(key, {
       observables,
-      violations: run.terminal ? finalViolations(sc, observables, params) : [],
+      violations,
       terminal: run.terminal,
       count: 1,
       schedule: formatSchedule(run.events),

@@ -261,6 +261,6 @@ export const thisCpuOps: Scenario = {
     question:
       "With the generic __this_cpu_add, T has taken the address of CPU0's slot (10) and is migrated to CPU1. U then adds 5 on CPU0 while T finishes adding 1. What can CPU0's slot end up as?",
     answer:
-      "11 if T loaded before U stored (U's +5 lost), 15 if U loaded before T stored (T's +1 lost), 16 only if one add finished before the other loaded.",
+      "If both load 10: 11 when T stores last (U's +5 lost) or 15 when U stores last (T's +1 lost). 16 only if one store comes before the other's load.",
   },
 };

@@ -17,7 +17,9 @@ describe('witnesses', () => {
   it.each(cases)('replay($name) ends with its expected observables', ({ sc, w }) => {
     const p = resolveParams(sc, w.params);
     const { machine } = sc.build(p);
-    const { states } = replay(machine, parseSchedule(w.schedule));
+    const { states, steps } = replay(machine, parseSchedule(w.schedule));
+    // Every step is narrated in full: no template placeholder is left unfilled.
+    for (const st of steps) expect(st.text).not.toMatch(/[{}]/);
     const last = states[states.length - 1] as Int32Array;
     expect(isTerminal(machine, last)).toBe(true);
     const o = observe(sc, machine, last, p);
