@@ -2,7 +2,7 @@
 //
 // The narration is derived from the states before and after the event plus the interpreter's
 // trace, so the hot path pays nothing for it. An instruction may carry its own template (`say`)
-// with placeholders: {who} (the acting context), {cell} (the memory cell), {v} (the value read,
+// with placeholders: {who} (the acting context), {cpu} (the CPU it is on), {cell} (the memory cell), {v} (the value read,
 // written or added), {old} and {new} (the cell before and after), {r:name} (a register after),
 // {r#N} (register N, for generated templates) and {odd?A|B} (A when {v} is odd, else B).
 
@@ -164,7 +164,9 @@ function describeInstruction(
   const who = actorName(m, before, ctx);
   const b = m.cpuOff + k * CPU_FIELDS;
   const addr = ins.mode !== 0 && ins.op !== Op.AddrGen ? addressOf(m, before, ctx, ins, onCpu) : -1;
-  const cell = addr >= 0 ? describeAddress(m, addr, onCpu) : '';
+  // A handler does not own the CPU's variables: "CPU0's delta", not "its delta".
+  const viewCpu = m.ctxKind[ctx] === CtxKind.Task ? onCpu : -1;
+  const cell = addr >= 0 ? describeAddress(m, addr, viewCpu) : '';
   const operand = (): number | bigint =>
     ins.useImm ? pairValue(ins.immLo, ins.immHi) : regValue(m, before, ctx, ins.src);
   let v: number | bigint = 0;
@@ -260,7 +262,7 @@ function describeInstruction(
       text = `${who} runs instruction ${pc}`;
   }
 
-  if (ins.say && !trace.spun) text = fill(ins.say, m, before, after, ctx, { who, cell, v, addr });
+  if (ins.say && !trace.spun) text = fill(ins.say, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}` });
   if (ins.tail) text += ', completing one instruction that no interrupt could split';
   else if (!trace.spun && code[after[cb + CTX_PC] as number]?.tail === true) {
     text += ' (first half of one instruction: no interrupt can come before its second half)';
@@ -274,14 +276,14 @@ function describeInstruction(
       const value = regValue(m, after, ctx, li.src);
       extras.push(
         li.say
-          ? fill(li.say, m, before, after, ctx, { who, cell, v: value, addr })
+          ? fill(li.say, m, before, after, ctx, { who, cell, v: value, addr, cpu: `CPU${onCpu}` })
           : `${slot?.label ?? 'it'} returns ${fmt(value)}`,
       );
       if (kind === ins.kind && ins.kind === Kind.Plain) kind = Kind.Result;
     } else {
       extras.push(
         li.say
-          ? fill(li.say, m, before, after, ctx, { who, cell, v, addr })
+          ? fill(li.say, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}` })
           : 'the sum starts over',
       );
       if (li.kind === Kind.SumRetry) kind = Kind.SumRetry;
@@ -327,15 +329,16 @@ function fill(
   before: Int32Array,
   after: Int32Array,
   ctx: number,
-  vars: { who: string; cell: string; v: number | bigint; addr: number },
+  vars: { who: string; cell: string; v: number | bigint; addr: number; cpu: string },
 ): string {
   // {odd?A|B}: A when the value is odd, B when it is even (e.g. a sequence's in-flight bit).
   const odd = (BigInt(vars.v) & 1n) === 1n;
   const chosen = template.replace(/\{odd\?([^|}]*)\|([^}]*)\}/g, (_, a: string, b: string) =>
     odd ? a : b,
   );
-  return chosen.replace(/\{(who|cell|v|old|new|r:[A-Za-z0-9_]+|r#\d+)\}/g, (_, key: string) => {
+  return chosen.replace(/\{(who|cpu|cell|v|old|new|r:[A-Za-z0-9_]+|r#\d+)\}/g, (_, key: string) => {
     if (key === 'who') return vars.who;
+    if (key === 'cpu') return vars.cpu;
     if (key === 'cell') return vars.cell;
     if (key === 'v') return fmt(vars.v);
     if (key === 'old') return vars.addr >= 0 ? fmt(cellValue(m, before, vars.addr)) : '?';

@@ -58,6 +58,7 @@ export const globalSpinlock: Scenario = {
       listing: {
         lines: listing,
         notes: [
+          'In 2.6.16 this counting ran in the filp slab constructor and destructor (filp_ctor, filp_dtor) on files_stat.nr_files; file_opened() stands for them.',
           'spin_lock_irqsave is two steps here: interrupts off, then the lock (which also disables preemption).',
           'A CPU that finds the lock taken spins: its step changes nothing until the holder releases it.',
         ],

@@ -153,7 +153,7 @@ export const irqLocalRmw: Scenario = {
   title: 'A per-CPU add interrupted by an IRQ on the same CPU',
   group: THIS_CPU_GROUP,
   source:
-    'Linux 2.6.39 lib/percpu_counter.c (__percpu_counter_add fast path) and include/linux/percpu.h (irqsafe_cpu_*); x86 this_cpu_cmpxchg (percpu_cmpxchg_op); Manfred Spraul, Dec 2022 <20221216150441.200533-1-manfred@colorfullife.com>',
+    'Linux 2.6.39 lib/percpu_counter.c (__percpu_counter_add fast path) and include/linux/percpu.h (irqsafe_cpu_*); x86 this_cpu_cmpxchg (percpu_cmpxchg_op); Mathieu Desnoyers, cmpxchg_local <20071030192101.749932864@polymtl.ca>; Manfred Spraul, Dec 2022 <20221216150441.200533-1-manfred@colorfullife.com>',
   summary:
     "Preemption off is not enough: an IRQ between the task's load and store loses the handler's update. Interrupts off or a local cmpxchg retry fix it.",
   reconstruction: false,

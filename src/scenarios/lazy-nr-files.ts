@@ -89,7 +89,9 @@ export const lazyNrFiles: Scenario = {
       const ptr = b.reg('local');
       const v = b.reg('v');
       b.line(8).preemptDisable();
-      b.line(9).addrGen(ptr, local);
+      b.line(9).addrGen(ptr, local, {
+        say: "{who} computes &__get_cpu_var(nr_files): the address of {cpu}'s local count",
+      });
       b.line(10).load(v, deref(ptr)).add(v, v, 1).store(deref(ptr), v, { tally: 1 });
       b.line(11).ifThen(Cond.AbsGe, v, threshold + 1, () => {
         b.line(12).atomicAdd(abs(global), v, {

@@ -66,7 +66,7 @@ export const percpuAtomic64: Scenario = {
   title: 'atomic64 count, no lock: a sum can miss a whole batch',
   group: PERCPU_2011,
   source:
-    'Shaohua Li, atomic64 percpu_counter (linux-mm, April 2011; "Last post" in "[patch v2 0/5] percpu_counter: bug fix and enhancement", LKML 11 May 2011); Tejun Heo <20110426121011.GD878@htj.dyndns.org>',
+    'Shaohua Li, atomic64 percpu_counter (linux-mm, ~12 Apr 2011, marc.info m=130259547913607; the "Last post" of "[patch v2 0/5] percpu_counter: bug fix and enhancement", LKML 11 May 2011); Tejun Heo <20110426121011.GD878@htj.dyndns.org>',
   summary:
     'Folding with atomic64_add and no lock scales, but a lockless sum can catch a transfer half done: off by a whole batch, not by the concurrent adds.',
   reconstruction: true,

@@ -98,7 +98,7 @@ export const percpuClassic: Scenario = {
   group: 'percpu_counter (2.6.39)',
   source: 'Linux 2.6.39 lib/percpu_counter.c, include/linux/percpu_counter.h',
   summary:
-    'Per-CPU deltas fold into fbc->count at ±batch under a spinlock: read() is off by up to (batch − 1) × CPUs; sum() is exact but blocks overflowing adders.',
+    'Per-CPU deltas fold into fbc->count at ±batch under a spinlock: read() is off by up to (batch − 1) × CPUs; sum() never sees a fold half done, but it blocks overflowing adders.',
   reconstruction: false,
   params: percpuParams([
     {

@@ -364,7 +364,7 @@ export function batchedAdd(
 ): void {
   const count = b.reg('count');
   b.line(lines.read)
-    .load(count, thisCpu(c.slots), { say: '{who} reads its delta: {v}' })
+    .load(count, thisCpu(c.slots), { say: '{who} reads {cell}: {v}' })
     .add(count, count, amount);
   b.line(lines.test).ifThen(
     Cond.AbsGe,
@@ -391,7 +391,7 @@ export function lockedFold(
   const g = b.reg('g');
   b.line(lines.lock).spinLock(lock, {
     kind: Kind.Overflow,
-    say: `{who}'s delta reaches ±${r.batch}: it takes {cell} to fold`,
+    say: `{cpu}'s delta reaches ±${r.batch}: {who} takes {cell} to fold it`,
   });
   b.line(lines.fold).load(g, abs(c.count)).add(g, g, count).store(abs(c.count), g, {
     kind: Kind.Fold,

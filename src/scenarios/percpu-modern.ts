@@ -36,7 +36,7 @@ type Variant = (typeof VARIANTS)[number];
 
 const addListings: Record<Variant, string[]> = {
   'preempt-only': [
-    '/* v4.13 .. v6.2: preemption off, interrupts on */',
+    '/* ~v4.13 .. v6.2: preemption off, interrupts on (abs() came with a later cleanup) */',
     'void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)',
     '{',
     '\ts64 count;',
@@ -133,7 +133,7 @@ function writeAdd(
     b.line(line)
       .load(g, abs(c.count))
       .add(g, g, folded)
-      .store(abs(c.count), g, { kind: Kind.Fold, say: '{who} folds into fbc->count: {new}' });
+      .store(abs(c.count), g, { kind: Kind.Fold, say: '{who} folds into fbc->count: {old} → {new}' });
   };
   if (v === 'preempt-only' || v === 'irqsave') {
     // Listing lines: the irqsave version has one more declaration before the body.
@@ -141,7 +141,7 @@ function writeAdd(
     if (v === 'irqsave') b.line(L.first).irqSave(flags);
     else b.line(L.first).preemptDisable();
     b.line(L.read)
-      .load(count, slot, { say: '{who} reads its delta: {v}' })
+      .load(count, slot, { say: '{who} reads {cell}: {v}' })
       .add(count, count, amount);
     b.line(L.test).ifThen(
       Cond.AbsGe,
@@ -151,14 +151,14 @@ function writeAdd(
         if (v === 'preempt-only') b.line(10).irqSave(flags);
         b.line(10).spinLock(lock, {
           kind: Kind.Overflow,
-          say: `{who}'s delta would reach ±${batch}: it takes {cell} to fold`,
+          say: `{cpu}'s delta would reach ±${batch}: {who} takes {cell} to fold it`,
         });
         fold(11, count);
         // __this_cpu_sub(counters, count − amount): one x86 `sub %gs:`, adding amount − count.
         b.line(12).mov(d, amount).sub(d, d, count).localAdd(slot, d, t, {
           tally: amount,
-          sayHead: '{who} starts __this_cpu_sub: its delta is {v}',
-          say: '{who} subtracts what it folded: its delta is {new}',
+          sayHead: '{who} starts __this_cpu_sub: {cell} is {v}',
+          say: '{who} subtracts what it folded: {cell} is {new}',
         });
         b.line(13).spinUnlock(lock);
         if (v === 'preempt-only') b.irqRestore(flags);
@@ -166,8 +166,8 @@ function writeAdd(
       () => {
         b.line(15).localAdd(slot, amount, t, {
           tally: amount,
-          sayHead: '{who} starts this_cpu_add: its delta is {v}',
-          say: '{who} finishes this_cpu_add: its delta is {new}',
+          sayHead: '{who} starts this_cpu_add: {cell} is {v}',
+          say: '{who} finishes this_cpu_add: {cell} is {new}',
         });
       },
     );
@@ -180,7 +180,7 @@ function writeAdd(
   const old = b.reg('old');
   const top = b.label();
   const done = b.label();
-  b.line(7).load(count, slot, { say: '{who} reads its delta: {v}' });
+  b.line(7).load(count, slot, { say: '{who} reads {cell}: {v}' });
   b.bind(top);
   b.line(9).add(n, count, amount);
   b.ifThen(Cond.AbsGe, n, batch, () => {
@@ -188,23 +188,23 @@ function writeAdd(
       .irqSave(flags)
       .spinLock(lock, {
         kind: Kind.Overflow,
-        say: `{who}'s delta would reach ±${batch}: it takes {cell} to fold`,
+        say: `{cpu}'s delta would reach ±${batch}: {who} takes {cell} to fold it`,
       });
     b.line(12)
-      .load(count, slot, { say: '{who} re-reads its delta under the lock: {v}' })
+      .load(count, slot, { say: '{who} re-reads {cell} under the lock: {v}' })
       .add(n, count, amount);
     fold(13, n);
     b.line(14).mov(d, 0).sub(d, d, count).localAdd(slot, d, t, {
       tally: amount,
-      sayHead: '{who} starts __this_cpu_sub: its delta is {v}',
-      say: '{who} subtracts what it folded: its delta is {new}',
+      sayHead: '{who} starts __this_cpu_sub: {cell} is {v}',
+      say: '{who} subtracts what it folded: {cell} is {new}',
     });
     b.line(15).spinUnlock(lock).irqRestore(flags);
     b.line(16).jump(done);
   });
   b.line(18).cmpxchgLocal(old, slot, count, n, {
     tally: amount,
-    sayHead: "{who}'s this_cpu_try_cmpxchg finds its delta at {v}",
+    sayHead: "{who}'s this_cpu_try_cmpxchg finds {cell} at {v}",
     say: "{who}'s this_cpu_try_cmpxchg stores {new}: done",
   });
   b.branch(Cond.Eq, old, count, done);

@@ -201,6 +201,7 @@ export const percpuSeq: Scenario = {
           'slowcount is not folded back into fbc->count when the sum ends; read() returns fbc->count + slowcount.',
           'One sum at a time (V1 serialised sums); percpu-seq-multi lets several run.',
           'V1 disabled interrupts in add(); the model only needs preemption off (one add in progress per CPU).',
+          'The thread describes the bump as atomic_add(2, &fbc->sequence); here it is a plain += 2 under fbc->lock, which the model needs anyway to make the fold and the bump one unit for the sum.',
         ],
       },
     };

@@ -113,7 +113,7 @@ const NOTES: Record<Variant, string[]> = {
     'The writer holds fbc->lock, so writers are exact; percpu_counter_read() takes no lock, so it can see the store half done.',
   ],
   atomic64: [
-    'The atomic64 code of the series is not at hand: that the read is atomic64_read and the fold atomic64_add without fbc->lock follows the patch title and §2.3 of the reference (a reconstruction of this detail).',
+    'The atomic64 code of the series is not at hand: that the read is atomic64_read and the fold atomic64_add without fbc->lock follows the patch title and §2.3 of the reference (inferred from the patch title, not from code; the SMP and UP races themselves are quoted code).',
     'Eric Dumazet on its price: "atomic64_add() uses two \'lock cmpxchg8b\' on x86_32".',
   ],
   'up-irq': [
