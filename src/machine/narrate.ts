@@ -262,7 +262,8 @@ function describeInstruction(
       text = `${who} runs instruction ${pc}`;
   }
 
-  if (ins.say && !trace.spun) text = fill(ins.say, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}` });
+  if (ins.say && !trace.spun)
+    text = fill(ins.say, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}` });
   if (ins.tail) text += ', completing one instruction that no interrupt could split';
   else if (!trace.spun && code[after[cb + CTX_PC] as number]?.tail === true) {
     text += ' (first half of one instruction: no interrupt can come before its second half)';

@@ -157,6 +157,15 @@ export const lazyNrFiles: Scenario = {
       violates: [],
     },
     {
+      name: 'kernel-64-invisible',
+      description:
+        "The lesson's question with the patch's threshold 16: four CPUs open 16 files each and none passes the strict > 16 test, so get_nr_files() says 0 with 64 files open: the ±16 × CPUs bound, reached.",
+      params: { cpus: 4, iterations: 16, initial: 0, threshold: 16 },
+      schedule: '0*80 1*80 2*80 3*80',
+      expect: { nr: 64, read: 0, exact: 64 },
+      violates: [],
+    },
+    {
       name: 'report',
       description: 'CPU0 opens two files: its local count passes the threshold and is reported.',
       params: { cpus: 1, iterations: 2, initial: 0, threshold: 1 },

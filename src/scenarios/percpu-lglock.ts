@@ -124,7 +124,7 @@ export const percpuLglock: Scenario = {
         lines: listing,
         notes: [
           "Reconstruction: the patch's code is not at hand; this follows its cover letter and the 2.6.39 lglock API (lg_local_lock = preempt_disable + this CPU's arch_spin_lock; lg_global_lock takes every CPU's lock in order).",
-          'The model folds lg_local_lock\'s one preempt_disable() into the lock step (each lock step counts in preempt_count): the same effect on what can be preempted.',
+          "The model folds lg_local_lock's one preempt_disable() into the lock step (each lock step counts in preempt_count): the same effect on what can be preempted.",
           "The transfer runs under the adding CPU's own lock and the sum holds all of them, so no sum can see it half done.",
         ],
       },

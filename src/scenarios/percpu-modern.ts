@@ -133,16 +133,17 @@ function writeAdd(
     b.line(line)
       .load(g, abs(c.count))
       .add(g, g, folded)
-      .store(abs(c.count), g, { kind: Kind.Fold, say: '{who} folds into fbc->count: {old} → {new}' });
+      .store(abs(c.count), g, {
+        kind: Kind.Fold,
+        say: '{who} folds into fbc->count: {old} → {new}',
+      });
   };
   if (v === 'preempt-only' || v === 'irqsave') {
     // Listing lines: the irqsave version has one more declaration before the body.
     const L = v === 'irqsave' ? { first: 7, read: 8, test: 9 } : { first: 6, read: 7, test: 8 };
     if (v === 'irqsave') b.line(L.first).irqSave(flags);
     else b.line(L.first).preemptDisable();
-    b.line(L.read)
-      .load(count, slot, { say: '{who} reads {cell}: {v}' })
-      .add(count, count, amount);
+    b.line(L.read).load(count, slot, { say: '{who} reads {cell}: {v}' }).add(count, count, amount);
     b.line(L.test).ifThen(
       Cond.AbsGe,
       count,
@@ -214,8 +215,15 @@ function writeAdd(
   b.bind(done);
 }
 
+const readListing = [
+  's64 percpu_counter_read(struct percpu_counter *fbc)',
+  '{',
+  '\treturn fbc->count;',
+  '}',
+];
+
 function listingOf(v: Variant): string[] {
-  return [...addListings[v], '', ...sumListing];
+  return [...addListings[v], '', ...sumListing, '', ...readListing];
 }
 
 export const percpuModern: Scenario = {
@@ -264,7 +272,8 @@ export const percpuModern: Scenario = {
           .irqRestore(flags);
       },
       read: (b, ret) => {
-        b.load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
+        const line = addListings[v].length + 1 + sumListing.length + 1 + 3;
+        b.line(line).load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
       },
     });
     const irqAmount = intParam(p, 'irqAmount');

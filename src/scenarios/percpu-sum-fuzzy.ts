@@ -56,6 +56,13 @@ const addListing = [
   '',
 ];
 
+const readListing = [
+  's64 percpu_counter_read(struct percpu_counter *fbc)',
+  '{',
+  '\treturn atomic64_read(&fbc->count);',
+  '}',
+];
+
 const sumListings: Record<Variant, string[]> = {
   'retry-delta': [
     '/* Shaohua Li, linux-mm, 22 Apr 2011 */',
@@ -183,14 +190,16 @@ export const percpuSumFuzzy: Scenario = {
         }
       },
       read: (b, ret) => {
-        b.load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
+        b.line(off + sumListings[v].length + 1 + 3).load(ret, abs(c.count), {
+          say: '{who} reads fbc->count: {v}',
+        });
       },
     });
     return {
       params: p,
       machine: machineOf(c, r, 64, tasks),
       listing: {
-        lines: [...addListing, ...sumListings[v]],
+        lines: [...addListing, ...sumListings[v], '', ...readListing],
         notes: [
           'The sums are the code quoted in the thread; the adds are the reconstructed lockless atomic64 design of percpu-atomic64. Our choices: the seqcount bump comes right after the fold ("increment it each time one cpu changes global count"), and fbc->count is read with atomic64_read (Eric wrote `ret = fbc->count;` against the 2.6.39 s64).',
           "The model has finitely many adds, so the retries end when the adders stop; in the kernel, adders that keep overflowing could keep a sum retrying forever. percpu-seq's in-flight bit bounds the retries.",
