@@ -68,6 +68,8 @@ export interface InstrOptions {
   say?: string;
   /** For local-atomic instructions: the template of the first (load) half. */
   sayHead?: string;
+  /** For spin_lock: why the lock is needed, added when the CPU has to spin. */
+  saySpin?: string;
 }
 
 export interface BuilderOptions {
@@ -101,6 +103,7 @@ const blank: Omit<Draft, 'targetLabel'> = {
   tail: false,
   tally: 0,
   say: '',
+  saySpin: '',
 };
 
 export class ProgramBuilder {
@@ -152,6 +155,7 @@ export class ProgramBuilder {
       kind: o.kind ?? Kind.Plain,
       tally: o.tally ?? 0,
       say: o.say ?? '',
+      saySpin: o.saySpin ?? '',
       ...fields,
       targetLabel: to ?? null,
     });

@@ -202,6 +202,8 @@ export interface Instr {
   readonly tally: number;
   /** Narration template ('' for the default sentence); see narrate.ts for the placeholders. */
   readonly say: string;
+  /** For spin_lock: why the CPU needs the lock, told when it has to spin ('' for nothing). */
+  readonly saySpin: string;
 }
 
 /** A program: instructions plus the names of its registers (for narration and debugging). */

@@ -225,6 +225,9 @@ function describeInstruction(
       if (trace.spun) {
         const owner = (before[addr] as number) - 1;
         text = `${who} spins on ${cell}, held by ${actorName(m, before, owner)}`;
+        if (ins.saySpin) {
+          text += `: ${fill(ins.saySpin, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}` })}`;
+        }
         kind = Kind.LockSpin;
       } else text = `${who} takes ${cell} (preemption off)`;
       break;

@@ -364,7 +364,9 @@ export function batchedAdd(
 ): void {
   const count = b.reg('count');
   b.line(lines.read)
-    .load(count, thisCpu(c.slots), { say: '{who} reads {cell}: {v}' })
+    .load(count, thisCpu(c.slots), {
+      say: `{who} reads {cell}: {v}, so count = {v} ${amount < 0 ? `− ${-amount}` : `+ ${amount}`} = {r#${count.index}}`,
+    })
     .add(count, count, amount);
   b.line(lines.test).ifThen(
     Cond.AbsGe,
@@ -392,6 +394,7 @@ export function lockedFold(
   b.line(lines.lock).spinLock(lock, {
     kind: Kind.Overflow,
     say: `{cpu}'s delta reaches ±${r.batch}: {who} takes {cell} to fold it`,
+    saySpin: `{cpu}'s delta reaches ±${r.batch} (count = {r#${count.index}}) and must be folded`,
   });
   b.line(lines.fold).load(g, abs(c.count)).add(g, g, count).store(abs(c.count), g, {
     kind: Kind.Fold,

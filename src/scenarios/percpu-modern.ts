@@ -130,13 +130,10 @@ function writeAdd(
   const flags = b.reg('flags');
   const slot = thisCpu(c.slots);
   const fold = (line: number, folded: Reg) => {
-    b.line(line)
-      .load(g, abs(c.count))
-      .add(g, g, folded)
-      .store(abs(c.count), g, {
-        kind: Kind.Fold,
-        say: '{who} folds into fbc->count: {old} → {new}',
-      });
+    b.line(line).load(g, abs(c.count)).add(g, g, folded).store(abs(c.count), g, {
+      kind: Kind.Fold,
+      say: '{who} folds into fbc->count: {old} → {new}',
+    });
   };
   if (v === 'preempt-only' || v === 'irqsave') {
     // Listing lines: the irqsave version has one more declaration before the body.
