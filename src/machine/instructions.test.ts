@@ -480,3 +480,42 @@ describe('local instructions', () => {
     expect([k.s[at + 1], k.s[at + 3], k.s[at + 5]]).toEqual([4, 5, 6]);
   });
 });
+
+describe('bookkeeping instructions', () => {
+  it('recordTotal appends the exact total of every context, and pause costs no step', () => {
+    const k = kit(2, (L) => {
+      const x = L.cell('x', 'x', 's32');
+      const out = L.result('totals', 'totals', 3);
+      return {
+        tasks: [
+          (b) =>
+            void b.recordTotal(out).atomicAdd(abs(x), 1, { tally: 1 }).pause().recordTotal(out),
+          (b) => void b.atomicAdd(abs(x), 5, { tally: 5 }),
+        ],
+      };
+    });
+    k.run('1 0');
+    const at = k.m.resOff;
+    expect(k.s[at]).toBe(2);
+    // Before anything ran: 0. After CPU1's +5 and CPU0's +1 (the pause took no step): 6.
+    expect([k.s[at + 1], k.s[at + 3]]).toEqual([0, 6]);
+  });
+
+  it('a full result slot keeps its newest value instead of stopping the machine', () => {
+    const k = kit(1, (L) => {
+      const x = L.cell('x', 'x', 's32');
+      const out = L.result('r', 'read()', 2);
+      return {
+        tasks: [
+          (b) => {
+            const r = b.reg('r');
+            b.repeat(3, () => void b.atomicAdd(abs(x), 1, { dst: r }).record(out, r));
+          },
+        ],
+      };
+    });
+    k.run('0 0 0');
+    const at = k.m.resOff;
+    expect([k.s[at], k.s[at + 1], k.s[at + 3]]).toEqual([2, 1, 3]);
+  });
+});
