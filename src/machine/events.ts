@@ -21,6 +21,7 @@ import {
   CPU_IRQ_ON,
   CPU_PENDING,
   CPU_PREEMPT,
+  CPU_TASKS,
   CTX_CPU,
   CTX_DONE,
   CTX_PC,
@@ -150,7 +151,6 @@ export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number 
   // Hot path of exploration: the same rules as whyIllegal, written out with the machine's fields
   // in locals and no helper calls.
   const { cpus, cpuOff, ctxOff, ctxStride, code, irqCtx, nmiCtx } = m;
-  const manyTasks = m.tasks > 1;
   let n = 0;
   for (let k = 0; k < cpus; k++) {
     const b = cpuOff + k * CPU_FIELDS;
@@ -173,7 +173,7 @@ export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number 
       s[b + CPU_PREEMPT] === 0 &&
       s[b + CPU_IRQ_ON] !== 0
     ) {
-      if (manyTasks && nextReady(m, s, k, cur) >= 0) out[n++] = Ev.Preempt | (k << 3);
+      if (s[b + CPU_TASKS] !== 1) out[n++] = Ev.Preempt | (k << 3);
       for (let j = 0; j < cpus; j++) if (j !== k) out[n++] = Ev.Migrate | (k << 3) | (j << 11);
     }
   }
@@ -203,9 +203,11 @@ export function apply(m: Machine, s: Int32Array, ev: number, trace: Trace | null
     case Ev.Migrate: {
       const j = eventTarget(ev);
       const t = s[b + CPU_CUR] as number;
-      s[m.ctxOff + t * m.ctxStride + CTX_CPU] = j;
-      s[b + CPU_CUR] = nextReady(m, s, k, t);
       const bj = m.cpuOff + j * CPU_FIELDS;
+      s[m.ctxOff + t * m.ctxStride + CTX_CPU] = j;
+      s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) - 1;
+      s[bj + CPU_TASKS] = (s[bj + CPU_TASKS] as number) + 1;
+      s[b + CPU_CUR] = s[b + CPU_TASKS] === 0 ? -1 : nextReady(m, s, k, t);
       if (s[bj + CPU_CUR] === -1) s[bj + CPU_CUR] = t;
       return;
     }

@@ -16,6 +16,7 @@ import {
   CPU_NMI_SAVED,
   CPU_PENDING,
   CPU_PREEMPT,
+  CPU_TASKS,
   CTX_CPU,
   CTX_DONE,
   CTX_PC,
@@ -75,7 +76,10 @@ export function initialState(m: Machine): Int32Array {
     const pc = runLocals(m, s, cb, m.code[t] ?? [], 0, null);
     s[cb + CTX_PC] = pc;
     if (pc >= (m.code[t]?.length ?? 0)) s[cb + CTX_DONE] = 1;
-    else if (s[b + CPU_CUR] === -1) s[b + CPU_CUR] = t;
+    else {
+      s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) + 1;
+      if (s[b + CPU_CUR] === -1) s[b + CPU_CUR] = t;
+    }
   }
   return s;
 }
@@ -455,7 +459,8 @@ function finish(m: Machine, s: Int32Array, k: number, ctx: number): void {
       throw new MachineFault(`${contextName(m, ctx)} ends with preemption or interrupts off`);
     }
     s[m.ctxOff + ctx * m.ctxStride + CTX_DONE] = 1;
-    s[b + CPU_CUR] = nextReady(m, s, k, ctx);
+    s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) - 1;
+    s[b + CPU_CUR] = s[b + CPU_TASKS] === 0 ? -1 : nextReady(m, s, k, ctx);
     return;
   }
   if (kind === CtxKind.Irq) {

@@ -18,7 +18,9 @@ export const CPU_IN_NMI = 5; // the NMI handler is active
 export const CPU_NMI_SAVED = 6; // interrupt flag to restore when the NMI handler returns
 export const CPU_IRQS = 7; // IRQs delivered so far
 export const CPU_NMIS = 8; // NMIs delivered so far
-export const CPU_FIELDS = 9;
+/** Unfinished tasks on this CPU, running or waiting (kept so legality checks are O(1)). */
+export const CPU_TASKS = 9;
+export const CPU_FIELDS = 10;
 
 /** Per-context fields; registers follow as (lo, hi) pairs. */
 export const CTX_PC = 0;
