@@ -123,6 +123,24 @@ describe('lab CLI', () => {
     }
   });
 
+  it('explore --json lists every outcome with a witness that replays to it', () => {
+    const r = lab('explore', 'global-plain', '--set', 'iterations=2', '--json');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.out) as {
+      complete: boolean;
+      stats: { states: number };
+      outcomes: { observables: { nr: number }; witness: string; witnessSteps: number }[];
+    };
+    expect(doc.complete).toBe(true);
+    expect(doc.outcomes.map((o) => o.observables.nr).sort()).toEqual([2, 3, 4]);
+    for (const o of doc.outcomes) {
+      const again = lab('replay', 'global-plain', o.witness, '--set', 'iterations=2', '--json');
+      const final = (JSON.parse(again.out) as { final: { observables: { nr: number } } }).final;
+      expect(final.observables.nr).toBe(o.observables.nr);
+    }
+    expect(lab('explore', 'global-plain', '--irqs', 'x').status).toBe(2);
+  });
+
   it('show --json documents parameters with ranges, observables, invariants and witnesses', () => {
     const doc = JSON.parse(lab('show', 'lazy-nr-files', '--json').out) as Record<string, unknown>;
     expect(doc.params).toContainEqual(

@@ -3,6 +3,7 @@
 // a run that finds a violation is a successful run and exits 0.
 
 import { MachineFault } from '../machine/interpreter.ts';
+import { exploreCommand } from './commands/explore.ts';
 import { list } from './commands/list.ts';
 import { randomCommand } from './commands/random.ts';
 import { replayCommand } from './commands/replay.ts';
@@ -18,12 +19,15 @@ Usage: npm run lab -- <command> [options]
   replay <id> "<schedule>"               run a schedule, narrating every step
   replay <id> --witness <name>           replay one of the scenario's witnesses
   random <id> --seed N [--runs K]        seeded random schedules, grouped by outcome
+  explore <id> [--irqs N] [--nmis N] [--preemptions N] [--migrations N] [--switches N]
+                                         every interleaving within bounds, shortest witnesses
 
 Options:
   --set name=value   set a parameter (repeatable; lists are comma-separated: --set slots=10,31)
   --preset name      start from a named parameter set (e.g. kernel)
   --json             machine-readable output
   --max-steps N      (random) give up on a run after N events (default 100000)
+  --max-states N     (explore) stop, marked incomplete, after N states (default 2000000)
 
 Schedules: events separated by spaces: N (step CPU N), irqN, nmiN, preN (preempt CPU N),
 migN>M (move CPU N's task to CPU M); "0*3" repeats, "(0 1)*2" repeats a group.`;
@@ -33,6 +37,7 @@ const commands: Record<string, (argv: readonly string[]) => string> = {
   show,
   replay: replayCommand,
   random: randomCommand,
+  explore: exploreCommand,
 };
 
 function main(argv: readonly string[]): number {

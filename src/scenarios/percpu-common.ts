@@ -153,8 +153,21 @@ export interface Roles {
   readonly amounts: readonly number[];
 }
 
-/** Who does what, checked against the machine size. */
+const rolesCache = new WeakMap<Params, Roles>();
+
+/**
+ * Who does what, checked against the machine size. Memoised per parameter object: invariants
+ * ask for it at every state of an exploration.
+ */
 export function rolesOf(p: Params): Roles {
+  const known = rolesCache.get(p);
+  if (known) return known;
+  const r = computeRoles(p);
+  rolesCache.set(p, r);
+  return r;
+}
+
+function computeRoles(p: Params): Roles {
   const cpus = intParam(p, 'cpus');
   const reader = intParam(p, 'reader');
   const summers: number[] = [];
@@ -539,17 +552,9 @@ export const sumWithinWindow: InvariantSpec = {
   description:
     'Each percpu_counter_sum() returns a value between the exact total when it started and when it returned (judged when all adds have one sign)',
   always: (m, s, p) => {
-    // With adds of both signs the true total can leave the window between a sum's two
-    // endpoints (+5 then −4), so a correct sum could fall outside it: not judged then.
-    const amounts = [
-      ...rolesOf(p).amounts,
-      ...('irqAmount' in p ? [intParam(p, 'irqAmount')] : []),
-    ];
-    if (amounts.some((a) => a > 0) && amounts.some((a) => a < 0)) return null;
-    const initial = listParam(p, 'slots').reduce<number | bigint>(
-      (a, v) => plus(a, v),
-      intParam(p, 'count'),
-    );
+    const w = windowSetup(p);
+    if (w.mixedSigns) return null;
+    const initial = w.initial;
     for (let j = 0; j < rolesOf(p).summers.length; j++) {
       const why = outsideWindow(
         readResults(m, s, sumName(j)),
@@ -561,6 +566,30 @@ export const sumWithinWindow: InvariantSpec = {
     return null;
   },
 };
+
+const windowCache = new WeakMap<Params, { mixedSigns: boolean; initial: number | bigint }>();
+
+/** What the window check needs from the parameters, computed once per parameter object. */
+function windowSetup(p: Params): { mixedSigns: boolean; initial: number | bigint } {
+  let w = windowCache.get(p);
+  if (!w) {
+    // With adds of both signs the true total can leave the window between a sum's two
+    // endpoints (+5 then −4), so a correct sum could fall outside it: not judged then.
+    const amounts = [
+      ...rolesOf(p).amounts,
+      ...('irqAmount' in p ? [intParam(p, 'irqAmount')] : []),
+    ];
+    w = {
+      mixedSigns: amounts.some((a) => a > 0) && amounts.some((a) => a < 0),
+      initial: listParam(p, 'slots').reduce<number | bigint>(
+        (a, v) => plus(a, v),
+        intParam(p, 'count'),
+      ),
+    };
+    windowCache.set(p, w);
+  }
+  return w;
+}
 
 function outsideWindow(
   sums: readonly (number | bigint)[],
@@ -604,12 +633,26 @@ export const slotBelowBatch: InvariantSpec = {
   when: 'always',
   description: 'Every per-CPU delta stays within −batch < delta < batch',
   always: (m, s, p) => {
+    // Judged at every explored state: read the words directly, allocate nothing.
     const batch = intParam(p, 'batch');
-    const slots = readPerCpu(m, s, 'slots');
-    for (let k = 0; k < slots.length; k++) {
-      const v = Number(slots[k]);
+    const cell = slotsCell(m);
+    for (let k = 0; k < cell.count; k++) {
+      const v = s[cell.base + k * cell.stride] as number;
       if (v >= batch || v <= -batch) return `CPU${k}'s delta is ${v}, not within ±${batch}`;
     }
     return null;
   },
 };
+
+const slotsCache = new WeakMap<Machine, PerCpuCell>();
+
+function slotsCell(m: Machine): PerCpuCell {
+  let cell = slotsCache.get(m);
+  if (!cell) {
+    const found = m.layout.cells.find((c) => c.name === 'slots');
+    if (!found?.perCpu) throw new Error('no per-CPU slots');
+    cell = found;
+    slotsCache.set(m, cell);
+  }
+  return cell;
+}

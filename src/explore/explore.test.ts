@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { replay } from '../machine/replay.ts';
+import { findScenario } from '../scenarios/index.ts';
+import { jsonObservables, observe } from '../scenarios/outcome.ts';
+import { resolveParams } from '../scenarios/params.ts';
+import type { Scenario } from '../scenarios/types.ts';
+import { type Bounds, explore } from './explore.ts';
+
+const none: Bounds = { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: Infinity };
+
+function scenario(id: string): Scenario {
+  const sc = findScenario(id);
+  if (!sc) throw new Error(id);
+  return sc;
+}
+
+function values(sc: Scenario, set: Record<string, string>, bounds: Bounds, name: string) {
+  const r = explore(sc, resolveParams(sc, set), bounds);
+  expect(r.complete).toBe(true);
+  return r.outcomes.map((o) => o.observables[name]).sort();
+}
+
+describe('explore', () => {
+  it('global-plain, 2 CPUs × 2 iterations from 0, unbounded switches: nr ∈ {2, 3, 4}', () => {
+    expect(values(scenario('global-plain'), { cpus: '2', iterations: '2' }, none, 'nr')).toEqual([
+      2, 3, 4,
+    ]);
+  });
+
+  it('global-plain with at most 1 switch: nr ∈ {2, 4}', () => {
+    expect(
+      values(
+        scenario('global-plain'),
+        { cpus: '2', iterations: '2' },
+        { ...none, switches: 1 },
+        'nr',
+      ),
+    ).toEqual([2, 4]);
+  });
+
+  it('global-atomic, 2 CPUs × 2 iterations: nr = 4 always', () => {
+    expect(values(scenario('global-atomic'), { cpus: '2', iterations: '2' }, none, 'nr')).toEqual([
+      4,
+    ]);
+  });
+
+  it('irq-local-rmw with at most one IRQ: a lost update for none, none for either fix', () => {
+    const sc = scenario('irq-local-rmw');
+    const oneIrq = { ...none, irqs: 1 };
+    const broken = (variant: string) =>
+      explore(sc, resolveParams(sc, { variant }), oneIrq).outcomes.filter(
+        (o) => o.violations.length > 0,
+      );
+    expect(broken('none').length).toBeGreaterThan(0);
+    expect(broken('irqsave')).toEqual([]);
+    expect(broken('cmpxchg-local')).toEqual([]);
+  });
+
+  it('every witness replays to its outcome, with the fewest interventions first', () => {
+    const sc = scenario('irq-local-rmw');
+    const p = resolveParams(sc, { variant: 'none' });
+    const r = explore(sc, p, { ...none, irqs: 1 });
+    const { machine } = sc.build(p);
+    for (const o of r.outcomes) {
+      const { states } = replay(machine, o.witness.events);
+      const end = states[states.length - 1] as Int32Array;
+      expect(jsonObservables(observe(sc, machine, end, p))).toEqual(jsonObservables(o.observables));
+    }
+    const lost = r.outcomes.find((o) => o.violations.length > 0);
+    expect(lost?.witness.interventions).toBe(1);
+  });
+
+  it('reports the first state that breaks an always invariant, with its witness', () => {
+    const sc = scenario('percpu-modern');
+    const p = resolveParams(sc, {
+      variant: 'preempt-only',
+      batch: '32',
+      slots: '20',
+      amounts: '10,0',
+      adds: '1',
+      summer: '-1',
+      irqAmount: '10',
+    });
+    const r = explore(sc, p, { ...none, irqs: 1 });
+    const v = r.always.find((a) => a.id === 'slot-below-batch');
+    expect(v?.reason).toBe("CPU0's delta is 40, not within ±32");
+    expect(v?.witness.interventions).toBe(1);
+  });
+
+  it('is deterministic: two runs give the same witnesses', () => {
+    const sc = scenario('global-plain');
+    const p = resolveParams(sc, { cpus: '3', iterations: '1' });
+    const a = explore(sc, p, none).outcomes.map((o) => o.witness.events.join(','));
+    const b = explore(sc, p, none).outcomes.map((o) => o.witness.events.join(','));
+    expect(a).toEqual(b);
+  });
+
+  it('simplest stops at the violation with the fewest interventions', () => {
+    const sc = scenario('cmpxchg-local-generic');
+    const p = resolveParams(sc, { variant: 'nmi' });
+    const r = explore(sc, p, { ...none, irqs: 1, nmis: 1 }, { simplest: true });
+    const bad = r.outcomes.filter((o) => o.violations.length > 0);
+    expect(bad).toHaveLength(1);
+    expect(bad[0]?.witness.interventions).toBe(1);
+    expect(bad[0]?.observables.c).toBe(11);
+  });
+
+  it('stops, marked incomplete, at the state limit', () => {
+    const sc = scenario('global-plain');
+    const r = explore(sc, resolveParams(sc, { cpus: '3', iterations: '3' }), none, {
+      maxStates: 50,
+    });
+    expect(r.complete).toBe(false);
+  });
+});
