@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { Ev, makeEvent } from '../machine/events.ts';
+import { findScenario } from '../scenarios/index.ts';
+import type { Scenario } from '../scenarios/types.ts';
+import { decodeLink, encodeLink } from './link.ts';
+import { currentState } from './session.ts';
+import { createStepStore, linkOf } from './stepStore.ts';
+
+const step = (k: number) => makeEvent(Ev.Step, k);
+
+describe('the Step-mode store', () => {
+  it('steps, goes back to exactly the previous state, and redoes', () => {
+    const store = createStepStore();
+    const a = store.getState();
+    a.eventRequested(step(0));
+    const after1 = currentState(store.getState().session).slice();
+    a.eventRequested(step(1));
+    a.backRequested();
+    expect(Array.from(currentState(store.getState().session))).toEqual(Array.from(after1));
+    a.forwardRequested();
+    expect(store.getState().session.cursor).toBe(2);
+    expect(store.getState().session.steps[1]?.text).toBe('CPU1 reads nr_files: 0');
+  });
+
+  it('an illegal event leaves a notice and changes nothing', () => {
+    const store = createStepStore();
+    const before = store.getState().session;
+    store.getState().eventRequested(makeEvent(Ev.Preempt, 0));
+    expect(store.getState().notice).toBe(
+      'pre0 is not possible here: no other task is waiting on CPU 0',
+    );
+    expect(store.getState().session).toBe(before);
+  });
+
+  it('a witness loads at its start with its schedule ready to step forward', () => {
+    const store = createStepStore();
+    store.getState().witnessLoaded('lost-update');
+    const s = store.getState().session;
+    expect([s.cursor, s.events.length]).toEqual([0, 4]);
+    for (let i = 0; i < 4; i++) store.getState().forwardRequested();
+    expect(store.getState().session.steps[3]?.text).toBe('CPU1 writes nr_files = 101; T1 finishes');
+  });
+
+  it('a link reopens the same moment; a bad link opens the default with a message', () => {
+    const store = createStepStore();
+    store.getState().scenarioChosen('percpu-classic');
+    store.getState().witnessLoaded('sum-holds-the-lock');
+    store.getState().jumpRequested(14);
+    const hash = linkOf(store.getState().session);
+    const other = createStepStore();
+    other.getState().linkOpened(hash);
+    const s = other.getState().session;
+    expect([s.scenario.id, s.cursor, s.events.length]).toEqual(['percpu-classic', 14, 20]);
+    expect(Array.from(currentState(s))).toEqual(Array.from(currentState(store.getState().session)));
+
+    other.getState().linkOpened('#/step/nope?at=1');
+    expect(other.getState().notice).toBe(
+      "This link could not be opened: there is no scenario 'nope'. Showing global-plain instead.",
+    );
+    other.getState().linkOpened('#/step/global-plain?sched=0+x&at=1');
+    expect(other.getState().notice).toMatch(
+      /^This link could not be opened: schedule, column 3: unknown event 'x'/,
+    );
+  });
+
+  it('a bad parameter is refused with its message; the session is kept', () => {
+    const store = createStepStore();
+    store.getState().eventRequested(step(0));
+    store.getState().paramChanged('cpus', '99');
+    expect(store.getState().notice).toBe('cpus must be from 1 to 64, got 99');
+    expect(store.getState().session.cursor).toBe(1);
+  });
+
+  it('play takes random legal events within the scenario bounds until the end', () => {
+    const store = createStepStore();
+    store.getState().scenarioChosen('irq-local-rmw');
+    for (let i = 0; i < 100; i++) store.getState().playTicked();
+    const s = store.getState().session;
+    expect(s.events.filter((e) => (e & 7) === Ev.Irq).length).toBeLessThanOrEqual(
+      (findScenario('irq-local-rmw') as Scenario).bounds.irqs,
+    );
+  });
+});
+
+describe('step links', () => {
+  it('round-trip short and long links, and reject damaged ones', () => {
+    const short = {
+      scenario: 'global-plain',
+      params: { iterations: '1' },
+      schedule: '0 1 0 1',
+      cursor: 3,
+    };
+    expect(encodeLink(short)).toBe('#/step/global-plain?iterations=1&sched=0+1+0+1&at=3');
+    expect(decodeLink(encodeLink(short))).toEqual({ ok: true, link: short });
+    const long = {
+      ...short,
+      schedule: Array.from({ length: 200 }, (_, i) => String(i % 2)).join(' '),
+    };
+    const h = encodeLink(long);
+    expect(h).toMatch(/^#\/step\/global-plain\?z=/);
+    expect(decodeLink(h)).toEqual({ ok: true, link: long });
+    expect(decodeLink('#/step/global-plain?z=%%%')).toEqual({
+      ok: false,
+      message: 'the compressed part of this link is damaged',
+    });
+    expect(decodeLink('#/step/global-plain?at=-2')).toEqual({
+      ok: false,
+      message: "the link's position 'at=-2' is not a step number",
+    });
+  });
+});

@@ -1,0 +1,221 @@
+// The Step-mode store: a zustand store created without React (the hook is a thin layer in
+// src/ui). Actions are named as events; every user-facing failure becomes `notice`, and nothing
+// the user had is lost by a bad event or link.
+
+import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
+import { createStore } from 'zustand/vanilla';
+import { enabledEvents, IllegalEventError, isTerminal } from '../machine/events.ts';
+import { budgetLimits, budgetSlot } from '../machine/random-run.ts';
+import {
+  formatSchedule,
+  parseScheduleWithOffsets,
+  ScheduleSyntaxError,
+} from '../machine/schedule.ts';
+import { catalogue, findScenario } from '../scenarios/index.ts';
+import { ParamError } from '../scenarios/params.ts';
+import type { Params, Scenario } from '../scenarios/types.ts';
+import { decodeLink, encodeLink } from './link.ts';
+import {
+  currentState,
+  moveTo,
+  type Session,
+  startSession,
+  takeEvent,
+  takeEvents,
+} from './session.ts';
+
+export interface StepState {
+  readonly session: Session;
+  /** A message for the user (a refused event, a bad link or parameter), or null. */
+  readonly notice: string | null;
+  readonly playing: boolean;
+  /** Random-scheduler steps per second while playing. */
+  readonly speed: number;
+  readonly revealed: boolean;
+
+  scenarioChosen(id: string): void;
+  paramChanged(name: string, text: string): void;
+  witnessLoaded(name: string): void;
+  eventRequested(ev: number): void;
+  backRequested(): void;
+  forwardRequested(): void;
+  jumpRequested(cursor: number): void;
+  resetRequested(): void;
+  playToggled(): void;
+  playTicked(): void;
+  speedChanged(stepsPerSecond: number): void;
+  revealToggled(): void;
+  noticeDismissed(): void;
+  /** Opens a #/step/… link; a bad one leaves a notice and the default scenario. */
+  linkOpened(hash: string): void;
+}
+
+/** Parameter overrides of a session as text (what links and the form show). */
+export function paramText(sc: Scenario, p: Params): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const spec of sc.params) {
+    const v = p[spec.name];
+    if (v === undefined) continue;
+    const text = Array.isArray(v) ? v.join(',') : String(v);
+    const def = Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default);
+    if (text !== def) out[spec.name] = text;
+  }
+  return out;
+}
+
+/** The link to the session's current moment. */
+export function linkOf(s: Session): string {
+  return encodeLink({
+    scenario: s.scenario.id,
+    params: paramText(s.scenario, s.params),
+    schedule: formatSchedule(s.events),
+    cursor: s.cursor,
+  });
+}
+
+function messageOf(e: unknown): string {
+  if (
+    e instanceof IllegalEventError ||
+    e instanceof ParamError ||
+    e instanceof ScheduleSyntaxError
+  ) {
+    return e.message;
+  }
+  throw e;
+}
+
+const first = catalogue[0] as Scenario;
+
+export function createStepStore(initial: Session = startSession(first)) {
+  // The random scheduler of Play: seeded, so a class can replay "what the computer chose".
+  const rng = xoroshiro128plus(2011);
+  return createStore<StepState>()((set, get) => {
+    const update = (f: (s: Session) => Session) => {
+      try {
+        set({ session: f(get().session), notice: null });
+      } catch (e) {
+        set({ notice: messageOf(e), playing: false });
+      }
+    };
+    return {
+      session: initial,
+      notice: null,
+      playing: false,
+      speed: 4,
+      revealed: false,
+
+      scenarioChosen: (id) => {
+        const sc = findScenario(id);
+        if (!sc) return set({ notice: `unknown scenario '${id}'` });
+        set({ session: startSession(sc), notice: null, playing: false, revealed: false });
+      },
+      paramChanged: (name, text) => {
+        const { session } = get();
+        try {
+          const overrides = { ...paramText(session.scenario, session.params), [name]: text };
+          set({ session: startSession(session.scenario, overrides), notice: null, playing: false });
+        } catch (e) {
+          set({ notice: messageOf(e) });
+        }
+      },
+      witnessLoaded: (name) => {
+        const { session } = get();
+        const w = session.scenario.witnesses.find((x) => x.name === name);
+        if (!w) return set({ notice: `no witness '${name}'` });
+        try {
+          const full = takeEvents(
+            startSession(session.scenario, w.params),
+            parseScheduleWithOffsets(w.schedule).events,
+          );
+          // Loaded at its start, ready to step: the schedule is the redo tail.
+          set({ session: moveTo(full, 0), notice: null, playing: false, revealed: false });
+        } catch (e) {
+          set({ notice: messageOf(e) });
+        }
+      },
+      eventRequested: (ev) => {
+        update((s) => takeEvent(s, ev));
+      },
+      backRequested: () => {
+        update((s) => moveTo(s, s.cursor - 1));
+      },
+      forwardRequested: () => {
+        update((s) => moveTo(s, s.cursor + 1));
+      },
+      jumpRequested: (cursor) => {
+        update((s) => moveTo(s, cursor));
+      },
+      resetRequested: () => {
+        const { session } = get();
+        set({
+          session: startSession(session.scenario, paramText(session.scenario, session.params)),
+          notice: null,
+          playing: false,
+        });
+      },
+      playToggled: () => {
+        set({ playing: !get().playing });
+      },
+      playTicked: () => {
+        const { session } = get();
+        const m = session.instance.machine;
+        const s = currentState(session);
+        if (isTerminal(m, s)) return set({ playing: false });
+        // Within the scenario's explore bounds, so Play cannot raise IRQs forever.
+        const limits = budgetLimits(session.scenario.bounds);
+        const used = [0, 0, 0, 0];
+        for (const ev of session.events.slice(0, session.cursor)) {
+          const slot = budgetSlot(ev);
+          if (slot >= 0) used[slot] = (used[slot] as number) + 1;
+        }
+        const all: number[] = [];
+        const n = enabledEvents(m, s, all);
+        const ok = all.slice(0, n).filter((ev) => {
+          const slot = budgetSlot(ev);
+          return slot < 0 || (used[slot] as number) < (limits[slot] as number);
+        });
+        if (ok.length === 0) return set({ playing: false });
+        const ev = ok[unsafeUniformIntDistribution(0, ok.length - 1, rng)] as number;
+        update((x) => takeEvent(x, ev));
+      },
+      speedChanged: (stepsPerSecond) => {
+        set({ speed: Math.max(0.5, Math.min(50, stepsPerSecond)) });
+      },
+      revealToggled: () => {
+        set({ revealed: !get().revealed });
+      },
+      noticeDismissed: () => {
+        set({ notice: null });
+      },
+      linkOpened: (hash) => {
+        const decoded = decodeLink(hash);
+        const fallback = (why: string) =>
+          set({
+            session: startSession(first),
+            notice: `This link could not be opened: ${why}. Showing ${first.id} instead.`,
+            playing: false,
+          });
+        if (!decoded.ok) return fallback(decoded.message);
+        const { link } = decoded;
+        const sc = findScenario(link.scenario);
+        if (!sc) return fallback(`there is no scenario '${link.scenario}'`);
+        try {
+          const full = takeEvents(
+            startSession(sc, link.params),
+            parseScheduleWithOffsets(link.schedule).events,
+          );
+          set({
+            session: moveTo(full, link.cursor),
+            notice: null,
+            playing: false,
+            revealed: false,
+          });
+        } catch (e) {
+          fallback(messageOf(e));
+        }
+      },
+    };
+  });
+}
+
+export type StepStore = ReturnType<typeof createStepStore>;
