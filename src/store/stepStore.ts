@@ -106,7 +106,10 @@ export function createStepStore(initial: Session = startSession(first)) {
 
       scenarioChosen: (id) => {
         const sc = findScenario(id);
-        if (!sc) return set({ notice: `unknown scenario '${id}'` });
+        if (!sc) {
+          set({ notice: `unknown scenario '${id}'` });
+          return;
+        }
         set({ session: startSession(sc), notice: null, playing: false, revealed: false });
       },
       paramChanged: (name, text) => {
@@ -121,7 +124,10 @@ export function createStepStore(initial: Session = startSession(first)) {
       witnessLoaded: (name) => {
         const { session } = get();
         const w = session.scenario.witnesses.find((x) => x.name === name);
-        if (!w) return set({ notice: `no witness '${name}'` });
+        if (!w) {
+          set({ notice: `no witness '${name}'` });
+          return;
+        }
         try {
           const full = takeEvents(
             startSession(session.scenario, w.params),
@@ -160,7 +166,10 @@ export function createStepStore(initial: Session = startSession(first)) {
         const { session } = get();
         const m = session.instance.machine;
         const s = currentState(session);
-        if (isTerminal(m, s)) return set({ playing: false });
+        if (isTerminal(m, s)) {
+          set({ playing: false });
+          return;
+        }
         // Within the scenario's explore bounds, so Play cannot raise IRQs forever.
         const limits = budgetLimits(session.scenario.bounds);
         const used = [0, 0, 0, 0];
@@ -174,7 +183,10 @@ export function createStepStore(initial: Session = startSession(first)) {
           const slot = budgetSlot(ev);
           return slot < 0 || (used[slot] as number) < (limits[slot] as number);
         });
-        if (ok.length === 0) return set({ playing: false });
+        if (ok.length === 0) {
+          set({ playing: false });
+          return;
+        }
         const ev = ok[unsafeUniformIntDistribution(0, ok.length - 1, rng)] as number;
         update((x) => takeEvent(x, ev));
       },
@@ -189,16 +201,23 @@ export function createStepStore(initial: Session = startSession(first)) {
       },
       linkOpened: (hash) => {
         const decoded = decodeLink(hash);
-        const fallback = (why: string) =>
+        const fallback = (why: string) => {
           set({
             session: startSession(first),
             notice: `This link could not be opened: ${why}. Showing ${first.id} instead.`,
             playing: false,
           });
-        if (!decoded.ok) return fallback(decoded.message);
+        };
+        if (!decoded.ok) {
+          fallback(decoded.message);
+          return;
+        }
         const { link } = decoded;
         const sc = findScenario(link.scenario);
-        if (!sc) return fallback(`there is no scenario '${link.scenario}'`);
+        if (!sc) {
+          fallback(`there is no scenario '${link.scenario}'`);
+          return;
+        }
         try {
           const full = takeEvents(
             startSession(sc, link.params),
