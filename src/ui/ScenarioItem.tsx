@@ -11,6 +11,9 @@ export function ScenarioItem({ scenario }: { scenario: ScenarioSummary }) {
       </p>
       <p>{scenario.summary}</p>
       <p className="scenario-source">Source: {scenario.source}</p>
+      <p>
+        <a href={`#/step/${scenario.id}`}>Open {scenario.id} in Step mode</a>
+      </p>
     </li>
   );
 }

@@ -1,0 +1,72 @@
+import { slotBarsLayout } from './slotBars.ts';
+
+const W = 520;
+const H = 220;
+
+/** Per-CPU deltas as bars with the ±batch lines. React owns the SVG; d3 computed the layout. */
+export function SlotBars({
+  label,
+  values,
+  batch,
+  colour,
+}: {
+  label: string;
+  values: readonly number[];
+  batch: number | null;
+  colour: (cpu: number) => string;
+}) {
+  const l = slotBarsLayout(values, batch, W, H);
+  const summary = `${label}: ${values.map((v, k) => `CPU${k} ${v}`).join(', ')}${batch === null ? '' : `; batch ±${batch}`}`;
+  return (
+    <svg className="slot-bars" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary}>
+      <defs>
+        <pattern
+          id="over-hatch"
+          width="8"
+          height="8"
+          patternUnits="userSpaceOnUse"
+          patternTransform="rotate(45)"
+        >
+          <rect width="8" height="8" fill="#b00020" />
+          <line x1="0" y1="0" x2="0" y2="8" stroke="#fff" strokeWidth="3" />
+        </pattern>
+      </defs>
+      {l.ticks.map((t) => (
+        <g key={t.label}>
+          <line x1={50} x2={W - 12} y1={t.y} y2={t.y} className="tick-line" />
+          <text x={46} y={t.y + 5} textAnchor="end" className="tick-label">
+            {t.label}
+          </text>
+        </g>
+      ))}
+      {l.plusY !== null && l.minusY !== null && (
+        <g className="threshold">
+          <line x1={50} x2={W - 12} y1={l.plusY} y2={l.plusY} />
+          <line x1={50} x2={W - 12} y1={l.minusY} y2={l.minusY} />
+          <text x={W - 14} y={l.plusY - 4} textAnchor="end">
+            +batch {batch}
+          </text>
+          <text x={W - 14} y={l.minusY + 16} textAnchor="end">
+            −batch
+          </text>
+        </g>
+      )}
+      <line x1={50} x2={W - 12} y1={l.zeroY} y2={l.zeroY} className="zero-line" />
+      {l.bars.map((b) => (
+        <g key={b.cpu}>
+          <rect
+            x={b.x}
+            y={b.y}
+            width={b.width}
+            height={b.height}
+            fill={b.over ? 'url(#over-hatch)' : colour(b.cpu)}
+            className="bar"
+          />
+          <text x={b.x + b.width / 2} y={H - 8} textAnchor="middle" className="bar-label">
+            CPU{b.cpu}: {b.value}
+          </text>
+        </g>
+      ))}
+    </svg>
+  );
+}

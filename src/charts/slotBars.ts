@@ -1,0 +1,63 @@
+// Layout of the per-CPU delta bars: one bar per CPU from zero, with the ±batch threshold lines.
+// Pure math (d3-scale), so it is tested without a browser; SlotBars.tsx renders it.
+
+import { scaleBand, scaleLinear } from 'd3';
+
+export interface Bar {
+  readonly cpu: number;
+  readonly value: number;
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+  /** |value| >= batch: past the threshold (drawn with a hatch, not only a colour). */
+  readonly over: boolean;
+}
+
+export interface SlotBarsLayout {
+  readonly bars: readonly Bar[];
+  readonly zeroY: number;
+  /** y of +batch and −batch (null when the scenario has no batch). */
+  readonly plusY: number | null;
+  readonly minusY: number | null;
+  readonly ticks: readonly { readonly y: number; readonly label: string }[];
+}
+
+export function slotBarsLayout(
+  values: readonly number[],
+  batch: number | null,
+  width: number,
+  height: number,
+  margin = { top: 12, right: 12, bottom: 28, left: 56 },
+): SlotBarsLayout {
+  // The domain always shows the thresholds, and every value, so a bar past the batch is visible.
+  const extent = Math.max(1, batch ?? 0, ...values.map((v) => Math.abs(v)));
+  const y = scaleLinear()
+    .domain([-extent * 1.1, extent * 1.1])
+    .range([height - margin.bottom, margin.top]);
+  const x = scaleBand<number>()
+    .domain(values.map((_, i) => i))
+    .range([margin.left, width - margin.right])
+    .padding(0.25);
+  const zeroY = y(0);
+  const bars = values.map((value, cpu) => {
+    const top = y(Math.max(0, value));
+    const bottom = y(Math.min(0, value));
+    return {
+      cpu,
+      value,
+      x: x(cpu) ?? 0,
+      y: top,
+      width: x.bandwidth(),
+      height: Math.max(1, bottom - top),
+      over: batch !== null && Math.abs(value) >= batch,
+    };
+  });
+  return {
+    bars,
+    zeroY,
+    plusY: batch === null ? null : y(batch),
+    minusY: batch === null ? null : y(-batch),
+    ticks: y.ticks(5).map((t) => ({ y: y(t), label: String(t) })),
+  };
+}

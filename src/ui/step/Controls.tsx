@@ -1,0 +1,158 @@
+import { useState } from 'react';
+import { formatEvent } from '../../machine/events.ts';
+import { currentState } from '../../store/session.ts';
+import { linkOf } from '../../store/stepStore.ts';
+import { type ControlView, controlsOf, cpuColour } from './view.ts';
+import { stepStore, useStep } from './useStep.ts';
+
+/** A scheduler button: aria-disabled (still focusable) with the reason as its description. */
+function EventButton({ c, label, keyHint }: { c: ControlView; label: string; keyHint?: string }) {
+  const disabled = c.why !== '';
+  return (
+    <button
+      type="button"
+      aria-disabled={disabled}
+      title={
+        disabled ? c.why : keyHint ? `${formatEvent(c.ev)} (key ${keyHint})` : formatEvent(c.ev)
+      }
+      aria-keyshortcuts={keyHint}
+      onClick={() => {
+        if (!disabled) stepStore.getState().eventRequested(c.ev);
+      }}
+    >
+      {label}
+    </button>
+  );
+}
+
+function MigrateControl({ k, options }: { k: number; options: readonly ControlView[] }) {
+  const [target, setTarget] = useState(0);
+  const chosen = options[Math.min(target, options.length - 1)];
+  if (!chosen) return null;
+  return (
+    <span className="migrate">
+      <EventButton c={chosen} label={`Migrate task from CPU ${k}`} />
+      <label>
+        to
+        <select
+          aria-label={`Migrate CPU ${k}'s task to`}
+          value={target}
+          onChange={(e) => {
+            setTarget(Number(e.target.value));
+          }}
+        >
+          {options.map((o, i) => (
+            <option key={o.ev} value={i}>
+              CPU {(o.ev >> 11) & 0xff}
+            </option>
+          ))}
+        </select>
+      </label>
+    </span>
+  );
+}
+
+/** Per-CPU scheduler controls, then time travel, play and sharing. */
+export function Controls() {
+  const session = useStep((s) => s.session);
+  const playing = useStep((s) => s.playing);
+  const speed = useStep((s) => s.speed);
+  const [copied, setCopied] = useState('');
+  const m = session.instance.machine;
+  const rows = controlsOf(m, currentState(session));
+  const actions = stepStore.getState();
+  return (
+    <section className="controls" aria-label="Scheduler">
+      <div className="cpu-controls">
+        {rows.map((r, k) => (
+          <div key={k} className="cpu-row" role="group" aria-label={`CPU ${k} controls`}>
+            <span className="cpu-chip" style={{ borderColor: cpuColour(k) }}>
+              CPU{k}
+            </span>
+            <EventButton
+              c={r.step}
+              label={`Step CPU ${k}`}
+              keyHint={k < 9 ? String(k) : undefined}
+            />
+            {r.irq && <EventButton c={r.irq} label={`IRQ on CPU ${k}`} />}
+            {r.nmi && <EventButton c={r.nmi} label={`NMI on CPU ${k}`} />}
+            <EventButton c={r.preempt} label={`Preempt CPU ${k}`} />
+            {r.migrate.length > 0 && <MigrateControl k={k} options={r.migrate} />}
+          </div>
+        ))}
+      </div>
+      <div className="time-controls">
+        <button
+          type="button"
+          aria-keyshortcuts="ArrowLeft"
+          aria-disabled={session.cursor === 0}
+          onClick={() => {
+            actions.backRequested();
+          }}
+        >
+          Step back
+        </button>
+        <button
+          type="button"
+          aria-keyshortcuts="ArrowRight"
+          aria-disabled={session.cursor >= session.events.length}
+          onClick={() => {
+            actions.forwardRequested();
+          }}
+        >
+          Step forward
+        </button>
+        <button
+          type="button"
+          aria-keyshortcuts="Space"
+          onClick={() => {
+            actions.playToggled();
+          }}
+        >
+          {playing ? 'Pause' : 'Play'}
+        </button>
+        <label>
+          Speed
+          <input
+            type="range"
+            min={0.5}
+            max={20}
+            step={0.5}
+            value={speed}
+            onChange={(e) => {
+              actions.speedChanged(Number(e.target.value));
+            }}
+          />
+          <span>{speed} steps/s</span>
+        </label>
+        <button
+          type="button"
+          onClick={() => {
+            actions.resetRequested();
+          }}
+        >
+          Reset
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            const url = `${location.origin}${location.pathname}${linkOf(stepStore.getState().session)}`;
+            void navigator.clipboard.writeText(url).then(
+              () => {
+                setCopied('Link copied');
+              },
+              () => {
+                setCopied(url);
+              },
+            );
+          }}
+        >
+          Copy link
+        </button>
+        <span role="status" className="copied">
+          {copied}
+        </span>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import { currentState } from '../../store/session.ts';
+import { cpuColour, cpuViews } from './view.ts';
+import { useStep } from './useStep.ts';
+
+/** One lane per CPU: what runs there, its preempt_count, interrupts, and the next line. */
+export function CpuLanes() {
+  const session = useStep((s) => s.session);
+  const cpus = cpuViews(session.instance.machine, currentState(session));
+  return (
+    <section className="lanes" aria-label="CPUs">
+      {cpus.map((c) => (
+        <div
+          key={c.cpu}
+          className="lane"
+          role="group"
+          aria-label={`CPU ${c.cpu}`}
+          style={{ borderLeftColor: cpuColour(c.cpu) }}
+        >
+          <h3>CPU{c.cpu}</h3>
+          <p className="stack">{c.idle ? 'idle' : c.stack.join(' → ')}</p>
+          <p className="flags">
+            <span>preempt_count {c.preemptCount}</span>{' '}
+            <span>interrupts {c.irqsOn ? 'on' : 'off'}</span>
+            {c.pending && <span className="pending"> IRQ pending</span>}
+          </p>
+          <p className="next-line">
+            {c.nextLine > 0 ? `next: line ${c.nextLine}` : c.idle ? 'nothing to run' : 'finished'}
+          </p>
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import { SlotBars } from '../../charts/SlotBars.tsx';
+import { currentState } from '../../store/session.ts';
+import { cpuColour, globalCells, perCpuCells } from './view.ts';
+import { useStep } from './useStep.ts';
+
+/** Globals as a table; per-CPU variables as bars (with ±batch) and as text. */
+export function MemoryView() {
+  const session = useStep((s) => s.session);
+  const m = session.instance.machine;
+  const s = currentState(session);
+  const batch = typeof session.params.batch === 'number' ? session.params.batch : null;
+  return (
+    <section className="memory" aria-label="Memory">
+      <table>
+        <caption>Memory</caption>
+        <tbody>
+          {globalCells(m, s).map((c) => (
+            <tr key={c.name}>
+              <th scope="row">{c.label}</th>
+              <td>{c.value}</td>
+            </tr>
+          ))}
+          {perCpuCells(m, s).map((c) =>
+            c.values.map((v, k) => (
+              <tr key={`${c.name}${k}`}>
+                <th scope="row">
+                  CPU{k}&rsquo;s {c.label}
+                </th>
+                <td>{c.isLock ? (v === 0 ? 'free' : 'held') : v}</td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </table>
+      {perCpuCells(m, s)
+        .filter((c) => !c.isLock)
+        .map((c) => (
+          <SlotBars
+            key={c.name}
+            label={c.label}
+            values={c.values}
+            batch={c.name === 'slots' ? batch : null}
+            colour={cpuColour}
+          />
+        ))}
+    </section>
+  );
+}

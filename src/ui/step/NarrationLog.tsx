@@ -1,0 +1,29 @@
+import { useEffect, useRef } from 'react';
+import { useStep } from './useStep.ts';
+
+/** Every step's sentence; the newest is announced to screen readers (a polite live region). */
+export function NarrationLog() {
+  const session = useStep((s) => s.session);
+  const current = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    current.current?.scrollIntoView({ block: 'nearest' });
+  }, [session.cursor]);
+  const shown = session.steps.slice(0, session.cursor);
+  return (
+    <section className="narration" aria-label="Narration">
+      <h3>What happened</h3>
+      <ol role="log" aria-live="polite" aria-label="Narration log">
+        {shown.map((st, i) => (
+          <li
+            key={i}
+            ref={i === shown.length - 1 ? current : undefined}
+            aria-current={i === shown.length - 1 ? 'step' : undefined}
+          >
+            <span className="event">{st.event}</span> {st.text}
+          </li>
+        ))}
+      </ol>
+      {shown.length === 0 && <p>Nothing yet: step a CPU to begin.</p>}
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import { useEffect, useRef } from 'react';
+
+/** The keyboard shortcuts, in a modal dialog (Escape closes it). */
+export function ShortcutSheet({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} aria-label="Keyboard shortcuts" onClose={onClose}>
+      <h2>Keyboard shortcuts</h2>
+      <dl>
+        <dt>0 … 8</dt>
+        <dd>Step CPU 0 … 8 (other CPUs: Tab to their Step button)</dd>
+        <dt>← / →</dt>
+        <dd>Step back / forward (redo)</dd>
+        <dt>Space</dt>
+        <dd>Play / pause the random scheduler</dd>
+        <dt>?</dt>
+        <dd>This sheet</dd>
+      </dl>
+      <button type="button" onClick={onClose}>
+        Close
+      </button>
+    </dialog>
+  );
+}

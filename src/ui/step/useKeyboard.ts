@@ -1,0 +1,43 @@
+// Keyboard control of Step mode. Digits are matched by event.code (Digit0 … Digit8), so they work
+// on every keyboard layout; ←/→ travel in time, Space plays or pauses, ? opens the sheet.
+
+import { useEffect } from 'react';
+import { Ev, makeEvent } from '../../machine/events.ts';
+import { stepStore } from './useStep.ts';
+
+export function useStepKeys(onHelp: () => void): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      // Typing in a field or choosing in a select is not a command.
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA'))
+        return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const store = stepStore.getState();
+      const digit = /^Digit([0-8])$/.exec(e.code);
+      if (digit) {
+        const k = Number(digit[1]);
+        if (k >= store.session.instance.machine.cpus) return;
+        // An illegal step is refused by the store, which says why in the notice.
+        store.eventRequested(makeEvent(Ev.Step, k));
+        e.preventDefault();
+      } else if (e.key === 'ArrowLeft') {
+        store.backRequested();
+        e.preventDefault();
+      } else if (e.key === 'ArrowRight') {
+        store.forwardRequested();
+        e.preventDefault();
+      } else if (e.code === 'Space' && t?.tagName !== 'BUTTON') {
+        store.playToggled();
+        e.preventDefault();
+      } else if (e.key === '?') {
+        onHelp();
+        e.preventDefault();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [onHelp]);
+}

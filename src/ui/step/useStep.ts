@@ -1,0 +1,10 @@
+// The app's one Step-mode store and its typed hook (the store itself has no React in it).
+
+import { useStore } from 'zustand';
+import { createStepStore, type StepState } from '../../store/stepStore.ts';
+
+export const stepStore = createStepStore();
+
+export function useStep<T>(selector: (s: StepState) => T): T {
+  return useStore(stepStore, selector);
+}

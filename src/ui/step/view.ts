@@ -1,0 +1,204 @@
+// What the Step screen shows, derived from the session: plain data for the components, so the
+// components stay small and this stays testable without a browser.
+
+import { Ev, makeEvent, whyIllegal } from '../../machine/events.ts';
+import { pairValue } from '../../machine/int64.ts';
+import { topContext } from '../../machine/interpreter.ts';
+import type { Instr } from '../../machine/isa.ts';
+import {
+  CPU_CUR,
+  CPU_FIELDS,
+  CPU_IN_IRQ,
+  CPU_IN_NMI,
+  CPU_IRQ_ON,
+  CPU_PENDING,
+  CPU_PREEMPT,
+  CTX_PC,
+  contextName,
+  type Machine,
+} from '../../machine/machine.ts';
+import { actorName } from '../../machine/narrate.ts';
+import {
+  alwaysViolations,
+  finalViolations,
+  observe,
+  type Violation,
+} from '../../scenarios/outcome.ts';
+import { isTerminal } from '../../machine/events.ts';
+import { currentState, type Session } from '../../store/session.ts';
+
+/** Okabe–Ito colours: distinguishable with the common colour-vision deficiencies. */
+export const CPU_COLOURS = [
+  '#E69F00',
+  '#0072B2',
+  '#009E73',
+  '#CC79A7',
+  '#D55E00',
+  '#56B4E9',
+  '#000000',
+  '#F0E442',
+];
+
+export function cpuColour(k: number): string {
+  return CPU_COLOURS[k % CPU_COLOURS.length] as string;
+}
+
+export interface CpuView {
+  readonly cpu: number;
+  /** Bottom to top: the task, then handlers. */
+  readonly stack: readonly string[];
+  readonly preemptCount: number;
+  readonly irqsOn: boolean;
+  readonly pending: boolean;
+  /** Listing line the top context runs next (0: none). */
+  readonly nextLine: number;
+  readonly idle: boolean;
+}
+
+function nextLineOf(m: Machine, s: Int32Array, ctx: number): number {
+  if (ctx < 0) return 0;
+  const code = m.code[ctx] as readonly Instr[];
+  const pc = s[m.ctxOff + ctx * m.ctxStride + CTX_PC] as number;
+  return pc < code.length ? (code[pc] as Instr).line : 0;
+}
+
+export function cpuViews(m: Machine, s: Int32Array): CpuView[] {
+  const out: CpuView[] = [];
+  for (let k = 0; k < m.cpus; k++) {
+    const b = m.cpuOff + k * CPU_FIELDS;
+    const cur = s[b + CPU_CUR] as number;
+    const stack: string[] = [];
+    if (cur >= 0) stack.push(`task ${contextName(m, cur)}`);
+    if (s[b + CPU_IN_IRQ] !== 0) stack.push('IRQ handler');
+    if (s[b + CPU_IN_NMI] !== 0) stack.push('NMI handler');
+    const top = topContext(m, s, k);
+    out.push({
+      cpu: k,
+      stack,
+      preemptCount: s[b + CPU_PREEMPT] as number,
+      irqsOn: s[b + CPU_IRQ_ON] !== 0,
+      pending: s[b + CPU_PENDING] !== 0,
+      nextLine: nextLineOf(m, s, top),
+      idle: top < 0,
+    });
+  }
+  return out;
+}
+
+export interface CellView {
+  readonly name: string;
+  readonly label: string;
+  readonly value: string;
+}
+
+/** Global cells (and lock owners) as text. */
+export function globalCells(m: Machine, s: Int32Array): CellView[] {
+  const out: CellView[] = [];
+  for (const cell of m.layout.cells) {
+    if (cell.perCpu) continue;
+    let value: string;
+    if (cell.type === 'lock') {
+      const owner = (s[cell.addr] as number) - 1;
+      value = owner < 0 ? 'free' : `held by ${actorName(m, s, owner)}`;
+    } else if (cell.type === 's64') {
+      value = String(pairValue(s[cell.addr] as number, s[cell.addr + 1] as number));
+    } else {
+      value = String(s[cell.addr]);
+    }
+    out.push({ name: cell.name, label: cell.label, value });
+  }
+  return out;
+}
+
+export interface PerCpuView {
+  readonly name: string;
+  readonly label: string;
+  readonly values: readonly number[];
+  readonly isLock: boolean;
+}
+
+export function perCpuCells(m: Machine, s: Int32Array): PerCpuView[] {
+  const out: PerCpuView[] = [];
+  for (const cell of m.layout.cells) {
+    if (!cell.perCpu) continue;
+    const values: number[] = [];
+    for (let k = 0; k < cell.count; k++) {
+      const a = cell.base + k * cell.stride;
+      values.push(
+        cell.type === 's64'
+          ? Number(pairValue(s[a] as number, s[a + 1] as number))
+          : (s[a] as number),
+      );
+    }
+    out.push({ name: cell.name, label: cell.label, values, isLock: cell.type === 'lock' });
+  }
+  return out;
+}
+
+export interface ControlView {
+  readonly ev: number;
+  /** '' when legal, else why not. */
+  readonly why: string;
+}
+
+export interface CpuControls {
+  readonly step: ControlView;
+  readonly irq: ControlView | null;
+  readonly nmi: ControlView | null;
+  readonly preempt: ControlView;
+  readonly migrate: readonly ControlView[];
+}
+
+export function controlsOf(m: Machine, s: Int32Array): CpuControls[] {
+  const out: CpuControls[] = [];
+  const view = (ev: number): ControlView => ({ ev, why: whyIllegal(m, s, ev) });
+  for (let k = 0; k < m.cpus; k++) {
+    const migrate: ControlView[] = [];
+    for (let j = 0; j < m.cpus; j++) if (j !== k) migrate.push(view(makeEvent(Ev.Migrate, k, j)));
+    out.push({
+      step: view(makeEvent(Ev.Step, k)),
+      irq: m.irqCtx[k] === -1 ? null : view(makeEvent(Ev.Irq, k)),
+      nmi: m.nmiCtx[k] === -1 ? null : view(makeEvent(Ev.Nmi, k)),
+      preempt: view(makeEvent(Ev.Preempt, k)),
+      migrate,
+    });
+  }
+  return out;
+}
+
+export interface InvariantView {
+  readonly id: string;
+  readonly description: string;
+  readonly status: 'holds' | 'violated' | 'pending';
+  readonly reason: string;
+}
+
+/** Verdicts at the cursor: always-invariants over every state so far, final ones at the end. */
+export function invariantViews(session: Session): InvariantView[] {
+  const { scenario: sc, instance, params } = session;
+  const m = instance.machine;
+  const s = currentState(session);
+  const broken = new Map<string, Violation>();
+  for (let i = 0; i <= session.cursor; i++) {
+    for (const v of alwaysViolations(sc, m, session.states[i] as Int32Array, params)) {
+      if (!broken.has(v.id)) broken.set(v.id, v);
+    }
+  }
+  const done = isTerminal(m, s);
+  if (done)
+    for (const v of finalViolations(sc, observe(sc, m, s, params), params)) broken.set(v.id, v);
+  return sc.invariants.map((inv) => {
+    const v = broken.get(inv.id);
+    if (v)
+      return { id: inv.id, description: inv.description, status: 'violated', reason: v.reason };
+    if (inv.when === 'final' && !done) {
+      return {
+        id: inv.id,
+        description: inv.description,
+        status: 'pending',
+        reason: 'judged when every CPU has finished',
+      };
+    }
+    return { id: inv.id, description: inv.description, status: 'holds', reason: '' };
+  });
+}
