@@ -1,0 +1,69 @@
+// npm run bench:step: Step-mode latency from a key press to the painted frame, in Chromium, with
+// 16 CPUs. Builds nothing: run `npm run build` first. Prints the median and 95th percentile.
+//
+// In the page, a capture-phase keydown listener notes the time; the second requestAnimationFrame
+// after it runs once the frame holding React's update has been painted.
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+
+const port = 4174;
+const server = spawn(
+  process.execPath,
+  ['node_modules/vite/bin/vite.js', 'preview', '--port', String(port), '--strictPort'],
+  {
+    stdio: 'ignore',
+  },
+);
+
+async function main(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 1500));
+  const browser = await chromium.launch({
+    executablePath: existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`http://localhost:${port}/#/step/global-plain?cpus=16&iterations=40`);
+  await page.getByRole('button', { name: 'Step CPU 15' }).waitFor();
+  // In-page code as a string: this Node-side script has no DOM types.
+  await page.evaluate(`
+    window.latencies = [];
+    window.addEventListener('keydown', () => {
+      const t0 = performance.now();
+      requestAnimationFrame(() => requestAnimationFrame(() => window.latencies.push(performance.now() - t0)));
+    }, { capture: true });
+  `);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  const rounds = 200;
+  for (let i = 0; i < rounds; i++) {
+    await page.keyboard.press(`Digit${i % 9}`);
+    await page.waitForTimeout(30);
+  }
+  await page.waitForTimeout(200);
+  const lat = await page.evaluate<number[]>('window.latencies');
+  lat.sort((a, b) => a - b);
+  const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? NaN;
+  console.log(`Step mode, global-plain with 16 CPUs, ${lat.length} key presses (Digit0–Digit8):`);
+  console.log(
+    `  key press → painted frame: median ${q(0.5).toFixed(1)} ms, p95 ${q(0.95).toFixed(1)} ms, max ${q(1).toFixed(1)} ms`,
+  );
+  await browser.close();
+}
+
+main()
+  .catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    server.kill();
+  });
