@@ -52,9 +52,15 @@ export function App() {
         )}
       </header>
       <main className={step ? 'wide' : undefined}>
-        {/* Fixed for the page's lifetime: the headers it was served with decide it. */}
-        <IsolationStatus isolated={window.crossOriginIsolated} />
-        {step ? <StepScreen /> : <ScenarioList scenarios={catalogue} />}
+        {step ? (
+          <StepScreen />
+        ) : (
+          <>
+            {/* Fixed for the page's lifetime: the headers it was served with decide it. */}
+            <IsolationStatus isolated={window.crossOriginIsolated} />
+            <ScenarioList scenarios={catalogue} />
+          </>
+        )}
       </main>
     </>
   );

@@ -23,6 +23,7 @@ export function CpuLanes() {
             <span>interrupts {c.irqsOn ? 'on' : 'off'}</span>
             {c.pending && <span className="pending"> IRQ pending</span>}
           </p>
+          {c.registers.length > 0 && <p className="registers">{c.registers.join(', ')}</p>}
           <p className="next-line">
             {c.nextLine > 0 ? `next: line ${c.nextLine}` : c.idle ? 'nothing to run' : 'finished'}
           </p>

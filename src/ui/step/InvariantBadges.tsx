@@ -9,7 +9,13 @@ export function InvariantBadges() {
       <h3>Invariants</h3>
       <ul>
         {invariantViews(session).map((v) => (
-          <li key={v.id} className={`inv ${v.status}`} title={v.description}>
+          <li
+            key={v.id}
+            className={`inv ${v.status}`}
+            // Named by what it says (the ✓/✗ drawn by CSS and the title stay out of the name).
+            aria-label={`${v.id}: ${v.status}${v.reason ? ` (${v.reason})` : ''}`}
+            title={v.description}
+          >
             <strong>{v.id}</strong>: {v.status}
             {v.reason && <span className="reason"> ({v.reason})</span>}
           </li>

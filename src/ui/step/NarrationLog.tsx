@@ -5,14 +5,18 @@ import { useStep } from './useStep.ts';
 export function NarrationLog() {
   const session = useStep((s) => s.session);
   const current = useRef<HTMLLIElement>(null);
+  const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
-    current.current?.scrollIntoView({ block: 'nearest' });
+    // Keep the newest sentence in view inside the log only (scrollIntoView would scroll the page).
+    const l = list.current;
+    const c = current.current;
+    if (l && c) l.scrollTop = c.offsetTop - l.offsetTop - l.clientHeight + c.offsetHeight + 8;
   }, [session.cursor]);
   const shown = session.steps.slice(0, session.cursor);
   return (
     <section className="narration" aria-label="Narration">
       <h3>What happened</h3>
-      <ol role="log" aria-live="polite" aria-label="Narration log">
+      <ol ref={list} role="log" aria-live="polite" aria-label="Narration log">
         {shown.map((st, i) => (
           <li
             key={i}

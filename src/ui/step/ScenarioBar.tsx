@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { catalogue } from '../../scenarios/index.ts';
+import { groupBy } from '../groupBy.ts';
 import { paramText } from '../../store/stepStore.ts';
 import { stepStore, useStep } from './useStep.ts';
 
@@ -21,10 +22,14 @@ export function ScenarioBar() {
             actions.scenarioChosen(e.target.value);
           }}
         >
-          {catalogue.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.id}: {c.title}
-            </option>
+          {groupBy(catalogue, (c) => c.group).map(({ key, items }) => (
+            <optgroup key={key} label={key}>
+              {items.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.id}: {c.title}
+                </option>
+              ))}
+            </optgroup>
           ))}
         </select>
         <label htmlFor={`${id}-w`}>Witness</label>

@@ -5,6 +5,7 @@ import { Controls } from './Controls.tsx';
 import { CpuLanes } from './CpuLanes.tsx';
 import { InvariantBadges } from './InvariantBadges.tsx';
 import { LessonPanel } from './LessonPanel.tsx';
+import { LastStep } from './LastStep.tsx';
 import { ListingView } from './ListingView.tsx';
 import { MemoryView } from './MemoryView.tsx';
 import { NarrationLog } from './NarrationLog.tsx';
@@ -63,6 +64,7 @@ export function StepScreen() {
         </div>
       )}
       <Controls />
+      <LastStep />
       <div className="stage">
         <CpuLanes />
         <ListingView />

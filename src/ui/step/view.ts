@@ -14,6 +14,7 @@ import {
   CPU_PENDING,
   CPU_PREEMPT,
   CTX_PC,
+  CTX_REGS,
   contextName,
   type Machine,
 } from '../../machine/machine.ts';
@@ -53,6 +54,8 @@ export interface CpuView {
   /** Listing line the top context runs next (0: none). */
   readonly nextLine: number;
   readonly idle: boolean;
+  /** The top context's named registers (loop counters left out), e.g. "count = 32". */
+  readonly registers: readonly string[];
 }
 
 function nextLineOf(m: Machine, s: Int32Array, ctx: number): number {
@@ -72,8 +75,20 @@ export function cpuViews(m: Machine, s: Int32Array): CpuView[] {
     if (s[b + CPU_IN_IRQ] !== 0) stack.push('IRQ handler');
     if (s[b + CPU_IN_NMI] !== 0) stack.push('NMI handler');
     const top = topContext(m, s, k);
+    const registers: string[] = [];
+    if (top >= 0) {
+      const names = m.programs[top]?.regNames ?? [];
+      const R = m.ctxOff + top * m.ctxStride + CTX_REGS;
+      names.forEach((name, r) => {
+        if (/^i\d+$/.test(name) || name === 'zero') return;
+        registers.push(
+          `${name} = ${String(pairValue(s[R + 2 * r] as number, s[R + 2 * r + 1] as number))}`,
+        );
+      });
+    }
     out.push({
       cpu: k,
+      registers,
       stack,
       preemptCount: s[b + CPU_PREEMPT] as number,
       irqsOn: s[b + CPU_IRQ_ON] !== 0,
@@ -104,6 +119,10 @@ export function globalCells(m: Machine, s: Int32Array): CellView[] {
       value = String(pairValue(s[cell.addr] as number, s[cell.addr + 1] as number));
     } else {
       value = String(s[cell.addr]);
+      // A sequence's low bit means "a sum is in flight": say so, not only the number.
+      if (cell.name === 'sequence') {
+        value += (s[cell.addr] as number) & 1 ? ' (odd: sum in flight)' : ' (even)';
+      }
     }
     out.push({ name: cell.name, label: cell.label, value });
   }
