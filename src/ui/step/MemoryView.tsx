@@ -1,4 +1,5 @@
 import { SlotBars } from '../../charts/SlotBars.tsx';
+import { actorName } from '../../machine/narrate.ts';
 import { currentState } from '../../store/session.ts';
 import { cpuColour, globalCells, perCpuCells } from './view.ts';
 import { useStep } from './useStep.ts';
@@ -26,7 +27,7 @@ export function MemoryView() {
                 <th scope="row">
                   CPU{k}&rsquo;s {c.label}
                 </th>
-                <td>{c.isLock ? (v === 0 ? 'free' : 'held') : v}</td>
+                <td>{c.isLock ? (v === 0 ? 'free' : `held by ${actorName(m, s, v - 1)}`) : v}</td>
               </tr>
             )),
           )}

@@ -10,7 +10,12 @@ export function NarrationLog() {
     // Keep the newest sentence in view inside the log only (scrollIntoView would scroll the page).
     const l = list.current;
     const c = current.current;
-    if (l && c) l.scrollTop = c.offsetTop - l.offsetTop - l.clientHeight + c.offsetHeight + 8;
+    if (!l || !c) return;
+    // Measured on screen, so it does not matter what the items' offsetParent is.
+    const item = c.getBoundingClientRect();
+    const box = l.getBoundingClientRect();
+    if (item.bottom > box.bottom) l.scrollTop += item.bottom - box.bottom + 8;
+    else if (item.top < box.top) l.scrollTop -= box.top - item.top + 8;
   }, [session.cursor]);
   const shown = session.steps.slice(0, session.cursor);
   return (
