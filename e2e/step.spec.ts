@@ -503,8 +503,8 @@ async function expectMoment(step: StepPage, m: Moment) {
   await expect(step.timelinePosition()).toHaveValue(String(m.at));
   await expect(step.narrationItems()).toHaveCount(m.at);
   if (m.says !== undefined) {
-    // Each item is the event ("0", "irq0", "mig0>1") and then the sentence.
-    await expect(step.lastNarration()).toHaveText(new RegExp(`^\\S+ ${literal(m.says)}$`));
+    // Each item is its number, the event ("0", "irq0", "mig0>1") and then the sentence.
+    await expect(step.lastNarration()).toHaveText(new RegExp(`^\\d+\\. \\S+ ${literal(m.says)}$`));
   }
   if (m.memory) await expectMemory(step, m.memory);
   for (const name of m.invariants ?? []) {
@@ -643,7 +643,7 @@ test('keyboard only: digits step CPUs, arrows travel, ? opens the shortcuts', as
   await keys.press('Digit0');
   await expect(step.memory('nr_files')).toHaveText('1');
   await keys.press('Digit1');
-  await expect(step.lastNarration()).toHaveText('1 CPU1 writes nr_files = 1');
+  await expect(step.lastNarration()).toHaveText('4. 1 CPU1 writes nr_files = 1');
   await expect(step.lastNarration()).toHaveAttribute('aria-current', 'step');
   await expect(step.memory('nr_files')).toHaveText('1');
   await expect(step.narrationItems()).toHaveCount(4);
@@ -651,7 +651,7 @@ test('keyboard only: digits step CPUs, arrows travel, ? opens the shortcuts', as
   await keys.press('ArrowLeft');
   await keys.press('ArrowLeft');
   await expect(step.memory('nr_files')).toHaveText('0');
-  await expect(step.lastNarration()).toHaveText('1 CPU1 reads nr_files: 0');
+  await expect(step.lastNarration()).toHaveText('2. 1 CPU1 reads nr_files: 0');
   await keys.press('ArrowRight');
   await expect(step.memory('nr_files')).toHaveText('1');
   await expect(step.narrationItems()).toHaveCount(3);
@@ -670,11 +670,11 @@ test('keyboard only: digits step CPUs, arrows travel, ? opens the shortcuts', as
   }
   await expect(target).toBeFocused();
   await keys.press('Enter');
-  await expect(step.lastNarration()).toHaveText('1 CPU1 writes nr_files = 1');
+  await expect(step.lastNarration()).toHaveText('4. 1 CPU1 writes nr_files = 1');
   await expect(step.narrationItems()).toHaveCount(4);
   // Digits still work with focus on a button.
   await keys.press('Digit0');
-  await expect(step.lastNarration()).toHaveText('0 CPU0 reads nr_files: 1');
+  await expect(step.lastNarration()).toHaveText('5. 0 CPU0 reads nr_files: 1');
   await expect(step.alert()).toHaveCount(0);
 });
 

@@ -32,6 +32,8 @@ export interface StepState {
   /** Random-scheduler steps per second while playing. */
   readonly speed: number;
   readonly revealed: boolean;
+  /** The witness last loaded (shown in the menu), or null. */
+  readonly witness: string | null;
 
   scenarioChosen(id: string): void;
   paramChanged(name: string, text: string): void;
@@ -103,6 +105,7 @@ export function createStepStore(initial: Session = startSession(first)) {
       playing: false,
       speed: 4,
       revealed: false,
+      witness: null,
 
       scenarioChosen: (id) => {
         const sc = findScenario(id);
@@ -110,13 +113,24 @@ export function createStepStore(initial: Session = startSession(first)) {
           set({ notice: `unknown scenario '${id}'` });
           return;
         }
-        set({ session: startSession(sc), notice: null, playing: false, revealed: false });
+        set({
+          session: startSession(sc),
+          notice: null,
+          playing: false,
+          revealed: false,
+          witness: null,
+        });
       },
       paramChanged: (name, text) => {
         const { session } = get();
         try {
           const overrides = { ...paramText(session.scenario, session.params), [name]: text };
-          set({ session: startSession(session.scenario, overrides), notice: null, playing: false });
+          set({
+            session: startSession(session.scenario, overrides),
+            notice: null,
+            playing: false,
+            witness: null,
+          });
         } catch (e) {
           set({ notice: messageOf(e) });
         }
@@ -134,7 +148,13 @@ export function createStepStore(initial: Session = startSession(first)) {
             parseScheduleWithOffsets(w.schedule).events,
           );
           // Loaded at its start, ready to step: the schedule is the redo tail.
-          set({ session: moveTo(full, 0), notice: null, playing: false, revealed: false });
+          set({
+            session: moveTo(full, 0),
+            notice: null,
+            playing: false,
+            revealed: false,
+            witness: name,
+          });
         } catch (e) {
           set({ notice: messageOf(e) });
         }

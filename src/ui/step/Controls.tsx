@@ -115,6 +115,7 @@ export function Controls() {
           Speed
           <input
             type="range"
+            aria-label="Speed"
             min={0.5}
             max={20}
             step={0.5}

@@ -28,7 +28,8 @@ export function NarrationLog() {
             ref={i === shown.length - 1 ? current : undefined}
             aria-current={i === shown.length - 1 ? 'step' : undefined}
           >
-            <span className="event">{st.event}</span> {st.text}
+            <span className="num">{i + 1}.</span> <code className="event">{st.event}</code>{' '}
+            {st.text}
           </li>
         ))}
       </ol>

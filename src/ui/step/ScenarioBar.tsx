@@ -7,6 +7,7 @@ import { stepStore, useStep } from './useStep.ts';
 /** Scenario picker, witness menu and parameters. */
 export function ScenarioBar() {
   const session = useStep((s) => s.session);
+  const witness = useStep((s) => s.witness);
   const id = useId();
   const sc = session.scenario;
   const text = paramText(sc, session.params);
@@ -35,7 +36,7 @@ export function ScenarioBar() {
         <label htmlFor={`${id}-w`}>Witness</label>
         <select
           id={`${id}-w`}
-          value=""
+          value={witness ?? ''}
           onChange={(e) => {
             if (e.target.value) actions.witnessLoaded(e.target.value);
           }}
@@ -74,7 +75,7 @@ export function ScenarioBar() {
                 <input
                   key={`${sc.id}-${p.name}-${value}`}
                   defaultValue={value}
-                  size={p.kind === 'list' ? 12 : 6}
+                  size={Math.max(p.kind === 'list' ? 12 : 6, value.length + 1)}
                   onBlur={(e) => {
                     if (e.target.value !== value) actions.paramChanged(p.name, e.target.value);
                   }}

@@ -9,6 +9,7 @@ import { LastStep } from './LastStep.tsx';
 import { ListingView } from './ListingView.tsx';
 import { MemoryView } from './MemoryView.tsx';
 import { NarrationLog } from './NarrationLog.tsx';
+import { ResultsTable } from './ResultsTable.tsx';
 import { ScenarioBar } from './ScenarioBar.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
 import { useStepKeys } from './useKeyboard.ts';
@@ -80,7 +81,10 @@ export function StepScreen() {
       />
       <div className="below">
         <NarrationLog />
-        <InvariantBadges />
+        <div>
+          <InvariantBadges />
+          <ResultsTable />
+        </div>
         <LessonPanel />
       </div>
       <p className="hint">

@@ -116,7 +116,20 @@ export function globalCells(m: Machine, s: Int32Array): CellView[] {
       const owner = (s[cell.addr] as number) - 1;
       value = owner < 0 ? 'free' : `held by ${actorName(m, s, owner)}`;
     } else if (cell.type === 's64') {
-      value = String(pairValue(s[cell.addr] as number, s[cell.addr + 1] as number));
+      const lo = s[cell.addr] as number;
+      const hi = s[cell.addr + 1] as number;
+      value = String(pairValue(lo, hi));
+      if (m.spec.wordBits === 32) {
+        // On a 32-bit CPU the narration tells torn accesses in halves: show them too.
+        const hex = (w: number) => `0x${(w >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
+        out.push({ name: cell.name, label: cell.label, value });
+        out.push({
+          name: `${cell.name}-halves`,
+          label: `${cell.label} (high:low)`,
+          value: `${hex(hi)}:${hex(lo)}`,
+        });
+        continue;
+      }
     } else {
       value = String(s[cell.addr]);
       // A sequence's low bit means "a sum is in flight": say so, not only the number.
