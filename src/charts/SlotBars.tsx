@@ -9,11 +9,14 @@ export function SlotBars({
   values,
   batch,
   colour,
+  pouring = -1,
 }: {
   label: string;
   values: readonly number[];
   batch: number | null;
   colour: (cpu: number) => string;
+  /** The CPU whose delta was just folded into the global count (−1: none). */
+  pouring?: number;
 }) {
   const l = slotBarsLayout(values, batch, W, H);
   const summary = `${label}: ${values.map((v, k) => `CPU${k} ${v}`).join(', ')}${batch === null ? '' : `; batch ±${batch}`}`;
@@ -62,6 +65,16 @@ export function SlotBars({
             fill={b.over ? 'url(#over-hatch)' : colour(b.cpu)}
             className="bar"
           />
+          {b.cpu === pouring && (
+            <text
+              x={b.x + b.width / 2}
+              y={Math.max(14, b.y - 6)}
+              textAnchor="middle"
+              className="pour"
+            >
+              ↑ folded
+            </text>
+          )}
           <text x={b.x + b.width / 2} y={H - 8} textAnchor="middle" className="bar-label">
             CPU{b.cpu}: {b.value}
           </text>

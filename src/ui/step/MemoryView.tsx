@@ -1,4 +1,5 @@
 import { SlotBars } from '../../charts/SlotBars.tsx';
+import { Kind } from '../../machine/isa.ts';
 import { actorName } from '../../machine/narrate.ts';
 import { currentState } from '../../store/session.ts';
 import { cpuColour, globalCells, perCpuCells } from './view.ts';
@@ -10,13 +11,20 @@ export function MemoryView() {
   const m = session.instance.machine;
   const s = currentState(session);
   const batch = typeof session.params.batch === 'number' ? session.params.batch : null;
+  // A fold just happened: the folding CPU's bar pours into the global count (a short animation,
+  // off under prefers-reduced-motion), so the eye follows the batch from the slot to fbc->count.
+  const last = session.cursor > 0 ? session.steps[session.cursor - 1] : undefined;
+  const folded = last?.kind === Kind.Fold ? last.cpu : -1;
   return (
     <section className="memory" aria-label="Memory">
       <table>
         <caption>Memory</caption>
         <tbody>
           {globalCells(m, s).map((c) => (
-            <tr key={c.name}>
+            <tr
+              key={`${c.name}-${String(session.cursor)}`}
+              className={folded >= 0 && c.name === 'count' ? 'filled' : undefined}
+            >
               <th scope="row">{c.label}</th>
               <td>{c.value}</td>
             </tr>
@@ -37,11 +45,12 @@ export function MemoryView() {
         .filter((c) => !c.isLock)
         .map((c) => (
           <SlotBars
-            key={c.name}
+            key={`${c.name}-${String(session.cursor)}`}
             label={c.label}
             values={c.values}
             batch={c.name === 'slots' ? batch : null}
             colour={cpuColour}
+            pouring={c.name === 'slots' ? folded : -1}
           />
         ))}
     </section>
