@@ -38,6 +38,8 @@ export interface StepState {
   scenarioChosen(id: string): void;
   paramChanged(name: string, text: string): void;
   witnessLoaded(name: string): void;
+  /** Loads a schedule (an explorer's witness) at its start, with these parameter overrides. */
+  scheduleLoaded(params: Readonly<Record<string, string>>, schedule: string): void;
   eventRequested(ev: number): void;
   backRequested(): void;
   forwardRequested(): void;
@@ -155,6 +157,18 @@ export function createStepStore(initial: Session = startSession(first)) {
             revealed: false,
             witness: name,
           });
+        } catch (e) {
+          set({ notice: messageOf(e) });
+        }
+      },
+      scheduleLoaded: (params, schedule) => {
+        const { session } = get();
+        try {
+          const full = takeEvents(
+            startSession(session.scenario, params),
+            parseScheduleWithOffsets(schedule).events,
+          );
+          set({ session: moveTo(full, 0), notice: null, playing: false, witness: null });
         } catch (e) {
           set({ notice: messageOf(e) });
         }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Timeline } from '../../charts/Timeline.tsx';
+import { ExplorePanel } from '../explore/ExplorePanel.tsx';
 import { linkOf } from '../../store/stepStore.ts';
 import { Controls } from './Controls.tsx';
 import { CpuLanes } from './CpuLanes.tsx';
@@ -87,6 +88,7 @@ export function StepScreen() {
         </div>
         <LessonPanel />
       </div>
+      <ExplorePanel />
       <p className="hint">
         Press <kbd>?</kbd> for keyboard shortcuts.
       </p>

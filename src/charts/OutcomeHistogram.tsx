@@ -1,0 +1,63 @@
+import { histogramLayout } from './histogram.ts';
+
+const W = 720;
+const H = 220;
+
+/** One bar per outcome; violating outcomes are hatched red and marked ✗ (not colour alone). */
+export function OutcomeHistogram({
+  outcomes,
+}: {
+  outcomes: readonly { label: string; count: number; bad: boolean }[];
+}) {
+  const l = histogramLayout(
+    outcomes.map((o) => o.count),
+    W,
+    H,
+  );
+  const summary = `Outcome histogram: ${outcomes.map((o) => `${o.label}${o.bad ? ' (violation)' : ''}: ${o.count} end states`).join('; ')}`;
+  return (
+    <svg className="histogram" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary}>
+      <defs>
+        <pattern
+          id="bad-hatch"
+          width="8"
+          height="8"
+          patternUnits="userSpaceOnUse"
+          patternTransform="rotate(45)"
+        >
+          <rect width="8" height="8" fill="#b00020" />
+          <line x1="0" y1="0" x2="0" y2="8" stroke="#fff" strokeWidth="3" />
+        </pattern>
+      </defs>
+      {l.ticks.map((t) => (
+        <g key={t.label}>
+          <line x1={44} x2={W - 10} y1={t.y} y2={t.y} className="tick-line" />
+          <text x={40} y={t.y + 5} textAnchor="end" className="tick-label">
+            {t.label}
+          </text>
+        </g>
+      ))}
+      {l.bars.map((b) => {
+        const o = outcomes[b.index];
+        if (!o) return null;
+        return (
+          <g key={b.index}>
+            <rect
+              x={b.x}
+              y={b.y}
+              width={b.width}
+              height={b.height}
+              fill={o.bad ? 'url(#bad-hatch)' : '#0072B2'}
+            >
+              <title>{`${o.label}: ${o.count}`}</title>
+            </rect>
+            <text x={b.x + b.width / 2} y={b.y - 4} textAnchor="middle" className="tick-label">
+              {o.bad ? '✗ ' : ''}#{b.index + 1}
+            </text>
+          </g>
+        );
+      })}
+      <line x1={44} x2={W - 10} y1={l.baseline} y2={l.baseline} stroke="#000" />
+    </svg>
+  );
+}

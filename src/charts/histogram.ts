@@ -1,0 +1,41 @@
+// Layout of the outcome histogram: one bar per outcome, its height the number of distinct end
+// states that reach it (d3-scale; React renders).
+
+import { scaleBand, scaleLinear } from 'd3';
+
+export interface HistogramBar {
+  readonly index: number;
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+  readonly count: number;
+}
+
+export function histogramLayout(
+  counts: readonly number[],
+  width: number,
+  height: number,
+  margin = { top: 20, right: 10, bottom: 10, left: 48 },
+): { bars: HistogramBar[]; ticks: { y: number; label: string }[]; baseline: number } {
+  const y = scaleLinear()
+    .domain([0, Math.max(1, ...counts)])
+    .nice()
+    .range([height - margin.bottom, margin.top]);
+  const x = scaleBand<number>()
+    .domain(counts.map((_, i) => i))
+    .range([margin.left, width - margin.right])
+    .padding(0.2);
+  return {
+    bars: counts.map((count, index) => ({
+      index,
+      count,
+      x: x(index) ?? 0,
+      y: y(count),
+      width: x.bandwidth(),
+      height: Math.max(1, y(0) - y(count)),
+    })),
+    ticks: y.ticks(4).map((t) => ({ y: y(t), label: String(t) })),
+    baseline: y(0),
+  };
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { ExploreRequest, ExploreSummary } from '../workers/exploreApi.ts';
+import { createExploreStore, type Runner } from './exploreStore.ts';
+
+const summary: ExploreSummary = {
+  complete: true,
+  stats: { states: 3, transitions: 2, ms: 1 },
+  outcomes: [],
+  always: [],
+};
+
+/** A runner we resolve or fail by hand. */
+function fakeRunner() {
+  let finish: (r: ExploreSummary) => void = () => undefined;
+  let fail: (e: Error) => void = () => undefined;
+  const requests: ExploreRequest[] = [];
+  const runner: Runner = {
+    run: (req, onProgress) => {
+      requests.push(req);
+      onProgress(7, 9);
+      return new Promise((resolve, reject) => {
+        finish = resolve;
+        fail = reject;
+      });
+    },
+    cancel: () => {
+      const e = new Error('cancelled');
+      e.name = 'Cancelled';
+      fail(e);
+    },
+  };
+  return {
+    runner,
+    requests,
+    finish: (r: ExploreSummary) => {
+      finish(r);
+    },
+    fail: (e: Error) => {
+      fail(e);
+    },
+  };
+}
+
+describe('the Explore store', () => {
+  it('runs with the current bounds, shows progress, then the result', async () => {
+    const f = fakeRunner();
+    const store = createExploreStore(f.runner);
+    store.getState().boundsChanged({ irqs: 1 });
+    store.getState().runRequested('irq-local-rmw', { variant: 'none' });
+    expect(store.getState().running).toBe(true);
+    expect(store.getState().progress).toEqual({ states: 7, transitions: 9 });
+    expect(f.requests[0]?.bounds.irqs).toBe(1);
+    f.finish(summary);
+    await Promise.resolve();
+    expect(store.getState()).toMatchObject({ running: false, result: summary });
+  });
+
+  it('says Cancelled when cancelled, and a crash message when the worker fails', async () => {
+    const f = fakeRunner();
+    const store = createExploreStore(f.runner);
+    store.getState().runRequested('global-plain', {});
+    store.getState().cancelRequested();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(store.getState()).toMatchObject({ running: false, error: 'Cancelled.' });
+    store.getState().runRequested('global-plain', {});
+    f.fail(new Error('the explore worker crashed: out of memory'));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(store.getState().error).toBe('the explore worker crashed: out of memory');
+  });
+});

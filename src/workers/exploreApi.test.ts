@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { exploreApi } from './exploreApi.ts';
+
+describe('the explore worker API (run in Node, as the worker runs it)', () => {
+  it('returns JSON-able outcomes with witness schedules and reports progress', () => {
+    const seen: number[] = [];
+    const r = exploreApi.run(
+      {
+        scenario: 'percpu-seq-multi',
+        params: {},
+        bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1, switches: null },
+        maxStates: 50_000,
+      },
+      (states) => seen.push(states),
+    );
+    expect(r.complete).toBe(false);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+  });
+
+  it('answers global-plain with nr ∈ {2, 3, 4}', () => {
+    const r = exploreApi.run({
+      scenario: 'global-plain',
+      params: { iterations: '2' },
+      bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: null },
+      maxStates: 10_000,
+    });
+    expect(r.outcomes.map((o) => o.observables.nr).sort()).toEqual([2, 3, 4]);
+    expect(r.outcomes.every((o) => typeof o.witness === 'string')).toBe(true);
+  });
+
+  it('refuses an unknown scenario or a bad parameter with a message', () => {
+    const req = {
+      params: {},
+      bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: null },
+      maxStates: 10,
+    };
+    expect(() => exploreApi.run({ ...req, scenario: 'nope' })).toThrow("unknown scenario 'nope'");
+    expect(() =>
+      exploreApi.run({ ...req, scenario: 'global-plain', params: { cpus: '0' } }),
+    ).toThrow('cpus must be from 1 to 64, got 0');
+  });
+});
