@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CTX_RETRIES } from '../machine/machine.ts';
 import { replay } from '../machine/replay.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { jsonObservables, observe } from '../scenarios/outcome.ts';
@@ -103,6 +104,35 @@ describe('explore', () => {
     expect(bad).toHaveLength(1);
     expect(bad[0]?.witness.interventions).toBe(1);
     expect(bad[0]?.observables.c).toBe(11);
+  });
+
+  it('finds the livelock of a retrying sum against adders that keep folding, with a fair cycle', () => {
+    const sc = scenario('percpu-sum-fuzzy');
+    const p = resolveParams(sc, { adders: 'forever' });
+    const r = explore(sc, p, none);
+    expect(r.complete).toBe(true);
+    expect(r.livelocks.length).toBeGreaterThan(0);
+    const l = r.livelocks[0];
+    if (!l) return;
+    // The cycle leads back to the state it started from (the retry count aside), every CPU
+    // steps in it, and the sum never returns.
+    const { machine } = sc.build(p);
+    const { states } = replay(machine, [...l.witness.events, ...l.cycle]);
+    const start = states[l.witness.events.length] as Int32Array;
+    const end = states[states.length - 1] as Int32Array;
+    const strip = (s: Int32Array) =>
+      Array.from(s).filter(
+        (_, i) => i < machine.ctxOff || (i - machine.ctxOff) % machine.ctxStride !== CTX_RETRIES,
+      );
+    expect(strip(end)).toEqual(strip(start));
+    expect(new Set(l.cycle.map((e) => e >> 3)).size).toBe(3);
+  });
+
+  it('reports no livelock where the sum always returns', () => {
+    const sc = scenario('percpu-classic');
+    const r = explore(sc, resolveParams(sc, { adders: 'forever' }), none);
+    expect(r.complete).toBe(true);
+    expect(r.livelocks).toEqual([]);
   });
 
   it('stops, marked incomplete, at the state limit', () => {

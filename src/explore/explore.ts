@@ -13,6 +13,8 @@
 
 import { apply, enabledEvents, Ev, eventCpu, eventType, isTerminal } from '../machine/events.ts';
 import { initialState } from '../machine/interpreter.ts';
+import { Op } from '../machine/isa.ts';
+import { CTX_RETRIES } from '../machine/machine.ts';
 import { budgetSlot } from '../machine/random-run.ts';
 import { hashState } from '../machine/state.ts';
 import {
@@ -24,6 +26,7 @@ import {
 } from '../scenarios/outcome.ts';
 import type { Observables, Params, Scenario } from '../scenarios/types.ts';
 import { MinHeap } from './heap.ts';
+import { findLivelocks, type Graph } from './livelock.ts';
 
 export interface Bounds {
   readonly irqs: number;
@@ -68,11 +71,20 @@ export interface AlwaysViolation extends Violation {
   readonly witness: Witness;
 }
 
+export interface LivelockReport {
+  /** The cheapest path to the first state of the cycle. */
+  readonly witness: Witness;
+  /** A fair cycle from that state back to it, in which a sum keeps running and never returns. */
+  readonly cycle: readonly number[];
+}
+
 export interface ExploreResult {
   readonly complete: boolean;
   readonly stats: { states: number; transitions: number; ms: number };
   readonly outcomes: readonly Outcome[];
   readonly always: readonly AlwaysViolation[];
+  /** Found only in complete explorations (a cycle needs the whole graph). */
+  readonly livelocks: readonly LivelockReport[];
 }
 
 // Cost weights: an intervention outweighs any number of switches, a switch any number of steps.
@@ -217,6 +229,34 @@ export function explore(
   const always = new Map<string, AlwaysViolation>();
   let transitions = 0;
   let complete = true;
+  // Every transition, for livelock detection (a cycle is a property of the whole graph).
+  const edges = {
+    n: 0,
+    from: new Int32Array(4096),
+    to: new Int32Array(4096),
+    ev: new Int32Array(4096),
+  };
+  const addEdge = (f: number, t: number, e: number) => {
+    if (edges.n === edges.from.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      edges.from = grow(edges.from);
+      edges.to = grow(edges.to);
+      edges.ev = grow(edges.ev);
+    }
+    edges.from[edges.n] = f;
+    edges.to[edges.n] = t;
+    edges.ev[edges.n] = e;
+    edges.n++;
+  };
+  // Tasks that loop forever (adders in a livelock study) would make a retrying sum's retry count
+  // grow without end; it saturates at cpus + 1 so the state space stays finite (the
+  // retries-bounded verdict, "at most cpus", is still decided exactly).
+  const endless = m.code.slice(0, m.tasks).some((code) => code.some((ins) => ins.op === Op.Pause));
+  const retryCap = m.cpus + 1;
   let expandedCount = 0;
   let violated = false;
 
@@ -289,6 +329,12 @@ export function explore(
       if (switches > bounds.switches) continue;
       next.set(cur);
       apply(m, next, ev);
+      if (endless) {
+        for (let c = 0; c < m.contexts; c++) {
+          const at = m.ctxOff + c * m.ctxStride + CTX_RETRIES;
+          if ((next[at] as number) > retryCap) next[at] = retryCap;
+        }
+      }
       transitions++;
       for (let j = 0; j < 4; j++) meta[j] = nodes.meta[base + j] as number;
       if (slot >= 0) meta[slot] = (meta[slot] as number) + 1;
@@ -299,6 +345,7 @@ export function explore(
         (slot >= 0 ? W_INTERVENTION : 0) +
         (switched ? W_SWITCH : 0);
       const [to, fresh] = nodes.find(next, meta);
+      addEdge(id, to, ev);
       if (to !== id) progress = progress || !statesEqual(next, cur);
       if (fresh && nodes.count > maxStates) {
         complete = false;
@@ -325,11 +372,30 @@ export function explore(
   }
 
   if (options.simplest && violated) complete = false; // stopped early on purpose
+  const livelocks: LivelockReport[] = [];
+  if (complete) {
+    const graph: Graph = {
+      nodes: nodes.count,
+      edges: edges.n,
+      from: edges.from,
+      to: edges.to,
+      ev: edges.ev,
+      stateOf: (id, into) => {
+        nodes.stateOf(id, into);
+      },
+    };
+    const byCost = (a: number, b: number) =>
+      (nodes.cost[a] as number) - (nodes.cost[b] as number) || a - b;
+    for (const l of findLivelocks(m, graph, byCost)) {
+      livelocks.push({ witness: nodes.witness(l.entry), cycle: l.cycle });
+    }
+  }
   return {
     complete,
     stats: { states: nodes.count, transitions, ms: Date.now() - started },
     outcomes: [...outcomes.values()],
     always: [...always.values()],
+    livelocks,
   };
 }
 

@@ -115,6 +115,14 @@ export function percpuParams(
       description: 'Initial per-CPU deltas, CPU0 first (missing ones are 0)',
     },
   ];
+  common.push({
+    name: 'adders',
+    kind: 'choice',
+    default: 'counted',
+    choices: ['counted', 'forever'],
+    description:
+      'counted: each adder makes `adds` adds; forever: each adder adds +amount then −amount, forever (a bounded state space for livelock exploration)',
+  });
   const withDefaults = common.map((spec): ParamSpec => {
     const d = defaults[spec.name];
     if (d === undefined) return spec;
@@ -151,6 +159,8 @@ export interface Roles {
   /** Per CPU: how many adds and of what amount (0 adds for the summer and the reader). */
   readonly adds: readonly number[];
   readonly amounts: readonly number[];
+  /** Adders loop forever (+amount, −amount) instead of making `adds` adds. */
+  readonly forever: boolean;
 }
 
 const rolesCache = new WeakMap<Params, Roles>();
@@ -210,6 +220,7 @@ function computeRoles(p: Params): Roles {
     sums: intParam(p, 'sums'),
     adds,
     amounts,
+    forever: 'adders' in p && p.adders === 'forever',
   };
 }
 
@@ -222,6 +233,8 @@ export interface Counter {
   readonly sumOut: readonly ResultSlot[];
   readonly window: readonly ResultSlot[];
   readonly readOut: ResultSlot;
+  /** With endless adders and a summer: the driver's count of finished summers, else null. */
+  readonly stop: Cell | null;
 }
 
 /**
@@ -235,11 +248,16 @@ export function counterLayout<T>(
 ): Counter & { readonly cells: T } {
   const L = new LayoutBuilder(r.cpus);
   const cells = extra(L);
+  // With endless adders, the test driver's own flag: how many summers have finished. Adders stop
+  // when every sum has returned, so a run (and an exploration) can end.
+  const stop =
+    r.forever && r.summers.length > 0 ? L.cell('done', 'sums done (driver)', 's32', 0) : null;
   const count = L.cell('count', 'fbc->count', 's64', intParam(p, 'count'));
   const slots = L.perCpu('slots', 'delta', 's32', listParam(p, 'slots'));
   return {
     cells,
     L,
+    stop,
     count,
     slots,
     sumOut: r.summers.map((_, i) =>
@@ -273,6 +291,11 @@ export function summerProgram(
     sum(b, ret);
     b.recordTotal(window).record(c.sumOut[i] as ResultSlot, ret);
   });
+  if (c.stop) {
+    b.line(0).atomicAdd(abs(c.stop), 1, {
+      say: '(test driver) {who} has finished its sums: {new} done',
+    });
+  }
   return b.build();
 }
 
@@ -296,11 +319,31 @@ export function adderProgram(
   r: Roles,
   wordBits: 32 | 64,
   add: (b: ProgramBuilder, amount: number) => void,
+  stop: Cell | null = null,
 ): Program {
   const b = new Builder(`T${k}`, { wordBits });
-  b.repeat(r.adds[k] as number, () => {
-    add(b, r.amounts[k] as number);
-  });
+  const amount = r.amounts[k] as number;
+  if (r.forever && amount !== 0 && (r.adds[k] as number) > 0) {
+    // +amount then −amount: the adder keeps overflowing, but the state it leaves stays bounded.
+    // It stops once every sum has returned (if there are sums), so runs can end.
+    const done = b.label();
+    const flag = b.reg('done');
+    b.forever(() => {
+      if (stop) {
+        b.line(0).load(flag, abs(stop), {
+          say: '(test driver) {who} checks whether the sums are done: {v}',
+        });
+        b.branch(Cond.Ge, flag, r.summers.length, done);
+      }
+      add(b, amount);
+      add(b, -amount);
+    });
+    b.bind(done);
+  } else {
+    b.repeat(r.adds[k] as number, () => {
+      add(b, amount);
+    });
+  }
   return b.build();
 }
 
@@ -323,7 +366,7 @@ export function tasksOf(
         ? summerProgram(c, r, s, wordBits, code.sum)
         : k === r.reader
           ? readerProgram(c, r, wordBits, code.read)
-          : adderProgram(k, r, wordBits, code.add);
+          : adderProgram(k, r, wordBits, code.add, c.stop);
     tasks.push({ name: `T${k}`, cpu: k, program });
   }
   return tasks;

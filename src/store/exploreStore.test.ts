@@ -7,6 +7,7 @@ const summary: ExploreSummary = {
   stats: { states: 3, transitions: 2, ms: 1 },
   outcomes: [],
   always: [],
+  livelocks: [],
 };
 
 /** A runner we resolve or fail by hand. */

@@ -36,6 +36,7 @@ export interface ExploreSummary {
   readonly stats: { states: number; transitions: number; ms: number };
   readonly outcomes: readonly ExploreOutcome[];
   readonly always: readonly { id: string; reason: string; witness: string }[];
+  readonly livelocks: readonly { witness: string; cycle: string }[];
 }
 
 export const exploreApi = {
@@ -71,6 +72,10 @@ export const exploreApi = {
         id: a.id,
         reason: a.reason,
         witness: formatSchedule(a.witness.events),
+      })),
+      livelocks: r.livelocks.map((l) => ({
+        witness: formatSchedule(l.witness.events),
+        cycle: formatSchedule(l.cycle),
       })),
     };
   },

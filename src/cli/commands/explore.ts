@@ -60,6 +60,10 @@ export function exploreCommand(argv: readonly string[]): string {
       reason: a.reason,
       witness: formatSchedule(a.witness.events),
     })),
+    livelocks: r.livelocks.map((l) => ({
+      witness: formatSchedule(l.witness.events),
+      cycle: formatSchedule(l.cycle),
+    })),
   };
   if (values.json) return toJson(doc);
   const b = doc.bounds;
@@ -85,5 +89,12 @@ export function exploreCommand(argv: readonly string[]): string {
   }
   for (const a of doc.always)
     out.push(`ALWAYS ${a.id} broken: ${a.reason}`, `    witness: "${a.witness}"`);
+  for (const l of doc.livelocks) {
+    out.push(
+      'LIVELOCK: a sum keeps running and never returns, every CPU being scheduled',
+      `    reach it: "${l.witness}"`,
+      `    then repeat: "${l.cycle}"`,
+    );
+  }
   return out.join('\n');
 }

@@ -128,6 +128,26 @@ export function ExplorePanel() {
               </li>
             ))}
           </ol>
+          {result.livelocks.length > 0 && (
+            <ul aria-label="Livelocks">
+              {result.livelocks.map((l, i) => (
+                <li key={l.witness + l.cycle}>
+                  ✗ Livelock {i + 1}: a sum keeps running and never returns, with every CPU
+                  scheduled.{' '}
+                  <button
+                    type="button"
+                    onClick={() => {
+                      stepStore
+                        .getState()
+                        .scheduleLoaded(request.params, `${l.witness} ${l.cycle} ${l.cycle}`);
+                    }}
+                  >
+                    Replay livelock {i + 1} in Step mode (the cycle twice)
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
           {result.always.length > 0 && (
             <ul aria-label="Always-invariants broken">
               {result.always.map((a) => (
