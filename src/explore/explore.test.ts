@@ -128,6 +128,18 @@ describe('explore', () => {
     expect(new Set(l.cycle.map((e) => e >> 3)).size).toBe(3);
   });
 
+  it('the same endless, always-folding adders: a livelock for the retrying sum, none for percpu-seq', () => {
+    const adders = { adders: 'forever', cpus: '2', summer: '1', amounts: '9' };
+    const fuzzy = scenario('percpu-sum-fuzzy');
+    const a = explore(fuzzy, resolveParams(fuzzy, adders), none);
+    expect([a.complete, a.livelocks.length > 0]).toEqual([true, true]);
+    const seq = scenario('percpu-seq');
+    const b = explore(seq, resolveParams(seq, adders), none);
+    expect([b.complete, b.livelocks.length]).toEqual([true, 0]);
+    expect(b.outcomes.length).toBeGreaterThan(0);
+    for (const o of b.outcomes) expect(o.observables.retries as number).toBeLessThanOrEqual(2);
+  });
+
   it('reports no livelock where the sum always returns', () => {
     const sc = scenario('percpu-classic');
     const r = explore(sc, resolveParams(sc, { adders: 'forever' }), none);

@@ -623,7 +623,8 @@ function windowSetup(p: Params): { mixedSigns: boolean; initial: number | bigint
       ...('irqAmount' in p ? [intParam(p, 'irqAmount')] : []),
     ];
     w = {
-      mixedSigns: amounts.some((a) => a > 0) && amounts.some((a) => a < 0),
+      // Endless adders add −amount after each +amount: mixed signs too.
+      mixedSigns: rolesOf(p).forever || (amounts.some((a) => a > 0) && amounts.some((a) => a < 0)),
       initial: listParam(p, 'slots').reduce<number | bigint>(
         (a, v) => plus(a, v),
         intParam(p, 'count'),

@@ -126,6 +126,11 @@ export const percpuSeq: Scenario = {
       slow: L.cell('slowcount', 'fbc->slowcount', 's64', 0),
     }));
     const { lock, seq, slow } = c.cells;
+    // The kernel's unsigned sequence wraps at 2^32. With endless adders it would grow without
+    // bound, so the model wraps it at the smallest power of two above 2 × cpus + 1 instead: a
+    // sum compares it only for equality across one pass, during which at most one fold per CPU
+    // can bump it (by 2), so the answer is the same, and explorations stay finite.
+    const wrap = r.forever ? (1 << Math.ceil(Math.log2(2 * r.cpus + 2))) - 1 : 0xffffffff;
     const tasks = tasksOf(c, r, 64, {
       add: (b, amount) => {
         const sq = b.reg('seq');
@@ -144,7 +149,7 @@ export const percpuSeq: Scenario = {
         batchedAdd(b, c, r, amount, { read: 18, test: 19, fast: 26 }, (count) => {
           lockedFold(b, c, r, lock, count, { lock: 20, fold: 21 });
           resetDelta(b, c, amount, 22);
-          b.line(23).load(sq, abs(seq)).add(sq, sq, 2).store(abs(seq), sq, {
+          b.line(23).load(sq, abs(seq)).add(sq, sq, 2).and(sq, sq, wrap).store(abs(seq), sq, {
             kind: Kind.SeqBump,
             say: '{who} bumps fbc->sequence by 2: {new}',
           });
@@ -179,7 +184,7 @@ export const percpuSeq: Scenario = {
           });
           b.line(49).jump(again, { kind: Kind.SumRetry, say: 'the sum starts over' });
         });
-        b.line(51).add(now, now, 1).store(abs(seq), now, {
+        b.line(51).add(now, now, 1).and(now, now, wrap).store(abs(seq), now, {
           kind: Kind.SeqBump,
           say: '{who} clears the low bit: fbc->sequence = {new}',
         });
@@ -200,6 +205,7 @@ export const percpuSeq: Scenario = {
           'The fold and the sequence bump are made atomic by fbc->lock, and the sum checks the sequence under the same lock: a sum can then never accept a scan that overlapped a fold (the idealised one-step transfer of the reference, without an idealised multi-word step).',
           'slowcount is not folded back into fbc->count when the sum ends; read() returns fbc->count + slowcount.',
           'One sum at a time (V1 serialised sums); percpu-seq-multi lets several run.',
+          'With adders=forever the sequence wraps at the smallest power of two above 2 × cpus + 1 instead of 2^32, so explorations stay finite; a pass sees at most one bump of 2 per CPU, so the sum decides the same.',
           'V1 disabled interrupts in add(); the model only needs preemption off (one add in progress per CPU).',
           'The thread describes the bump as atomic_add(2, &fbc->sequence); here it is a plain += 2 under fbc->lock, which the model needs anyway to make the fold and the bump one unit for the sum.',
         ],
