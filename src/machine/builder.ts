@@ -148,7 +148,6 @@ export class ProgramBuilder {
   }
 
   private emit(fields: Partial<Omit<Draft, 'targetLabel'>>, o: InstrOptions = {}, to?: Label) {
-    // sayHead is consumed by the two-step instructions; a record only carries `say`.
     this.drafts.push({
       ...blank,
       line: o.line ?? this.currentLine,

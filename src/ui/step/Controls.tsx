@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatEvent } from '../../machine/events.ts';
+import { eventTarget, formatEvent } from '../../machine/events.ts';
 import { currentState } from '../../store/session.ts';
 import { linkOf } from '../../store/stepStore.ts';
 import { type ControlView, controlsOf, cpuColour } from './view.ts';
@@ -43,7 +43,7 @@ function MigrateControl({ k, options }: { k: number; options: readonly ControlVi
         >
           {options.map((o, i) => (
             <option key={o.ev} value={i}>
-              CPU {(o.ev >> 11) & 0xff}
+              CPU {eventTarget(o.ev)}
             </option>
           ))}
         </select>
