@@ -35,7 +35,11 @@ export function histogramLayout(
       width: x.bandwidth(),
       height: Math.max(1, y(0) - y(count)),
     })),
-    ticks: y.ticks(4).map((t) => ({ y: y(t), label: String(t) })),
+    // Counts are whole numbers: no 0.5 ticks.
+    ticks: y
+      .ticks(4)
+      .filter((t) => Number.isInteger(t))
+      .map((t) => ({ y: y(t), label: String(t) })),
     baseline: y(0),
   };
 }

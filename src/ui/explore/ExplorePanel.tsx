@@ -115,7 +115,7 @@ export function ExplorePanel() {
                   {o.violations.length > 0
                     ? ` ✗ ${o.violations.map((v) => v.id).join(', ')}`
                     : ' ✓'}
-                  {` (${o.states} end state${o.states === 1 ? '' : 's'}; witness: ${o.witnessSteps} events, ${o.interventions} interventions)`}
+                  {` (${o.states} end state${o.states === 1 ? '' : 's'}; witness: ${o.witnessSteps} events, ${o.interventions} intervention${o.interventions === 1 ? '' : 's'})`}
                 </span>{' '}
                 <button
                   type="button"

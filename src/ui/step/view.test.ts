@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { Ev, makeEvent } from '../../machine/events.ts';
+import { findScenario } from '../../scenarios/index.ts';
+import type { Scenario } from '../../scenarios/types.ts';
+import { currentState, startSession, takeEvents } from '../../store/session.ts';
+import { controlsOf, cpuViews, globalCells, invariantViews } from './view.ts';
+
+const step = (k: number) => makeEvent(Ev.Step, k);
+
+describe('what the Step screen shows', () => {
+  it('a final invariant is pending until the end, then violated with its reason', () => {
+    const sc = findScenario('global-plain') as Scenario;
+    let s = startSession(sc, { iterations: '1', initial: '100' });
+    expect(invariantViews(s)[0]).toMatchObject({ id: 'no-lost-update', status: 'pending' });
+    s = takeEvents(s, [step(0), step(1), step(0), step(1)]);
+    expect(invariantViews(s)[0]).toMatchObject({
+      status: 'violated',
+      reason: 'nr is 101 but 102 files were counted: 1 increment lost',
+    });
+  });
+
+  it('lanes, lock owners and the reasons of refused controls follow the state', () => {
+    const sc = findScenario('global-spinlock') as Scenario;
+    const s = takeEvents(startSession(sc), [step(0), step(0)]);
+    const m = s.instance.machine;
+    const state = currentState(s);
+    expect(cpuViews(m, state)[0]).toMatchObject({ preemptCount: 1, irqsOn: false, nextLine: 9 });
+    expect(globalCells(m, state).find((c) => c.name === 'lock')?.value).toBe('held by CPU0');
+    expect(controlsOf(m, state)[0]?.migrate[0]?.why).toBe(
+      'CPU 0 holds a spinlock: preemption is off (preempt_count 1)',
+    );
+  });
+});
