@@ -1,3 +1,4 @@
+import { Hatch, YTicks } from './parts.tsx';
 import { histogramLayout } from './histogram.ts';
 
 const W = 720;
@@ -17,26 +18,8 @@ export function OutcomeHistogram({
   const summary = `Outcome histogram: ${outcomes.map((o) => `${o.label}${o.bad ? ' (violation)' : ''}: ${o.count} end states`).join('; ')}`;
   return (
     <svg className="histogram" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary}>
-      <defs>
-        <pattern
-          id="bad-hatch"
-          width="8"
-          height="8"
-          patternUnits="userSpaceOnUse"
-          patternTransform="rotate(45)"
-        >
-          <rect width="8" height="8" fill="#b00020" />
-          <line x1="0" y1="0" x2="0" y2="8" stroke="#fff" strokeWidth="3" />
-        </pattern>
-      </defs>
-      {l.ticks.map((t) => (
-        <g key={t.label}>
-          <line x1={44} x2={W - 10} y1={t.y} y2={t.y} className="tick-line" />
-          <text x={40} y={t.y + 5} textAnchor="end" className="tick-label">
-            {t.label}
-          </text>
-        </g>
-      ))}
+      <Hatch id="bad-hatch" />
+      <YTicks ticks={l.ticks} x1={44} x2={W - 10} />
       {l.bars.map((b) => {
         const o = outcomes[b.index];
         if (!o) return null;

@@ -1,3 +1,4 @@
+import { Hatch, YTicks } from './parts.tsx';
 import { slotBarsLayout } from './slotBars.ts';
 
 const W = 520;
@@ -22,26 +23,8 @@ export function SlotBars({
   const summary = `${label}: ${values.map((v, k) => `CPU${k} ${v}`).join(', ')}${batch === null ? '' : `; batch ±${batch}`}`;
   return (
     <svg className="slot-bars" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary}>
-      <defs>
-        <pattern
-          id="over-hatch"
-          width="8"
-          height="8"
-          patternUnits="userSpaceOnUse"
-          patternTransform="rotate(45)"
-        >
-          <rect width="8" height="8" fill="#b00020" />
-          <line x1="0" y1="0" x2="0" y2="8" stroke="#fff" strokeWidth="3" />
-        </pattern>
-      </defs>
-      {l.ticks.map((t) => (
-        <g key={t.label}>
-          <line x1={50} x2={W - 12} y1={t.y} y2={t.y} className="tick-line" />
-          <text x={46} y={t.y + 5} textAnchor="end" className="tick-label">
-            {t.label}
-          </text>
-        </g>
-      ))}
+      <Hatch id="over-hatch" />
+      <YTicks ticks={l.ticks} x1={50} x2={W - 12} />
       {l.plusY !== null && l.minusY !== null && (
         <g className="threshold">
           <line x1={50} x2={W - 12} y1={l.plusY} y2={l.plusY} />
