@@ -446,7 +446,7 @@ export function lockedFold(
   count: Reg,
   lines: { lock: number; fold: number },
 ): void {
-  const g = b.reg('g');
+  const g = b.reg('global');
   b.line(lines.lock).spinLock(lock, {
     kind: Kind.Overflow,
     say: `{cpu}'s delta reaches ±${r.batch}: {who} takes {cell} to fold it`,

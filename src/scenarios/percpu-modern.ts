@@ -124,7 +124,7 @@ function writeAdd(
   amount: number,
 ) {
   const count = b.reg('count');
-  const g = b.reg('g');
+  const g = b.reg('global');
   const d = b.reg('d');
   const t = b.reg('t');
   const flags = b.reg('flags');

@@ -4,8 +4,16 @@ import { stepStore, useStep } from './useStep.ts';
 export function LessonPanel() {
   const lesson = useStep((s) => s.session.scenario.lesson);
   const revealed = useStep((s) => s.revealed);
+  const witness = useStep((s) => s.session.scenario.witnesses.find((w) => w.name === s.witness));
   return (
     <section className="lesson" aria-label="Lesson">
+      {witness && (
+        // Collapsed: a witness's description tells its ending, which would spoil the prediction.
+        <details className="witness-about">
+          <summary>About the loaded witness, {witness.name}</summary>
+          <p>{witness.description}</p>
+        </details>
+      )}
       <h3>Predict</h3>
       <p>{lesson.question}</p>
       <p className="answer" aria-live="polite">
