@@ -659,6 +659,9 @@ test('keyboard only: digits step CPUs, arrows travel, ? opens the shortcuts', as
   await keys.press('?');
   await expect(step.shortcuts()).toBeVisible();
   await expect(step.shortcuts()).toContainText('Step CPU 0 … 8');
+  // Nothing steps behind the open sheet.
+  await keys.press('Digit0');
+  await expect(step.narrationItems()).toHaveCount(3);
   await keys.press('Escape');
   await expect(step.shortcuts()).toBeHidden();
 

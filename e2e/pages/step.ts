@@ -27,12 +27,14 @@ export class StepPage {
 
   async chooseScenario(id: string): Promise<void> {
     await this.page.getByRole('combobox', { name: 'Scenario' }).selectOption(id);
+    await this.page.getByRole('button', { name: 'Open scenario' }).click();
     await expect(this.heading()).toContainText(id);
   }
 
   /** Loads a witness at its start: its schedule becomes the redo tail. */
   async loadWitness(name: string): Promise<void> {
     await this.page.getByRole('combobox', { name: 'Witness' }).selectOption(name);
+    await this.page.getByRole('button', { name: 'Load witness' }).click();
     await expect(this.timelinePosition()).toHaveValue('0');
   }
 

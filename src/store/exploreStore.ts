@@ -42,8 +42,16 @@ export function createExploreStore(runner: Runner) {
       set({ bounds: { ...get().bounds, ...b } });
     },
     boundsReset: (b) => {
-      if (get().running) runner.cancel();
-      set({ bounds: b, result: null, request: null, error: null, progress: null, running: false });
+      const wasRunning = get().running;
+      set({
+        bounds: b,
+        result: null,
+        request: null,
+        error: wasRunning ? 'Cancelled: the scenario or its parameters changed.' : null,
+        progress: null,
+        running: false,
+      });
+      if (wasRunning) runner.cancel();
     },
     runRequested: (scenario, params) => {
       const req: ExploreRequest = { scenario, params, bounds: get().bounds, maxStates: MAX_STATES };

@@ -89,9 +89,16 @@ export function ExplorePanel() {
           </button>
         )}
       </div>
+      {/* Live progress is not announced (it changes many times a second); the outcome is. */}
+      {running && progress && (
+        <p className="explore-progress">
+          Exploring… {progress.states.toLocaleString('en')} states,{' '}
+          {progress.transitions.toLocaleString('en')} transitions
+        </p>
+      )}
       <p role="status" className="explore-status">
-        {running && progress
-          ? `Exploring… ${progress.states.toLocaleString('en')} states, ${progress.transitions.toLocaleString('en')} transitions`
+        {running
+          ? 'Exploring.'
           : error
             ? error
             : result

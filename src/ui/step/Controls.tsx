@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { eventTarget, formatEvent } from '../../machine/events.ts';
+import { eventTarget } from '../../machine/events.ts';
 import { currentState } from '../../store/session.ts';
 import { linkOf } from '../../store/stepStore.ts';
 import { type ControlView, controlsOf, cpuColour } from './view.ts';
@@ -12,9 +12,8 @@ function EventButton({ c, label, keyHint }: { c: ControlView; label: string; key
     <button
       type="button"
       aria-disabled={disabled}
-      title={
-        disabled ? c.why : keyHint ? `${formatEvent(c.ev)} (key ${keyHint})` : formatEvent(c.ev)
-      }
+      // The title only carries the reason a control is refused (it becomes its description).
+      title={disabled ? c.why : undefined}
       aria-keyshortcuts={keyHint}
       onClick={() => {
         if (!disabled) stepStore.getState().eventRequested(c.ev);

@@ -12,7 +12,7 @@ export function ListingView() {
     if (c.nextLine > 0) at.set(c.nextLine, [...(at.get(c.nextLine) ?? []), c.cpu]);
   return (
     <section className="listing" aria-label="Listing">
-      <ol>
+      <ol aria-label="Source listing">
         {lines.map((text, i) => {
           const here = at.get(i + 1) ?? [];
           return (

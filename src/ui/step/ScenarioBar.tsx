@@ -1,54 +1,94 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { catalogue } from '../../scenarios/index.ts';
-import { groupBy } from '../groupBy.ts';
 import { paramText } from '../../store/stepStore.ts';
+import { groupBy } from '../groupBy.ts';
 import { stepStore, useStep } from './useStep.ts';
+
+/**
+ * Scenario and witness choosers. Native selects change on arrow keys, so a choice is committed by
+ * its button (Open / Load): browsing a list from the keyboard never throws the session away.
+ * Keyed by the session's scenario and witness, so the selects show what is loaded.
+ */
+function Choosers() {
+  const session = useStep((s) => s.session);
+  const witness = useStep((s) => s.witness);
+  const id = useId();
+  const sc = session.scenario;
+  const [chosen, setChosen] = useState(sc.id);
+  const [picked, setPicked] = useState(witness ?? '');
+  const actions = stepStore.getState();
+  return (
+    <div className="row">
+      <label htmlFor={`${id}-sc`}>Scenario</label>
+      <select
+        id={`${id}-sc`}
+        value={chosen}
+        onChange={(e) => {
+          setChosen(e.target.value);
+        }}
+      >
+        {groupBy(catalogue, (c) => c.group).map(({ key, items }) => (
+          <optgroup key={key} label={key}>
+            {items.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.id}: {c.title}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+      </select>
+      <button
+        type="button"
+        onClick={() => {
+          actions.scenarioChosen(chosen);
+        }}
+      >
+        Open scenario
+      </button>
+      <label htmlFor={`${id}-w`}>Witness</label>
+      <select
+        id={`${id}-w`}
+        value={picked}
+        onChange={(e) => {
+          setPicked(e.target.value);
+        }}
+      >
+        <option value="">Choose a witness…</option>
+        {sc.witnesses.map((w) => (
+          <option key={w.name} value={w.name}>
+            {w.name}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        aria-disabled={picked === ''}
+        onClick={() => {
+          if (picked) actions.witnessLoaded(picked);
+        }}
+      >
+        Load witness
+      </button>
+    </div>
+  );
+}
 
 /** Scenario picker, witness menu and parameters. */
 export function ScenarioBar() {
   const session = useStep((s) => s.session);
   const witness = useStep((s) => s.witness);
-  const id = useId();
+  const notice = useStep((s) => s.notice);
   const sc = session.scenario;
   const text = paramText(sc, session.params);
   const actions = stepStore.getState();
+  // A refused value is put back to the accepted one (the notice says why).
+  const apply = (name: string, input: HTMLInputElement, accepted: string) => {
+    actions.paramChanged(name, input.value);
+    if (stepStore.getState().notice) input.value = accepted;
+  };
   return (
     <section className="scenario-bar" aria-label="Scenario">
-      <div className="row">
-        <label htmlFor={`${id}-sc`}>Scenario</label>
-        <select
-          id={`${id}-sc`}
-          value={sc.id}
-          onChange={(e) => {
-            actions.scenarioChosen(e.target.value);
-          }}
-        >
-          {groupBy(catalogue, (c) => c.group).map(({ key, items }) => (
-            <optgroup key={key} label={key}>
-              {items.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.id}: {c.title}
-                </option>
-              ))}
-            </optgroup>
-          ))}
-        </select>
-        <label htmlFor={`${id}-w`}>Witness</label>
-        <select
-          id={`${id}-w`}
-          value={witness ?? ''}
-          onChange={(e) => {
-            if (e.target.value) actions.witnessLoaded(e.target.value);
-          }}
-        >
-          <option value="">Load a witness…</option>
-          {sc.witnesses.map((w) => (
-            <option key={w.name} value={w.name}>
-              {w.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Choosers key={`${sc.id}|${witness ?? ''}`} />
       <p className="scenario-summary">
         {sc.summary} {sc.reconstruction && <span className="badge">reconstruction</span>}
       </p>
@@ -75,12 +115,13 @@ export function ScenarioBar() {
                 <input
                   key={`${sc.id}-${p.name}-${value}`}
                   defaultValue={value}
+                  aria-invalid={notice !== null && notice.startsWith(`${p.name} `)}
                   size={Math.max(p.kind === 'list' ? 12 : 6, value.length + 1)}
                   onBlur={(e) => {
-                    if (e.target.value !== value) actions.paramChanged(p.name, e.target.value);
+                    if (e.target.value !== value) apply(p.name, e.target, value);
                   }}
                   onKeyDown={(e) => {
-                    if (e.key === 'Enter') actions.paramChanged(p.name, e.currentTarget.value);
+                    if (e.key === 'Enter') apply(p.name, e.currentTarget, value);
                   }}
                 />
               )}

@@ -9,13 +9,15 @@ export function useStepKeys(onHelp: () => void): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
-      // Typing in a field or choosing in a select is not a command.
+      // Typing in a field or choosing in a select is not a command, nor is anything behind an
+      // open dialog (the shortcut sheet).
       if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA'))
         return;
+      if (document.querySelector('dialog[open]')) return;
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const store = stepStore.getState();
       const digit = /^Digit([0-8])$/.exec(e.code);
-      if (digit) {
+      if (digit && !e.shiftKey) {
         const k = Number(digit[1]);
         if (k >= store.session.instance.machine.cpus) return;
         // An illegal step is refused by the store, which says why in the notice.
@@ -27,7 +29,8 @@ export function useStepKeys(onHelp: () => void): void {
       } else if (e.key === 'ArrowRight') {
         store.forwardRequested();
         e.preventDefault();
-      } else if (e.code === 'Space' && t?.tagName !== 'BUTTON') {
+      } else if (e.code === 'Space' && !t?.closest('button, a, summary, [role="button"]')) {
+        // Space keeps its own meaning on buttons, links and disclosure summaries.
         store.playToggled();
         e.preventDefault();
       } else if (e.key === '?') {
