@@ -25,7 +25,6 @@ import {
   CTX_CPU,
   CTX_DONE,
   CTX_PC,
-  contextName,
   type Machine,
 } from './machine.ts';
 
@@ -244,10 +243,4 @@ export function isTerminal(m: Machine, s: Int32Array): boolean {
     if (s[m.ctxOff + t * m.ctxStride + CTX_DONE] === 0) return false;
   }
   return true;
-}
-
-/** The name of the context an event acts on (for narration), e.g. "CPU0" or "T2". */
-export function actorOf(m: Machine, s: Int32Array, ev: number): string {
-  const ctx = topContext(m, s, eventCpu(ev));
-  return ctx >= 0 ? contextName(m, ctx) : `CPU${eventCpu(ev)}`;
 }

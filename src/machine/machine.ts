@@ -147,16 +147,6 @@ function checkProgram(p: Program): void {
   });
 }
 
-/** Offset of context `c`'s record in the state. */
-export function ctxBase(m: Machine, c: number): number {
-  return m.ctxOff + c * m.ctxStride;
-}
-
-/** Offset of CPU `k`'s record in the state. */
-export function cpuBase(m: Machine, k: number): number {
-  return m.cpuOff + k * CPU_FIELDS;
-}
-
 /** Display name of a context: "CPU1", "CPU1's IRQ handler", "task T2". */
 export function contextName(m: Machine, c: number): string {
   const kind = m.ctxKind[c];

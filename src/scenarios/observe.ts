@@ -2,14 +2,7 @@
 
 import { add64 } from '../machine/int64.ts';
 import { pairValue } from '../machine/int64.ts';
-import {
-  CPU_FIELDS,
-  CPU_IRQS,
-  CPU_NMIS,
-  CTX_RETRIES,
-  CTX_TALLY,
-  type Machine,
-} from '../machine/machine.ts';
+import { CPU_FIELDS, CPU_IRQS, CTX_RETRIES, CTX_TALLY, type Machine } from '../machine/machine.ts';
 import type { AnyCell } from '../machine/layout.ts';
 
 function findCell(m: Machine, name: string): AnyCell {
@@ -72,13 +65,6 @@ export function totalRetries(m: Machine, s: Int32Array): number {
 export function irqsDelivered(m: Machine, s: Int32Array): number {
   let n = 0;
   for (let k = 0; k < m.cpus; k++) n += s[m.cpuOff + k * CPU_FIELDS + CPU_IRQS] as number;
-  return n;
-}
-
-/** NMIs delivered on all CPUs. */
-export function nmisDelivered(m: Machine, s: Int32Array): number {
-  let n = 0;
-  for (let k = 0; k < m.cpus; k++) n += s[m.cpuOff + k * CPU_FIELDS + CPU_NMIS] as number;
   return n;
 }
 

@@ -205,6 +205,19 @@ export interface InvariantView {
   readonly reason: string;
 }
 
+// Each state's always-verdicts, judged once: a render re-reads the whole history, and a long
+// session would otherwise re-check every earlier state at every step.
+const alwaysCache = new WeakMap<Int32Array, readonly Violation[]>();
+
+function alwaysOf(session: Session, s: Int32Array): readonly Violation[] {
+  let v = alwaysCache.get(s);
+  if (!v) {
+    v = alwaysViolations(session.scenario, session.instance.machine, s, session.params);
+    alwaysCache.set(s, v);
+  }
+  return v;
+}
+
 /** Verdicts at the cursor: always-invariants over every state so far, final ones at the end. */
 export function invariantViews(session: Session): InvariantView[] {
   const { scenario: sc, instance, params } = session;
@@ -212,7 +225,7 @@ export function invariantViews(session: Session): InvariantView[] {
   const s = currentState(session);
   const broken = new Map<string, Violation>();
   for (let i = 0; i <= session.cursor; i++) {
-    for (const v of alwaysViolations(sc, m, session.states[i] as Int32Array, params)) {
+    for (const v of alwaysOf(session, session.states[i] as Int32Array)) {
       if (!broken.has(v.id)) broken.set(v.id, v);
     }
   }
