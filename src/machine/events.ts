@@ -179,13 +179,22 @@ export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number 
   return n;
 }
 
-/** Applies a legal event in place. Use `applyChecked` for events that come from people. */
-export function apply(m: Machine, s: Int32Array, ev: number, trace: Trace | null = null): void {
+/**
+ * Applies a legal event in place. Use `applyChecked` for events that come from people. `wide` is
+ * the 64-bit view live workers pass to `step` (see there).
+ */
+export function apply(
+  m: Machine,
+  s: Int32Array,
+  ev: number,
+  trace: Trace | null = null,
+  wide: BigInt64Array | null = null,
+): void {
   const k = eventCpu(ev);
   const b = m.cpuOff + k * CPU_FIELDS;
   switch (eventType(ev)) {
     case Ev.Step:
-      step(m, s, k, trace);
+      step(m, s, k, trace, wide);
       return;
     case Ev.Irq:
       if (s[b + CPU_IRQ_ON] !== 0) deliverIrq(m, s, k);

@@ -251,8 +251,24 @@ function holds(cond: number, alo: number, ahi: number, blo: number, bhi: number)
   }
 }
 
-/** Runs one instruction of the context on top of CPU k (the `step k` event). */
-export function step(m: Machine, s: Int32Array, k: number, trace: Trace | null = null): void {
+/**
+ * Runs one instruction of the context on top of CPU k (the `step k` event).
+ *
+ * The same code runs the model and the live workers (DESIGN §6), so every step the model calls
+ * indivisible is one indivisible operation on shared memory too: LOCK-prefixed operations and
+ * spin locks go through `Atomics` (which also works on the model's unshared arrays), and a
+ * single-step 64-bit access goes through `wide`, a BigInt64Array over the same bytes as `s`
+ * (element i = words 2i, 2i+1). Without `wide` (the model, single-threaded) 64-bit accesses are
+ * two plain word accesses, which nothing can observe in between. Plain loads and stores stay
+ * plain: on real workers they race, as `x++` does on real CPUs.
+ */
+export function step(
+  m: Machine,
+  s: Int32Array,
+  k: number,
+  trace: Trace | null = null,
+  wide: BigInt64Array | null = null,
+): void {
   const ctx = topContext(m, s, k);
   if (ctx < 0) throw new MachineFault(`CPU${k} has nothing to run`);
   const cb = m.ctxOff + ctx * m.ctxStride;
@@ -283,14 +299,20 @@ export function step(m: Machine, s: Int32Array, k: number, trace: Trace | null =
       break;
     case Op.Load64: {
       const a = address(m, s, cb, ins, cpu);
-      s[R + 2 * ins.dst] = s[a] as number;
-      s[R + 2 * ins.dst + 1] = s[a + 1] as number;
+      if (wide) setReg64(s, R + 2 * ins.dst, Atomics.load(wide, a >> 1));
+      else {
+        s[R + 2 * ins.dst] = s[a] as number;
+        s[R + 2 * ins.dst + 1] = s[a + 1] as number;
+      }
       break;
     }
     case Op.Store64: {
       const a = address(m, s, cb, ins, cpu);
-      s[a] = s[R + 2 * ins.src] as number;
-      s[a + 1] = s[R + 2 * ins.src + 1] as number;
+      if (wide) Atomics.store(wide, a >> 1, reg64(s, R + 2 * ins.src));
+      else {
+        s[a] = s[R + 2 * ins.src] as number;
+        s[a + 1] = s[R + 2 * ins.src + 1] as number;
+      }
       break;
     }
     case Op.LoadLo:
@@ -310,8 +332,13 @@ export function step(m: Machine, s: Int32Array, k: number, trace: Trace | null =
       const a = address(m, s, cb, ins, cpu);
       const vlo = ins.useImm ? ins.immLo : (s[R + 2 * ins.src] as number);
       const vhi = ins.useImm ? ins.immHi : (s[R + 2 * ins.src + 1] as number);
-      if (ins.width === 64) {
-        if (ins.op === Op.AtomicAdd) add64(s, a, s[a] as number, s[a + 1] as number, vlo, vhi);
+      const add = ins.op === Op.AtomicAdd;
+      if (ins.width === 64 && wide) {
+        const v = big(vlo, vhi);
+        const old = add ? Atomics.add(wide, a >> 1, v) : Atomics.or(wide, a >> 1, v);
+        if (ins.dst >= 0) setReg64(s, R + 2 * ins.dst, add ? old + v : old | v);
+      } else if (ins.width === 64) {
+        if (add) add64(s, a, s[a] as number, s[a + 1] as number, vlo, vhi);
         else {
           s[a] = (s[a] as number) | vlo;
           s[a + 1] = (s[a + 1] as number) | vhi;
@@ -321,8 +348,8 @@ export function step(m: Machine, s: Int32Array, k: number, trace: Trace | null =
           s[R + 2 * ins.dst + 1] = s[a + 1] as number;
         }
       } else {
-        const nv = ins.op === Op.AtomicAdd ? ((s[a] as number) + vlo) | 0 : (s[a] as number) | vlo;
-        s[a] = nv;
+        const old = add ? Atomics.add(s, a, vlo) : Atomics.or(s, a, vlo);
+        const nv = add ? (old + vlo) | 0 : old | vlo;
         if (ins.dst >= 0) {
           s[R + 2 * ins.dst] = nv;
           s[R + 2 * ins.dst + 1] = nv >> 31;
@@ -332,45 +359,65 @@ export function step(m: Machine, s: Int32Array, k: number, trace: Trace | null =
     }
     case Op.Xchg: {
       const a = address(m, s, cb, ins, cpu);
-      const olo = s[a] as number;
-      const ohi = ins.width === 64 ? (s[a + 1] as number) : olo >> 31;
-      s[a] = s[R + 2 * ins.src] as number;
-      if (ins.width === 64) s[a + 1] = s[R + 2 * ins.src + 1] as number;
-      s[R + 2 * ins.dst] = olo;
-      s[R + 2 * ins.dst + 1] = ohi;
+      if (ins.width === 64 && wide) {
+        setReg64(s, R + 2 * ins.dst, Atomics.exchange(wide, a >> 1, reg64(s, R + 2 * ins.src)));
+      } else if (ins.width === 64) {
+        const olo = s[a] as number;
+        const ohi = s[a + 1] as number;
+        s[a] = s[R + 2 * ins.src] as number;
+        s[a + 1] = s[R + 2 * ins.src + 1] as number;
+        s[R + 2 * ins.dst] = olo;
+        s[R + 2 * ins.dst + 1] = ohi;
+      } else {
+        const old = Atomics.exchange(s, a, s[R + 2 * ins.src] as number);
+        s[R + 2 * ins.dst] = old;
+        s[R + 2 * ins.dst + 1] = old >> 31;
+      }
       break;
     }
     case Op.Cmpxchg: {
       const a = address(m, s, cb, ins, cpu);
-      const olo = s[a] as number;
-      const ohi = ins.width === 64 ? (s[a + 1] as number) : olo >> 31;
-      const elo = s[R + 2 * ins.src] as number;
-      const ehi = ins.width === 64 ? (s[R + 2 * ins.src + 1] as number) : elo >> 31;
-      if (olo === elo && ohi === ehi) {
-        s[a] = s[R + 2 * ins.src2] as number;
-        if (ins.width === 64) s[a + 1] = s[R + 2 * ins.src2 + 1] as number;
+      if (ins.width === 64 && wide) {
+        const expected = reg64(s, R + 2 * ins.src);
+        const old = Atomics.compareExchange(wide, a >> 1, expected, reg64(s, R + 2 * ins.src2));
+        setReg64(s, R + 2 * ins.dst, old);
+      } else if (ins.width === 64) {
+        const olo = s[a] as number;
+        const ohi = s[a + 1] as number;
+        if (olo === s[R + 2 * ins.src] && ohi === s[R + 2 * ins.src + 1]) {
+          s[a] = s[R + 2 * ins.src2] as number;
+          s[a + 1] = s[R + 2 * ins.src2 + 1] as number;
+        }
+        s[R + 2 * ins.dst] = olo;
+        s[R + 2 * ins.dst + 1] = ohi;
+      } else {
+        // A 32-bit cmpxchg compares the low word only (the register's sign extension is moot).
+        const old = Atomics.compareExchange(
+          s,
+          a,
+          s[R + 2 * ins.src] as number,
+          s[R + 2 * ins.src2] as number,
+        );
+        s[R + 2 * ins.dst] = old;
+        s[R + 2 * ins.dst + 1] = old >> 31;
       }
-      s[R + 2 * ins.dst] = olo;
-      s[R + 2 * ins.dst + 1] = ohi;
       break;
     }
     case Op.SpinLock: {
       const a = address(m, s, cb, ins, cpu);
-      if (s[a] !== 0) {
+      if (Atomics.compareExchange(s, a, 0, ctx + 1) !== 0) {
         // Held: the CPU spins. Nothing changes, so spinning n times is the same state.
         if (trace) trace.spun = true;
         return;
       }
-      s[a] = ctx + 1;
       s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) + 1;
       break;
     }
     case Op.SpinUnlock: {
       const a = address(m, s, cb, ins, cpu);
-      if (s[a] !== ctx + 1) {
+      if (Atomics.compareExchange(s, a, ctx + 1, 0) !== ctx + 1) {
         throw new MachineFault(`${contextName(m, ctx)} releases a lock it does not hold`);
       }
-      s[a] = 0;
       s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) - 1;
       break;
     }
@@ -416,6 +463,21 @@ export function step(m: Machine, s: Int32Array, k: number, trace: Trace | null =
   if (next >= code.length) finish(m, s, k, ctx);
   // Interrupts came back on with an IRQ pending: it is taken at this instruction boundary.
   if (deliver && s[b + CPU_PENDING] !== 0 && s[b + CPU_IRQ_ON] !== 0) deliverIrq(m, s, k);
+}
+
+/** The 64-bit value of the register pair at s[at], s[at + 1]. */
+function reg64(s: Int32Array, at: number): bigint {
+  return big(s[at] as number, s[at + 1] as number);
+}
+
+function big(lo: number, hi: number): bigint {
+  return (BigInt(hi) << 32n) | BigInt(lo >>> 0);
+}
+
+/** Writes a 64-bit value (wrapping) into the register pair at s[at], s[at + 1]. */
+function setReg64(s: Int32Array, at: number, v: bigint): void {
+  s[at] = Number(BigInt.asIntN(32, v));
+  s[at + 1] = Number(BigInt.asIntN(32, v >> 32n));
 }
 
 /** Pushes CPU k's IRQ handler (interrupts go off inside it). */
