@@ -170,10 +170,10 @@ export const cmpxchgLocalGeneric: Scenario = {
     'nmi variant: NMI on CPU0: counter_add(otherAmount) with cmpxchg_local (c += 5)',
     'smp variant: no handlers; CPU1 runs counter_add(otherAmount)',
   ],
-  build(p) {
+  build(p, opts) {
     const variant = variantOf(p);
     const cpus = variant === 'smp' ? 2 : 1;
-    const L = new LayoutBuilder(cpus);
+    const L = new LayoutBuilder(cpus, opts?.padded);
     const c = L.cell('c', 'c', 's64', intParam(p, 'initial'));
     const lst = listingOf(variant);
     const amount = intParam(p, 'amount');

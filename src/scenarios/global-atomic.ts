@@ -37,8 +37,8 @@ export const globalAtomic: Scenario = {
   params: nrFilesParams,
   presets: {},
   handlers: [],
-  build(p) {
-    const L = new LayoutBuilder(intParam(p, 'cpus'));
+  build(p, opts) {
+    const L = new LayoutBuilder(intParam(p, 'cpus'), opts?.padded);
     const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
     const tasks = perCpuTasks(p, (b) => {
       b.line(5).atomicAdd(abs(nr), 1, { tally: 1 });

@@ -41,8 +41,8 @@ export const globalPlain: Scenario = {
   params: nrFilesParams,
   presets: {},
   handlers: [],
-  build(p) {
-    const L = new LayoutBuilder(intParam(p, 'cpus'));
+  build(p, opts) {
+    const L = new LayoutBuilder(intParam(p, 'cpus'), opts?.padded);
     const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
     const tasks = perCpuTasks(p, (b) => {
       const r = b.reg('r');

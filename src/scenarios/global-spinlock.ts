@@ -41,8 +41,8 @@ export const globalSpinlock: Scenario = {
   params: nrFilesParams,
   presets: {},
   handlers: [],
-  build(p) {
-    const L = new LayoutBuilder(intParam(p, 'cpus'));
+  build(p, opts) {
+    const L = new LayoutBuilder(intParam(p, 'cpus'), opts?.padded);
     const lock = L.cell('lock', 'filp_count_lock', 'lock');
     const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
     const tasks = perCpuTasks(p, (b) => {

@@ -73,9 +73,9 @@ export const percpuAtomic64: Scenario = {
   params: percpuParams(),
   presets: { kernel: kernelPreset },
   handlers: [],
-  build(p) {
+  build(p, opts) {
     const r = rolesOf(p);
-    const c = counterLayout(p, r, () => null);
+    const c = counterLayout(p, r, () => null, opts);
     const tasks = tasksOf(c, r, 64, {
       add: (b, amount) => {
         b.line(10).preemptDisable();

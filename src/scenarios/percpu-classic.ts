@@ -121,7 +121,7 @@ export const percpuClassic: Scenario = {
   ]),
   presets: { kernel: kernelPreset },
   handlers: [],
-  build(p) {
+  build(p, opts) {
     const r = rolesOf(p);
     const comparer = intParam(p, 'comparer');
     if (comparer >= r.cpus) {
@@ -130,11 +130,16 @@ export const percpuClassic: Scenario = {
     if (comparer >= 0 && (r.summers.includes(comparer) || comparer === r.reader)) {
       throw new ParamError('the comparer must be an adding CPU, not the summer or the reader');
     }
-    const c = counterLayout(p, r, (L) => ({
-      lock: L.cell('lock', 'fbc->lock', 'lock'),
-      cmpOut: L.result('compare', 'percpu_counter_compare()', 1),
-      cmpWindow: L.result('cmpwindow', 'exact total around compare()', 2),
-    }));
+    const c = counterLayout(
+      p,
+      r,
+      (L) => ({
+        lock: L.cell('lock', 'fbc->lock', 'lock'),
+        cmpOut: L.result('compare', 'percpu_counter_compare()', 1),
+        cmpWindow: L.result('cmpwindow', 'exact total around compare()', 2),
+      }),
+      opts,
+    );
     const { lock: lockCell, cmpOut, cmpWindow } = c.cells;
     const add = (b: ProgramBuilder, amount: number) => {
       b.line(11).preemptDisable();

@@ -19,6 +19,7 @@ import {
 } from './observe.ts';
 import { intParam, listParam, ParamError } from './params.ts';
 import type {
+  BuildOptions,
   ChoiceParam,
   InvariantSpec,
   ObservableSpec,
@@ -245,8 +246,9 @@ export function counterLayout<T>(
   p: Params,
   r: Roles,
   extra: (L: LayoutBuilder) => T,
+  opts?: BuildOptions,
 ): Counter & { readonly cells: T } {
-  const L = new LayoutBuilder(r.cpus);
+  const L = new LayoutBuilder(r.cpus, opts?.padded);
   const cells = extra(L);
   // With endless adders, the test driver's own flag: how many summers have finished. Adders stop
   // when every sum has returned, so a run (and an exploration) can end.

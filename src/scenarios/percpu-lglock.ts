@@ -76,9 +76,9 @@ export const percpuLglock: Scenario = {
   params: percpuParams(),
   presets: { kernel: kernelPreset },
   handlers: [],
-  build(p) {
+  build(p, opts) {
     const r = rolesOf(p);
-    const c = counterLayout(p, r, (L) => L.perCpu('locks', 'lglock', 'lock'));
+    const c = counterLayout(p, r, (L) => L.perCpu('locks', 'lglock', 'lock'), opts);
     const locks = c.cells;
     const tasks = tasksOf(c, r, 64, {
       add: (b, amount) => {

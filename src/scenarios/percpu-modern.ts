@@ -245,10 +245,10 @@ export const percpuModern: Scenario = {
   ]),
   presets: { kernel: kernelPreset },
   handlers: ['IRQ on CPU0: percpu_counter_add(fbc, irqAmount)'],
-  build(p) {
+  build(p, opts) {
     const v = choiceParam(p, 'variant') as Variant;
     const r: Roles = rolesOf(p);
-    const c = counterLayout(p, r, (L) => L.cell('lock', 'fbc->lock', 'lock'));
+    const c = counterLayout(p, r, (L) => L.cell('lock', 'fbc->lock', 'lock'), opts);
     const lock = c.cells;
     const tasks = tasksOf(c, r, 64, {
       add: (b, amount) => {

@@ -128,16 +128,21 @@ export const percpuSeqMulti: Scenario = {
   ),
   presets: { kernel: kernelPreset },
   handlers: [],
-  build(p) {
+  build(p, opts) {
     const v = choiceParam(p, 'variant') as Variant;
     const guarded = v === 'guarded';
     const r = rolesOf(p);
-    const c = counterLayout(p, r, (L) => ({
-      sums: L.cell('sums', 'fbc->sums', 's32', 0),
-      changed: L.cell('changed', 'fbc->changed', 's32', 0),
-      changing: L.cell('changing', 'fbc->changing', 's32', 0),
-      slow: L.cell('slowcount', 'fbc->slowcount', 's64', 0),
-    }));
+    const c = counterLayout(
+      p,
+      r,
+      (L) => ({
+        sums: L.cell('sums', 'fbc->sums', 's32', 0),
+        changed: L.cell('changed', 'fbc->changed', 's32', 0),
+        changing: L.cell('changing', 'fbc->changing', 's32', 0),
+        slow: L.cell('slowcount', 'fbc->slowcount', 's64', 0),
+      }),
+      opts,
+    );
     const { sums, changed, changing, slow } = c.cells;
     const tasks = tasksOf(c, r, 64, {
       add: (b, amount) => {

@@ -114,17 +114,22 @@ export const percpuSeq: Scenario = {
   ]),
   presets: { kernel: kernelPreset },
   handlers: [],
-  build(p) {
+  build(p, opts) {
     const r = rolesOf(p);
     const sequence = intParam(p, 'sequence');
     if (sequence % 2 !== 0) {
       throw new ParamError(`sequence must start even (no sum in flight), got ${sequence}`);
     }
-    const c = counterLayout(p, r, (L) => ({
-      lock: L.cell('lock', 'fbc->lock', 'lock'),
-      seq: L.cell('sequence', 'fbc->sequence', 's32', sequence),
-      slow: L.cell('slowcount', 'fbc->slowcount', 's64', 0),
-    }));
+    const c = counterLayout(
+      p,
+      r,
+      (L) => ({
+        lock: L.cell('lock', 'fbc->lock', 'lock'),
+        seq: L.cell('sequence', 'fbc->sequence', 's32', sequence),
+        slow: L.cell('slowcount', 'fbc->slowcount', 's64', 0),
+      }),
+      opts,
+    );
     const { lock, seq, slow } = c.cells;
     // The kernel's unsigned sequence wraps at 2^32. With endless adders it would grow without
     // bound, so the model wraps it at the smallest power of two above 2 × cpus + 1 instead: a

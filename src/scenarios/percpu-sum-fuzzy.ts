@@ -129,11 +129,11 @@ export const percpuSumFuzzy: Scenario = {
   ),
   presets: { kernel: kernelPreset },
   handlers: [],
-  build(p) {
+  build(p, opts) {
     const v = choiceParam(p, 'variant') as Variant;
     const maxfuzzy = intParam(p, 'maxfuzzy');
     const r = rolesOf(p);
-    const c = counterLayout(p, r, (L) => L.cell('seqcount', 'fbc->seqcount', 's32', 0));
+    const c = counterLayout(p, r, (L) => L.cell('seqcount', 'fbc->seqcount', 's32', 0), opts);
     const seqcount = c.cells;
     const off = addListing.length; // sum lines follow the add listing
     const tasks = tasksOf(c, r, 64, {

@@ -18,7 +18,7 @@ import {
 } from './local-ops-common.ts';
 import { plus, readResults } from './observe.ts';
 import { choiceParam, intParam, listParam } from './params.ts';
-import type { Observables, Params, Scenario } from './types.ts';
+import type { BuildOptions, Observables, Params, Scenario } from './types.ts';
 
 const VARIANTS = ['raw', 'preempt-off', 'this-cpu-pair', 'cmpxchg'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -134,11 +134,11 @@ const initialOf = (p: Params) => {
   return Array.from({ length: intParam(p, 'cpus') }, (_, k) => slots[k] ?? 0);
 };
 
-function build(p: Params) {
+function build(p: Params, opts?: BuildOptions) {
   const variant = variantOf(p);
   const threshold = intParam(p, 'threshold');
   const cpus = intParam(p, 'cpus');
-  const L = new LayoutBuilder(cpus);
+  const L = new LayoutBuilder(cpus, opts?.padded);
   const events = L.perCpu('events', 'events', 's64', initialOf(p));
   const valSlot = L.result('val', 'val', 1);
   const retSlot = L.result('ret', 'mem_cgroup_soft_limit_check()', 1);

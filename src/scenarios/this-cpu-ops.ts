@@ -163,10 +163,10 @@ export const thisCpuOps: Scenario = {
   ],
   presets: {},
   handlers: [],
-  build(p) {
+  build(p, opts) {
     const variant = variantOf(p);
     const cpus = intParam(p, 'cpus');
-    const L = new LayoutBuilder(cpus);
+    const L = new LayoutBuilder(cpus, opts?.padded);
     const nr = L.perCpu('nr', 'nr', 's64', initialOf(p));
     const lst = listingOf(variant);
     const tasks: TaskSpec[] = [

@@ -11,7 +11,7 @@ import { compile, type Machine } from '../machine/machine.ts';
 import { KeyedListing, noLostUpdate, PERCPU_2011_GROUP, same } from './local-ops-common.ts';
 import { plus, readCell, readResults, totalTally } from './observe.ts';
 import { choiceParam, intParam } from './params.ts';
-import type { Params, Scenario } from './types.ts';
+import type { BuildOptions, Params, Scenario } from './types.ts';
 
 const VARIANTS = ['lo-hi', 'hi-lo', 'atomic64', 'up-irq'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -133,12 +133,12 @@ function readInto(b: ProgramBuilder, count: Cell, slot: ResultSlot, line: number
   b.line(line).load(v, abs(count)).record(slot, v);
 }
 
-function build(p: Params) {
+function build(p: Params, opts?: BuildOptions) {
   const variant = variantOf(p);
   const amount = intParam(p, 'amount');
   const lst = listingOf(variant);
   const up = variant === 'up-irq';
-  const L = new LayoutBuilder(up ? 1 : 2);
+  const L = new LayoutBuilder(up ? 1 : 2, opts?.padded);
   const lock = up ? null : L.cell('lock', 'fbc->lock', 'lock');
   const count = L.cell('count', 'fbc->count', 's64', intParam(p, 'initial'));
   const slot = L.result('read', 'percpu_counter_read()', up ? READS : 1);

@@ -99,6 +99,15 @@ export interface Preset {
   readonly apply: (p: Params) => Params;
 }
 
+/** How to lay out an instance's memory. */
+export interface BuildOptions {
+  /**
+   * Every cell and per-CPU element on its own 64-byte line: the live workers' layout (DESIGN §6),
+   * so a slot update does not invalidate another CPU's line. The model's default is compact.
+   */
+  readonly padded?: boolean;
+}
+
 export interface ScenarioInstance {
   readonly params: Params;
   readonly machine: Machine;
@@ -119,7 +128,7 @@ export interface Scenario {
   readonly params: readonly ParamSpec[];
   /** Named parameter sets, e.g. "kernel" with the kernel's values. */
   readonly presets: Readonly<Record<string, Preset>>;
-  readonly build: (p: Params) => ScenarioInstance;
+  readonly build: (p: Params, opts?: BuildOptions) => ScenarioInstance;
   /** What an outcome reports; may depend on the parameters (e.g. one `slotN` per CPU). */
   readonly observables: (p: Params) => readonly ObservableSpec[];
   readonly invariants: readonly InvariantSpec[];
