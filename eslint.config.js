@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 
 // The layer rule of DESIGN.md §3: the pure core runs unchanged in Node, workers and the main
 // thread, so it imports nothing from the UI side. Each message names where the code belongs.
-const pureCore = 'The pure core (src/machine, src/scenarios, src/explore, src/bench)';
+const pureCore = 'The pure core (src/machine, src/scenarios, src/explore, src/live, src/bench)';
 const pureCoreImports = {
   paths: [
     {
@@ -87,9 +87,9 @@ export default defineConfig([
     },
   },
 
-  // Plain JS (this file): no tsconfig covers it, so no type-aware rules.
+  // Plain JS (this file, the worker-thread bootstrap): no tsconfig covers it, so no type-aware rules.
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: globals.node },
   },
@@ -100,7 +100,7 @@ export default defineConfig([
   },
 
   {
-    files: ['src/machine/**', 'src/scenarios/**', 'src/explore/**', 'src/bench/**'],
+    files: ['src/machine/**', 'src/scenarios/**', 'src/explore/**', 'src/live/**', 'src/bench/**'],
     rules: { 'no-restricted-imports': ['error', pureCoreImports] },
   },
 ]);

@@ -111,7 +111,7 @@ function address(m: Machine, s: Int32Array, cb: number, ins: Instr, cpu: number)
  * Runs local instructions from `pc` until a visible one or the end; returns the new pc.
  * Local code has no scheduling points, so it belongs to the step before it.
  */
-function runLocals(
+export function runLocals(
   m: Machine,
   s: Int32Array,
   cb: number,

@@ -1,0 +1,150 @@
+// Lockstep replay (DESIGN §6): a schedule runs on the real workers one event at a time. The page
+// writes the event and whose turn it is; that CPU's worker applies it to the shared state with
+// the model's own `apply` (through Atomics where the model says indivisible) and hands the turn
+// back. Every handoff is an Atomics store + notify, which also publishes the memory written
+// before it, so each worker sees what the previous one did. At the end the page compares the
+// shared state with the model's replay of the same schedule, word by word.
+
+import { apply, eventCpu, formatEvent, whyIllegal } from '../machine/events.ts';
+import { CPU_FIELDS, CTX_REGS, contextName, type Machine } from '../machine/machine.ts';
+import { cellAt } from '../machine/layout.ts';
+import {
+  C_EVENT,
+  C_EXITED,
+  C_FAULT,
+  C_TURN,
+  type LiveMemory,
+  TURN_END,
+  TURN_NONE,
+} from './memory.ts';
+import type { Waiter } from './control.ts';
+
+/** A worker's lockstep loop: apply the events addressed to CPU k until the page ends the replay. */
+export function runLockstep(mem: LiveMemory, m: Machine, k: number): void {
+  const w = mem.words;
+  try {
+    for (;;) {
+      const turn = Atomics.load(w, C_TURN);
+      if (turn === TURN_END) return;
+      if (turn !== k) {
+        Atomics.wait(w, C_TURN, turn, 100);
+        continue;
+      }
+      apply(m, mem.state, Atomics.load(w, C_EVENT), null, mem.wide);
+      Atomics.store(w, C_TURN, TURN_NONE);
+      Atomics.notify(w, C_TURN);
+    }
+  } catch (e) {
+    Atomics.compareExchange(w, C_FAULT, 0, k + 1);
+    Atomics.store(w, C_TURN, TURN_NONE);
+    Atomics.notify(w, C_TURN);
+    throw e;
+  } finally {
+    Atomics.add(w, C_EXITED, 1);
+    Atomics.notify(w, C_EXITED);
+  }
+}
+
+export type LockstepResult =
+  | { readonly kind: 'done'; readonly events: number }
+  | {
+      readonly kind: 'illegal';
+      readonly index: number;
+      readonly event: string;
+      readonly reason: string;
+    }
+  | { readonly kind: 'fault'; readonly index: number; readonly cpu: number };
+
+/**
+ * Drives a replay from the page: each event goes to the worker of its CPU, which applies it.
+ * Legality is checked on the shared state first (the workers are all waiting for their turn).
+ */
+export async function driveLockstep(
+  mem: LiveMemory,
+  m: Machine,
+  events: readonly number[],
+  wait: Waiter,
+): Promise<LockstepResult> {
+  const w = mem.words;
+  try {
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i] as number;
+      const why = whyIllegal(m, mem.state, ev);
+      if (why) return { kind: 'illegal', index: i, event: formatEvent(ev), reason: why };
+      Atomics.store(w, C_EVENT, ev);
+      Atomics.store(w, C_TURN, eventCpu(ev));
+      Atomics.notify(w, C_TURN);
+      while (Atomics.load(w, C_TURN) !== TURN_NONE) {
+        await wait(w, C_TURN, Atomics.load(w, C_TURN), 100);
+      }
+      const failed = Atomics.load(w, C_FAULT) - 1;
+      if (failed >= 0) return { kind: 'fault', index: i, cpu: failed };
+    }
+    return { kind: 'done', events: events.length };
+  } finally {
+    Atomics.store(w, C_TURN, TURN_END);
+    Atomics.notify(w, C_TURN);
+  }
+}
+
+/** The first word where two states of machine m differ, told for people; null when equal. */
+export function firstDifference(
+  m: Machine,
+  model: Int32Array,
+  hardware: Int32Array,
+): string | null {
+  for (let i = 0; i < m.size; i++) {
+    if (model[i] !== hardware[i]) {
+      return `${wordName(m, i)}: the model has ${String(model[i])}, the workers ${String(hardware[i])}`;
+    }
+  }
+  return null;
+}
+
+const CPU_FIELD_NAMES = [
+  'running task',
+  'preempt_count',
+  'interrupts on',
+  'pending IRQ',
+  'in IRQ handler',
+  'in NMI handler',
+  'saved interrupt flag',
+  'IRQs taken',
+  'NMIs taken',
+  'tasks on the runqueue',
+];
+const CTX_FIELD_NAMES = [
+  'pc',
+  'CPU',
+  'finished',
+  'tally (low word)',
+  'tally (high word)',
+  'retries',
+];
+
+/** What word i of a state is, e.g. "fbc->count (lo)", "CPU1 preempt_count", "T0 register v". */
+export function wordName(m: Machine, i: number): string {
+  if (i < m.memWords) {
+    const at = cellAt(m.layout, i);
+    if (!at) return `padding word ${i}`;
+    const cpu = at.cpu >= 0 ? ` of CPU${at.cpu}` : '';
+    return `${at.cell.label}${cpu}${at.half ? ` (${at.half})` : ''}`;
+  }
+  if (i < m.ctxOff) {
+    const rel = i - m.cpuOff;
+    return `CPU${Math.floor(rel / CPU_FIELDS)} ${CPU_FIELD_NAMES[rel % CPU_FIELDS] ?? 'field'}`;
+  }
+  if (i < m.resOff) {
+    const rel = i - m.ctxOff;
+    const c = Math.floor(rel / m.ctxStride);
+    const f = rel % m.ctxStride;
+    const who = contextName(m, c);
+    if (f < CTX_REGS) return `${who} ${CTX_FIELD_NAMES[f] ?? 'field'}`;
+    const r = Math.floor((f - CTX_REGS) / 2);
+    return `${who} register ${m.programs[c]?.regNames[r] ?? String(r)}`;
+  }
+  const slot = m.layout.results.find(
+    (r) => i >= m.resOff + r.offset && i < m.resOff + r.offset + 1 + 2 * r.capacity,
+  );
+  return slot ? `result ${slot.label}` : `result word ${i - m.resOff}`;
+}

@@ -1,0 +1,177 @@
+// The shared memory of a live run: one SharedArrayBuffer that the CPU workers and the page both
+// map (DESIGN §6). Everything that crosses threads lives here, never in a message: a busy worker
+// cannot answer one, and the page reads it once per animation frame.
+//
+// Lines of 64 bytes, in this order:
+//   control      run phase words: barrier, stop, fault, lockstep handoff
+//   settings     rates and periods the page may change while the run goes on
+//   per CPU      one control line each: requested IRQs and NMIs, the task inbox
+//   per CPU      one statistics line each (Float64: steps, operations, folds…)
+//   per CPU      one trace ring each: the latest notable events, for the narration
+//   state        the machine's state vector (memory padded to lines, CPUs, contexts, results)
+// Each CPU writes only its own lines, so no two workers share a cache line they both write.
+
+import type { Machine } from '../machine/machine.ts';
+
+export const LINE_BYTES = 64;
+const WORDS = LINE_BYTES / 4;
+
+/** Control words (Int32, line 0). */
+export const C_READY = 0; // workers that reached the start barrier
+export const C_GO = 1; // 1 once every worker is ready: they start together
+export const C_STOP = 2; // 1: finish the current operation and stop
+export const C_QUIESCED = 3; // workers that saw STOP (they start no more migrations)
+export const C_EXITED = 4; // workers that have stopped
+export const C_FAULT = 5; // 1 + the CPU whose worker failed first, or 0
+export const C_TURN = 6; // lockstep: the CPU whose turn it is (TURN_NONE: the page's)
+export const C_EVENT = 7; // lockstep: the event the CPU must apply
+export const C_GEN = 8; // incremented by the page at every change it wants workers to notice
+
+export const TURN_NONE = -1;
+export const TURN_END = -2;
+
+/** Settings (Int32, line 1). */
+export const S_IRQ_RATE = 0; // IRQs per second per CPU (0: none)
+export const S_NMI_RATE = 1; // NMIs per second per CPU
+export const S_MIG_RATE = 2; // migrations per second per CPU
+export const S_PERIOD_US = 3; // a summer or reader waits this long between calls
+export const S_SEED = 4; // seed of the workers' random choices
+
+/** Per-CPU control words. */
+export const K_IRQ_REQ = 0; // IRQs the page asked for (a count; the worker remembers how many it took)
+export const K_NMI_REQ = 1;
+export const K_INBOX = 2; // tasks handed to this CPU so far; bumping it publishes them
+export const K_MIG_REQ = 3; // migrations the page asked for
+
+/** Per-CPU statistics (Float64 slots of the CPU's stats line). */
+export const T_STEPS = 0; // instructions executed
+export const T_ADDS = 1; // operations completed by adding tasks (each a call of add())
+export const T_CALLS = 2; // operations completed by observing tasks (sum(), read())
+export const T_FOLDS = 3; // batch overflows folded into the global count
+export const T_SEQ = 4; // sequence bumps
+export const T_SPINS = 5; // steps spent spinning on a held lock
+export const T_MIGRATIONS = 6; // tasks this CPU handed to another
+export const T_TIME = 7; // milliseconds since the start, at the last flush
+export const STAT_SLOTS = 8;
+
+/** Trace ring: a head word (events written so far), then RING entries of two words. */
+export const RING = 32;
+const RING_WORDS = 1 + 2 * RING;
+const RING_LINES = Math.ceil(RING_WORDS / WORDS);
+
+/** What a trace entry records (low byte of its first word). */
+export const Note = {
+  Fold: 1,
+  SeqBump: 2,
+  SumRetry: 3,
+  Irq: 4,
+  Nmi: 5,
+  MigratedOut: 6,
+  Adopted: 7,
+} as const;
+
+export interface LiveMemory {
+  readonly buffer: SharedArrayBuffer;
+  readonly cpus: number;
+  /** The whole buffer as words, for the control, settings and per-CPU lines. */
+  readonly words: Int32Array;
+  readonly stats: Float64Array;
+  /** The machine's state vector. */
+  readonly state: Int32Array;
+  /** The same bytes as `state`, as 64-bit elements for single-step 64-bit accesses. */
+  readonly wide: BigInt64Array;
+  /** Word index of the settings line, CPU k's control line and ring. */
+  readonly settings: number;
+  cpuLine(k: number): number;
+  ring(k: number): number;
+  /** Float64 index of CPU k's statistics. */
+  statLine(k: number): number;
+}
+
+interface Offsets {
+  readonly cpuLines: number; // in words
+  readonly statLines: number; // in Float64 slots
+  readonly rings: number; // in words
+  readonly stateByte: number;
+  readonly bytes: number;
+}
+
+function offsets(m: Machine): Offsets {
+  const cpus = m.cpus;
+  const cpuLines = 2 * WORDS;
+  const statsByte = (cpuLines + cpus * WORDS) * 4;
+  const ringsWord = statsByte / 4 + cpus * WORDS;
+  const stateByte = (ringsWord + cpus * RING_LINES * WORDS) * 4;
+  // The state ends on a whole line and its start is 8-byte aligned (it is on a line).
+  const bytes = stateByte + Math.ceil((m.size * 4) / LINE_BYTES) * LINE_BYTES;
+  return { cpuLines, statLines: statsByte / 8, rings: ringsWord, stateByte, bytes };
+}
+
+/** The number of bytes a run of machine m needs. */
+export function liveBytes(m: Machine): number {
+  return offsets(m).bytes;
+}
+
+/** Maps a buffer made by `allocateLive` (in the page or in a worker: the views are the same). */
+export function mapLive(buffer: SharedArrayBuffer, m: Machine): LiveMemory {
+  const o = offsets(m);
+  if (buffer.byteLength < o.bytes) {
+    throw new Error(
+      `the shared buffer has ${buffer.byteLength} bytes; this machine needs ${o.bytes}`,
+    );
+  }
+  return {
+    buffer,
+    cpus: m.cpus,
+    words: new Int32Array(buffer),
+    stats: new Float64Array(buffer),
+    state: new Int32Array(buffer, o.stateByte, m.size),
+    wide: new BigInt64Array(buffer, o.stateByte, Math.floor(m.size / 2)),
+    settings: WORDS,
+    cpuLine: (k) => o.cpuLines + k * WORDS,
+    ring: (k) => o.rings + k * RING_LINES * WORDS,
+    statLine: (k) => o.statLines + k * (WORDS / 2),
+  };
+}
+
+/** A fresh buffer for machine m, holding its initial state. */
+export function allocateLive(m: Machine, initial: Int32Array): LiveMemory {
+  const mem = mapLive(new SharedArrayBuffer(liveBytes(m)), m);
+  mem.state.set(initial);
+  mem.words[C_TURN] = TURN_NONE;
+  return mem;
+}
+
+/** Appends an event to CPU k's trace ring (only CPU k's worker writes it). */
+export function note(mem: LiveMemory, k: number, what: number, ctx: number, ms: number): void {
+  const r = mem.ring(k);
+  const head = mem.words[r] as number;
+  const at = r + 1 + 2 * (head % RING);
+  mem.words[at] = what | (ctx << 8);
+  mem.words[at + 1] = ms | 0;
+  // The entry is written before the head moves, so a reader never sees a half-written entry.
+  Atomics.store(mem.words, r, head + 1);
+}
+
+export interface Noted {
+  readonly cpu: number;
+  readonly what: number;
+  readonly ctx: number;
+  readonly ms: number;
+  /** Position in the CPU's ring history (increasing). */
+  readonly seq: number;
+}
+
+/** Entries of CPU k's ring after `since` (a head value read before); the newest RING / 2 at most. */
+export function notesSince(mem: LiveMemory, k: number, since: number): Noted[] {
+  const r = mem.ring(k);
+  const head = Atomics.load(mem.words, r);
+  const out: Noted[] = [];
+  // Only the newer half: the writer may be overwriting the oldest entries as we read.
+  for (let seq = Math.max(since, head - RING / 2); seq < head; seq++) {
+    const at = r + 1 + 2 * (seq % RING);
+    const w = mem.words[at] as number;
+    out.push({ cpu: k, what: w & 0xff, ctx: w >> 8, ms: mem.words[at + 1] as number, seq });
+  }
+  return out;
+}

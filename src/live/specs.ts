@@ -1,0 +1,147 @@
+// Which scenarios run live, and how: live workers repeat each task's program, so a scenario runs
+// live with parameters that make each program ONE operation (one add, one sum), and the charts
+// need to know which cells are the per-CPU slots and what the counter's full value is.
+
+import { catalogue, findScenario } from '../scenarios/index.ts';
+import { plus } from '../scenarios/observe.ts';
+import { intParam, resolveParams } from '../scenarios/params.ts';
+import type { Observables, Params, ParamValue, Scenario } from '../scenarios/types.ts';
+
+export interface LiveSpec {
+  readonly id: string;
+  /** The parameters that make each task program one operation, for a machine of `cpus` CPUs. */
+  readonly loop: (cpus: number) => Readonly<Record<string, ParamValue>>;
+  /** The counter's full value in memory: lost updates are the exact total minus this, at rest. */
+  readonly value: (o: Observables, p: Params) => number | bigint;
+  /** The per-CPU cell drawn as bars (null: the scenario has none). */
+  readonly slots: string | null;
+  /** The threshold drawn on the bars (percpu_counter_batch), or null. */
+  readonly batch: (p: Params) => number | null;
+  /** The cheap approximate read (an observable) and its error bound at rest, where there is one. */
+  readonly read: { readonly observable: string; readonly bound: (p: Params) => number } | null;
+  /** The result slot where sum() writes what it returned, where there is a summer. */
+  readonly sum: string | null;
+  /** Parameters the live controls offer besides `cpus` (when the scenario has them). */
+  readonly controls: readonly string[];
+  /** The number of CPUs is fixed by the scenario (e.g. one CPU and its IRQ). */
+  readonly fixedCpus: number | null;
+}
+
+const num = (v: unknown): number | bigint => (typeof v === 'bigint' ? v : Number(v ?? 0));
+
+/** `start` plus every slotN observable. */
+function slotTotal(o: Observables, start: number | bigint): number | bigint {
+  let total = start;
+  for (const [name, v] of Object.entries(o))
+    if (/^slot\d+$/.test(name)) total = plus(total, num(v));
+  return total;
+}
+
+/** count + every slotN (+ slowcount where the variant has one). */
+function percpuValue(o: Observables): number | bigint {
+  return slotTotal(o, plus(num(o.count), 'slowcount' in o ? num(o.slowcount) : 0));
+}
+
+const bandOf = (p: Params) => (intParam(p, 'batch') - 1) * intParam(p, 'cpus');
+
+/** Every percpu_counter variant: the last CPU sums (with 2 CPUs or more), the others add. */
+function percpu(id: string, extra: (cpus: number) => Record<string, ParamValue> = () => ({})) {
+  return {
+    id,
+    loop: (cpus: number) => ({
+      cpus,
+      adds: [1],
+      sums: 1,
+      adders: 'counted',
+      reader: -1,
+      summer: cpus >= 2 ? cpus - 1 : -1,
+      ...extra(cpus),
+    }),
+    value: percpuValue,
+    slots: 'slots',
+    batch: (p: Params) => intParam(p, 'batch'),
+    read: { observable: 'count', bound: bandOf },
+    sum: 'sum',
+    controls: ['batch', 'amounts', 'variant'],
+    fixedCpus: null,
+  } satisfies LiveSpec;
+}
+
+function nrFiles(id: string): LiveSpec {
+  return {
+    id,
+    loop: (cpus) => ({ cpus, iterations: 1 }),
+    value: (o) => num(o.nr),
+    slots: id === 'lazy-nr-files' ? 'local' : null,
+    batch: (p) => (id === 'lazy-nr-files' ? intParam(p, 'threshold') : null),
+    read:
+      id === 'lazy-nr-files'
+        ? { observable: 'read', bound: (p) => intParam(p, 'threshold') * intParam(p, 'cpus') }
+        : null,
+    sum: null,
+    controls: id === 'lazy-nr-files' ? ['threshold'] : [],
+    fixedCpus: null,
+  };
+}
+
+export const liveSpecs: readonly LiveSpec[] = [
+  nrFiles('global-plain'),
+  nrFiles('global-atomic'),
+  nrFiles('global-spinlock'),
+  nrFiles('lazy-nr-files'),
+  percpu('percpu-classic', () => ({ comparer: -1 })),
+  percpu('percpu-atomic64'),
+  percpu('percpu-lglock'),
+  percpu('percpu-seq'),
+  // Two summers in flight when there are CPUs to spare.
+  percpu('percpu-seq-multi', (cpus) => ({ summer2: cpus >= 3 ? cpus - 2 : -1 })),
+  percpu('percpu-sum-fuzzy'),
+  percpu('percpu-modern'),
+  {
+    id: 'irq-local-rmw',
+    loop: () => ({}),
+    value: (o) => num(o.c),
+    slots: 'c',
+    batch: () => null,
+    read: null,
+    sum: null,
+    controls: ['variant'],
+    fixedCpus: 1,
+  },
+  {
+    id: 'this-cpu-ops',
+    loop: () => ({}),
+    value: (o) => slotTotal(o, 0),
+    slots: 'nr',
+    batch: () => null,
+    read: null,
+    sum: null,
+    controls: ['variant'],
+    fixedCpus: 2,
+  },
+];
+
+export function liveSpecOf(id: string): LiveSpec | undefined {
+  return liveSpecs.find((s) => s.id === id);
+}
+
+/** The scenarios that run live, in catalogue order. */
+export function liveScenarios(): Scenario[] {
+  return catalogue.filter((sc) => liveSpecOf(sc.id) !== undefined);
+}
+
+/** The parameters a live run of `id` uses: the user's choices, then the loop's. */
+export function liveParams(
+  id: string,
+  cpus: number,
+  choices: Readonly<Record<string, ParamValue>> = {},
+): Params {
+  const sc = findScenario(id);
+  const spec = liveSpecOf(id);
+  if (!sc || !spec) throw new Error(`${id} does not run live`);
+  const n = spec.fixedCpus ?? cpus;
+  const known = Object.fromEntries(
+    Object.entries(choices).filter(([name]) => sc.params.some((q) => q.name === name)),
+  );
+  return resolveParams(sc, { ...known, ...spec.loop(n) });
+}

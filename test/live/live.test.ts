@@ -1,0 +1,180 @@
+// Live CPUs on real threads (Node worker_threads over one SharedArrayBuffer): races happen for
+// real, the correct variants stay exact, stop leaves a terminal state, and lockstep replays end
+// with exactly the model's state.
+
+import { describe, expect, it } from 'vitest';
+import {
+  allExited,
+  applySettings,
+  type LiveSettings,
+  noInterference,
+  requestStop,
+  startTogether,
+} from '../../src/live/control.ts';
+import { driveLockstep, firstDifference } from '../../src/live/lockstep.ts';
+import { T_ADDS, T_CALLS, T_FOLDS } from '../../src/live/memory.ts';
+import { liveParams, liveSpecOf } from '../../src/live/specs.ts';
+import { isTerminal } from '../../src/machine/events.ts';
+import { replay } from '../../src/machine/replay.ts';
+import { parseSchedule } from '../../src/machine/schedule.ts';
+import { findScenario } from '../../src/scenarios/index.ts';
+import { totalRetries } from '../../src/scenarios/observe.ts';
+import { alwaysViolations, finalViolations, observe } from '../../src/scenarios/outcome.ts';
+import { resolveParams } from '../../src/scenarios/params.ts';
+import type { ParamValue } from '../../src/scenarios/types.ts';
+import { nodeWaiter, startThreads } from './threads.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function runFor(
+  id: string,
+  cpus: number,
+  ms: number,
+  settings: Partial<LiveSettings> = {},
+  choices: Record<string, ParamValue> = {},
+) {
+  const sc = findScenario(id);
+  if (!sc) throw new Error(id);
+  const p = liveParams(id, cpus, choices);
+  const t = startThreads(id, p, 'free');
+  try {
+    applySettings(t.mem, { ...noInterference, ...settings }, 1);
+    await startTogether(t.mem, nodeWaiter);
+    await sleep(ms);
+    requestStop(t.mem);
+    expect(await allExited(t.mem, nodeWaiter, 10_000)).toBe(true);
+    await t.done;
+    const s = t.mem.state.slice();
+    const stat = (slot: number) =>
+      Array.from({ length: t.machine.cpus }, (_, k) => t.mem.stats[t.mem.statLine(k) + slot] ?? 0);
+    const o = observe(sc, t.machine, s, p);
+    const broken = [...finalViolations(sc, o, p), ...alwaysViolations(sc, t.machine, s, p)].map(
+      (v) => v.id,
+    );
+    const spec = liveSpecOf(id);
+    const lost = BigInt(o.exact as number) - BigInt(spec?.value(o, p) ?? 0);
+    return {
+      terminal: isTerminal(t.machine, s),
+      adds: stat(T_ADDS).reduce((a, b) => a + b, 0),
+      calls: stat(T_CALLS).reduce((a, b) => a + b, 0),
+      folds: stat(T_FOLDS).reduce((a, b) => a + b, 0),
+      retries: totalRetries(t.machine, s),
+      broken,
+      lost,
+      o,
+    };
+  } finally {
+    await t.terminate();
+  }
+}
+
+/** Races are probabilistic: a few tries before a missing race counts as a failure. */
+async function eventually<T>(tries: number, run: () => Promise<T>, ok: (r: T) => boolean) {
+  let last: T | undefined;
+  for (let i = 0; i < tries; i++) {
+    last = await run();
+    if (ok(last)) return last;
+  }
+  return last as T;
+}
+
+describe('live CPUs on threads', () => {
+  it('global-plain: two CPUs started together lose updates, counted exactly at rest', async () => {
+    const r = await eventually(
+      3,
+      () => runFor('global-plain', 2, 400),
+      (x) => x.lost > 0n,
+    );
+    expect(r.terminal).toBe(true);
+    expect(r.adds).toBeGreaterThan(10_000);
+    expect(r.lost).toBeGreaterThan(0n);
+    expect(r.broken).toContain('no-lost-update');
+  });
+
+  it('global-atomic: exact once stopped', async () => {
+    const r = await runFor('global-atomic', 2, 300);
+    expect(r.terminal).toBe(true);
+    expect(r.adds).toBeGreaterThan(10_000);
+    expect(r.lost).toBe(0n);
+    expect(r.broken).toEqual([]);
+  });
+
+  it('percpu-classic: folds, exact at rest, read() within the band', async () => {
+    const r = await runFor('percpu-classic', 3, 300, {}, { batch: 8 });
+    expect(r.terminal).toBe(true);
+    expect(r.folds).toBeGreaterThan(100);
+    expect(r.calls).toBeGreaterThan(0);
+    expect(r.lost).toBe(0n);
+    expect(r.broken).toEqual([]);
+  });
+
+  it('percpu-seq: a busy summer retries', async () => {
+    const r = await eventually(
+      3,
+      () => runFor('percpu-seq', 3, 400, { periodUs: 0 }),
+      (x) => x.retries > 0,
+    );
+    expect(r.retries).toBeGreaterThan(0);
+    expect(r.lost).toBe(0n);
+    expect(r.broken.filter((b) => b !== 'retries-bounded')).toEqual([]);
+  });
+
+  it('irq-local-rmw: IRQs in the middle of the plain add lose updates; irqsave does not', async () => {
+    const none = await eventually(
+      3,
+      () => runFor('irq-local-rmw', 1, 300, { irqRate: 20_000 }, { variant: 'none' }),
+      (x) => x.lost !== 0n,
+    );
+    expect(none.lost).not.toBe(0n);
+    expect(Number(none.o.irqs)).toBeGreaterThan(100);
+    const safe = await runFor('irq-local-rmw', 1, 300, { irqRate: 20_000 }, { variant: 'irqsave' });
+    expect(Number(safe.o.irqs)).toBeGreaterThan(100);
+    expect(safe.lost).toBe(0n);
+    expect(safe.terminal).toBe(true);
+  });
+
+  it('this-cpu-ops: migrations between address and access lose updates; x86 does not', async () => {
+    const generic = await eventually(
+      3,
+      () => runFor('this-cpu-ops', 2, 300, { migrationRate: 20_000 }, { variant: 'generic' }),
+      (x) => x.lost !== 0n,
+    );
+    expect(generic.lost).not.toBe(0n);
+    expect(generic.terminal).toBe(true);
+    const x86 = await runFor('this-cpu-ops', 2, 300, { migrationRate: 20_000 }, { variant: 'x86' });
+    expect(x86.lost).toBe(0n);
+    expect(x86.terminal).toBe(true);
+  });
+});
+
+describe('lockstep replay on threads', () => {
+  const witnesses: [string, string][] = [
+    ['global-plain', 'lost-update'],
+    ['percpu-classic', 'read-error-124'],
+    ['percpu-seq', 'retry-once'],
+    ['irq-local-rmw', 'irq-between-load-and-store'],
+    ['this-cpu-migrate', 'migrate-between'],
+  ];
+  it.each(witnesses)('%s / %s ends with exactly the model state', async (id, name) => {
+    const sc = findScenario(id);
+    const w = sc?.witnesses.find((x) => x.name === name);
+    if (!sc || !w) throw new Error(`${id}/${name} not found`);
+    const p = resolveParams(sc, w.params);
+    const events = parseSchedule(w.schedule);
+    const t = startThreads(id, p, 'lockstep');
+    try {
+      const r = await driveLockstep(t.mem, t.machine, events, nodeWaiter);
+      expect(r).toEqual({ kind: 'done', events: events.length });
+      await t.done;
+      const { states } = replay(t.machine, events);
+      const model = states[states.length - 1] as Int32Array;
+      expect(firstDifference(t.machine, model, t.mem.state.slice())).toBeNull();
+      // The comparison can fail: a changed word is reported by name.
+      const changed = model.slice();
+      changed[0] = (changed[0] as number) + 1;
+      expect(firstDifference(t.machine, changed, t.mem.state.slice())).toMatch(/the model has/);
+    } finally {
+      await t.terminate();
+    }
+  });
+});
