@@ -80,6 +80,11 @@ export function plus(a: number | bigint, b: number | bigint): number | bigint {
     : r;
 }
 
+/** a − b for observable values that may be bigints. */
+export function minus(a: number | bigint, b: number | bigint): number | bigint {
+  return plus(a, -BigInt(b));
+}
+
 /** |a − b| for observable values that may be bigints. */
 export function distance(a: number | bigint, b: number | bigint): number | bigint {
   const d = BigInt(a) - BigInt(b);

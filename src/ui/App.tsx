@@ -1,27 +1,37 @@
 import { useEffect, useState } from 'react';
 import { catalogue } from '../scenarios/index.ts';
 import { IsolationStatus } from './IsolationStatus.tsx';
+import { LiveScreen } from './live/LiveScreen.tsx';
+import { liveStore } from './live/useLive.ts';
 import { ScenarioList } from './ScenarioList.tsx';
 import { StepScreen } from './step/StepScreen.tsx';
 import { stepStore } from './step/useStep.ts';
 
-function inStepMode(): boolean {
-  return location.hash.startsWith('#/step');
+type Mode = 'home' | 'step' | 'live';
+
+function modeOf(hash: string): Mode {
+  if (hash.startsWith('#/step')) return 'step';
+  if (hash.startsWith('#/live')) return 'live';
+  return 'home';
 }
 
-/** Home (the catalogue) or Step mode, chosen by the URL hash. */
+/** Hands a link to the store of its mode. */
+function openLink(hash: string): Mode {
+  const mode = modeOf(hash);
+  if (mode === 'step') stepStore.getState().linkOpened(hash);
+  if (mode === 'live') liveStore.getState().linkOpened(hash);
+  return mode;
+}
+
+/** Home (the catalogue), Step mode or Live mode, chosen by the URL hash. */
 export function App() {
   // The link the page was opened with is read before the first render: Step mode then writes
   // the hash back as the user steps, and must not overwrite it first.
-  const [step, setStep] = useState(() => {
-    if (inStepMode()) stepStore.getState().linkOpened(location.hash);
-    return inStepMode();
-  });
+  const [mode, setMode] = useState<Mode>(() => openLink(location.hash));
   useEffect(() => {
     // A link typed, pasted or followed later: open exactly that moment (or say why not).
     const open = () => {
-      setStep(inStepMode());
-      if (inStepMode()) stepStore.getState().linkOpened(location.hash);
+      setMode(openLink(location.hash));
     };
     window.addEventListener('hashchange', open);
     return () => {
@@ -35,14 +45,17 @@ export function App() {
           <a href="#">percpu-lab</a>
         </h1>
         <nav aria-label="Modes">
-          <a href="#" aria-current={step ? undefined : 'page'}>
+          <a href="#" aria-current={mode === 'home' ? 'page' : undefined}>
             Catalogue
           </a>{' '}
-          <a href="#/step/global-plain" aria-current={step ? 'page' : undefined}>
+          <a href="#/step/global-plain" aria-current={mode === 'step' ? 'page' : undefined}>
             Step mode
+          </a>{' '}
+          <a href="#/live/global-plain" aria-current={mode === 'live' ? 'page' : undefined}>
+            Live mode
           </a>
         </nav>
-        {!step && (
+        {mode === 'home' && (
           <p className="intro">
             A lab for the Linux kernel&rsquo;s per-CPU counters. Step through a race one instruction
             at a time, explore every interleaving within bounds, and run the same programs on real
@@ -51,10 +64,10 @@ export function App() {
           </p>
         )}
       </header>
-      <main className={step ? 'wide' : undefined}>
-        {step ? (
-          <StepScreen />
-        ) : (
+      <main className={mode === 'home' ? undefined : 'wide'}>
+        {mode === 'step' && <StepScreen />}
+        {mode === 'live' && <LiveScreen />}
+        {mode === 'home' && (
           <>
             {/* Fixed for the page's lifetime: the headers it was served with decide it. */}
             <IsolationStatus isolated={window.crossOriginIsolated} />

@@ -1,3 +1,4 @@
+import { liveSpecOf } from '../live/specs.ts';
 import type { ScenarioSummary } from '../scenarios/index.ts';
 
 /** One catalogue entry: title, id, what it shows, where it comes from. */
@@ -13,6 +14,12 @@ export function ScenarioItem({ scenario }: { scenario: ScenarioSummary }) {
       <p className="scenario-source">Source: {scenario.source}</p>
       <p>
         <a href={`#/step/${scenario.id}`}>Open {scenario.id} in Step mode</a>
+        {liveSpecOf(scenario.id) && (
+          <>
+            {' · '}
+            <a href={`#/live/${scenario.id}`}>Run {scenario.id} live</a>
+          </>
+        )}
       </p>
     </li>
   );

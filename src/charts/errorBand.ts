@@ -1,0 +1,57 @@
+// How far read() and sum() are from the exact total, over time, against the error band
+// ±(batch − 1) × CPUs. Errors are plotted (not the values) because the total climbs by millions
+// a second while the band is a few dozen wide: on a value chart the band would be invisible.
+
+import { line, scaleLinear } from 'd3';
+import type { Point } from './sparkline.ts';
+
+export interface ErrorBandLayout {
+  readonly band: { readonly y: number; readonly height: number } | null;
+  readonly zeroY: number;
+  readonly readPath: string;
+  readonly sumPath: string;
+  /** The y-domain's half height. */
+  readonly extent: number;
+  readonly ticks: readonly { readonly y: number; readonly label: string }[];
+  /** Points outside the band (drawn as marks, so they are not colour alone). */
+  readonly outside: readonly { readonly x: number; readonly y: number }[];
+}
+
+export function errorBandLayout(
+  read: readonly Point[],
+  sum: readonly Point[],
+  bound: number | null,
+  width: number,
+  height: number,
+  windowSeconds: number,
+  margin = { top: 10, right: 10, bottom: 10, left: 56 },
+): ErrorBandLayout {
+  const all = [...read, ...sum];
+  const end = all.length ? Math.max(...all.map((p) => p.t)) : 0;
+  const extent = Math.max(1, (bound ?? 0) * 1.5, ...all.map((p) => Math.abs(p.v)));
+  const x = scaleLinear()
+    .domain([end - windowSeconds, end])
+    .range([margin.left, width - margin.right]);
+  const y = scaleLinear()
+    .domain([-extent, extent])
+    .range([height - margin.bottom, margin.top]);
+  const path = (pts: readonly Point[]) =>
+    line<Point>()
+      .x((p) => x(p.t))
+      .y((p) => y(p.v))(pts.filter((p) => p.t >= end - windowSeconds)) ?? '';
+  const outside =
+    bound === null
+      ? []
+      : all
+          .filter((p) => p.t >= end - windowSeconds && Math.abs(p.v) > bound)
+          .map((p) => ({ x: x(p.t), y: y(p.v) }));
+  return {
+    band: bound === null ? null : { y: y(bound), height: y(-bound) - y(bound) },
+    zeroY: y(0),
+    readPath: path(read),
+    sumPath: path(sum),
+    extent,
+    ticks: y.ticks(4).map((v) => ({ y: y(v), label: v > 0 ? `+${String(v)}` : String(v) })),
+    outside,
+  };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { errorBandLayout } from './errorBand.ts';
+import { rateBarsLayout } from './rateBars.ts';
+import { ratesOf, sparklineLayout } from './sparkline.ts';
+
+describe('live chart layouts', () => {
+  it('turns cumulative counts into rates per second', () => {
+    const r = ratesOf([
+      { t: 0, v: 0 },
+      { t: 0.5, v: 100 },
+      { t: 1, v: 100 },
+    ]);
+    expect(r).toEqual([
+      { t: 0.5, v: 200 },
+      { t: 1, v: 0 },
+    ]);
+  });
+
+  it('draws the newest point of a sparkline at the right edge, the maximum at the top', () => {
+    const l = sparklineLayout(
+      [
+        { t: 1, v: 10 },
+        { t: 2, v: 50 },
+      ],
+      100,
+      20,
+      10,
+    );
+    expect(l.last?.x).toBeCloseTo(98, 5);
+    expect(l.max).toBe(50);
+    expect(l.path.startsWith('M')).toBe(true);
+  });
+
+  it('keeps the error band visible and marks errors outside it', () => {
+    const l = errorBandLayout(
+      [
+        { t: 1, v: 2 },
+        { t: 2, v: -40 },
+      ],
+      [],
+      6,
+      300,
+      100,
+      10,
+    );
+    expect(l.band).not.toBeNull();
+    expect(l.band?.height).toBeGreaterThan(0);
+    expect(l.outside).toHaveLength(1);
+    // The domain grows to show the worst error, so the bad point is inside the frame.
+    expect(l.extent).toBeGreaterThanOrEqual(40);
+  });
+
+  it('gives every CPU a bar proportional to its rate', () => {
+    const l = rateBarsLayout([100, 50, 0], 300, 90);
+    const [a, b, c] = l.bars;
+    expect(a?.width).toBeCloseTo(2 * ((b?.width ?? 0) - 0), 0);
+    expect(c?.width).toBe(1);
+  });
+});

@@ -1,0 +1,201 @@
+// Reading a live run for the page: one sample per animation frame (copies of the shared state
+// and statistics), turned into the numbers the charts and tables show. Pure: the tests build
+// samples by hand.
+
+import { Kind, Op } from '../machine/isa.ts';
+import type { Machine } from '../machine/machine.ts';
+import { CPU_FIELDS, CPU_IRQS, CPU_NMIS } from '../machine/machine.ts';
+import {
+  minus,
+  plus,
+  readPerCpu,
+  readResults,
+  totalRetries,
+  totalTally,
+} from '../scenarios/observe.ts';
+import { observe } from '../scenarios/outcome.ts';
+import type { Observables, Params, Scenario } from '../scenarios/types.ts';
+import {
+  type LiveMemory,
+  STAT_SLOTS,
+  T_ADDS,
+  T_CALLS,
+  T_FOLDS,
+  T_MIGRATIONS,
+  T_SEQ,
+  T_SPINS,
+  T_STEPS,
+  T_TIME,
+} from './memory.ts';
+import type { LiveSpec } from './specs.ts';
+
+/** A copy of the shared memory at one moment, bracketed by the exact total before and after. */
+export interface Sample {
+  readonly state: Int32Array;
+  readonly stats: Float64Array;
+  /** Total of every tally just before and just after the copy (adds keep landing meanwhile). */
+  readonly talliesBefore: number | bigint;
+  readonly talliesAfter: number | bigint;
+}
+
+/** Copies the shared state and statistics (the workers keep running). */
+export function takeSample(mem: LiveMemory, m: Machine): Sample {
+  const talliesBefore = totalTally(m, mem.state);
+  const state = mem.state.slice();
+  const talliesAfter = totalTally(m, mem.state);
+  const stats = new Float64Array(mem.cpus * STAT_SLOTS);
+  for (let k = 0; k < mem.cpus; k++) {
+    const at = mem.statLine(k);
+    stats.set(mem.stats.subarray(at, at + STAT_SLOTS), k * STAT_SLOTS);
+  }
+  return { state, stats, talliesBefore, talliesAfter };
+}
+
+export interface CpuReading {
+  readonly steps: number;
+  readonly adds: number;
+  readonly calls: number;
+  readonly folds: number;
+  readonly bumps: number;
+  readonly spins: number;
+  readonly migrations: number;
+  readonly irqs: number;
+  readonly nmis: number;
+}
+
+export interface LiveReading {
+  /** Milliseconds since the start (the furthest CPU's clock at its last flush). */
+  readonly ms: number;
+  readonly cpus: readonly CpuReading[];
+  /** Totals over the CPUs. */
+  readonly total: CpuReading;
+  readonly retries: number;
+  /** The per-CPU slots drawn as bars, or null. */
+  readonly slots: readonly number[] | null;
+  readonly batch: number | null;
+  readonly observables: Observables;
+  /** The exact total (initial + every tally) and the counter's full value in memory. */
+  readonly exact: number | bigint;
+  readonly value: number | bigint;
+  /** exact − value: lost updates (exact at rest; while running, adds in flight blur it). */
+  readonly lost: number | bigint;
+  /** The cheap read: its value, how far it is from the exact total, and the bound. */
+  readonly read: {
+    readonly value: number | bigint;
+    readonly error: number;
+    readonly bound: number;
+  } | null;
+  /** The latest finished sum(): its value and how far it lies outside its window. */
+  readonly sum: { readonly value: number | bigint; readonly error: number } | null;
+}
+
+function cpuReading(m: Machine, sample: Sample, k: number): CpuReading {
+  const at = k * STAT_SLOTS;
+  const st = (i: number) => sample.stats[at + i] ?? 0;
+  const b = m.cpuOff + k * CPU_FIELDS;
+  return {
+    steps: st(T_STEPS),
+    adds: st(T_ADDS),
+    calls: st(T_CALLS),
+    folds: st(T_FOLDS),
+    bumps: st(T_SEQ),
+    spins: st(T_SPINS),
+    migrations: st(T_MIGRATIONS),
+    irqs: sample.state[b + CPU_IRQS] ?? 0,
+    nmis: sample.state[b + CPU_NMIS] ?? 0,
+  };
+}
+
+function sumOf(list: readonly CpuReading[]): CpuReading {
+  const out = {
+    steps: 0,
+    adds: 0,
+    calls: 0,
+    folds: 0,
+    bumps: 0,
+    spins: 0,
+    migrations: 0,
+    irqs: 0,
+    nmis: 0,
+  };
+  for (const c of list)
+    for (const key of Object.keys(out) as (keyof CpuReading)[]) out[key] += c[key];
+  return out;
+}
+
+const toNum = (v: unknown): number | bigint => (typeof v === 'bigint' ? v : Number(v ?? 0));
+/** a − b as a number (errors are small; a huge one only needs to look huge). */
+const signed = (a: number | bigint, b: number | bigint): number => Number(minus(a, b));
+
+/** Which counts a machine can produce at all, so the page shows only those that can move. */
+export interface Relevant {
+  readonly folds: boolean;
+  readonly bumps: boolean;
+  readonly retries: boolean;
+  readonly spins: boolean;
+}
+
+export function relevantCounts(m: Machine): Relevant {
+  const all = m.code.flat();
+  return {
+    folds: all.some((i) => i.kind === Kind.Fold),
+    bumps: all.some((i) => i.kind === Kind.SeqBump),
+    retries: all.some((i) => i.kind === Kind.SumRetry),
+    spins: all.some((i) => i.op === Op.SpinLock),
+  };
+}
+
+/** What one sample shows. */
+export function readSample(
+  sc: Scenario,
+  spec: LiveSpec,
+  m: Machine,
+  p: Params,
+  sample: Sample,
+): LiveReading {
+  const s = sample.state;
+  const cpus = Array.from({ length: m.cpus }, (_, k) => cpuReading(m, sample, k));
+  const o = observe(sc, m, s, p);
+  const exact = toNum(o.exact);
+  const value = spec.value(o, p);
+  // The initial value: the exact total minus what the tallies in this copy add up to.
+  const initial = minus(exact, totalTally(m, s));
+  let read: LiveReading['read'] = null;
+  if (spec.read) {
+    const v = toNum(o[spec.read.observable]);
+    // Against the exact totals just before and after the copy: 0 when within them.
+    const lo = plus(initial, sample.talliesBefore);
+    const hi = plus(initial, sample.talliesAfter);
+    const error = v < lo ? signed(v, lo) : v > hi ? signed(v, hi) : 0;
+    read = { value: v, error, bound: spec.read.bound(p) };
+  }
+  let sum: LiveReading['sum'] = null;
+  if (spec.sum) {
+    const got = readResults(m, s, spec.sum);
+    const window = readResults(m, s, 'window1');
+    if (got.length > 0 && window.length >= 2) {
+      const v = got[0] as number | bigint;
+      const a = plus(initial, window[0] as number | bigint);
+      const b = plus(initial, window[1] as number | bigint);
+      const lo = a < b ? a : b;
+      const hi = a < b ? b : a;
+      const error = v < lo ? signed(v, lo) : v > hi ? signed(v, hi) : 0;
+      sum = { value: v, error };
+    }
+  }
+  const slots = spec.slots ? readPerCpu(m, s, spec.slots).map((v) => Number(v)) : null;
+  return {
+    ms: Math.max(0, ...cpus.map((_, k) => sample.stats[k * STAT_SLOTS + T_TIME] ?? 0)),
+    cpus,
+    total: sumOf(cpus),
+    retries: totalRetries(m, s),
+    slots,
+    batch: spec.batch(p),
+    observables: o,
+    exact,
+    value,
+    lost: minus(exact, value),
+    read,
+    sum,
+  };
+}

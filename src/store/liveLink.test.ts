@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { formatLiveLink, parseLiveLink } from './liveLink.ts';
+
+describe('live links', () => {
+  it('round-trips a run and a replay', () => {
+    const hash = formatLiveLink({
+      scenario: 'percpu-classic',
+      cpus: 4,
+      choices: { batch: '8', amounts: '1,-1' },
+      settings: { irqRate: 1000, periodUs: 0 },
+      replay: { schedule: '0 0 1*3', params: { batch: '4' } },
+    });
+    const l = parseLiveLink(hash);
+    expect(l).toEqual({
+      scenario: 'percpu-classic',
+      cpus: 4,
+      choices: { batch: '8', amounts: '1,-1' },
+      settings: { irqRate: 1000, periodUs: 0 },
+      replay: { schedule: '0 0 1*3', params: { batch: '4' } },
+      problems: [],
+    });
+  });
+
+  it('reports bad parts and keeps the rest', () => {
+    const l = parseLiveLink('#/live/global-plain?cpus=999&irq=-5&mig=10');
+    expect(l?.cpus).toBeNull();
+    expect(l?.settings).toEqual({ migrationRate: 10 });
+    expect(l?.problems).toHaveLength(2);
+  });
+
+  it('is not a live link otherwise', () => {
+    expect(parseLiveLink('#/step/global-plain')).toBeNull();
+    expect(parseLiveLink('#/live')?.scenario).toBe('');
+  });
+});

@@ -1,0 +1,84 @@
+// Live-mode links: #/live/<scenario>?cpus=4&batch=8&irq=1000&mig=0&period=1000
+// plus, to replay a schedule from Step mode on the workers, sched=<schedule> and the schedule's
+// parameters prefixed with "s." (s.batch=4). Parsing never throws: a bad part is reported and
+// left out, so a damaged link still opens what it can.
+
+import type { LiveSettings } from '../live/control.ts';
+
+export interface LiveLink {
+  readonly scenario: string;
+  readonly cpus: number | null;
+  /** Run parameters as text (batch, amounts, variant, threshold). */
+  readonly choices: Readonly<Record<string, string>>;
+  readonly settings: Partial<LiveSettings>;
+  /** A schedule to replay in lockstep, with its parameter overrides. */
+  readonly replay: {
+    readonly schedule: string;
+    readonly params: Readonly<Record<string, string>>;
+  } | null;
+  /** What was wrong with the link, for people (empty when nothing). */
+  readonly problems: readonly string[];
+}
+
+const SETTING_KEYS: Readonly<Record<string, keyof LiveSettings>> = {
+  irq: 'irqRate',
+  nmi: 'nmiRate',
+  mig: 'migrationRate',
+  period: 'periodUs',
+};
+
+export function parseLiveLink(hash: string): LiveLink | null {
+  const m = /^#\/live(?:\/([^?]*))?(?:\?(.*))?$/.exec(hash);
+  if (!m) return null;
+  const problems: string[] = [];
+  const scenario = decodeURIComponent(m[1] ?? '');
+  const q = new URLSearchParams(m[2] ?? '');
+  let cpus: number | null = null;
+  const choices: Record<string, string> = {};
+  const settings: Partial<Record<keyof LiveSettings, number>> = {};
+  const sparams: Record<string, string> = {};
+  let schedule: string | null = null;
+  for (const [key, value] of q) {
+    if (key === 'cpus') {
+      const n = Number(value);
+      if (Number.isInteger(n) && n >= 1 && n <= 64) cpus = n;
+      else problems.push(`cpus must be 1 to 64, not '${value}'`);
+    } else if (key in SETTING_KEYS) {
+      const n = Number(value);
+      if (Number.isFinite(n) && n >= 0) settings[SETTING_KEYS[key] as keyof LiveSettings] = n;
+      else problems.push(`${key} must be a number ≥ 0, not '${value}'`);
+    } else if (key === 'sched') schedule = value;
+    else if (key.startsWith('s.')) sparams[key.slice(2)] = value;
+    else choices[key] = value;
+  }
+  return {
+    scenario,
+    cpus,
+    choices,
+    settings,
+    replay: schedule === null ? null : { schedule, params: sparams },
+    problems,
+  };
+}
+
+export function formatLiveLink(link: {
+  scenario: string;
+  cpus?: number | null;
+  choices?: Readonly<Record<string, string>>;
+  settings?: Partial<LiveSettings>;
+  replay?: { schedule: string; params: Readonly<Record<string, string>> } | null;
+}): string {
+  const q = new URLSearchParams();
+  if (link.cpus) q.set('cpus', String(link.cpus));
+  for (const [k, v] of Object.entries(link.choices ?? {})) q.set(k, v);
+  for (const [short, long] of Object.entries(SETTING_KEYS)) {
+    const v = link.settings?.[long];
+    if (v !== undefined) q.set(short, String(v));
+  }
+  if (link.replay) {
+    q.set('sched', link.replay.schedule);
+    for (const [k, v] of Object.entries(link.replay.params)) q.set(`s.${k}`, v);
+  }
+  const query = q.toString();
+  return `#/live/${encodeURIComponent(link.scenario)}${query ? `?${query}` : ''}`;
+}

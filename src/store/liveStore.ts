@@ -1,0 +1,392 @@
+// The Live-mode store: what the user chose (scenario, CPUs, parameters, rates), the run's phase,
+// and the verdict once stopped. The workers sit behind a bridge the store is given (tests pass a
+// fake one); the per-frame readings do not go through the store (a hook samples shared memory).
+
+import { createStore } from 'zustand/vanilla';
+import { applySettings, type LiveSettings, raise, type RaiseWhat } from '../live/control.ts';
+import type { LiveMemory } from '../live/memory.ts';
+import type { Machine } from '../machine/machine.ts';
+import type { LockstepResult } from '../live/lockstep.ts';
+import { readSample, takeSample, type LiveReading } from '../live/readout.ts';
+import { liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
+import { isTerminal } from '../machine/events.ts';
+import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
+import { findScenario } from '../scenarios/index.ts';
+import { alwaysViolations, finalViolations, type Violation } from '../scenarios/outcome.ts';
+import { ParamError, resolveParams } from '../scenarios/params.ts';
+import { parseLiveLink } from './liveLink.ts';
+import type { Params } from '../scenarios/types.ts';
+
+/** What the store needs from the worker bridge (src/workers/cpuBridge.ts). */
+export interface LiveBridge {
+  start(
+    scenario: string,
+    params: Params,
+    settings: LiveSettings,
+    seed: number,
+    failed: (message: string) => void,
+  ): Promise<LiveRunHandle>;
+  stop(
+    run: LiveRunHandle,
+  ): Promise<
+    | { readonly kind: 'stopped' }
+    | { readonly kind: 'stuck'; readonly running: number }
+    | { readonly kind: 'failed'; readonly message: string }
+  >;
+  lockstep(
+    scenario: string,
+    params: Params,
+    events: readonly number[],
+  ): Promise<{ result: LockstepResult; difference: string | null; words: number }>;
+  terminate(): void;
+}
+
+/** A run the bridge started: its machine and the shared memory its CPUs work on. */
+export interface LiveRunHandle {
+  readonly scenario: string;
+  readonly params: Params;
+  readonly machine: Machine;
+  readonly mem: LiveMemory;
+}
+
+export type LivePhase = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
+
+export interface FinalReport {
+  readonly reading: LiveReading;
+  /** Invariants broken by the state the CPUs stopped in (final and always ones). */
+  readonly violations: readonly Violation[];
+  /** Every task finished its operation and no handler is active. */
+  readonly terminal: boolean;
+  readonly seconds: number;
+}
+
+export interface LockstepView {
+  readonly busy: boolean;
+  /** What the last replay found, for people, or null before the first one. */
+  readonly verdict: string | null;
+  readonly agreed: boolean | null;
+}
+
+export interface LiveState {
+  readonly scenario: string;
+  readonly cpus: number;
+  /** Parameter text the user typed, by name (batch, amounts, variant, threshold). */
+  readonly choices: Readonly<Record<string, string>>;
+  readonly settings: LiveSettings;
+  readonly phase: LivePhase;
+  /** What is happening or went wrong, for people (also announced). */
+  readonly message: string;
+  /** Why the parameters cannot run, or null. */
+  readonly paramError: string | null;
+  readonly run: LiveRunHandle | null;
+  readonly final: FinalReport | null;
+  readonly lockstep: LockstepView;
+  /** A schedule a link brought (Step mode's "replay on workers"), offered for lockstep. */
+  readonly offered: {
+    readonly schedule: string;
+    readonly params: Readonly<Record<string, string>>;
+  } | null;
+
+  /** Opens a #/live/… link; bad parts are reported and left out. */
+  linkOpened(hash: string): void;
+  scenarioChosen(id: string): void;
+  cpusChanged(n: number): void;
+  choiceChanged(name: string, text: string): void;
+  settingChanged(name: keyof LiveSettings, value: number): void;
+  runRequested(): Promise<void>;
+  stopRequested(): Promise<void>;
+  resetRequested(): void;
+  raiseRequested(cpu: number, what: RaiseWhat): void;
+  /** Replays a schedule (a witness or Step mode's) on the workers with these parameter overrides. */
+  lockstepRequested(
+    overrides: Readonly<Record<string, string>>,
+    schedule: string,
+    label: string,
+  ): Promise<void>;
+}
+
+export const defaultSettings: LiveSettings = {
+  irqRate: 0,
+  nmiRate: 0,
+  migrationRate: 0,
+  periodUs: 1000,
+};
+
+/** The default number of CPUs: leave the page one core to animate on, when there are few. */
+export function defaultCpus(cores: number): number {
+  return Math.max(1, Math.min(64, cores - 1));
+}
+
+/** The parameters a run would use, or the reason they cannot. */
+export function paramsOf(
+  scenario: string,
+  cpus: number,
+  choices: Readonly<Record<string, string>>,
+): { params: Params } | { error: string } {
+  try {
+    return { params: liveParams(scenario, cpus, choices) };
+  } catch (e) {
+    if (e instanceof ParamError) return { error: e.message };
+    throw e;
+  }
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'global-plain') {
+  const firstLive = liveSpecs[0]?.id ?? 'global-plain';
+  return createStore<LiveState>()((set, get) => {
+    /** Re-checks the parameters after a change; a bad value leaves the last good run alone. */
+    const recheck = (patch: Partial<LiveState>) => {
+      const next = { ...get(), ...patch };
+      const r = paramsOf(next.scenario, next.cpus, next.choices);
+      set({ ...patch, paramError: 'error' in r ? r.error : null });
+    };
+
+    const finish = (reading: LiveReading, terminal: boolean, violations: Violation[]) => ({
+      reading,
+      terminal,
+      violations,
+      seconds: reading.ms / 1000,
+    });
+
+    return {
+      scenario: liveSpecOf(scenario) ? scenario : firstLive,
+      cpus: defaultCpus(cores),
+      choices: {},
+      settings: defaultSettings,
+      phase: 'idle',
+      message: 'Ready: press Run to start the CPUs.',
+      paramError: null,
+      run: null,
+      final: null,
+      lockstep: { busy: false, verdict: null, agreed: null },
+      offered: null,
+
+      linkOpened(hash) {
+        const link = parseLiveLink(hash);
+        if (!link) return;
+        const st = get();
+        if (st.phase === 'running' || st.phase === 'starting' || st.phase === 'stopping') return;
+        const problems = [...link.problems];
+        let scenario = st.scenario;
+        if (link.scenario !== '') {
+          if (liveSpecOf(link.scenario)) scenario = link.scenario;
+          else problems.push(`'${link.scenario}' does not run live`);
+        }
+        const sc = findScenario(scenario);
+        const choices = Object.fromEntries(
+          Object.entries(link.choices).filter(([name]) => {
+            const known = sc?.params.some((q) => q.name === name) ?? false;
+            if (!known) problems.push(`${scenario} has no parameter '${name}'`);
+            return known;
+          }),
+        );
+        recheck({
+          scenario,
+          cpus: link.cpus ?? st.cpus,
+          choices,
+          settings: { ...st.settings, ...link.settings },
+          offered: link.replay,
+          final: null,
+          lockstep: { busy: false, verdict: null, agreed: null },
+          message: problems.length
+            ? `Parts of the link were left out: ${problems.join('; ')}.`
+            : 'Ready: press Run to start the CPUs.',
+        });
+      },
+
+      scenarioChosen(id) {
+        if (!liveSpecOf(id)) {
+          set({ message: `${id} does not run live; choose one of the listed scenarios.` });
+          return;
+        }
+        const phase = get().phase;
+        if (phase === 'running' || phase === 'starting' || phase === 'stopping') return;
+        bridge.terminate();
+        recheck({
+          scenario: id,
+          choices: {},
+          run: null,
+          phase: 'idle',
+          message: 'Ready: press Run to start the CPUs.',
+          final: null,
+          lockstep: { busy: false, verdict: null, agreed: null },
+        });
+      },
+      cpusChanged(n) {
+        if (!Number.isInteger(n) || n < 1 || n > 64) {
+          set({ paramError: `CPUs must be a whole number from 1 to 64, not ${String(n)}` });
+          return;
+        }
+        recheck({ cpus: n });
+      },
+      choiceChanged(name, text) {
+        recheck({ choices: { ...get().choices, [name]: text } });
+      },
+      settingChanged(name, value) {
+        if (!Number.isFinite(value) || value < 0) {
+          set({ message: `${name} must be a number of at least 0` });
+          return;
+        }
+        const settings = { ...get().settings, [name]: value };
+        set({ settings });
+        const run = get().run;
+        // Rates and the period change while the CPUs run.
+        if (run && get().phase === 'running') {
+          applySettings(run.mem, settings);
+        }
+      },
+      async runRequested() {
+        const st = get();
+        if (st.phase === 'running' || st.phase === 'starting' || st.phase === 'stopping') return;
+        const r = paramsOf(st.scenario, st.cpus, st.choices);
+        if ('error' in r) {
+          set({ paramError: r.error, message: `Cannot run: ${r.error}` });
+          return;
+        }
+        set({
+          phase: 'starting',
+          final: null,
+          message: `Starting ${String(st.cpus)} CPU workers…`,
+        });
+        try {
+          const run = await bridge.start(
+            st.scenario,
+            r.params,
+            st.settings,
+            Date.now() | 0,
+            (why) => {
+              // A worker threw: the others are already stopping.
+              void get()
+                .stopRequested()
+                .then(() => {
+                  set({ phase: 'failed', message: `${why}. Press Run to start again.` });
+                });
+            },
+          );
+          set({
+            run,
+            phase: 'running',
+            message: `Running on ${String(run.mem.cpus)} CPU workers.`,
+          });
+        } catch (e) {
+          bridge.terminate();
+          set({ phase: 'failed', run: null, message: `The CPUs did not start: ${messageOf(e)}` });
+        }
+      },
+      async stopRequested() {
+        const { run, phase } = get();
+        if (!run || (phase !== 'running' && phase !== 'failed')) return;
+        set({ phase: 'stopping', message: 'Stopping: every task finishes its current operation…' });
+        const outcome = await bridge.stop(run);
+        const sc = findScenario(run.scenario);
+        const spec = liveSpecOf(run.scenario);
+        if (!sc || !spec) return;
+        const sample = takeSample(run.mem, run.machine);
+        const reading = readSample(sc, spec, run.machine, run.params, sample);
+        const terminal = isTerminal(run.machine, sample.state);
+        const violations = terminal
+          ? [
+              ...finalViolations(sc, reading.observables, run.params),
+              ...alwaysViolations(sc, run.machine, sample.state, run.params),
+            ]
+          : [];
+        const final = finish(reading, terminal, violations);
+        if (outcome.kind === 'stopped') {
+          set({ phase: 'stopped', final, message: 'Stopped: every task finished its operation.' });
+        } else if (outcome.kind === 'stuck') {
+          set({
+            phase: 'failed',
+            final,
+            message: `${String(outcome.running)} CPU(s) did not stop within 3 s (a CPU spinning on a lock nobody will release?). The workers were terminated; the snapshot below is not at rest.`,
+          });
+        } else {
+          set({ phase: 'failed', final, message: `${outcome.message}. Press Run to start again.` });
+        }
+      },
+      resetRequested() {
+        bridge.terminate();
+        set({
+          phase: 'idle',
+          run: null,
+          final: null,
+          message: 'Reset: press Run to start the CPUs.',
+          lockstep: { busy: false, verdict: null, agreed: null },
+        });
+      },
+      raiseRequested(cpu, what) {
+        const { run, phase } = get();
+        if (!run || phase !== 'running') return;
+        if (cpu < 0 || cpu >= run.mem.cpus) return;
+        raise(run.mem, cpu, what);
+      },
+      async lockstepRequested(overrides, schedule, label) {
+        const st = get();
+        if (
+          st.phase === 'running' ||
+          st.phase === 'starting' ||
+          st.phase === 'stopping' ||
+          st.lockstep.busy
+        )
+          return;
+        const sc = findScenario(st.scenario);
+        if (!sc) return;
+        let params: Params;
+        let events: number[];
+        try {
+          params = resolveParams(sc, overrides);
+          events = parseSchedule(schedule);
+        } catch (e) {
+          if (e instanceof ParamError || e instanceof ScheduleSyntaxError) {
+            set({
+              lockstep: {
+                busy: false,
+                verdict: `Cannot replay ${label}: ${e.message}`,
+                agreed: false,
+              },
+            });
+            return;
+          }
+          throw e;
+        }
+        set({
+          lockstep: {
+            busy: true,
+            verdict: `Replaying ${label} on ${String(sc.build(params).machine.cpus)} workers…`,
+            agreed: null,
+          },
+        });
+        try {
+          const rep = await bridge.lockstep(st.scenario, params, events);
+          const r = rep.result;
+          let verdict: string;
+          let agreed = false;
+          if (r.kind === 'illegal') {
+            verdict = `${label}: event ${String(r.index + 1)} (${r.event}) is not possible there: ${r.reason}.`;
+          } else if (r.kind === 'fault') {
+            verdict = `${label}: CPU${String(r.cpu)} failed at event ${String(r.index + 1)}.`;
+          } else if (rep.difference) {
+            verdict = `${label}: model and hardware differ. First difference: ${rep.difference}.`;
+          } else {
+            agreed = true;
+            verdict = `${label}: model and hardware agree. ${String(r.events)} events, each run by its CPU's worker; all ${String(rep.words)} words of the final state match the model's.`;
+          }
+          set({ lockstep: { busy: false, verdict, agreed } });
+        } catch (e) {
+          set({
+            lockstep: {
+              busy: false,
+              verdict: `${label}: the replay failed: ${messageOf(e)}`,
+              agreed: false,
+            },
+          });
+        }
+      },
+    };
+  });
+}
+
+export type LiveStore = ReturnType<typeof createLiveStore>;

@@ -1,0 +1,39 @@
+import type { FinalReport as Report } from '../../store/liveStore.ts';
+import { findScenario } from '../../scenarios/index.ts';
+
+/** After Stop: the invariants judged on the state the CPUs stopped in. */
+export function FinalReport({ report, scenario }: { report: Report; scenario: string }) {
+  const sc = findScenario(scenario);
+  const broken = new Map(report.violations.map((v) => [v.id, v.reason]));
+  const total = report.reading.total.adds;
+  const lost = report.reading.lost;
+  return (
+    <section className="final-report" aria-labelledby="final-h">
+      <h3 id="final-h">Verdict at rest</h3>
+      {!report.terminal ? (
+        <p>The CPUs did not all come to rest, so the invariants are not judged.</p>
+      ) : (
+        <>
+          <p>
+            {lost === 0 || lost === 0n
+              ? `No update lost: ${total.toLocaleString('en-US')} adds in ${report.seconds.toFixed(1)} s, all counted.`
+              : `${lost.toLocaleString('en-US')} updates lost out of ${total.toLocaleString('en-US')} adds (${((Number(lost) / Math.max(1, total)) * 100).toFixed(2)} %) in ${report.seconds.toFixed(1)} s.`}
+          </p>
+          <ul className="verdicts">
+            {sc?.invariants.map((inv) => (
+              <li key={inv.id} className={broken.has(inv.id) ? 'bad' : 'good'}>
+                <strong>{broken.has(inv.id) ? 'Violated' : 'Holds'}</strong>: <code>{inv.id}</code>{' '}
+                {broken.get(inv.id) ?? inv.description}
+              </li>
+            ))}
+          </ul>
+          {sc?.invariants.some((i) => i.when === 'always') && (
+            <p className="hint">
+              Invariants judged at every state in the model are judged here on the final state only.
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+import { useId } from 'react';
+import type { LiveSettings } from '../../live/control.ts';
+import { liveSpecOf } from '../../live/specs.ts';
+import { findScenario } from '../../scenarios/index.ts';
+import { liveStore, useLive } from './useLive.ts';
+
+/** Interference the CPUs see: IRQ, NMI and migration rates, the summer's period. Live while running. */
+export function LiveRates() {
+  const settings = useLive((s) => s.settings);
+  const scenario = useLive((s) => s.scenario);
+  const sc = findScenario(scenario);
+  const spec = liveSpecOf(scenario);
+  const hasIrq = sc ? sc.handlers.some((h) => h.startsWith('IRQ')) : false;
+  const hasNmi = sc ? sc.handlers.some((h) => h.startsWith('NMI')) : false;
+  const fields: { name: keyof LiveSettings; label: string; max: number; shown: boolean }[] = [
+    { name: 'irqRate', label: 'IRQs per second, per CPU', max: 1_000_000, shown: hasIrq },
+    { name: 'nmiRate', label: 'NMIs per second, per CPU', max: 1_000_000, shown: hasNmi },
+    { name: 'migrationRate', label: 'Migrations per second, per CPU', max: 1_000_000, shown: true },
+    {
+      name: 'periodUs',
+      label: 'Summer period (µs between sum() calls; 0: busy)',
+      max: 10_000_000,
+      shown: spec?.sum != null,
+    },
+  ];
+  return (
+    <fieldset className="live-rates">
+      <legend>Interference (changes apply while running)</legend>
+      {fields
+        .filter((f) => f.shown)
+        .map((f) => (
+          <RateField
+            key={f.name}
+            label={f.label}
+            value={settings[f.name]}
+            max={f.max}
+            onChange={(v) => {
+              liveStore.getState().settingChanged(f.name, v);
+            }}
+          />
+        ))}
+    </fieldset>
+  );
+}
+
+function RateField({
+  label,
+  value,
+  max,
+  onChange,
+}: {
+  label: string;
+  value: number;
+  max: number;
+  onChange: (v: number) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="row">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="number"
+        min={0}
+        max={max}
+        value={value}
+        onChange={(e) => {
+          const v = Number(e.target.value);
+          if (e.target.value !== '' && Number.isFinite(v)) onChange(Math.min(max, Math.max(0, v)));
+        }}
+      />
+    </div>
+  );
+}

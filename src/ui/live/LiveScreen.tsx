@@ -1,0 +1,291 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import { ErrorBand } from '../../charts/ErrorBand.tsx';
+import { RateBars } from '../../charts/RateBars.tsx';
+import { SlotBars } from '../../charts/SlotBars.tsx';
+import { Sparkline } from '../../charts/Sparkline.tsx';
+import { ratesOf } from '../../charts/sparkline.ts';
+import { Note, type Noted } from '../../live/memory.ts';
+import { relevantCounts } from '../../live/readout.ts';
+import { liveSpecOf } from '../../live/specs.ts';
+import { findScenario } from '../../scenarios/index.ts';
+import { IsolationStatus } from '../IsolationStatus.tsx';
+import { cpuColour } from '../step/view.ts';
+import { FinalReport } from './FinalReport.tsx';
+import { LiveRates } from './LiveRates.tsx';
+import { LiveSetup } from './LiveSetup.tsx';
+import { LiveTotals } from './LiveTotals.tsx';
+import { LockstepPanel } from './LockstepPanel.tsx';
+import { liveStore, useLive } from './useLive.ts';
+import { useLiveReading, WINDOW_SECONDS } from './useLiveReading.ts';
+
+/** Live mode: the scenario's programs on real workers, racing on shared memory. */
+export function LiveScreen() {
+  const isolated = window.crossOriginIsolated;
+  const scenario = useLive((s) => s.scenario);
+  const sc = findScenario(scenario);
+  return (
+    <div className="live-screen">
+      <h2>
+        Live: {sc?.title} <code>{scenario}</code>
+      </h2>
+      {isolated ? (
+        <LiveBody />
+      ) : (
+        <>
+          <IsolationStatus isolated={false} />
+          <p>
+            Live mode is off on this page. <a href={`#/step/${scenario}`}>Step mode</a> and Explore
+            work without it.
+          </p>
+        </>
+      )}
+    </div>
+  );
+}
+
+function LiveBody() {
+  const scenario = useLive((s) => s.scenario);
+  const phase = useLive((s) => s.phase);
+  const message = useLive((s) => s.message);
+  const paramError = useLive((s) => s.paramError);
+  const run = useLive((s) => s.run);
+  const final = useLive((s) => s.final);
+  const { reading, history } = useLiveReading(run, phase);
+  const cores = navigator.hardwareConcurrency || 2;
+  const sc = findScenario(scenario);
+  const spec = liveSpecOf(scenario);
+  const actions = liveStore.getState();
+  const running = phase === 'running';
+  const busy = running || phase === 'starting' || phase === 'stopping';
+  const shown = final?.reading ?? reading;
+  const relevant = useMemo(() => (run ? relevantCounts(run.machine) : null), [run]);
+
+  // A page left while the CPUs run would leave workers spinning: stop them.
+  useEffect(
+    () => () => {
+      liveStore.getState().resetRequested();
+    },
+    [],
+  );
+
+  return (
+    <>
+      <p className="summary">{sc?.summary}</p>
+      <div className="live-top">
+        <LiveSetup cores={cores} />
+        <LiveRates />
+      </div>
+      <div className="run-controls" role="group" aria-label="Run controls">
+        <button
+          type="button"
+          className="primary"
+          disabled={busy || paramError !== null}
+          onClick={() => {
+            void actions.runRequested();
+          }}
+        >
+          Run
+        </button>
+        <button
+          type="button"
+          disabled={!running}
+          onClick={() => {
+            void actions.stopRequested();
+          }}
+        >
+          Stop
+        </button>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => {
+            actions.resetRequested();
+          }}
+        >
+          Reset
+        </button>
+        {running && run && <RaiseControls cpus={run.mem.cpus} scenario={scenario} />}
+      </div>
+      <p role="status" className="live-message">
+        {message}
+      </p>
+      {shown && spec && (
+        <section className="live-charts" aria-label="Live charts">
+          {shown.slots && (
+            <figure>
+              <figcaption>
+                Per-CPU {spec.slots === 'slots' ? 'deltas' : spec.slots} with ±
+                {spec.slots === 'local' ? 'threshold' : 'batch'}
+              </figcaption>
+              <SlotBars
+                label={`Per-CPU ${spec.slots ?? ''}`}
+                values={shown.slots}
+                batch={shown.batch}
+                colour={cpuColour}
+              />
+            </figure>
+          )}
+          {(shown.read || shown.sum) && (
+            <figure>
+              <figcaption>
+                Error against the exact total: <span className="key-read">read()</span>
+                {shown.sum && (
+                  <>
+                    {' '}
+                    and <span className="key-sum">sum()</span>
+                  </>
+                )}
+                , band ±(batch − 1) × CPUs
+              </figcaption>
+              <ErrorBand
+                read={history.readError}
+                sum={history.sumError}
+                bound={shown.read?.bound ?? null}
+                windowSeconds={WINDOW_SECONDS}
+              />
+            </figure>
+          )}
+          <div className="sparklines">
+            <Sparkline
+              label="Adds"
+              unit="/s"
+              points={ratesOf(history.adds)}
+              windowSeconds={WINDOW_SECONDS}
+            />
+            {relevant?.folds && (
+              <Sparkline
+                label="Folds"
+                unit="/s"
+                points={ratesOf(history.folds)}
+                windowSeconds={WINDOW_SECONDS}
+              />
+            )}
+            {relevant?.bumps && (
+              <Sparkline
+                label="Sequence bumps"
+                unit="/s"
+                points={ratesOf(history.bumps)}
+                windowSeconds={WINDOW_SECONDS}
+              />
+            )}
+            {relevant?.retries && (
+              <Sparkline
+                label="Sum retries"
+                unit="/s"
+                points={ratesOf(history.retries)}
+                windowSeconds={WINDOW_SECONDS}
+              />
+            )}
+          </div>
+          <figure>
+            <figcaption>Operations per second, per CPU</figcaption>
+            <RateBars label="Operations per second" values={history.perCpu} colour={cpuColour} />
+          </figure>
+          {relevant && (
+            <LiveTotals reading={shown} atRest={final?.terminal ?? false} relevant={relevant} />
+          )}
+          <RecentEvents notes={history.notes} scenario={scenario} />
+        </section>
+      )}
+      {final && <FinalReport report={final} scenario={scenario} />}
+      <LockstepPanel key={scenario} />
+      <p>
+        <a href={`#/step/${scenario}`}>Open {scenario} in Step mode</a> to take the same programs
+        one instruction at a time.
+      </p>
+    </>
+  );
+}
+
+function RaiseControls({ cpus, scenario }: { cpus: number; scenario: string }) {
+  const id = useId();
+  const [cpu, setCpu] = useState(0);
+  const sc = findScenario(scenario);
+  const hasIrq = sc?.handlers.some((h) => h.startsWith('IRQ')) ?? false;
+  const hasNmi = sc?.handlers.some((h) => h.startsWith('NMI')) ?? false;
+  const raise = (k: number, what: 'irq' | 'nmi' | 'migration') => {
+    liveStore.getState().raiseRequested(k, what);
+  };
+  return (
+    <span className="raise">
+      <label htmlFor={id}>On CPU</label>
+      <select
+        id={id}
+        value={cpu}
+        onChange={(e) => {
+          setCpu(Number(e.target.value));
+        }}
+      >
+        {Array.from({ length: cpus }, (_, k) => (
+          <option key={k} value={k}>
+            {k}
+          </option>
+        ))}
+      </select>
+      {hasIrq && (
+        <button
+          type="button"
+          onClick={() => {
+            raise(cpu, 'irq');
+          }}
+        >
+          Raise IRQ
+        </button>
+      )}
+      {hasNmi && (
+        <button
+          type="button"
+          onClick={() => {
+            raise(cpu, 'nmi');
+          }}
+        >
+          Raise NMI
+        </button>
+      )}
+      {cpus > 1 && (
+        <button
+          type="button"
+          onClick={() => {
+            raise(cpu, 'migration');
+          }}
+        >
+          Migrate its task
+        </button>
+      )}
+    </span>
+  );
+}
+
+const NOTE_TEXT: Readonly<Record<number, string>> = {
+  [Note.Fold]: 'folds its delta into the global count',
+  [Note.SeqBump]: 'bumps the sequence',
+  [Note.SumRetry]: 'sum() starts over',
+  [Note.Irq]: 'takes an IRQ',
+  [Note.Nmi]: 'takes an NMI',
+  [Note.MigratedOut]: 'hands its task to another CPU',
+  [Note.Adopted]: 'adopts a migrated task',
+};
+
+/** The latest notable events, in words (sampled ten times a second, not announced). */
+function RecentEvents({
+  notes,
+  scenario,
+}: {
+  notes: readonly (Noted & { readonly count: number })[];
+  scenario: string;
+}) {
+  if (notes.length === 0) return null;
+  return (
+    <section className="recent" aria-label={`Recent events in ${scenario}`}>
+      <h3>Recent events</h3>
+      <ol>
+        {notes.map((n) => (
+          <li key={`${String(n.cpu)}-${String(n.seq)}`}>
+            {(n.ms / 1000).toFixed(3)} s: CPU{n.cpu} {NOTE_TEXT[n.what] ?? 'does something'}
+            {n.count > 1 && ` (and ${String(n.count - 1)} more like it in the ring)`}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,134 @@
+import { useId, useState } from 'react';
+import { liveScenarios, liveSpecOf } from '../../live/specs.ts';
+import { findScenario } from '../../scenarios/index.ts';
+import type { ParamSpec } from '../../scenarios/types.ts';
+import { liveStore, useLive } from './useLive.ts';
+
+/** The run's shape: scenario, CPUs and the scenario's parameters. Fixed while the CPUs run. */
+export function LiveSetup({ cores }: { cores: number }) {
+  const id = useId();
+  const scenario = useLive((s) => s.scenario);
+  const cpus = useLive((s) => s.cpus);
+  const choices = useLive((s) => s.choices);
+  const phase = useLive((s) => s.phase);
+  const paramError = useLive((s) => s.paramError);
+  const [chosen, setChosen] = useState(scenario);
+  const busy = phase === 'running' || phase === 'starting' || phase === 'stopping';
+  const sc = findScenario(scenario);
+  const spec = liveSpecOf(scenario);
+  const actions = liveStore.getState();
+  const params = (spec?.controls ?? [])
+    .map((name) => sc?.params.find((p) => p.name === name))
+    .filter((p): p is ParamSpec => p !== undefined);
+  return (
+    <fieldset className="live-setup" disabled={busy}>
+      <legend>Machine</legend>
+      <div className="row">
+        <label htmlFor={`${id}-sc`}>Scenario</label>
+        <select
+          id={`${id}-sc`}
+          value={chosen}
+          onChange={(e) => {
+            setChosen(e.target.value);
+          }}
+        >
+          {liveScenarios().map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.id}: {c.title}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          disabled={chosen === scenario}
+          onClick={() => {
+            actions.scenarioChosen(chosen);
+          }}
+        >
+          Open scenario
+        </button>
+      </div>
+      <div className="row">
+        <label htmlFor={`${id}-cpus`}>CPUs (workers)</label>
+        <input
+          id={`${id}-cpus`}
+          type="number"
+          min={1}
+          max={64}
+          value={spec?.fixedCpus ?? cpus}
+          disabled={spec?.fixedCpus !== null}
+          aria-describedby={`${id}-cores`}
+          onChange={(e) => {
+            actions.cpusChanged(Number(e.target.value));
+          }}
+        />
+        <span id={`${id}-cores`} className="hint">
+          {spec?.fixedCpus != null
+            ? `this scenario runs on ${String(spec.fixedCpus)} CPU${spec.fixedCpus > 1 ? 's' : ''}`
+            : `this machine has ${String(cores)} cores; ${String(Math.max(1, cores - 1))} leaves one for the page`}
+        </span>
+      </div>
+      {params.map((p) => (
+        <ParamField
+          key={`${scenario}-${p.name}`}
+          spec={p}
+          text={choices[p.name]}
+          onChange={(text) => {
+            actions.choiceChanged(p.name, text);
+          }}
+        />
+      ))}
+      {paramError && (
+        <p role="alert" className="notice">
+          {paramError}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+function ParamField({
+  spec,
+  text,
+  onChange,
+}: {
+  spec: ParamSpec;
+  text: string | undefined;
+  onChange: (text: string) => void;
+}) {
+  const id = useId();
+  const def = Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default);
+  const value = text ?? def;
+  return (
+    <div className="row">
+      <label htmlFor={id}>{spec.name}</label>
+      {spec.kind === 'choice' ? (
+        <select
+          id={id}
+          value={value}
+          onChange={(e) => {
+            onChange(e.target.value);
+          }}
+        >
+          {spec.choices.map((c) => (
+            <option key={c}>{c}</option>
+          ))}
+        </select>
+      ) : (
+        <input
+          id={id}
+          type="text"
+          inputMode={spec.kind === 'int' ? 'numeric' : 'text'}
+          value={value}
+          aria-describedby={`${id}-d`}
+          onChange={(e) => {
+            onChange(e.target.value);
+          }}
+        />
+      )}
+      <span id={`${id}-d`} className="hint">
+        {spec.description}
+      </span>
+    </div>
+  );
+}

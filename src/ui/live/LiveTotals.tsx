@@ -1,0 +1,111 @@
+import { formatRate } from '../../charts/Sparkline.tsx';
+import type { LiveReading, Relevant } from '../../live/readout.ts';
+
+const fmt = (v: number | bigint) => v.toLocaleString('en-US');
+
+/** The counter's numbers: the exact total against what memory holds, read() and sum(). */
+export function LiveTotals({
+  reading,
+  atRest,
+  relevant,
+}: {
+  reading: LiveReading;
+  atRest: boolean;
+  relevant: Relevant;
+}) {
+  const t = reading.total;
+  const seconds = reading.ms / 1000;
+  const lostNote = atRest ? 'exact: every CPU is at rest' : 'while running, adds in flight blur it';
+  return (
+    <table className="live-totals">
+      <caption>Counter{atRest ? ' (stopped)' : ' (live)'}</caption>
+      <tbody>
+        <tr>
+          <th scope="row">Exact total (initial + every add)</th>
+          <td>{fmt(reading.exact)}</td>
+        </tr>
+        <tr>
+          <th scope="row">Counter in memory</th>
+          <td>{fmt(reading.value)}</td>
+        </tr>
+        <tr className={reading.lost !== 0 && atRest ? 'bad' : undefined}>
+          <th scope="row">Lost updates</th>
+          <td>
+            {fmt(reading.lost)} <span className="hint">({lostNote})</span>
+          </td>
+        </tr>
+        {reading.read && (
+          <tr>
+            <th scope="row">read()</th>
+            <td>
+              {fmt(reading.read.value)}{' '}
+              <span className="hint">
+                error {reading.read.error}, band ±{reading.read.bound}
+              </span>
+            </td>
+          </tr>
+        )}
+        {reading.sum && (
+          <tr>
+            <th scope="row">Last sum()</th>
+            <td>
+              {fmt(reading.sum.value)}{' '}
+              <span className="hint">
+                {reading.sum.error === 0
+                  ? 'within the totals while it ran'
+                  : `${String(reading.sum.error)} outside the totals while it ran`}
+              </span>
+            </td>
+          </tr>
+        )}
+        <tr>
+          <th scope="row">Adds</th>
+          <td>
+            {fmt(t.adds)}{' '}
+            <span className="hint">({formatRate(seconds > 0 ? t.adds / seconds : 0)}/s)</span>
+          </td>
+        </tr>
+        {t.calls > 0 && (
+          <tr>
+            <th scope="row">sum() / read() calls</th>
+            <td>{fmt(t.calls)}</td>
+          </tr>
+        )}
+        {relevant.folds && (
+          <tr>
+            <th scope="row">Folds (batch overflows)</th>
+            <td>{fmt(t.folds)}</td>
+          </tr>
+        )}
+        {relevant.bumps && (
+          <tr>
+            <th scope="row">Sequence bumps</th>
+            <td>{fmt(t.bumps)}</td>
+          </tr>
+        )}
+        {relevant.retries && (
+          <tr>
+            <th scope="row">Sum retries</th>
+            <td>{fmt(reading.retries)}</td>
+          </tr>
+        )}
+        {relevant.spins && (
+          <tr>
+            <th scope="row">Lock spins</th>
+            <td>{fmt(t.spins)}</td>
+          </tr>
+        )}
+        <tr>
+          <th scope="row">IRQs / NMIs / migrations</th>
+          <td>
+            {fmt(t.irqs)} / {fmt(t.nmis)} / {fmt(t.migrations)}
+          </td>
+        </tr>
+        <tr>
+          <th scope="row">Time</th>
+          <td>{seconds.toFixed(1)} s</td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}

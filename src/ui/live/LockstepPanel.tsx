@@ -1,0 +1,69 @@
+import { useId, useState } from 'react';
+import { findScenario } from '../../scenarios/index.ts';
+import { liveStore, useLive } from './useLive.ts';
+
+const STEP_SCHEDULE = '(Step mode schedule)';
+
+/** Replays a witness (or Step mode's schedule) on the workers one event at a time. */
+export function LockstepPanel() {
+  const id = useId();
+  const scenario = useLive((s) => s.scenario);
+  const lockstep = useLive((s) => s.lockstep);
+  const offered = useLive((s) => s.offered);
+  const phase = useLive((s) => s.phase);
+  const sc = findScenario(scenario);
+  const witnesses = sc?.witnesses ?? [];
+  const [picked, setPicked] = useState(offered ? STEP_SCHEDULE : (witnesses[0]?.name ?? ''));
+  const busy = phase === 'running' || phase === 'starting' || phase === 'stopping';
+  const replay = () => {
+    if (picked === STEP_SCHEDULE && offered) {
+      void liveStore
+        .getState()
+        .lockstepRequested(offered.params, offered.schedule, `Step mode's schedule`);
+      return;
+    }
+    const w = witnesses.find((x) => x.name === picked);
+    if (!w) return;
+    const text = Object.fromEntries(
+      Object.entries(w.params).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]),
+    );
+    void liveStore.getState().lockstepRequested(text, w.schedule, `Witness ${w.name}`);
+  };
+  return (
+    <section className="lockstep" aria-labelledby={`${id}-h`}>
+      <h3 id={`${id}-h`}>Lockstep: the model against the hardware</h3>
+      <p className="hint">
+        Each event of the schedule runs on its CPU&rsquo;s worker, handed over through Atomics; the
+        final shared memory is then compared word by word with the model&rsquo;s replay.
+      </p>
+      <div className="row">
+        <label htmlFor={`${id}-w`}>Schedule</label>
+        <select
+          id={`${id}-w`}
+          value={picked}
+          onChange={(e) => {
+            setPicked(e.target.value);
+          }}
+        >
+          {offered && (
+            <option value={STEP_SCHEDULE}>Step mode&rsquo;s schedule: {offered.schedule}</option>
+          )}
+          {witnesses.map((w) => (
+            <option key={w.name} value={w.name}>
+              witness {w.name}: {w.schedule}
+            </option>
+          ))}
+        </select>
+        <button type="button" disabled={busy || lockstep.busy || picked === ''} onClick={replay}>
+          Replay on workers
+        </button>
+      </div>
+      <p
+        role="status"
+        className={lockstep.agreed === false ? 'notice' : lockstep.agreed ? 'agree' : undefined}
+      >
+        {lockstep.verdict ?? ''}
+      </p>
+    </section>
+  );
+}

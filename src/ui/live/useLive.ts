@@ -1,0 +1,11 @@
+// The app's one Live-mode store (with the real worker bridge) and its typed hook.
+
+import { useStore } from 'zustand';
+import { createLiveStore, type LiveState } from '../../store/liveStore.ts';
+import { CpuBridge } from '../../workers/cpuBridge.ts';
+
+export const liveStore = createLiveStore(new CpuBridge(), navigator.hardwareConcurrency || 2);
+
+export function useLive<T>(selector: (s: LiveState) => T): T {
+  return useStore(liveStore, selector);
+}

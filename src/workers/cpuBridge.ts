@@ -1,0 +1,167 @@
+// The one main-thread owner of live CPU workers: it creates one module worker per CPU, starts
+// them together, stops them (a flag in shared memory: a busy worker cannot answer a message),
+// terminates them, and replays schedules in lockstep. It never messages a worker per step.
+
+import { type Remote, wrap } from 'comlink';
+import {
+  allExited,
+  applySettings,
+  exited,
+  faultedCpu,
+  type LiveSettings,
+  requestStop,
+  startTogether,
+  type Waiter,
+} from '../live/control.ts';
+import { driveLockstep, firstDifference, type LockstepResult } from '../live/lockstep.ts';
+import { allocateLive, type LiveMemory } from '../live/memory.ts';
+import { initialState } from '../machine/interpreter.ts';
+import type { Machine } from '../machine/machine.ts';
+import { replay } from '../machine/replay.ts';
+import { findScenario } from '../scenarios/index.ts';
+import type { Params } from '../scenarios/types.ts';
+import type { CpuApi } from './cpuApi.ts';
+
+/** Waits on shared memory from the page: Atomics.wait would throw on the main thread. */
+export const pageWaiter: Waiter = async (words, index, value, ms) => {
+  if (typeof Atomics.waitAsync === 'function') {
+    const r = Atomics.waitAsync(words, index, value, ms);
+    if (r.async) await r.value;
+    return;
+  }
+  // Browsers without waitAsync: poll a few times per frame.
+  await new Promise((resolve) => setTimeout(resolve, Math.min(ms, 4)));
+};
+
+/** How long a stop may take before the CPUs count as stuck (a deadlock, a task that never ends). */
+const STOP_TIMEOUT_MS = 3000;
+
+export interface LiveRun {
+  readonly scenario: string;
+  readonly params: Params;
+  readonly machine: Machine;
+  readonly mem: LiveMemory;
+}
+
+export type StopOutcome =
+  | { readonly kind: 'stopped' }
+  | { readonly kind: 'stuck'; readonly running: number }
+  | { readonly kind: 'failed'; readonly message: string };
+
+export interface LockstepReport {
+  readonly result: LockstepResult;
+  /** The first word where the workers' final state differs from the model's, or null. */
+  readonly difference: string | null;
+  /** Words compared. */
+  readonly words: number;
+}
+
+function machineOf(scenario: string, params: Params): Machine {
+  const sc = findScenario(scenario);
+  if (!sc) throw new Error(`unknown scenario ${scenario}`);
+  return sc.build(params, { padded: true }).machine;
+}
+
+export class CpuBridge {
+  private workers: Worker[] = [];
+  private failure: string | null = null;
+  private onFailure: (message: string) => void = () => undefined;
+
+  /** Creates the CPUs of a run and starts them together. `failed` hears of a worker that throws. */
+  async start(
+    scenario: string,
+    params: Params,
+    settings: LiveSettings,
+    seed: number,
+    failed: (message: string) => void,
+  ): Promise<LiveRun> {
+    this.terminate();
+    const machine = machineOf(scenario, params);
+    const mem = allocateLive(machine, initialState(machine));
+    applySettings(mem, settings, seed);
+    this.spawn(mem, scenario, params, 'free', failed);
+    await startTogether(mem, pageWaiter);
+    return { scenario, params, machine, mem };
+  }
+
+  private spawn(
+    mem: LiveMemory,
+    scenario: string,
+    params: Params,
+    mode: 'free' | 'lockstep',
+    failed: (message: string) => void,
+  ): void {
+    this.failure = null;
+    this.onFailure = failed;
+    this.workers = Array.from({ length: mem.cpus }, (_, cpu) => {
+      const worker = new Worker(new URL('./cpu.worker.ts', import.meta.url), {
+        type: 'module',
+        name: `CPU${cpu}`,
+      });
+      worker.addEventListener('error', (e) => {
+        this.fail(mem, `CPU${cpu}'s worker crashed: ${e.message || 'unknown error'}`);
+      });
+      const api: Remote<CpuApi> = wrap<CpuApi>(worker);
+      api.run({ buffer: mem.buffer, scenario, params, cpu, mode }).catch((e: unknown) => {
+        this.fail(mem, `CPU${cpu} stopped the run: ${e instanceof Error ? e.message : String(e)}`);
+      });
+      return worker;
+    });
+  }
+
+  private fail(mem: LiveMemory, message: string): void {
+    if (this.failure !== null) return;
+    this.failure = message;
+    // The other CPUs see the stop flag and finish their operations.
+    requestStop(mem);
+    this.onFailure(message);
+  }
+
+  /** Asks the CPUs to finish their operations; terminates them once stopped (or stuck). */
+  async stop(run: LiveRun): Promise<StopOutcome> {
+    requestStop(run.mem);
+    const ok = await allExited(run.mem, pageWaiter, STOP_TIMEOUT_MS);
+    const running = run.mem.cpus - exited(run.mem);
+    this.terminate();
+    if (this.failure !== null) return { kind: 'failed', message: this.failure };
+    if (faultedCpu(run.mem) >= 0)
+      return { kind: 'failed', message: `CPU${faultedCpu(run.mem)} failed` };
+    return ok ? { kind: 'stopped' } : { kind: 'stuck', running };
+  }
+
+  /** Replays `events` on fresh workers, one event at a time, and compares with the model. */
+  async lockstep(
+    scenario: string,
+    params: Params,
+    events: readonly number[],
+  ): Promise<LockstepReport> {
+    this.terminate();
+    const machine = machineOf(scenario, params);
+    const mem = allocateLive(machine, initialState(machine));
+    // An object: the callback sets it later, which narrowing cannot see.
+    const crash = { message: null as string | null };
+    this.spawn(mem, scenario, params, 'lockstep', (message) => {
+      crash.message = message;
+    });
+    try {
+      const result = await driveLockstep(mem, machine, events, pageWaiter);
+      await allExited(mem, pageWaiter, STOP_TIMEOUT_MS);
+      if (crash.message !== null) throw new Error(crash.message);
+      const done = result.kind === 'done' ? events : events.slice(0, result.index);
+      const { states } = replay(machine, done);
+      const model = states[states.length - 1] as Int32Array;
+      return {
+        result,
+        difference: firstDifference(machine, model, mem.state.slice()),
+        words: machine.size,
+      };
+    } finally {
+      this.terminate();
+    }
+  }
+
+  terminate(): void {
+    for (const w of this.workers) w.terminate();
+    this.workers = [];
+  }
+}
