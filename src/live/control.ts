@@ -67,6 +67,8 @@ export async function startTogether(
     const ready = Atomics.load(w, C_READY);
     if (ready >= mem.cpus) break;
     if (Atomics.load(w, C_FAULT) !== 0) throw new Error('a CPU failed before the start');
+    // The page gave up on this run (a worker that never loaded, say).
+    if (Atomics.load(w, C_STOP) !== 0) throw new Error('the run was stopped before it started');
     if (Date.now() > deadline) throw new Error(`only ${ready} of ${mem.cpus} CPUs started`);
     await wait(w, C_READY, ready, 50);
   }

@@ -123,6 +123,7 @@ export function paramsOf(
   cpus: number,
   choices: Readonly<Record<string, string>>,
 ): { params: Params } | { error: string } {
+  if (!liveSpecOf(scenario)) return { error: `${scenario} does not run free on the workers` };
   try {
     return { params: liveParams(scenario, cpus, choices) };
   } catch (e) {
@@ -153,7 +154,7 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
     });
 
     return {
-      scenario: liveSpecOf(scenario) ? scenario : firstLive,
+      scenario: findScenario(scenario) ? scenario : firstLive,
       cpus: defaultCpus(cores),
       choices: {},
       settings: defaultSettings,
@@ -173,8 +174,8 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
         const problems = [...link.problems];
         let scenario = st.scenario;
         if (link.scenario !== '') {
-          if (liveSpecOf(link.scenario)) scenario = link.scenario;
-          else problems.push(`'${link.scenario}' does not run live`);
+          if (findScenario(link.scenario)) scenario = link.scenario;
+          else problems.push(`there is no scenario '${link.scenario}'`);
         }
         const sc = findScenario(scenario);
         const choices = Object.fromEntries(
@@ -199,8 +200,8 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
       },
 
       scenarioChosen(id) {
-        if (!liveSpecOf(id)) {
-          set({ message: `${id} does not run live; choose one of the listed scenarios.` });
+        if (!findScenario(id)) {
+          set({ message: `There is no scenario '${id}'.` });
           return;
         }
         const phase = get().phase;

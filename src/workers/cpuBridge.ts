@@ -80,7 +80,13 @@ export class CpuBridge {
     const mem = allocateLive(machine, initialState(machine));
     applySettings(mem, settings, seed);
     this.spawn(mem, scenario, params, 'free', failed);
-    await startTogether(mem, pageWaiter);
+    try {
+      await startTogether(mem, pageWaiter);
+    } catch (e) {
+      this.terminate();
+      // Say what went wrong first (a worker that crashed while loading), not the symptom.
+      throw new Error(this.failure ?? (e instanceof Error ? e.message : String(e)));
+    }
     return { scenario, params, machine, mem };
   }
 

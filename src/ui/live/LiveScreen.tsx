@@ -68,6 +68,24 @@ function LiveBody() {
     [],
   );
 
+  if (!spec) {
+    return (
+      <>
+        <p className="summary">{sc?.summary}</p>
+        <LiveSetup cores={cores} />
+        <p>
+          {scenario} does not run free on the workers: its outcome is one particular interleaving,
+          not a count that grows as the tasks repeat. Its witnesses still run on real workers in
+          lockstep below.
+        </p>
+        <LockstepPanel key={scenario} />
+        <p>
+          <a href={`#/step/${scenario}`}>Open {scenario} in Step mode</a>.
+        </p>
+      </>
+    );
+  }
+
   return (
     <>
       <p className="summary">{sc?.summary}</p>
@@ -106,7 +124,7 @@ function LiveBody() {
         </button>
         {running && run && <RaiseControls cpus={run.mem.cpus} scenario={scenario} />}
       </div>
-      <p role="status" className="live-message">
+      <p role="status" aria-label="Run status" className="live-message">
         {message}
       </p>
       {shown && spec && (

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { liveScenarios, liveSpecOf } from '../../live/specs.ts';
-import { findScenario } from '../../scenarios/index.ts';
+import { catalogue, findScenario } from '../../scenarios/index.ts';
 import type { ParamSpec } from '../../scenarios/types.ts';
 import { liveStore, useLive } from './useLive.ts';
 
@@ -32,11 +32,22 @@ export function LiveSetup({ cores }: { cores: number }) {
             setChosen(e.target.value);
           }}
         >
-          {liveScenarios().map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.id}: {c.title}
-            </option>
-          ))}
+          <optgroup label="Run live">
+            {liveScenarios().map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.id}: {c.title}
+              </option>
+            ))}
+          </optgroup>
+          <optgroup label="Lockstep replay only">
+            {catalogue
+              .filter((c) => !liveSpecOf(c.id))
+              .map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.id}: {c.title}
+                </option>
+              ))}
+          </optgroup>
         </select>
         <button
           type="button"
@@ -48,40 +59,44 @@ export function LiveSetup({ cores }: { cores: number }) {
           Open scenario
         </button>
       </div>
-      <div className="row">
-        <label htmlFor={`${id}-cpus`}>CPUs (workers)</label>
-        <input
-          id={`${id}-cpus`}
-          type="number"
-          min={1}
-          max={64}
-          value={spec?.fixedCpus ?? cpus}
-          disabled={spec?.fixedCpus !== null}
-          aria-describedby={`${id}-cores`}
-          onChange={(e) => {
-            actions.cpusChanged(Number(e.target.value));
-          }}
-        />
-        <span id={`${id}-cores`} className="hint">
-          {spec?.fixedCpus != null
-            ? `this scenario runs on ${String(spec.fixedCpus)} CPU${spec.fixedCpus > 1 ? 's' : ''}`
-            : `this machine has ${String(cores)} cores; ${String(Math.max(1, cores - 1))} leaves one for the page`}
-        </span>
-      </div>
-      {params.map((p) => (
-        <ParamField
-          key={`${scenario}-${p.name}`}
-          spec={p}
-          text={choices[p.name]}
-          onChange={(text) => {
-            actions.choiceChanged(p.name, text);
-          }}
-        />
-      ))}
-      {paramError && (
-        <p role="alert" className="notice">
-          {paramError}
-        </p>
+      {spec && (
+        <>
+          <div className="row">
+            <label htmlFor={`${id}-cpus`}>CPUs (workers)</label>
+            <input
+              id={`${id}-cpus`}
+              type="number"
+              min={1}
+              max={64}
+              value={spec?.fixedCpus ?? cpus}
+              disabled={spec?.fixedCpus !== null}
+              aria-describedby={`${id}-cores`}
+              onChange={(e) => {
+                actions.cpusChanged(Number(e.target.value));
+              }}
+            />
+            <span id={`${id}-cores`} className="hint">
+              {spec?.fixedCpus != null
+                ? `this scenario runs on ${String(spec.fixedCpus)} CPU${spec.fixedCpus > 1 ? 's' : ''}`
+                : `this machine has ${String(cores)} cores; ${String(Math.max(1, cores - 1))} leaves one for the page`}
+            </span>
+          </div>
+          {params.map((p) => (
+            <ParamField
+              key={`${scenario}-${p.name}`}
+              spec={p}
+              text={choices[p.name]}
+              onChange={(text) => {
+                actions.choiceChanged(p.name, text);
+              }}
+            />
+          ))}
+          {paramError && (
+            <p role="alert" className="notice">
+              {paramError}
+            </p>
+          )}
+        </>
       )}
     </fieldset>
   );

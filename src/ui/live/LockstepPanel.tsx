@@ -60,6 +60,7 @@ export function LockstepPanel() {
       </div>
       <p
         role="status"
+        aria-label="Lockstep verdict"
         className={lockstep.agreed === false ? 'notice' : lockstep.agreed ? 'agree' : undefined}
       >
         {lockstep.verdict ?? ''}

@@ -1,0 +1,153 @@
+import { expect, test } from '@playwright/test';
+import { LivePage } from './pages/live.ts';
+
+// Real workers race on real cores, so a missing race is retried before it counts as a failure.
+async function retry<T>(
+  tries: number,
+  attempt: () => Promise<T>,
+  ok: (r: T) => boolean,
+): Promise<T> {
+  let last = await attempt();
+  for (let i = 1; i < tries && !ok(last); i++) last = await attempt();
+  return last;
+}
+
+test('global-plain: two workers started together lose updates', async ({ page }) => {
+  const live = new LivePage(page);
+  await live.open('#/live/global-plain?cpus=2');
+  const lost = await retry(
+    3,
+    async () => {
+      await live.runFor(1200);
+      return live.total('Lost updates');
+    },
+    (n) => n > 0,
+  );
+  expect(lost).toBeGreaterThan(0);
+  expect(await live.total(/^Adds/)).toBeGreaterThan(10_000);
+  await expect(live.verdict('no-lost-update')).toContainText('Violated');
+});
+
+test('global-atomic: exact once stopped', async ({ page }) => {
+  const live = new LivePage(page);
+  await live.open('#/live/global-atomic?cpus=2');
+  await live.runFor(1000);
+  expect(await live.total(/^Adds/)).toBeGreaterThan(10_000);
+  expect(await live.total('Lost updates')).toBe(0);
+  expect(await live.total(/^Exact total/)).toBe(await live.total('Counter in memory'));
+  await expect(live.verdict('no-lost-update')).toContainText('Holds');
+});
+
+test('percpu-classic: folds, exact at rest, read() within the error band', async ({ page }) => {
+  const live = new LivePage(page);
+  await live.open('#/live/percpu-classic?cpus=3&batch=8&irq=0');
+  await live.run();
+  // The slot bars and the error band animate while the CPUs run.
+  await expect(page.getByRole('img', { name: /Per-CPU slots: CPU0/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: /Error against the exact total/ })).toBeVisible();
+  await page.waitForTimeout(1000);
+  await live.stop();
+  expect(await live.total(/^Folds/)).toBeGreaterThan(0);
+  expect(await live.total('Lost updates')).toBe(0);
+  await expect(live.verdict('no-lost-update')).toContainText('Holds');
+  await expect(live.verdict('read-within-bound')).toContainText('Holds');
+  const read = await live.total('read()');
+  const exact = await live.total(/^Exact total/);
+  expect(Math.abs(exact - read)).toBeLessThanOrEqual((8 - 1) * 3);
+});
+
+test('percpu-seq: a busy summer shows sum retries', async ({ page }) => {
+  const live = new LivePage(page);
+  await live.open('#/live/percpu-seq?cpus=3&period=0');
+  const retries = await retry(
+    3,
+    async () => {
+      await live.runFor(1200);
+      return live.total('Sum retries');
+    },
+    (n) => n > 0,
+  );
+  expect(retries).toBeGreaterThan(0);
+  expect(await live.total('Lost updates')).toBe(0);
+});
+
+test('lockstep replay agrees with the model for witnesses of three scenarios', async ({ page }) => {
+  const live = new LivePage(page);
+  for (const [id, witness] of [
+    ['global-plain', /lost-update/],
+    ['percpu-classic', /read-error-124/],
+    ['irq-local-rmw', /irq-between-load-and-store/],
+    ['this-cpu-migrate', /migrate-between/],
+  ] as const) {
+    await live.open(`#/live/${id}`);
+    await live.replay(witness);
+    await expect(live.lockstepVerdict()).toContainText('model and hardware agree', {
+      timeout: 15_000,
+    });
+  }
+});
+
+test("Step mode's schedule replays on the workers from a link", async ({ page }) => {
+  const live = new LivePage(page);
+  await live.open('#/live/global-plain?sched=0%201%200%201&s.iterations=1&s.initial=100');
+  await live.replay(/Step mode/);
+  await expect(live.lockstepVerdict()).toContainText('model and hardware agree');
+  // A schedule that is not possible is refused with its position and reason.
+  await live.open('#/live/global-plain?sched=0%200%200%200%200&s.iterations=1');
+  await live.replay(/Step mode/);
+  await expect(live.lockstepVerdict()).toContainText('event 3');
+});
+
+test('a crashed worker stops the run with a clear message, and Run works again', async ({
+  page,
+}) => {
+  const live = new LivePage(page);
+  await live.open('#/live/global-atomic?cpus=2');
+  await page.route(/cpu\.worker/, (route) =>
+    route.fulfill({
+      contentType: 'text/javascript',
+      headers: {
+        'Cross-Origin-Embedder-Policy': 'require-corp',
+        'Cross-Origin-Resource-Policy': 'same-origin',
+      },
+      body: "throw new Error('simulated crash');",
+    }),
+  );
+  await live.button('Run').click();
+  await expect(live.status()).toContainText(/crashed|did not start/, {
+    timeout: 15_000,
+  });
+  await page.unroute(/cpu\.worker/);
+  await live.run();
+  await live.stop();
+  expect(await live.total('Lost updates')).toBe(0);
+});
+
+test('bad link parts are reported and the rest opens', async ({ page }) => {
+  const live = new LivePage(page);
+  await live.open('#/live/percpu-classic?cpus=999&batch=8&bogus=1');
+  await expect(live.status()).toContainText('left out');
+  await expect(page.getByRole('textbox', { name: 'batch' })).toHaveValue('8');
+  await page.getByRole('textbox', { name: 'batch' }).fill('0');
+  await expect(page.getByRole('alert')).toContainText('batch');
+  await expect(live.button('Run')).toBeDisabled();
+});
+
+test('without cross-origin isolation Live mode explains itself and Step mode still works', async ({
+  page,
+}) => {
+  // Serve the app without the COOP/COEP headers.
+  await page.route('**/*', async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    delete headers['cross-origin-opener-policy'];
+    delete headers['cross-origin-embedder-policy'];
+    await route.fulfill({ response, headers });
+  });
+  await page.goto('/#/live/global-plain');
+  await expect(page.getByRole('heading', { level: 2 })).toContainText('Live');
+  await expect(page.getByText('Live mode is off on this page')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Step mode' }).first().click();
+  await expect(page.getByRole('button', { name: /Step CPU 0/ })).toBeVisible();
+});
