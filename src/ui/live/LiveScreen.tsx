@@ -127,7 +127,7 @@ function LiveBody() {
       <p role="status" aria-label="Run status" className="live-message">
         {message}
       </p>
-      {shown && spec && (
+      {shown && (
         <section className="live-charts" aria-label="Live charts">
           {shown.slots && (
             <figure>

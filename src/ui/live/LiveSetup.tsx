@@ -68,15 +68,15 @@ export function LiveSetup({ cores }: { cores: number }) {
               type="number"
               min={1}
               max={64}
-              value={spec?.fixedCpus ?? cpus}
-              disabled={spec?.fixedCpus !== null}
+              value={spec.fixedCpus ?? cpus}
+              disabled={spec.fixedCpus !== null}
               aria-describedby={`${id}-cores`}
               onChange={(e) => {
                 actions.cpusChanged(Number(e.target.value));
               }}
             />
             <span id={`${id}-cores`} className="hint">
-              {spec?.fixedCpus != null
+              {spec.fixedCpus != null
                 ? `this scenario runs on ${String(spec.fixedCpus)} CPU${spec.fixedCpus > 1 ? 's' : ''}`
                 : `this machine has ${String(cores)} cores; ${String(Math.max(1, cores - 1))} leaves one for the page`}
             </span>
