@@ -151,3 +151,12 @@ test('without cross-origin isolation Live mode explains itself and Step mode sti
   await page.getByRole('link', { name: 'Step mode' }).first().click();
   await expect(page.getByRole('button', { name: /Step CPU 0/ })).toBeVisible();
 });
+
+test("Step mode's current schedule opens in Live mode for a lockstep replay", async ({ page }) => {
+  await page.goto('/#/step/global-plain?iterations=1&initial=100&sched=0%201%200%201&at=4');
+  await page.getByRole('link', { name: 'Replay on real workers' }).click();
+  const live = new LivePage(page);
+  await expect(page.getByRole('heading', { level: 2 })).toContainText('Live');
+  await live.replay(/Step mode.s schedule: 0 1 0 1/);
+  await expect(live.lockstepVerdict()).toContainText('model and hardware agree');
+});

@@ -1,7 +1,10 @@
 import { useState } from 'react';
 import { eventTarget } from '../../machine/events.ts';
 import { currentState } from '../../store/session.ts';
-import { linkOf } from '../../store/stepStore.ts';
+import { formatSchedule } from '../../machine/schedule.ts';
+import { formatLiveLink } from '../../store/liveLink.ts';
+import type { Session } from '../../store/session.ts';
+import { linkOf, paramText } from '../../store/stepStore.ts';
 import { type ControlView, controlsOf, cpuColour } from './view.ts';
 import { stepStore, useStep } from './useStep.ts';
 
@@ -149,10 +152,22 @@ export function Controls() {
         >
           Copy link
         </button>
+        <a href={replayLink(session)}>Replay on real workers</a>
         <span role="status" className="copied">
           {copied}
         </span>
       </div>
     </section>
   );
+}
+
+/** Live mode's lockstep replay of the schedule up to the moment shown. */
+function replayLink(s: Session): string {
+  return formatLiveLink({
+    scenario: s.scenario.id,
+    replay: {
+      schedule: formatSchedule(s.events.slice(0, s.cursor)),
+      params: paramText(s.scenario, s.params),
+    },
+  });
 }
