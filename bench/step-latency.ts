@@ -4,35 +4,15 @@
 // In the page, a capture-phase keydown listener notes the time; the second requestAnimationFrame
 // after it runs once the frame holding React's update has been painted.
 
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chromium } from '@playwright/test';
+import { launchChromium, type Preview, startPreview } from './browser.ts';
 
-const port = 4174;
-const server = spawn(
-  process.execPath,
-  ['node_modules/vite/bin/vite.js', 'preview', '--port', String(port), '--strictPort'],
-  {
-    stdio: 'ignore',
-  },
-);
+let preview: Preview | null = null;
 
 async function main(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 1500));
-  const browser = await chromium.launch({
-    executablePath: existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  preview = await startPreview(4174);
+  const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`http://localhost:${port}/#/step/global-plain?cpus=16&iterations=40`);
+  await page.goto(`${preview.url}/#/step/global-plain?cpus=16&iterations=40`);
   await page.getByRole('button', { name: 'Step CPU 15' }).waitFor();
   // In-page code as a string: this Node-side script has no DOM types.
   await page.evaluate(`
@@ -65,5 +45,5 @@ main()
     process.exitCode = 1;
   })
   .finally(() => {
-    server.kill();
+    preview?.server.kill();
   });

@@ -170,7 +170,9 @@ export function readSample(
     read = { value: v, error, bound: spec.read.bound(p) };
   }
   let sum: LiveReading['sum'] = null;
-  if (spec.sum) {
+  // No summer (one CPU, say): the scenario then has no sum() result slot.
+  const hasSlot = (name: string) => m.layout.results.some((r) => r.name === name);
+  if (spec.sum && hasSlot(spec.sum) && hasSlot('window1')) {
     const got = readResults(m, s, spec.sum);
     const window = readResults(m, s, 'window1');
     if (got.length > 0 && window.length >= 2) {

@@ -8,14 +8,14 @@ import type { LiveMemory } from '../live/memory.ts';
 import type { Machine } from '../machine/machine.ts';
 import type { LockstepResult } from '../live/lockstep.ts';
 import { readSample, takeSample, type LiveReading } from '../live/readout.ts';
-import { liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
+import { type LiveSpec, liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
 import { isTerminal } from '../machine/events.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { alwaysViolations, finalViolations, type Violation } from '../scenarios/outcome.ts';
 import { ParamError, resolveParams } from '../scenarios/params.ts';
 import { parseLiveLink } from './liveLink.ts';
-import type { Params } from '../scenarios/types.ts';
+import type { Params, Scenario } from '../scenarios/types.ts';
 
 /** What the store needs from the worker bridge (src/workers/cpuBridge.ts). */
 export interface LiveBridge {
@@ -153,6 +153,36 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
       seconds: reading.ms / 1000,
     });
 
+    /** Judges the state the CPUs stopped in and reports how the stop went. */
+    const judge = (
+      run: LiveRunHandle,
+      sc: Scenario,
+      spec: LiveSpec,
+      outcome: Awaited<ReturnType<LiveBridge['stop']>>,
+    ) => {
+      const sample = takeSample(run.mem, run.machine);
+      const reading = readSample(sc, spec, run.machine, run.params, sample);
+      const terminal = isTerminal(run.machine, sample.state);
+      const violations = terminal
+        ? [
+            ...finalViolations(sc, reading.observables, run.params),
+            ...alwaysViolations(sc, run.machine, sample.state, run.params),
+          ]
+        : [];
+      const final = finish(reading, terminal, violations);
+      if (outcome.kind === 'stopped') {
+        set({ phase: 'stopped', final, message: 'Stopped: every task finished its operation.' });
+      } else if (outcome.kind === 'stuck') {
+        set({
+          phase: 'failed',
+          final,
+          message: `${String(outcome.running)} CPU(s) did not stop within 3 s (a CPU spinning on a lock nobody will release?). The workers were terminated; the snapshot below is not at rest.`,
+        });
+      } else {
+        set({ phase: 'failed', final, message: `${outcome.message}. Press Run to start again.` });
+      }
+    };
+
     return {
       scenario: findScenario(scenario) ? scenario : firstLive,
       cpus: defaultCpus(cores),
@@ -286,26 +316,10 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
         const sc = findScenario(run.scenario);
         const spec = liveSpecOf(run.scenario);
         if (!sc || !spec) return;
-        const sample = takeSample(run.mem, run.machine);
-        const reading = readSample(sc, spec, run.machine, run.params, sample);
-        const terminal = isTerminal(run.machine, sample.state);
-        const violations = terminal
-          ? [
-              ...finalViolations(sc, reading.observables, run.params),
-              ...alwaysViolations(sc, run.machine, sample.state, run.params),
-            ]
-          : [];
-        const final = finish(reading, terminal, violations);
-        if (outcome.kind === 'stopped') {
-          set({ phase: 'stopped', final, message: 'Stopped: every task finished its operation.' });
-        } else if (outcome.kind === 'stuck') {
-          set({
-            phase: 'failed',
-            final,
-            message: `${String(outcome.running)} CPU(s) did not stop within 3 s (a CPU spinning on a lock nobody will release?). The workers were terminated; the snapshot below is not at rest.`,
-          });
-        } else {
-          set({ phase: 'failed', final, message: `${outcome.message}. Press Run to start again.` });
+        try {
+          judge(run, sc, spec, outcome);
+        } catch (e) {
+          set({ phase: 'failed', message: `The stopped run could not be read: ${messageOf(e)}` });
         }
       },
       resetRequested() {

@@ -1,4 +1,5 @@
 import type { FinalReport as Report } from '../../store/liveStore.ts';
+import { formatRate } from '../../charts/Sparkline.tsx';
 import { findScenario } from '../../scenarios/index.ts';
 
 /** After Stop: the invariants judged on the state the CPUs stopped in. */
@@ -27,6 +28,7 @@ export function FinalReport({ report, scenario }: { report: Report; scenario: st
               </li>
             ))}
           </ul>
+          <PerCpu report={report} />
           {sc?.invariants.some((i) => i.when === 'always') && (
             <p className="hint">
               Invariants judged at every state in the model are judged here on the final state only.
@@ -35,5 +37,33 @@ export function FinalReport({ report, scenario }: { report: Report; scenario: st
         </>
       )}
     </section>
+  );
+}
+
+/** What each CPU did over the run: operations, and operations per second of the run. */
+function PerCpu({ report }: { report: Report }) {
+  const s = Math.max(report.seconds, 1e-9);
+  return (
+    <table className="live-totals per-cpu">
+      <caption>Per CPU</caption>
+      <thead>
+        <tr>
+          <th scope="col">CPU</th>
+          <th scope="col">Operations</th>
+          <th scope="col">Operations per second</th>
+          <th scope="col">Instructions per second</th>
+        </tr>
+      </thead>
+      <tbody>
+        {report.reading.cpus.map((c, k) => (
+          <tr key={k}>
+            <th scope="row">CPU{k}</th>
+            <td>{(c.adds + c.calls).toLocaleString('en-US')}</td>
+            <td>{formatRate((c.adds + c.calls) / s)}</td>
+            <td>{formatRate(c.steps / s)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -1,0 +1,154 @@
+// npm run soak -- --seconds N [--cpus K] [--scenario ID]… [--json]
+//
+// Runs Live mode headless in Chromium, as a user would (Run, wait, Stop), for every scenario that
+// runs live (or the ones named), and prints what the verdict at rest reports: operations,
+// operations per second per worker, lost updates, folds (batch overflows), sum retries and the
+// invariants the final state breaks. Builds nothing: run `npm run build` first.
+//
+// Interference: scenarios with an IRQ handler get 10 000 IRQs per second per CPU, this-cpu-ops
+// gets 10 000 migrations per second (their races need them); the others run undisturbed.
+
+import { parseArgs } from 'node:util';
+import type { Page } from '@playwright/test';
+import { liveSpecs } from '../src/live/specs.ts';
+import { findScenario } from '../src/scenarios/index.ts';
+import { launchChromium, type Preview, startPreview } from './browser.ts';
+
+interface Row {
+  scenario: string;
+  cpus: number;
+  seconds: number;
+  operations: number;
+  perWorker: number[];
+  lost: number;
+  folds: number | null;
+  retries: number | null;
+  violated: string[];
+  /** The run status after Stop ("Stopped: …" when every CPU came to rest). */
+  outcome: string;
+}
+
+function usage(message: string): never {
+  console.error(
+    `soak: ${message}\nusage: npm run soak -- --seconds N [--cpus K] [--scenario ID]… [--json]`,
+  );
+  process.exit(2);
+}
+
+const { values } = (() => {
+  try {
+    return parseArgs({
+      options: {
+        seconds: { type: 'string', default: '5' },
+        cpus: { type: 'string' },
+        scenario: { type: 'string', multiple: true },
+        json: { type: 'boolean', default: false },
+      },
+    });
+  } catch (e) {
+    return usage(e instanceof Error ? e.message : String(e));
+  }
+})();
+
+const seconds = Number(values.seconds);
+if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
+  usage('--seconds takes a number from 0 to 3600');
+const cpus = values.cpus === undefined ? null : Number(values.cpus);
+if (cpus !== null && (!Number.isInteger(cpus) || cpus < 1 || cpus > 64))
+  usage('--cpus takes 1 to 64');
+const ids = values.scenario ?? liveSpecs.map((s) => s.id);
+for (const id of ids)
+  if (!liveSpecs.some((s) => s.id === id))
+    usage(`${id} does not run live; live scenarios: ${liveSpecs.map((s) => s.id).join(', ')}`);
+
+async function number(page: Page, table: RegExp, row: string | RegExp): Promise<number | null> {
+  const cell = page
+    .getByRole('table', { name: table })
+    .getByRole('row', { name: row })
+    .getByRole('cell')
+    .first();
+  if ((await cell.count()) === 0) return null;
+  const m = /^-?[\d,]+/.exec((await cell.innerText()).trim());
+  return m ? Number(m[0].replace(/,/g, '')) : null;
+}
+
+async function soak(page: Page, url: string, id: string): Promise<Row> {
+  const sc = findScenario(id);
+  const q = new URLSearchParams();
+  if (cpus !== null) q.set('cpus', String(cpus));
+  if (sc?.handlers.some((h) => h.startsWith('IRQ'))) q.set('irq', '10000');
+  if (id === 'this-cpu-ops') q.set('mig', '10000');
+  await page.goto(`${url}/#/live/${id}?${q.toString()}`);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const status = page.getByRole('status', { name: 'Run status' });
+  await status.filter({ hasText: 'Running on' }).waitFor({ timeout: 20_000 });
+  await page.waitForTimeout(seconds * 1000);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await status
+    .filter({ hasText: /Stopped|did not stop|stopped the run|crashed/ })
+    .waitFor({ timeout: 20_000 });
+  const perCpu = page.getByRole('table', { name: 'Per CPU' });
+  const rows = await perCpu.getByRole('row').count();
+  const perWorker: number[] = [];
+  const time = (await number(page, /Counter/, 'Time')) ?? seconds;
+  for (let k = 0; k < rows - 1; k++)
+    perWorker.push(((await number(page, /Per CPU/, `CPU${k}`)) ?? 0) / Math.max(time, 1e-9));
+  const violated = await page
+    .getByRole('listitem')
+    .filter({ hasText: /^Violated/ })
+    .locator('code')
+    .allInnerTexts();
+  return {
+    scenario: id,
+    cpus: rows - 1,
+    seconds: time,
+    outcome: (await status.innerText()).trim(),
+    operations: perWorker.reduce((a, b) => a + b, 0) * time,
+    perWorker,
+    lost: (await number(page, /Counter/, 'Lost updates')) ?? 0,
+    folds: await number(page, /Counter/, /^Folds/),
+    retries: await number(page, /Counter/, 'Sum retries'),
+    violated,
+  };
+}
+
+const fmt = (v: number) =>
+  v >= 1e6
+    ? `${(v / 1e6).toFixed(2)} M`
+    : v >= 1e4
+      ? `${(v / 1e3).toFixed(1)} k`
+      : String(Math.round(v));
+
+let preview: Preview | null = null;
+
+async function main(): Promise<void> {
+  preview = await startPreview(4175);
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const rows: Row[] = [];
+  for (const id of ids) {
+    const row = await soak(page, preview.url, id);
+    rows.push(row);
+    if (!values.json) {
+      console.log(
+        `${id.padEnd(18)} ${String(row.cpus).padStart(2)} CPUs ${row.seconds.toFixed(1)} s  ` +
+          `ops ${fmt(row.operations).padStart(8)}  per worker ${row.perWorker.map((v) => `${fmt(v)}/s`).join(', ')}  ` +
+          `lost ${String(row.lost)}  folds ${row.folds === null ? '-' : fmt(row.folds)}  ` +
+          `retries ${row.retries === null ? '-' : String(row.retries)}` +
+          (row.violated.length ? `  violated: ${row.violated.join(', ')}` : '') +
+          (row.outcome.startsWith('Stopped') ? '' : `  (${row.outcome})`),
+      );
+    }
+  }
+  if (values.json) console.log(JSON.stringify({ seconds, rows }, null, 2));
+  await browser.close();
+}
+
+main()
+  .catch((e: unknown) => {
+    console.error(`soak: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    preview?.server.kill();
+  });

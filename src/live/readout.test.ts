@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { initialState } from '../machine/interpreter.ts';
+import { findScenario } from '../scenarios/index.ts';
+import { allocateLive, STAT_SLOTS, T_ADDS } from './memory.ts';
+import { readSample, relevantCounts, takeSample } from './readout.ts';
+import { liveParams, liveSpecOf, liveSpecs } from './specs.ts';
+
+describe('live readings', () => {
+  it.each(liveSpecs.flatMap((s) => [1, 3].map((cpus) => ({ id: s.id, cpus }))))(
+    '$id on $cpus CPU(s) reads at rest: nothing lost, read() within its band',
+    ({ id, cpus }) => {
+      const sc = findScenario(id);
+      const spec = liveSpecOf(id);
+      if (!sc || !spec) throw new Error(id);
+      const p = liveParams(id, cpus);
+      const m = sc.build(p, { padded: true }).machine;
+      const mem = allocateLive(m, initialState(m));
+      mem.stats[mem.statLine(0) + T_ADDS] = 7;
+      const r = readSample(sc, spec, m, p, takeSample(mem, m));
+      expect(r.lost).toBe(0);
+      expect(r.total.adds).toBe(7);
+      if (r.read) expect(Math.abs(r.read.error)).toBeLessThanOrEqual(r.read.bound);
+      expect(r.sum).toBeNull(); // no sum has returned yet
+      expect(r.cpus).toHaveLength(m.cpus);
+      expect(STAT_SLOTS).toBeGreaterThan(T_ADDS);
+    },
+  );
+
+  it('shows only the counts a machine can move', () => {
+    const plain = findScenario('global-plain');
+    const seq = findScenario('percpu-seq');
+    if (!plain || !seq) throw new Error('missing');
+    expect(relevantCounts(plain.build(liveParams('global-plain', 2)).machine)).toEqual({
+      folds: false,
+      bumps: false,
+      retries: false,
+      spins: false,
+    });
+    expect(relevantCounts(seq.build(liveParams('percpu-seq', 2)).machine)).toMatchObject({
+      folds: true,
+      bumps: true,
+      retries: true,
+    });
+  });
+});
