@@ -177,7 +177,7 @@ function loop(mem: LiveMemory, m: Machine, k: number, clock: CpuClock): void {
   /** Observing tasks that finished a call on this CPU, and when they call again (ms). */
   const sleepers: { task: number; at: number }[] = [];
   let n = 0;
-  let nextPoll = POLL_MIN;
+  let nextPoll = 1; // look at the controls before the first step (a stop, the rates)
 
   /** Puts a finished task back on this CPU's runqueue, fresh, to make its next call. */
   const revive = (t: number) => {

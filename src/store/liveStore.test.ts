@@ -1,0 +1,125 @@
+// The Live-mode store over a fake bridge whose single CPU runs on this thread (the real bridge's
+// workers are covered end to end).
+
+import { describe, expect, it } from 'vitest';
+import { runCpu } from '../live/cpu.ts';
+import { allocateLive, C_GO, C_STOP } from '../live/memory.ts';
+import { initialState } from '../machine/interpreter.ts';
+import { findScenario } from '../scenarios/index.ts';
+import { createLiveStore, defaultCpus, type LiveBridge, type LiveRunHandle } from './liveStore.ts';
+
+function fakeBridge(over: Partial<LiveBridge> = {}): LiveBridge {
+  return {
+    start(scenario, params) {
+      const sc = findScenario(scenario);
+      if (!sc) throw new Error(scenario);
+      const machine = sc.build(params, { padded: true }).machine;
+      const mem = allocateLive(machine, initialState(machine));
+      return Promise.resolve({ scenario, params, machine, mem });
+    },
+    stop(run: LiveRunHandle) {
+      // Every CPU runs here, one after the other, with the stop flag already up.
+      run.mem.words[C_GO] = 1;
+      run.mem.words[C_STOP] = 1;
+      for (let k = 0; k < run.mem.cpus; k++) runCpu(run.mem, run.machine, k, { now: () => 0 });
+      return Promise.resolve({ kind: 'stopped' });
+    },
+    lockstep: () =>
+      Promise.resolve({ result: { kind: 'done', events: 4 }, difference: null, words: 90 }),
+    terminate: () => undefined,
+    ...over,
+  };
+}
+
+describe('live store', () => {
+  it('leaves the page a core by default', () => {
+    expect(defaultCpus(2)).toBe(1);
+    expect(defaultCpus(8)).toBe(7);
+    expect(defaultCpus(1)).toBe(1);
+    expect(defaultCpus(256)).toBe(64);
+  });
+
+  it('runs, stops and judges the state the CPUs stopped in', async () => {
+    const store = createLiveStore(fakeBridge(), 2, 'global-atomic');
+    await store.getState().runRequested();
+    expect(store.getState().phase).toBe('running');
+    await store.getState().stopRequested();
+    const st = store.getState();
+    expect(st.phase).toBe('stopped');
+    expect(st.final?.terminal).toBe(true);
+    expect(st.final?.violations).toEqual([]);
+    expect(st.final?.reading.lost).toBe(0);
+  });
+
+  it('refuses parameters out of range with the reason, and keeps the rest', async () => {
+    const store = createLiveStore(fakeBridge(), 4, 'percpu-classic');
+    store.getState().choiceChanged('batch', '0');
+    expect(store.getState().paramError).toMatch(/batch/);
+    await store.getState().runRequested();
+    expect(store.getState().phase).toBe('idle');
+    expect(store.getState().message).toMatch(/Cannot run/);
+    store.getState().choiceChanged('batch', '8');
+    expect(store.getState().paramError).toBeNull();
+    store.getState().cpusChanged(65);
+    expect(store.getState().paramError).toMatch(/1 to 64/);
+    expect(store.getState().cpus).toBe(3);
+  });
+
+  it('reports a worker that fails while running', async () => {
+    let fail: (m: string) => void = () => undefined;
+    const bridge = fakeBridge({
+      start(scenario, params, settings, seed, failed) {
+        fail = failed;
+        return fakeBridge().start(scenario, params, settings, seed, failed);
+      },
+      stop: () => Promise.resolve({ kind: 'failed', message: 'CPU1 stopped the run: boom' }),
+    });
+    const store = createLiveStore(bridge, 3, 'global-plain');
+    await store.getState().runRequested();
+    fail('CPU1 stopped the run: boom');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.getState().phase).toBe('failed');
+    expect(store.getState().message).toMatch(/boom/);
+  });
+
+  it('opens links, saying what it left out', () => {
+    const store = createLiveStore(fakeBridge(), 4);
+    store.getState().linkOpened('#/live/percpu-seq?cpus=2&batch=16&nope=1&irq=x&sched=0%201');
+    const st = store.getState();
+    expect(st.scenario).toBe('percpu-seq');
+    expect(st.cpus).toBe(2);
+    expect(st.choices).toEqual({ batch: '16' });
+    expect(st.offered?.schedule).toBe('0 1');
+    expect(st.message).toMatch(/nope/);
+    expect(st.message).toMatch(/irq/);
+    store.getState().linkOpened('#/live/no-such-thing');
+    expect(store.getState().scenario).toBe('percpu-seq');
+    expect(store.getState().message).toMatch(/no scenario 'no-such-thing'/);
+  });
+
+  it('tells the lockstep verdict in words', async () => {
+    const agree = createLiveStore(fakeBridge(), 2, 'global-plain');
+    await agree.getState().lockstepRequested({ iterations: '1' }, '0 1 0 1', 'Witness lost-update');
+    expect(agree.getState().lockstep).toMatchObject({ agreed: true, busy: false });
+    expect(agree.getState().lockstep.verdict).toMatch(/model and hardware agree/);
+
+    const differ = createLiveStore(
+      fakeBridge({
+        lockstep: () =>
+          Promise.resolve({
+            result: { kind: 'done', events: 4 },
+            difference: 'nr_files: the model has 101, the workers 102',
+            words: 90,
+          }),
+      }),
+      2,
+      'global-plain',
+    );
+    await differ.getState().lockstepRequested({}, '0 1', 'X');
+    expect(differ.getState().lockstep.verdict).toMatch(/differ.*nr_files/);
+
+    const bad = createLiveStore(fakeBridge(), 2, 'global-plain');
+    await bad.getState().lockstepRequested({}, '0 (1', 'Y');
+    expect(bad.getState().lockstep.verdict).toMatch(/Cannot replay Y/);
+  });
+});
