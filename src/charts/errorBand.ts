@@ -51,7 +51,21 @@ export function errorBandLayout(
     readPath: path(read),
     sumPath: path(sum),
     extent,
-    ticks: y.ticks(4).map((v) => ({ y: y(v), label: v > 0 ? `+${String(v)}` : String(v) })),
+    ticks: y.ticks(4).map((v) => ({ y: y(v), label: signedShort(v) })),
     outside,
   };
+}
+
+/** A tick label that fits the margin: +12, −3.5 k, +2 M. */
+export function signedShort(v: number): string {
+  const a = Math.abs(v);
+  const body =
+    a >= 1e9
+      ? `${String(+(a / 1e9).toPrecision(3))} G`
+      : a >= 1e6
+        ? `${String(+(a / 1e6).toPrecision(3))} M`
+        : a >= 1e4
+          ? `${String(+(a / 1e3).toPrecision(3))} k`
+          : String(a);
+  return v > 0 ? `+${body}` : v < 0 ? `−${body}` : '0';
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorBandLayout } from './errorBand.ts';
+import { errorBandLayout, signedShort } from './errorBand.ts';
 import { rateBarsLayout } from './rateBars.ts';
 import { ratesOf, sparklineLayout } from './sparkline.ts';
 
@@ -48,6 +48,12 @@ describe('live chart layouts', () => {
     expect(l.outside).toHaveLength(1);
     // The domain grows to show the worst error, so the bad point is inside the frame.
     expect(l.extent).toBeGreaterThanOrEqual(40);
+  });
+
+  it('labels error ticks short enough for the margin', () => {
+    expect(signedShort(12)).toBe('+12');
+    expect(signedShort(-5_049_238)).toBe('−5.05 M');
+    expect(signedShort(0)).toBe('0');
   });
 
   it('gives every CPU a bar proportional to its rate', () => {

@@ -162,7 +162,7 @@ export function readSample(
   const initial = minus(exact, totalTally(m, s));
   let read: LiveReading['read'] = null;
   if (spec.read) {
-    const v = toNum(o[spec.read.observable]);
+    const v = spec.read.value(o);
     // Against the exact totals just before and after the copy: 0 when within them.
     const lo = plus(initial, sample.talliesBefore);
     const hi = plus(initial, sample.talliesAfter);

@@ -13,12 +13,22 @@ export interface LiveSpec {
   readonly loop: (cpus: number) => Readonly<Record<string, ParamValue>>;
   /** The counter's full value in memory: lost updates are the exact total minus this, at rest. */
   readonly value: (o: Observables, p: Params) => number | bigint;
-  /** The per-CPU cell drawn as bars (null: the scenario has none). */
+  /** The per-CPU deltas drawn as bars against the batch (null: the scenario has none). */
   readonly slots: string | null;
   /** The threshold drawn on the bars (percpu_counter_batch), or null. */
   readonly batch: (p: Params) => number | null;
-  /** The cheap approximate read (an observable) and its error bound at rest, where there is one. */
-  readonly read: { readonly observable: string; readonly bound: (p: Params) => number } | null;
+  /**
+   * The cheap approximate read (percpu_counter_read(), get_nr_files()) from the observables, and
+   * its error bound at rest, where the scenario has one.
+   */
+  readonly read: {
+    /** What the kernel calls it, e.g. "percpu_counter_read()". */
+    readonly name: string;
+    readonly value: (o: Observables) => number | bigint;
+    readonly bound: (p: Params) => number;
+    /** The bound in words, e.g. "(batch − 1) × CPUs". */
+    readonly boundText: string;
+  } | null;
   /** The result slot where sum() writes what it returned, where there is a summer. */
   readonly sum: string | null;
   /** Parameters the live controls offer besides `cpus` (when the scenario has them). */
@@ -60,7 +70,13 @@ function percpu(id: string, extra: (cpus: number) => Record<string, ParamValue> 
     value: percpuValue,
     slots: 'slots',
     batch: (p: Params) => intParam(p, 'batch'),
-    read: { observable: 'count', bound: bandOf },
+    // read() is fbc->count, plus slowcount where the variant diverts adds there.
+    read: {
+      name: 'percpu_counter_read()',
+      value: (o: Observables) => plus(num(o.count), num(o.slowcount)),
+      bound: bandOf,
+      boundText: '(batch − 1) × CPUs',
+    },
     sum: 'sum',
     controls: ['batch', 'amounts', 'variant'],
     fixedCpus: null,
@@ -76,7 +92,12 @@ function nrFiles(id: string): LiveSpec {
     batch: (p) => (id === 'lazy-nr-files' ? intParam(p, 'threshold') : null),
     read:
       id === 'lazy-nr-files'
-        ? { observable: 'read', bound: (p) => intParam(p, 'threshold') * intParam(p, 'cpus') }
+        ? {
+            name: 'get_nr_files()',
+            value: (o) => num(o.read),
+            bound: (p) => intParam(p, 'threshold') * intParam(p, 'cpus'),
+            boundText: 'threshold × CPUs',
+          }
         : null,
     sum: null,
     controls: id === 'lazy-nr-files' ? ['threshold'] : [],
@@ -97,11 +118,13 @@ export const liveSpecs: readonly LiveSpec[] = [
   percpu('percpu-seq-multi', (cpus) => ({ summer2: cpus >= 3 ? cpus - 2 : -1 })),
   percpu('percpu-sum-fuzzy'),
   percpu('percpu-modern'),
+  // In these two the per-CPU cells are whole counters, not deltas bounded by a batch: bars of
+  // millions would show nothing, so they have no slot chart.
   {
     id: 'irq-local-rmw',
     loop: () => ({}),
     value: (o) => num(o.c),
-    slots: 'c',
+    slots: null,
     batch: () => null,
     read: null,
     sum: null,
@@ -112,7 +135,7 @@ export const liveSpecs: readonly LiveSpec[] = [
     id: 'this-cpu-ops',
     loop: () => ({}),
     value: (o) => slotTotal(o, 0),
-    slots: 'nr',
+    slots: null,
     batch: () => null,
     read: null,
     sum: null,

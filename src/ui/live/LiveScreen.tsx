@@ -132,8 +132,9 @@ function LiveBody() {
           {shown.slots && (
             <figure>
               <figcaption>
-                Per-CPU {spec.slots === 'slots' ? 'deltas' : spec.slots} with ±
-                {spec.slots === 'local' ? 'threshold' : 'batch'}
+                {spec.slots === 'local'
+                  ? 'Per-CPU local counts with ±threshold'
+                  : 'Per-CPU deltas with ±batch'}
               </figcaption>
               <SlotBars
                 label={`Per-CPU ${spec.slots ?? ''}`}
@@ -146,14 +147,15 @@ function LiveBody() {
           {(shown.read || shown.sum) && (
             <figure>
               <figcaption>
-                Error against the exact total: <span className="key-read">read()</span>
+                Error against the exact total:{' '}
+                <span className="key-read">{spec.read?.name ?? 'read()'}</span>
                 {shown.sum && (
                   <>
                     {' '}
-                    and <span className="key-sum">sum()</span>
+                    and <span className="key-sum">percpu_counter_sum()</span>
                   </>
                 )}
-                , band ±(batch − 1) × CPUs
+                {spec.read && `, band ±${spec.read.boundText}`}
               </figcaption>
               <ErrorBand
                 read={history.readError}
@@ -285,13 +287,7 @@ const NOTE_TEXT: Readonly<Record<number, string>> = {
 };
 
 /** The latest notable events, in words (sampled ten times a second, not announced). */
-function RecentEvents({
-  notes,
-  scenario,
-}: {
-  notes: readonly (Noted & { readonly count: number })[];
-  scenario: string;
-}) {
+function RecentEvents({ notes, scenario }: { notes: readonly Noted[]; scenario: string }) {
   if (notes.length === 0) return null;
   return (
     <section className="recent" aria-label={`Recent events in ${scenario}`}>
@@ -300,7 +296,6 @@ function RecentEvents({
         {notes.map((n) => (
           <li key={`${String(n.cpu)}-${String(n.seq)}`}>
             {(n.ms / 1000).toFixed(3)} s: CPU{n.cpu} {NOTE_TEXT[n.what] ?? 'does something'}
-            {n.count > 1 && ` (and ${String(n.count - 1)} more like it in the ring)`}
           </li>
         ))}
       </ol>

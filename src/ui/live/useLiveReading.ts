@@ -25,7 +25,7 @@ export interface LiveHistory {
   /** Adds per second of each CPU over the last sample interval. */
   readonly perCpu: readonly number[];
   /** The latest notable events (folds, retries, IRQs, migrations), newest last. */
-  readonly notes: readonly (Noted & { readonly count: number })[];
+  readonly notes: readonly Noted[];
 }
 
 const empty: LiveHistory = {
@@ -68,16 +68,20 @@ export function useLiveReading(
     let lastSample = -Infinity;
     let history = empty;
     let prev: LiveReading | null = null;
+    let lastSum: LiveReading['sum'] = null;
     const heads = new Array<number>(run.mem.cpus).fill(0);
+    // With reduced motion the charts move twice a second instead of at every frame.
+    const every = matchMedia('(prefers-reduced-motion: reduce)').matches ? 500 : 0;
+    let shownAt = -Infinity;
     const tick = () => {
       frame = requestAnimationFrame(tick);
-      const reading = readSample(
-        sc,
-        spec,
-        run.machine,
-        run.params,
-        takeSample(run.mem, run.machine),
-      );
+      if (every > 0 && performance.now() - shownAt < every) return;
+      shownAt = performance.now();
+      const now = readSample(sc, spec, run.machine, run.params, takeSample(run.mem, run.machine));
+      // A summer clears its result slots when it starts a call: show the last finished sum
+      // rather than nothing while the next one is in flight.
+      const reading = now.sum || !lastSum ? now : { ...now, sum: lastSum };
+      lastSum = reading.sum;
       const t = reading.ms / 1000;
       if (reading.ms - lastSample >= SAMPLE_MS) {
         const dt = prev ? (reading.ms - prev.ms) / 1000 : 0;
@@ -90,13 +94,9 @@ export function useLiveReading(
           fresh.push(...got);
         }
         fresh.sort((a, b) => a.ms - b.ms);
-        // Millions of folds a second would flood the list: keep the newest of each kind per CPU,
-        // with how many like it happened since the last sample.
-        const latest = new Map<string, Noted & { count: number }>();
-        for (const n of fresh) {
-          const key = `${String(n.cpu)}:${String(n.what)}`;
-          latest.set(key, { ...n, count: (latest.get(key)?.count ?? 0) + 1 });
-        }
+        // Millions of folds a second would flood the list: keep the newest of each kind per CPU.
+        const latest = new Map<string, Noted>();
+        for (const n of fresh) latest.set(`${String(n.cpu)}:${String(n.what)}`, n);
         history = {
           adds: keep(history.adds, { t, v: reading.total.adds }),
           folds: keep(history.folds, { t, v: reading.total.folds }),
