@@ -56,7 +56,9 @@ import {
   T_ADDS,
   T_CALLS,
   T_FOLDS,
+  T_MAX_RETRIES,
   T_MIGRATIONS,
+  T_RETRIES,
   T_SEQ,
   T_SPINS,
   T_STEPS,
@@ -137,6 +139,8 @@ function loop(mem: LiveMemory, m: Machine, k: number, clock: CpuClock): void {
   let bumps = 0;
   let spins = 0;
   let moved = 0;
+  let maxRetries = 0;
+  let retried = 0;
   const stat = new Float64Array(STAT_SLOTS);
   const statAt = mem.statLine(k);
   const flush = (t: number) => {
@@ -147,6 +151,8 @@ function loop(mem: LiveMemory, m: Machine, k: number, clock: CpuClock): void {
     stat[T_SEQ] = bumps;
     stat[T_SPINS] = spins;
     stat[T_MIGRATIONS] = moved;
+    stat[T_MAX_RETRIES] = maxRetries;
+    stat[T_RETRIES] = retried;
     stat[T_TIME] = t;
     mem.stats.set(stat, statAt);
   };
@@ -187,6 +193,8 @@ function loop(mem: LiveMemory, m: Machine, k: number, clock: CpuClock): void {
     const code = m.code[t] as readonly Instr[];
     s[cb + CTX_PC] = runLocals(m, s, cb, code, 0, null);
     s[cb + CTX_DONE] = 0;
+    // Retries count per call (the statistics keep the totals), so a call's bound can be judged.
+    s[cb + CTX_RETRIES] = 0;
     s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) + 1;
     if (s[b + CPU_CUR] === -1) s[b + CPU_CUR] = t;
   };
@@ -371,6 +379,9 @@ function loop(mem: LiveMemory, m: Machine, k: number, clock: CpuClock): void {
       // The task finished one operation.
       if (observer[top]) calls++;
       else adds++;
+      const took = s[cb + CTX_RETRIES] as number;
+      retried += took;
+      if (took > maxRetries) maxRetries = took;
       if (!run.stopping) {
         if (observer[top] && period > 0) sleepers.push({ task: top, at: ms() + period });
         else revive(top);

@@ -6,7 +6,7 @@
 //   control      run phase words: barrier, stop, fault, lockstep handoff
 //   settings     rates and periods the page may change while the run goes on
 //   per CPU      one control line each: requested IRQs and NMIs, the task inbox
-//   per CPU      one statistics line each (Float64: steps, operations, folds…)
+//   per CPU      two statistics lines each (Float64: steps, operations, folds…)
 //   per CPU      one trace ring each: the latest notable events, for the narration
 //   state        the machine's state vector (memory padded to lines, CPUs, contexts, results)
 // Each CPU writes only its own lines, so no two workers share a cache line they both write.
@@ -52,7 +52,11 @@ export const T_SEQ = 4; // sequence bumps
 export const T_SPINS = 5; // steps spent spinning on a held lock
 export const T_MIGRATIONS = 6; // tasks this CPU handed to another
 export const T_TIME = 7; // milliseconds since the start, at the last flush
-export const STAT_SLOTS = 8;
+export const T_MAX_RETRIES = 8; // the most retries one call (a sum()) took, among calls finished here
+export const T_RETRIES = 9; // retries taken by the calls finished on this CPU
+/** Float64 slots per CPU: two lines. */
+export const STAT_SLOTS = 16;
+const STAT_LINES = (STAT_SLOTS * 8) / LINE_BYTES;
 
 /** Trace ring: a head word (events written so far), then RING entries of two words. */
 export const RING = 32;
@@ -100,7 +104,7 @@ function offsets(m: Machine): Offsets {
   const cpus = m.cpus;
   const cpuLines = 2 * WORDS;
   const statsByte = (cpuLines + cpus * WORDS) * 4;
-  const ringsWord = statsByte / 4 + cpus * WORDS;
+  const ringsWord = statsByte / 4 + cpus * STAT_LINES * WORDS;
   const stateByte = (ringsWord + cpus * RING_LINES * WORDS) * 4;
   // The state ends on a whole line and its start is 8-byte aligned (it is on a line).
   const bytes = stateByte + Math.ceil((m.size * 4) / LINE_BYTES) * LINE_BYTES;
@@ -130,7 +134,7 @@ export function mapLive(buffer: SharedArrayBuffer, m: Machine): LiveMemory {
     settings: WORDS,
     cpuLine: (k) => o.cpuLines + k * WORDS,
     ring: (k) => o.rings + k * RING_LINES * WORDS,
-    statLine: (k) => o.statLines + k * (WORDS / 2),
+    statLine: (k) => o.statLines + k * STAT_SLOTS,
   };
 }
 

@@ -4,13 +4,12 @@
 
 import { Kind, Op } from '../machine/isa.ts';
 import type { Machine } from '../machine/machine.ts';
-import { CPU_FIELDS, CPU_IRQS, CPU_NMIS } from '../machine/machine.ts';
+import { CPU_FIELDS, CPU_IRQS, CPU_NMIS, CTX_DONE, CTX_RETRIES } from '../machine/machine.ts';
 import {
   minus,
   plus,
   readPerCpu,
   readResults,
-  totalRetries,
   totalTally,
 } from '../scenarios/observe.ts';
 import { observe } from '../scenarios/outcome.ts';
@@ -21,7 +20,9 @@ import {
   T_ADDS,
   T_CALLS,
   T_FOLDS,
+  T_MAX_RETRIES,
   T_MIGRATIONS,
+  T_RETRIES,
   T_SEQ,
   T_SPINS,
   T_STEPS,
@@ -69,7 +70,10 @@ export interface LiveReading {
   readonly cpus: readonly CpuReading[];
   /** Totals over the CPUs. */
   readonly total: CpuReading;
+  /** Sum retries so far: calls finished plus calls in flight. */
   readonly retries: number;
+  /** The most retries a single finished call took. */
+  readonly maxRetriesPerCall: number;
   /** The per-CPU slots drawn as bars, or null. */
   readonly slots: readonly number[] | null;
   readonly batch: number | null;
@@ -145,6 +149,21 @@ export function relevantCounts(m: Machine): Relevant {
   };
 }
 
+/**
+ * Retries of the finished calls (the CPUs' statistics) plus those of calls in flight (a task's
+ * retry count restarts with each call; a finished task's was already added to the statistics).
+ */
+function retriesSoFar(m: Machine, sample: Sample): number {
+  let n = 0;
+  for (let k = 0; k < m.cpus; k++) n += sample.stats[k * STAT_SLOTS + T_RETRIES] ?? 0;
+  for (let c = 0; c < m.contexts; c++) {
+    const cb = m.ctxOff + c * m.ctxStride;
+    if (c < m.tasks && sample.state[cb + CTX_DONE] !== 0) continue;
+    n += sample.state[cb + CTX_RETRIES] ?? 0;
+  }
+  return n;
+}
+
 /** What one sample shows. */
 export function readSample(
   sc: Scenario,
@@ -190,7 +209,11 @@ export function readSample(
     ms: Math.max(0, ...cpus.map((_, k) => sample.stats[k * STAT_SLOTS + T_TIME] ?? 0)),
     cpus,
     total: sumOf(cpus),
-    retries: totalRetries(m, s),
+    retries: retriesSoFar(m, sample),
+    maxRetriesPerCall: Math.max(
+      0,
+      ...cpus.map((_, k) => sample.stats[k * STAT_SLOTS + T_MAX_RETRIES] ?? 0),
+    ),
     slots,
     batch: spec.batch(p),
     observables: o,

@@ -9,10 +9,10 @@ import type { Machine } from '../machine/machine.ts';
 import type { LockstepResult } from '../live/lockstep.ts';
 import { readSample, takeSample, type LiveReading } from '../live/readout.ts';
 import { type LiveSpec, liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
-import { isTerminal } from '../machine/events.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { findScenario } from '../scenarios/index.ts';
-import { alwaysViolations, finalViolations, type Violation } from '../scenarios/outcome.ts';
+import type { Violation } from '../scenarios/outcome.ts';
+import { liveVerdict } from '../live/verdict.ts';
 import { ParamError, resolveParams } from '../scenarios/params.ts';
 import { parseLiveLink } from './liveLink.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
@@ -146,7 +146,7 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
       set({ ...patch, paramError: 'error' in r ? r.error : null });
     };
 
-    const finish = (reading: LiveReading, terminal: boolean, violations: Violation[]) => ({
+    const finish = (reading: LiveReading, terminal: boolean, violations: readonly Violation[]) => ({
       reading,
       terminal,
       violations,
@@ -162,13 +162,13 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
     ) => {
       const sample = takeSample(run.mem, run.machine);
       const reading = readSample(sc, spec, run.machine, run.params, sample);
-      const terminal = isTerminal(run.machine, sample.state);
-      const violations = terminal
-        ? [
-            ...finalViolations(sc, reading.observables, run.params),
-            ...alwaysViolations(sc, run.machine, sample.state, run.params),
-          ]
-        : [];
+      const { terminal, violations } = liveVerdict(
+        sc,
+        run.machine,
+        sample.state,
+        run.params,
+        reading,
+      );
       const final = finish(reading, terminal, violations);
       if (outcome.kind === 'stopped') {
         set({ phase: 'stopped', final, message: 'Stopped: every task finished its operation.' });

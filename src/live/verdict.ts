@@ -1,0 +1,48 @@
+// The verdict on the state live CPUs stopped in. The scenario's invariants judge it as they judge
+// a terminal state of the model, except those that count over a run where a live run repeats
+// its calls: "each sum retries at most once per CPU" becomes a bound on the worst single call.
+
+import { isTerminal } from '../machine/events.ts';
+import type { Machine } from '../machine/machine.ts';
+import { alwaysViolations, finalViolations, type Violation } from '../scenarios/outcome.ts';
+import { intParam } from '../scenarios/params.ts';
+import type { Params, Scenario } from '../scenarios/types.ts';
+import type { LiveReading } from './readout.ts';
+
+/** Invariants judged per call on live CPUs, with the check that replaces them. */
+const PER_CALL: Readonly<Record<string, (r: LiveReading, p: Params) => string | null>> = {
+  'retries-bounded': (r, p) => {
+    const limit = intParam(p, 'cpus');
+    return r.maxRetriesPerCall <= limit
+      ? null
+      : `one sum() retried ${String(r.maxRetriesPerCall)} times, more than once per CPU (${String(limit)})`;
+  },
+};
+
+export interface LiveVerdict {
+  /** Every task finished its operation, no handler active, no IRQ pending. */
+  readonly terminal: boolean;
+  /** Broken invariants (none judged when the CPUs did not come to rest). */
+  readonly violations: readonly Violation[];
+}
+
+export function liveVerdict(
+  sc: Scenario,
+  m: Machine,
+  state: Int32Array,
+  p: Params,
+  reading: LiveReading,
+): LiveVerdict {
+  if (!isTerminal(m, state)) return { terminal: false, violations: [] };
+  const violations: Violation[] = [];
+  for (const v of finalViolations(sc, reading.observables, p)) {
+    if (!(v.id in PER_CALL)) violations.push(v);
+  }
+  for (const [id, check] of Object.entries(PER_CALL)) {
+    if (!sc.invariants.some((i) => i.id === id)) continue;
+    const reason = check(reading, p);
+    if (reason) violations.push({ id, reason });
+  }
+  violations.push(...alwaysViolations(sc, m, state, p));
+  return { terminal: true, violations };
+}
