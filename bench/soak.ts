@@ -20,6 +20,8 @@ interface Row {
   seconds: number;
   operations: number;
   perWorker: number[];
+  /** Instructions (model steps) per second of each worker. */
+  instructions: number[];
   lost: number;
   folds: number | null;
   retries: number | null;
@@ -91,8 +93,13 @@ async function soak(page: Page, url: string, id: string): Promise<Row> {
   const rows = await perCpu.getByRole('row').count();
   const perWorker: number[] = [];
   const time = (await number(page, /Counter/, 'Time')) ?? seconds;
-  for (let k = 0; k < rows - 1; k++)
-    perWorker.push(((await number(page, /Per CPU/, `CPU${k}`)) ?? 0) / Math.max(time, 1e-9));
+  const instructions: number[] = [];
+  for (let k = 0; k < rows - 1; k++) {
+    const row = perCpu.getByRole('row').nth(k + 1); // after the header row
+    const cells = await row.getByRole('cell').allInnerTexts();
+    perWorker.push(Number((cells[0] ?? '0').replace(/,/g, '')) / Math.max(time, 1e-9));
+    instructions.push(parseRate(cells[2] ?? '0'));
+  }
   const violated = await page
     .getByRole('listitem')
     .filter({ hasText: /^Violated/ })
@@ -105,11 +112,20 @@ async function soak(page: Page, url: string, id: string): Promise<Row> {
     outcome: (await status.innerText()).trim(),
     operations: perWorker.reduce((a, b) => a + b, 0) * time,
     perWorker,
+    instructions,
     lost: (await number(page, /Counter/, 'Lost updates')) ?? 0,
     folds: await number(page, /Counter/, /^Folds/),
     retries: await number(page, /Counter/, 'Sum retries'),
     violated,
   };
+}
+
+/** "10.45 M" → 10450000. */
+function parseRate(text: string): number {
+  const m = /([\d.]+)\s*([kMG]?)/.exec(text);
+  if (!m) return 0;
+  const scale = { '': 1, k: 1e3, M: 1e6, G: 1e9 }[m[2] as '' | 'k' | 'M' | 'G'];
+  return Number(m[1]) * scale;
 }
 
 const fmt = (v: number) =>
@@ -132,7 +148,8 @@ async function main(): Promise<void> {
     if (!values.json) {
       console.log(
         `${id.padEnd(18)} ${String(row.cpus).padStart(2)} CPUs ${row.seconds.toFixed(1)} s  ` +
-          `ops ${fmt(row.operations).padStart(8)}  per worker ${row.perWorker.map((v) => `${fmt(v)}/s`).join(', ')}  ` +
+          `ops ${fmt(row.operations).padStart(8)}  per worker ${row.perWorker.map((v) => `${fmt(v)}/s`).join(', ')} ` +
+          `(${row.instructions.map((v) => `${fmt(v)} instr/s`).join(', ')})  ` +
           `lost ${String(row.lost)}  folds ${row.folds === null ? '-' : fmt(row.folds)}  ` +
           `retries ${row.retries === null ? '-' : String(row.retries)}` +
           (row.violated.length ? `  violated: ${row.violated.join(', ')}` : '') +
