@@ -5,13 +5,7 @@
 import { Kind, Op } from '../machine/isa.ts';
 import type { Machine } from '../machine/machine.ts';
 import { CPU_FIELDS, CPU_IRQS, CPU_NMIS, CTX_DONE, CTX_RETRIES } from '../machine/machine.ts';
-import {
-  minus,
-  plus,
-  readPerCpu,
-  readResults,
-  totalTally,
-} from '../scenarios/observe.ts';
+import { minus, plus, readPerCpu, readResults, totalTally } from '../scenarios/observe.ts';
 import { observe } from '../scenarios/outcome.ts';
 import type { Observables, Params, Scenario } from '../scenarios/types.ts';
 import {
