@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { catalogue } from '../src/scenarios/index.ts';
 import { LivePage } from './pages/live.ts';
 
 // Real workers race on real cores, so a missing race is retried before it counts as a failure.
@@ -162,4 +163,19 @@ test("Step mode's current schedule opens in Live mode for a lockstep replay", as
   await expect(page.getByRole('heading', { level: 2 })).toContainText('Live');
   await live.replay(/Step mode.s schedule: 0 1 0 1/);
   await expect(live.lockstepVerdict()).toContainText('model and hardware agree');
+});
+
+test('every witness of every scenario ends with the same state on the workers as in the model', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const live = new LivePage(page);
+  for (const sc of catalogue) {
+    await live.open(`#/live/${sc.id}`);
+    await live.button(`Replay all ${String(sc.witnesses.length)} witnesses`).click();
+    await expect(live.lockstepVerdict(), sc.id).toContainText(
+      `All ${String(sc.witnesses.length)} witnesses of ${sc.id}: model and hardware agree`,
+      { timeout: 60_000 },
+    );
+  }
 });

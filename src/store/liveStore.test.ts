@@ -123,3 +123,28 @@ describe('live store', () => {
     expect(bad.getState().lockstep.verdict).toMatch(/Cannot replay Y/);
   });
 });
+
+describe('live store, every witness', () => {
+  it('replays each witness and names the ones that differ', async () => {
+    let n = 0;
+    const store = createLiveStore(
+      fakeBridge({
+        lockstep: () => {
+          n++;
+          return Promise.resolve({
+            result: { kind: 'done', events: 4 },
+            difference: n === 2 ? 'nr_files: the model has 1, the workers 2' : null,
+            words: 90,
+          });
+        },
+      }),
+      2,
+      'global-plain',
+    );
+    await store.getState().allWitnessesRequested();
+    const sc = findScenario('global-plain');
+    expect(n).toBe(sc?.witnesses.length);
+    expect(store.getState().lockstep.agreed).toBe(false);
+    expect(store.getState().lockstep.verdict).toMatch(/1 of 2 witnesses agree.*differ/);
+  });
+});

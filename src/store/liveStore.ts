@@ -103,6 +103,8 @@ export interface LiveState {
     schedule: string,
     label: string,
   ): Promise<void>;
+  /** Replays every witness of the scenario in lockstep, one after the other. */
+  allWitnessesRequested(): Promise<void>;
 }
 
 export const defaultSettings: LiveSettings = {
@@ -130,6 +132,13 @@ export function paramsOf(
     if (e instanceof ParamError) return { error: e.message };
     throw e;
   }
+}
+
+/** Parameter values as the text overrides take. */
+export function paramsText(p: Params): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(p).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]),
+  );
 }
 
 function messageOf(e: unknown): string {
@@ -180,6 +189,66 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
         });
       } else {
         set({ phase: 'failed', final, message: `${outcome.message}. Press Run to start again.` });
+      }
+    };
+
+    const lockstepFree = () => {
+      const { phase, lockstep } = get();
+      return !(
+        phase === 'running' ||
+        phase === 'starting' ||
+        phase === 'stopping' ||
+        lockstep.busy
+      );
+    };
+
+    /** Replays one schedule on fresh workers; the verdict in words. */
+    const replayOne = async (
+      scenario: string,
+      overrides: Readonly<Record<string, string>>,
+      schedule: string,
+      label: string,
+    ): Promise<{ verdict: string; agreed: boolean }> => {
+      const sc = findScenario(scenario);
+      if (!sc) return { verdict: `There is no scenario '${scenario}'.`, agreed: false };
+      let params: Params;
+      let events: number[];
+      try {
+        params = resolveParams(sc, overrides);
+        events = parseSchedule(schedule);
+      } catch (e) {
+        if (e instanceof ParamError || e instanceof ScheduleSyntaxError) {
+          return { verdict: `Cannot replay ${label}: ${e.message}`, agreed: false };
+        }
+        throw e;
+      }
+      try {
+        const rep = await bridge.lockstep(scenario, params, events);
+        const r = rep.result;
+        if (r.kind === 'illegal') {
+          return {
+            verdict: `${label}: event ${String(r.index + 1)} (${r.event}) is not possible there: ${r.reason}.`,
+            agreed: false,
+          };
+        }
+        if (r.kind === 'fault') {
+          return {
+            verdict: `${label}: CPU${String(r.cpu)} failed at event ${String(r.index + 1)}.`,
+            agreed: false,
+          };
+        }
+        if (rep.difference) {
+          return {
+            verdict: `${label}: model and hardware differ. First difference: ${rep.difference}.`,
+            agreed: false,
+          };
+        }
+        return {
+          verdict: `${label}: model and hardware agree. ${String(r.events)} events, each run by its CPU's worker; all ${String(rep.words)} words of the final state match the model's.`,
+          agreed: true,
+        };
+      } catch (e) {
+        return { verdict: `${label}: the replay failed: ${messageOf(e)}`, agreed: false };
       }
     };
 
@@ -339,66 +408,39 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
         raise(run.mem, cpu, what);
       },
       async lockstepRequested(overrides, schedule, label) {
-        const st = get();
-        if (
-          st.phase === 'running' ||
-          st.phase === 'starting' ||
-          st.phase === 'stopping' ||
-          st.lockstep.busy
-        )
-          return;
-        const sc = findScenario(st.scenario);
-        if (!sc) return;
-        let params: Params;
-        let events: number[];
-        try {
-          params = resolveParams(sc, overrides);
-          events = parseSchedule(schedule);
-        } catch (e) {
-          if (e instanceof ParamError || e instanceof ScheduleSyntaxError) {
-            set({
-              lockstep: {
-                busy: false,
-                verdict: `Cannot replay ${label}: ${e.message}`,
-                agreed: false,
-              },
-            });
-            return;
-          }
-          throw e;
-        }
+        if (!lockstepFree()) return;
         set({
-          lockstep: {
-            busy: true,
-            verdict: `Replaying ${label} on ${String(sc.build(params).machine.cpus)} workers…`,
-            agreed: null,
-          },
+          lockstep: { busy: true, verdict: `Replaying ${label} on the workers…`, agreed: null },
         });
-        try {
-          const rep = await bridge.lockstep(st.scenario, params, events);
-          const r = rep.result;
-          let verdict: string;
-          let agreed = false;
-          if (r.kind === 'illegal') {
-            verdict = `${label}: event ${String(r.index + 1)} (${r.event}) is not possible there: ${r.reason}.`;
-          } else if (r.kind === 'fault') {
-            verdict = `${label}: CPU${String(r.cpu)} failed at event ${String(r.index + 1)}.`;
-          } else if (rep.difference) {
-            verdict = `${label}: model and hardware differ. First difference: ${rep.difference}.`;
-          } else {
-            agreed = true;
-            verdict = `${label}: model and hardware agree. ${String(r.events)} events, each run by its CPU's worker; all ${String(rep.words)} words of the final state match the model's.`;
-          }
-          set({ lockstep: { busy: false, verdict, agreed } });
-        } catch (e) {
+        const r = await replayOne(get().scenario, overrides, schedule, label);
+        set({ lockstep: { busy: false, ...r } });
+      },
+      async allWitnessesRequested() {
+        const sc = findScenario(get().scenario);
+        if (!sc || !lockstepFree()) return;
+        const failures: string[] = [];
+        for (const [i, w] of sc.witnesses.entries()) {
           set({
             lockstep: {
-              busy: false,
-              verdict: `${label}: the replay failed: ${messageOf(e)}`,
-              agreed: false,
+              busy: true,
+              verdict: `Replaying witness ${String(i + 1)} of ${String(sc.witnesses.length)} (${w.name}) on the workers…`,
+              agreed: null,
             },
           });
+          const r = await replayOne(sc.id, paramsText(w.params), w.schedule, `Witness ${w.name}`);
+          if (!r.agreed) failures.push(r.verdict);
         }
+        const n = sc.witnesses.length;
+        set({
+          lockstep: {
+            busy: false,
+            agreed: failures.length === 0,
+            verdict:
+              failures.length === 0
+                ? `All ${String(n)} witnesses of ${sc.id}: model and hardware agree on every word of every final state.`
+                : `${String(n - failures.length)} of ${String(n)} witnesses agree. ${failures.join(' ')}`,
+          },
+        });
       },
     };
   });

@@ -8,6 +8,8 @@ import { Note, type Noted } from '../../live/memory.ts';
 import { relevantCounts } from '../../live/readout.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import { findScenario } from '../../scenarios/index.ts';
+import { formatLiveLink } from '../../store/liveLink.ts';
+import { defaultCpus, defaultSettings } from '../../store/liveStore.ts';
 import { IsolationStatus } from '../IsolationStatus.tsx';
 import { cpuColour } from '../step/view.ts';
 import { FinalReport } from './FinalReport.tsx';
@@ -22,7 +24,29 @@ import { useLiveReading, WINDOW_SECONDS } from './useLiveReading.ts';
 export function LiveScreen() {
   const isolated = window.crossOriginIsolated;
   const scenario = useLive((s) => s.scenario);
+  const cpus = useLive((s) => s.cpus);
+  const choices = useLive((s) => s.choices);
+  const settings = useLive((s) => s.settings);
+  const offered = useLive((s) => s.offered);
   const sc = findScenario(scenario);
+
+  // The URL always holds the run's set-up, so a copied link opens the same experiment.
+  useEffect(() => {
+    const changed = Object.fromEntries(
+      Object.entries(settings).filter(
+        ([name, v]) => defaultSettings[name as keyof typeof defaultSettings] !== v,
+      ),
+    );
+    const hash = formatLiveLink({
+      scenario,
+      cpus: cpus === defaultCpus(navigator.hardwareConcurrency || 2) ? null : cpus,
+      choices,
+      settings: changed,
+      replay: offered,
+    });
+    if (location.hash !== hash) history.replaceState(null, '', hash);
+  }, [scenario, cpus, choices, settings, offered]);
+
   return (
     <div className="live-screen">
       <h2>
@@ -50,6 +74,7 @@ function LiveBody() {
   const paramError = useLive((s) => s.paramError);
   const run = useLive((s) => s.run);
   const final = useLive((s) => s.final);
+  const offered = useLive((s) => s.offered);
   const { reading, history } = useLiveReading(run, phase);
   const cores = navigator.hardwareConcurrency || 2;
   const sc = findScenario(scenario);
@@ -72,13 +97,13 @@ function LiveBody() {
     return (
       <>
         <p className="summary">{sc?.summary}</p>
-        <LiveSetup cores={cores} />
+        <LiveSetup key={scenario} cores={cores} />
         <p>
           {scenario} does not run free on the workers: its outcome is one particular interleaving,
           not a count that grows as the tasks repeat. Its witnesses still run on real workers in
           lockstep below.
         </p>
-        <LockstepPanel key={scenario} />
+        <LockstepPanel key={`${scenario}:${offered?.schedule ?? ''}`} />
         <p>
           <a href={`#/step/${scenario}`}>Open {scenario} in Step mode</a>.
         </p>
@@ -90,7 +115,7 @@ function LiveBody() {
     <>
       <p className="summary">{sc?.summary}</p>
       <div className="live-top">
-        <LiveSetup cores={cores} />
+        <LiveSetup key={scenario} cores={cores} />
         <LiveRates />
       </div>
       <div className="run-controls" role="group" aria-label="Run controls">
@@ -208,7 +233,7 @@ function LiveBody() {
         </section>
       )}
       {final && <FinalReport report={final} scenario={scenario} />}
-      <LockstepPanel key={scenario} />
+      <LockstepPanel key={`${scenario}:${offered?.schedule ?? ''}`} />
       <p>
         <a href={`#/step/${scenario}`}>Open {scenario} in Step mode</a> to take the same programs
         one instruction at a time.

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { findScenario } from '../../scenarios/index.ts';
+import { paramsText } from '../../store/liveStore.ts';
 import { liveStore, useLive } from './useLive.ts';
 
 const STEP_SCHEDULE = '(Step mode schedule)';
@@ -24,10 +25,9 @@ export function LockstepPanel() {
     }
     const w = witnesses.find((x) => x.name === picked);
     if (!w) return;
-    const text = Object.fromEntries(
-      Object.entries(w.params).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]),
-    );
-    void liveStore.getState().lockstepRequested(text, w.schedule, `Witness ${w.name}`);
+    void liveStore
+      .getState()
+      .lockstepRequested(paramsText(w.params), w.schedule, `Witness ${w.name}`);
   };
   return (
     <section className="lockstep" aria-labelledby={`${id}-h`}>
@@ -56,6 +56,15 @@ export function LockstepPanel() {
         </select>
         <button type="button" disabled={busy || lockstep.busy || picked === ''} onClick={replay}>
           Replay on workers
+        </button>
+        <button
+          type="button"
+          disabled={busy || lockstep.busy || witnesses.length === 0}
+          onClick={() => {
+            void liveStore.getState().allWitnessesRequested();
+          }}
+        >
+          Replay all {witnesses.length} witnesses
         </button>
       </div>
       <p
