@@ -155,4 +155,43 @@ describe('lab CLI', () => {
       text: '#define NR_FILES_THRESHOLD 1      /* 16 in the patch */',
     });
   });
+
+  it('live races real threads: global-atomic stays exact at rest, with a JSON report', () => {
+    const r = lab('live', 'global-atomic', '--cpus', '2', '--seconds', '0.3', '--json');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.out) as {
+      cpus: number;
+      stopped: boolean;
+      terminal: boolean;
+      lost: number;
+      perCpu: { adds: number }[];
+      violations: unknown[];
+    };
+    expect(doc.cpus).toBe(2);
+    expect(doc.stopped && doc.terminal).toBe(true);
+    expect(doc.lost).toBe(0);
+    expect(doc.perCpu.reduce((a, c) => a + c.adds, 0)).toBeGreaterThan(1000);
+    expect(doc.violations).toEqual([]);
+  });
+
+  it('live replays a witness in lockstep on threads and says whether model and hardware agree', () => {
+    const r = lab('live', 'this-cpu-migrate', '--witness', 'migrate-between', '--json');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.out) as { lockstep: { agreed: boolean; name: string }[] };
+    expect(doc.lockstep).toEqual([
+      expect.objectContaining({ name: 'migrate-between', agreed: true }),
+    ]);
+  });
+
+  it('live refuses what cannot run, with the reason', () => {
+    const free = lab('live', 'this-cpu-migrate');
+    expect(free.status).toBe(2);
+    expect(free.err).toMatch(/does not run free.*--witness/);
+    const bad = lab('live', 'global-plain', '--seconds', 'soon');
+    expect(bad.status).toBe(2);
+    expect(bad.err).toMatch(/--seconds/);
+    const unknown = lab('live', 'percpu-classic', '--set', 'bogus=1');
+    expect(unknown.status).toBe(2);
+    expect(unknown.err).toMatch(/no parameter 'bogus'/);
+  });
 });

@@ -5,6 +5,7 @@
 import { MachineFault } from '../machine/interpreter.ts';
 import { exploreCommand } from './commands/explore.ts';
 import { list } from './commands/list.ts';
+import { liveCommand } from './commands/live.ts';
 import { randomCommand } from './commands/random.ts';
 import { replayCommand } from './commands/replay.ts';
 import { show } from './commands/show.ts';
@@ -21,6 +22,10 @@ Usage: npm run lab -- <command> [options]
   random <id> --seed N [--runs K]        seeded random schedules, grouped by outcome
   explore <id> [--irqs N] [--nmis N] [--preemptions N] [--migrations N] [--switches N]
                                          every interleaving within bounds, shortest witnesses
+  live <id> [--seconds S] [--cpus K] [--irq-rate N] [--nmi-rate N] [--migration-rate N]
+            [--period-us N] [--seed N]   race real threads on shared memory; verdict at rest
+  live <id> --witness <name> | --schedule "<s>" | --all-witnesses
+                                         lockstep replay on threads, compared with the model
 
 Options:
   --set name=value   set a parameter (repeatable; lists are comma-separated: --set slots=10,31)
@@ -32,15 +37,16 @@ Options:
 Schedules: events separated by spaces: N (step CPU N), irqN, nmiN, preN (preempt CPU N),
 migN>M (move CPU N's task to CPU M); "0*3" repeats, "(0 1)*2" repeats a group.`;
 
-const commands: Record<string, (argv: readonly string[]) => string> = {
+const commands: Record<string, (argv: readonly string[]) => string | Promise<string>> = {
   list,
+  live: liveCommand,
   show,
   replay: replayCommand,
   random: randomCommand,
   explore: exploreCommand,
 };
 
-function main(argv: readonly string[]): number {
+async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   const json = rest.includes('--json');
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
@@ -54,7 +60,7 @@ function main(argv: readonly string[]): number {
         `unknown command '${name}'; commands: ${Object.keys(commands).join(', ')}`,
       );
     }
-    process.stdout.write(`${command(rest)}\n`);
+    process.stdout.write(`${await command(rest)}\n`);
     return 0;
   } catch (e) {
     if (e instanceof UsageError) {
@@ -75,4 +81,4 @@ function main(argv: readonly string[]): number {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -3,26 +3,13 @@
 // with exactly the model's state.
 
 import { describe, expect, it } from 'vitest';
-import {
-  allExited,
-  applySettings,
-  type LiveSettings,
-  noInterference,
-  requestStop,
-  startTogether,
-} from '../../src/live/control.ts';
-import { driveLockstep, firstDifference } from '../../src/live/lockstep.ts';
-import { readSample, takeSample } from '../../src/live/readout.ts';
-import { liveVerdict } from '../../src/live/verdict.ts';
-import { liveParams, liveSpecOf } from '../../src/live/specs.ts';
-import { replay } from '../../src/machine/replay.ts';
+import { type LiveSettings, noInterference } from '../../src/live/control.ts';
+import { liveParams } from '../../src/live/specs.ts';
 import { parseSchedule } from '../../src/machine/schedule.ts';
 import { findScenario } from '../../src/scenarios/index.ts';
 import { resolveParams } from '../../src/scenarios/params.ts';
 import type { ParamValue } from '../../src/scenarios/types.ts';
-import { nodeWaiter, startThreads } from './threads.ts';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { lockstepOnThreads, runLive } from '../../src/cli/live/threads.ts';
 
 async function runFor(
   id: string,
@@ -31,37 +18,24 @@ async function runFor(
   settings: Partial<LiveSettings> = {},
   choices: Record<string, ParamValue> = {},
 ) {
-  const sc = findScenario(id);
-  if (!sc) throw new Error(id);
   const p = liveParams(id, cpus, choices);
-  const t = startThreads(id, p, 'free');
-  try {
-    applySettings(t.mem, { ...noInterference, ...settings }, 1);
-    await startTogether(t.mem, nodeWaiter);
-    await sleep(ms);
-    requestStop(t.mem);
-    expect(await allExited(t.mem, nodeWaiter, 10_000)).toBe(true);
-    await t.done;
-    // What the page does after Stop: sample the shared memory, read it, judge it.
-    const spec = liveSpecOf(id);
-    if (!spec) throw new Error(`${id} does not run live`);
-    const sample = takeSample(t.mem, t.machine);
-    const r = readSample(sc, spec, t.machine, p, sample);
-    const verdict = liveVerdict(sc, t.machine, sample.state, p, r);
-    return {
-      terminal: verdict.terminal,
-      adds: r.total.adds,
-      calls: r.total.calls,
-      folds: r.total.folds,
-      retries: r.retries,
-      broken: verdict.violations.map((v) => v.id),
-      lost: BigInt(r.lost),
-      read: r.read,
-      o: r.observables,
-    };
-  } finally {
-    await t.terminate();
-  }
+  const {
+    reading: r,
+    verdict,
+    stopped,
+  } = await runLive(id, p, { ...noInterference, ...settings }, ms);
+  expect(stopped).toBe(true);
+  return {
+    terminal: verdict.terminal,
+    adds: r.total.adds,
+    calls: r.total.calls,
+    folds: r.total.folds,
+    retries: r.retries,
+    broken: verdict.violations.map((v) => v.id),
+    lost: BigInt(r.lost),
+    read: r.read,
+    o: r.observables,
+  };
 }
 
 /** Races are probabilistic: a few tries before a missing race counts as a failure. */
@@ -159,20 +133,9 @@ describe('lockstep replay on threads', () => {
     if (!sc || !w) throw new Error(`${id}/${name} not found`);
     const p = resolveParams(sc, w.params);
     const events = parseSchedule(w.schedule);
-    const t = startThreads(id, p, 'lockstep');
-    try {
-      const r = await driveLockstep(t.mem, t.machine, events, nodeWaiter);
-      expect(r).toEqual({ kind: 'done', events: events.length });
-      await t.done;
-      const { states } = replay(t.machine, events);
-      const model = states[states.length - 1] as Int32Array;
-      expect(firstDifference(t.machine, model, t.mem.state.slice())).toBeNull();
-      // The comparison can fail: a changed word is reported by name.
-      const changed = model.slice();
-      changed[0] = (changed[0] as number) + 1;
-      expect(firstDifference(t.machine, changed, t.mem.state.slice())).toMatch(/the model has/);
-    } finally {
-      await t.terminate();
-    }
+    const r = await lockstepOnThreads(id, p, events);
+    expect(r.result).toEqual({ kind: 'done', events: events.length });
+    expect(r.difference).toBeNull();
+    expect(r.words).toBeGreaterThan(0);
   });
 });

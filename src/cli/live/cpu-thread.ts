@@ -1,12 +1,12 @@
-// A live CPU on a Node worker thread: the same loop the browser's CPU workers run, so the Node
-// tests race real threads on a real SharedArrayBuffer.
+// A live CPU on a Node worker thread: the same loop the browser's CPU workers run, for `lab live`
+// and the tests that race real threads on a real SharedArrayBuffer.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { runCpu } from '../../src/live/cpu.ts';
-import { runLockstep } from '../../src/live/lockstep.ts';
-import { mapLive } from '../../src/live/memory.ts';
-import { findScenario } from '../../src/scenarios/index.ts';
-import type { Params } from '../../src/scenarios/types.ts';
+import { runCpu } from '../../live/cpu.ts';
+import { runLockstep } from '../../live/lockstep.ts';
+import { mapLive } from '../../live/memory.ts';
+import { findScenario } from '../../scenarios/index.ts';
+import type { Params } from '../../scenarios/types.ts';
 
 interface Job {
   readonly buffer: SharedArrayBuffer;

@@ -1,0 +1,212 @@
+// `lab live <id>`: the scenario's programs on real worker threads racing on a SharedArrayBuffer,
+// as the browser's Live mode runs them, then the verdict at rest. With --witness, --schedule or
+// --all-witnesses: lockstep replay on the threads, compared word by word with the model.
+
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { noInterference } from '../../live/control.ts';
+import { liveParams, liveSpecOf, liveSpecs } from '../../live/specs.ts';
+import { parseSchedule, ScheduleSyntaxError } from '../../machine/schedule.ts';
+import { jsonObservables } from '../../scenarios/outcome.ts';
+import type { Params, Scenario } from '../../scenarios/types.ts';
+import { intOption, paramsArg, parseCommand, scenarioArg } from '../args.ts';
+import { UsageError } from '../errors.ts';
+import { toJson } from '../json.ts';
+import { lockstepOnThreads, runLive } from '../live/threads.ts';
+
+const fmt = (v: number) =>
+  v >= 1e6
+    ? `${(v / 1e6).toFixed(2)} M`
+    : v >= 1e4
+      ? `${(v / 1e3).toFixed(1)} k`
+      : String(Math.round(v));
+
+export async function liveCommand(argv: readonly string[]): Promise<string> {
+  const { values, positionals } = parseCommand(() =>
+    parseArgs({
+      args: [...argv],
+      options: {
+        set: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        seconds: { type: 'string' },
+        cpus: { type: 'string' },
+        'irq-rate': { type: 'string' },
+        'nmi-rate': { type: 'string' },
+        'migration-rate': { type: 'string' },
+        'period-us': { type: 'string' },
+        seed: { type: 'string' },
+        witness: { type: 'string' },
+        schedule: { type: 'string' },
+        'all-witnesses': { type: 'boolean' },
+      },
+      allowPositionals: true,
+      strict: true,
+    }),
+  );
+  const sc = scenarioArg(positionals[0]);
+  const json = values.json === true;
+  if (values.witness !== undefined || values.schedule !== undefined || values['all-witnesses']) {
+    return lockstepRun(sc, values.set, values.witness, values.schedule, json);
+  }
+  const spec = liveSpecOf(sc.id);
+  if (!spec) {
+    throw new UsageError(
+      `${sc.id} does not run free on the workers (its outcome is one interleaving, not a growing count); replay its witnesses with --witness or --all-witnesses. Live scenarios: ${liveSpecs.map((s) => s.id).join(', ')}`,
+    );
+  }
+  const seconds = values.seconds === undefined ? 2 : Number(values.seconds);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(
+      `--seconds takes a number above 0 and at most 3600, got '${String(values.seconds)}'`,
+    );
+  }
+  const cpus = intOption('cpus', values.cpus, Math.max(1, availableParallelism() - 1), 64);
+  if (cpus < 1) throw new UsageError('--cpus must be at least 1');
+  // Unknown names and bad values are refused as everywhere else; the loop's values then apply.
+  const sets = values.set ?? [];
+  paramsArg(sc, sets);
+  const choices = Object.fromEntries(sets.map((s) => s.split('=', 2) as [string, string]));
+  let params: Params;
+  try {
+    params = liveParams(sc.id, cpus, choices);
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+  const settings = {
+    ...noInterference,
+    irqRate: intOption('irq-rate', values['irq-rate'], 0, 1_000_000),
+    nmiRate: intOption('nmi-rate', values['nmi-rate'], 0, 1_000_000),
+    migrationRate: intOption('migration-rate', values['migration-rate'], 0, 1_000_000),
+    periodUs: intOption('period-us', values['period-us'], 1000, 10_000_000),
+  };
+  const seed = intOption('seed', values.seed, 1, 2 ** 31 - 1);
+  const {
+    reading: r,
+    verdict,
+    stopped,
+    machine,
+  } = await runLive(sc.id, params, settings, seconds * 1000, seed);
+  const secs = r.ms / 1000;
+  const doc = {
+    scenario: sc.id,
+    params,
+    cpus: machine.cpus,
+    settings,
+    seconds: secs,
+    stopped,
+    terminal: verdict.terminal,
+    perCpu: r.cpus.map((c) => ({
+      ...c,
+      operationsPerSecond: (c.adds + c.calls) / Math.max(secs, 1e-9),
+      instructionsPerSecond: c.steps / Math.max(secs, 1e-9),
+    })),
+    exact: r.exact,
+    value: r.value,
+    lost: r.lost,
+    read: r.read,
+    sum: r.sum,
+    retries: r.retries,
+    maxRetriesPerCall: r.maxRetriesPerCall,
+    observables: jsonObservables(r.observables),
+    violations: verdict.violations,
+  };
+  if (json) return toJson(doc);
+  const out = [`${sc.id} live: ${String(machine.cpus)} CPU threads for ${secs.toFixed(2)} s`];
+  doc.perCpu.forEach((c, k) => {
+    out.push(
+      `  CPU${String(k)}  ${fmt(c.operationsPerSecond)} operations/s (${fmt(c.adds)} adds, ${fmt(c.calls)} calls), ${fmt(c.instructionsPerSecond)} instructions/s`,
+    );
+  });
+  out.push(
+    `  exact ${String(r.exact)}, counter in memory ${String(r.value)}, lost updates ${String(r.lost)}`,
+  );
+  out.push(
+    `  folds ${String(r.total.folds)}, sequence bumps ${String(r.total.bumps)}, sum retries ${String(r.retries)} (at most ${String(r.maxRetriesPerCall)} in one call), IRQs ${String(r.total.irqs)}, migrations ${String(r.total.migrations)}`,
+  );
+  if (r.read)
+    out.push(
+      `  read() ${String(r.read.value)}: error ${String(r.read.error)}, band ±${String(r.read.bound)}`,
+    );
+  if (!stopped) out.push('  the CPUs did not all stop within 5 s (stuck: a lock nobody releases?)');
+  else if (!verdict.terminal) out.push('  the CPUs did not come to rest: invariants not judged');
+  else if (verdict.violations.length === 0) out.push('  every invariant holds at rest');
+  for (const v of verdict.violations) out.push(`  violated ${v.id}: ${v.reason}`);
+  return out.join('\n');
+}
+
+async function lockstepRun(
+  sc: Scenario,
+  sets: readonly string[] | undefined,
+  witness: string | undefined,
+  schedule: string | undefined,
+  json: boolean,
+): Promise<string> {
+  const jobs: { label: string; params: Params; schedule: string }[] = [];
+  if (schedule !== undefined)
+    jobs.push({ label: 'schedule', params: paramsArg(sc, sets), schedule });
+  else if (witness !== undefined) {
+    const w = sc.witnesses.find((x) => x.name === witness);
+    if (!w) {
+      throw new UsageError(
+        `${sc.id} has no witness '${witness}'; witnesses: ${sc.witnesses.map((x) => x.name).join(', ')}`,
+      );
+    }
+    jobs.push({
+      label: w.name,
+      params: paramsArg(
+        sc,
+        Object.entries(w.params).map(
+          ([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`,
+        ),
+      ),
+      schedule: w.schedule,
+    });
+  } else {
+    for (const w of sc.witnesses) {
+      jobs.push({
+        label: w.name,
+        params: paramsArg(
+          sc,
+          Object.entries(w.params).map(
+            ([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`,
+          ),
+        ),
+        schedule: w.schedule,
+      });
+    }
+  }
+  const results = [];
+  for (const job of jobs) {
+    let events: number[];
+    try {
+      events = parseSchedule(job.schedule);
+    } catch (e) {
+      if (e instanceof ScheduleSyntaxError) throw new UsageError(e.message, e.position);
+      throw e;
+    }
+    const r = await lockstepOnThreads(sc.id, job.params, events);
+    results.push({
+      name: job.label,
+      schedule: job.schedule,
+      result: r.result,
+      difference: r.difference,
+      words: r.words,
+      agreed: r.result.kind === 'done' && r.difference === null,
+    });
+  }
+  if (json) return toJson({ scenario: sc.id, lockstep: results });
+  return results
+    .map((x) => {
+      const r = x.result;
+      const what =
+        r.kind === 'illegal'
+          ? `event ${String(r.index + 1)} (${r.event}) is not possible there: ${r.reason}`
+          : r.kind === 'fault'
+            ? `CPU${String(r.cpu)} failed at event ${String(r.index + 1)}`
+            : x.difference
+              ? `model and hardware differ: ${x.difference}`
+              : `model and hardware agree (${String(r.events)} events, ${String(x.words)} words)`;
+      return `${sc.id} / ${x.name}: ${what}`;
+    })
+    .join('\n');
+}
