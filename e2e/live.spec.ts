@@ -52,7 +52,7 @@ test('percpu-classic: folds, exact at rest, read() within the error band', async
   expect(await live.total('Lost updates')).toBe(0);
   await expect(live.verdict('no-lost-update')).toContainText('Holds');
   await expect(live.verdict('read-within-bound')).toContainText('Holds');
-  const read = await live.total('read()');
+  const read = await live.total('percpu_counter_read()');
   const exact = await live.total(/^Exact total/);
   expect(Math.abs(exact - read)).toBeLessThanOrEqual((8 - 1) * 3);
 });

@@ -9,18 +9,21 @@ export function SlotBars({
   label,
   values,
   batch,
+  thresholdName = 'batch',
   colour,
   pouring = -1,
 }: {
   label: string;
   values: readonly number[];
   batch: number | null;
+  /** What the threshold is called on the chart ("batch", "threshold"). */
+  thresholdName?: string;
   colour: (cpu: number) => string;
   /** The CPU whose delta was just folded into the global count (−1: none). */
   pouring?: number;
 }) {
   const l = slotBarsLayout(values, batch, W, H);
-  const summary = `${label}: ${values.map((v, k) => `CPU${k} ${v}`).join(', ')}${batch === null ? '' : `; batch ±${batch}`}`;
+  const summary = `${label}: ${values.map((v, k) => `CPU${k} ${v}`).join(', ')}${batch === null ? '' : `; ${thresholdName} ±${batch}`}`;
   return (
     <svg className="slot-bars" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary}>
       <Hatch id="over-hatch" />
@@ -30,10 +33,10 @@ export function SlotBars({
           <line x1={50} x2={W - 12} y1={l.plusY} y2={l.plusY} />
           <line x1={50} x2={W - 12} y1={l.minusY} y2={l.minusY} />
           <text x={W - 14} y={l.plusY - 4} textAnchor="end">
-            +batch {batch}
+            +{thresholdName} {batch}
           </text>
           <text x={W - 14} y={l.minusY + 16} textAnchor="end">
-            −batch
+            −{thresholdName}
           </text>
         </g>
       )}

@@ -165,6 +165,7 @@ function LiveBody() {
                 label={`Per-CPU ${spec.slots ?? ''}`}
                 values={shown.slots}
                 batch={shown.batch}
+                thresholdName={spec.slots === 'local' ? 'threshold' : 'batch'}
                 colour={cpuColour}
               />
             </figure>
@@ -227,7 +228,12 @@ function LiveBody() {
             <RateBars label="Operations per second" values={history.perCpu} colour={cpuColour} />
           </figure>
           {relevant && (
-            <LiveTotals reading={shown} atRest={final?.terminal ?? false} relevant={relevant} />
+            <LiveTotals
+              reading={shown}
+              atRest={final?.terminal ?? false}
+              relevant={relevant}
+              readName={spec.read?.name ?? 'read()'}
+            />
           )}
           <RecentEvents notes={history.notes} scenario={scenario} />
         </section>

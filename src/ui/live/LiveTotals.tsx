@@ -8,10 +8,13 @@ export function LiveTotals({
   reading,
   atRest,
   relevant,
+  readName,
 }: {
   reading: LiveReading;
   atRest: boolean;
   relevant: Relevant;
+  /** The read's kernel name: percpu_counter_read(), get_nr_files(). */
+  readName: string;
 }) {
   const t = reading.total;
   const seconds = reading.ms / 1000;
@@ -36,7 +39,7 @@ export function LiveTotals({
         </tr>
         {reading.read && (
           <tr>
-            <th scope="row">read()</th>
+            <th scope="row">{readName}</th>
             <td>
               {fmt(reading.read.value)}{' '}
               <span className="hint">
@@ -47,7 +50,7 @@ export function LiveTotals({
         )}
         {reading.sum && (
           <tr>
-            <th scope="row">Last sum()</th>
+            <th scope="row">Last percpu_counter_sum()</th>
             <td>
               {fmt(reading.sum.value)}{' '}
               <span className="hint">
