@@ -295,7 +295,8 @@ export class ProgramBuilder {
     this.assertOneAccess(a);
     this.load(tmp, a, { ...o, tally: 0, say: o.sayHead ?? '' });
     this.emit({ op: Op.Add, dst: tmp.index, src: tmp.index, ...this.operand(v) });
-    return this.emit({ op: Op.Store, src: tmp.index, ...this.addr(a), tail: true }, o);
+    const store = a.width === 64 ? Op.Store64 : Op.Store;
+    return this.emit({ op: store, src: tmp.index, ...this.addr(a), tail: true }, o);
   }
 
   /**
@@ -307,7 +308,8 @@ export class ProgramBuilder {
     const done = this.label();
     this.load(dst, a, { ...o, tally: 0, say: o.sayHead ?? '' });
     this.branch(Cond.Ne, dst, expected, done);
-    this.emit({ op: Op.Store, src: next.index, ...this.addr(a), tail: true }, o);
+    const store = a.width === 64 ? Op.Store64 : Op.Store;
+    this.emit({ op: store, src: next.index, ...this.addr(a), tail: true }, o);
     return this.bind(done);
   }
 

@@ -355,6 +355,28 @@ describe('local-atomic instructions (non-LOCK single x86 instructions)', () => {
     k.run('irq0 0 0 0 0');
     expect(k.word(0)).toBe(16);
   });
+
+  it('on a 64-bit cell both halves are written: 5 − 20 is −15, not 2^32 − 15', () => {
+    const k = kit(1, (L) => {
+      const c = L.perCpu('c', 'c', 's64', [5]);
+      const d = L.cell('d', 'd', 's64', 3);
+      return {
+        tasks: [
+          (b) => {
+            const t = b.reg('t');
+            const e = b.reg('e');
+            const n = b.reg('n');
+            b.localAdd(thisCpu(c), -20, t);
+            b.mov(e, 3).mov(n, -1);
+            b.cmpxchgLocal(t, abs(d), e, n);
+          },
+        ],
+      };
+    });
+    k.run('0 0 0 0');
+    expect(pairValue(k.word(0), k.word(1))).toBe(-15);
+    expect(pairValue(k.word(2), k.word(3))).toBe(-1);
+  });
 });
 
 describe('interrupts', () => {
