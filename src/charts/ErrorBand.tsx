@@ -24,7 +24,9 @@ export function ErrorBand({
     lastRead === undefined ? null : `read() is ${String(lastRead)} from the exact total`,
     lastSum === undefined ? null : `the last sum() is ${String(lastSum)} outside its window`,
     bound === null ? null : `the band is ±${String(bound)}`,
-    l.outside.length ? `${String(l.outside.length)} samples outside the band` : null,
+    l.outside.length
+      ? `${String(l.outside.length)} samples marked × (a read() beyond the band or a sum() outside its window)`
+      : null,
   ]
     .filter(Boolean)
     .join('; ');

@@ -39,12 +39,13 @@ export function errorBandLayout(
     line<Point>()
       .x((p) => x(p.t))
       .y((p) => y(p.v))(pts.filter((p) => p.t >= end - windowSeconds)) ?? '';
-  const outside =
-    bound === null
-      ? []
-      : all
-          .filter((p) => p.t >= end - windowSeconds && Math.abs(p.v) > bound)
-          .map((p) => ({ x: x(p.t), y: y(p.v) }));
+  // Marked (so not by colour alone): a read() beyond the band, and any sum() outside its window,
+  // since a correct sum has no error at all.
+  const inWindow = (p: Point) => p.t >= end - windowSeconds;
+  const outside = [
+    ...(bound === null ? [] : read.filter((p) => inWindow(p) && Math.abs(p.v) > bound)),
+    ...sum.filter((p) => inWindow(p) && p.v !== 0),
+  ].map((p) => ({ x: x(p.t), y: y(p.v) }));
   return {
     band: bound === null ? null : { y: y(bound), height: y(-bound) - y(bound) },
     zeroY: y(0),

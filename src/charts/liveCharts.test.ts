@@ -50,6 +50,21 @@ describe('live chart layouts', () => {
     expect(l.extent).toBeGreaterThanOrEqual(40);
   });
 
+  it('marks every sum() outside its window, even inside the read() band', () => {
+    const l = errorBandLayout(
+      [],
+      [
+        { t: 1, v: 4 },
+        { t: 2, v: 0 },
+      ],
+      6,
+      300,
+      100,
+      10,
+    );
+    expect(l.outside).toHaveLength(1);
+  });
+
   it('labels error ticks short enough for the margin', () => {
     expect(signedShort(12)).toBe('+12');
     expect(signedShort(-5_049_238)).toBe('−5.05 M');

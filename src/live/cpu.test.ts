@@ -10,7 +10,16 @@ import { compile, CTX_TALLY } from '../machine/machine.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { readCell } from '../scenarios/observe.ts';
 import { runCpu } from './cpu.ts';
-import { allocateLive, C_EXITED, C_FAULT, C_GO, C_READY, C_STOP, T_ADDS } from './memory.ts';
+import {
+  allocateLive,
+  C_EXITED,
+  C_FAULT,
+  C_GO,
+  C_QUIESCED,
+  C_READY,
+  C_STOP,
+  T_ADDS,
+} from './memory.ts';
 import { liveParams } from './specs.ts';
 
 const clock = { now: () => 0 };
@@ -53,5 +62,7 @@ describe('a live CPU', () => {
     expect(mem.words[C_FAULT]).toBe(1);
     expect(mem.words[C_STOP]).toBe(1);
     expect(mem.words[C_EXITED]).toBe(1);
+    // It will start no migration: the other CPUs need not wait for it to stop.
+    expect(mem.words[C_QUIESCED]).toBe(1);
   });
 });

@@ -106,11 +106,15 @@ function resultSlotsOf(m: Machine): number[][] {
  * threw (a MachineFault) after marking the fault in shared memory so the other CPUs stop too.
  */
 export function runCpu(mem: LiveMemory, m: Machine, k: number, clock: CpuClock): void {
+  // An object, not `let`s: the loop's poll() changes it, and TypeScript's narrowing cannot see that.
+  const run = { stopping: false };
   try {
-    loop(mem, m, k, clock);
+    loop(mem, m, k, clock, run);
   } catch (e) {
     Atomics.compareExchange(mem.words, C_FAULT, 0, k + 1);
     Atomics.store(mem.words, C_STOP, 1);
+    // A failed CPU starts no more migrations: the others must not wait for it to say so.
+    if (!run.stopping) Atomics.add(mem.words, C_QUIESCED, 1);
     throw e;
   } finally {
     Atomics.add(mem.words, C_EXITED, 1);
@@ -118,7 +122,13 @@ export function runCpu(mem: LiveMemory, m: Machine, k: number, clock: CpuClock):
   }
 }
 
-function loop(mem: LiveMemory, m: Machine, k: number, clock: CpuClock): void {
+function loop(
+  mem: LiveMemory,
+  m: Machine,
+  k: number,
+  clock: CpuClock,
+  run: { stopping: boolean },
+): void {
   const s = mem.state;
   const wide = mem.wide;
   const w = mem.words;
@@ -178,8 +188,6 @@ function loop(mem: LiveMemory, m: Machine, k: number, clock: CpuClock): void {
   let nextMig = Infinity;
   let rates = [0, 0, 0];
   let period = 0;
-  // An object, not a `let`: poll() changes it, and TypeScript's narrowing cannot see that.
-  const run = { stopping: false };
   /** Observing tasks that finished a call on this CPU, and when they call again (ms). */
   const sleepers: { task: number; at: number }[] = [];
   let n = 0;
@@ -287,17 +295,19 @@ function loop(mem: LiveMemory, m: Machine, k: number, clock: CpuClock): void {
     irqSeen = irqReq;
     nmiSeen = nmiReq;
     migSeen = migReq;
-    while (t >= nextIrq) {
-      irqs++;
-      nextIrq += gap(rates[0] as number);
+    // Timed events that fell due since the last poll count once: they do not pile up while the
+    // CPU cannot take them (interrupts off, nothing to migrate), to fire in a burst later.
+    if (t >= nextIrq) {
+      irqs = Math.max(irqs, 1);
+      while (t >= nextIrq) nextIrq += gap(rates[0] as number);
     }
-    while (t >= nextNmi) {
-      nmis++;
-      nextNmi += gap(rates[1] as number);
+    if (t >= nextNmi) {
+      nmis = Math.max(nmis, 1);
+      while (t >= nextNmi) nextNmi += gap(rates[1] as number);
     }
-    while (t >= nextMig) {
-      migs++;
-      nextMig += gap(rates[2] as number);
+    if (t >= nextMig) {
+      migs = Math.max(migs, 1);
+      while (t >= nextMig) nextMig += gap(rates[2] as number);
     }
     for (let i = sleepers.length - 1; i >= 0; i--) {
       const z = sleepers[i] as { task: number; at: number };
@@ -325,18 +335,25 @@ function loop(mem: LiveMemory, m: Machine, k: number, clock: CpuClock): void {
       }
       if (irqs > 0) {
         if (m.irqCtx[k] === -1) irqs = 0;
-        else if (s[b + CPU_PENDING] === 0) {
-          // An IRQ raised while one is pending merges with it, as a level-triggered line does.
+        else if (s[b + CPU_PENDING] !== 0) {
+          // Raised while one is already pending: it merges with it, as on a real IRQ line.
+          irqs = 0;
+        } else {
           irqs--;
           if (s[b + CPU_IRQ_ON] !== 0) deliverIrq(m, s, k);
           else s[b + CPU_PENDING] = 1;
           note(mem, k, Note.Irq, m.irqCtx[k] as number, now);
         }
       }
-      if (migs > 0 && preemptible()) {
-        migs--;
-        const j = (k + unsafeUniformIntDistribution(1, mem.cpus - 1, rng)) % mem.cpus;
-        migrate(j);
+      if (migs > 0) {
+        if (s[b + CPU_CUR] === -1) {
+          // No task to move: as in the model, there is no migration to make.
+          migs = 0;
+        } else if (preemptible()) {
+          migs--;
+          const j = (k + unsafeUniformIntDistribution(1, mem.cpus - 1, rng)) % mem.cpus;
+          migrate(j);
+        }
       }
     }
     const top = topContext(m, s, k);
@@ -353,7 +370,8 @@ function loop(mem: LiveMemory, m: Machine, k: number, clock: CpuClock): void {
       poll();
       if (topContext(m, s, k) < 0) {
         // Idle: sleep until a task arrives or a millisecond passes (sleepers, stop, requests).
-        const wait = sleepers.length ? Math.min(1, Math.max(0, (sleepers[0]?.at ?? 0) - ms())) : 1;
+        const soonest = Math.min(...sleepers.map((z) => z.at));
+        const wait = Math.min(1, Math.max(0, soonest - ms()));
         Atomics.wait(w, line + K_INBOX, inboxSeen, wait);
       }
       continue;

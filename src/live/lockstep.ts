@@ -45,6 +45,9 @@ export function runLockstep(mem: LiveMemory, m: Machine, k: number): void {
   }
 }
 
+/** A CPU that has not handed the turn back after this long is not coming back. */
+const TURN_TIMEOUT_MS = 10_000;
+
 export type LockstepResult =
   | { readonly kind: 'done'; readonly events: number }
   | {
@@ -64,6 +67,8 @@ export async function driveLockstep(
   m: Machine,
   events: readonly number[],
   wait: Waiter,
+  /** Gives up when this says so (a worker that never loaded) or a turn takes over 10 s. */
+  cancelled: () => boolean = () => false,
 ): Promise<LockstepResult> {
   const w = mem.words;
   try {
@@ -74,7 +79,11 @@ export async function driveLockstep(
       Atomics.store(w, C_EVENT, ev);
       Atomics.store(w, C_TURN, eventCpu(ev));
       Atomics.notify(w, C_TURN);
+      const deadline = Date.now() + TURN_TIMEOUT_MS;
       while (Atomics.load(w, C_TURN) !== TURN_NONE) {
+        if (cancelled() || Date.now() > deadline) {
+          return { kind: 'fault', index: i, cpu: eventCpu(ev) };
+        }
         await wait(w, C_TURN, Atomics.load(w, C_TURN), 100);
       }
       const failed = Atomics.load(w, C_FAULT) - 1;

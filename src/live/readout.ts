@@ -75,6 +75,8 @@ export interface LiveReading {
   /** The exact total (initial + every tally) and the counter's full value in memory. */
   readonly exact: number | bigint;
   readonly value: number | bigint;
+  /** Everything the tasks and handlers added (the exact total minus the initial value). */
+  readonly added: number | bigint;
   /** exact − value: lost updates (exact at rest; while running, adds in flight blur it). */
   readonly lost: number | bigint;
   /** The cheap read: its value, how far it is from the exact total, and the bound. */
@@ -158,6 +160,16 @@ function retriesSoFar(m: Machine, sample: Sample): number {
   return n;
 }
 
+/**
+ * The most that adds in flight can put in memory before the totals count them: one add per
+ * context (a task or handler completes at most one add per step), the largest it makes.
+ */
+export function inFlightSlack(m: Machine): number {
+  let slack = 0;
+  for (const code of m.code) slack += Math.max(0, ...code.map((i) => Math.abs(i.tally)));
+  return slack;
+}
+
 /** What one sample shows. */
 export function readSample(
   sc: Scenario,
@@ -173,13 +185,24 @@ export function readSample(
   const value = spec.value(o, p);
   // The initial value: the exact total minus what the tallies in this copy add up to.
   const initial = minus(exact, totalTally(m, s));
+  // A worker writes memory first and its tally a moment later (two plain writes in one step), so
+  // a copy may hold an add the totals do not count yet: each context's one add in flight is slack.
+  const slack = inFlightSlack(m);
+  /** How far v lies outside [lo − slack, hi + slack] (signed; 0 inside). */
+  const outside = (v: number | bigint, a: number | bigint, b: number | bigint): number => {
+    const lo = minus(a < b ? a : b, slack);
+    const hi = plus(a < b ? b : a, slack);
+    return v < lo ? signed(v, lo) : v > hi ? signed(v, hi) : 0;
+  };
   let read: LiveReading['read'] = null;
   if (spec.read) {
     const v = spec.read.value(o);
-    // Against the exact totals just before and after the copy: 0 when within them.
-    const lo = plus(initial, sample.talliesBefore);
-    const hi = plus(initial, sample.talliesAfter);
-    const error = v < lo ? signed(v, lo) : v > hi ? signed(v, hi) : 0;
+    // Against the exact totals just before and just after the copy.
+    const error = outside(
+      v,
+      plus(initial, sample.talliesBefore),
+      plus(initial, sample.talliesAfter),
+    );
     read = { value: v, error, bound: spec.read.bound(p) };
   }
   let sum: LiveReading['sum'] = null;
@@ -190,11 +213,11 @@ export function readSample(
     const window = readResults(m, s, 'window1');
     if (got.length > 0 && window.length >= 2) {
       const v = got[0] as number | bigint;
-      const a = plus(initial, window[0] as number | bigint);
-      const b = plus(initial, window[1] as number | bigint);
-      const lo = a < b ? a : b;
-      const hi = a < b ? b : a;
-      const error = v < lo ? signed(v, lo) : v > hi ? signed(v, hi) : 0;
+      const error = outside(
+        v,
+        plus(initial, window[0] as number | bigint),
+        plus(initial, window[1] as number | bigint),
+      );
       sum = { value: v, error };
     }
   }
@@ -213,6 +236,7 @@ export function readSample(
     observables: o,
     exact,
     value,
+    added: totalTally(m, s),
     lost: minus(exact, value),
     read,
     sum,

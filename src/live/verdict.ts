@@ -43,6 +43,11 @@ export function liveVerdict(
     const reason = check(reading, p);
     if (reason) violations.push({ id, reason });
   }
-  violations.push(...alwaysViolations(sc, m, state, p));
+  for (const v of alwaysViolations(sc, m, state, p)) {
+    // The window around a live sum() is the totals just before and after it, which trail memory
+    // by the adds in flight: judged with that slack (the reading's sum error has it).
+    if (v.id === 'sum-within-window' && reading.sum?.error === 0) continue;
+    violations.push(v);
+  }
   return { terminal: true, violations };
 }

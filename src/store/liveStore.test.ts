@@ -148,3 +148,62 @@ describe('live store, every witness', () => {
     expect(store.getState().lockstep.verdict).toMatch(/1 of 2 witnesses agree.*differ/);
   });
 });
+
+describe('live store, overlapping events', () => {
+  it('a failure during a stop waits for the stop; a reset during a stop wins', async () => {
+    let fail: (m: string) => void = () => undefined;
+    let finishStop: (o: { kind: 'failed'; message: string }) => void = () => undefined;
+    const bridge = fakeBridge({
+      start(scenario, params, settings, seed, failed) {
+        fail = failed;
+        return fakeBridge().start(scenario, params, settings, seed, failed);
+      },
+      stop: () =>
+        new Promise((resolve) => {
+          finishStop = resolve;
+        }),
+    });
+    const store = createLiveStore(bridge, 3, 'global-plain');
+    await store.getState().runRequested();
+    const stopping = store.getState().stopRequested();
+    expect(store.getState().phase).toBe('stopping');
+    fail('CPU0 stopped the run: boom');
+    expect(store.getState().phase).toBe('stopping'); // Run stays disabled
+    finishStop({ kind: 'failed', message: 'CPU0 stopped the run: boom' });
+    await stopping;
+    expect(store.getState().phase).toBe('failed');
+    expect(store.getState().message).toMatch(/boom/);
+
+    await store.getState().runRequested();
+    const again = store.getState().stopRequested();
+    store.getState().resetRequested();
+    finishStop({ kind: 'failed', message: 'late' });
+    await again;
+    expect(store.getState().phase).toBe('idle');
+    expect(store.getState().final).toBeNull();
+  });
+
+  it('refuses a run while a lockstep replay is under way', async () => {
+    let finish: () => void = () => undefined;
+    const store = createLiveStore(
+      fakeBridge({
+        lockstep: () =>
+          new Promise((resolve) => {
+            finish = () => {
+              resolve({ result: { kind: 'done', events: 4 }, difference: null, words: 9 });
+            };
+          }),
+      }),
+      3,
+      'global-plain',
+    );
+    const replay = store.getState().lockstepRequested({}, '0 1', 'X');
+    await store.getState().runRequested();
+    expect(store.getState().phase).toBe('idle');
+    store.getState().scenarioChosen('global-atomic');
+    expect(store.getState().scenario).toBe('global-plain');
+    finish();
+    await replay;
+    expect(store.getState().lockstep.agreed).toBe(true);
+  });
+});

@@ -270,6 +270,7 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
         if (!link) return;
         const st = get();
         if (st.phase === 'running' || st.phase === 'starting' || st.phase === 'stopping') return;
+        if (st.lockstep.busy) return;
         const problems = [...link.problems];
         let scenario = st.scenario;
         if (link.scenario !== '') {
@@ -284,8 +285,11 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
             return known;
           }),
         );
+        bridge.terminate();
         recheck({
           scenario,
+          run: null,
+          phase: 'idle',
           cpus: link.cpus ?? st.cpus,
           choices,
           settings: { ...st.settings, ...link.settings },
@@ -303,8 +307,9 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
           set({ message: `There is no scenario '${id}'.` });
           return;
         }
-        const phase = get().phase;
+        const { phase, lockstep } = get();
         if (phase === 'running' || phase === 'starting' || phase === 'stopping') return;
+        if (lockstep.busy) return;
         bridge.terminate();
         recheck({
           scenario: id,
@@ -313,6 +318,7 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
           phase: 'idle',
           message: 'Ready: press Run to start the CPUs.',
           final: null,
+          offered: null,
           lockstep: { busy: false, verdict: null, agreed: null },
         });
       },
@@ -342,6 +348,7 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
       async runRequested() {
         const st = get();
         if (st.phase === 'running' || st.phase === 'starting' || st.phase === 'stopping') return;
+        if (st.lockstep.busy) return;
         const r = paramsOf(st.scenario, st.cpus, st.choices);
         if ('error' in r) {
           set({ paramError: r.error, message: `Cannot run: ${r.error}` });
@@ -350,23 +357,14 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
         set({
           phase: 'starting',
           final: null,
-          message: `Starting ${String(st.cpus)} CPU workers…`,
+          message: `Starting ${String(liveSpecOf(st.scenario)?.fixedCpus ?? st.cpus)} CPU workers…`,
         });
         try {
-          const run = await bridge.start(
-            st.scenario,
-            r.params,
-            st.settings,
-            Date.now() | 0,
-            (why) => {
-              // A worker threw: the others are already stopping.
-              void get()
-                .stopRequested()
-                .then(() => {
-                  set({ phase: 'failed', message: `${why}. Press Run to start again.` });
-                });
-            },
-          );
+          const run = await bridge.start(st.scenario, r.params, st.settings, Date.now() | 0, () => {
+            // A worker threw: the others are already stopping. Stopping collects them and
+            // reports the failure; a stop already under way will report it too.
+            if (get().phase === 'running') void get().stopRequested();
+          });
           set({
             run,
             phase: 'running',
@@ -379,9 +377,10 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
       },
       async stopRequested() {
         const { run, phase } = get();
-        if (!run || (phase !== 'running' && phase !== 'failed')) return;
+        if (!run || phase !== 'running') return;
         set({ phase: 'stopping', message: 'Stopping: every task finishes its current operation…' });
         const outcome = await bridge.stop(run);
+        if (get().run !== run) return; // reset (or replaced) meanwhile
         const sc = findScenario(run.scenario);
         const spec = liveSpecOf(run.scenario);
         if (!sc || !spec) return;

@@ -79,7 +79,7 @@ export class CpuBridge {
     const machine = machineOf(scenario, params);
     const mem = allocateLive(machine, initialState(machine));
     applySettings(mem, settings, seed);
-    this.spawn(mem, scenario, params, 'free', failed);
+    this.workers = this.spawn(mem, scenario, params, 'free', failed);
     try {
       await startTogether(mem, pageWaiter);
     } catch (e) {
@@ -90,16 +90,17 @@ export class CpuBridge {
     return { scenario, params, machine, mem };
   }
 
+  /** Creates one worker per CPU; a free run's workers become the bridge's current ones. */
   private spawn(
     mem: LiveMemory,
     scenario: string,
     params: Params,
     mode: 'free' | 'lockstep',
     failed: (message: string) => void,
-  ): void {
+  ): Worker[] {
     this.failure = null;
     this.onFailure = failed;
-    this.workers = Array.from({ length: mem.cpus }, (_, cpu) => {
+    return Array.from({ length: mem.cpus }, (_, cpu) => {
       const worker = new Worker(new URL('./cpu.worker.ts', import.meta.url), {
         type: 'module',
         name: `CPU${cpu}`,
@@ -135,22 +136,30 @@ export class CpuBridge {
     return ok ? { kind: 'stopped' } : { kind: 'stuck', running };
   }
 
-  /** Replays `events` on fresh workers, one event at a time, and compares with the model. */
+  /**
+   * Replays `events` on fresh workers of its own (a run's workers are not touched), one event at
+   * a time, and compares with the model.
+   */
   async lockstep(
     scenario: string,
     params: Params,
     events: readonly number[],
   ): Promise<LockstepReport> {
-    this.terminate();
     const machine = machineOf(scenario, params);
     const mem = allocateLive(machine, initialState(machine));
     // An object: the callback sets it later, which narrowing cannot see.
     const crash = { message: null as string | null };
-    this.spawn(mem, scenario, params, 'lockstep', (message) => {
+    const workers = this.spawn(mem, scenario, params, 'lockstep', (message) => {
       crash.message = message;
     });
     try {
-      const result = await driveLockstep(mem, machine, events, pageWaiter);
+      const result = await driveLockstep(
+        mem,
+        machine,
+        events,
+        pageWaiter,
+        () => crash.message !== null,
+      );
       await allExited(mem, pageWaiter, STOP_TIMEOUT_MS);
       if (crash.message !== null) throw new Error(crash.message);
       const done = result.kind === 'done' ? events : events.slice(0, result.index);
@@ -162,7 +171,7 @@ export class CpuBridge {
         words: machine.size,
       };
     } finally {
-      this.terminate();
+      for (const w of workers) w.terminate();
     }
   }
 

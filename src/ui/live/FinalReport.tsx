@@ -2,12 +2,20 @@ import type { FinalReport as Report } from '../../store/liveStore.ts';
 import { formatRate } from '../../charts/Sparkline.tsx';
 import { findScenario } from '../../scenarios/index.ts';
 
+const fmtN = (v: number | bigint) => v.toLocaleString('en-US');
+
+function percent(part: number | bigint, whole: number | bigint): string {
+  const w = Number(whole);
+  return w === 0 ? 'all' : `${((Number(part) / w) * 100).toFixed(2)} %`;
+}
+
 /** After Stop: the invariants judged on the state the CPUs stopped in. */
 export function FinalReport({ report, scenario }: { report: Report; scenario: string }) {
   const sc = findScenario(scenario);
   const broken = new Map(report.violations.map((v) => [v.id, v.reason]));
-  const total = report.reading.total.adds;
+  const total = report.reading.total.adds.toLocaleString('en-US');
   const lost = report.reading.lost;
+  const added = report.reading.added;
   return (
     <section className="final-report" aria-labelledby="final-h">
       <h3 id="final-h">Verdict at rest</h3>
@@ -17,8 +25,8 @@ export function FinalReport({ report, scenario }: { report: Report; scenario: st
         <>
           <p>
             {lost === 0 || lost === 0n
-              ? `No update lost: ${total.toLocaleString('en-US')} adds in ${report.seconds.toFixed(1)} s, all counted.`
-              : `${lost.toLocaleString('en-US')} updates lost out of ${total.toLocaleString('en-US')} adds (${((Number(lost) / Math.max(1, total)) * 100).toFixed(2)} %) in ${report.seconds.toFixed(1)} s.`}
+              ? `No update lost: the counter holds all ${fmtN(added)} added (${total} adds in ${report.seconds.toFixed(1)} s).`
+              : `The counter is short by ${fmtN(lost)}: of the ${fmtN(added)} added in ${report.seconds.toFixed(1)} s, ${percent(lost, added)} was lost.`}
           </p>
           <ul className="verdicts">
             {sc?.invariants.map((inv) => (

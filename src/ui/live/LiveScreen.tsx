@@ -7,6 +7,7 @@ import { ratesOf } from '../../charts/sparkline.ts';
 import { Note, type Noted } from '../../live/memory.ts';
 import { relevantCounts } from '../../live/readout.ts';
 import { liveSpecOf } from '../../live/specs.ts';
+import type { Machine } from '../../machine/machine.ts';
 import { findScenario } from '../../scenarios/index.ts';
 import { formatLiveLink } from '../../store/liveLink.ts';
 import { defaultCpus, defaultSettings } from '../../store/liveStore.ts';
@@ -81,7 +82,9 @@ function LiveBody() {
   const spec = liveSpecOf(scenario);
   const actions = liveStore.getState();
   const running = phase === 'running';
-  const busy = running || phase === 'starting' || phase === 'stopping';
+  const replaying = useLive((s) => s.lockstep.busy);
+  // A lockstep replay and a run never overlap: each has its own workers.
+  const busy = running || phase === 'starting' || phase === 'stopping' || replaying;
   const shown = final?.reading ?? reading;
   const relevant = useMemo(() => (run ? relevantCounts(run.machine) : null), [run]);
 
@@ -147,7 +150,7 @@ function LiveBody() {
         >
           Reset
         </button>
-        {running && run && <RaiseControls cpus={run.mem.cpus} scenario={scenario} />}
+        {running && run && <RaiseControls machine={run.machine} />}
       </div>
       <p role="status" aria-label="Run status" className="live-message">
         {message}
@@ -248,12 +251,13 @@ function LiveBody() {
   );
 }
 
-function RaiseControls({ cpus, scenario }: { cpus: number; scenario: string }) {
+function RaiseControls({ machine }: { machine: Machine }) {
   const id = useId();
   const [cpu, setCpu] = useState(0);
-  const sc = findScenario(scenario);
-  const hasIrq = sc?.handlers.some((h) => h.startsWith('IRQ')) ?? false;
-  const hasNmi = sc?.handlers.some((h) => h.startsWith('NMI')) ?? false;
+  const cpus = machine.cpus;
+  // Only the CPUs that have a handler: the buttons say what the selected CPU can take.
+  const hasIrq = machine.irqCtx[cpu] !== undefined && machine.irqCtx[cpu] !== -1;
+  const hasNmi = machine.nmiCtx[cpu] !== undefined && machine.nmiCtx[cpu] !== -1;
   const raise = (k: number, what: 'irq' | 'nmi' | 'migration') => {
     liveStore.getState().raiseRequested(k, what);
   };

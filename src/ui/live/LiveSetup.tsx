@@ -13,7 +13,8 @@ export function LiveSetup({ cores }: { cores: number }) {
   const phase = useLive((s) => s.phase);
   const paramError = useLive((s) => s.paramError);
   const [chosen, setChosen] = useState(scenario);
-  const busy = phase === 'running' || phase === 'starting' || phase === 'stopping';
+  const replaying = useLive((s) => s.lockstep.busy);
+  const busy = phase === 'running' || phase === 'starting' || phase === 'stopping' || replaying;
   const sc = findScenario(scenario);
   const spec = liveSpecOf(scenario);
   const actions = liveStore.getState();
