@@ -15,6 +15,7 @@
 // Atomics (which publishes the context record written before it) and the target adopts it.
 
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
+import type { CallChecks } from './calls.ts';
 import { deliverIrq, deliverNmi, runLocals, step, topContext } from '../machine/interpreter.ts';
 import { type Instr, Kind, Op } from '../machine/isa.ts';
 import {
@@ -54,6 +55,7 @@ import {
   S_SEED,
   STAT_SLOTS,
   T_ADDS,
+  T_BAD_CALLS,
   T_CALLS,
   T_FOLDS,
   T_MAX_RETRIES,
@@ -105,11 +107,17 @@ function resultSlotsOf(m: Machine): number[][] {
  * Runs CPU k until the run stops. Returns normally after a clean stop; throws what the machine
  * threw (a MachineFault) after marking the fault in shared memory so the other CPUs stop too.
  */
-export function runCpu(mem: LiveMemory, m: Machine, k: number, clock: CpuClock): void {
+export function runCpu(
+  mem: LiveMemory,
+  m: Machine,
+  k: number,
+  clock: CpuClock,
+  checks: CallChecks = [],
+): void {
   // An object, not `let`s: the loop's poll() changes it, and TypeScript's narrowing cannot see that.
   const run = { stopping: false };
   try {
-    loop(mem, m, k, clock, run);
+    loop(mem, m, k, clock, run, checks);
   } catch (e) {
     Atomics.compareExchange(mem.words, C_FAULT, 0, k + 1);
     Atomics.store(mem.words, C_STOP, 1);
@@ -128,6 +136,7 @@ function loop(
   k: number,
   clock: CpuClock,
   run: { stopping: boolean },
+  checks: CallChecks,
 ): void {
   const s = mem.state;
   const wide = mem.wide;
@@ -151,6 +160,7 @@ function loop(
   let moved = 0;
   let maxRetries = 0;
   let retried = 0;
+  let bad = 0;
   const stat = new Float64Array(STAT_SLOTS);
   const statAt = mem.statLine(k);
   const flush = (t: number) => {
@@ -163,6 +173,7 @@ function loop(
     stat[T_MIGRATIONS] = moved;
     stat[T_MAX_RETRIES] = maxRetries;
     stat[T_RETRIES] = retried;
+    stat[T_BAD_CALLS] = bad;
     stat[T_TIME] = t;
     mem.stats.set(stat, statAt);
   };
@@ -395,8 +406,14 @@ function loop(
     if (s[cb + CTX_RETRIES] !== retries) note(mem, k, Note.SumRetry, top, now);
     if (top < m.tasks && s[cb + CTX_DONE] !== 0) {
       // The task finished one operation.
-      if (observer[top]) calls++;
-      else adds++;
+      if (observer[top]) {
+        calls++;
+        const check = checks[top];
+        if (check && !check(s)) {
+          bad++;
+          note(mem, k, Note.BadSum, top, now);
+        }
+      } else adds++;
       const took = s[cb + CTX_RETRIES] as number;
       retried += took;
       if (took > maxRetries) maxRetries = took;

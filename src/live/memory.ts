@@ -54,6 +54,7 @@ export const T_MIGRATIONS = 6; // tasks this CPU handed to another
 export const T_TIME = 7; // milliseconds since the start, at the last flush
 export const T_MAX_RETRIES = 8; // the most retries one call (a sum()) took, among calls finished here
 export const T_RETRIES = 9; // retries taken by the calls finished on this CPU
+export const T_BAD_CALLS = 10; // sum() calls finished here that returned a value outside their window
 /** Float64 slots per CPU: two lines. */
 export const STAT_SLOTS = 16;
 const STAT_LINES = (STAT_SLOTS * 8) / LINE_BYTES;
@@ -72,6 +73,8 @@ export const Note = {
   Nmi: 5,
   MigratedOut: 6,
   Adopted: 7,
+  /** A sum() returned a value outside the exact totals while it ran. */
+  BadSum: 8,
 } as const;
 
 export interface LiveMemory {

@@ -12,6 +12,7 @@ import {
   type LiveMemory,
   STAT_SLOTS,
   T_ADDS,
+  T_BAD_CALLS,
   T_CALLS,
   T_FOLDS,
   T_MAX_RETRIES,
@@ -22,6 +23,7 @@ import {
   T_STEPS,
   T_TIME,
 } from './memory.ts';
+import { inFlightSlack } from './slack.ts';
 import type { LiveSpec } from './specs.ts';
 
 /** A copy of the shared memory at one moment, bracketed by the exact total before and after. */
@@ -68,6 +70,8 @@ export interface LiveReading {
   readonly retries: number;
   /** The most retries a single finished call took. */
   readonly maxRetriesPerCall: number;
+  /** sum() calls that returned a value outside the exact totals while they ran. */
+  readonly badSums: number;
   /** The per-CPU slots drawn as bars, or null. */
   readonly slots: readonly number[] | null;
   readonly batch: number | null;
@@ -160,16 +164,6 @@ function retriesSoFar(m: Machine, sample: Sample): number {
   return n;
 }
 
-/**
- * The most that adds in flight can put in memory before the totals count them: one add per
- * context (a task or handler completes at most one add per step), the largest it makes.
- */
-export function inFlightSlack(m: Machine): number {
-  let slack = 0;
-  for (const code of m.code) slack += Math.max(0, ...code.map((i) => Math.abs(i.tally)));
-  return slack;
-}
-
 /** What one sample shows. */
 export function readSample(
   sc: Scenario,
@@ -185,8 +179,7 @@ export function readSample(
   const value = spec.value(o, p);
   // The initial value: the exact total minus what the tallies in this copy add up to.
   const initial = minus(exact, totalTally(m, s));
-  // A worker writes memory first and its tally a moment later (two plain writes in one step), so
-  // a copy may hold an add the totals do not count yet: each context's one add in flight is slack.
+  // Adds in flight may be in memory before the totals count them (see slack.ts).
   const slack = inFlightSlack(m);
   /** How far v lies outside [lo − slack, hi + slack] (signed; 0 inside). */
   const outside = (v: number | bigint, a: number | bigint, b: number | bigint): number => {
@@ -227,6 +220,7 @@ export function readSample(
     cpus,
     total: sumOf(cpus),
     retries: retriesSoFar(m, sample),
+    badSums: cpus.reduce((n, _, k) => n + (sample.stats[k * STAT_SLOTS + T_BAD_CALLS] ?? 0), 0),
     maxRetriesPerCall: Math.max(
       0,
       ...cpus.map((_, k) => sample.stats[k * STAT_SLOTS + T_MAX_RETRIES] ?? 0),

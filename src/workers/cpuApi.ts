@@ -3,6 +3,7 @@
 // CPU until the run stops. The call returns only then: the worker is busy for the whole run, so
 // everything else (stop, rates, IRQs) goes through the shared memory, never through a message.
 
+import { callChecks } from '../live/calls.ts';
 import { runCpu } from '../live/cpu.ts';
 import { runLockstep } from '../live/lockstep.ts';
 import { mapLive } from '../live/memory.ts';
@@ -24,7 +25,8 @@ export const cpuApi = {
     if (!sc) throw new Error(`unknown scenario ${job.scenario}`);
     const m = sc.build(job.params, { padded: true }).machine;
     const mem = mapLive(job.buffer, m);
-    if (job.mode === 'free') runCpu(mem, m, job.cpu, { now: () => performance.now() });
+    const checks = callChecks(sc, m, job.params);
+    if (job.mode === 'free') runCpu(mem, m, job.cpu, { now: () => performance.now() }, checks);
     else runLockstep(mem, m, job.cpu);
   },
 };

@@ -139,3 +139,15 @@ describe('lockstep replay on threads', () => {
     expect(r.words).toBeGreaterThan(0);
   });
 });
+
+describe('every live sum() is judged as it returns', () => {
+  it('percpu-atomic64: a lockless sum racing the folds misses or double-counts a batch', async () => {
+    const r = await eventually(
+      4,
+      () => runFor('percpu-atomic64', 3, 500, { periodUs: 0 }),
+      (x) => x.broken.includes('sum-within-window'),
+    );
+    expect(r.broken).toContain('sum-within-window');
+    expect(r.lost).toBe(0n); // nothing is lost: only the sum is wrong
+  });
+});

@@ -319,6 +319,7 @@ const NOTE_TEXT: Readonly<Record<number, string>> = {
   [Note.Nmi]: 'takes an NMI',
   [Note.MigratedOut]: 'hands its task to another CPU',
   [Note.Adopted]: 'adopts a migrated task',
+  [Note.BadSum]: 'sees sum() return a value outside the exact totals while it ran',
 };
 
 /** The latest notable events, in words (sampled ten times a second, not announced). */

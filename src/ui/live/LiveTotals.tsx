@@ -61,6 +61,14 @@ export function LiveTotals({
             </td>
           </tr>
         )}
+        {reading.sum && (
+          <tr className={reading.badSums > 0 ? 'bad' : undefined}>
+            <th scope="row">sum() calls outside their window</th>
+            <td>
+              {fmt(reading.badSums)} <span className="hint">(each judged as it returned)</span>
+            </td>
+          </tr>
+        )}
         <tr>
           <th scope="row">Adds</th>
           <td>
