@@ -179,3 +179,25 @@ test('every witness of every scenario ends with the same state on the workers as
     );
   }
 });
+
+test('keyboard only: set the CPUs, run and stop', async ({ page }) => {
+  const live = new LivePage(page);
+  await live.open('#/live/global-atomic');
+  const cpus = page.getByRole('spinbutton', { name: 'CPUs (workers)' });
+  await cpus.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('2');
+  await page.keyboard.press('Tab');
+  // Tab on to Run and press Enter, then Space on Stop.
+  const run = live.button('Run');
+  for (let i = 0; i < 20 && !(await run.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await expect(live.status()).toContainText('Running on 2 CPU workers');
+  await page.waitForTimeout(300);
+  await live.button('Stop').focus();
+  await page.keyboard.press('Space');
+  await expect(live.status()).toContainText('Stopped', { timeout: 15_000 });
+  expect(await live.total('Lost updates')).toBe(0);
+});
