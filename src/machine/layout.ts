@@ -50,6 +50,8 @@ export interface Layout {
   readonly resultWords: number;
   /** Initial memory contents. */
   readonly initial: Int32Array;
+  /** The live workers' layout: the machine also gives each CPU's context records whole lines. */
+  readonly padded: boolean;
 }
 
 const LINE_WORDS = 16; // 64 bytes
@@ -133,6 +135,7 @@ export class LayoutBuilder {
       results: this.results,
       resultWords: this.resultNext,
       initial,
+      padded: this.padded,
     };
   }
 }

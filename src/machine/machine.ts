@@ -32,6 +32,9 @@ export const CTX_REGS = 6;
 
 export const CtxKind = { Task: 0, Irq: 1, Nmi: 2 } as const;
 
+/** Words in a 64-byte cache line. */
+const LINE_WORDS = 16;
+
 export interface TaskSpec {
   readonly name: string;
   /** The CPU the task starts on. */
@@ -112,9 +115,12 @@ export function compile(spec: MachineSpec): Machine {
   const regs = Math.max(0, ...programs.map((p) => p.regNames.length));
   const memWords = layout.memWords;
   const cpuOff = memWords;
-  const ctxOff = cpuOff + cpus * CPU_FIELDS;
-  const ctxStride = CTX_REGS + 2 * regs;
-  const resOff = ctxOff + programs.length * ctxStride;
+  // Padded (live workers): every context record on lines of its own, since the CPU running it
+  // writes its pc and registers at every step and two CPUs must not share those lines.
+  const line = (n: number) => (layout.padded ? Math.ceil(n / LINE_WORDS) * LINE_WORDS : n);
+  const ctxOff = line(cpuOff + cpus * CPU_FIELDS);
+  const ctxStride = line(CTX_REGS + 2 * regs);
+  const resOff = line(ctxOff + programs.length * ctxStride);
   return {
     spec,
     cpus,
