@@ -365,6 +365,11 @@ export class ProgramBuilder {
 
   /** Runs `body` `times` times (a hidden counter register; the loop itself costs no step). */
   repeat(times: number, body: () => void): this {
+    // Once needs no loop: fewer local instructions to run, and no counter register to show.
+    if (times === 1) {
+      body();
+      return this;
+    }
     const i = this.reg(`i${this.regs.length}`);
     const top = this.label();
     const end = this.label();
