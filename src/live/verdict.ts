@@ -51,7 +51,7 @@ export function liveVerdict(
   if (sc.invariants.some((i) => i.id === 'sum-within-window') && reading.badSums > 0) {
     violations.push({
       id: 'sum-within-window',
-      reason: `${String(reading.badSums)} of ${String(reading.total.calls)} sum() calls returned a value outside the exact totals while they ran`,
+      reason: `${reading.badSums.toLocaleString('en-US')} of ${reading.total.calls.toLocaleString('en-US')} sum() calls returned a value outside the exact totals while they ran`,
     });
   }
   return { terminal: true, violations };

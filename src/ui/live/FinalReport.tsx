@@ -39,7 +39,8 @@ export function FinalReport({ report, scenario }: { report: Report; scenario: st
           <PerCpu report={report} />
           {sc?.invariants.some((i) => i.when === 'always') && (
             <p className="hint">
-              Invariants judged at every state in the model are judged here on the final state only.
+              The model judges these at every state; here each sum() is judged as it returns, the
+              others on the state the CPUs stopped in.
             </p>
           )}
         </>
