@@ -24,7 +24,7 @@ test('the home page is cross-origin isolated and says so', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'percpu-lab' })).toBeVisible();
   expect(await home.isCrossOriginIsolated()).toBe(true);
   await expect(home.isolationStatus()).toHaveText(
-    'Cross-origin isolation is on: Live and Bench modes can use SharedArrayBuffer.',
+    'Cross-origin isolation is on: Live mode can use SharedArrayBuffer.',
   );
 });
 

@@ -1,18 +1,17 @@
-/** Says whether Live and Bench (which need SharedArrayBuffer) can run on this page, and if not, why. */
+/** Says whether Live mode (which needs SharedArrayBuffer) can run on this page, and if not, why. */
 export function IsolationStatus({ isolated }: { isolated: boolean }) {
   if (isolated) {
     return (
       <div role="status" className="status status-on">
-        <p>Cross-origin isolation is on: Live and Bench modes can use SharedArrayBuffer.</p>
+        <p>Cross-origin isolation is on: Live mode can use SharedArrayBuffer.</p>
       </div>
     );
   }
   return (
     <div role="status" className="status status-off">
       <p>
-        Cross-origin isolation is off, so Live and Bench modes cannot run here. They share memory
-        between workers through SharedArrayBuffer, which browsers only allow on a page served with
-        these headers:
+        Cross-origin isolation is off, so Live mode cannot run here. Its workers share memory
+        through SharedArrayBuffer, which browsers only allow on a page served with these headers:
       </p>
       <ul>
         <li>
