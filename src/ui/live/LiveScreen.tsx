@@ -99,7 +99,15 @@ function LiveBody() {
   if (!spec) {
     return (
       <>
-        <p className="summary">{sc?.summary}</p>
+        <p className="summary">
+          {sc?.summary} {sc?.reconstruction && <span className="badge">reconstruction</span>}
+        </p>
+        {sc && (
+          <details className="lesson">
+            <summary>Lesson</summary>
+            <p>{sc.lesson.summary}</p>
+          </details>
+        )}
         <LiveSetup key={scenario} cores={cores} />
         <p>
           {scenario} does not run free on the workers: its outcome is one particular interleaving,
@@ -116,7 +124,15 @@ function LiveBody() {
 
   return (
     <>
-      <p className="summary">{sc?.summary}</p>
+      <p className="summary">
+        {sc?.summary} {sc?.reconstruction && <span className="badge">reconstruction</span>}
+      </p>
+      {sc && (
+        <details className="lesson">
+          <summary>Lesson</summary>
+          <p>{sc.lesson.summary}</p>
+        </details>
+      )}
       <div className="live-top">
         <LiveSetup key={scenario} cores={cores} />
         <LiveRates />
