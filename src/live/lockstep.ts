@@ -132,7 +132,7 @@ const CTX_FIELD_NAMES = [
 ];
 
 /** What word i of a state is, e.g. "fbc->count (lo)", "CPU1 preempt_count", "T0 register v". */
-export function wordName(m: Machine, i: number): string {
+function wordName(m: Machine, i: number): string {
   if (i < m.memWords) {
     const at = cellAt(m.layout, i);
     if (!at) return `padding word ${i}`;

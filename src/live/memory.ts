@@ -25,7 +25,6 @@ export const C_EXITED = 4; // workers that have stopped
 export const C_FAULT = 5; // 1 + the CPU whose worker failed first, or 0
 export const C_TURN = 6; // lockstep: the CPU whose turn it is (TURN_NONE: the page's)
 export const C_EVENT = 7; // lockstep: the event the CPU must apply
-export const C_GEN = 8; // incremented by the page at every change it wants workers to notice
 
 export const TURN_NONE = -1;
 export const TURN_END = -2;
@@ -115,7 +114,7 @@ function offsets(m: Machine): Offsets {
 }
 
 /** The number of bytes a run of machine m needs. */
-export function liveBytes(m: Machine): number {
+function liveBytes(m: Machine): number {
   return offsets(m).bytes;
 }
 
