@@ -211,36 +211,24 @@ function LiveBody() {
             </figure>
           )}
           <div className="sparklines">
-            <Sparkline
-              label="Adds"
-              unit="/s"
-              points={ratesOf(history.adds)}
-              windowSeconds={WINDOW_SECONDS}
-            />
-            {relevant?.folds && (
-              <Sparkline
-                label="Folds"
-                unit="/s"
-                points={ratesOf(history.folds)}
-                windowSeconds={WINDOW_SECONDS}
-              />
-            )}
-            {relevant?.bumps && (
-              <Sparkline
-                label="Sequence bumps"
-                unit="/s"
-                points={ratesOf(history.bumps)}
-                windowSeconds={WINDOW_SECONDS}
-              />
-            )}
-            {relevant?.retries && (
-              <Sparkline
-                label="Sum retries"
-                unit="/s"
-                points={ratesOf(history.retries)}
-                windowSeconds={WINDOW_SECONDS}
-              />
-            )}
+            {(
+              [
+                ['Adds', history.adds, true],
+                ['Folds', history.folds, relevant?.folds],
+                ['Sequence bumps', history.bumps, relevant?.bumps],
+                ['Sum retries', history.retries, relevant?.retries],
+              ] as const
+            )
+              .filter(([, , shown]) => shown)
+              .map(([label, counts]) => (
+                <Sparkline
+                  key={label}
+                  label={label}
+                  unit="/s"
+                  points={ratesOf(counts)}
+                  windowSeconds={WINDOW_SECONDS}
+                />
+              ))}
           </div>
           <figure>
             <figcaption>Operations per second, per CPU</figcaption>
