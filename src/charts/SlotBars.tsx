@@ -1,5 +1,5 @@
 import { Hatch, YTicks } from './parts.tsx';
-import { slotBarsLayout } from './slotBars.ts';
+import { barLabel, slotBarsLayout } from './slotBars.ts';
 
 const W = 520;
 const H = 220;
@@ -61,9 +61,11 @@ export function SlotBars({
               ↑ folded
             </text>
           )}
-          <text x={b.x + b.width / 2} y={H - 8} textAnchor="middle" className="bar-label">
-            CPU{b.cpu}: {b.value}
-          </text>
+          {barLabel(b.cpu, b.value, l.bars.length) !== null && (
+            <text x={b.x + b.width / 2} y={H - 8} textAnchor="middle" className="bar-label">
+              {barLabel(b.cpu, b.value, l.bars.length)}
+            </text>
+          )}
         </g>
       ))}
     </svg>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slotBarsLayout } from './slotBars.ts';
+import { barLabel, slotBarsLayout } from './slotBars.ts';
 
 describe('slotBarsLayout', () => {
   it('draws bars from zero up or down, with ±batch lines inside the frame', () => {
@@ -17,5 +17,12 @@ describe('slotBarsLayout', () => {
     expect(bar?.over).toBe(true);
     expect(bar && bar.y).toBeGreaterThanOrEqual(0);
     expect((bar?.y ?? 0) < (l.plusY as number)).toBe(true);
+  });
+
+  it('labels bars in full for a few CPUs, by number on every few bars for many', () => {
+    expect(barLabel(1, 31, 2)).toBe('CPU1: 31');
+    expect(barLabel(3, 7, 8)).toBe('3');
+    const shown = Array.from({ length: 64 }, (_, k) => barLabel(k, 0, 64)).filter((x) => x);
+    expect(shown).toHaveLength(16);
   });
 });

@@ -61,3 +61,13 @@ export function slotBarsLayout(
     ticks: y.ticks(5).map((t) => ({ y: y(t), label: String(t) })),
   };
 }
+
+/**
+ * The label under CPU k's bar, or null: "CPU1: 31" while they fit (up to 6 CPUs), then the CPU
+ * number alone on every few bars (the values are in the chart's accessible summary).
+ */
+export function barLabel(cpu: number, value: number, count: number): string | null {
+  if (count <= 6) return `CPU${String(cpu)}: ${String(value)}`;
+  const every = Math.ceil(count / 16);
+  return cpu % every === 0 ? String(cpu) : null;
+}
