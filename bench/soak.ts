@@ -10,6 +10,7 @@
 
 import { parseArgs } from 'node:util';
 import type { Page } from '@playwright/test';
+import { formatRate } from '../src/live/format.ts';
 import { liveSpecs } from '../src/live/specs.ts';
 import { findScenario } from '../src/scenarios/index.ts';
 import { launchChromium, type Preview, startPreview } from './browser.ts';
@@ -128,13 +129,6 @@ function parseRate(text: string): number {
   return Number(m[1]) * scale;
 }
 
-const fmt = (v: number) =>
-  v >= 1e6
-    ? `${(v / 1e6).toFixed(2)} M`
-    : v >= 1e4
-      ? `${(v / 1e3).toFixed(1)} k`
-      : String(Math.round(v));
-
 let preview: Preview | null = null;
 
 async function main(): Promise<void> {
@@ -148,9 +142,9 @@ async function main(): Promise<void> {
     if (!values.json) {
       console.log(
         `${id.padEnd(18)} ${String(row.cpus).padStart(2)} CPUs ${row.seconds.toFixed(1)} s  ` +
-          `ops ${fmt(row.operations).padStart(8)}  per worker ${row.perWorker.map((v) => `${fmt(v)}/s`).join(', ')} ` +
-          `(${row.instructions.map((v) => `${fmt(v)} instr/s`).join(', ')})  ` +
-          `lost ${String(row.lost)}  folds ${row.folds === null ? '-' : fmt(row.folds)}  ` +
+          `ops ${formatRate(row.operations).padStart(8)}  per worker ${row.perWorker.map((v) => `${formatRate(v)}/s`).join(', ')} ` +
+          `(${row.instructions.map((v) => `${formatRate(v)} instr/s`).join(', ')})  ` +
+          `lost ${String(row.lost)}  folds ${row.folds === null ? '-' : formatRate(row.folds)}  ` +
           `retries ${row.retries === null ? '-' : String(row.retries)}` +
           (row.violated.length ? `  violated: ${row.violated.join(', ')}` : '') +
           (row.outcome.startsWith('Stopped') ? '' : `  (${row.outcome})`),

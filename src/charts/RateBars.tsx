@@ -1,5 +1,5 @@
 import { rateBarsLayout } from './rateBars.ts';
-import { formatRate } from './Sparkline.tsx';
+import { formatRate } from '../live/format.ts';
 
 const W = 520;
 

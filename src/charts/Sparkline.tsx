@@ -1,3 +1,4 @@
+import { formatRate } from '../live/format.ts';
 import { type Point, sparklineLayout } from './sparkline.ts';
 
 const W = 220;
@@ -33,12 +34,4 @@ export function Sparkline({
       </svg>
     </figure>
   );
-}
-
-/** 1234567 → "1.23 M". */
-export function formatRate(v: number): string {
-  if (v >= 1e9) return `${(v / 1e9).toFixed(2)} G`;
-  if (v >= 1e6) return `${(v / 1e6).toFixed(2)} M`;
-  if (v >= 1e4) return `${(v / 1e3).toFixed(1)} k`;
-  return String(Math.round(v));
 }

@@ -8,6 +8,7 @@
 import { apply, eventCpu, formatEvent, whyIllegal } from '../machine/events.ts';
 import { CPU_FIELDS, CTX_REGS, contextName, type Machine } from '../machine/machine.ts';
 import { cellAt } from '../machine/layout.ts';
+import { replay } from '../machine/replay.ts';
 import {
   C_EVENT,
   C_EXITED,
@@ -94,6 +95,27 @@ export async function driveLockstep(
     Atomics.store(w, C_TURN, TURN_END);
     Atomics.notify(w, C_TURN);
   }
+}
+
+/** What a lockstep replay found: how it went and the first word that differs from the model. */
+export interface LockstepReport {
+  readonly result: LockstepResult;
+  readonly difference: string | null;
+  /** Words compared. */
+  readonly words: number;
+}
+
+/** Compares the workers' final state with the model's replay of the events they applied. */
+export function compareWithModel(
+  m: Machine,
+  events: readonly number[],
+  result: LockstepResult,
+  hardware: Int32Array,
+): LockstepReport {
+  const done = result.kind === 'done' ? events : events.slice(0, result.index);
+  const { states } = replay(m, done);
+  const model = states[states.length - 1] as Int32Array;
+  return { result, difference: firstDifference(m, model, hardware), words: m.size };
 }
 
 /** The first word where two states of machine m differ, told for people; null when equal. */

@@ -6,7 +6,7 @@ import { createStore } from 'zustand/vanilla';
 import { applySettings, type LiveSettings, raise, type RaiseWhat } from '../live/control.ts';
 import type { LiveMemory } from '../live/memory.ts';
 import type { Machine } from '../machine/machine.ts';
-import type { LockstepResult } from '../live/lockstep.ts';
+import type { LockstepReport } from '../live/lockstep.ts';
 import { readSample, takeSample, type LiveReading } from '../live/readout.ts';
 import { type LiveSpec, liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
@@ -33,11 +33,7 @@ export interface LiveBridge {
     | { readonly kind: 'stuck'; readonly running: number }
     | { readonly kind: 'failed'; readonly message: string }
   >;
-  lockstep(
-    scenario: string,
-    params: Params,
-    events: readonly number[],
-  ): Promise<{ result: LockstepResult; difference: string | null; words: number }>;
+  lockstep(scenario: string, params: Params, events: readonly number[]): Promise<LockstepReport>;
   terminate(): void;
 }
 

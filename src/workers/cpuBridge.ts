@@ -13,11 +13,10 @@ import {
   startTogether,
   type Waiter,
 } from '../live/control.ts';
-import { driveLockstep, firstDifference, type LockstepResult } from '../live/lockstep.ts';
+import { compareWithModel, driveLockstep, type LockstepReport } from '../live/lockstep.ts';
 import { allocateLive, type LiveMemory } from '../live/memory.ts';
 import { initialState } from '../machine/interpreter.ts';
 import type { Machine } from '../machine/machine.ts';
-import { replay } from '../machine/replay.ts';
 import { findScenario } from '../scenarios/index.ts';
 import type { Params } from '../scenarios/types.ts';
 import type { CpuApi } from './cpuApi.ts';
@@ -47,14 +46,6 @@ export type StopOutcome =
   | { readonly kind: 'stopped' }
   | { readonly kind: 'stuck'; readonly running: number }
   | { readonly kind: 'failed'; readonly message: string };
-
-export interface LockstepReport {
-  readonly result: LockstepResult;
-  /** The first word where the workers' final state differs from the model's, or null. */
-  readonly difference: string | null;
-  /** Words compared. */
-  readonly words: number;
-}
 
 function machineOf(scenario: string, params: Params): Machine {
   const sc = findScenario(scenario);
@@ -162,14 +153,7 @@ export class CpuBridge {
       );
       await allExited(mem, pageWaiter, STOP_TIMEOUT_MS);
       if (crash.message !== null) throw new Error(crash.message);
-      const done = result.kind === 'done' ? events : events.slice(0, result.index);
-      const { states } = replay(machine, done);
-      const model = states[states.length - 1] as Int32Array;
-      return {
-        result,
-        difference: firstDifference(machine, model, mem.state.slice()),
-        words: machine.size,
-      };
+      return compareWithModel(machine, events, result, mem.state.slice());
     } finally {
       for (const w of workers) w.terminate();
     }

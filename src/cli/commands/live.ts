@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { noInterference } from '../../live/control.ts';
+import { formatRate } from '../../live/format.ts';
 import { liveParams, liveSpecOf, liveSpecs } from '../../live/specs.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../../machine/schedule.ts';
 import { jsonObservables } from '../../scenarios/outcome.ts';
@@ -13,13 +14,6 @@ import { intOption, paramsArg, parseCommand, scenarioArg } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 import { lockstepOnThreads, runLive } from '../live/threads.ts';
-
-const fmt = (v: number) =>
-  v >= 1e6
-    ? `${(v / 1e6).toFixed(2)} M`
-    : v >= 1e4
-      ? `${(v / 1e3).toFixed(1)} k`
-      : String(Math.round(v));
 
 export async function liveCommand(argv: readonly string[]): Promise<string> {
   const { values, positionals } = parseCommand(() =>
@@ -114,7 +108,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   const out = [`${sc.id} live: ${String(machine.cpus)} CPU threads for ${secs.toFixed(2)} s`];
   doc.perCpu.forEach((c, k) => {
     out.push(
-      `  CPU${String(k)}  ${fmt(c.operationsPerSecond)} operations/s (${fmt(c.adds)} adds, ${fmt(c.calls)} calls), ${fmt(c.instructionsPerSecond)} instructions/s`,
+      `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${formatRate(c.instructionsPerSecond)} instructions/s`,
     );
   });
   out.push(
@@ -153,24 +147,14 @@ async function lockstepRun(
     }
     jobs.push({
       label: w.name,
-      params: paramsArg(
-        sc,
-        Object.entries(w.params).map(
-          ([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`,
-        ),
-      ),
+      params: paramsArg(sc, witnessSets(w.params)),
       schedule: w.schedule,
     });
   } else {
     for (const w of sc.witnesses) {
       jobs.push({
         label: w.name,
-        params: paramsArg(
-          sc,
-          Object.entries(w.params).map(
-            ([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`,
-          ),
-        ),
+        params: paramsArg(sc, witnessSets(w.params)),
         schedule: w.schedule,
       });
     }
@@ -209,4 +193,9 @@ async function lockstepRun(
       return `${sc.id} / ${x.name}: ${what}`;
     })
     .join('\n');
+}
+
+/** A witness's parameters as --set assignments. */
+function witnessSets(p: Params): string[] {
+  return Object.entries(p).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`);
 }

@@ -10,11 +10,10 @@ import {
   startTogether,
   type Waiter,
 } from '../../live/control.ts';
-import { driveLockstep, firstDifference, type LockstepResult } from '../../live/lockstep.ts';
+import { compareWithModel, driveLockstep, type LockstepReport } from '../../live/lockstep.ts';
 import { type LiveReading, readSample, takeSample } from '../../live/readout.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import { type LiveVerdict, liveVerdict } from '../../live/verdict.ts';
-import { replay } from '../../machine/replay.ts';
 import { allocateLive, type LiveMemory } from '../../live/memory.ts';
 import { initialState } from '../../machine/interpreter.ts';
 import type { Machine } from '../../machine/machine.ts';
@@ -116,19 +115,12 @@ export async function lockstepOnThreads(
   id: string,
   params: Params,
   events: readonly number[],
-): Promise<{ result: LockstepResult; difference: string | null; words: number }> {
+): Promise<LockstepReport> {
   const t = startThreads(id, params, 'lockstep');
   try {
     const result = await driveLockstep(t.mem, t.machine, events, nodeWaiter);
     await t.done;
-    const done = result.kind === 'done' ? events : events.slice(0, result.index);
-    const { states } = replay(t.machine, done);
-    const model = states[states.length - 1] as Int32Array;
-    return {
-      result,
-      difference: firstDifference(t.machine, model, t.mem.state.slice()),
-      words: t.machine.size,
-    };
+    return compareWithModel(t.machine, events, result, t.mem.state.slice());
   } finally {
     await t.terminate();
   }

@@ -1,5 +1,5 @@
 import type { FinalReport as Report } from '../../store/liveStore.ts';
-import { formatRate } from '../../charts/Sparkline.tsx';
+import { formatRate } from '../../live/format.ts';
 import { findScenario } from '../../scenarios/index.ts';
 
 const fmtN = (v: number | bigint) => v.toLocaleString('en-US');

@@ -1,4 +1,4 @@
-import { formatRate } from '../../charts/Sparkline.tsx';
+import { formatRate } from '../../live/format.ts';
 import type { LiveReading, Relevant } from '../../live/readout.ts';
 
 const fmt = (v: number | bigint) => v.toLocaleString('en-US');
