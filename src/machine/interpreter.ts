@@ -513,7 +513,7 @@ function enterHandler(m: Machine, s: Int32Array, k: number, ctx: number): void {
 }
 
 /** A context ran off the end of its program: a task finishes, a handler returns. */
-function finish(m: Machine, s: Int32Array, k: number, ctx: number): void {
+export function finish(m: Machine, s: Int32Array, k: number, ctx: number): void {
   const b = m.cpuOff + k * CPU_FIELDS;
   const kind = m.ctxKind[ctx];
   if (kind === CtxKind.Task) {

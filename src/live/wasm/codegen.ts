@@ -1,0 +1,645 @@
+// The CPU compiler: a machine's programs, as the model interprets them, turned into one
+// WebAssembly function per context for one live CPU (issue 10; DESIGN §6 "compiled CPUs").
+//
+// Each function runs its context from the pc stored in the state for a budget of steps and
+// returns; the CPU loop (cpu.ts) takes events between such bursts. Inside a burst:
+//   - registers, preempt_count, the interrupt flag and the retry count live in Wasm locals,
+//     loaded from the state on entry and written back on exit (only this CPU writes them);
+//   - every access the model calls visible stays a real access to the shared memory: Load and
+//     Store are plain Wasm loads and stores (they race, as `x++` does on real CPUs); LOCK
+//     operations, spin locks, xchg and cmpxchg are Wasm atomics (LOCK-prefixed on x86), and a
+//     single-step 64-bit access is one 64-bit atomic access;
+//   - the tally of what the context added is updated in shared memory at the step that adds,
+//     so the exact total stays known to the other CPUs (a summer's window) and to the page.
+// The semantics are those of `step` in machine/interpreter.ts, instruction by instruction; the
+// differential test (engines.test.ts) runs both from the same states and compares every word.
+//
+// Why WebAssembly rather than JavaScript source or closures: its loads and stores are the
+// machine's own, 64-bit registers are native (no lo/hi pairs), and a Content-Security-Policy can
+// allow it with 'wasm-unsafe-eval' alone, which cannot run generated JavaScript.
+
+import { Cond, type Instr, Kind, Mode, Op } from '../../machine/isa.ts';
+import {
+  CPU_FIELDS,
+  CPU_IRQ_ON,
+  CPU_PREEMPT,
+  CTX_PC,
+  CTX_REGS,
+  CTX_RETRIES,
+  CTX_TALLY,
+  type Machine,
+} from '../../machine/machine.ts';
+import { assemble, Atomic, Body, Code, I32, I64 } from './encoder.ts';
+
+/** Why a burst returned (the low 3 bits of a function's result; the steps left are above). */
+export const Exit = {
+  /** The budget ran out at an instruction boundary. */
+  Budget: 0,
+  /** The context ran off the end of its program: the caller finishes it as the model does. */
+  Ended: 1,
+  /** Interrupts came back on with an IRQ pending: the caller delivers it. */
+  Deliver: 2,
+  /** The instruction at pc breaks the machine's rules; nothing of it was done. */
+  Fault: 3,
+} as const;
+
+/** Bits of a burst's `flags` argument. */
+export const Flag = {
+  /** An adder that ends restarts in place (the CPU has no other task and is not stopping). */
+  Repeat: 1,
+  /** CPU k has an IRQ pending (only CPU k's own loop changes that, between bursts). */
+  Pending: 2,
+} as const;
+
+/** Counters a compiled CPU keeps in exported globals (cumulative). */
+export const COUNTERS = ['folds', 'bumps', 'spins', 'repeats', 'retried', 'maxRetries'] as const;
+export type CounterName = (typeof COUNTERS)[number];
+const G = Object.fromEntries(COUNTERS.map((c, i) => [c, i])) as Record<CounterName, number>;
+
+/** A local loop (no visible step) taking more backward jumps than this is a program bug. */
+const LOCAL_LOOP_LIMIT = 1_000_000;
+
+export interface CompileTarget {
+  readonly machine: Machine;
+  /** The CPU the code runs on: ThisCpu addresses and smp_processor_id() are constants. */
+  readonly cpu: number;
+  /** Byte offset of the state vector in the memory. */
+  readonly stateByte: number;
+  /** Size of the shared memory in 64 KiB pages (import and maximum). */
+  readonly memoryPages: number;
+}
+
+// Locals: the two parameters, then fixed scratch locals, then one i64 per register.
+const L_BUDGET = 0;
+const L_FLAGS = 1;
+const L_PC = 2;
+const L_PRE = 3;
+const L_IRQ = 4;
+const L_RETRIES = 5;
+const L_GUARD = 6;
+const L_CODE = 7;
+const L_DELIVER = 8;
+const L_A = 9; // byte address of the access in progress
+const L_N = 10;
+const L_T = 11;
+const L_V = 12; // i64 scratch
+const L_REGS = 13;
+const FIXED_I32 = [L_PC, L_PRE, L_IRQ, L_RETRIES, L_GUARD, L_CODE, L_DELIVER, L_A, L_N, L_T];
+
+/** Compiles every context of the machine for CPU `cpu`: the bytes of a Wasm module. */
+export function compileCpu(t: CompileTarget): Uint8Array {
+  const m = t.machine;
+  const functions = m.code.map((code, c) => ({
+    name: `c${c}`,
+    params: [I32, I32],
+    results: [I32],
+    locals: [...FIXED_I32.map(() => I32), I64, ...(m.programs[c]?.regNames ?? []).map(() => I64)],
+    body: new ContextCompiler(t, c, code).compile(),
+  }));
+  return assemble({ memoryPages: t.memoryPages, globals: COUNTERS, functions });
+}
+
+class ContextCompiler {
+  private readonly b = new Body();
+  private readonly m: Machine;
+  /** Word of this context's record and of this CPU's record. */
+  private readonly cb: number;
+  private readonly cpuRec: number;
+  private readonly regs: number;
+  private out!: symbol;
+  private dispatch!: symbol;
+
+  constructor(
+    private readonly t: CompileTarget,
+    private readonly ctx: number,
+    private readonly code: readonly Instr[],
+  ) {
+    this.m = t.machine;
+    this.cb = this.m.ctxOff + ctx * this.m.ctxStride;
+    this.cpuRec = this.m.cpuOff + t.cpu * CPU_FIELDS;
+    this.regs = this.m.programs[ctx]?.regNames.length ?? 0;
+  }
+
+  /** Byte address of state word w. */
+  private word(w: number): number {
+    return this.t.stateByte + 4 * w;
+  }
+  private reg(r: number): number {
+    return L_REGS + r;
+  }
+
+  compile(): number[] {
+    const b = this.b;
+    this.prologue();
+    this.out = b.block('out');
+    this.dispatch = b.loop('dispatch');
+    const n = this.code.length;
+    // One block per pc (and one for "ended"): br_table jumps into the code of any instruction,
+    // and each instruction falls through to the next, as a program runs.
+    const labels: symbol[] = [];
+    for (let pc = n; pc >= 0; pc--) labels[pc] = b.block(`pc${pc}`);
+    b.get(L_PC).brTable(labels, labels[n] as symbol);
+    for (let pc = 0; pc <= n; pc++) {
+      b.end();
+      if (pc < n) this.instruction(pc, this.code[pc] as Instr);
+      else this.ended();
+    }
+    b.end(); // dispatch
+    b.end(); // out
+    this.epilogue();
+    return b.finish();
+  }
+
+  private prologue(): void {
+    const b = this.b;
+    b.i32(0)
+      .mem(Code.i32Load, 2, this.word(this.cb + CTX_PC))
+      .set(L_PC);
+    b.i32(0)
+      .mem(Code.i32Load, 2, this.word(this.cb + CTX_RETRIES))
+      .set(L_RETRIES);
+    b.i32(0)
+      .mem(Code.i32Load, 2, this.word(this.cpuRec + CPU_PREEMPT))
+      .set(L_PRE);
+    b.i32(0)
+      .mem(Code.i32Load, 2, this.word(this.cpuRec + CPU_IRQ_ON))
+      .set(L_IRQ);
+    for (let r = 0; r < this.regs; r++) {
+      b.i32(0)
+        .mem(Code.i64Load, 2, this.word(this.cb + CTX_REGS + 2 * r))
+        .set(this.reg(r));
+    }
+  }
+
+  private epilogue(): void {
+    const b = this.b;
+    b.i32(0)
+      .get(L_PC)
+      .mem(Code.i32Store, 2, this.word(this.cb + CTX_PC));
+    b.i32(0)
+      .get(L_RETRIES)
+      .mem(Code.i32Store, 2, this.word(this.cb + CTX_RETRIES));
+    b.i32(0)
+      .get(L_PRE)
+      .mem(Code.i32Store, 2, this.word(this.cpuRec + CPU_PREEMPT));
+    b.i32(0)
+      .get(L_IRQ)
+      .mem(Code.i32Store, 2, this.word(this.cpuRec + CPU_IRQ_ON));
+    for (let r = 0; r < this.regs; r++) {
+      b.i32(0)
+        .get(this.reg(r))
+        .mem(Code.i64Store, 2, this.word(this.cb + CTX_REGS + 2 * r));
+    }
+    b.get(L_BUDGET).i32(3).op(Code.i32Shl).get(L_CODE).op(Code.i32Or);
+  }
+
+  /** Leaves the burst with pc = `pc` and exit `code`. */
+  private exit(pc: number, code: number): void {
+    this.b.i32(pc).set(L_PC).i32(code).set(L_CODE).br(this.out);
+  }
+
+  /** A fault at instruction pc: its step is given back, nothing of it was done. */
+  private fault(pc: number): void {
+    this.b.get(L_BUDGET).i32(1).op(Code.i32Add).set(L_BUDGET);
+    this.exit(pc, Exit.Fault);
+  }
+
+  private bump(counter: CounterName): void {
+    this.b.globalGet(G[counter]).i32(1).op(Code.i32Add).globalSet(G[counter]);
+  }
+
+  private instruction(pc: number, ins: Instr): void {
+    if (ins.op >= Op.FirstLocal) {
+      this.local(pc, ins);
+      return;
+    }
+    const b = this.b;
+    if (!ins.tail) {
+      // An instruction boundary: the budget (or an IRQ to deliver) may end the burst here. The
+      // second half of a local-atomic instruction is no boundary: nothing comes between them.
+      b.get(L_BUDGET).i32(0).op(Code.i32LeS).if();
+      b.i32(pc).set(L_PC);
+      b.i32(Exit.Deliver).i32(Exit.Budget).get(L_DELIVER).op(Code.select).set(L_CODE);
+      b.br(this.out).end();
+    }
+    b.get(L_BUDGET).i32(1).op(Code.i32Sub).set(L_BUDGET);
+    b.i32(0).set(L_GUARD);
+    if (usesMemory(ins.op)) this.address(pc, ins);
+    this.visible(pc, ins);
+    if (ins.tally !== 0) {
+      const at = this.word(this.cb + CTX_TALLY);
+      b.i32(0).i32(0).mem(Code.i64Load, 2, at).i64(BigInt(ins.tally)).op(Code.i64Add);
+      b.mem(Code.i64Store, 2, at);
+    }
+  }
+
+  private countKind(ins: Instr): void {
+    if (ins.kind === Kind.Fold) this.bump('folds');
+    else if (ins.kind === Kind.SeqBump) this.bump('bumps');
+  }
+
+  /** Sets L_A to the byte address of the access, or faults as `address()` does. */
+  private address(pc: number, ins: Instr): void {
+    const b = this.b;
+    const last = ins.width === 64 ? 1 : 0;
+    const limit = this.m.memWords - last;
+    if (ins.mode === Mode.Abs || ins.mode === Mode.ThisCpu) {
+      const a = ins.mode === Mode.Abs ? ins.base : ins.base + this.t.cpu * ins.stride;
+      if (a < 0 || a >= limit) this.fault(pc);
+      else b.i32(this.word(a)).set(L_A);
+      return;
+    }
+    if (ins.mode !== Mode.Reg && ins.mode !== Mode.Indexed) {
+      this.fault(pc);
+      return;
+    }
+    b.get(this.reg(ins.areg)).op(Code.i32WrapI64);
+    if (ins.mode === Mode.Indexed) b.i32(ins.stride).op(Code.i32Mul).i32(ins.base).op(Code.i32Add);
+    b.tee(L_A).i32(limit).op(Code.i32GeU).if();
+    this.fault(pc);
+    b.end();
+    if (atomic64(ins)) {
+      // A 64-bit atomic needs an even word (the interpreter's BigInt64Array element).
+      b.get(L_A).i32(1).op(Code.i32And).if();
+      this.fault(pc);
+      b.end();
+    }
+    b.get(L_A).i32(2).op(Code.i32Shl).i32(this.t.stateByte).op(Code.i32Add).set(L_A);
+  }
+
+  /** Pushes the i64 value of register r (0 when there is none). */
+  private value(r: number): void {
+    if (r >= 0) this.b.get(this.reg(r));
+    else this.b.i64(0n);
+  }
+
+  /** Pushes the right operand: the immediate, src2, or 0. */
+  private right(ins: Instr): void {
+    if (ins.useImm) this.b.i64(immediate(ins));
+    else this.value(ins.src2);
+  }
+
+  private visible(pc: number, ins: Instr): void {
+    const b = this.b;
+    const dst = this.reg(ins.dst);
+    const wide = ins.width === 64;
+    switch (ins.op) {
+      case Op.Load:
+        this.countKind(ins);
+        b.get(L_A).mem(Code.i64Load32S, 2, 0).set(dst);
+        return;
+      case Op.Store:
+        this.countKind(ins);
+        b.get(L_A);
+        this.value(ins.src);
+        b.mem(Code.i64Store32, 2, 0);
+        return;
+      case Op.Load64:
+        this.countKind(ins);
+        b.get(L_A).atomic(Atomic.i64Load, 3, 0).set(dst);
+        return;
+      case Op.Store64:
+        this.countKind(ins);
+        b.get(L_A);
+        this.value(ins.src);
+        b.atomic(Atomic.i64Store, 3, 0);
+        return;
+      case Op.LoadLo:
+        this.countKind(ins);
+        b.get(dst).i64(-0x100000000n).op(Code.i64And);
+        b.get(L_A).mem(Code.i64Load32U, 2, 0).op(Code.i64Or).set(dst);
+        return;
+      case Op.LoadHi:
+        this.countKind(ins);
+        b.get(dst).i64(0xffffffffn).op(Code.i64And);
+        b.get(L_A).mem(Code.i64Load32U, 2, 4).i64(32n).op(Code.i64Shl).op(Code.i64Or).set(dst);
+        return;
+      case Op.StoreLo:
+        this.countKind(ins);
+        b.get(L_A);
+        this.value(ins.src);
+        b.mem(Code.i64Store32, 2, 0);
+        return;
+      case Op.StoreHi:
+        this.countKind(ins);
+        b.get(L_A);
+        this.value(ins.src);
+        b.i64(32n).op(Code.i64ShrU).mem(Code.i64Store32, 2, 4);
+        return;
+      case Op.AtomicAdd:
+      case Op.AtomicOr: {
+        this.countKind(ins);
+        const add = ins.op === Op.AtomicAdd;
+        if (ins.useImm) b.i64(immediate(ins));
+        else this.value(ins.src);
+        b.set(L_V);
+        if (wide) {
+          b.get(L_A)
+            .get(L_V)
+            .atomic(add ? Atomic.i64RmwAdd : Atomic.i64RmwOr, 3, 0);
+          if (ins.dst >= 0)
+            b.get(L_V)
+              .op(add ? Code.i64Add : Code.i64Or)
+              .set(dst);
+          else b.op(Code.drop);
+        } else {
+          b.get(L_V).op(Code.i32WrapI64).set(L_T);
+          b.get(L_A)
+            .get(L_T)
+            .atomic(add ? Atomic.i32RmwAdd : Atomic.i32RmwOr, 2, 0);
+          if (ins.dst >= 0) {
+            b.get(L_T)
+              .op(add ? Code.i32Add : Code.i32Or)
+              .op(Code.i64ExtendI32S)
+              .set(dst);
+          } else b.op(Code.drop);
+        }
+        return;
+      }
+      case Op.Xchg:
+        this.countKind(ins);
+        b.get(L_A);
+        this.value(ins.src);
+        if (wide) b.atomic(Atomic.i64RmwXchg, 3, 0);
+        else b.op(Code.i32WrapI64).atomic(Atomic.i32RmwXchg, 2, 0).op(Code.i64ExtendI32S);
+        b.set(dst);
+        return;
+      case Op.Cmpxchg:
+        this.countKind(ins);
+        b.get(L_A);
+        this.value(ins.src);
+        if (wide) {
+          this.value(ins.src2);
+          b.atomic(Atomic.i64RmwCmpxchg, 3, 0);
+        } else {
+          // A 32-bit cmpxchg compares the low word only, as the interpreter does.
+          b.op(Code.i32WrapI64);
+          this.value(ins.src2);
+          b.op(Code.i32WrapI64).atomic(Atomic.i32RmwCmpxchg, 2, 0).op(Code.i64ExtendI32S);
+        }
+        b.set(dst);
+        return;
+      case Op.SpinLock:
+        this.countKind(ins);
+        b.get(L_A)
+          .i32(0)
+          .i32(this.ctx + 1)
+          .atomic(Atomic.i32RmwCmpxchg, 2, 0)
+          .if();
+        // Held: the CPU spins; the step changes nothing and repeats.
+        this.bump('spins');
+        b.i32(pc).set(L_PC).br(this.dispatch).end();
+        b.get(L_PRE).i32(1).op(Code.i32Add).set(L_PRE);
+        return;
+      case Op.SpinUnlock:
+        b.get(L_A)
+          .i32(this.ctx + 1)
+          .i32(0)
+          .atomic(Atomic.i32RmwCmpxchg, 2, 0);
+        b.i32(this.ctx + 1)
+          .op(Code.i32Ne)
+          .if();
+        this.fault(pc); // a lock it does not hold: the failed cmpxchg wrote nothing
+        b.end();
+        this.countKind(ins);
+        b.get(L_PRE).i32(1).op(Code.i32Sub).set(L_PRE);
+        return;
+      case Op.PreemptDisable:
+        this.countKind(ins);
+        b.get(L_PRE).i32(1).op(Code.i32Add).set(L_PRE);
+        return;
+      case Op.PreemptEnable:
+        b.get(L_PRE).op(Code.i32Eqz).if();
+        this.fault(pc);
+        b.end();
+        this.countKind(ins);
+        b.get(L_PRE).i32(1).op(Code.i32Sub).set(L_PRE);
+        return;
+      case Op.IrqSave:
+        this.countKind(ins);
+        b.get(L_IRQ).op(Code.i64ExtendI32U).set(dst);
+        b.i32(0).set(L_IRQ);
+        return;
+      case Op.IrqRestore:
+      case Op.IrqEnable:
+        this.countKind(ins);
+        if (ins.op === Op.IrqEnable) b.i32(1);
+        else {
+          this.value(ins.src);
+          b.op(Code.i32WrapI64).i32(0).op(Code.i32Ne);
+        }
+        b.tee(L_IRQ).get(L_FLAGS).i32(Flag.Pending).op(Code.i32And).i32(0).op(Code.i32Ne);
+        b.op(Code.i32And).if();
+        // Taken at this instruction boundary: the burst ends before the next visible step.
+        b.i32(1).set(L_DELIVER).i32(0).set(L_BUDGET).end();
+        return;
+      case Op.IrqDisable:
+        this.countKind(ins);
+        b.i32(0).set(L_IRQ);
+        return;
+      case Op.AddrGen:
+        this.countKind(ins);
+        b.i64(BigInt(ins.base + this.t.cpu * ins.stride)).set(dst);
+        return;
+      case Op.CpuId:
+        this.countKind(ins);
+        b.i64(BigInt(this.t.cpu)).set(dst);
+        return;
+      default:
+        this.fault(pc);
+    }
+  }
+
+  private local(pc: number, ins: Instr): void {
+    const b = this.b;
+    const dst = this.reg(ins.dst);
+    switch (ins.op) {
+      case Op.Mov:
+        if (ins.useImm) b.i64(immediate(ins));
+        else this.value(ins.src);
+        b.set(dst);
+        return;
+      case Op.Add:
+      case Op.Sub:
+      case Op.And:
+      case Op.Or: {
+        this.value(ins.src);
+        this.right(ins);
+        const op =
+          ins.op === Op.Add
+            ? Code.i64Add
+            : ins.op === Op.Sub
+              ? Code.i64Sub
+              : ins.op === Op.And
+                ? Code.i64And
+                : Code.i64Or;
+        b.op(op).set(dst);
+        return;
+      }
+      case Op.Branch:
+        this.condition(ins);
+        b.if();
+        this.jump(pc, ins);
+        b.end();
+        return;
+      case Op.Jump:
+        this.jump(pc, ins);
+        return;
+      case Op.Record:
+      case Op.RecordTotal:
+        this.record(ins);
+        return;
+      case Op.Pause:
+        return;
+      default:
+        this.fault(pc);
+    }
+  }
+
+  private jump(pc: number, ins: Instr): void {
+    const b = this.b;
+    if (ins.kind === Kind.SumRetry) b.get(L_RETRIES).i32(1).op(Code.i32Add).set(L_RETRIES);
+    if (ins.target <= pc) {
+      // A backward jump: a loop of local instructions alone would never end.
+      b.get(L_GUARD).i32(1).op(Code.i32Add).tee(L_GUARD).i32(LOCAL_LOOP_LIMIT).op(Code.i32GtS);
+      b.if();
+      this.exit(pc, Exit.Fault);
+      b.end();
+    }
+    b.i32(ins.target).set(L_PC).br(this.dispatch);
+  }
+
+  /** Pushes the branch condition (an i32 truth value). */
+  private condition(ins: Instr): void {
+    const b = this.b;
+    const left = () => {
+      this.value(ins.src);
+    };
+    const right = () => {
+      this.right(ins);
+    };
+    const abs = () => {
+      // |src|, wrapping (INT64_MIN stays negative, as abs() does in C).
+      b.i64(0n);
+      left();
+      b.op(Code.i64Sub);
+      left();
+      left();
+      b.i64(0n).op(Code.i64LtS).op(Code.select);
+    };
+    switch (ins.cond) {
+      case Cond.AbsGe:
+      case Cond.AbsLt:
+        abs();
+        right();
+        b.op(ins.cond === Cond.AbsGe ? Code.i64GeS : Code.i64LtS);
+        return;
+      case Cond.BitSet:
+      case Cond.BitClear:
+        left();
+        right();
+        b.op(Code.i64And)
+          .i64(0n)
+          .op(ins.cond === Cond.BitSet ? Code.i64Ne : Code.i64Eq);
+        return;
+      default: {
+        const op = {
+          [Cond.Eq]: Code.i64Eq,
+          [Cond.Ne]: Code.i64Ne,
+          [Cond.Lt]: Code.i64LtS,
+          [Cond.Le]: Code.i64LeS,
+          [Cond.Gt]: Code.i64GtS,
+          [Cond.Ge]: Code.i64GeS,
+        }[ins.cond];
+        if (op === undefined) throw new Error(`unknown condition ${ins.cond}`);
+        left();
+        right();
+        b.op(op);
+      }
+    }
+  }
+
+  /** Record / RecordTotal: append a value to a result slot; a full slot overwrites its last. */
+  private record(ins: Instr): void {
+    const b = this.b;
+    const at = this.m.resOff + ins.base;
+    // i = min(count, capacity − 1)
+    b.i32(0).mem(Code.i32Load, 2, this.word(at)).set(L_N);
+    b.get(L_N)
+      .i32(ins.stride - 1)
+      .get(L_N)
+      .i32(ins.stride)
+      .op(Code.i32LtS)
+      .op(Code.select);
+    b.set(L_N);
+    b.get(L_N).i32(3).op(Code.i32Shl);
+    if (ins.op === Op.Record) this.value(ins.src);
+    else this.totalTally();
+    b.mem(Code.i64Store, 2, this.word(at + 1));
+    b.i32(0).get(L_N).i32(1).op(Code.i32Add).mem(Code.i32Store, 2, this.word(at));
+  }
+
+  /** Pushes the sum of every context's tally: the exact total added so far. */
+  private totalTally(): void {
+    const b = this.b;
+    b.i64(0n);
+    for (let c = 0; c < this.m.contexts; c++) {
+      const at = this.word(this.m.ctxOff + c * this.m.ctxStride + CTX_TALLY);
+      b.i32(0).mem(Code.i64Load, 2, at).op(Code.i64Add);
+    }
+  }
+
+  /** pc = end of program: restart in place (an adder repeating) or leave for the loop. */
+  private ended(): void {
+    const b = this.b;
+    const n = this.code.length;
+    b.get(L_FLAGS).i32(Flag.Repeat).op(Code.i32And);
+    b.get(L_PRE).op(Code.i32Eqz).op(Code.i32And);
+    b.get(L_IRQ).i32(1).op(Code.i32Eq).op(Code.i32And);
+    b.get(L_DELIVER).op(Code.i32Eqz).op(Code.i32And);
+    b.if();
+    this.bump('repeats');
+    b.globalGet(G.retried).get(L_RETRIES).op(Code.i32Add).globalSet(G.retried);
+    b.get(L_RETRIES).globalGet(G.maxRetries).get(L_RETRIES).globalGet(G.maxRetries);
+    b.op(Code.i32GtS, Code.select).globalSet(G.maxRetries);
+    b.i32(0).set(L_RETRIES);
+    for (let r = 0; r < this.regs; r++) b.i64(0n).set(this.reg(r));
+    for (const at of resultSlots(this.m, this.code)) {
+      b.i32(0).i32(0).mem(Code.i32Store, 2, this.word(at));
+    }
+    b.i32(0).set(L_PC).br(this.dispatch);
+    b.end();
+    this.exit(n, Exit.Ended);
+  }
+}
+
+function usesMemory(op: number): boolean {
+  return op <= Op.SpinUnlock;
+}
+
+function atomic64(ins: Instr): boolean {
+  return (
+    ins.width === 64 &&
+    (ins.op === Op.Load64 ||
+      ins.op === Op.Store64 ||
+      ins.op === Op.AtomicAdd ||
+      ins.op === Op.AtomicOr ||
+      ins.op === Op.Xchg ||
+      ins.op === Op.Cmpxchg)
+  );
+}
+
+function immediate(ins: Instr): bigint {
+  return (BigInt(ins.immHi) << 32n) | BigInt(ins.immLo >>> 0);
+}
+
+/** Words of the result slots a program records into (their counts restart with each call). */
+export function resultSlots(m: Machine, code: readonly Instr[]): number[] {
+  return [
+    ...new Set(
+      code
+        .filter((i) => i.op === Op.Record || i.op === Op.RecordTotal)
+        .map((i) => m.resOff + i.base),
+    ),
+  ];
+}
