@@ -1,14 +1,18 @@
 // One live CPU: the loop a worker runs at full speed on the shared memory (DESIGN §6).
 //
-// It is the model's own interpreter (`step`) on the shared state vector, with the scheduler's
-// events taken from control words instead of a schedule, under the same rules as the model:
+// An engine (engine/) runs the top context in bursts of a random number of steps, compiled to
+// WebAssembly by default, or interpreted by the model's own `step`. Between bursts the loop takes
+// the scheduler's events from the control words, under the model's rules (events.ts decides
+// what is legal):
 //   - an IRQ is taken at an instruction boundary; raised while interrupts are off it stays pending
-//     and the interpreter delivers it where they come back on; never between the two halves of a
-//     local-atomic instruction;
-//   - an NMI is taken at any boundary except inside the NMI handler or mid-instruction;
+//     and is delivered where they come back on; never between the two halves of a local-atomic
+//     instruction (a burst never ends there);
+//   - an NMI is taken at any boundary except inside the NMI handler;
 //   - a task migrates only when it is preemptible (preempt_count 0, interrupts on, no handler).
-// Tasks repeat: when a task's program ends (one operation: an add, a sum) it starts over, after
-// the summer period for observing tasks. Its tally keeps growing, so the exact total is known.
+// Bursts end at random boundaries, so an event lands anywhere in a program, not only between
+// operations. Tasks repeat: when a task's program ends (one operation: an add, a sum) it starts
+// over, after the summer period for observing tasks; its tally keeps growing, so the exact total
+// is known.
 //
 // Only this CPU's worker writes this CPU's fields and the contexts on it. A migrating task is
 // handed over through the target's inbox: its CPU field is set to an "in flight to j" marker with
@@ -16,21 +20,18 @@
 
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import type { CallChecks } from './calls.ts';
-import { deliverIrq, deliverNmi, runLocals, step, topContext } from '../machine/interpreter.ts';
-import { type Instr, Kind, Op } from '../machine/isa.ts';
+import { compiledEngine } from './engine/compiled.ts';
+import { type Engine, type EngineKind, restartTask } from './engine/engine.ts';
+import { interpretedEngine } from './engine/interpreted.ts';
+import { apply, Ev, makeEvent, whyIllegal } from '../machine/events.ts';
+import { nextReady, topContext } from '../machine/interpreter.ts';
 import {
   CPU_CUR,
   CPU_FIELDS,
-  CPU_IN_IRQ,
-  CPU_IN_NMI,
-  CPU_IRQ_ON,
   CPU_PENDING,
-  CPU_PREEMPT,
   CPU_TASKS,
   CTX_CPU,
   CTX_DONE,
-  CTX_PC,
-  CTX_REGS,
   CTX_RETRIES,
   type Machine,
 } from '../machine/machine.ts';
@@ -41,6 +42,7 @@ import {
   C_QUIESCED,
   C_READY,
   C_STOP,
+  ENGINE_CODES,
   K_INBOX,
   K_IRQ_REQ,
   K_MIG_REQ,
@@ -57,6 +59,7 @@ import {
   T_ADDS,
   T_BAD_CALLS,
   T_CALLS,
+  T_ENGINE,
   T_FOLDS,
   T_MAX_RETRIES,
   T_MIGRATIONS,
@@ -66,6 +69,7 @@ import {
   T_STEPS,
   T_TIME,
 } from './memory.ts';
+import { resultSlots } from './wasm/codegen.ts';
 
 /** A task's CPU field while it travels to CPU j: never a CPU number, so nobody runs it. */
 export function inFlightTo(j: number): number {
@@ -73,16 +77,30 @@ export function inFlightTo(j: number): number {
 }
 
 /**
- * Steps between looks at the control words and the clock (cheap, but not free). The gap is
- * random: a fixed one would alias with a short task loop (256 steps is a whole number of
- * two-step adds) and every IRQ would land at the same point of the program, never inside it.
+ * Steps per burst: a random number in [min, min + spread). Each burst ends with a look at the
+ * control words and the clock, which costs about as much as a few hundred compiled steps, so
+ * compiled bursts are longer. The length is random: a fixed one would alias with a short task
+ * loop (256 steps is a whole number of two-step adds) and every IRQ would land at the same
+ * point of the program, never inside it.
  */
-const POLL_MIN = 128;
-const POLL_SPREAD = 256;
+const BURST: Readonly<Record<EngineKind, { min: number; spread: number }>> = {
+  compiled: { min: 1024, spread: 3072 },
+  interpreted: { min: 128, spread: 256 },
+};
+
+/** The settings words of the IRQ, NMI and migration rates, in the order of `rates`. */
+const RATE_WORDS = [S_IRQ_RATE, S_NMI_RATE, S_MIG_RATE];
 
 export interface CpuClock {
   /** Milliseconds, monotonic. */
   now(): number;
+}
+
+export interface CpuOptions {
+  /** Per task: a check of each finished call (sum() within its window). */
+  readonly checks?: CallChecks;
+  /** compiled (default, where the memory is a WebAssembly one) or interpreted. */
+  readonly engine?: EngineKind;
 }
 
 /** What a task does: observing tasks (sum, read) wait the summer period between calls. */
@@ -90,17 +108,16 @@ function observers(m: Machine): boolean[] {
   return m.programs.slice(0, m.tasks).map((p) => !p.instrs.some((i) => i.tally !== 0));
 }
 
-/** Result slots each task records into, so a repeated call starts with empty ones. */
-function resultSlotsOf(m: Machine): number[][] {
-  return m.programs
-    .slice(0, m.tasks)
-    .map((p) => [
-      ...new Set(
-        p.instrs
-          .filter((i) => i.op === Op.Record || i.op === Op.RecordTotal)
-          .map((i) => m.resOff + i.base),
-      ),
-    ]);
+/** The engine a CPU runs: compiled unless asked otherwise or the memory cannot take it. */
+function engineFor(mem: LiveMemory, m: Machine, k: number, kind: EngineKind): Engine {
+  if (kind === 'compiled' && mem.wasm) {
+    return compiledEngine(
+      m,
+      { wasm: mem.wasm, state: mem.state, stateByte: mem.stateByte, wide: mem.wide },
+      k,
+    );
+  }
+  return interpretedEngine(m, mem.state, k, mem.wide);
 }
 
 /**
@@ -112,17 +129,17 @@ export function runCpu(
   m: Machine,
   k: number,
   clock: CpuClock,
-  checks: CallChecks = [],
+  options: CpuOptions = {},
 ): void {
-  // An object, not `let`s: the loop's poll() changes it, and TypeScript's narrowing cannot see that.
-  const run = { stopping: false };
+  let cpu: LiveCpu | null = null;
   try {
-    loop(mem, m, k, clock, run, checks);
+    cpu = new LiveCpu(mem, m, k, clock, options);
+    cpu.run();
   } catch (e) {
     Atomics.compareExchange(mem.words, C_FAULT, 0, k + 1);
     Atomics.store(mem.words, C_STOP, 1);
     // A failed CPU starts no more migrations: the others must not wait for it to say so.
-    if (!run.stopping) Atomics.add(mem.words, C_QUIESCED, 1);
+    if (!cpu?.stopping) Atomics.add(mem.words, C_QUIESCED, 1);
     throw e;
   } finally {
     Atomics.add(mem.words, C_EXITED, 1);
@@ -130,298 +147,319 @@ export function runCpu(
   }
 }
 
-function loop(
-  mem: LiveMemory,
-  m: Machine,
-  k: number,
-  clock: CpuClock,
-  run: { stopping: boolean },
-  checks: CallChecks,
-): void {
-  const s = mem.state;
-  const wide = mem.wide;
-  const w = mem.words;
-  const line = mem.cpuLine(k);
-  const b = m.cpuOff + k * CPU_FIELDS;
-  const observer = observers(m);
-  const slotsOf = resultSlotsOf(m);
-  const rng = xoroshiro128plus(((w[mem.settings + S_SEED] as number) ^ (k * 0x9e3779b9)) | 0);
-  const uniform = () => unsafeUniformIntDistribution(1, 1 << 30, rng) / (1 << 30);
-  /** Time to the next event of a Poisson process of `perSecond` events a second, in ms. */
-  const gap = (perSecond: number) => (-Math.log(uniform()) * 1000) / perSecond;
+class LiveCpu {
+  /** Set once this CPU saw the stop flag: it restarts no task and starts no migration. */
+  stopping = false;
 
-  // Statistics are counted locally and flushed with the control poll: no shared write per step.
-  let steps = 0;
-  let adds = 0;
-  let calls = 0;
-  let folds = 0;
-  let bumps = 0;
-  let spins = 0;
-  let moved = 0;
-  let maxRetries = 0;
-  let retried = 0;
-  let bad = 0;
-  const stat = new Float64Array(STAT_SLOTS);
-  const statAt = mem.statLine(k);
-  const flush = (t: number) => {
-    stat[T_STEPS] = steps;
-    stat[T_ADDS] = adds;
-    stat[T_CALLS] = calls;
-    stat[T_FOLDS] = folds;
-    stat[T_SEQ] = bumps;
-    stat[T_SPINS] = spins;
-    stat[T_MIGRATIONS] = moved;
-    stat[T_MAX_RETRIES] = maxRetries;
-    stat[T_RETRIES] = retried;
-    stat[T_BAD_CALLS] = bad;
-    stat[T_TIME] = t;
-    mem.stats.set(stat, statAt);
-  };
-
-  // The start barrier: every CPU is ready before any runs, so the race starts at once.
-  Atomics.add(w, C_READY, 1);
-  Atomics.notify(w, C_READY);
-  while (Atomics.load(w, C_GO) === 0) Atomics.wait(w, C_GO, 0, 50);
-  const t0 = clock.now();
-  const ms = () => clock.now() - t0;
+  private readonly s: Int32Array;
+  private readonly w: Int32Array;
+  /** This CPU's control line and its record in the state. */
+  private readonly line: number;
+  private readonly b: number;
+  private readonly engine: Engine;
+  private readonly burst: { min: number; spread: number };
+  private readonly observer: boolean[];
+  private readonly slots: number[][];
+  private readonly checks: CallChecks;
+  private readonly rng: ReturnType<typeof xoroshiro128plus>;
+  private t0 = 0;
   /** The time at the last poll: trace notes use it, so a fold costs no clock read. */
-  let now = 0;
+  private now = 0;
 
-  let irqSeen = Atomics.load(w, line + K_IRQ_REQ);
-  let nmiSeen = Atomics.load(w, line + K_NMI_REQ);
-  let migSeen = Atomics.load(w, line + K_MIG_REQ);
-  let inboxSeen = 0;
-  let irqs = 0; // IRQs raised and not yet taken
-  let nmis = 0;
-  let migs = 0;
-  let nextIrq = Infinity;
-  let nextNmi = Infinity;
-  let nextMig = Infinity;
-  let rates = [0, 0, 0];
-  let period = 0;
+  // Statistics, counted here and flushed with each poll: no shared write per step.
+  private steps = 0;
+  private adds = 0;
+  private calls = 0;
+  private moved = 0;
+  private retried = 0;
+  private maxRetries = 0;
+  private bad = 0;
+  private readonly stat = new Float64Array(STAT_SLOTS);
+  /** Counters at the last trace note of each kind. */
+  private notedFolds = 0;
+  private notedBumps = 0;
+  private notedRetries = 0;
+
+  // Events asked for and not yet taken, and the timed ones' next times (ms).
+  private irqSeen: number;
+  private nmiSeen: number;
+  private migSeen: number;
+  private inboxSeen = 0;
+  private irqs = 0;
+  private nmis = 0;
+  private migs = 0;
+  private readonly rates = [0, 0, 0];
+  private readonly next = [Infinity, Infinity, Infinity];
+  private period = 0;
   /** Observing tasks that finished a call on this CPU, and when they call again (ms). */
-  const sleepers: { task: number; at: number }[] = [];
-  let n = 0;
-  let nextPoll = 1; // look at the controls before the first step (a stop, the rates)
+  private readonly sleepers: { task: number; at: number }[] = [];
 
-  /** Puts a finished task back on this CPU's runqueue, fresh, to make its next call. */
-  const revive = (t: number) => {
+  constructor(
+    private readonly mem: LiveMemory,
+    private readonly m: Machine,
+    private readonly k: number,
+    private readonly clock: CpuClock,
+    options: CpuOptions,
+  ) {
+    this.s = mem.state;
+    this.w = mem.words;
+    this.line = mem.cpuLine(k);
+    this.b = m.cpuOff + k * CPU_FIELDS;
+    this.engine = engineFor(mem, m, k, options.engine ?? 'compiled');
+    this.burst = BURST[this.engine.kind];
+    this.observer = observers(m);
+    this.slots = m.code.slice(0, m.tasks).map((code) => resultSlots(m, code));
+    this.checks = options.checks ?? [];
+    this.rng = xoroshiro128plus(((this.w[mem.settings + S_SEED] as number) ^ (k * 0x9e3779b9)) | 0);
+    this.irqSeen = Atomics.load(this.w, this.line + K_IRQ_REQ);
+    this.nmiSeen = Atomics.load(this.w, this.line + K_NMI_REQ);
+    this.migSeen = Atomics.load(this.w, this.line + K_MIG_REQ);
+    this.stat[T_ENGINE] = ENGINE_CODES[this.engine.kind];
+  }
+
+  private ms(): number {
+    return this.clock.now() - this.t0;
+  }
+
+  private uniform(): number {
+    return unsafeUniformIntDistribution(1, 1 << 30, this.rng) / (1 << 30);
+  }
+
+  /** Time to the next event of a Poisson process of `perSecond` events a second, in ms. */
+  private gap(perSecond: number): number {
+    return (-Math.log(this.uniform()) * 1000) / perSecond;
+  }
+
+  run(): void {
+    const { w, s, m, k } = this;
+    this.flush(0); // says which engine runs before the first poll
+    // The start barrier: every CPU is ready before any runs, so the race starts at once.
+    Atomics.add(w, C_READY, 1);
+    Atomics.notify(w, C_READY);
+    while (Atomics.load(w, C_GO) === 0) Atomics.wait(w, C_GO, 0, 50);
+    this.t0 = this.clock.now();
+    for (;;) {
+      this.poll();
+      this.takeEvents();
+      const top = topContext(m, s, k);
+      if (top < 0) {
+        if (this.stopping && this.atRest()) break;
+        this.idle();
+        continue;
+      }
+      const cb = m.ctxOff + top * m.ctxStride;
+      const retries = s[cb + CTX_RETRIES] as number;
+      // An adder alone on its CPU restarts in place, inside the burst.
+      const repeat =
+        !this.stopping && top < m.tasks && !this.observer[top] && s[this.b + CPU_TASKS] === 1;
+      const budget =
+        this.burst.min + unsafeUniformIntDistribution(0, this.burst.spread - 1, this.rng);
+      this.engine.run(top, budget, repeat);
+      this.steps += this.engine.steps;
+      this.noteCounters(top, retries);
+      if (top < m.tasks && s[cb + CTX_DONE] !== 0) this.operationDone(top);
+    }
+    this.flush(this.ms());
+  }
+
+  /** Done once no CPU can hand this one a task any more and the inbox is empty. */
+  private atRest(): boolean {
+    return (
+      Atomics.load(this.w, C_QUIESCED) === this.mem.cpus &&
+      Atomics.load(this.w, this.line + K_INBOX) === this.inboxSeen &&
+      this.s[this.b + CPU_PENDING] === 0
+    );
+  }
+
+  /** Nothing to run: sleep until a task arrives or a millisecond passes (sleepers, stop, requests). */
+  private idle(): void {
+    let soonest = Infinity;
+    for (const z of this.sleepers) soonest = Math.min(soonest, z.at);
+    const wait = Math.min(1, Math.max(0, soonest - this.ms()));
+    Atomics.wait(this.w, this.line + K_INBOX, this.inboxSeen, wait);
+  }
+
+  /** One trace note per kind of notable step a burst made (millions a second would flood it). */
+  private noteCounters(top: number, retriesBefore: number): void {
+    const c = this.engine.counters;
+    if (c.folds !== this.notedFolds) note(this.mem, this.k, Note.Fold, top, this.now);
+    if (c.bumps !== this.notedBumps) note(this.mem, this.k, Note.SeqBump, top, this.now);
+    const cb = this.m.ctxOff + top * this.m.ctxStride;
+    if (c.retried !== this.notedRetries || (this.s[cb + CTX_RETRIES] as number) > retriesBefore)
+      note(this.mem, this.k, Note.SumRetry, top, this.now);
+    this.notedFolds = c.folds;
+    this.notedBumps = c.bumps;
+    this.notedRetries = c.retried;
+  }
+
+  /** Task t finished one operation: count it, judge it, and start the next one. */
+  private operationDone(t: number): void {
+    const { s, m } = this;
     const cb = m.ctxOff + t * m.ctxStride;
-    s.fill(0, cb + CTX_REGS, cb + m.ctxStride);
-    for (const at of slotsOf[t] as number[]) s[at] = 0;
-    const code = m.code[t] as readonly Instr[];
-    s[cb + CTX_PC] = runLocals(m, s, cb, code, 0, null);
-    s[cb + CTX_DONE] = 0;
-    // Retries count per call (the statistics keep the totals), so a call's bound can be judged.
-    s[cb + CTX_RETRIES] = 0;
-    s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) + 1;
-    if (s[b + CPU_CUR] === -1) s[b + CPU_CUR] = t;
-  };
+    if (this.observer[t]) {
+      this.calls++;
+      const check = this.checks[t];
+      if (check && !check(s)) {
+        this.bad++;
+        note(this.mem, this.k, Note.BadSum, t, this.now);
+      }
+    } else this.adds++;
+    const took = s[cb + CTX_RETRIES] as number;
+    this.retried += took;
+    if (took > this.maxRetries) this.maxRetries = took;
+    if (this.stopping) return;
+    if (this.observer[t] && this.period > 0)
+      this.sleepers.push({ task: t, at: this.ms() + this.period });
+    else restartTask(m, s, this.k, t, this.slots[t] as number[]);
+  }
+
+  private flush(t: number): void {
+    const c = this.engine.counters;
+    const stat = this.stat;
+    stat[T_STEPS] = this.steps;
+    stat[T_ADDS] = this.adds + c.repeats;
+    stat[T_CALLS] = this.calls;
+    stat[T_FOLDS] = c.folds;
+    stat[T_SEQ] = c.bumps;
+    stat[T_SPINS] = c.spins;
+    stat[T_MIGRATIONS] = this.moved;
+    stat[T_MAX_RETRIES] = Math.max(this.maxRetries, c.maxRetries);
+    stat[T_RETRIES] = this.retried + c.retried;
+    stat[T_BAD_CALLS] = this.bad;
+    stat[T_TIME] = t;
+    this.mem.stats.set(stat, this.mem.statLine(this.k));
+  }
+
+  /** Reads the control words and the clock; raises the events that are due. */
+  private poll(): void {
+    const { w, line } = this;
+    const t = this.ms();
+    this.now = t;
+    this.flush(t);
+    if (!this.stopping && Atomics.load(w, C_STOP) !== 0) {
+      this.stopping = true;
+      this.irqs = this.nmis = this.migs = 0;
+      // From here this CPU starts no migration, so every task in flight is already published.
+      Atomics.add(w, C_QUIESCED, 1);
+    }
+    const inbox = Atomics.load(w, line + K_INBOX);
+    if (inbox !== this.inboxSeen) {
+      this.inboxSeen = inbox;
+      this.adopt();
+    }
+    if (this.stopping) return;
+    const settings = this.mem.settings;
+    for (let i = 0; i < 3; i++) {
+      const r = w[settings + (RATE_WORDS[i] as number)] as number;
+      if (r !== this.rates[i]) {
+        this.rates[i] = r;
+        // A task can only migrate to another CPU.
+        this.next[i] = r > 0 && (i < 2 || this.mem.cpus > 1) ? t + this.gap(r) : Infinity;
+      }
+    }
+    this.period = (w[settings + S_PERIOD_US] as number) / 1000;
+    const irqReq = Atomics.load(w, line + K_IRQ_REQ);
+    const nmiReq = Atomics.load(w, line + K_NMI_REQ);
+    const migReq = Atomics.load(w, line + K_MIG_REQ);
+    this.irqs += irqReq - this.irqSeen;
+    this.nmis += nmiReq - this.nmiSeen;
+    this.migs += migReq - this.migSeen;
+    this.irqSeen = irqReq;
+    this.nmiSeen = nmiReq;
+    this.migSeen = migReq;
+    // Timed events that fell due since the last poll count once: they do not pile up while the
+    // CPU cannot take them (interrupts off, nothing to migrate), to fire in a burst later.
+    let due = 0; // a bit per event kind
+    for (let i = 0; i < 3; i++) {
+      let at = this.next[i] as number;
+      if (t < at) continue;
+      due |= 1 << i;
+      const rate = this.rates[i] as number;
+      while (t >= at) at += this.gap(rate);
+      this.next[i] = at;
+    }
+    if (due & 1) this.irqs = Math.max(this.irqs, 1);
+    if (due & 2) this.nmis = Math.max(this.nmis, 1);
+    if (due & 4) this.migs = Math.max(this.migs, 1);
+    const sleepers = this.sleepers;
+    for (let i = sleepers.length - 1; i >= 0; i--) {
+      const z = sleepers[i] as { task: number; at: number };
+      if (t >= z.at) {
+        sleepers.splice(i, 1);
+        restartTask(this.m, this.s, this.k, z.task, this.slots[z.task] as number[]);
+      }
+    }
+  }
+
+  /** Scheduler events, at this instruction boundary, under the model's rules. */
+  private takeEvents(): void {
+    if ((this.irqs | this.nmis | this.migs) === 0) return;
+    const { m, s, k } = this;
+    if (this.nmis > 0) {
+      const ev = makeEvent(Ev.Nmi, k);
+      if (m.nmiCtx[k] === -1) this.nmis = 0;
+      else if (whyIllegal(m, s, ev) === '') {
+        this.nmis--;
+        apply(m, s, ev);
+        note(this.mem, k, Note.Nmi, m.nmiCtx[k] as number, this.now);
+      }
+    }
+    if (this.irqs > 0) {
+      const ev = makeEvent(Ev.Irq, k);
+      if (m.irqCtx[k] === -1) this.irqs = 0;
+      else if (s[this.b + CPU_PENDING] !== 0) {
+        // Raised while one is already pending: it merges with it, as on a real IRQ line.
+        this.irqs = 0;
+      } else if (whyIllegal(m, s, ev) === '') {
+        this.irqs--;
+        apply(m, s, ev); // delivered now, or held pending while interrupts are off
+        note(this.mem, k, Note.Irq, m.irqCtx[k] as number, this.now);
+      }
+    }
+    if (this.migs > 0) {
+      if (s[this.b + CPU_CUR] === -1) {
+        // No task to move: as in the model, there is no migration to make.
+        this.migs = 0;
+      } else {
+        const j =
+          (k + unsafeUniformIntDistribution(1, this.mem.cpus - 1, this.rng)) % this.mem.cpus;
+        if (whyIllegal(m, s, makeEvent(Ev.Migrate, k, j)) === '') {
+          this.migs--;
+          this.migrate(j);
+        }
+      }
+    }
+  }
 
   /** Takes the tasks other CPUs handed to this one. */
-  const adopt = () => {
+  private adopt(): void {
+    const { m, s, k } = this;
     const mine = inFlightTo(k);
     for (let t = 0; t < m.tasks; t++) {
       const at = m.ctxOff + t * m.ctxStride + CTX_CPU;
       if (Atomics.load(s, at) !== mine) continue;
       Atomics.store(s, at, k);
-      s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) + 1;
-      if (s[b + CPU_CUR] === -1) s[b + CPU_CUR] = t;
-      note(mem, k, Note.Adopted, t, now);
-    }
-  };
-
-  /** Hands the running task to CPU j (the caller checked it is preemptible). */
-  const migrate = (j: number) => {
-    const t = s[b + CPU_CUR] as number;
-    s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) - 1;
-    s[b + CPU_CUR] = -1;
-    // The next task waiting here, if any (cyclic by index, as in the model).
-    for (let i = 1; i < m.tasks; i++) {
-      const u = (t + i) % m.tasks;
-      const ub = m.ctxOff + u * m.ctxStride;
-      if (s[ub + CTX_DONE] === 0 && s[ub + CTX_CPU] === k) {
-        s[b + CPU_CUR] = u;
-        break;
-      }
-    }
-    Atomics.store(s, m.ctxOff + t * m.ctxStride + CTX_CPU, inFlightTo(j));
-    const target = mem.cpuLine(j) + K_INBOX;
-    Atomics.add(w, target, 1);
-    Atomics.notify(w, target);
-    moved++;
-    note(mem, k, Note.MigratedOut, t, now);
-  };
-
-  const preemptible = () =>
-    (s[b + CPU_CUR] as number) >= 0 &&
-    s[b + CPU_IN_IRQ] === 0 &&
-    s[b + CPU_IN_NMI] === 0 &&
-    s[b + CPU_PREEMPT] === 0 &&
-    s[b + CPU_IRQ_ON] !== 0 &&
-    !midInstruction();
-
-  const midInstruction = () => {
-    const top = topContext(m, s, k);
-    if (top < 0) return false;
-    const code = m.code[top] as readonly Instr[];
-    const pc = s[m.ctxOff + top * m.ctxStride + CTX_PC] as number;
-    return pc < code.length && (code[pc] as Instr).tail;
-  };
-
-  /** Reads the control words and the clock; raises the events that are due. */
-  const poll = () => {
-    const t = ms();
-    now = t;
-    flush(t);
-    if (!run.stopping && Atomics.load(w, C_STOP) !== 0) {
-      run.stopping = true;
-      irqs = nmis = migs = 0;
-      // From here this CPU starts no migration, so every task in flight is already published.
-      Atomics.add(w, C_QUIESCED, 1);
-    }
-    if (Atomics.load(w, line + K_INBOX) !== inboxSeen) {
-      inboxSeen = Atomics.load(w, line + K_INBOX);
-      adopt();
-    }
-    if (run.stopping) return;
-    const wanted = [
-      w[mem.settings + S_IRQ_RATE] as number,
-      w[mem.settings + S_NMI_RATE] as number,
-      w[mem.settings + S_MIG_RATE] as number,
-    ];
-    if (wanted.some((r, i) => r !== rates[i])) {
-      rates = wanted;
-      nextIrq = rates[0] ? t + gap(rates[0]) : Infinity;
-      nextNmi = rates[1] ? t + gap(rates[1]) : Infinity;
-      nextMig = rates[2] && mem.cpus > 1 ? t + gap(rates[2]) : Infinity;
-    }
-    period = (w[mem.settings + S_PERIOD_US] as number) / 1000;
-    const irqReq = Atomics.load(w, line + K_IRQ_REQ);
-    const nmiReq = Atomics.load(w, line + K_NMI_REQ);
-    const migReq = Atomics.load(w, line + K_MIG_REQ);
-    irqs += irqReq - irqSeen;
-    nmis += nmiReq - nmiSeen;
-    migs += migReq - migSeen;
-    irqSeen = irqReq;
-    nmiSeen = nmiReq;
-    migSeen = migReq;
-    // Timed events that fell due since the last poll count once: they do not pile up while the
-    // CPU cannot take them (interrupts off, nothing to migrate), to fire in a burst later.
-    if (t >= nextIrq) {
-      irqs = Math.max(irqs, 1);
-      while (t >= nextIrq) nextIrq += gap(rates[0] as number);
-    }
-    if (t >= nextNmi) {
-      nmis = Math.max(nmis, 1);
-      while (t >= nextNmi) nextNmi += gap(rates[1] as number);
-    }
-    if (t >= nextMig) {
-      migs = Math.max(migs, 1);
-      while (t >= nextMig) nextMig += gap(rates[2] as number);
-    }
-    for (let i = sleepers.length - 1; i >= 0; i--) {
-      const z = sleepers[i] as { task: number; at: number };
-      if (t >= z.at) {
-        sleepers.splice(i, 1);
-        revive(z.task);
-      }
-    }
-  };
-
-  for (;;) {
-    if (++n >= nextPoll) {
-      nextPoll = n + POLL_MIN + unsafeUniformIntDistribution(0, POLL_SPREAD - 1, rng);
-      poll();
-    }
-    // Scheduler events, at this instruction boundary, under the model's rules.
-    if ((irqs | nmis | migs) !== 0 && !midInstruction()) {
-      if (nmis > 0) {
-        if (m.nmiCtx[k] === -1) nmis = 0;
-        else if (s[b + CPU_IN_NMI] === 0) {
-          nmis--;
-          deliverNmi(m, s, k);
-          note(mem, k, Note.Nmi, m.nmiCtx[k] as number, now);
-        }
-      }
-      if (irqs > 0) {
-        if (m.irqCtx[k] === -1) irqs = 0;
-        else if (s[b + CPU_PENDING] !== 0) {
-          // Raised while one is already pending: it merges with it, as on a real IRQ line.
-          irqs = 0;
-        } else {
-          irqs--;
-          if (s[b + CPU_IRQ_ON] !== 0) deliverIrq(m, s, k);
-          else s[b + CPU_PENDING] = 1;
-          note(mem, k, Note.Irq, m.irqCtx[k] as number, now);
-        }
-      }
-      if (migs > 0) {
-        if (s[b + CPU_CUR] === -1) {
-          // No task to move: as in the model, there is no migration to make.
-          migs = 0;
-        } else if (preemptible()) {
-          migs--;
-          const j = (k + unsafeUniformIntDistribution(1, mem.cpus - 1, rng)) % mem.cpus;
-          migrate(j);
-        }
-      }
-    }
-    const top = topContext(m, s, k);
-    if (top < 0) {
-      if (run.stopping) {
-        // Done once no CPU can hand this one a task any more and the inbox is empty.
-        if (
-          Atomics.load(w, C_QUIESCED) === mem.cpus &&
-          Atomics.load(w, line + K_INBOX) === inboxSeen &&
-          s[b + CPU_PENDING] === 0
-        )
-          break;
-      }
-      poll();
-      if (topContext(m, s, k) < 0) {
-        // Idle: sleep until a task arrives or a millisecond passes (sleepers, stop, requests).
-        const soonest = Math.min(...sleepers.map((z) => z.at));
-        const wait = Math.min(1, Math.max(0, soonest - ms()));
-        Atomics.wait(w, line + K_INBOX, inboxSeen, wait);
-      }
-      continue;
-    }
-    const cb = m.ctxOff + top * m.ctxStride;
-    const pc = s[cb + CTX_PC] as number;
-    const ins = (m.code[top] as readonly Instr[])[pc] as Instr;
-    const retries = s[cb + CTX_RETRIES] as number;
-    step(m, s, k, null, wide);
-    steps++;
-    if (ins.kind !== Kind.Plain) {
-      if (ins.kind === Kind.Fold) {
-        folds++;
-        note(mem, k, Note.Fold, top, now);
-      } else if (ins.kind === Kind.SeqBump) {
-        bumps++;
-        note(mem, k, Note.SeqBump, top, now);
-      }
-    }
-    if (ins.op === Op.SpinLock && s[cb + CTX_PC] === pc) spins++;
-    if (s[cb + CTX_RETRIES] !== retries) note(mem, k, Note.SumRetry, top, now);
-    if (top < m.tasks && s[cb + CTX_DONE] !== 0) {
-      // The task finished one operation.
-      if (observer[top]) {
-        calls++;
-        const check = checks[top];
-        if (check && !check(s)) {
-          bad++;
-          note(mem, k, Note.BadSum, top, now);
-        }
-      } else adds++;
-      const took = s[cb + CTX_RETRIES] as number;
-      retried += took;
-      if (took > maxRetries) maxRetries = took;
-      if (!run.stopping) {
-        if (observer[top] && period > 0) sleepers.push({ task: top, at: ms() + period });
-        else revive(top);
-      }
+      s[this.b + CPU_TASKS] = (s[this.b + CPU_TASKS] as number) + 1;
+      if (s[this.b + CPU_CUR] === -1) s[this.b + CPU_CUR] = t;
+      note(this.mem, k, Note.Adopted, t, this.now);
     }
   }
-  flush(ms());
+
+  /**
+   * Hands the running task to CPU j (legal: events.ts said so). The model's `apply` would write
+   * CPU j's fields; here only j may, so the task travels through j's inbox.
+   */
+  private migrate(j: number): void {
+    const { m, s, k, b } = this;
+    const t = s[b + CPU_CUR] as number;
+    s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) - 1;
+    // The next task waiting here, if any (cyclic by index, as in the model).
+    s[b + CPU_CUR] = nextReady(m, s, k, t);
+    Atomics.store(s, m.ctxOff + t * m.ctxStride + CTX_CPU, inFlightTo(j));
+    const target = this.mem.cpuLine(j) + K_INBOX;
+    Atomics.add(this.w, target, 1);
+    Atomics.notify(this.w, target);
+    this.moved++;
+    note(this.mem, k, Note.MigratedOut, t, this.now);
+  }
 }

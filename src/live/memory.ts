@@ -12,6 +12,7 @@
 // Each CPU writes only its own lines, so no two workers share a cache line they both write.
 
 import type { Machine } from '../machine/machine.ts';
+import { bufferOf, sharedWasmMemory, type WasmMemory } from './wasm/runtime.ts';
 
 export const LINE_BYTES = 64;
 const WORDS = LINE_BYTES / 4;
@@ -54,6 +55,10 @@ export const T_TIME = 7; // milliseconds since the start, at the last flush
 export const T_MAX_RETRIES = 8; // the most retries one call (a sum()) took, among calls finished here
 export const T_RETRIES = 9; // retries taken by the calls finished on this CPU
 export const T_BAD_CALLS = 10; // sum() calls finished here that returned a value outside their window
+export const T_ENGINE = 11; // what runs this CPU's programs: ENGINE_CODES (0 before it starts)
+
+/** T_ENGINE's values. */
+export const ENGINE_CODES = { compiled: 1, interpreted: 2 } as const;
 /** Float64 slots per CPU: two lines. */
 export const STAT_SLOTS = 16;
 const STAT_LINES = (STAT_SLOTS * 8) / LINE_BYTES;
@@ -76,8 +81,17 @@ export const Note = {
   BadSum: 8,
 } as const;
 
+/** What a run's shared memory is made of: a shared WebAssembly memory, or a bare buffer. */
+export type SharedMemory = WasmMemory | SharedArrayBuffer;
+
 export interface LiveMemory {
+  /** What workers are given to map (a WebAssembly memory can also be imported by code). */
+  readonly shared: SharedMemory;
   readonly buffer: SharedArrayBuffer;
+  /** The shared WebAssembly memory the compiled CPUs run on, or null (interpreter only). */
+  readonly wasm: WasmMemory | null;
+  /** Byte offset of the state vector in the buffer (a whole line). */
+  readonly stateByte: number;
   readonly cpus: number;
   /** The whole buffer as words, for the control, settings and per-CPU lines. */
   readonly words: Int32Array;
@@ -118,16 +132,21 @@ function liveBytes(m: Machine): number {
   return offsets(m).bytes;
 }
 
-/** Maps a buffer made by `allocateLive` (in the page or in a worker: the views are the same). */
-export function mapLive(buffer: SharedArrayBuffer, m: Machine): LiveMemory {
+/** Maps memory made by `allocateLive` (in the page or in a worker: the views are the same). */
+export function mapLive(shared: SharedMemory, m: Machine): LiveMemory {
   const o = offsets(m);
+  const wasm = shared instanceof SharedArrayBuffer ? null : shared;
+  const buffer = wasm ? bufferOf(wasm) : (shared as SharedArrayBuffer);
   if (buffer.byteLength < o.bytes) {
     throw new Error(
       `the shared buffer has ${buffer.byteLength} bytes; this machine needs ${o.bytes}`,
     );
   }
   return {
+    shared,
     buffer,
+    wasm,
+    stateByte: o.stateByte,
     cpus: m.cpus,
     words: new Int32Array(buffer),
     stats: new Float64Array(buffer),
@@ -140,9 +159,13 @@ export function mapLive(buffer: SharedArrayBuffer, m: Machine): LiveMemory {
   };
 }
 
-/** A fresh buffer for machine m, holding its initial state. */
+/**
+ * Fresh shared memory for machine m, holding its initial state: a shared WebAssembly memory
+ * where there is one (the compiled CPUs need it), else a SharedArrayBuffer.
+ */
 export function allocateLive(m: Machine, initial: Int32Array): LiveMemory {
-  const mem = mapLive(new SharedArrayBuffer(liveBytes(m)), m);
+  const bytes = liveBytes(m);
+  const mem = mapLive(sharedWasmMemory(bytes) ?? new SharedArrayBuffer(bytes), m);
   mem.state.set(initial);
   mem.words[C_TURN] = TURN_NONE;
   return mem;

@@ -8,12 +8,16 @@ import { CPU_FIELDS, CPU_IRQS, CPU_NMIS, CTX_DONE, CTX_RETRIES } from '../machin
 import { minus, plus, readPerCpu, readResults, totalTally } from '../scenarios/observe.ts';
 import { observe } from '../scenarios/outcome.ts';
 import type { Observables, Params, Scenario } from '../scenarios/types.ts';
+import type { EngineKind } from './engine/engine.ts';
 import {
+  C_EXITED,
+  ENGINE_CODES,
   type LiveMemory,
   STAT_SLOTS,
   T_ADDS,
   T_BAD_CALLS,
   T_CALLS,
+  T_ENGINE,
   T_FOLDS,
   T_MAX_RETRIES,
   T_MIGRATIONS,
@@ -33,10 +37,13 @@ export interface Sample {
   /** Total of every tally just before and just after the copy (adds keep landing meanwhile). */
   readonly talliesBefore: number | bigint;
   readonly talliesAfter: number | bigint;
+  /** Every CPU had stopped: nothing was in flight, the copy is exact. */
+  readonly atRest: boolean;
 }
 
 /** Copies the shared state and statistics (the workers keep running). */
 export function takeSample(mem: LiveMemory, m: Machine): Sample {
+  const atRest = Atomics.load(mem.words, C_EXITED) >= mem.cpus;
   const talliesBefore = totalTally(m, mem.state);
   const state = mem.state.slice();
   const talliesAfter = totalTally(m, mem.state);
@@ -45,7 +52,7 @@ export function takeSample(mem: LiveMemory, m: Machine): Sample {
     const at = mem.statLine(k);
     stats.set(mem.stats.subarray(at, at + STAT_SLOTS), k * STAT_SLOTS);
   }
-  return { state, stats, talliesBefore, talliesAfter };
+  return { state, stats, talliesBefore, talliesAfter, atRest };
 }
 
 export interface CpuReading {
@@ -63,6 +70,8 @@ export interface CpuReading {
 export interface LiveReading {
   /** Milliseconds since the start (the furthest CPU's clock at its last flush). */
   readonly ms: number;
+  /** What ran the CPUs' programs (null before they start; "mixed" should never be). */
+  readonly engine: EngineKind | 'mixed' | null;
   readonly cpus: readonly CpuReading[];
   /** Totals over the CPUs. */
   readonly total: CpuReading;
@@ -164,6 +173,18 @@ function retriesSoFar(m: Machine, sample: Sample): number {
   return n;
 }
 
+/** What ran the CPUs, from their statistics. */
+function engineOf(sample: Sample, cpus: number): LiveReading['engine'] {
+  const kinds = new Set<EngineKind>();
+  for (let k = 0; k < cpus; k++) {
+    const code = sample.stats[k * STAT_SLOTS + T_ENGINE];
+    if (code === ENGINE_CODES.compiled) kinds.add('compiled');
+    else if (code === ENGINE_CODES.interpreted) kinds.add('interpreted');
+  }
+  if (kinds.size === 0) return null;
+  return kinds.size === 1 ? ([...kinds][0] as EngineKind) : 'mixed';
+}
+
 /** What one sample shows. */
 export function readSample(
   sc: Scenario,
@@ -180,9 +201,9 @@ export function readSample(
   // The initial value: the exact total minus what the tallies in this copy add up to.
   const initial = minus(exact, totalTally(m, s));
   // Adds in flight may be in memory before the totals count them (see slack.ts).
-  const slack = inFlightSlack(m);
+  const inFlight = inFlightSlack(m);
   /** How far v lies outside [lo − slack, hi + slack] (signed; 0 inside). */
-  const outside = (v: number | bigint, a: number | bigint, b: number | bigint): number => {
+  const outside = (v: number | bigint, a: number | bigint, b: number | bigint, slack: number) => {
     const lo = minus(a < b ? a : b, slack);
     const hi = plus(a < b ? b : a, slack);
     return v < lo ? signed(v, lo) : v > hi ? signed(v, hi) : 0;
@@ -190,11 +211,13 @@ export function readSample(
   let read: LiveReading['read'] = null;
   if (spec.read) {
     const v = spec.read.value(o);
-    // Against the exact totals just before and just after the copy.
+    // Against the exact totals just before and just after the copy; at rest nothing is in
+    // flight, so the error is exactly read() − exact.
     const error = outside(
       v,
       plus(initial, sample.talliesBefore),
       plus(initial, sample.talliesAfter),
+      sample.atRest ? 0 : inFlight,
     );
     read = { value: v, error, bound: spec.read.bound(p) };
   }
@@ -210,6 +233,8 @@ export function readSample(
         v,
         plus(initial, window[0] as number | bigint),
         plus(initial, window[1] as number | bigint),
+        // The sum ran while the CPUs did, whenever it is read.
+        inFlight,
       );
       sum = { value: v, error };
     }
@@ -217,6 +242,7 @@ export function readSample(
   const slots = spec.slots ? readPerCpu(m, s, spec.slots).map((v) => Number(v)) : null;
   return {
     ms: Math.max(0, ...cpus.map((_, k) => sample.stats[k * STAT_SLOTS + T_TIME] ?? 0)),
+    engine: engineOf(sample, m.cpus),
     cpus,
     total: sumOf(cpus),
     retries: retriesSoFar(m, sample),

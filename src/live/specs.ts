@@ -9,8 +9,13 @@ import type { Observables, Params, ParamValue, Scenario } from '../scenarios/typ
 
 export interface LiveSpec {
   readonly id: string;
-  /** The parameters that make each task program one operation, for a machine of `cpus` CPUs. */
-  readonly loop: (cpus: number) => Readonly<Record<string, ParamValue>>;
+  /**
+   * The parameters that make each task program one operation, for a machine of `cpus` CPUs;
+   * with `summer`, the last CPU calls sum() (where the scenario has one), else every CPU adds.
+   */
+  readonly loop: (cpus: number, summer: boolean) => Readonly<Record<string, ParamValue>>;
+  /** The scenario has a sum() a CPU can call while the others add. */
+  readonly hasSummer: boolean;
   /** The counter's full value in memory: lost updates are the exact total minus this, at rest. */
   readonly value: (o: Observables, p: Params) => number | bigint;
   /** The per-CPU deltas drawn as bars against the batch (null: the scenario has none). */
@@ -55,18 +60,22 @@ function percpuValue(o: Observables): number | bigint {
 const bandOf = (p: Params) => (intParam(p, 'batch') - 1) * intParam(p, 'cpus');
 
 /** Every percpu_counter variant: the last CPU sums (with 2 CPUs or more), the others add. */
-function percpu(id: string, extra: (cpus: number) => Record<string, ParamValue> = () => ({})) {
+function percpu(
+  id: string,
+  extra: (cpus: number, summer: boolean) => Record<string, ParamValue> = () => ({}),
+) {
   return {
     id,
-    loop: (cpus: number) => ({
+    loop: (cpus: number, summer: boolean) => ({
       cpus,
       adds: [1],
       sums: 1,
       adders: 'counted',
       reader: -1,
-      summer: cpus >= 2 ? cpus - 1 : -1,
-      ...extra(cpus),
+      summer: summer && cpus >= 2 ? cpus - 1 : -1,
+      ...extra(cpus, summer),
     }),
+    hasSummer: true,
     value: percpuValue,
     slots: 'slots',
     batch: (p: Params) => intParam(p, 'batch'),
@@ -87,6 +96,7 @@ function nrFiles(id: string): LiveSpec {
   return {
     id,
     loop: (cpus) => ({ cpus, iterations: 1 }),
+    hasSummer: false,
     value: (o) => num(o.nr),
     slots: id === 'lazy-nr-files' ? 'local' : null,
     batch: (p) => (id === 'lazy-nr-files' ? intParam(p, 'threshold') : null),
@@ -115,7 +125,7 @@ export const liveSpecs: readonly LiveSpec[] = [
   percpu('percpu-lglock'),
   percpu('percpu-seq'),
   // Two summers in flight when there are CPUs to spare.
-  percpu('percpu-seq-multi', (cpus) => ({ summer2: cpus >= 3 ? cpus - 2 : -1 })),
+  percpu('percpu-seq-multi', (cpus, summer) => ({ summer2: summer && cpus >= 3 ? cpus - 2 : -1 })),
   percpu('percpu-sum-fuzzy'),
   percpu('percpu-modern'),
   // In these two the per-CPU cells are whole counters, not deltas bounded by a batch: bars of
@@ -123,6 +133,7 @@ export const liveSpecs: readonly LiveSpec[] = [
   {
     id: 'irq-local-rmw',
     loop: () => ({}),
+    hasSummer: false,
     value: (o) => num(o.c),
     slots: null,
     batch: () => null,
@@ -134,6 +145,7 @@ export const liveSpecs: readonly LiveSpec[] = [
   {
     id: 'this-cpu-ops',
     loop: () => ({}),
+    hasSummer: false,
     value: (o) => slotTotal(o, 0),
     slots: null,
     batch: () => null,
@@ -153,11 +165,15 @@ export function liveScenarios(): Scenario[] {
   return catalogue.filter((sc) => liveSpecOf(sc.id) !== undefined);
 }
 
-/** The parameters a live run of `id` uses: the user's choices, then the loop's. */
+/**
+ * The parameters a live run of `id` uses: the user's choices, then the loop's. With `summer`
+ * (the default) the last CPU calls sum() where the scenario has one; without, every CPU adds.
+ */
 export function liveParams(
   id: string,
   cpus: number,
   choices: Readonly<Record<string, ParamValue>> = {},
+  summer = true,
 ): Params {
   const sc = findScenario(id);
   const spec = liveSpecOf(id);
@@ -166,5 +182,5 @@ export function liveParams(
   const known = Object.fromEntries(
     Object.entries(choices).filter(([name]) => sc.params.some((q) => q.name === name)),
   );
-  return resolveParams(sc, { ...known, ...spec.loop(n) });
+  return resolveParams(sc, { ...known, ...spec.loop(n, summer) });
 }

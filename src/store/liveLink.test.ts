@@ -8,6 +8,7 @@ describe('live links', () => {
       cpus: 4,
       choices: { batch: '8', amounts: '1,-1' },
       settings: { irqRate: 1000, periodUs: 0 },
+      engine: 'interpreted',
       replay: { schedule: '0 0 1*3', params: { batch: '4' } },
     });
     const l = parseLiveLink(hash);
@@ -16,16 +17,19 @@ describe('live links', () => {
       cpus: 4,
       choices: { batch: '8', amounts: '1,-1' },
       settings: { irqRate: 1000, periodUs: 0 },
+      engine: 'interpreted',
       replay: { schedule: '0 0 1*3', params: { batch: '4' } },
       problems: [],
     });
   });
 
   it('reports bad parts and keeps the rest', () => {
-    const l = parseLiveLink('#/live/global-plain?cpus=999&irq=-5&mig=10');
+    const l = parseLiveLink('#/live/global-plain?cpus=999&irq=-5&mig=10&engine=jit');
     expect(l?.cpus).toBeNull();
     expect(l?.settings).toEqual({ migrationRate: 10 });
-    expect(l?.problems).toHaveLength(2);
+    expect(l?.engine).toBeNull();
+    expect(l?.problems).toHaveLength(3);
+    expect(l?.problems[2]).toMatch(/engine must be compiled or interpreted/);
   });
 
   it('is not a live link otherwise', () => {

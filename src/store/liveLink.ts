@@ -4,6 +4,7 @@
 // left out, so a damaged link still opens what it can.
 
 import type { LiveSettings } from '../live/control.ts';
+import { ENGINES, type EngineKind } from '../live/engine/engine.ts';
 
 export interface LiveLink {
   readonly scenario: string;
@@ -11,6 +12,8 @@ export interface LiveLink {
   /** Run parameters as text (batch, amounts, variant, threshold). */
   readonly choices: Readonly<Record<string, string>>;
   readonly settings: Partial<LiveSettings>;
+  /** engine=interpreted: the interpreter instead of the compiled CPUs. */
+  readonly engine: EngineKind | null;
   /** A schedule to replay in lockstep, with its parameter overrides. */
   readonly replay: {
     readonly schedule: string;
@@ -38,6 +41,7 @@ export function parseLiveLink(hash: string): LiveLink | null {
   const settings: Partial<Record<keyof LiveSettings, number>> = {};
   const sparams: Record<string, string> = {};
   let schedule: string | null = null;
+  let engine: EngineKind | null = null;
   for (const [key, value] of q) {
     if (key === 'cpus') {
       const n = Number(value);
@@ -47,6 +51,9 @@ export function parseLiveLink(hash: string): LiveLink | null {
       const n = Number(value);
       if (Number.isFinite(n) && n >= 0) settings[SETTING_KEYS[key] as keyof LiveSettings] = n;
       else problems.push(`${key} must be a number ≥ 0, not '${value}'`);
+    } else if (key === 'engine') {
+      engine = ENGINES.find((e) => e === value) ?? null;
+      if (!engine) problems.push(`engine must be ${ENGINES.join(' or ')}, not '${value}'`);
     } else if (key === 'sched') schedule = value;
     else if (key.startsWith('s.')) sparams[key.slice(2)] = value;
     else choices[key] = value;
@@ -56,6 +63,7 @@ export function parseLiveLink(hash: string): LiveLink | null {
     cpus,
     choices,
     settings,
+    engine,
     replay: schedule === null ? null : { schedule, params: sparams },
     problems,
   };
@@ -66,6 +74,7 @@ export function formatLiveLink(link: {
   cpus?: number | null;
   choices?: Readonly<Record<string, string>>;
   settings?: Partial<LiveSettings>;
+  engine?: EngineKind | null;
   replay?: { schedule: string; params: Readonly<Record<string, string>> } | null;
 }): string {
   const q = new URLSearchParams();
@@ -75,6 +84,7 @@ export function formatLiveLink(link: {
     const v = link.settings?.[long];
     if (v !== undefined) q.set(short, String(v));
   }
+  if (link.engine && link.engine !== 'compiled') q.set('engine', link.engine);
   if (link.replay) {
     q.set('sched', link.replay.schedule);
     for (const [k, v] of Object.entries(link.replay.params)) q.set(`s.${k}`, v);

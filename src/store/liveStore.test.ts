@@ -3,10 +3,11 @@
 
 import { describe, expect, it } from 'vitest';
 import { runCpu } from '../live/cpu.ts';
-import { allocateLive, C_GO, C_STOP } from '../live/memory.ts';
+import { allocateLive, C_GO, C_QUIESCED, C_STOP } from '../live/memory.ts';
 import { initialState } from '../machine/interpreter.ts';
 import { findScenario } from '../scenarios/index.ts';
-import { createLiveStore, defaultCpus, type LiveBridge, type LiveRunHandle } from './liveStore.ts';
+import type { LiveRun } from '../live/run.ts';
+import { createLiveStore, defaultCpus, type LiveBridge } from './liveStore.ts';
 
 function fakeBridge(over: Partial<LiveBridge> = {}): LiveBridge {
   return {
@@ -17,11 +18,15 @@ function fakeBridge(over: Partial<LiveBridge> = {}): LiveBridge {
       const mem = allocateLive(machine, initialState(machine));
       return Promise.resolve({ scenario, params, machine, mem });
     },
-    stop(run: LiveRunHandle) {
-      // Every CPU runs here, one after the other, with the stop flag already up.
+    stop(run: LiveRun) {
+      // Every CPU runs here, one after the other, with the stop flag already up; each finds the
+      // others already quiesced (there are no migrations to wait for).
       run.mem.words[C_GO] = 1;
       run.mem.words[C_STOP] = 1;
-      for (let k = 0; k < run.mem.cpus; k++) runCpu(run.mem, run.machine, k, { now: () => 0 });
+      for (let k = 0; k < run.mem.cpus; k++) {
+        run.mem.words[C_QUIESCED] = run.mem.cpus - 1;
+        runCpu(run.mem, run.machine, k, { now: () => 0 });
+      }
       return Promise.resolve({ kind: 'stopped' });
     },
     lockstep: () =>
@@ -32,10 +37,10 @@ function fakeBridge(over: Partial<LiveBridge> = {}): LiveBridge {
 }
 
 describe('live store', () => {
-  it('leaves the page a core by default', () => {
-    expect(defaultCpus(2)).toBe(1);
+  it('leaves the page a core by default, but opens with two CPUs so that something races', () => {
+    expect(defaultCpus(2)).toBe(2);
     expect(defaultCpus(8)).toBe(7);
-    expect(defaultCpus(1)).toBe(1);
+    expect(defaultCpus(1)).toBe(2);
     expect(defaultCpus(256)).toBe(64);
   });
 
@@ -68,9 +73,9 @@ describe('live store', () => {
   it('reports a worker that fails while running', async () => {
     let fail: (m: string) => void = () => undefined;
     const bridge = fakeBridge({
-      start(scenario, params, settings, seed, failed) {
+      start(scenario, params, settings, seed, engine, failed) {
         fail = failed;
-        return fakeBridge().start(scenario, params, settings, seed, failed);
+        return fakeBridge().start(scenario, params, settings, seed, engine, failed);
       },
       stop: () => Promise.resolve({ kind: 'failed', message: 'CPU1 stopped the run: boom' }),
     });
@@ -154,9 +159,9 @@ describe('live store, overlapping events', () => {
     let fail: (m: string) => void = () => undefined;
     let finishStop: (o: { kind: 'failed'; message: string }) => void = () => undefined;
     const bridge = fakeBridge({
-      start(scenario, params, settings, seed, failed) {
+      start(scenario, params, settings, seed, engine, failed) {
         fail = failed;
-        return fakeBridge().start(scenario, params, settings, seed, failed);
+        return fakeBridge().start(scenario, params, settings, seed, engine, failed);
       },
       stop: () =>
         new Promise((resolve) => {

@@ -4,18 +4,17 @@
 
 import { createStore } from 'zustand/vanilla';
 import { applySettings, type LiveSettings, raise, type RaiseWhat } from '../live/control.ts';
-import type { LiveMemory } from '../live/memory.ts';
-import type { Machine } from '../machine/machine.ts';
+import type { EngineKind } from '../live/engine/engine.ts';
 import type { LockstepReport } from '../live/lockstep.ts';
-import { readSample, takeSample, type LiveReading } from '../live/readout.ts';
-import { type LiveSpec, liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
+import type { LiveReading } from '../live/readout.ts';
+import { type LiveRun, readRun, STOP_TIMEOUT_MS, type StopOutcome } from '../live/run.ts';
+import { liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { findScenario } from '../scenarios/index.ts';
 import type { Violation } from '../scenarios/outcome.ts';
-import { liveVerdict } from '../live/verdict.ts';
 import { ParamError, resolveParams } from '../scenarios/params.ts';
 import { parseLiveLink } from './liveLink.ts';
-import type { Params, Scenario } from '../scenarios/types.ts';
+import type { Params } from '../scenarios/types.ts';
 
 /** What the store needs from the worker bridge (src/workers/cpuBridge.ts). */
 export interface LiveBridge {
@@ -24,28 +23,20 @@ export interface LiveBridge {
     params: Params,
     settings: LiveSettings,
     seed: number,
+    engine: EngineKind,
     failed: (message: string) => void,
-  ): Promise<LiveRunHandle>;
-  stop(
-    run: LiveRunHandle,
-  ): Promise<
-    | { readonly kind: 'stopped' }
-    | { readonly kind: 'stuck'; readonly running: number }
-    | { readonly kind: 'failed'; readonly message: string }
-  >;
+  ): Promise<LiveRun>;
+  stop(run: LiveRun): Promise<StopOutcome>;
   lockstep(scenario: string, params: Params, events: readonly number[]): Promise<LockstepReport>;
   terminate(): void;
 }
 
-/** A run the bridge started: its machine and the shared memory its CPUs work on. */
-export interface LiveRunHandle {
-  readonly scenario: string;
-  readonly params: Params;
-  readonly machine: Machine;
-  readonly mem: LiveMemory;
-}
-
 export type LivePhase = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
+
+/** CPUs are starting, running or stopping: the set-up cannot change and no other run can start. */
+export function runBusy(phase: LivePhase): boolean {
+  return phase === 'starting' || phase === 'running' || phase === 'stopping';
+}
 
 export interface FinalReport {
   readonly reading: LiveReading;
@@ -69,12 +60,14 @@ export interface LiveState {
   /** Parameter text the user typed, by name (batch, amounts, variant, threshold). */
   readonly choices: Readonly<Record<string, string>>;
   readonly settings: LiveSettings;
+  /** What runs the CPUs' programs: compiled to WebAssembly (the default) or interpreted. */
+  readonly engine: EngineKind;
   readonly phase: LivePhase;
   /** What is happening or went wrong, for people (also announced). */
   readonly message: string;
   /** Why the parameters cannot run, or null. */
   readonly paramError: string | null;
-  readonly run: LiveRunHandle | null;
+  readonly run: LiveRun | null;
   readonly final: FinalReport | null;
   readonly lockstep: LockstepView;
   /** A schedule a link brought (Step mode's "replay on workers"), offered for lockstep. */
@@ -89,6 +82,7 @@ export interface LiveState {
   cpusChanged(n: number): void;
   choiceChanged(name: string, text: string): void;
   settingChanged(name: keyof LiveSettings, value: number): void;
+  engineChanged(engine: EngineKind): void;
   runRequested(): Promise<void>;
   stopRequested(): Promise<void>;
   resetRequested(): void;
@@ -110,9 +104,12 @@ export const defaultSettings: LiveSettings = {
   periodUs: 1000,
 };
 
-/** The default number of CPUs: leave the page one core to animate on, when there are few. */
+/**
+ * The default number of CPUs: the cores but one, so the page keeps a core to animate on, and
+ * never fewer than two, since a race (or a summer beside an adder) needs two CPUs.
+ */
 export function defaultCpus(cores: number): number {
-  return Math.max(1, Math.min(64, cores - 1));
+  return Math.max(2, Math.min(64, cores - 1));
 }
 
 /** The parameters a run would use, or the reason they cannot. */
@@ -141,6 +138,21 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+const READY = 'Ready: press Run to start the CPUs.';
+const NO_LOCKSTEP: LockstepView = { busy: false, verdict: null, agreed: null };
+
+/** A stop's outcome, for people. */
+function stopMessage(outcome: StopOutcome): string {
+  switch (outcome.kind) {
+    case 'stopped':
+      return 'Stopped: every task finished its operation.';
+    case 'stuck':
+      return `${String(outcome.running)} CPU(s) did not stop within ${String(STOP_TIMEOUT_MS / 1000)} s (a CPU spinning on a lock nobody will release?). The workers were terminated; the snapshot below is not at rest.`;
+    case 'failed':
+      return `${outcome.message}. Press Run to start again.`;
+  }
+}
+
 export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'global-plain') {
   const firstLive = liveSpecs[0]?.id ?? 'global-plain';
   return createStore<LiveState>()((set, get) => {
@@ -151,51 +163,23 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
       set({ ...patch, paramError: 'error' in r ? r.error : null });
     };
 
-    const finish = (reading: LiveReading, terminal: boolean, violations: readonly Violation[]) => ({
-      reading,
-      terminal,
-      violations,
-      seconds: reading.ms / 1000,
-    });
+    /** Nothing runs and nothing replays: the set-up may change, a run or replay may start. */
+    const free = () => !runBusy(get().phase) && !get().lockstep.busy;
 
     /** Judges the state the CPUs stopped in and reports how the stop went. */
-    const judge = (
-      run: LiveRunHandle,
-      sc: Scenario,
-      spec: LiveSpec,
-      outcome: Awaited<ReturnType<LiveBridge['stop']>>,
-    ) => {
-      const sample = takeSample(run.mem, run.machine);
-      const reading = readSample(sc, spec, run.machine, run.params, sample);
-      const { terminal, violations } = liveVerdict(
-        sc,
-        run.machine,
-        sample.state,
-        run.params,
+    const judge = (run: LiveRun, outcome: StopOutcome) => {
+      const { reading, verdict } = readRun(run);
+      const final: FinalReport = {
         reading,
-      );
-      const final = finish(reading, terminal, violations);
-      if (outcome.kind === 'stopped') {
-        set({ phase: 'stopped', final, message: 'Stopped: every task finished its operation.' });
-      } else if (outcome.kind === 'stuck') {
-        set({
-          phase: 'failed',
-          final,
-          message: `${String(outcome.running)} CPU(s) did not stop within 3 s (a CPU spinning on a lock nobody will release?). The workers were terminated; the snapshot below is not at rest.`,
-        });
-      } else {
-        set({ phase: 'failed', final, message: `${outcome.message}. Press Run to start again.` });
-      }
-    };
-
-    const lockstepFree = () => {
-      const { phase, lockstep } = get();
-      return !(
-        phase === 'running' ||
-        phase === 'starting' ||
-        phase === 'stopping' ||
-        lockstep.busy
-      );
+        terminal: verdict.terminal,
+        violations: verdict.violations,
+        seconds: reading.ms / 1000,
+      };
+      set({
+        phase: outcome.kind === 'stopped' ? 'stopped' : 'failed',
+        final,
+        message: stopMessage(outcome),
+      });
     };
 
     /** Replays one schedule on fresh workers; the verdict in words. */
@@ -253,20 +237,19 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
       cpus: defaultCpus(cores),
       choices: {},
       settings: defaultSettings,
+      engine: 'compiled',
       phase: 'idle',
-      message: 'Ready: press Run to start the CPUs.',
+      message: READY,
       paramError: null,
       run: null,
       final: null,
-      lockstep: { busy: false, verdict: null, agreed: null },
+      lockstep: NO_LOCKSTEP,
       offered: null,
 
       linkOpened(hash) {
         const link = parseLiveLink(hash);
-        if (!link) return;
+        if (!link || !free()) return;
         const st = get();
-        if (st.phase === 'running' || st.phase === 'starting' || st.phase === 'stopping') return;
-        if (st.lockstep.busy) return;
         const problems = [...link.problems];
         let scenario = st.scenario;
         if (link.scenario !== '') {
@@ -289,12 +272,13 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
           cpus: link.cpus ?? st.cpus,
           choices,
           settings: { ...st.settings, ...link.settings },
+          engine: link.engine ?? st.engine,
           offered: link.replay,
           final: null,
-          lockstep: { busy: false, verdict: null, agreed: null },
+          lockstep: NO_LOCKSTEP,
           message: problems.length
             ? `Parts of the link were left out: ${problems.join('; ')}.`
-            : 'Ready: press Run to start the CPUs.',
+            : READY,
         });
       },
 
@@ -303,19 +287,17 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
           set({ message: `There is no scenario '${id}'.` });
           return;
         }
-        const { phase, lockstep } = get();
-        if (phase === 'running' || phase === 'starting' || phase === 'stopping') return;
-        if (lockstep.busy) return;
+        if (!free()) return;
         bridge.terminate();
         recheck({
           scenario: id,
           choices: {},
           run: null,
           phase: 'idle',
-          message: 'Ready: press Run to start the CPUs.',
+          message: READY,
           final: null,
           offered: null,
-          lockstep: { busy: false, verdict: null, agreed: null },
+          lockstep: NO_LOCKSTEP,
         });
       },
       cpusChanged(n) {
@@ -341,10 +323,13 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
           applySettings(run.mem, settings);
         }
       },
+      engineChanged(engine) {
+        if (!free()) return;
+        set({ engine });
+      },
       async runRequested() {
+        if (!free()) return;
         const st = get();
-        if (st.phase === 'running' || st.phase === 'starting' || st.phase === 'stopping') return;
-        if (st.lockstep.busy) return;
         const r = paramsOf(st.scenario, st.cpus, st.choices);
         if ('error' in r) {
           set({ paramError: r.error, message: `Cannot run: ${r.error}` });
@@ -356,11 +341,18 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
           message: `Starting ${String(liveSpecOf(st.scenario)?.fixedCpus ?? st.cpus)} CPU workers…`,
         });
         try {
-          const run = await bridge.start(st.scenario, r.params, st.settings, Date.now() | 0, () => {
-            // A worker threw: the others are already stopping. Stopping collects them and
-            // reports the failure; a stop already under way will report it too.
-            if (get().phase === 'running') void get().stopRequested();
-          });
+          const run = await bridge.start(
+            st.scenario,
+            r.params,
+            st.settings,
+            Date.now() | 0,
+            st.engine,
+            () => {
+              // A worker threw: the others are already stopping. Stopping collects them and
+              // reports the failure; a stop already under way will report it too.
+              if (get().phase === 'running') void get().stopRequested();
+            },
+          );
           set({
             run,
             phase: 'running',
@@ -377,11 +369,8 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
         set({ phase: 'stopping', message: 'Stopping: every task finishes its current operation…' });
         const outcome = await bridge.stop(run);
         if (get().run !== run) return; // reset (or replaced) meanwhile
-        const sc = findScenario(run.scenario);
-        const spec = liveSpecOf(run.scenario);
-        if (!sc || !spec) return;
         try {
-          judge(run, sc, spec, outcome);
+          judge(run, outcome);
         } catch (e) {
           set({ phase: 'failed', message: `The stopped run could not be read: ${messageOf(e)}` });
         }
@@ -393,7 +382,7 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
           run: null,
           final: null,
           message: 'Reset: press Run to start the CPUs.',
-          lockstep: { busy: false, verdict: null, agreed: null },
+          lockstep: NO_LOCKSTEP,
         });
       },
       raiseRequested(cpu, what) {
@@ -403,7 +392,7 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
         raise(run.mem, cpu, what);
       },
       async lockstepRequested(overrides, schedule, label) {
-        if (!lockstepFree()) return;
+        if (!free()) return;
         set({
           lockstep: { busy: true, verdict: `Replaying ${label} on the workers…`, agreed: null },
         });
@@ -412,7 +401,7 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
       },
       async allWitnessesRequested() {
         const sc = findScenario(get().scenario);
-        if (!sc || !lockstepFree()) return;
+        if (!sc || !free()) return;
         const failures: string[] = [];
         for (const [i, w] of sc.witnesses.entries()) {
           set({

@@ -22,9 +22,9 @@ async function runFor(
   const {
     reading: r,
     verdict,
-    stopped,
+    outcome,
   } = await runLive(id, p, { ...noInterference, ...settings }, ms);
-  expect(stopped).toBe(true);
+  expect(outcome).toEqual({ kind: 'stopped' });
   return {
     terminal: verdict.terminal,
     adds: r.total.adds,

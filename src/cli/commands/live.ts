@@ -14,6 +14,16 @@ import { intOption, paramsArg, parseCommand, scenarioArg } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 import { lockstepOnThreads, runLive } from '../live/threads.ts';
+import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
+import { STOP_TIMEOUT_MS } from '../../live/run.ts';
+
+/** --engine compiled|interpreted (default compiled). */
+export function engineOption(text: string | undefined): EngineKind {
+  if (text === undefined) return 'compiled';
+  const found = ENGINES.find((e) => e === text);
+  if (!found) throw new UsageError(`--engine takes ${ENGINES.join(' or ')}, got '${text}'`);
+  return found;
+}
 
 export async function liveCommand(argv: readonly string[]): Promise<string> {
   const { values, positionals } = parseCommand(() =>
@@ -32,6 +42,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
         witness: { type: 'string' },
         schedule: { type: 'string' },
         'all-witnesses': { type: 'boolean' },
+        engine: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
@@ -74,20 +85,25 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     periodUs: intOption('period-us', values['period-us'], 1000, 10_000_000),
   };
   const seed = intOption('seed', values.seed, 1, 2 ** 31 - 1);
+  const engine = engineOption(values.engine);
   const {
     reading: r,
     verdict,
-    stopped,
-    machine,
-  } = await runLive(sc.id, params, settings, seconds * 1000, seed);
+    outcome,
+    run,
+  } = await runLive(sc.id, params, settings, seconds * 1000, seed, engine);
+  const stopped = outcome.kind === 'stopped';
+  const machine = run.machine;
   const secs = r.ms / 1000;
   const doc = {
     scenario: sc.id,
     params,
     cpus: machine.cpus,
+    engine: r.engine,
     settings,
     seconds: secs,
     stopped,
+    failure: outcome.kind === 'failed' ? outcome.message : null,
     terminal: verdict.terminal,
     perCpu: r.cpus.map((c) => ({
       ...c,
@@ -105,7 +121,9 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     violations: verdict.violations,
   };
   if (json) return toJson(doc);
-  const out = [`${sc.id} live: ${String(machine.cpus)} CPU threads for ${secs.toFixed(2)} s`];
+  const out = [
+    `${sc.id} live: ${String(machine.cpus)} CPU threads, ${String(r.engine)}, for ${secs.toFixed(2)} s`,
+  ];
   doc.perCpu.forEach((c, k) => {
     out.push(
       `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${formatRate(c.instructionsPerSecond)} instructions/s`,
@@ -121,7 +139,11 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     out.push(
       `  read() ${String(r.read.value)}: error ${String(r.read.error)}, band ±${String(r.read.bound)}`,
     );
-  if (!stopped) out.push('  the CPUs did not all stop within 5 s (stuck: a lock nobody releases?)');
+  if (outcome.kind === 'failed') out.push(`  the run failed: ${outcome.message}`);
+  else if (outcome.kind === 'stuck')
+    out.push(
+      `  ${String(outcome.running)} CPU(s) did not stop within ${String(STOP_TIMEOUT_MS / 1000)} s (stuck: a lock nobody releases?)`,
+    );
   else if (!verdict.terminal) out.push('  the CPUs did not come to rest: invariants not judged');
   else if (verdict.violations.length === 0) out.push('  every invariant holds at rest');
   for (const v of verdict.violations) out.push(`  violated ${v.id}: ${v.reason}`);

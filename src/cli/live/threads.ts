@@ -1,23 +1,20 @@
-// The Node bridge to live CPUs: one worker thread per CPU over one SharedArrayBuffer (`lab live`
-// and the tests; the browser has its own bridge in src/workers/cpuBridge.ts).
+// Live CPUs on Node worker threads (`lab live`, `lab bench` and the tests): the same run life
+// cycle as the page's (src/live/run.ts), with threads instead of Web Workers.
 
 import { Worker } from 'node:worker_threads';
+import type { LiveSettings, Waiter } from '../../live/control.ts';
+import type { EngineKind } from '../../live/engine/engine.ts';
+import type { LockstepReport } from '../../live/lockstep.ts';
 import {
-  allExited,
-  applySettings,
-  type LiveSettings,
-  requestStop,
-  startTogether,
-  type Waiter,
-} from '../../live/control.ts';
-import { compareWithModel, driveLockstep, type LockstepReport } from '../../live/lockstep.ts';
-import { type LiveReading, readSample, takeSample } from '../../live/readout.ts';
-import { liveSpecOf } from '../../live/specs.ts';
-import { type LiveVerdict, liveVerdict } from '../../live/verdict.ts';
-import { allocateLive, type LiveMemory } from '../../live/memory.ts';
-import { initialState } from '../../machine/interpreter.ts';
-import type { Machine } from '../../machine/machine.ts';
-import { findScenario } from '../../scenarios/index.ts';
+  type CpuJob,
+  type LiveRun,
+  type Platform,
+  readRun,
+  replayInLockstep,
+  type RunReading,
+  RunningCpus,
+  type StopOutcome,
+} from '../../live/run.ts';
 import type { Params } from '../../scenarios/types.ts';
 
 // A .mjs bootstrap registers tsx inside the thread: neither Vitest's loader nor tsx's own reach
@@ -29,54 +26,24 @@ export const nodeWaiter: Waiter = async (words, index, value, ms) => {
   if (r.async) await r.value;
 };
 
-export interface Threads {
-  readonly mem: LiveMemory;
-  readonly machine: Machine;
-  /** Settles when every thread has ended; rejects with the first failure's message. */
-  readonly done: Promise<void>;
-  terminate(): Promise<void>;
-}
+/** CPUs as worker threads. */
+export const nodePlatform: Platform = {
+  wait: nodeWaiter,
+  spawn(job: CpuJob, failed: (message: string) => void) {
+    const worker = new Worker(entry, { workerData: job });
+    worker.once('message', (msg: { ok: boolean; message?: string }) => {
+      if (!msg.ok) failed(`CPU${job.cpu} stopped the run: ${msg.message ?? 'unknown error'}`);
+    });
+    worker.once('error', (e) => {
+      failed(`CPU${job.cpu}'s thread crashed: ${e.message}`);
+    });
+    return { terminate: () => void worker.terminate() };
+  },
+};
 
-export function startThreads(id: string, params: Params, mode: 'free' | 'lockstep'): Threads {
-  const sc = findScenario(id);
-  if (!sc) throw new Error(`unknown scenario ${id}`);
-  const machine = sc.build(params, { padded: true }).machine;
-  const mem = allocateLive(machine, initialState(machine));
-  const workers = Array.from(
-    { length: machine.cpus },
-    (_, cpu) =>
-      new Worker(entry, {
-        workerData: { buffer: mem.buffer, id, params, cpu, mode },
-      }),
-  );
-  const done = Promise.all(
-    workers.map(
-      (w) =>
-        new Promise<void>((resolve, reject) => {
-          w.once('message', (msg: { ok: boolean; message?: string }) => {
-            if (msg.ok) resolve();
-            else reject(new Error(msg.message));
-          });
-          w.once('error', reject);
-        }),
-    ),
-  ).then(() => undefined);
-  return {
-    mem,
-    machine,
-    done,
-    terminate: async () => {
-      await Promise.all(workers.map((w) => w.terminate()));
-    },
-  };
-}
-
-export interface LiveRunReport {
-  readonly machine: Machine;
-  readonly reading: LiveReading;
-  readonly verdict: LiveVerdict;
-  /** Every CPU stopped within the timeout (false: stuck, e.g. spinning on a lock). */
-  readonly stopped: boolean;
+export interface LiveRunReport extends RunReading {
+  readonly run: LiveRun;
+  readonly outcome: StopOutcome;
 }
 
 /**
@@ -89,39 +56,29 @@ export async function runLive(
   settings: LiveSettings,
   ms: number,
   seed = 1,
+  engine: EngineKind = 'compiled',
 ): Promise<LiveRunReport> {
-  const sc = findScenario(id);
-  const spec = liveSpecOf(id);
-  if (!sc || !spec) throw new Error(`${id} does not run live`);
-  const t = startThreads(id, params, 'free');
+  const cpus = await RunningCpus.start(nodePlatform, {
+    scenario: id,
+    params,
+    settings,
+    seed,
+    engine,
+  });
   try {
-    applySettings(t.mem, settings, seed);
-    await startTogether(t.mem, nodeWaiter);
     await new Promise((r) => setTimeout(r, ms));
-    requestStop(t.mem);
-    const stopped = await allExited(t.mem, nodeWaiter, 5000);
-    if (stopped) await t.done;
-    const sample = takeSample(t.mem, t.machine);
-    const reading = readSample(sc, spec, t.machine, params, sample);
-    const verdict = liveVerdict(sc, t.machine, sample.state, params, reading);
-    return { machine: t.machine, reading, verdict, stopped };
+    const outcome = await cpus.stop(nodePlatform);
+    return { run: cpus.run, outcome, ...readRun(cpus.run) };
   } finally {
-    await t.terminate();
+    cpus.terminate();
   }
 }
 
 /** Replays `events` on worker threads one at a time and compares with the model's replay. */
-export async function lockstepOnThreads(
+export function lockstepOnThreads(
   id: string,
   params: Params,
   events: readonly number[],
 ): Promise<LockstepReport> {
-  const t = startThreads(id, params, 'lockstep');
-  try {
-    const result = await driveLockstep(t.mem, t.machine, events, nodeWaiter);
-    await t.done;
-    return compareWithModel(t.machine, events, result, t.mem.state.slice());
-  } finally {
-    await t.terminate();
-  }
+  return replayInLockstep(nodePlatform, id, params, events);
 }

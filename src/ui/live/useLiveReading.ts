@@ -7,7 +7,8 @@ import { notesSince, type Noted } from '../../live/memory.ts';
 import { type LiveReading, readSample, takeSample } from '../../live/readout.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import { findScenario } from '../../scenarios/index.ts';
-import type { LivePhase, LiveRunHandle } from '../../store/liveStore.ts';
+import type { LiveRun } from '../../live/run.ts';
+import type { LivePhase } from '../../store/liveStore.ts';
 
 /** Seconds of history the charts show. */
 export const WINDOW_SECONDS = 10;
@@ -48,12 +49,12 @@ function keep(list: readonly Point[], p: Point): Point[] {
 }
 
 export function useLiveReading(
-  run: LiveRunHandle | null,
+  run: LiveRun | null,
   phase: LivePhase,
 ): { reading: LiveReading | null; history: LiveHistory } {
   // Tagged with the run it belongs to: a new run (or none) starts from nothing.
   const [state, setState] = useState<{
-    run: LiveRunHandle | null;
+    run: LiveRun | null;
     reading: LiveReading | null;
     history: LiveHistory;
   }>({ run: null, reading: null, history: empty });

@@ -1,0 +1,231 @@
+// A live run's life, the same wherever it runs: the page (Web Workers), the CLI and the tests
+// (Node worker threads), and the Scaling view's sweeps. A platform only says how to start one
+// CPU's worker and how to wait on shared memory; everything else is here: allocate the memory,
+// start the CPUs together, stop them, notice a crashed or stuck one, terminate them, read and
+// judge the state they stopped in, and replay schedules in lockstep.
+
+import { callChecks } from './calls.ts';
+import {
+  allExited,
+  applySettings,
+  exited,
+  faultedCpu,
+  type LiveSettings,
+  requestStop,
+  startTogether,
+  type Waiter,
+} from './control.ts';
+import { type CpuClock, runCpu } from './cpu.ts';
+import type { EngineKind } from './engine/engine.ts';
+import { compareWithModel, driveLockstep, type LockstepReport, runLockstep } from './lockstep.ts';
+import { allocateLive, type LiveMemory, mapLive, type SharedMemory } from './memory.ts';
+import { type LiveReading, readSample, type Sample, takeSample } from './readout.ts';
+import { liveSpecOf } from './specs.ts';
+import { type LiveVerdict, liveVerdict } from './verdict.ts';
+import { initialState } from '../machine/interpreter.ts';
+import type { Machine } from '../machine/machine.ts';
+import { findScenario } from '../scenarios/index.ts';
+import type { Params, Scenario } from '../scenarios/types.ts';
+
+/** What one CPU worker is asked to do (posted to it: plain data and the shared memory). */
+export interface CpuJob {
+  readonly memory: SharedMemory;
+  readonly scenario: string;
+  readonly params: Params;
+  readonly cpu: number;
+  /** free: run at full speed; lockstep: apply the events the page hands this CPU. */
+  readonly mode: 'free' | 'lockstep';
+  readonly engine: EngineKind;
+}
+
+function scenarioOf(id: string): Scenario {
+  const sc = findScenario(id);
+  if (!sc) throw new Error(`unknown scenario ${id}`);
+  return sc;
+}
+
+/** The machine a live run of `scenario` builds: the same, deterministic, in every thread. */
+export function liveMachine(scenario: string, params: Params): Machine {
+  return scenarioOf(scenario).build(params, { padded: true }).machine;
+}
+
+/** A worker's whole life: maps the memory, rebuilds the machine, runs its CPU to the end. */
+export function runJob(job: CpuJob, clock: CpuClock): void {
+  const sc = scenarioOf(job.scenario);
+  const m = liveMachine(job.scenario, job.params);
+  const mem = mapLive(job.memory, m);
+  if (job.mode === 'free') {
+    runCpu(mem, m, job.cpu, clock, { checks: callChecks(sc, m, job.params), engine: job.engine });
+  } else runLockstep(mem, m, job.cpu);
+}
+
+export interface CpuWorker {
+  terminate(): void;
+}
+
+/** How a platform runs CPUs: start one worker on a job, and wait on shared memory. */
+export interface Platform {
+  /** Starts a worker running `runJob(job)`; `failed` hears if it throws or cannot load. */
+  spawn(job: CpuJob, failed: (message: string) => void): CpuWorker;
+  readonly wait: Waiter;
+}
+
+export interface RunSetup {
+  readonly scenario: string;
+  readonly params: Params;
+  readonly settings: LiveSettings;
+  readonly seed: number;
+  readonly engine: EngineKind;
+}
+
+/** A run's machine and the shared memory its CPUs work on. */
+export interface LiveRun {
+  readonly scenario: string;
+  readonly params: Params;
+  readonly machine: Machine;
+  readonly mem: LiveMemory;
+}
+
+/** How long a stop may take before the CPUs count as stuck (a deadlock, a task that never ends). */
+export const STOP_TIMEOUT_MS = 3000;
+
+export type StopOutcome =
+  | { readonly kind: 'stopped' }
+  | { readonly kind: 'stuck'; readonly running: number }
+  | { readonly kind: 'failed'; readonly message: string };
+
+/** The CPUs of one free run: started together, stopped through shared memory, then terminated. */
+export class RunningCpus {
+  private failure: string | null = null;
+  private workers: CpuWorker[] = [];
+
+  private constructor(readonly run: LiveRun) {}
+
+  /** Creates the CPUs and starts them together; `failed` hears of a worker that throws. */
+  static async start(
+    platform: Platform,
+    setup: RunSetup,
+    failed: (message: string) => void = () => undefined,
+  ): Promise<RunningCpus> {
+    const machine = liveMachine(setup.scenario, setup.params);
+    const mem = allocateLive(machine, initialState(machine));
+    applySettings(mem, setup.settings, setup.seed);
+    const cpus = new RunningCpus({ scenario: setup.scenario, params: setup.params, machine, mem });
+    cpus.workers = spawnAll(platform, mem, setup, 'free', (message) => {
+      if (cpus.failure !== null) return;
+      cpus.failure = message;
+      // The other CPUs see the stop flag and finish their operations.
+      requestStop(mem);
+      failed(message);
+    });
+    try {
+      await startTogether(mem, platform.wait);
+    } catch (e) {
+      cpus.terminate();
+      // Say what went wrong first (a worker that crashed while loading), not the symptom.
+      throw new Error(cpus.failure ?? (e instanceof Error ? e.message : String(e)));
+    }
+    return cpus;
+  }
+
+  /** The first failure a worker reported, or null. */
+  get failed(): string | null {
+    return this.failure;
+  }
+
+  /** Asks the CPUs to finish their operations; terminates them once stopped (or stuck). */
+  async stop(platform: Platform): Promise<StopOutcome> {
+    const { mem } = this.run;
+    requestStop(mem);
+    const ok = await allExited(mem, platform.wait, STOP_TIMEOUT_MS);
+    const running = mem.cpus - exited(mem);
+    this.terminate();
+    if (this.failure !== null) return { kind: 'failed', message: this.failure };
+    if (faultedCpu(mem) >= 0) return { kind: 'failed', message: `CPU${faultedCpu(mem)} failed` };
+    return ok ? { kind: 'stopped' } : { kind: 'stuck', running };
+  }
+
+  terminate(): void {
+    for (const w of this.workers) w.terminate();
+    this.workers = [];
+  }
+}
+
+function spawnAll(
+  platform: Platform,
+  mem: LiveMemory,
+  setup: Pick<RunSetup, 'scenario' | 'params' | 'engine'>,
+  mode: CpuJob['mode'],
+  failed: (message: string) => void,
+): CpuWorker[] {
+  return Array.from({ length: mem.cpus }, (_, cpu) =>
+    platform.spawn(
+      {
+        memory: mem.shared,
+        scenario: setup.scenario,
+        params: setup.params,
+        cpu,
+        mode,
+        engine: setup.engine,
+      },
+      failed,
+    ),
+  );
+}
+
+/** What a run's shared memory shows now, and the verdict on it (judged only at rest). */
+export interface RunReading {
+  readonly sample: Sample;
+  readonly reading: LiveReading;
+  readonly verdict: LiveVerdict;
+}
+
+/** The read-and-judge step: a copy of the memory, what it shows, and the verdict. */
+export function readRun(run: LiveRun): RunReading {
+  const sc = scenarioOf(run.scenario);
+  const spec = liveSpecOf(run.scenario);
+  if (!spec) throw new Error(`${run.scenario} does not run live`);
+  const sample = takeSample(run.mem, run.machine);
+  const reading = readSample(sc, spec, run.machine, run.params, sample);
+  const verdict = liveVerdict(sc, run.machine, sample.state, run.params, reading);
+  return { sample, reading, verdict };
+}
+
+/**
+ * Replays `events` on fresh workers (one per CPU, each applying its CPU's events), one event at
+ * a time, and compares the final shared memory with the model's replay, word by word.
+ */
+export async function replayInLockstep(
+  platform: Platform,
+  scenario: string,
+  params: Params,
+  events: readonly number[],
+): Promise<LockstepReport> {
+  const machine = liveMachine(scenario, params);
+  const mem = allocateLive(machine, initialState(machine));
+  // An object: the callback sets it later, which narrowing cannot see.
+  const crash = { message: null as string | null };
+  const workers = spawnAll(
+    platform,
+    mem,
+    { scenario, params, engine: 'interpreted' },
+    'lockstep',
+    (message) => {
+      crash.message ??= message;
+    },
+  );
+  try {
+    const result = await driveLockstep(
+      mem,
+      machine,
+      events,
+      platform.wait,
+      () => crash.message !== null,
+    );
+    await allExited(mem, platform.wait, STOP_TIMEOUT_MS);
+    if (crash.message !== null) throw new Error(crash.message);
+    return compareWithModel(machine, events, result, mem.state.slice());
+  } finally {
+    for (const w of workers) w.terminate();
+  }
+}
