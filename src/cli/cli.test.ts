@@ -161,6 +161,7 @@ describe('lab CLI', () => {
     expect(r.status).toBe(0);
     const doc = JSON.parse(r.out) as {
       cpus: number;
+      engine: string;
       stopped: boolean;
       terminal: boolean;
       lost: number;
@@ -168,6 +169,7 @@ describe('lab CLI', () => {
       violations: unknown[];
     };
     expect(doc.cpus).toBe(2);
+    expect(doc.engine).toBe('compiled');
     expect(doc.stopped && doc.terminal).toBe(true);
     expect(doc.lost).toBe(0);
     expect(doc.perCpu.reduce((a, c) => a + c.adds, 0)).toBeGreaterThan(1000);
@@ -193,5 +195,100 @@ describe('lab CLI', () => {
     const unknown = lab('live', 'percpu-classic', '--set', 'bogus=1');
     expect(unknown.status).toBe(2);
     expect(unknown.err).toMatch(/no parameter 'bogus'/);
+  });
+
+  it("live --engine interpreted runs the model's interpreter and says so", () => {
+    const r = lab(
+      'live',
+      'global-atomic',
+      '--cpus',
+      '1',
+      '--seconds',
+      '0.2',
+      '--engine',
+      'interpreted',
+      '--json',
+    );
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.out) as { engine: string }).engine).toBe('interpreted');
+    const bad = lab('live', 'global-atomic', '--engine', 'jit');
+    expect(bad.status).toBe(2);
+    expect(bad.err).toMatch(/--engine takes compiled or interpreted/);
+  });
+
+  it('bench sweeps algorithms and CPUs on threads and reports the Scaling JSON', () => {
+    const r = lab(
+      'bench',
+      '--scenarios',
+      'global-plain,percpu-classic',
+      '--cpus',
+      '1,2',
+      '--seconds',
+      '0.1',
+      '--warmup',
+      '0',
+      '--repeat',
+      '2',
+      '--json',
+    );
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.out) as {
+      machine: { cores: number; runtime: string };
+      settings: { seconds: number; warmupSeconds: number; repeat: number };
+      results: {
+        scenario: string;
+        cpus: number;
+        layout: string;
+        summer: string;
+        engine: string;
+        opsPerSecond: { median: number; min: number; max: number };
+        perCpuOpsPerSecond: number[];
+        instructionsPerSecondPerCpu: number[];
+        sumsPerSecond: number | null;
+        lost: number;
+        exact: boolean;
+        violations: string[];
+      }[];
+      headline: string;
+      probe: { seen: number | null };
+    };
+    expect(doc.machine.runtime).toMatch(/^Node v/);
+    expect(doc.settings).toMatchObject({ seconds: 0.1, warmupSeconds: 0, repeat: 2 });
+    expect(doc.results.map((x) => `${x.scenario}@${String(x.cpus)}`)).toEqual([
+      'global-plain@1',
+      'global-plain@2',
+      'percpu-classic@1',
+      'percpu-classic@2',
+    ]);
+    for (const x of doc.results) {
+      expect(x).toMatchObject({
+        layout: 'padded',
+        summer: 'none',
+        engine: 'compiled',
+        sumsPerSecond: null,
+      });
+      expect(x.opsPerSecond.min).toBeLessThanOrEqual(x.opsPerSecond.median);
+      expect(x.opsPerSecond.median).toBeLessThanOrEqual(x.opsPerSecond.max);
+      expect(x.perCpuOpsPerSecond).toHaveLength(x.cpus);
+      expect(x.instructionsPerSecondPerCpu).toHaveLength(x.cpus);
+    }
+    // Judged as well as timed: the racy counter loses updates with two CPUs, the correct one not.
+    const plain2 = doc.results[1];
+    expect(plain2?.exact).toBe(false);
+    expect(plain2?.violations).toContain('no-lost-update');
+    expect(doc.results[3]).toMatchObject({ exact: true, lost: 0, violations: [] });
+    expect(doc.headline).toMatch(/^With 2 CPUs, .* ran [\d.]+× the adds per second of /);
+    expect(doc.probe.seen).toBeGreaterThan(1);
+  });
+
+  it('bench refuses a bad plan with the reason', () => {
+    const r = lab('bench', '--cpus', '0,2');
+    expect(r.status).toBe(2);
+    expect(r.err).toMatch(/CPU counts are 1 to 64/);
+    const s = lab('bench', '--scenarios', 'irq-local-rmw');
+    expect(s.status).toBe(2);
+    expect(s.err).toMatch(/fixed number of CPUs/);
+    const l = lab('bench', '--layout', 'sideways');
+    expect(l.err).toMatch(/--layout takes padded, packed or both/);
   });
 });

@@ -3,6 +3,7 @@
 // a run that finds a violation is a successful run and exits 0.
 
 import { MachineFault } from '../machine/interpreter.ts';
+import { benchCommand } from './commands/bench.ts';
 import { exploreCommand } from './commands/explore.ts';
 import { list } from './commands/list.ts';
 import { liveCommand } from './commands/live.ts';
@@ -26,6 +27,9 @@ Usage: npm run lab -- <command> [options]
             [--period-us N] [--seed N]   race real threads on shared memory; verdict at rest
   live <id> --witness <name> | --schedule "<s>" | --all-witnesses
                                          lockstep replay on threads, compared with the model
+  bench [--scenarios a,b] [--cpus 1,2,4] [--layout padded|packed|both] [--summer none|busy|<µs>]
+        [--seconds S] [--warmup S] [--repeat R] [--engine compiled|interpreted|both]
+        [--preset kernel|teaching]       adds/s against CPUs for each algorithm (Scaling view)
 
 Options:
   --set name=value   set a parameter (repeatable; lists are comma-separated: --set slots=10,31)
@@ -33,12 +37,14 @@ Options:
   --json             machine-readable output
   --max-steps N      (random) give up on a run after N events (default 100000)
   --max-states N     (explore) stop, marked incomplete, after N states (default 2000000)
+  --engine E         (live, bench) compiled (WebAssembly, the default) or interpreted
 
 Schedules: events separated by spaces: N (step CPU N), irqN, nmiN, preN (preempt CPU N),
 migN>M (move CPU N's task to CPU M); "0*3" repeats, "(0 1)*2" repeats a group.`;
 
 const commands: Record<string, (argv: readonly string[]) => string | Promise<string>> = {
   list,
+  bench: benchCommand,
   live: liveCommand,
   show,
   replay: replayCommand,

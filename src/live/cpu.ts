@@ -20,9 +20,8 @@
 
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import type { CallChecks } from './calls.ts';
-import { compiledEngine } from './engine/compiled.ts';
+import { chooseEngine } from './engine/choose.ts';
 import { type Engine, type EngineKind, restartTask } from './engine/engine.ts';
-import { interpretedEngine } from './engine/interpreted.ts';
 import { apply, Ev, makeEvent, whyIllegal } from '../machine/events.ts';
 import { nextReady, topContext } from '../machine/interpreter.ts';
 import {
@@ -106,18 +105,6 @@ export interface CpuOptions {
 /** What a task does: observing tasks (sum, read) wait the summer period between calls. */
 function observers(m: Machine): boolean[] {
   return m.programs.slice(0, m.tasks).map((p) => !p.instrs.some((i) => i.tally !== 0));
-}
-
-/** The engine a CPU runs: compiled unless asked otherwise or the memory cannot take it. */
-function engineFor(mem: LiveMemory, m: Machine, k: number, kind: EngineKind): Engine {
-  if (kind === 'compiled' && mem.wasm) {
-    return compiledEngine(
-      m,
-      { wasm: mem.wasm, state: mem.state, stateByte: mem.stateByte, wide: mem.wide },
-      k,
-    );
-  }
-  return interpretedEngine(m, mem.state, k, mem.wide);
 }
 
 /**
@@ -205,7 +192,7 @@ class LiveCpu {
     this.w = mem.words;
     this.line = mem.cpuLine(k);
     this.b = m.cpuOff + k * CPU_FIELDS;
-    this.engine = engineFor(mem, m, k, options.engine ?? 'compiled');
+    this.engine = chooseEngine(mem, m, k, options.engine ?? 'compiled');
     this.burst = BURST[this.engine.kind];
     this.observer = observers(m);
     this.slots = m.code.slice(0, m.tasks).map((code) => resultSlots(m, code));

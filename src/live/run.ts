@@ -21,6 +21,9 @@ import { compareWithModel, driveLockstep, type LockstepReport, runLockstep } fro
 import { allocateLive, type LiveMemory, mapLive, type SharedMemory } from './memory.ts';
 import { type LiveReading, readSample, type Sample, takeSample } from './readout.ts';
 import { liveSpecOf } from './specs.ts';
+import { chooseEngine } from './engine/choose.ts';
+import { PROBE_ID, probeMachine, type ProbeResult, probeSeen, runProbeCpu } from './probe.ts';
+import { intParam } from '../scenarios/params.ts';
 import { type LiveVerdict, liveVerdict } from './verdict.ts';
 import { initialState } from '../machine/interpreter.ts';
 import type { Machine } from '../machine/machine.ts';
@@ -33,10 +36,19 @@ export interface CpuJob {
   readonly scenario: string;
   readonly params: Params;
   readonly cpu: number;
-  /** free: run at full speed; lockstep: apply the events the page hands this CPU. */
-  readonly mode: 'free' | 'lockstep';
+  /**
+   * free: run at full speed; lockstep: apply the events the page hands this CPU; probe: run
+   * the visibility probe's task once (probe.ts).
+   */
+  readonly mode: 'free' | 'lockstep' | 'probe';
   readonly engine: EngineKind;
+  /** Where the counter's cells go: each on its own line (padded), or adjacent (packed). */
+  readonly layout: SlotLayout;
 }
+
+/** Per-CPU slots and other cells on lines of their own, or adjacent as in the model. */
+export type SlotLayout = 'padded' | 'packed';
+export const SLOT_LAYOUTS: readonly SlotLayout[] = ['padded', 'packed'];
 
 function scenarioOf(id: string): Scenario {
   const sc = findScenario(id);
@@ -45,17 +57,25 @@ function scenarioOf(id: string): Scenario {
 }
 
 /** The machine a live run of `scenario` builds: the same, deterministic, in every thread. */
-export function liveMachine(scenario: string, params: Params): Machine {
-  return scenarioOf(scenario).build(params, { padded: true }).machine;
+export function liveMachine(
+  scenario: string,
+  params: Params,
+  layout: SlotLayout = 'padded',
+): Machine {
+  if (scenario === PROBE_ID) return probeMachine(intParam(params, 'writes'));
+  const packedCells = layout === 'packed';
+  return scenarioOf(scenario).build(params, { padded: true, packedCells }).machine;
 }
 
 /** A worker's whole life: maps the memory, rebuilds the machine, runs its CPU to the end. */
 export function runJob(job: CpuJob, clock: CpuClock): void {
-  const sc = scenarioOf(job.scenario);
-  const m = liveMachine(job.scenario, job.params);
+  const m = liveMachine(job.scenario, job.params, job.layout);
   const mem = mapLive(job.memory, m);
-  if (job.mode === 'free') {
-    runCpu(mem, m, job.cpu, clock, { checks: callChecks(sc, m, job.params), engine: job.engine });
+  if (job.mode === 'probe') {
+    runProbeCpu(mem, m, job.cpu, chooseEngine(mem, m, job.cpu, job.engine));
+  } else if (job.mode === 'free') {
+    const checks = callChecks(scenarioOf(job.scenario), m, job.params);
+    runCpu(mem, m, job.cpu, clock, { checks, engine: job.engine });
   } else runLockstep(mem, m, job.cpu);
 }
 
@@ -76,6 +96,8 @@ export interface RunSetup {
   readonly settings: LiveSettings;
   readonly seed: number;
   readonly engine: EngineKind;
+  /** Default: padded. */
+  readonly layout?: SlotLayout;
 }
 
 /** A run's machine and the shared memory its CPUs work on. */
@@ -107,7 +129,7 @@ export class RunningCpus {
     setup: RunSetup,
     failed: (message: string) => void = () => undefined,
   ): Promise<RunningCpus> {
-    const machine = liveMachine(setup.scenario, setup.params);
+    const machine = liveMachine(setup.scenario, setup.params, setup.layout);
     const mem = allocateLive(machine, initialState(machine));
     applySettings(mem, setup.settings, setup.seed);
     const cpus = new RunningCpus({ scenario: setup.scenario, params: setup.params, machine, mem });
@@ -154,7 +176,7 @@ export class RunningCpus {
 function spawnAll(
   platform: Platform,
   mem: LiveMemory,
-  setup: Pick<RunSetup, 'scenario' | 'params' | 'engine'>,
+  setup: Pick<RunSetup, 'scenario' | 'params' | 'engine' | 'layout'>,
   mode: CpuJob['mode'],
   failed: (message: string) => void,
 ): CpuWorker[] {
@@ -167,6 +189,7 @@ function spawnAll(
         cpu,
         mode,
         engine: setup.engine,
+        layout: setup.layout ?? 'padded',
       },
       failed,
     ),
@@ -225,6 +248,38 @@ export async function replayInLockstep(
     await allExited(mem, platform.wait, STOP_TIMEOUT_MS);
     if (crash.message !== null) throw new Error(crash.message);
     return compareWithModel(machine, events, result, mem.state.slice());
+  } finally {
+    for (const w of workers) w.terminate();
+  }
+}
+
+/**
+ * Runs the visibility probe (probe.ts) on two fresh workers: does a plain load on one CPU see
+ * the stores of another? `seen` is null when the reader had not seen the last store in time.
+ */
+export async function visibilityProbe(
+  platform: Platform,
+  engine: EngineKind,
+  writes = 1_000_000,
+  timeoutMs = STOP_TIMEOUT_MS,
+): Promise<ProbeResult> {
+  const machine = probeMachine(writes);
+  const mem = allocateLive(machine, initialState(machine));
+  const crash = { message: null as string | null };
+  const workers = spawnAll(
+    platform,
+    mem,
+    { scenario: PROBE_ID, params: { writes }, engine },
+    'probe',
+    (message) => {
+      crash.message ??= message;
+    },
+  );
+  try {
+    await startTogether(mem, platform.wait);
+    const ended = await allExited(mem, platform.wait, timeoutMs);
+    if (crash.message !== null) throw new Error(crash.message);
+    return { writes, seen: ended ? probeSeen(machine, mem.state) : null, engine };
   } finally {
     for (const w of workers) w.terminate();
   }

@@ -9,6 +9,8 @@ import type { Observables, Params, ParamValue, Scenario } from '../scenarios/typ
 
 export interface LiveSpec {
   readonly id: string;
+  /** What one add is, in the kernel's words, for charts and headlines. */
+  readonly operation: string;
   /**
    * The parameters that make each task program one operation, for a machine of `cpus` CPUs;
    * with `summer`, the last CPU calls sum() (where the scenario has one), else every CPU adds.
@@ -62,10 +64,12 @@ const bandOf = (p: Params) => (intParam(p, 'batch') - 1) * intParam(p, 'cpus');
 /** Every percpu_counter variant: the last CPU sums (with 2 CPUs or more), the others add. */
 function percpu(
   id: string,
+  operation: string,
   extra: (cpus: number, summer: boolean) => Record<string, ParamValue> = () => ({}),
 ) {
   return {
     id,
+    operation,
     loop: (cpus: number, summer: boolean) => ({
       cpus,
       adds: [1],
@@ -92,9 +96,10 @@ function percpu(
   } satisfies LiveSpec;
 }
 
-function nrFiles(id: string): LiveSpec {
+function nrFiles(id: string, operation: string): LiveSpec {
   return {
     id,
+    operation,
     loop: (cpus) => ({ cpus, iterations: 1 }),
     hasSummer: false,
     value: (o) => num(o.nr),
@@ -116,22 +121,25 @@ function nrFiles(id: string): LiveSpec {
 }
 
 export const liveSpecs: readonly LiveSpec[] = [
-  nrFiles('global-plain'),
-  nrFiles('global-atomic'),
-  nrFiles('global-spinlock'),
-  nrFiles('lazy-nr-files'),
-  percpu('percpu-classic', () => ({ comparer: -1 })),
-  percpu('percpu-atomic64'),
-  percpu('percpu-lglock'),
-  percpu('percpu-seq'),
+  nrFiles('global-plain', 'nr_files++ on one shared word (racy)'),
+  nrFiles('global-atomic', 'atomic_inc on one shared word'),
+  nrFiles('global-spinlock', 'nr_files++ under one spinlock'),
+  nrFiles('lazy-nr-files', 'per-CPU nr_files with a threshold'),
+  percpu('percpu-classic', 'percpu_counter_add (2.6.39)', () => ({ comparer: -1 })),
+  percpu('percpu-atomic64', 'percpu_counter_add with an atomic64 count'),
+  percpu('percpu-lglock', 'percpu_counter_add under per-CPU locks'),
+  percpu('percpu-seq', 'percpu_counter_add with a sequence bit'),
   // Two summers in flight when there are CPUs to spare.
-  percpu('percpu-seq-multi', (cpus, summer) => ({ summer2: summer && cpus >= 3 ? cpus - 2 : -1 })),
-  percpu('percpu-sum-fuzzy'),
-  percpu('percpu-modern'),
+  percpu('percpu-seq-multi', 'percpu_counter_add with several sums in flight', (cpus, summer) => ({
+    summer2: summer && cpus >= 3 ? cpus - 2 : -1,
+  })),
+  percpu('percpu-sum-fuzzy', 'percpu_counter_add with a retrying sum'),
+  percpu('percpu-modern', 'percpu_counter_add_batch (mainline)'),
   // In these two the per-CPU cells are whole counters, not deltas bounded by a batch: bars of
   // millions would show nothing, so they have no slot chart.
   {
     id: 'irq-local-rmw',
+    operation: 'a per-CPU add an IRQ can interrupt',
     loop: () => ({}),
     hasSummer: false,
     value: (o) => num(o.c),
@@ -144,6 +152,7 @@ export const liveSpecs: readonly LiveSpec[] = [
   },
   {
     id: 'this-cpu-ops',
+    operation: 'one this_cpu add',
     loop: () => ({}),
     hasSummer: false,
     value: (o) => slotTotal(o, 0),
@@ -165,15 +174,19 @@ export function liveScenarios(): Scenario[] {
   return catalogue.filter((sc) => liveSpecOf(sc.id) !== undefined);
 }
 
-/**
- * The parameters a live run of `id` uses: the user's choices, then the loop's. With `summer`
- * (the default) the last CPU calls sum() where the scenario has one; without, every CPU adds.
- */
+export interface LiveShape {
+  /** The last CPU calls sum() where the scenario has one (default); false: every CPU adds. */
+  readonly summer?: boolean;
+  /** A named parameter set applied under the choices (e.g. "kernel": batch max(32, 2 × CPUs)). */
+  readonly preset?: string;
+}
+
+/** The parameters a live run of `id` uses: the user's choices, then the loop's. */
 export function liveParams(
   id: string,
   cpus: number,
   choices: Readonly<Record<string, ParamValue>> = {},
-  summer = true,
+  shape: LiveShape = {},
 ): Params {
   const sc = findScenario(id);
   const spec = liveSpecOf(id);
@@ -182,5 +195,7 @@ export function liveParams(
   const known = Object.fromEntries(
     Object.entries(choices).filter(([name]) => sc.params.some((q) => q.name === name)),
   );
-  return resolveParams(sc, { ...known, ...spec.loop(n, summer) });
+  const preset =
+    shape.preset !== undefined && shape.preset in sc.presets ? shape.preset : undefined;
+  return resolveParams(sc, { ...known, ...spec.loop(n, shape.summer ?? true) }, preset);
 }

@@ -50,8 +50,27 @@ export interface Layout {
   readonly resultWords: number;
   /** Initial memory contents. */
   readonly initial: Int32Array;
-  /** The live workers' layout: the machine also gives each CPU's context records whole lines. */
+  /** Every cell and per-CPU element sits on a 64-byte line of its own. */
   readonly padded: boolean;
+  /**
+   * The live workers' layout: memory ends on a whole line and the machine gives each context
+   * record whole lines, since the CPU running it writes them at every step.
+   */
+  readonly lines: boolean;
+}
+
+/** How a layout places its cells: compact (the model's default) or for live workers. */
+export interface LayoutOptions {
+  /**
+   * Live workers: every cell and per-CPU element on its own 64-byte line (DESIGN §6), so a slot
+   * update does not invalidate another CPU's line; context records on lines of their own.
+   */
+  readonly padded?: boolean;
+  /**
+   * With `padded`: the cells stay adjacent as in the model, only the context records get lines
+   * of their own, to measure what false sharing of the counter's own slots costs.
+   */
+  readonly packedCells?: boolean;
 }
 
 const LINE_WORDS = 16; // 64 bytes
@@ -60,18 +79,25 @@ function wordsOf(type: CellType): number {
   return type === 's64' ? 2 : 1;
 }
 
-/** Builds a layout cell by cell. `padded` puts every cell and per-CPU element on its own line. */
+/** Builds a layout cell by cell (see LayoutOptions; `true` means padded). */
 export class LayoutBuilder {
   private readonly cells: AnyCell[] = [];
   private readonly results: ResultSlot[] = [];
   private readonly inits: { addr: number; type: CellType; value: number | bigint }[] = [];
   private next = 0;
   private resultNext = 0;
+  /** Cells on lines of their own. */
+  private readonly padded: boolean;
+  private readonly lines: boolean;
 
   constructor(
     readonly cpus: number,
-    readonly padded = false,
-  ) {}
+    options: LayoutOptions | boolean = {},
+  ) {
+    const o = typeof options === 'boolean' ? { padded: options } : options;
+    this.lines = o.padded === true;
+    this.padded = this.lines && o.packedCells !== true;
+  }
 
   private alloc(words: number): number {
     if (this.padded) {
@@ -123,7 +149,7 @@ export class LayoutBuilder {
   }
 
   build(): Layout {
-    const memWords = this.padded ? Math.ceil(this.next / LINE_WORDS) * LINE_WORDS : this.next;
+    const memWords = this.lines ? Math.ceil(this.next / LINE_WORDS) * LINE_WORDS : this.next;
     const initial = new Int32Array(memWords);
     for (const { addr, type, value } of this.inits) {
       initial[addr] = loOf(value);
@@ -136,6 +162,7 @@ export class LayoutBuilder {
       resultWords: this.resultNext,
       initial,
       padded: this.padded,
+      lines: this.lines,
     };
   }
 }

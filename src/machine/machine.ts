@@ -117,7 +117,7 @@ export function compile(spec: MachineSpec): Machine {
   const cpuOff = memWords;
   // Padded (live workers): every context record on lines of its own, since the CPU running it
   // writes its pc and registers at every step and two CPUs must not share those lines.
-  const line = (n: number) => (layout.padded ? Math.ceil(n / LINE_WORDS) * LINE_WORDS : n);
+  const line = (n: number) => (layout.lines ? Math.ceil(n / LINE_WORDS) * LINE_WORDS : n);
   const ctxOff = line(cpuOff + cpus * CPU_FIELDS);
   const ctxStride = line(CTX_REGS + 2 * regs);
   const resOff = line(ctxOff + programs.length * ctxStride);

@@ -173,7 +173,7 @@ export const cmpxchgLocalGeneric: Scenario = {
   build(p, opts) {
     const variant = variantOf(p);
     const cpus = variant === 'smp' ? 2 : 1;
-    const L = new LayoutBuilder(cpus, opts?.padded);
+    const L = new LayoutBuilder(cpus, opts);
     const c = L.cell('c', 'c', 's64', intParam(p, 'initial'));
     const lst = listingOf(variant);
     const amount = intParam(p, 'amount');

@@ -38,7 +38,7 @@ export const globalAtomic: Scenario = {
   presets: {},
   handlers: [],
   build(p, opts) {
-    const L = new LayoutBuilder(intParam(p, 'cpus'), opts?.padded);
+    const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
     const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
     const tasks = perCpuTasks(p, (b) => {
       b.line(5).atomicAdd(abs(nr), 1, { tally: 1 });

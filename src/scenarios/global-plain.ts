@@ -42,7 +42,7 @@ export const globalPlain: Scenario = {
   presets: {},
   handlers: [],
   build(p, opts) {
-    const L = new LayoutBuilder(intParam(p, 'cpus'), opts?.padded);
+    const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
     const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
     const tasks = perCpuTasks(p, (b) => {
       const r = b.reg('r');

@@ -42,7 +42,7 @@ export const globalSpinlock: Scenario = {
   presets: {},
   handlers: [],
   build(p, opts) {
-    const L = new LayoutBuilder(intParam(p, 'cpus'), opts?.padded);
+    const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
     const lock = L.cell('lock', 'filp_count_lock', 'lock');
     const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
     const tasks = perCpuTasks(p, (b) => {

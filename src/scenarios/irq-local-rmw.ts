@@ -195,7 +195,7 @@ export const irqLocalRmw: Scenario = {
   handlers: ['IRQ on CPU0: counter_add(irqAmount), c += 5 by default'],
   build(p, opts) {
     const variant = variantOf(p);
-    const L = new LayoutBuilder(1, opts?.padded);
+    const L = new LayoutBuilder(1, opts);
     const c = L.perCpu('c', 'c', 's64', [intParam(p, 'initial')]);
     const lst = listingOf(variant);
     const task = addProgram('T', variant, lst, c, intParam(p, 'amount'), false);

@@ -82,7 +82,7 @@ export const lazyNrFiles: Scenario = {
   handlers: [],
   build(p, opts) {
     const threshold = thresholdOf(p);
-    const L = new LayoutBuilder(intParam(p, 'cpus'), opts?.padded);
+    const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
     const global = L.cell('global', 'files_stat.nr_files', 's32', intParam(p, 'initial'));
     const local = L.perCpu('local', 'nr_files', 's32');
     const tasks = perCpuTasks(p, (b) => {

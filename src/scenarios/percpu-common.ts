@@ -248,7 +248,7 @@ export function counterLayout<T>(
   extra: (L: LayoutBuilder) => T,
   opts?: BuildOptions,
 ): Counter & { readonly cells: T } {
-  const L = new LayoutBuilder(r.cpus, opts?.padded);
+  const L = new LayoutBuilder(r.cpus, opts);
   const cells = extra(L);
   // With endless adders, the test driver's own flag: how many summers have finished. Adders stop
   // when every sum has returned, so a run (and an exploration) can end.

@@ -138,7 +138,7 @@ function build(p: Params, opts?: BuildOptions) {
   const variant = variantOf(p);
   const threshold = intParam(p, 'threshold');
   const cpus = intParam(p, 'cpus');
-  const L = new LayoutBuilder(cpus, opts?.padded);
+  const L = new LayoutBuilder(cpus, opts);
   const events = L.perCpu('events', 'events', 's64', initialOf(p));
   const valSlot = L.result('val', 'val', 1);
   const retSlot = L.result('ret', 'mem_cgroup_soft_limit_check()', 1);

@@ -166,7 +166,7 @@ export const thisCpuOps: Scenario = {
   build(p, opts) {
     const variant = variantOf(p);
     const cpus = intParam(p, 'cpus');
-    const L = new LayoutBuilder(cpus, opts?.padded);
+    const L = new LayoutBuilder(cpus, opts);
     const nr = L.perCpu('nr', 'nr', 's64', initialOf(p));
     const lst = listingOf(variant);
     const tasks: TaskSpec[] = [

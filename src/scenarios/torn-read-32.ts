@@ -138,7 +138,7 @@ function build(p: Params, opts?: BuildOptions) {
   const amount = intParam(p, 'amount');
   const lst = listingOf(variant);
   const up = variant === 'up-irq';
-  const L = new LayoutBuilder(up ? 1 : 2, opts?.padded);
+  const L = new LayoutBuilder(up ? 1 : 2, opts);
   const lock = up ? null : L.cell('lock', 'fbc->lock', 'lock');
   const count = L.cell('count', 'fbc->count', 's64', intParam(p, 'initial'));
   const slot = L.result('read', 'percpu_counter_read()', up ? READS : 1);

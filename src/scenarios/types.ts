@@ -1,5 +1,6 @@
 // What a scenario is: a machine configuration plus everything a lesson and a verdict need.
 
+import type { LayoutOptions } from '../machine/layout.ts';
 import type { Machine } from '../machine/machine.ts';
 
 export type ParamValue = number | string | readonly number[];
@@ -99,14 +100,8 @@ export interface Preset {
   readonly apply: (p: Params) => Params;
 }
 
-/** How to lay out an instance's memory. */
-export interface BuildOptions {
-  /**
-   * Every cell and per-CPU element on its own 64-byte line: the live workers' layout (DESIGN §6),
-   * so a slot update does not invalidate another CPU's line. The model's default is compact.
-   */
-  readonly padded?: boolean;
-}
+/** How to lay out an instance's memory (the model's default is compact). */
+export type BuildOptions = LayoutOptions;
 
 export interface ScenarioInstance {
   readonly params: Params;

@@ -1,0 +1,97 @@
+// The visibility probe: does a compiled plain load really read shared memory each time, or could
+// the JavaScript engine keep the value in a register across the iterations of a loop (legal for
+// non-atomic accesses)? Every race this lab shows depends on the answer, so the tests run it in
+// Node and in Chromium, and `lab bench` and the Scaling view report it.
+//
+// CPU0 stores 1, 2, …, N into one word with plain stores. CPU1 loads the word in a loop, counting
+// the distinct values it sees, until it sees N. A load hoisted out of the loop would never see N:
+// the probe would not finish.
+
+import { abs, Label, ProgramBuilder } from '../machine/builder.ts';
+import { Cond } from '../machine/isa.ts';
+import { LayoutBuilder } from '../machine/layout.ts';
+import { compile, CTX_DONE, type Machine } from '../machine/machine.ts';
+import { readResults } from '../scenarios/observe.ts';
+import { C_EXITED, C_GO, C_READY, type LiveMemory } from './memory.ts';
+import type { Engine } from './engine/engine.ts';
+
+/** The scenario id a CPU job names to run the probe (not in the catalogue). */
+export const PROBE_ID = 'probe:visibility';
+
+/** The probe's machine: CPU0 writes `writes` values, CPU1 watches. Padded, as live runs are. */
+export function probeMachine(writes: number): Machine {
+  const L = new LayoutBuilder(2, true);
+  const x = L.cell('x', 'x', 's32');
+  const seenSlot = L.result('seen', 'distinct values seen');
+
+  const writer = new ProgramBuilder('writer');
+  const i = writer.reg('i');
+  const write = new Label();
+  writer.mov(i, 0).bind(write).add(i, i, 1).store(abs(x), i);
+  writer.branch(Cond.Lt, i, writes, write);
+
+  const reader = new ProgramBuilder('reader');
+  const v = reader.reg('v');
+  const last = reader.reg('last');
+  const seen = reader.reg('seen');
+  const look = new Label();
+  const same = new Label();
+  reader.mov(last, 0).mov(seen, 0);
+  reader.bind(look).load(v, abs(x));
+  reader.branch(Cond.Eq, v, last, same);
+  reader.add(seen, seen, 1).mov(last, v);
+  reader.bind(same).branch(Cond.Lt, v, writes, look);
+  reader.record(seenSlot, seen);
+
+  return compile({
+    cpus: 2,
+    wordBits: 64,
+    layout: L.build(),
+    tasks: [
+      { name: 'writer', cpu: 0, program: writer.build() },
+      { name: 'reader', cpu: 1, program: reader.build() },
+    ],
+  });
+}
+
+/**
+ * One probe CPU: waits at the start barrier, then runs its task to the end in bursts (no events,
+ * no repeats), and returns. A reader that never sees the last write never returns: the caller
+ * gives up after a timeout.
+ */
+export function runProbeCpu(mem: LiveMemory, m: Machine, k: number, engine: Engine): void {
+  const w = mem.words;
+  try {
+    Atomics.add(w, C_READY, 1);
+    Atomics.notify(w, C_READY);
+    while (Atomics.load(w, C_GO) === 0) Atomics.wait(w, C_GO, 0, 50);
+    const done = m.ctxOff + k * m.ctxStride + CTX_DONE;
+    while (mem.state[done] === 0) engine.run(k, 1 << 20, false);
+  } finally {
+    Atomics.add(w, C_EXITED, 1);
+    Atomics.notify(w, C_EXITED);
+  }
+}
+
+export interface ProbeResult {
+  /** Values CPU0 stored. */
+  readonly writes: number;
+  /** Distinct values CPU1 saw (the last one included), or null if it never saw the last. */
+  readonly seen: number | null;
+  readonly engine: string;
+}
+
+/** What the reader recorded, once both CPUs ended (null: it did not finish). */
+export function probeSeen(m: Machine, state: Int32Array): number | null {
+  const got = readResults(m, state, 'seen');
+  return got.length > 0 ? Number(got[0]) : null;
+}
+
+/** The probe's result in words. */
+export function probeText(r: ProbeResult): string {
+  const n = r.writes.toLocaleString('en-US');
+  if (r.seen === null) {
+    return `CPU1 never saw CPU0's last store (of ${n}): its loads may have been kept in a register, so races could not show.`;
+  }
+  return `CPU1's ${r.engine} loads saw ${r.seen.toLocaleString('en-US')} of the ${n} values CPU0 stored, the last one included: plain loads read shared memory every time.`;
+}

@@ -1,0 +1,99 @@
+// A sweep's report as files and text people take elsewhere: JSON (the CLI's --json shape), CSV
+// for spreadsheets, and a Markdown table for an issue or a lecture's notes.
+
+import { formatRate } from '../format.ts';
+import type { SweepReport, SweepResult } from './measure.ts';
+import { summerText } from './plan.ts';
+
+export function reportJson(report: SweepReport): string {
+  return JSON.stringify(report, null, 2);
+}
+
+const CSV_COLUMNS = [
+  'scenario',
+  'cpus',
+  'layout',
+  'summer',
+  'engine',
+  'ops_per_second_median',
+  'ops_per_second_min',
+  'ops_per_second_max',
+  'per_cpu_ops_per_second',
+  'instructions_per_second_per_cpu',
+  'spins_per_second_per_cpu',
+  'sums_per_second',
+  'lost',
+  'exact',
+  'violations',
+];
+
+function csvCell(v: string | number | boolean | null): string {
+  const t = v === null ? '' : String(v);
+  return /[",\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+
+const round = (v: number) => Math.round(v);
+
+export function reportCsv(report: SweepReport): string {
+  const rows = report.results.map((r) =>
+    [
+      r.scenario,
+      r.cpus,
+      r.layout,
+      summerText(r.summer),
+      r.engine,
+      round(r.opsPerSecond.median),
+      round(r.opsPerSecond.min),
+      round(r.opsPerSecond.max),
+      r.perCpuOpsPerSecond.map(round).join(';'),
+      r.instructionsPerSecondPerCpu.map(round).join(';'),
+      r.spinsPerSecondPerCpu.map(round).join(';'),
+      r.sumsPerSecond === null ? null : round(r.sumsPerSecond),
+      r.lost,
+      r.exact,
+      r.violations.join(';'),
+    ]
+      .map(csvCell)
+      .join(','),
+  );
+  return [CSV_COLUMNS.join(','), ...rows].join('\n') + '\n';
+}
+
+function verdict(r: SweepResult): string {
+  if (r.exact) return r.violations.length ? `exact; broke ${r.violations.join(', ')}` : 'exact';
+  return `lost ${r.lost.toLocaleString('en-US')}${r.violations.length ? `; broke ${r.violations.join(', ')}` : ''}`;
+}
+
+/** The rows people read: one per combination, rates rounded for reading. */
+export function reportRows(report: SweepReport): string[][] {
+  return report.results.map((r) => [
+    r.scenario,
+    String(r.cpus),
+    r.layout,
+    summerText(r.summer),
+    `${formatRate(r.opsPerSecond.median)} (${formatRate(r.opsPerSecond.min)}–${formatRate(r.opsPerSecond.max)})`,
+    r.sumsPerSecond === null ? '–' : formatRate(r.sumsPerSecond),
+    r.instructionsPerSecondPerCpu.map(formatRate).join(', '),
+    verdict(r),
+  ]);
+}
+
+export const ROW_HEADINGS = [
+  'Algorithm',
+  'CPUs',
+  'Slots',
+  'Summer',
+  'Adds/s median (min–max)',
+  'Sums/s',
+  'Instructions/s per CPU',
+  'Verdict',
+];
+
+export function reportMarkdown(report: SweepReport): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [
+    line(ROW_HEADINGS),
+    line(ROW_HEADINGS.map(() => '---')),
+    ...reportRows(report).map(line),
+  ].join('\n');
+}

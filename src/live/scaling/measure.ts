@@ -1,0 +1,211 @@
+// Running a Scaling sweep: each combination runs live `repeat` times; each time the CPUs warm up,
+// then two readings of shared memory `seconds` apart give the rates (from the CPUs' own clocks),
+// then Stop judges the state they come to rest in: correct algorithms end exact, racy ones say
+// what they lost. Platform-agnostic: the page, the CLI and the browser bench run this same code.
+
+import { noInterference } from '../control.ts';
+import type { EngineKind } from '../engine/engine.ts';
+import type { LiveReading } from '../readout.ts';
+import { type Platform, readRun, RunningCpus, type SlotLayout } from '../run.ts';
+import { liveParams } from '../specs.ts';
+import type { Params } from '../../scenarios/types.ts';
+import { type Summer, type SweepPlan, type SweepPoint, sweepPoints } from './plan.ts';
+
+export interface Spread {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface SweepResult {
+  readonly scenario: string;
+  readonly params: Params;
+  readonly cpus: number;
+  readonly layout: SlotLayout;
+  readonly summer: Summer;
+  readonly engine: EngineKind;
+  /** Adds per second over all CPUs (the adders' operations; sums are counted apart). */
+  readonly opsPerSecond: Spread;
+  /** Per CPU, medians over the repetitions: operations (adds or sums) per second. */
+  readonly perCpuOpsPerSecond: readonly number[];
+  readonly instructionsPerSecondPerCpu: readonly number[];
+  /** Steps spent spinning on a held lock, per second, per CPU. */
+  readonly spinsPerSecondPerCpu: readonly number[];
+  /** sum() calls per second, when a summer ran. */
+  readonly sumsPerSecond: number | null;
+  /** Updates lost, over every repetition (exact: counted at rest). */
+  readonly lost: number;
+  /** Every repetition came to rest with the counter exact. */
+  readonly exact: boolean;
+  /** Invariants the runs broke (judged at rest, and every sum() as it returned). */
+  readonly violations: readonly string[];
+}
+
+export interface SweepReport {
+  readonly machine: { readonly cores: number; readonly runtime: string };
+  readonly settings: {
+    readonly seconds: number;
+    readonly warmupSeconds: number;
+    readonly repeat: number;
+    readonly preset: SweepPlan['preset'];
+  };
+  readonly results: readonly SweepResult[];
+  /** Cancelled before the end: `results` holds the combinations finished. */
+  readonly cancelled: boolean;
+}
+
+export interface SweepHooks {
+  /** Waits `ms` (resolving early once cancelled is fine). */
+  sleep(ms: number): Promise<void>;
+  /** Called before each repetition: `done` of `total` repetitions are finished. */
+  progress?(done: number, total: number, point: SweepPoint): void;
+  /** Called after each combination with its result. */
+  measured?(result: SweepResult): void;
+  cancelled?(): boolean;
+}
+
+/** The parameters of one combination: the loop's, with the plan's preset. */
+export function pointParams(plan: SweepPlan, p: SweepPoint): Params {
+  return liveParams(
+    p.scenario,
+    p.cpus,
+    {},
+    { summer: p.summer !== 'none', preset: plan.preset === 'kernel' ? 'kernel' : undefined },
+  );
+}
+
+interface Repetition {
+  readonly ops: number;
+  readonly perCpu: number[];
+  readonly instructions: number[];
+  readonly spins: number[];
+  readonly sums: number;
+  readonly lost: number;
+  readonly exact: boolean;
+  readonly violations: string[];
+}
+
+function rates(a: LiveReading, b: LiveReading): Omit<Repetition, 'lost' | 'exact' | 'violations'> {
+  const dt = Math.max(1e-9, (b.ms - a.ms) / 1000);
+  const per = (f: (k: number, r: LiveReading) => number) =>
+    b.cpus.map((_, k) => (f(k, b) - f(k, a)) / dt);
+  return {
+    ops: (b.total.adds - a.total.adds) / dt,
+    perCpu: per((k, r) => (r.cpus[k]?.adds ?? 0) + (r.cpus[k]?.calls ?? 0)),
+    instructions: per((k, r) => r.cpus[k]?.steps ?? 0),
+    spins: per((k, r) => r.cpus[k]?.spins ?? 0),
+    sums: (b.total.calls - a.total.calls) / dt,
+  };
+}
+
+async function repetition(
+  platform: Platform,
+  plan: SweepPlan,
+  point: SweepPoint,
+  params: Params,
+  seed: number,
+  hooks: SweepHooks,
+): Promise<Repetition | null> {
+  const periodUs = point.summer === 'busy' ? 0 : point.summer === 'none' ? 1000 : point.summer;
+  const cpus = await RunningCpus.start(platform, {
+    scenario: point.scenario,
+    params,
+    settings: { ...noInterference, periodUs },
+    seed,
+    engine: point.engine,
+    layout: point.layout,
+  });
+  try {
+    await hooks.sleep(plan.warmupSeconds * 1000);
+    const before = readRun(cpus.run).reading;
+    await hooks.sleep(plan.seconds * 1000);
+    const after = readRun(cpus.run).reading;
+    const outcome = await cpus.stop(platform);
+    if (outcome.kind === 'failed') throw new Error(outcome.message);
+    if (hooks.cancelled?.()) return null;
+    const rest = readRun(cpus.run);
+    const lost = Number(rest.reading.lost);
+    return {
+      ...rates(before, after),
+      lost,
+      exact: outcome.kind === 'stopped' && rest.verdict.terminal && lost === 0,
+      violations: rest.verdict.violations.map((v) => v.id),
+    };
+  } finally {
+    cpus.terminate();
+  }
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+function perCpuMedian(reps: readonly Repetition[], pick: (r: Repetition) => number[]): number[] {
+  const n = Math.max(0, ...reps.map((r) => pick(r).length));
+  return Array.from({ length: n }, (_, k) => median(reps.map((r) => pick(r)[k] ?? 0)));
+}
+
+/** Runs every combination of the plan; resolves with what was measured (partial if cancelled). */
+export async function runSweep(
+  platform: Platform,
+  plan: SweepPlan,
+  machine: SweepReport['machine'],
+  hooks: SweepHooks,
+): Promise<SweepReport> {
+  const points = sweepPoints(plan);
+  const total = points.length * plan.repeat;
+  const results: SweepResult[] = [];
+  let done = 0;
+  let cancelled = false;
+  outer: for (const point of points) {
+    const params = pointParams(plan, point);
+    const reps: Repetition[] = [];
+    for (let r = 0; r < plan.repeat; r++) {
+      if (hooks.cancelled?.()) {
+        cancelled = true;
+        break outer;
+      }
+      hooks.progress?.(done, total, point);
+      const rep = await repetition(platform, plan, point, params, 1 + done, hooks);
+      if (!rep) {
+        cancelled = true;
+        break outer;
+      }
+      reps.push(rep);
+      done++;
+    }
+    const ops = reps.map((r) => r.ops);
+    const result: SweepResult = {
+      scenario: point.scenario,
+      params,
+      cpus: point.cpus,
+      layout: point.layout,
+      summer: point.summer,
+      engine: point.engine,
+      opsPerSecond: { median: median(ops), min: Math.min(...ops), max: Math.max(...ops) },
+      perCpuOpsPerSecond: perCpuMedian(reps, (r) => r.perCpu),
+      instructionsPerSecondPerCpu: perCpuMedian(reps, (r) => r.instructions),
+      spinsPerSecondPerCpu: perCpuMedian(reps, (r) => r.spins),
+      sumsPerSecond: point.summer === 'none' ? null : median(reps.map((r) => r.sums)),
+      lost: reps.reduce((n, r) => n + r.lost, 0),
+      exact: reps.every((r) => r.exact),
+      violations: [...new Set(reps.flatMap((r) => r.violations))],
+    };
+    results.push(result);
+    hooks.measured?.(result);
+  }
+  return {
+    machine,
+    settings: {
+      seconds: plan.seconds,
+      warmupSeconds: plan.warmupSeconds,
+      repeat: plan.repeat,
+      preset: plan.preset,
+    },
+    results,
+    cancelled,
+  };
+}

@@ -1,0 +1,123 @@
+// What a Scaling sweep measures: every combination of algorithm, CPU count, slot layout and
+// summer, each with a warm-up and several repetitions. The page, `lab bench` and `npm run bench`
+// build the same plan from their own controls and flags, and this module checks it.
+
+import type { EngineKind } from '../engine/engine.ts';
+import type { SlotLayout } from '../run.ts';
+import { liveSpecOf, liveSpecs } from '../specs.ts';
+
+/** No summer, a busy one (0 µs between calls), or one that sums every `n` µs. */
+export type Summer = 'none' | 'busy' | number;
+
+export interface SweepPlan {
+  readonly scenarios: readonly string[];
+  readonly cpus: readonly number[];
+  readonly layouts: readonly SlotLayout[];
+  readonly summers: readonly Summer[];
+  /** Measured seconds per repetition, after `warmupSeconds` unmeasured. */
+  readonly seconds: number;
+  readonly warmupSeconds: number;
+  readonly repeat: number;
+  /** Compiled (the default), interpreted, or both, to compare them in one sweep. */
+  readonly engines: readonly EngineKind[];
+  /** kernel: the kernel's batch, max(32, 2 × CPUs), and threshold 16; teaching: the lab's small defaults. */
+  readonly preset: 'kernel' | 'teaching';
+}
+
+/** One combination: the unit of work, repeated `repeat` times. */
+export interface SweepPoint {
+  readonly scenario: string;
+  readonly cpus: number;
+  readonly layout: SlotLayout;
+  readonly summer: Summer;
+  readonly engine: EngineKind;
+}
+
+/** Scenarios a sweep can take: counters whose CPU count can vary. */
+export function scalingScenarios(): string[] {
+  return liveSpecs.filter((s) => s.fixedCpus === null).map((s) => s.id);
+}
+
+export const DEFAULT_SCENARIOS = [
+  'global-atomic',
+  'global-spinlock',
+  'lazy-nr-files',
+  'percpu-classic',
+  'percpu-seq',
+];
+
+/** The default plan for a machine with `cores` cores. */
+export function defaultPlan(cores: number): SweepPlan {
+  return {
+    scenarios: DEFAULT_SCENARIOS,
+    cpus: Array.from({ length: Math.max(1, Math.min(cores, 64)) }, (_, i) => i + 1),
+    layouts: ['padded'],
+    summers: ['none'],
+    seconds: 1,
+    warmupSeconds: 0.25,
+    repeat: 3,
+    engines: ['compiled'],
+    preset: 'kernel',
+  };
+}
+
+/** Why a plan cannot run, for people; null when it can. */
+export function planProblem(p: SweepPlan): string | null {
+  if (p.scenarios.length === 0) return 'pick at least one algorithm';
+  for (const id of p.scenarios) {
+    const spec = liveSpecOf(id);
+    if (!spec) return `${id} does not run live; algorithms: ${scalingScenarios().join(', ')}`;
+    if (spec.fixedCpus !== null) return `${id} runs on a fixed number of CPUs: it cannot scale`;
+  }
+  if (p.cpus.length === 0) return 'pick at least one CPU count';
+  for (const n of p.cpus) {
+    if (!Number.isInteger(n) || n < 1 || n > 64) return `CPU counts are 1 to 64, not ${String(n)}`;
+  }
+  if (p.layouts.length === 0) return 'pick padded slots, packed slots, or both';
+  if (p.summers.length === 0) return 'pick at least one summer';
+  if (p.engines.length === 0) return 'pick the compiled engine, the interpreter, or both';
+  for (const s of p.summers) {
+    if (typeof s === 'number' && (!Number.isInteger(s) || s < 1 || s > 10_000_000))
+      return `a summer's period is 1 to 10000000 µs, not ${String(s)}`;
+  }
+  if (!(p.seconds > 0 && p.seconds <= 60)) return 'a run lasts more than 0 and at most 60 s';
+  if (!(p.warmupSeconds >= 0 && p.warmupSeconds <= 10)) return 'the warm-up lasts 0 to 10 s';
+  if (!Number.isInteger(p.repeat) || p.repeat < 1 || p.repeat > 20)
+    return 'repeat each run 1 to 20 times';
+  return null;
+}
+
+/** Every combination, in the order they run (by algorithm, then CPUs, layout, summer, engine). */
+export function sweepPoints(p: SweepPlan): SweepPoint[] {
+  const out: SweepPoint[] = [];
+  for (const scenario of p.scenarios)
+    for (const cpus of p.cpus)
+      for (const layout of p.layouts)
+        for (const summer of p.summers)
+          for (const engine of p.engines) {
+            // A summer needs a second CPU, and a scenario with a sum().
+            if (summer !== 'none' && (cpus < 2 || !liveSpecOf(scenario)?.hasSummer)) continue;
+            out.push({ scenario, cpus, layout, summer, engine });
+          }
+  return out;
+}
+
+/** Seconds each repetition costs beyond what it measures: starting and stopping workers. */
+export const RUN_OVERHEAD_SECONDS = 0.15;
+
+/** How long a plan takes, roughly, in seconds. */
+export function planSeconds(p: SweepPlan): number {
+  return sweepPoints(p).length * p.repeat * (p.warmupSeconds + p.seconds + RUN_OVERHEAD_SECONDS);
+}
+
+/** "none", "busy", "1000 µs". */
+export function summerText(s: Summer): string {
+  return typeof s === 'number' ? `${String(s)} µs` : s;
+}
+
+/** Parses "none", "busy" or a period in µs; null if it is none of these. */
+export function parseSummer(text: string): Summer | null {
+  const t = text.trim();
+  if (t === 'none' || t === 'busy') return t;
+  return /^\d+$/.test(t) ? Number(t) : null;
+}
