@@ -3,9 +3,10 @@
 // non-atomic accesses)? Every race this lab shows depends on the answer, so the tests run it in
 // Node and in Chromium, and `lab bench` and the Scaling view report it.
 //
-// CPU0 stores 1, 2, …, N into one word with plain stores. CPU1 loads the word in a loop, counting
-// the distinct values it sees, until it sees N. A load hoisted out of the loop would never see N:
-// the probe would not finish.
+// A ping-pong over two words: CPU0 stores 1, 2, …, N into `x` with plain stores, and after each
+// store waits (a plain load in a loop) until CPU1 echoes the value into `ack`; CPU1 waits (a plain
+// load in a loop) for each new value of `x` and echoes it. Every value must be seen, one by one:
+// a load kept in a register would never see the next one, and the probe would not finish.
 
 import { abs, Label, ProgramBuilder } from '../machine/builder.ts';
 import { Cond } from '../machine/isa.ts';
@@ -18,29 +19,31 @@ import type { Engine } from './engine/engine.ts';
 /** The scenario id a CPU job names to run the probe (not in the catalogue). */
 export const PROBE_ID = 'probe:visibility';
 
-/** The probe's machine: CPU0 writes `writes` values, CPU1 watches. Padded, as live runs are. */
+/** The probe's machine: CPU0 writes `writes` values, CPU1 echoes each. Padded, as live runs are. */
 export function probeMachine(writes: number): Machine {
   const L = new LayoutBuilder(2, true);
   const x = L.cell('x', 'x', 's32');
-  const seenSlot = L.result('seen', 'distinct values seen');
+  const ack = L.cell('ack', 'ack', 's32');
+  const seenSlot = L.result('seen', 'values seen');
 
   const writer = new ProgramBuilder('writer');
   const i = writer.reg('i');
-  const write = new Label();
-  writer.mov(i, 0).bind(write).add(i, i, 1).store(abs(x), i);
-  writer.branch(Cond.Lt, i, writes, write);
+  const echo = writer.reg('echo');
+  const next = new Label();
+  const wait = new Label();
+  writer.mov(i, 0).bind(next).add(i, i, 1).store(abs(x), i);
+  writer.bind(wait).load(echo, abs(ack)).branch(Cond.Ne, echo, i, wait);
+  writer.branch(Cond.Lt, i, writes, next);
 
   const reader = new ProgramBuilder('reader');
   const v = reader.reg('v');
   const last = reader.reg('last');
   const seen = reader.reg('seen');
   const look = new Label();
-  const same = new Label();
   reader.mov(last, 0).mov(seen, 0);
-  reader.bind(look).load(v, abs(x));
-  reader.branch(Cond.Eq, v, last, same);
-  reader.add(seen, seen, 1).mov(last, v);
-  reader.bind(same).branch(Cond.Lt, v, writes, look);
+  reader.bind(look).load(v, abs(x)).branch(Cond.Eq, v, last, look);
+  reader.add(seen, seen, 1).mov(last, v).store(abs(ack), v);
+  reader.branch(Cond.Lt, v, writes, look);
   reader.record(seenSlot, seen);
 
   return compile({
@@ -76,7 +79,7 @@ export function runProbeCpu(mem: LiveMemory, m: Machine, k: number, engine: Engi
 export interface ProbeResult {
   /** Values CPU0 stored. */
   readonly writes: number;
-  /** Distinct values CPU1 saw (the last one included), or null if it never saw the last. */
+  /** Values CPU1 saw and echoed (all of them, one by one), or null if it did not finish. */
   readonly seen: number | null;
   readonly engine: string;
 }
@@ -91,7 +94,7 @@ export function probeSeen(m: Machine, state: Int32Array): number | null {
 export function probeText(r: ProbeResult): string {
   const n = r.writes.toLocaleString('en-US');
   if (r.seen === null) {
-    return `CPU1 never saw CPU0's last store (of ${n}): its loads may have been kept in a register, so races could not show.`;
+    return `Visibility check failed: CPU0 and CPU1 did not finish passing ${n} values back and forth with plain loads and stores; a load may have been kept in a register, so races could not show.`;
   }
-  return `CPU1's ${r.engine} loads saw ${r.seen.toLocaleString('en-US')} of the ${n} values CPU0 stored, the last one included: plain loads read shared memory every time.`;
+  return `Visibility check: with ${r.engine} plain loads and stores, CPU1 saw ${r.seen.toLocaleString('en-US')} of the ${n} values CPU0 stored, each as it was written, and echoed it back: loads read shared memory every time.`;
 }

@@ -260,8 +260,8 @@ export async function replayInLockstep(
 export async function visibilityProbe(
   platform: Platform,
   engine: EngineKind,
-  writes = 1_000_000,
-  timeoutMs = STOP_TIMEOUT_MS,
+  writes = 100_000,
+  timeoutMs = 10_000,
 ): Promise<ProbeResult> {
   const machine = probeMachine(writes);
   const mem = allocateLive(machine, initialState(machine));

@@ -3,15 +3,18 @@ import { catalogue } from '../scenarios/index.ts';
 import { IsolationStatus } from './IsolationStatus.tsx';
 import { LiveScreen } from './live/LiveScreen.tsx';
 import { liveStore } from './live/useLive.ts';
+import { ScalingScreen } from './scaling/ScalingScreen.tsx';
+import { scalingStore } from './scaling/useScaling.ts';
 import { ScenarioList } from './ScenarioList.tsx';
 import { StepScreen } from './step/StepScreen.tsx';
 import { stepStore } from './step/useStep.ts';
 
-type Mode = 'home' | 'step' | 'live';
+type Mode = 'home' | 'step' | 'live' | 'scaling';
 
 function modeOf(hash: string): Mode {
   if (hash.startsWith('#/step')) return 'step';
   if (hash.startsWith('#/live')) return 'live';
+  if (hash.startsWith('#/scaling')) return 'scaling';
   return 'home';
 }
 
@@ -20,10 +23,11 @@ function openLink(hash: string): Mode {
   const mode = modeOf(hash);
   if (mode === 'step') stepStore.getState().linkOpened(hash);
   if (mode === 'live') liveStore.getState().linkOpened(hash);
+  if (mode === 'scaling') scalingStore.getState().linkOpened(hash);
   return mode;
 }
 
-/** Home (the catalogue), Step mode or Live mode, chosen by the URL hash. */
+/** Home (the catalogue), Step mode, Live mode or the Scaling view, chosen by the URL hash. */
 export function App() {
   // The link the page was opened with is read before the first render: Step mode then writes
   // the hash back as the user steps, and must not overwrite it first.
@@ -53,6 +57,9 @@ export function App() {
           </a>{' '}
           <a href="#/live/global-plain" aria-current={mode === 'live' ? 'page' : undefined}>
             Live mode
+          </a>{' '}
+          <a href="#/scaling" aria-current={mode === 'scaling' ? 'page' : undefined}>
+            Scaling
           </a>
         </nav>
         {mode === 'home' && (
@@ -67,6 +74,7 @@ export function App() {
       <main className={mode === 'home' ? undefined : 'wide'}>
         {mode === 'step' && <StepScreen />}
         {mode === 'live' && <LiveScreen />}
+        {mode === 'scaling' && <ScalingScreen />}
         {mode === 'home' && (
           <>
             {/* Fixed for the page's lifetime: the headers it was served with decide it. */}

@@ -381,12 +381,14 @@ class ContextCompiler {
         return;
       case Op.SpinLock:
         this.countKind(ins);
-        b.get(L_A)
-          .i32(0)
-          .i32(this.ctx + 1)
-          .atomic(Atomic.i32RmwCmpxchg, 2, 0)
-          .if();
-        // Held: the CPU spins; the step changes nothing and repeats.
+        // Test, then test-and-set: a CPU that sees the lock held spins on a read of it (as the
+        // kernel's queued spinlocks spin locally) instead of taking the line from the holder with
+        // a failing cmpxchg at every step. Either way the step changes nothing and repeats.
+        b.get(L_A).atomic(Atomic.i32Load, 2, 0).tee(L_T).op(Code.i32Eqz).if();
+        b.get(L_A).i32(0).i32(this.ctx + 1).atomic(Atomic.i32RmwCmpxchg, 2, 0).set(L_T);
+        b.end();
+        // L_T: the holder's mark when held (spin), 0 when this step took the lock.
+        b.get(L_T).if();
         this.bump('spins');
         b.i32(pc).set(L_PC).br(this.dispatch).end();
         b.get(L_PRE).i32(1).op(Code.i32Add).set(L_PRE);

@@ -1,0 +1,95 @@
+import { algorithmColour, algorithmDash } from './palette.ts';
+import { YTicks } from './parts.tsx';
+import { type LineSeries, linesLayout } from './scalingLines.ts';
+
+const W = 640;
+const H = 300;
+
+/** Lines against CPUs (throughput or efficiency), a band per line, and a legend in HTML. */
+export function ScalingLines({
+  label,
+  series,
+  yLabel,
+  describe,
+}: {
+  label: string;
+  series: readonly LineSeries[];
+  yLabel: (v: number) => string;
+  /** One point in words, for the accessible summary. */
+  describe: (v: number) => string;
+}) {
+  const l = linesLayout(series, W, H, yLabel);
+  const summary = `${label}. ${series
+    .map(
+      (s) => `${s.label}: ${s.points.map((p) => `${String(p.x)} CPU ${describe(p.y)}`).join(', ')}`,
+    )
+    .join('; ')}`;
+  return (
+    <div className="scaling-chart">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary}>
+        <YTicks ticks={l.yTicks} x1={l.plot.left} x2={l.plot.right} />
+        <line
+          x1={l.plot.left}
+          x2={l.plot.right}
+          y1={l.plot.bottom}
+          y2={l.plot.bottom}
+          className="zero-line"
+        />
+        {l.xTicks.map((t) => (
+          <text
+            key={t.label}
+            x={t.x}
+            y={l.plot.bottom + 18}
+            textAnchor="middle"
+            className="tick-label"
+          >
+            {t.label}
+          </text>
+        ))}
+        <text
+          x={(l.plot.left + l.plot.right) / 2}
+          y={H - 4}
+          textAnchor="middle"
+          className="axis-title"
+        >
+          CPUs
+        </text>
+        {l.series.map((s) => (
+          <g key={s.key}>
+            <path d={s.band} fill={algorithmColour(s.key)} opacity={0.15} />
+            <path
+              d={s.path}
+              fill="none"
+              stroke={algorithmColour(s.key)}
+              strokeWidth={2.5}
+              strokeDasharray={algorithmDash(s.key)}
+            />
+            {s.dots.map((d) => (
+              <circle key={d.point.x} cx={d.cx} cy={d.cy} r={4} fill={algorithmColour(s.key)}>
+                <title>{`${s.label}, ${String(d.point.x)} CPU: ${describe(d.point.y)}`}</title>
+              </circle>
+            ))}
+          </g>
+        ))}
+      </svg>
+      <ul className="legend" aria-hidden="true">
+        {series.map((s) => (
+          <li key={s.key}>
+            <svg width="28" height="10" aria-hidden="true">
+              <line
+                x1="0"
+                x2="28"
+                y1="5"
+                y2="5"
+                stroke={algorithmColour(s.key)}
+                strokeWidth={3}
+                strokeDasharray={algorithmDash(s.key)}
+              />
+            </svg>{' '}
+            {s.label}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

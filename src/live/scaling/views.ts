@@ -1,0 +1,141 @@
+// What each Scaling chart shows, from a sweep's results: plain data (charts/ draws it). Each view
+// compares like with like, so no chart mixes layouts, summers or engines by accident.
+
+import type { SweepResult } from './measure.ts';
+import { summerText, type Summer } from './plan.ts';
+
+export interface ViewPoint {
+  readonly x: number;
+  readonly y: number;
+  readonly lo: number;
+  readonly hi: number;
+}
+
+export interface ViewSeries {
+  /** The scenario id (and the engine, when both were measured). */
+  readonly key: string;
+  readonly scenario: string;
+  readonly label: string;
+  readonly points: readonly ViewPoint[];
+}
+
+function baseline(results: readonly SweepResult[]) {
+  const layout = results.some((r) => r.layout === 'padded') ? 'padded' : results[0]?.layout;
+  const summer: Summer | undefined = results.some((r) => r.summer === 'none')
+    ? 'none'
+    : results[0]?.summer;
+  return results.filter((r) => r.layout === layout && r.summer === summer);
+}
+
+function seriesOf(
+  results: readonly SweepResult[],
+  y: (r: SweepResult, all: readonly SweepResult[]) => ViewPoint | null,
+): ViewSeries[] {
+  const both = new Set(results.map((r) => r.engine)).size > 1;
+  const keys = [...new Set(results.map((r) => `${r.scenario}|${r.engine}`))];
+  return keys.map((key) => {
+    const [scenario = '', engine = ''] = key.split('|');
+    const mine = results.filter((r) => r.scenario === scenario && r.engine === engine);
+    return {
+      key: both ? `${scenario} (${engine})` : scenario,
+      scenario,
+      label: both ? `${scenario} (${engine})` : scenario,
+      points: mine.map((r) => y(r, mine)).filter((p): p is ViewPoint => p !== null),
+    };
+  });
+}
+
+/** Adds per second of all CPUs against CPUs: medians, with the min–max band. */
+export function throughputView(results: readonly SweepResult[]): ViewSeries[] {
+  return seriesOf(baseline(results), (r) => ({
+    x: r.cpus,
+    y: r.opsPerSecond.median,
+    lo: r.opsPerSecond.min,
+    hi: r.opsPerSecond.max,
+  }));
+}
+
+/**
+ * Per-CPU efficiency: adds/s per CPU with n CPUs as a share of what one CPU does alone (1: every
+ * CPU adds as fast as a lone one; 0.25: a shared line costs three quarters). Needs 1 CPU measured.
+ */
+export function efficiencyView(results: readonly SweepResult[]): ViewSeries[] {
+  return seriesOf(baseline(results), (r, mine) => {
+    const one = mine.find((x) => x.cpus === 1)?.opsPerSecond.median;
+    if (!one) return null;
+    const e = (v: number) => v / (r.cpus * one);
+    return {
+      x: r.cpus,
+      y: e(r.opsPerSecond.median),
+      lo: e(r.opsPerSecond.min),
+      hi: e(r.opsPerSecond.max),
+    };
+  }).filter((s) => s.points.length > 0);
+}
+
+export interface GroupView {
+  readonly cpus: number;
+  readonly series: readonly string[];
+  readonly groups: readonly {
+    readonly category: string;
+    readonly values: readonly (number | null)[];
+  }[];
+}
+
+/** Padded against packed slots, per algorithm, at the most CPUs measured with both. */
+export function layoutView(results: readonly SweepResult[]): GroupView | null {
+  const compiled = results.filter((r) => r.engine === results[0]?.engine && r.summer === 'none');
+  const withBoth = compiled.filter(
+    (r) =>
+      r.layout === 'padded' &&
+      compiled.some((x) => x.layout === 'packed' && x.scenario === r.scenario && x.cpus === r.cpus),
+  );
+  if (withBoth.length === 0) return null;
+  const cpus = Math.max(...withBoth.map((r) => r.cpus));
+  const at = (scenario: string, layout: string) =>
+    compiled.find((r) => r.scenario === scenario && r.cpus === cpus && r.layout === layout)
+      ?.opsPerSecond.median ?? null;
+  const scenarios = [...new Set(withBoth.filter((r) => r.cpus === cpus).map((r) => r.scenario))];
+  return {
+    cpus,
+    series: ['padded slots', 'packed slots'],
+    groups: scenarios.map((s) => ({ category: s, values: [at(s, 'padded'), at(s, 'packed')] })),
+  };
+}
+
+/**
+ * Who blocks whom: the adders' throughput with no summer and with each summer measured, and the
+ * summer's sums per second, per algorithm, at the most CPUs where a summer ran.
+ */
+export function summerView(results: readonly SweepResult[]):
+  | (GroupView & {
+      readonly sums: readonly {
+        readonly category: string;
+        readonly values: readonly (number | null)[];
+      }[];
+    })
+  | null {
+  const layout = results.some((r) => r.layout === 'padded') ? 'padded' : results[0]?.layout;
+  const mine = results.filter((r) => r.layout === layout && r.engine === results[0]?.engine);
+  const summed = mine.filter((r) => r.summer !== 'none');
+  if (summed.length === 0) return null;
+  const cpus = Math.max(...summed.map((r) => r.cpus));
+  const summers = [...new Set(summed.map((r) => r.summer))];
+  const scenarios = [...new Set(summed.filter((r) => r.cpus === cpus).map((r) => r.scenario))];
+  const find = (s: string, summer: Summer) =>
+    mine.find((r) => r.scenario === s && r.cpus === cpus && r.summer === summer);
+  return {
+    cpus,
+    series: ['no summer', ...summers.map((s) => `${summerText(s)} summer`)],
+    groups: scenarios.map((s) => ({
+      category: s,
+      values: [find(s, 'none'), ...summers.map((x) => find(s, x))].map(
+        (r) => r?.opsPerSecond.median ?? null,
+      ),
+    })),
+    sums: scenarios.map((s) => ({
+      category: s,
+      values: summers.map((x) => find(s, x)?.sumsPerSecond ?? null),
+    })),
+  };
+}

@@ -1,0 +1,116 @@
+// Scaling links: #/scaling?scenarios=global-atomic,percpu-classic&cpus=1,2&layout=both
+// &summer=none,busy&seconds=1&warmup=0.25&repeat=3&engine=compiled&preset=kernel. Parsing never
+// throws: a bad part is reported and left out (the default stays), so a damaged link still opens.
+
+import { ENGINES, type EngineKind } from '../live/engine/engine.ts';
+import { SLOT_LAYOUTS, type SlotLayout } from '../live/run.ts';
+import {
+  defaultPlan,
+  parseSummer,
+  planProblem,
+  type Summer,
+  summerText,
+  type SweepPlan,
+} from '../live/scaling/plan.ts';
+
+export interface ScalingLink {
+  readonly plan: SweepPlan;
+  readonly problems: readonly string[];
+}
+
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+export function parseScalingLink(hash: string, cores: number): ScalingLink | null {
+  const m = /^#\/scaling(?:\?(.*))?$/.exec(hash);
+  if (!m) return null;
+  const problems: string[] = [];
+  let plan: SweepPlan = defaultPlan(cores);
+  /** Applies one change unless it makes the plan unrunnable (then it is reported, not kept). */
+  const take = (key: string, patch: Partial<SweepPlan>) => {
+    const next = { ...plan, ...patch };
+    const why = planProblem(next);
+    if (why) problems.push(`${key}: ${why}`);
+    else plan = next;
+  };
+  for (const [key, value] of new URLSearchParams(m[1] ?? '')) {
+    switch (key) {
+      case 'scenarios':
+        take(key, { scenarios: list(value) });
+        break;
+      case 'cpus':
+        take(key, { cpus: list(value).map(Number) });
+        break;
+      case 'layout': {
+        const layouts: SlotLayout[] =
+          value === 'both' ? [...SLOT_LAYOUTS] : SLOT_LAYOUTS.filter((l) => l === value);
+        if (layouts.length === 0)
+          problems.push(`layout must be padded, packed or both, not '${value}'`);
+        else take(key, { layouts });
+        break;
+      }
+      case 'summer': {
+        const summers = list(value).map(parseSummer);
+        if (summers.some((s) => s === null))
+          problems.push(`summer takes none, busy or a period in µs, not '${value}'`);
+        else take(key, { summers: summers as Summer[] });
+        break;
+      }
+      case 'seconds':
+        take(key, { seconds: Number(value) });
+        break;
+      case 'warmup':
+        take(key, { warmupSeconds: Number(value) });
+        break;
+      case 'repeat':
+        take(key, { repeat: Number(value) });
+        break;
+      case 'engine': {
+        const engines: EngineKind[] =
+          value === 'both' ? [...ENGINES] : ENGINES.filter((e) => e === value);
+        if (engines.length === 0)
+          problems.push(`engine must be compiled, interpreted or both, not '${value}'`);
+        else take(key, { engines });
+        break;
+      }
+      case 'preset':
+        if (value === 'kernel' || value === 'teaching') take(key, { preset: value });
+        else problems.push(`preset must be kernel or teaching, not '${value}'`);
+        break;
+      default:
+        problems.push(`unknown part '${key}'`);
+    }
+  }
+  return { plan, problems };
+}
+
+/** The link that reopens a plan (only what differs from this machine's default). */
+export function formatScalingLink(plan: SweepPlan, cores: number): string {
+  const d = defaultPlan(cores);
+  const q = new URLSearchParams();
+  const same = <T>(a: readonly T[], b: readonly T[]) =>
+    a.length === b.length && a.every((x, i) => x === b[i]);
+  if (!same(plan.scenarios, d.scenarios)) q.set('scenarios', plan.scenarios.join(','));
+  if (!same(plan.cpus, d.cpus)) q.set('cpus', plan.cpus.join(','));
+  if (!same(plan.layouts, d.layouts))
+    q.set('layout', plan.layouts.length === 2 ? 'both' : (plan.layouts[0] ?? 'padded'));
+  if (!same(plan.summers, d.summers))
+    q.set(
+      'summer',
+      plan.summers
+        .map(summerText)
+        .map((s) => s.replace(' µs', ''))
+        .join(','),
+    );
+  if (plan.seconds !== d.seconds) q.set('seconds', String(plan.seconds));
+  if (plan.warmupSeconds !== d.warmupSeconds) q.set('warmup', String(plan.warmupSeconds));
+  if (plan.repeat !== d.repeat) q.set('repeat', String(plan.repeat));
+  if (!same(plan.engines, d.engines))
+    q.set('engine', plan.engines.length === 2 ? 'both' : (plan.engines[0] ?? 'compiled'));
+  if (plan.preset !== d.preset) q.set('preset', plan.preset);
+  const query = q.toString();
+  return `#/scaling${query ? `?${query}` : ''}`;
+}

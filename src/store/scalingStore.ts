@@ -1,0 +1,162 @@
+// The Scaling-view store: the sweep the user plans, its progress while it runs (cancellable),
+// and what it measured. The CPUs sit behind a runner the store is given (src/workers/
+// scalingBridge.ts; tests pass a fake one).
+
+import { createStore } from 'zustand/vanilla';
+import type { EngineKind } from '../live/engine/engine.ts';
+import type { ProbeResult } from '../live/probe.ts';
+import type { SweepHooks, SweepReport, SweepResult } from '../live/scaling/measure.ts';
+import {
+  defaultPlan,
+  planProblem,
+  planSeconds,
+  type SweepPlan,
+  type SweepPoint,
+} from '../live/scaling/plan.ts';
+import { parseScalingLink } from './scalingLink.ts';
+
+/** What the store needs to run a sweep. */
+export interface ScalingRunner {
+  readonly machine: SweepReport['machine'];
+  /** Runs the plan on CPU workers; `hooks.sleep` is the runner's own. */
+  sweep(plan: SweepPlan, hooks: Omit<SweepHooks, 'sleep'>): Promise<SweepReport>;
+  /** The visibility probe: do one CPU's plain loads see another's stores? */
+  probe(engine: EngineKind): Promise<ProbeResult>;
+}
+
+export type ScalingPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
+
+export interface SweepProgress {
+  readonly done: number;
+  readonly total: number;
+  readonly point: SweepPoint | null;
+  /** When the sweep started and when the last repetition finished (ms, the runner's clock). */
+  readonly startedAt: number;
+  readonly updatedAt: number;
+  /** The plan's own estimate, before the first repetition has measured the real pace. */
+  readonly estimateSeconds: number;
+}
+
+export interface ScalingState {
+  readonly plan: SweepPlan;
+  readonly planError: string | null;
+  readonly phase: ScalingPhase;
+  readonly message: string;
+  readonly progress: SweepProgress | null;
+  /** The combinations measured so far (the charts fill in as the sweep runs). */
+  readonly results: readonly SweepResult[];
+  readonly report: SweepReport | null;
+  readonly probe: ProbeResult | null;
+
+  linkOpened(hash: string): void;
+  planChanged(patch: Partial<SweepPlan>): void;
+  runRequested(): Promise<void>;
+  cancelRequested(): void;
+}
+
+/** Seconds left: the pace so far, or the plan's estimate before the first repetition ends. */
+export function secondsLeft(p: SweepProgress): number {
+  if (p.done === 0) return p.estimateSeconds;
+  const perRep = (p.updatedAt - p.startedAt) / 1000 / p.done;
+  return Math.max(0, perRep * (p.total - p.done));
+}
+
+const READY = 'Ready: choose what to measure and press Run sweep.';
+
+export function createScalingStore(runner: ScalingRunner, now: () => number = () => Date.now()) {
+  return createStore<ScalingState>()((set, get) => {
+    let cancelled = false;
+    return {
+      plan: defaultPlan(runner.machine.cores),
+      planError: null,
+      phase: 'idle',
+      message: READY,
+      progress: null,
+      results: [],
+      report: null,
+      probe: null,
+
+      linkOpened(hash) {
+        const link = parseScalingLink(hash, runner.machine.cores);
+        if (!link || get().phase === 'running') return;
+        set({
+          plan: link.plan,
+          planError: null,
+          message: link.problems.length
+            ? `Parts of the link were left out: ${link.problems.join('; ')}.`
+            : READY,
+        });
+      },
+      planChanged(patch) {
+        if (get().phase === 'running') return;
+        const plan = { ...get().plan, ...patch };
+        set({ plan, planError: planProblem(plan) });
+      },
+      async runRequested() {
+        const { plan, phase } = get();
+        if (phase === 'running') return;
+        const problem = planProblem(plan);
+        if (problem) {
+          set({ planError: problem, message: `Cannot run: ${problem}.` });
+          return;
+        }
+        cancelled = false;
+        const startedAt = now();
+        const estimateSeconds = planSeconds(plan);
+        set({
+          phase: 'running',
+          results: [],
+          report: null,
+          probe: null,
+          message: 'Checking that the CPUs see each other’s stores…',
+          progress: {
+            done: 0,
+            total: 0,
+            point: null,
+            startedAt,
+            updatedAt: startedAt,
+            estimateSeconds,
+          },
+        });
+        try {
+          const probe = await runner.probe(plan.engines[0] ?? 'compiled');
+          set({ probe });
+          const report = await runner.sweep(plan, {
+            cancelled: () => cancelled,
+            progress: (done, total, point) => {
+              set({
+                message: `Measuring ${point.scenario} on ${String(point.cpus)} CPU${point.cpus > 1 ? 's' : ''}…`,
+                progress: { done, total, point, startedAt, updatedAt: now(), estimateSeconds },
+              });
+            },
+            measured: (result) => {
+              set({ results: [...get().results, result] });
+            },
+          });
+          const n = report.results.length;
+          set({
+            phase: report.cancelled ? 'cancelled' : 'done',
+            report,
+            progress: null,
+            message: report.cancelled
+              ? `Cancelled: ${String(n)} combination${n === 1 ? '' : 's'} measured before the stop are shown.`
+              : `Done: ${String(n)} combination${n === 1 ? '' : 's'} measured in ${((now() - startedAt) / 1000).toFixed(0)} s.`,
+          });
+        } catch (e) {
+          set({
+            phase: 'failed',
+            progress: null,
+            message: `The sweep failed: ${e instanceof Error ? e.message : String(e)}. Press Run sweep to try again.`,
+          });
+        }
+      },
+      cancelRequested() {
+        if (get().phase !== 'running') return;
+        cancelled = true;
+        set({ message: 'Cancelling: the run in progress stops…' });
+      },
+    };
+  });
+}
+
+export type ScalingStore = ReturnType<typeof createScalingStore>;

@@ -1,0 +1,222 @@
+import { useState } from 'react';
+import { signedShort } from '../../charts/errorBand.ts';
+import { GroupedBars } from '../../charts/GroupedBars.tsx';
+import { ScalingLines } from '../../charts/ScalingLines.tsx';
+import { formatRate } from '../../live/format.ts';
+import {
+  reportCsv,
+  reportJson,
+  reportMarkdown,
+  reportRows,
+  ROW_HEADINGS,
+} from '../../live/scaling/export.ts';
+import { headline } from '../../live/scaling/headline.ts';
+import type { SweepReport, SweepResult } from '../../live/scaling/measure.ts';
+import {
+  efficiencyView,
+  layoutView,
+  summerView,
+  throughputView,
+} from '../../live/scaling/views.ts';
+
+const perSecond = (v: number) => `${formatRate(v)}/s`;
+/** Axis ticks: "300 M", short enough for the margin. */
+const tick = (v: number) => signedShort(v).replace('+', '');
+const percent = (v: number) => `${String(Math.round(v * 100))} %`;
+
+/** The charts, the headline and the table of what a sweep measured (so far, while it runs). */
+export function ScalingResults({
+  results,
+  report,
+}: {
+  results: readonly SweepResult[];
+  report: SweepReport | null;
+}) {
+  const title = headline(results);
+  const throughput = throughputView(results);
+  const efficiency = efficiencyView(results);
+  const layouts = layoutView(results);
+  const summers = summerView(results);
+  return (
+    <section className="scaling-results" aria-label="Scaling results">
+      {title && (
+        <p className="headline" aria-label="Headline">
+          {title}
+        </p>
+      )}
+      <div className="scaling-charts">
+        <figure>
+          <figcaption>
+            Adds per second, all CPUs together (median of the runs, band from slowest to fastest)
+          </figcaption>
+          <ScalingLines
+            label="Adds per second against CPUs"
+            series={throughput}
+            yLabel={tick}
+            describe={perSecond}
+          />
+        </figure>
+        {efficiency.length > 0 && (
+          <figure>
+            <figcaption>
+              Per-CPU efficiency: each CPU&rsquo;s adds per second as a share of one CPU alone
+            </figcaption>
+            <ScalingLines
+              label="Per-CPU efficiency against CPUs"
+              series={efficiency}
+              yLabel={percent}
+              describe={percent}
+            />
+          </figure>
+        )}
+        {layouts && (
+          <figure>
+            <figcaption>
+              Padded against packed slots, {layouts.cpus} CPU{layouts.cpus > 1 ? 's' : ''}: adds per
+              second
+            </figcaption>
+            <GroupedBars
+              label="Padded against packed slots"
+              groups={layouts.groups}
+              series={layouts.series}
+              yLabel={tick}
+              describe={perSecond}
+            />
+          </figure>
+        )}
+        {summers && (
+          <figure>
+            <figcaption>
+              Who blocks whom, {summers.cpus} CPUs: the adders&rsquo; adds per second without and
+              with a summer, and the summer&rsquo;s sums per second:{' '}
+              {summers.sums
+                .map(
+                  (s) =>
+                    `${s.category} ${s.values.map((v) => (v === null ? '–' : perSecond(v))).join(' / ')}`,
+                )
+                .join('; ')}
+            </figcaption>
+            <GroupedBars
+              label="Adds per second without and with a summer"
+              groups={summers.groups}
+              series={summers.series}
+              yLabel={tick}
+              describe={perSecond}
+            />
+          </figure>
+        )}
+      </div>
+      <SpinNote results={results} />
+      <table className="scaling-table">
+        <caption>Measurements</caption>
+        <thead>
+          <tr>
+            {ROW_HEADINGS.map((h) => (
+              <th key={h} scope="col">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {reportRows({ ...(report ?? emptyReport), results }).map((row, i) => (
+            <tr key={i} className={results[i]?.exact === false ? 'bad' : undefined}>
+              {row.map((cell, j) =>
+                j === 0 ? (
+                  <th key={j} scope="row">
+                    {cell}
+                  </th>
+                ) : (
+                  <td key={j}>{cell}</td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {report && <Exports report={report} />}
+    </section>
+  );
+}
+
+const emptyReport: SweepReport = {
+  machine: { cores: 0, runtime: '' },
+  settings: { seconds: 0, warmupSeconds: 0, repeat: 0, preset: 'kernel' },
+  results: [],
+  cancelled: false,
+};
+
+/** Where CPUs spent their steps spinning on a lock, say so: it is what slows them. */
+function SpinNote({ results }: { results: readonly SweepResult[] }) {
+  const spinning = results
+    .map((r) => {
+      const spins = r.spinsPerSecondPerCpu.reduce((a, b) => a + b, 0);
+      const steps = r.instructionsPerSecondPerCpu.reduce((a, b) => a + b, 0);
+      return { r, share: steps > 0 ? spins / steps : 0 };
+    })
+    .filter((x) => x.share >= 0.2)
+    .sort((a, b) => b.share - a.share);
+  const top = spinning[0];
+  if (!top) return null;
+  return (
+    <p className="hint">
+      Lock contention: in <code>{top.r.scenario}</code> on {top.r.cpus} CPUs, {percent(top.share)}{' '}
+      of all instructions were spins on a held lock. A CPU that finds the lock taken repeats{' '}
+      <code>spin_lock</code> until it is free; those steps do no work, which is why a global lock
+      scales worse than one atomic word.
+    </p>
+  );
+}
+
+function download(name: string, type: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => {
+    URL.revokeObjectURL(url);
+  }, 1000);
+}
+
+function Exports({ report }: { report: SweepReport }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  return (
+    <div className="exports" role="group" aria-label="Export">
+      <button
+        type="button"
+        onClick={() => {
+          download('percpu-lab-scaling.json', 'application/json', reportJson(report));
+        }}
+      >
+        Export JSON
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          download('percpu-lab-scaling.csv', 'text/csv', reportCsv(report));
+        }}
+      >
+        Export CSV
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          navigator.clipboard.writeText(reportMarkdown(report)).then(
+            () => {
+              setCopied('Copied the table as Markdown.');
+            },
+            () => {
+              setCopied('The browser refused the clipboard; use Export CSV instead.');
+            },
+          );
+        }}
+      >
+        Copy as Markdown
+      </button>
+      <span role="status" aria-label="Copy status">
+        {copied}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,235 @@
+import { useId, useState } from 'react';
+import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
+import { liveSpecOf } from '../../live/specs.ts';
+import { type Summer, scalingScenarios } from '../../live/scaling/plan.ts';
+import type { SlotLayout } from '../../live/run.ts';
+import { scalingStore, useScaling } from './useScaling.ts';
+
+/** What a sweep measures. Fixed while it runs. */
+export function ScalingSetup({ cores }: { cores: number }) {
+  const id = useId();
+  const plan = useScaling((s) => s.plan);
+  const running = useScaling((s) => s.phase === 'running');
+  const planError = useScaling((s) => s.planError);
+  const change = scalingStore.getState().planChanged;
+  const [cpusText, setCpusText] = useState(plan.cpus.join(','));
+  const [period, setPeriod] = useState(
+    String(plan.summers.find((s): s is number => typeof s === 'number') ?? 1000),
+  );
+  const toggle = <T,>(list: readonly T[], v: T, on: boolean) =>
+    on ? [...list.filter((x) => x !== v), v] : list.filter((x) => x !== v);
+  const layoutValue = plan.layouts.length === 2 ? 'both' : (plan.layouts[0] ?? 'padded');
+  const periodic = plan.summers.some((s) => typeof s === 'number');
+  const setSummers = (none: boolean, periodicOn: boolean, busy: boolean, p = Number(period)) => {
+    const summers: Summer[] = [];
+    if (none) summers.push('none');
+    if (periodicOn) summers.push(p);
+    if (busy) summers.push('busy');
+    change({ summers });
+  };
+  return (
+    <fieldset className="scaling-setup" disabled={running}>
+      <legend>Sweep</legend>
+      <fieldset className="algorithms">
+        <legend>Algorithms</legend>
+        {scalingScenarios().map((s) => (
+          <label key={s} className="check">
+            <input
+              type="checkbox"
+              checked={plan.scenarios.includes(s)}
+              onChange={(e) => {
+                change({ scenarios: sortLike(toggle(plan.scenarios, s, e.target.checked)) });
+              }}
+            />{' '}
+            <code>{s}</code> <span className="hint">{liveSpecOf(s)?.operation}</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="row">
+        <label htmlFor={`${id}-cpus`}>CPU counts</label>
+        <input
+          id={`${id}-cpus`}
+          type="text"
+          inputMode="numeric"
+          value={cpusText}
+          aria-describedby={`${id}-cpus-d`}
+          onChange={(e) => {
+            setCpusText(e.target.value);
+            const counts = e.target.value
+              .split(',')
+              .map((t) => t.trim())
+              .filter((t) => t !== '')
+              .map(Number);
+            change({ cpus: counts });
+          }}
+        />
+        <span id={`${id}-cpus-d`} className="hint">
+          comma-separated, e.g. 1,2,4; this machine has {cores} cores, and more CPUs than cores take
+          turns on them
+        </span>
+      </div>
+      <div className="row" role="radiogroup" aria-label="Slots">
+        <span className="label">Slots</span>
+        {(['padded', 'packed', 'both'] as const).map((v) => (
+          <label key={v} className="check">
+            <input
+              type="radio"
+              name={`${id}-layout`}
+              checked={layoutValue === v}
+              onChange={() => {
+                const layouts: SlotLayout[] = v === 'both' ? ['padded', 'packed'] : [v];
+                change({ layouts });
+              }}
+            />{' '}
+            {v === 'padded'
+              ? 'padded to 64 bytes'
+              : v === 'packed'
+                ? 'packed (false sharing)'
+                : 'both'}
+          </label>
+        ))}
+      </div>
+      <div className="row" role="group" aria-label="Summer">
+        <span className="label">Summer</span>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={plan.summers.includes('none')}
+            onChange={(e) => {
+              setSummers(e.target.checked, periodic, plan.summers.includes('busy'));
+            }}
+          />{' '}
+          none
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={periodic}
+            onChange={(e) => {
+              setSummers(
+                plan.summers.includes('none'),
+                e.target.checked,
+                plan.summers.includes('busy'),
+              );
+            }}
+          />{' '}
+          every
+        </label>
+        <input
+          type="number"
+          min={1}
+          aria-label="Summer period in µs"
+          value={period}
+          onChange={(e) => {
+            setPeriod(e.target.value);
+            if (periodic)
+              setSummers(
+                plan.summers.includes('none'),
+                true,
+                plan.summers.includes('busy'),
+                Number(e.target.value),
+              );
+          }}
+        />{' '}
+        µs
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={plan.summers.includes('busy')}
+            onChange={(e) => {
+              setSummers(plan.summers.includes('none'), periodic, e.target.checked);
+            }}
+          />{' '}
+          busy (sums back to back)
+        </label>
+      </div>
+      <div className="row">
+        <NumberField
+          label="Seconds per run"
+          value={plan.seconds}
+          step={0.25}
+          onChange={(v) => change({ seconds: v })}
+        />
+        <NumberField
+          label="Warm-up seconds"
+          value={plan.warmupSeconds}
+          step={0.05}
+          onChange={(v) => change({ warmupSeconds: v })}
+        />
+        <NumberField
+          label="Runs each"
+          value={plan.repeat}
+          step={1}
+          onChange={(v) => change({ repeat: v })}
+        />
+      </div>
+      <div className="row">
+        <label htmlFor={`${id}-engine`}>Engine</label>
+        <select
+          id={`${id}-engine`}
+          value={plan.engines.length === 2 ? 'both' : (plan.engines[0] ?? 'compiled')}
+          onChange={(e) => {
+            const v = e.target.value;
+            const engines: EngineKind[] =
+              v === 'both' ? [...ENGINES] : ENGINES.filter((x) => x === v);
+            change({ engines });
+          }}
+        >
+          <option value="compiled">compiled to WebAssembly</option>
+          <option value="interpreted">interpreted (the model&rsquo;s own step)</option>
+          <option value="both">both, to compare</option>
+        </select>
+        <label htmlFor={`${id}-preset`}>Parameters</label>
+        <select
+          id={`${id}-preset`}
+          value={plan.preset}
+          onChange={(e) => {
+            change({ preset: e.target.value === 'teaching' ? 'teaching' : 'kernel' });
+          }}
+        >
+          <option value="kernel">the kernel&rsquo;s: batch max(32, 2 × CPUs), threshold 16</option>
+          <option value="teaching">the lab&rsquo;s small defaults (batch 4)</option>
+        </select>
+      </div>
+      {planError && (
+        <p role="alert" className="notice">
+          {planError}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+function sortLike(ids: readonly string[]): string[] {
+  const order = scalingScenarios();
+  return [...ids].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+}
+
+function NumberField({
+  label,
+  value,
+  step,
+  onChange,
+}: {
+  label: string;
+  value: number;
+  step: number;
+  onChange: (v: number) => void;
+}) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="number"
+        step={step}
+        min={0}
+        value={value}
+        onChange={(e) => {
+          onChange(Number(e.target.value));
+        }}
+      />
+    </>
+  );
+}
