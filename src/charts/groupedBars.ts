@@ -33,7 +33,7 @@ export function groupedBarsLayout(
   margin = { top: 12, right: 12, bottom: 48, left: 72 },
 ): GroupedBarsLayout {
   const max = Math.max(1e-9, ...groups.flatMap((g) => g.values.map((v) => v ?? 0)));
-  const x = scaleBand<string>()
+  const x = scaleBand()
     .domain(groups.map((g) => g.category))
     .range([margin.left, width - margin.right])
     .padding(0.25);

@@ -16,6 +16,7 @@ import {
   S_IRQ_RATE,
   S_MIG_RATE,
   S_NMI_RATE,
+  S_DUTY,
   S_PERIOD_US,
   S_SEED,
 } from './memory.ts';
@@ -49,6 +50,24 @@ export function applySettings(mem: LiveMemory, s: LiveSettings, seed?: number): 
   Atomics.store(w, at + S_MIG_RATE, clampRate(s.migrationRate));
   Atomics.store(w, at + S_PERIOD_US, Math.max(0, Math.min(10_000_000, Math.round(s.periodUs))));
   if (seed !== undefined) Atomics.store(w, at + S_SEED, seed | 0);
+}
+
+/**
+ * Lets each CPU run only `percent` of the time (yielding at points where the kernel could
+ * preempt it), so a page with more CPU workers than cores keeps time to draw.
+ */
+export function applyDuty(mem: LiveMemory, percent: number): void {
+  Atomics.store(mem.words, mem.settings + S_DUTY, Math.max(1, Math.min(100, Math.round(percent))));
+}
+
+/**
+ * The share of time each of `cpus` workers may run so that, with the page's main thread, they
+ * fit on `cores` cores: all of it until the workers outnumber the cores, then together they
+ * take all cores but one, which is left for the page.
+ */
+export function dutyFor(cpus: number, cores: number): number {
+  if (cpus <= cores) return 100;
+  return Math.max(1, Math.floor((100 * Math.max(0.5, cores - 1)) / cpus));
 }
 
 function clampRate(r: number): number {

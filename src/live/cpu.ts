@@ -22,7 +22,7 @@ import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import type { CallChecks } from './calls.ts';
 import { chooseEngine } from './engine/choose.ts';
 import { type Engine, type EngineKind, restartTask } from './engine/engine.ts';
-import { apply, Ev, makeEvent, whyIllegal } from '../machine/events.ts';
+import { apply, Ev, makeEvent, notPreemptible, whyIllegal } from '../machine/events.ts';
 import { nextReady, topContext } from '../machine/interpreter.ts';
 import {
   CPU_CUR,
@@ -52,6 +52,7 @@ import {
   S_IRQ_RATE,
   S_MIG_RATE,
   S_NMI_RATE,
+  S_DUTY,
   S_PERIOD_US,
   S_SEED,
   STAT_SLOTS,
@@ -86,6 +87,9 @@ const BURST: Readonly<Record<EngineKind, { min: number; spread: number }>> = {
   compiled: { min: 1024, spread: 3072 },
   interpreted: { min: 128, spread: 256 },
 };
+
+/** With a duty below 100 %, a CPU runs this long (ms) between yields. */
+const SLICE_MS = 2;
 
 /** The settings words of the IRQ, NMI and migration rates, in the order of `rates`. */
 const RATE_WORDS = [S_IRQ_RATE, S_NMI_RATE, S_MIG_RATE];
@@ -152,6 +156,8 @@ class LiveCpu {
   private t0 = 0;
   /** The time at the last poll: trace notes use it, so a fold costs no clock read. */
   private now = 0;
+  /** When this CPU last came back from a yield (ms). */
+  private runSince = 0;
 
   // Statistics, counted here and flushed with each poll: no shared write per step.
   private steps = 0;
@@ -228,6 +234,7 @@ class LiveCpu {
     for (;;) {
       this.poll();
       this.takeEvents();
+      this.yieldIfDue();
       const top = topContext(m, s, k);
       if (top < 0) {
         if (this.stopping && this.atRest()) break;
@@ -247,6 +254,20 @@ class LiveCpu {
       if (top < m.tasks && s[cb + CTX_DONE] !== 0) this.operationDone(top);
     }
     this.flush(this.ms());
+  }
+
+  /**
+   * With more CPU workers than cores, each runs only its share of the time (S_DUTY), so the page
+   * keeps time to draw. It yields only where the kernel could preempt it: never holding a
+   * spinlock or with interrupts off, so no CPU spins on a lock whose holder sleeps.
+   */
+  private yieldIfDue(): void {
+    const duty = this.w[this.mem.settings + S_DUTY] as number;
+    if (duty <= 0 || duty >= 100 || this.stopping || this.now - this.runSince < SLICE_MS) return;
+    if (topContext(this.m, this.s, this.k) >= 0 && notPreemptible(this.m, this.s, this.k) !== '')
+      return;
+    Atomics.wait(this.w, this.line + K_INBOX, this.inboxSeen, (SLICE_MS * (100 - duty)) / duty);
+    this.runSince = this.ms();
   }
 
   /** Done once no CPU can hand this one a task any more and the inbox is empty. */

@@ -36,6 +36,7 @@ export const S_NMI_RATE = 1; // NMIs per second per CPU
 export const S_MIG_RATE = 2; // migrations per second per CPU
 export const S_PERIOD_US = 3; // a summer or reader waits this long between calls
 export const S_SEED = 4; // seed of the workers' random choices
+export const S_DUTY = 5; // percent of the time each CPU may run (0 or 100: all of it)
 
 /** Per-CPU control words. */
 export const K_IRQ_REQ = 0; // IRQs the page asked for (a count; the worker remembers how many it took)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialState } from '../machine/interpreter.ts';
 import { findScenario } from '../scenarios/index.ts';
-import { allocateLive, STAT_SLOTS, T_ADDS } from './memory.ts';
+import { allocateLive, C_EXITED, STAT_SLOTS, T_ADDS } from './memory.ts';
 import { readSample, relevantCounts, takeSample } from './readout.ts';
 import { liveParams, liveSpecOf, liveSpecs } from './specs.ts';
 
@@ -41,5 +41,22 @@ describe('live readings', () => {
       bumps: true,
       retries: true,
     });
+  });
+
+  it("at rest, read()'s error is exactly read() − exact; while running it allows for adds in flight", () => {
+    const sc = findScenario('percpu-classic');
+    const spec = liveSpecOf('percpu-classic');
+    if (!sc || !spec) throw new Error('missing');
+    // fbc->count 0 and slots 3 + 2: the exact total is 5, percpu_counter_read() says 0.
+    const p = liveParams('percpu-classic', 3, { slots: '3,2' });
+    const m = sc.build(p, { padded: true }).machine;
+    const mem = allocateLive(m, initialState(m));
+    const running = readSample(sc, spec, m, p, takeSample(mem, m));
+    expect(running.read?.value).toBe(0);
+    // Two adders each may have an add in memory that the totals do not count yet.
+    expect(running.read?.error).toBe(-3);
+    mem.words[C_EXITED] = m.cpus;
+    const rest = readSample(sc, spec, m, p, takeSample(mem, m));
+    expect(rest.read?.error).toBe(-5);
   });
 });

@@ -7,6 +7,7 @@
 import { callChecks } from './calls.ts';
 import {
   allExited,
+  applyDuty,
   applySettings,
   exited,
   faultedCpu,
@@ -98,6 +99,8 @@ export interface RunSetup {
   readonly engine: EngineKind;
   /** Default: padded. */
   readonly layout?: SlotLayout;
+  /** Percent of the time each CPU may run (default 100; see control.ts dutyFor). */
+  readonly dutyPercent?: number;
 }
 
 /** A run's machine and the shared memory its CPUs work on. */
@@ -132,6 +135,7 @@ export class RunningCpus {
     const machine = liveMachine(setup.scenario, setup.params, setup.layout);
     const mem = allocateLive(machine, initialState(machine));
     applySettings(mem, setup.settings, setup.seed);
+    applyDuty(mem, setup.dutyPercent ?? 100);
     const cpus = new RunningCpus({ scenario: setup.scenario, params: setup.params, machine, mem });
     cpus.workers = spawnAll(platform, mem, setup, 'free', (message) => {
       if (cpus.failure !== null) return;

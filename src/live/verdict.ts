@@ -56,3 +56,40 @@ export function liveVerdict(
   }
   return { terminal: true, violations };
 }
+
+const count = (v: number | bigint) => v.toLocaleString('en-US');
+
+/**
+ * What the counter holds at rest, in one sentence (the page, the CLI and the README say it the
+ * same way): "No update lost: the counter holds all 12,345 added." or "2,694,841 updates lost
+ * out of 10,532,726 added (25.59 %)."
+ */
+export function lostSentence(reading: Pick<LiveReading, 'lost' | 'added'>): string {
+  const { lost, added } = reading;
+  if (lost === 0 || lost === 0n)
+    return `No update lost: the counter holds all ${count(added)} added.`;
+  const whole = Number(added);
+  const share = whole === 0 ? '' : ` (${((Number(lost) / whole) * 100).toFixed(2)} %)`;
+  const noun = lost === 1 || lost === 1n ? 'update' : 'updates';
+  return Number(lost) > 0
+    ? `${count(lost)} ${noun} lost out of ${count(added)} added${share}.`
+    : `The counter holds ${count(-Number(lost))} more than the ${count(added)} added: updates counted twice.`;
+}
+
+/**
+ * Where a CPU spent most of its instructions spinning on a held lock, why, in words; null when
+ * no CPU spun for at least a fifth of its instructions.
+ */
+export function spinSentence(reading: Pick<LiveReading, 'cpus'>): string | null {
+  let worst = -1;
+  let share = 0;
+  reading.cpus.forEach((c, k) => {
+    const s = c.steps > 0 ? c.spins / c.steps : 0;
+    if (s > share) {
+      share = s;
+      worst = k;
+    }
+  });
+  if (worst < 0 || share < 0.2) return null;
+  return `CPU${String(worst)} spent ${String(Math.round(share * 100))} % of its instructions spinning on a held lock: each spin_lock step that finds the lock taken repeats until the holder lets go, doing no work. A lock every CPU needs (fbc->lock for sum() and for every fold) serialises them.`;
+}

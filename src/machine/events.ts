@@ -75,7 +75,7 @@ function midInstruction(m: Machine, s: Int32Array, k: number): boolean {
 }
 
 /** Why CPU k's running task cannot be preempted or migrated now, or '' if it can. */
-function notPreemptible(m: Machine, s: Int32Array, k: number): string {
+export function notPreemptible(m: Machine, s: Int32Array, k: number): string {
   const b = m.cpuOff + k * CPU_FIELDS;
   const cur = s[b + CPU_CUR] as number;
   if (cur < 0) return `CPU ${k} has no task running`;

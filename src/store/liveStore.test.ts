@@ -11,7 +11,7 @@ import { createLiveStore, defaultCpus, type LiveBridge } from './liveStore.ts';
 
 function fakeBridge(over: Partial<LiveBridge> = {}): LiveBridge {
   return {
-    start(scenario, params) {
+    start({ scenario, params }) {
       const sc = findScenario(scenario);
       if (!sc) throw new Error(scenario);
       const machine = sc.build(params, { padded: true }).machine;
@@ -73,9 +73,9 @@ describe('live store', () => {
   it('reports a worker that fails while running', async () => {
     let fail: (m: string) => void = () => undefined;
     const bridge = fakeBridge({
-      start(scenario, params, settings, seed, engine, failed) {
+      start(setup, failed) {
         fail = failed;
-        return fakeBridge().start(scenario, params, settings, seed, engine, failed);
+        return fakeBridge().start(setup, failed);
       },
       stop: () => Promise.resolve({ kind: 'failed', message: 'CPU1 stopped the run: boom' }),
     });
@@ -159,9 +159,9 @@ describe('live store, overlapping events', () => {
     let fail: (m: string) => void = () => undefined;
     let finishStop: (o: { kind: 'failed'; message: string }) => void = () => undefined;
     const bridge = fakeBridge({
-      start(scenario, params, settings, seed, engine, failed) {
+      start(setup, failed) {
         fail = failed;
-        return fakeBridge().start(scenario, params, settings, seed, engine, failed);
+        return fakeBridge().start(setup, failed);
       },
       stop: () =>
         new Promise((resolve) => {

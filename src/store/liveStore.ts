@@ -3,11 +3,23 @@
 // fake one); the per-frame readings do not go through the store (a hook samples shared memory).
 
 import { createStore } from 'zustand/vanilla';
-import { applySettings, type LiveSettings, raise, type RaiseWhat } from '../live/control.ts';
+import {
+  applySettings,
+  dutyFor,
+  type LiveSettings,
+  raise,
+  type RaiseWhat,
+} from '../live/control.ts';
 import type { EngineKind } from '../live/engine/engine.ts';
 import type { LockstepReport } from '../live/lockstep.ts';
 import type { LiveReading } from '../live/readout.ts';
-import { type LiveRun, readRun, STOP_TIMEOUT_MS, type StopOutcome } from '../live/run.ts';
+import {
+  type LiveRun,
+  readRun,
+  type RunSetup,
+  STOP_TIMEOUT_MS,
+  type StopOutcome,
+} from '../live/run.ts';
 import { liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { findScenario } from '../scenarios/index.ts';
@@ -18,14 +30,7 @@ import type { Params } from '../scenarios/types.ts';
 
 /** What the store needs from the worker bridge (src/workers/cpuBridge.ts). */
 export interface LiveBridge {
-  start(
-    scenario: string,
-    params: Params,
-    settings: LiveSettings,
-    seed: number,
-    engine: EngineKind,
-    failed: (message: string) => void,
-  ): Promise<LiveRun>;
+  start(setup: RunSetup, failed: (message: string) => void): Promise<LiveRun>;
   stop(run: LiveRun): Promise<StopOutcome>;
   lockstep(scenario: string, params: Params, events: readonly number[]): Promise<LockstepReport>;
   terminate(): void;
@@ -341,12 +346,16 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
           message: `Starting ${String(liveSpecOf(st.scenario)?.fixedCpus ?? st.cpus)} CPU workers…`,
         });
         try {
+          const n = liveSpecOf(st.scenario)?.fixedCpus ?? st.cpus;
           const run = await bridge.start(
-            st.scenario,
-            r.params,
-            st.settings,
-            Date.now() | 0,
-            st.engine,
+            {
+              scenario: st.scenario,
+              params: r.params,
+              settings: st.settings,
+              seed: Date.now() | 0,
+              engine: st.engine,
+              dutyPercent: dutyFor(n, cores),
+            },
             () => {
               // A worker threw: the others are already stopping. Stopping collects them and
               // reports the failure; a stop already under way will report it too.

@@ -3,8 +3,7 @@
 // messages a worker per step: a busy worker could not answer.
 
 import { type Remote, wrap } from 'comlink';
-import type { LiveSettings, Waiter } from '../live/control.ts';
-import type { EngineKind } from '../live/engine/engine.ts';
+import type { Waiter } from '../live/control.ts';
 import type { LockstepReport } from '../live/lockstep.ts';
 import {
   type CpuJob,
@@ -12,6 +11,7 @@ import {
   type Platform,
   replayInLockstep,
   RunningCpus,
+  type RunSetup,
   type StopOutcome,
 } from '../live/run.ts';
 import type { Params } from '../scenarios/types.ts';
@@ -51,20 +51,9 @@ export class CpuBridge {
   private current: RunningCpus | null = null;
 
   /** Creates the CPUs of a run and starts them together. `failed` hears of a worker that throws. */
-  async start(
-    scenario: string,
-    params: Params,
-    settings: LiveSettings,
-    seed: number,
-    engine: EngineKind,
-    failed: (message: string) => void,
-  ): Promise<LiveRun> {
+  async start(setup: RunSetup, failed: (message: string) => void): Promise<LiveRun> {
     this.terminate();
-    this.current = await RunningCpus.start(
-      webPlatform,
-      { scenario, params, settings, seed, engine },
-      failed,
-    );
+    this.current = await RunningCpus.start(webPlatform, setup, failed);
     return this.current.run;
   }
 

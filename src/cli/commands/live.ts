@@ -16,6 +16,7 @@ import { toJson } from '../json.ts';
 import { lockstepOnThreads, runLive } from '../live/threads.ts';
 import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
 import { STOP_TIMEOUT_MS } from '../../live/run.ts';
+import { lostSentence, spinSentence } from '../../live/verdict.ts';
 
 /** --engine compiled|interpreted (default compiled). */
 export function engineOption(text: string | undefined): EngineKind {
@@ -126,12 +127,15 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   ];
   doc.perCpu.forEach((c, k) => {
     out.push(
-      `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${formatRate(c.instructionsPerSecond)} instructions/s`,
+      `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${formatRate(c.instructionsPerSecond)} instructions/s${c.spins > 0 ? `, ${formatRate(c.spins)} lock spins` : ''}`,
     );
   });
   out.push(
     `  exact ${String(r.exact)}, counter in memory ${String(r.value)}, lost updates ${String(r.lost)}`,
   );
+  if (verdict.terminal) out.push(`  ${lostSentence(r)}`);
+  const spun = spinSentence(r);
+  if (spun) out.push(`  ${spun}`);
   out.push(
     `  folds ${String(r.total.folds)}, sequence bumps ${String(r.total.bumps)}, sum retries ${String(r.retries)} (at most ${String(r.maxRetriesPerCall)} in one call), IRQs ${String(r.total.irqs)}, migrations ${String(r.total.migrations)}`,
   );

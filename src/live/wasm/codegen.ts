@@ -385,7 +385,11 @@ class ContextCompiler {
         // kernel's queued spinlocks spin locally) instead of taking the line from the holder with
         // a failing cmpxchg at every step. Either way the step changes nothing and repeats.
         b.get(L_A).atomic(Atomic.i32Load, 2, 0).tee(L_T).op(Code.i32Eqz).if();
-        b.get(L_A).i32(0).i32(this.ctx + 1).atomic(Atomic.i32RmwCmpxchg, 2, 0).set(L_T);
+        b.get(L_A)
+          .i32(0)
+          .i32(this.ctx + 1)
+          .atomic(Atomic.i32RmwCmpxchg, 2, 0)
+          .set(L_T);
         b.end();
         // L_T: the holder's mark when held (spin), 0 when this step took the lock.
         b.get(L_T).if();

@@ -1,21 +1,14 @@
 import type { FinalReport as Report } from '../../store/liveStore.ts';
 import { formatRate } from '../../live/format.ts';
+import { lostSentence, spinSentence } from '../../live/verdict.ts';
 import { findScenario } from '../../scenarios/index.ts';
-
-const fmtN = (v: number | bigint) => v.toLocaleString('en-US');
-
-function percent(part: number | bigint, whole: number | bigint): string {
-  const w = Number(whole);
-  return w === 0 ? 'all' : `${((Number(part) / w) * 100).toFixed(2)} %`;
-}
 
 /** After Stop: the invariants judged on the state the CPUs stopped in. */
 export function FinalReport({ report, scenario }: { report: Report; scenario: string }) {
   const sc = findScenario(scenario);
   const broken = new Map(report.violations.map((v) => [v.id, v.reason]));
   const total = report.reading.total.adds.toLocaleString('en-US');
-  const lost = report.reading.lost;
-  const added = report.reading.added;
+  const spun = spinSentence(report.reading);
   return (
     <section className="final-report" aria-labelledby="final-h">
       <h3 id="final-h">Verdict at rest</h3>
@@ -24,10 +17,13 @@ export function FinalReport({ report, scenario }: { report: Report; scenario: st
       ) : (
         <>
           <p>
-            {lost === 0 || lost === 0n
-              ? `No update lost: the counter holds all ${fmtN(added)} added (${total} adds in ${report.seconds.toFixed(1)} s).`
-              : `The counter is short by ${fmtN(lost)}: of the ${fmtN(added)} added in ${report.seconds.toFixed(1)} s, ${percent(lost, added)} was lost.`}
+            {lostSentence(report.reading)}{' '}
+            <span className="hint">
+              ({total} adds in {report.seconds.toFixed(1)} s, {report.reading.engine ?? 'no'}{' '}
+              engine)
+            </span>
           </p>
+          {spun && <p className="hint">{spun}</p>}
           <ul className="verdicts">
             {sc?.invariants.map((inv) => (
               <li key={inv.id} className={broken.has(inv.id) ? 'bad' : 'good'}>
@@ -61,6 +57,7 @@ function PerCpu({ report }: { report: Report }) {
           <th scope="col">Operations</th>
           <th scope="col">Operations per second</th>
           <th scope="col">Instructions per second</th>
+          <th scope="col">Lock spins per second</th>
         </tr>
       </thead>
       <tbody>
@@ -70,6 +67,7 @@ function PerCpu({ report }: { report: Report }) {
             <td>{(c.adds + c.calls).toLocaleString('en-US')}</td>
             <td>{formatRate((c.adds + c.calls) / s)}</td>
             <td>{formatRate(c.steps / s)}</td>
+            <td>{formatRate(c.spins / s)}</td>
           </tr>
         ))}
       </tbody>

@@ -9,8 +9,10 @@ import { relevantCounts } from '../../live/readout.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import type { Machine } from '../../machine/machine.ts';
 import { findScenario } from '../../scenarios/index.ts';
+import { defaultPlan, scalingScenarios } from '../../live/scaling/plan.ts';
 import { formatLiveLink } from '../../store/liveLink.ts';
-import { defaultCpus, defaultSettings } from '../../store/liveStore.ts';
+import { formatScalingLink } from '../../store/scalingLink.ts';
+import { defaultCpus, defaultSettings, runBusy } from '../../store/liveStore.ts';
 import { IsolationStatus } from '../IsolationStatus.tsx';
 import { cpuColour } from '../step/view.ts';
 import { FinalReport } from './FinalReport.tsx';
@@ -29,6 +31,7 @@ export function LiveScreen() {
   const choices = useLive((s) => s.choices);
   const settings = useLive((s) => s.settings);
   const offered = useLive((s) => s.offered);
+  const engine = useLive((s) => s.engine);
   const sc = findScenario(scenario);
 
   // The URL always holds the run's set-up, so a copied link opens the same experiment.
@@ -43,10 +46,11 @@ export function LiveScreen() {
       cpus: cpus === defaultCpus(navigator.hardwareConcurrency || 2) ? null : cpus,
       choices,
       settings: changed,
+      engine,
       replay: offered,
     });
     if (location.hash !== hash) history.replaceState(null, '', hash);
-  }, [scenario, cpus, choices, settings, offered]);
+  }, [scenario, cpus, choices, settings, engine, offered]);
 
   return (
     <div className="live-screen">
@@ -84,7 +88,7 @@ function LiveBody() {
   const running = phase === 'running';
   const replaying = useLive((s) => s.lockstep.busy);
   // A lockstep replay and a run never overlap: each has its own workers.
-  const busy = running || phase === 'starting' || phase === 'stopping' || replaying;
+  const busy = runBusy(phase) || replaying;
   const shown = final?.reading ?? reading;
   const relevant = useMemo(() => (run ? relevantCounts(run.machine) : null), [run]);
 
@@ -251,7 +255,24 @@ function LiveBody() {
         <a href={`#/step/${scenario}`}>Open {scenario} in Step mode</a> to take the same programs
         one instruction at a time.
       </p>
+      <ScalingLink scenario={scenario} />
     </>
+  );
+}
+
+/** Every live counter links to the Scaling view, measured against one shared atomic word. */
+function ScalingLink({ scenario }: { scenario: string }) {
+  if (!scalingScenarios().includes(scenario)) return null;
+  const others = scenario === 'global-atomic' ? ['percpu-classic'] : ['global-atomic'];
+  const hash = formatScalingLink(
+    { ...defaultPlan(navigator.hardwareConcurrency || 2), scenarios: [...others, scenario] },
+    navigator.hardwareConcurrency || 2,
+  );
+  return (
+    <p>
+      <a href={hash}>Measure how {scenario} scales</a>: adds per second against CPUs, beside{' '}
+      {others.join(', ')}, in the Scaling view.
+    </p>
   );
 }
 

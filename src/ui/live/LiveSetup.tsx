@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { liveScenarios, liveSpecOf } from '../../live/specs.ts';
 import { catalogue, findScenario } from '../../scenarios/index.ts';
 import type { ParamSpec } from '../../scenarios/types.ts';
+import { runBusy } from '../../store/liveStore.ts';
 import { liveStore, useLive } from './useLive.ts';
 
 /** The run's shape: scenario, CPUs and the scenario's parameters. Fixed while the CPUs run. */
@@ -10,11 +11,12 @@ export function LiveSetup({ cores }: { cores: number }) {
   const scenario = useLive((s) => s.scenario);
   const cpus = useLive((s) => s.cpus);
   const choices = useLive((s) => s.choices);
+  const engine = useLive((s) => s.engine);
   const phase = useLive((s) => s.phase);
   const paramError = useLive((s) => s.paramError);
   const [chosen, setChosen] = useState(scenario);
   const replaying = useLive((s) => s.lockstep.busy);
-  const busy = phase === 'running' || phase === 'starting' || phase === 'stopping' || replaying;
+  const busy = runBusy(phase) || replaying;
   const sc = findScenario(scenario);
   const spec = liveSpecOf(scenario);
   const actions = liveStore.getState();
@@ -80,6 +82,32 @@ export function LiveSetup({ cores }: { cores: number }) {
               {spec.fixedCpus != null
                 ? `this scenario runs on ${String(spec.fixedCpus)} CPU${spec.fixedCpus > 1 ? 's' : ''}`
                 : `this machine has ${String(cores)} cores; ${String(Math.max(1, cores - 1))} leaves one for the page`}
+            </span>
+          </div>
+          {(spec.fixedCpus ?? cpus) > cores && (
+            <p className="notice" role="note">
+              {spec.fixedCpus ?? cpus} CPUs on {cores} cores: the workers take turns on the cores,
+              so fewer of them run at the same moment (races are rarer than on real CPUs) and each
+              runs part of the time.
+            </p>
+          )}
+          <div className="row">
+            <label htmlFor={`${id}-engine`}>Engine</label>
+            <select
+              id={`${id}-engine`}
+              value={engine}
+              aria-describedby={`${id}-engine-d`}
+              onChange={(e) => {
+                actions.engineChanged(
+                  e.target.value === 'interpreted' ? 'interpreted' : 'compiled',
+                );
+              }}
+            >
+              <option value="compiled">compiled to WebAssembly</option>
+              <option value="interpreted">interpreted (the model&rsquo;s own step)</option>
+            </select>
+            <span id={`${id}-engine-d`} className="hint">
+              the same programs either way; compiled runs them tens of times faster
             </span>
           </div>
           {params.map((p) => (

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { findScenario } from '../../scenarios/index.ts';
-import { paramsText } from '../../store/liveStore.ts';
+import { paramsText, runBusy } from '../../store/liveStore.ts';
 import { liveStore, useLive } from './useLive.ts';
 
 const STEP_SCHEDULE = '(Step mode schedule)';
@@ -15,7 +15,7 @@ export function LockstepPanel() {
   const sc = findScenario(scenario);
   const witnesses = sc?.witnesses ?? [];
   const [picked, setPicked] = useState(offered ? STEP_SCHEDULE : (witnesses[0]?.name ?? ''));
-  const busy = phase === 'running' || phase === 'starting' || phase === 'stopping';
+  const busy = runBusy(phase);
   const replay = () => {
     if (picked === STEP_SCHEDULE && offered) {
       void liveStore

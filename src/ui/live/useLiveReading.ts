@@ -4,10 +4,9 @@
 import { useEffect, useState } from 'react';
 import type { Point } from '../../charts/sparkline.ts';
 import { notesSince, type Noted } from '../../live/memory.ts';
-import { type LiveReading, readSample, takeSample } from '../../live/readout.ts';
+import type { LiveReading } from '../../live/readout.ts';
 import { liveSpecOf } from '../../live/specs.ts';
-import { findScenario } from '../../scenarios/index.ts';
-import type { LiveRun } from '../../live/run.ts';
+import { type LiveRun, readRun } from '../../live/run.ts';
 import type { LivePhase } from '../../store/liveStore.ts';
 
 /** Seconds of history the charts show. */
@@ -61,24 +60,28 @@ export function useLiveReading(
   const active = run !== null && (phase === 'running' || phase === 'stopping');
 
   useEffect(() => {
-    if (!run || !active) return;
-    const sc = findScenario(run.scenario);
-    const spec = liveSpecOf(run.scenario);
-    if (!sc || !spec) return;
+    if (!run || !active || !liveSpecOf(run.scenario)) return;
     let frame = 0;
     let lastSample = -Infinity;
     let history = empty;
     let prev: LiveReading | null = null;
     let lastSum: LiveReading['sum'] = null;
     const heads = new Array<number>(run.mem.cpus).fill(0);
-    // With reduced motion the charts move twice a second instead of at every frame.
-    const every = matchMedia('(prefers-reduced-motion: reduce)').matches ? 500 : 0;
+    // With reduced motion the charts move twice a second instead of at every frame. When the
+    // workers leave the page no core of its own, they move 20 times a second: drawing every
+    // chart at every frame would cost the page its frames (measured: bench/fps.ts).
+    const cores = navigator.hardwareConcurrency || 2;
+    const every = matchMedia('(prefers-reduced-motion: reduce)').matches
+      ? 500
+      : run.mem.cpus > cores - 1
+        ? 50
+        : 0;
     let shownAt = -Infinity;
     const tick = () => {
       frame = requestAnimationFrame(tick);
       if (every > 0 && performance.now() - shownAt < every) return;
       shownAt = performance.now();
-      const now = readSample(sc, spec, run.machine, run.params, takeSample(run.mem, run.machine));
+      const now = readRun(run).reading;
       // A summer clears its result slots when it starts a call: show the last finished sum
       // rather than nothing while the next one is in flight.
       const reading = now.sum || !lastSum ? now : { ...now, sum: lastSum };

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
 import { liveSpecOf } from '../../live/specs.ts';
-import { type Summer, scalingScenarios } from '../../live/scaling/plan.ts';
+import { type Summer, type SweepPlan, scalingScenarios } from '../../live/scaling/plan.ts';
 import type { SlotLayout } from '../../live/run.ts';
 import { scalingStore, useScaling } from './useScaling.ts';
 
@@ -11,7 +11,9 @@ export function ScalingSetup({ cores }: { cores: number }) {
   const plan = useScaling((s) => s.plan);
   const running = useScaling((s) => s.phase === 'running');
   const planError = useScaling((s) => s.planError);
-  const change = scalingStore.getState().planChanged;
+  const change = (patch: Partial<SweepPlan>) => {
+    scalingStore.getState().planChanged(patch);
+  };
   const [cpusText, setCpusText] = useState(plan.cpus.join(','));
   const [period, setPeriod] = useState(
     String(plan.summers.find((s): s is number => typeof s === 'number') ?? 1000),
@@ -148,19 +150,25 @@ export function ScalingSetup({ cores }: { cores: number }) {
           label="Seconds per run"
           value={plan.seconds}
           step={0.25}
-          onChange={(v) => change({ seconds: v })}
+          onChange={(v) => {
+            change({ seconds: v });
+          }}
         />
         <NumberField
           label="Warm-up seconds"
           value={plan.warmupSeconds}
           step={0.05}
-          onChange={(v) => change({ warmupSeconds: v })}
+          onChange={(v) => {
+            change({ warmupSeconds: v });
+          }}
         />
         <NumberField
           label="Runs each"
           value={plan.repeat}
           step={1}
-          onChange={(v) => change({ repeat: v })}
+          onChange={(v) => {
+            change({ repeat: v });
+          }}
         />
       </div>
       <div className="row">
