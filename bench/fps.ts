@@ -7,6 +7,7 @@
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import type { Browser } from '@playwright/test';
 import { launchChromium, type Preview, startPreview } from './browser.ts';
 
 const { values } = parseArgs({
@@ -33,10 +34,19 @@ let preview: Preview | null = null;
 async function main(): Promise<void> {
   preview = await startPreview(4176);
   const browser = await launchChromium();
+  try {
+    await measure(browser, preview.url);
+  } finally {
+    // Always: a browser left behind would keep its CPU workers racing after the command ends.
+    await browser.close();
+  }
+}
+
+async function measure(browser: Browser, url: string): Promise<void> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const rows: Frames[] = [];
   for (const cpus of counts) {
-    await page.goto(`${preview.url}/#/live/${values.scenario}?cpus=${String(cpus)}`);
+    await page.goto(`${url}/#/live/${values.scenario}?cpus=${String(cpus)}`);
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page
       .getByRole('status', { name: 'Run status' })
@@ -70,7 +80,6 @@ async function main(): Promise<void> {
       worst: sorted[sorted.length - 1] ?? 0,
     });
   }
-  await browser.close();
   if (values.json) console.log(JSON.stringify({ cores, scenario: values.scenario, seconds, rows }));
   else
     for (const r of rows)

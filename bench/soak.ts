@@ -9,7 +9,7 @@
 // gets 10 000 migrations per second (their races need them); the others run undisturbed.
 
 import { parseArgs } from 'node:util';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { formatRate } from '../src/live/format.ts';
 import { liveSpecs } from '../src/live/specs.ts';
 import { findScenario } from '../src/scenarios/index.ts';
@@ -29,6 +29,8 @@ interface Row {
   violated: string[];
   /** The run status after Stop ("Stopped: …" when every CPU came to rest). */
   outcome: string;
+  /** What ran the CPUs' programs, as the verdict says: compiled or interpreted. */
+  engine: string;
 }
 
 function usage(message: string): never {
@@ -111,6 +113,10 @@ async function soak(page: Page, url: string, id: string): Promise<Row> {
     cpus: rows - 1,
     seconds: time,
     outcome: (await status.innerText()).trim(),
+    engine:
+      /, (\w+) engine\)/.exec(
+        await page.getByRole('region', { name: 'Verdict at rest' }).innerText(),
+      )?.[1] ?? '?',
     operations: perWorker.reduce((a, b) => a + b, 0) * time,
     perWorker,
     instructions,
@@ -134,14 +140,23 @@ let preview: Preview | null = null;
 async function main(): Promise<void> {
   preview = await startPreview(4175);
   const browser = await launchChromium();
+  try {
+    await soakAll(browser, preview.url);
+  } finally {
+    // Always: a browser left behind would keep its CPU workers racing after the command ends.
+    await browser.close();
+  }
+}
+
+async function soakAll(browser: Browser, url: string): Promise<void> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const rows: Row[] = [];
   for (const id of ids) {
-    const row = await soak(page, preview.url, id);
+    const row = await soak(page, url, id);
     rows.push(row);
     if (!values.json) {
       console.log(
-        `${id.padEnd(18)} ${String(row.cpus).padStart(2)} CPUs ${row.seconds.toFixed(1)} s  ` +
+        `${id.padEnd(18)} ${String(row.cpus).padStart(2)} CPUs ${row.engine} ${row.seconds.toFixed(1)} s  ` +
           `ops ${formatRate(row.operations).padStart(8)}  per worker ${row.perWorker.map((v) => `${formatRate(v)}/s`).join(', ')} ` +
           `(${row.instructions.map((v) => `${formatRate(v)} instr/s`).join(', ')})  ` +
           `lost ${String(row.lost)}  folds ${row.folds === null ? '-' : formatRate(row.folds)}  ` +
@@ -152,7 +167,6 @@ async function main(): Promise<void> {
     }
   }
   if (values.json) console.log(JSON.stringify({ seconds, rows }, null, 2));
-  await browser.close();
 }
 
 main()

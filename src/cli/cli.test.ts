@@ -279,7 +279,7 @@ describe('lab CLI', () => {
     expect(doc.results[3]).toMatchObject({ exact: true, lost: 0, violations: [] });
     expect(doc.headline).toMatch(/^With 2 CPUs, .* ran [\d.]+× the adds per second of /);
     expect(doc.probe.seen).toBe(100_000);
-  });
+  }, 60_000);
 
   it('bench refuses a bad plan with the reason', () => {
     const r = lab('bench', '--cpus', '0,2');

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
 import { probeText } from '../../live/probe.ts';
 import { SLOT_LAYOUTS, type SlotLayout, visibilityProbe } from '../../live/run.ts';
-import { reportMarkdown } from '../../live/scaling/export.ts';
+import { reportDocument, reportMarkdown } from '../../live/scaling/export.ts';
 import { headline } from '../../live/scaling/headline.ts';
 import { runSweep } from '../../live/scaling/measure.ts';
 import {
@@ -135,7 +135,7 @@ export async function benchCommand(argv: readonly string[]): Promise<string> {
   });
   if (!json) process.stderr.write('\r'.padEnd(72) + '\r');
   const title = headline(report.results);
-  if (json) return toJson({ ...report, headline: title, probe });
+  if (json) return toJson(reportDocument(report, probe));
   return [
     `${machine.model}, ${String(machine.cores)} cores, ${machine.runtime}; ${String(plan.seconds)} s a run after ${String(plan.warmupSeconds)} s of warm-up, ${String(plan.repeat)} runs each, ${plan.preset} parameters`,
     '',

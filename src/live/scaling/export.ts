@@ -2,11 +2,18 @@
 // for spreadsheets, and a Markdown table for an issue or a lecture's notes.
 
 import { formatRate } from '../format.ts';
+import type { ProbeResult } from '../probe.ts';
+import { headline } from './headline.ts';
 import type { SweepReport, SweepResult } from './measure.ts';
 import { summerText } from './plan.ts';
 
-export function reportJson(report: SweepReport): string {
-  return JSON.stringify(report, null, 2);
+/** The report as `lab bench --json` prints it: with the headline and the visibility probe. */
+export function reportDocument(report: SweepReport, probe: ProbeResult | null) {
+  return { ...report, headline: headline(report.results), probe };
+}
+
+export function reportJson(report: SweepReport, probe: ProbeResult | null = null): string {
+  return JSON.stringify(reportDocument(report, probe), null, 2);
 }
 
 const CSV_COLUMNS = [

@@ -156,7 +156,14 @@ describe('exports', () => {
 
   it('JSON has the documented shape', () => {
     const doc = JSON.parse(reportJson(report)) as SweepReport;
-    expect(Object.keys(doc)).toEqual(['machine', 'settings', 'results', 'cancelled']);
+    expect(Object.keys(doc)).toEqual([
+      'machine',
+      'settings',
+      'results',
+      'cancelled',
+      'headline',
+      'probe',
+    ]);
     expect(doc.results[0]).toMatchObject({ scenario: 'global-atomic', cpus: 2, layout: 'padded' });
   });
 

@@ -11,6 +11,7 @@ import {
   ROW_HEADINGS,
 } from '../../live/scaling/export.ts';
 import { headline } from '../../live/scaling/headline.ts';
+import type { ProbeResult } from '../../live/probe.ts';
 import type { SweepReport, SweepResult } from '../../live/scaling/measure.ts';
 import {
   efficiencyView,
@@ -28,9 +29,11 @@ const percent = (v: number) => `${String(Math.round(v * 100))} %`;
 export function ScalingResults({
   results,
   report,
+  probe,
 }: {
   results: readonly SweepResult[];
   report: SweepReport | null;
+  probe: ProbeResult | null;
 }) {
   const title = headline(results);
   const throughput = throughputView(results);
@@ -134,7 +137,7 @@ export function ScalingResults({
           ))}
         </tbody>
       </table>
-      {report && <Exports report={report} />}
+      {report && <Exports report={report} probe={probe} />}
     </section>
   );
 }
@@ -179,14 +182,14 @@ function download(name: string, type: string, text: string) {
   }, 1000);
 }
 
-function Exports({ report }: { report: SweepReport }) {
+function Exports({ report, probe }: { report: SweepReport; probe: ProbeResult | null }) {
   const [copied, setCopied] = useState<string | null>(null);
   return (
     <div className="exports" role="group" aria-label="Export">
       <button
         type="button"
         onClick={() => {
-          download('percpu-lab-scaling.json', 'application/json', reportJson(report));
+          download('percpu-lab-scaling.json', 'application/json', reportJson(report, probe));
         }}
       >
         Export JSON

@@ -101,7 +101,7 @@ function ScalingBody({ cores }: { cores: number }) {
         </div>
       )}
       {probe && <p className={probe.seen === null ? 'notice' : 'hint'}>{probeText(probe)}</p>}
-      {results.length > 0 && <ScalingResults results={results} report={report} />}
+      {results.length > 0 && <ScalingResults results={results} report={report} probe={probe} />}
     </>
   );
 }

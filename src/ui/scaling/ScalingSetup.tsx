@@ -35,16 +35,22 @@ export function ScalingSetup({ cores }: { cores: number }) {
       <fieldset className="algorithms">
         <legend>Algorithms</legend>
         {scalingScenarios().map((s) => (
-          <label key={s} className="check">
-            <input
-              type="checkbox"
-              checked={plan.scenarios.includes(s)}
-              onChange={(e) => {
-                change({ scenarios: sortLike(toggle(plan.scenarios, s, e.target.checked)) });
-              }}
-            />{' '}
-            <code>{s}</code> <span className="hint">{liveSpecOf(s)?.operation}</span>
-          </label>
+          <span key={s} className="check">
+            <label>
+              <input
+                type="checkbox"
+                checked={plan.scenarios.includes(s)}
+                aria-describedby={`${id}-${s}`}
+                onChange={(e) => {
+                  change({ scenarios: sortLike(toggle(plan.scenarios, s, e.target.checked)) });
+                }}
+              />{' '}
+              <code>{s}</code>
+            </label>{' '}
+            <span id={`${id}-${s}`} className="hint">
+              {liveSpecOf(s)?.operation}
+            </span>
+          </span>
         ))}
       </fieldset>
       <div className="row">

@@ -1,0 +1,90 @@
+// npm run bench -- [--scenarios a,b] [--cpus 1,2,4] [--layout padded|packed|both]
+//   [--summer none|busy|<µs>] [--seconds S] [--warmup S] [--repeat R]
+//   [--engine compiled|interpreted|both] [--preset kernel|teaching] [--json]
+//
+// The Scaling sweep in headless Chromium, through the page as a user runs it: opens the Scaling
+// view with the plan in its link, presses Run sweep, waits for it to finish and takes its JSON
+// export. Prints the same table as `lab bench` (or the JSON). Builds nothing: run `npm run build`
+// first.
+
+import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { benchPlan } from '../src/cli/commands/bench.ts';
+import { UsageError } from '../src/cli/errors.ts';
+import { probeText, type ProbeResult } from '../src/live/probe.ts';
+import { reportMarkdown } from '../src/live/scaling/export.ts';
+import type { SweepReport } from '../src/live/scaling/measure.ts';
+import { planSeconds } from '../src/live/scaling/plan.ts';
+import { formatScalingLink } from '../src/store/scalingLink.ts';
+import { launchChromium, type Preview, startPreview } from './browser.ts';
+
+let preview: Preview | null = null;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      scenarios: { type: 'string' },
+      cpus: { type: 'string' },
+      layout: { type: 'string' },
+      summer: { type: 'string' },
+      seconds: { type: 'string' },
+      warmup: { type: 'string' },
+      repeat: { type: 'string' },
+      engine: { type: 'string' },
+      preset: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const plan = benchPlan(values);
+  const cores = availableParallelism();
+  preview = await startPreview(4177);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${preview.url}/${formatScalingLink(plan, cores)}`);
+    if (!values.json) {
+      console.error(
+        `bench: ${String(plan.scenarios.length)} algorithms in Chromium, about ${String(Math.ceil(planSeconds(plan)))} s`,
+      );
+    }
+    await page.getByRole('button', { name: 'Run sweep', exact: true }).click();
+    await page
+      .getByRole('status', { name: 'Sweep status' })
+      .filter({ hasText: /^(Done|The sweep failed)/ })
+      .waitFor({ timeout: (planSeconds(plan) * 3 + 60) * 1000 });
+    const status = await page.getByRole('status', { name: 'Sweep status' }).innerText();
+    if (!status.startsWith('Done')) throw new Error(status);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export JSON', exact: true }).click();
+    const doc = JSON.parse(await readFile(await (await download).path(), 'utf8')) as SweepReport & {
+      headline: string | null;
+      probe: ProbeResult | null;
+    };
+    if (values.json) {
+      console.log(JSON.stringify(doc, null, 2));
+      return;
+    }
+    console.log(
+      [
+        `${doc.machine.runtime}, ${String(doc.machine.cores)} cores; ${String(plan.seconds)} s a run after ${String(plan.warmupSeconds)} s of warm-up, ${String(plan.repeat)} runs each, ${plan.preset} parameters`,
+        '',
+        reportMarkdown(doc),
+        '',
+        doc.headline ?? '(one algorithm: nothing to compare)',
+        doc.probe ? probeText(doc.probe) : '',
+      ].join('\n'),
+    );
+  } finally {
+    await browser.close();
+  }
+}
+
+main()
+  .catch((e: unknown) => {
+    console.error(`bench: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = e instanceof UsageError ? 2 : 1;
+  })
+  .finally(() => {
+    preview?.server.kill();
+  });

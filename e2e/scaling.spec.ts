@@ -1,0 +1,135 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import { LivePage } from './pages/live.ts';
+import { ScalingPage } from './pages/scaling.ts';
+
+const SHORT = 'seconds=0.25&warmup=0.05&repeat=1';
+
+test('a short sweep draws the chart, states the headline, fills the table and exports JSON', async ({
+  page,
+}) => {
+  const scaling = new ScalingPage(page);
+  await scaling.open(
+    `#/scaling?scenarios=global-plain,global-atomic,percpu-classic&cpus=1,2&${SHORT}`,
+  );
+  await scaling.sweep();
+  // Compiled plain loads see another worker's stores, value by value, in this browser too.
+  await expect(
+    page.getByText(/^Visibility check: .* saw 100,000 of the 100,000 values/),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('img', { name: /^Adds per second against CPUs\. global-plain: 1 CPU/ }),
+  ).toBeVisible();
+  await expect(page.getByRole('img', { name: /^Per-CPU efficiency against CPUs/ })).toBeVisible();
+  await expect(scaling.headline()).toHaveText(
+    /^With 2 CPUs, .+ ran [\d.]+× the adds per second of .+\.$/,
+  );
+  const rows = await scaling.rows();
+  expect(rows).toHaveLength(6);
+  // Judged as well as timed: the racy counter loses updates on two workers, the others not.
+  const verdict = (scenario: string, cpus: string) =>
+    rows.find((r) => r[0] === scenario && r[1] === cpus)?.at(-1) ?? '';
+  expect(verdict('global-plain', '2')).toMatch(/^lost [\d,]+; broke no-lost-update/);
+  expect(verdict('global-atomic', '2')).toBe('exact');
+  expect(verdict('percpu-classic', '2')).toBe('exact');
+
+  const download = page.waitForEvent('download');
+  await scaling.button('Export JSON').click();
+  const file = await (await download).path();
+  const doc = JSON.parse(await readFile(file, 'utf8')) as {
+    machine: { cores: number; runtime: string };
+    results: { scenario: string; cpus: number; engine: string; opsPerSecond: { median: number } }[];
+  };
+  expect(doc.machine.runtime).toMatch(/^Chromium \d+/);
+  expect(doc.results.map((r) => `${r.scenario}@${String(r.cpus)}`)).toEqual([
+    'global-plain@1',
+    'global-plain@2',
+    'global-atomic@1',
+    'global-atomic@2',
+    'percpu-classic@1',
+    'percpu-classic@2',
+  ]);
+  for (const r of doc.results) {
+    expect(r.engine).toBe('compiled');
+    expect(r.opsPerSecond.median).toBeGreaterThan(0);
+  }
+});
+
+test('packed against padded slots and a busy summer get charts of their own', async ({ page }) => {
+  const scaling = new ScalingPage(page);
+  await scaling.open(
+    `#/scaling?scenarios=percpu-classic,percpu-lglock&cpus=2&layout=both&summer=none,busy&${SHORT}`,
+  );
+  await scaling.sweep();
+  await expect(
+    page.getByRole('img', { name: /^Padded against packed slots\. percpu-classic: padded slots/ }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('img', {
+      name: /^Adds per second without and with a summer\. percpu-classic: no summer/,
+    }),
+  ).toBeVisible();
+  await expect(
+    page.getByText(/summer’s sums per second: percpu-classic [\d.]+ [kM]?\/s; percpu-lglock/),
+  ).toBeVisible();
+});
+
+test('a sweep can be cancelled, keeps what it measured, and runs again', async ({ page }) => {
+  const scaling = new ScalingPage(page);
+  await scaling.open(
+    '#/scaling?scenarios=global-atomic,percpu-classic&cpus=1,2&seconds=1&warmup=0&repeat=3',
+  );
+  await scaling.button('Run sweep').click();
+  await expect(page.getByRole('progressbar', { name: 'Sweep progress' })).toBeVisible();
+  await expect(page.getByText(/\d+ of 12 runs, about \d+ s left/)).toBeVisible();
+  await expect(scaling.table()).toBeVisible({ timeout: 20_000 });
+  await scaling.button('Cancel').click();
+  await expect(scaling.status()).toContainText('Cancelled', { timeout: 10_000 });
+  expect((await scaling.rows()).length).toBeGreaterThan(0);
+  await expect(scaling.button('Run sweep')).toBeEnabled();
+});
+
+test('a bad link part is reported and the rest of the plan opens', async ({ page }) => {
+  const scaling = new ScalingPage(page);
+  await scaling.open('#/scaling?cpus=0,2&scenarios=percpu-seq&layout=sideways');
+  await expect(scaling.status()).toContainText('Parts of the link were left out');
+  await expect(scaling.status()).toContainText('CPU counts are 1 to 64');
+  await expect(scaling.status()).toContainText(
+    "layout must be padded, packed or both, not 'sideways'",
+  );
+  await expect(scaling.algorithm('percpu-seq')).toBeChecked();
+  await expect(scaling.algorithm('global-atomic')).not.toBeChecked();
+});
+
+test('every live counter links to the Scaling view, beside atomic_inc', async ({ page }) => {
+  const live = new LivePage(page);
+  const scaling = new ScalingPage(page);
+  await live.open('#/live/lazy-nr-files');
+  await page.getByRole('link', { name: 'Measure how lazy-nr-files scales' }).click();
+  await expect(page.getByRole('heading', { level: 2 })).toContainText('Scaling');
+  await expect(scaling.algorithm('lazy-nr-files')).toBeChecked();
+  await expect(scaling.algorithm('global-atomic')).toBeChecked();
+  await expect(scaling.algorithm('percpu-classic')).not.toBeChecked();
+});
+
+test('Live mode runs the interpreter on request and says which engine ran', async ({ page }) => {
+  const live = new LivePage(page);
+  await live.open('#/live/global-atomic?cpus=2&engine=interpreted');
+  await expect(page.getByRole('combobox', { name: 'Engine' })).toHaveValue('interpreted');
+  await live.runFor(500);
+  await expect(page.getByText(/adds in [\d.]+ s, interpreted engine/)).toBeVisible();
+  await page.getByRole('combobox', { name: 'Engine' }).selectOption('compiled');
+  await live.runFor(500);
+  await expect(page.getByText(/adds in [\d.]+ s, compiled engine/)).toBeVisible();
+});
+
+test('more CPUs than cores: Live mode says so, and still runs and stops', async ({ page }) => {
+  const live = new LivePage(page);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  await live.open(`#/live/global-atomic?cpus=${String(cores + 2)}`);
+  await expect(page.getByRole('note')).toContainText(
+    `${String(cores + 2)} CPUs on ${String(cores)} cores`,
+  );
+  await live.runFor(800);
+  expect(await live.total('Lost updates')).toBe(0);
+});
