@@ -14,7 +14,9 @@ export function ScalingSetup({ cores }: { cores: number }) {
   const change = (patch: Partial<SweepPlan>) => {
     scalingStore.getState().planChanged(patch);
   };
-  const [cpusText, setCpusText] = useState(plan.cpus.join(','));
+  // What the user is typing, until the field loses focus; otherwise the plan's counts (a link
+  // opened later may change them).
+  const [cpusDraft, setCpusDraft] = useState<string | null>(null);
   const [period, setPeriod] = useState(
     String(plan.summers.find((s): s is number => typeof s === 'number') ?? 1000),
   );
@@ -59,10 +61,13 @@ export function ScalingSetup({ cores }: { cores: number }) {
           id={`${id}-cpus`}
           type="text"
           inputMode="numeric"
-          value={cpusText}
+          value={cpusDraft ?? plan.cpus.join(',')}
+          onBlur={() => {
+            setCpusDraft(null);
+          }}
           aria-describedby={`${id}-cpus-d`}
           onChange={(e) => {
-            setCpusText(e.target.value);
+            setCpusDraft(e.target.value);
             const counts = e.target.value
               .split(',')
               .map((t) => t.trim())
