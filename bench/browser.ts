@@ -3,7 +3,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from '@playwright/test';
+import { type Browser, chromium, type Page } from '@playwright/test';
 
 export interface Preview {
   readonly url: string;
@@ -47,4 +47,26 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * Serves dist/ and opens one page in headless Chromium for `use`; closes the browser and stops
+ * the server whatever happens: a browser left behind would keep its CPU workers racing.
+ */
+export async function withPage<T>(
+  port: number,
+  use: (page: Page, url: string) => Promise<T>,
+): Promise<T> {
+  const preview = await startPreview(port);
+  try {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      return await use(page, preview.url);
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    preview.server.kill();
+  }
 }

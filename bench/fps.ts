@@ -7,8 +7,8 @@
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { Browser } from '@playwright/test';
-import { launchChromium, type Preview, startPreview } from './browser.ts';
+import type { Page } from '@playwright/test';
+import { withPage } from './browser.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,21 +29,7 @@ interface Frames {
   readonly worst: number;
 }
 
-let preview: Preview | null = null;
-
-async function main(): Promise<void> {
-  preview = await startPreview(4176);
-  const browser = await launchChromium();
-  try {
-    await measure(browser, preview.url);
-  } finally {
-    // Always: a browser left behind would keep its CPU workers racing after the command ends.
-    await browser.close();
-  }
-}
-
-async function measure(browser: Browser, url: string): Promise<void> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+async function measure(page: Page, url: string): Promise<void> {
   const rows: Frames[] = [];
   for (const cpus of counts) {
     await page.goto(`${url}/#/live/${values.scenario}?cpus=${String(cpus)}`);
@@ -88,11 +74,7 @@ async function measure(browser: Browser, url: string): Promise<void> {
       );
 }
 
-main()
-  .catch((e: unknown) => {
-    console.error(`bench:fps: ${e instanceof Error ? e.message : String(e)}`);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    preview?.server.kill();
-  });
+withPage(4176, measure).catch((e: unknown) => {
+  console.error(`bench:fps: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = 1;
+});

@@ -10,51 +10,33 @@
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { benchPlan } from '../src/cli/commands/bench.ts';
+import { benchOptions, benchPlan } from '../src/cli/commands/bench.ts';
 import { UsageError } from '../src/cli/errors.ts';
 import { probeText, type ProbeResult } from '../src/live/probe.ts';
 import { reportMarkdown } from '../src/live/scaling/export.ts';
 import type { SweepReport } from '../src/live/scaling/measure.ts';
 import { planSeconds } from '../src/live/scaling/plan.ts';
 import { formatScalingLink } from '../src/store/scalingLink.ts';
-import { launchChromium, type Preview, startPreview } from './browser.ts';
-
-let preview: Preview | null = null;
+import { withPage } from './browser.ts';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      scenarios: { type: 'string' },
-      cpus: { type: 'string' },
-      layout: { type: 'string' },
-      summer: { type: 'string' },
-      seconds: { type: 'string' },
-      warmup: { type: 'string' },
-      repeat: { type: 'string' },
-      engine: { type: 'string' },
-      preset: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
+  const { values } = parseArgs({ options: benchOptions });
   const plan = benchPlan(values);
   const cores = availableParallelism();
-  preview = await startPreview(4177);
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${preview.url}/${formatScalingLink(plan, cores)}`);
+  await withPage(4177, async (page, url) => {
+    await page.goto(`${url}/${formatScalingLink(plan, cores)}`);
     if (!values.json) {
       console.error(
         `bench: ${String(plan.scenarios.length)} algorithms in Chromium, about ${String(Math.ceil(planSeconds(plan)))} s`,
       );
     }
     await page.getByRole('button', { name: 'Run sweep', exact: true }).click();
-    await page
-      .getByRole('status', { name: 'Sweep status' })
+    const status = page.getByRole('status', { name: 'Sweep status' });
+    await status
       .filter({ hasText: /^(Done|The sweep failed)/ })
       .waitFor({ timeout: (planSeconds(plan) * 3 + 60) * 1000 });
-    const status = await page.getByRole('status', { name: 'Sweep status' }).innerText();
-    if (!status.startsWith('Done')) throw new Error(status);
+    const said = await status.innerText();
+    if (!said.startsWith('Done')) throw new Error(said);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export JSON', exact: true }).click();
     const doc = JSON.parse(await readFile(await (await download).path(), 'utf8')) as SweepReport & {
@@ -75,16 +57,10 @@ async function main(): Promise<void> {
         doc.probe ? probeText(doc.probe) : '',
       ].join('\n'),
     );
-  } finally {
-    await browser.close();
-  }
+  });
 }
 
-main()
-  .catch((e: unknown) => {
-    console.error(`bench: ${e instanceof Error ? e.message : String(e)}`);
-    process.exitCode = e instanceof UsageError ? 2 : 1;
-  })
-  .finally(() => {
-    preview?.server.kill();
-  });
+main().catch((e: unknown) => {
+  console.error(`bench: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = e instanceof UsageError ? 2 : 1;
+});

@@ -9,11 +9,11 @@
 // gets 10 000 migrations per second (their races need them); the others run undisturbed.
 
 import { parseArgs } from 'node:util';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { formatRate } from '../src/live/format.ts';
 import { liveSpecs } from '../src/live/specs.ts';
 import { findScenario } from '../src/scenarios/index.ts';
-import { launchChromium, type Preview, startPreview } from './browser.ts';
+import { withPage } from './browser.ts';
 
 interface Row {
   scenario: string;
@@ -73,7 +73,7 @@ async function number(page: Page, table: RegExp, row: string | RegExp): Promise<
     .getByRole('cell')
     .first();
   if ((await cell.count()) === 0) return null;
-  const m = /^-?[\d,]+/.exec((await cell.innerText()).trim());
+  const m = /^-?[\d,]+(?:\.\d+)?/.exec((await cell.innerText()).trim());
   return m ? Number(m[0].replace(/,/g, '')) : null;
 }
 
@@ -135,21 +135,7 @@ function parseRate(text: string): number {
   return Number(m[1]) * scale;
 }
 
-let preview: Preview | null = null;
-
-async function main(): Promise<void> {
-  preview = await startPreview(4175);
-  const browser = await launchChromium();
-  try {
-    await soakAll(browser, preview.url);
-  } finally {
-    // Always: a browser left behind would keep its CPU workers racing after the command ends.
-    await browser.close();
-  }
-}
-
-async function soakAll(browser: Browser, url: string): Promise<void> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+async function soakAll(page: Page, url: string): Promise<void> {
   const rows: Row[] = [];
   for (const id of ids) {
     const row = await soak(page, url, id);
@@ -169,11 +155,7 @@ async function soakAll(browser: Browser, url: string): Promise<void> {
   if (values.json) console.log(JSON.stringify({ seconds, rows }, null, 2));
 }
 
-main()
-  .catch((e: unknown) => {
-    console.error(`soak: ${e instanceof Error ? e.message : String(e)}`);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    preview?.server.kill();
-  });
+withPage(4175, soakAll).catch((e: unknown) => {
+  console.error(`soak: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = 1;
+});

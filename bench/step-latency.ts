@@ -4,15 +4,11 @@
 // In the page, a capture-phase keydown listener notes the time; the second requestAnimationFrame
 // after it runs once the frame holding React's update has been painted.
 
-import { launchChromium, type Preview, startPreview } from './browser.ts';
+import type { Page } from '@playwright/test';
+import { withPage } from './browser.ts';
 
-let preview: Preview | null = null;
-
-async function main(): Promise<void> {
-  preview = await startPreview(4174);
-  const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${preview.url}/#/step/global-plain?cpus=16&iterations=40`);
+async function measure(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/#/step/global-plain?cpus=16&iterations=40`);
   await page.getByRole('button', { name: 'Step CPU 15' }).waitFor();
   // In-page code as a string: this Node-side script has no DOM types.
   await page.evaluate(`
@@ -36,14 +32,9 @@ async function main(): Promise<void> {
   console.log(
     `  key press → painted frame: median ${q(0.5).toFixed(1)} ms, p95 ${q(0.95).toFixed(1)} ms, max ${q(1).toFixed(1)} ms`,
   );
-  await browser.close();
 }
 
-main()
-  .catch((e: unknown) => {
-    console.error(e);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    preview?.server.kill();
-  });
+withPage(4174, measure).catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

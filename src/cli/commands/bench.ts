@@ -39,6 +39,20 @@ function numberOption(name: string, text: string | undefined, fallback: number):
   return n;
 }
 
+/** The flags of a sweep (`lab bench` and `npm run bench` take the same). */
+export const benchOptions = {
+  scenarios: { type: 'string' },
+  cpus: { type: 'string' },
+  layout: { type: 'string' },
+  summer: { type: 'string' },
+  seconds: { type: 'string' },
+  warmup: { type: 'string' },
+  repeat: { type: 'string' },
+  engine: { type: 'string' },
+  preset: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
 /** The plan the flags describe, over the defaults for this machine. */
 export function benchPlan(values: Record<string, string | boolean | undefined>): SweepPlan {
   const str = (k: string) => (typeof values[k] === 'string' ? values[k] : undefined);
@@ -93,18 +107,7 @@ export async function benchCommand(argv: readonly string[]): Promise<string> {
   const { values } = parseCommand(() =>
     parseArgs({
       args: [...argv],
-      options: {
-        scenarios: { type: 'string' },
-        cpus: { type: 'string' },
-        layout: { type: 'string' },
-        summer: { type: 'string' },
-        seconds: { type: 'string' },
-        warmup: { type: 'string' },
-        repeat: { type: 'string' },
-        engine: { type: 'string' },
-        preset: { type: 'string' },
-        json: { type: 'boolean' },
-      },
+      options: benchOptions,
       strict: true,
     }),
   );
