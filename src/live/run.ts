@@ -16,7 +16,7 @@ import {
   startTogether,
   type Waiter,
 } from './control.ts';
-import { type CpuClock, runCpu } from './cpu.ts';
+import { type CpuClock, runCpu } from './cpu/cpu.ts';
 import type { EngineKind } from './engine/engine.ts';
 import { compareWithModel, driveLockstep, type LockstepReport, runLockstep } from './lockstep.ts';
 import { allocateLive, type LiveMemory, mapLive, type SharedMemory } from './memory.ts';

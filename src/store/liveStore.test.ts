@@ -2,7 +2,7 @@
 // workers are covered end to end).
 
 import { describe, expect, it } from 'vitest';
-import { runCpu } from '../live/cpu.ts';
+import { runCpu } from '../live/cpu/cpu.ts';
 import { allocateLive, C_GO, C_QUIESCED, C_STOP } from '../live/memory.ts';
 import { initialState } from '../machine/interpreter.ts';
 import { findScenario } from '../scenarios/index.ts';

@@ -19,11 +19,11 @@
 // Atomics (which publishes the context record written before it) and the target adopts it.
 
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
-import type { CallChecks } from './calls.ts';
-import { chooseEngine } from './engine/choose.ts';
-import { type Engine, type EngineKind, restartTask } from './engine/engine.ts';
-import { apply, Ev, makeEvent, notPreemptible, whyIllegal } from '../machine/events.ts';
-import { nextReady, topContext } from '../machine/interpreter.ts';
+import type { CallChecks } from '../calls.ts';
+import { chooseEngine } from '../engine/choose.ts';
+import { type Engine, type EngineKind, restartTask } from '../engine/engine.ts';
+import { apply, Ev, makeEvent, notPreemptible, whyIllegal } from '../../machine/events.ts';
+import { nextReady, topContext } from '../../machine/interpreter.ts';
 import {
   CPU_CUR,
   CPU_FIELDS,
@@ -33,7 +33,7 @@ import {
   CTX_DONE,
   CTX_RETRIES,
   type Machine,
-} from '../machine/machine.ts';
+} from '../../machine/machine.ts';
 import {
   C_EXITED,
   C_FAULT,
@@ -41,35 +41,17 @@ import {
   C_QUIESCED,
   C_READY,
   C_STOP,
-  ENGINE_CODES,
   K_INBOX,
-  K_IRQ_REQ,
-  K_MIG_REQ,
-  K_NMI_REQ,
   type LiveMemory,
   Note,
   note,
-  S_IRQ_RATE,
-  S_MIG_RATE,
-  S_NMI_RATE,
   S_DUTY,
   S_PERIOD_US,
   S_SEED,
-  STAT_SLOTS,
-  T_ADDS,
-  T_BAD_CALLS,
-  T_CALLS,
-  T_ENGINE,
-  T_FOLDS,
-  T_MAX_RETRIES,
-  T_MIGRATIONS,
-  T_RETRIES,
-  T_SEQ,
-  T_SPINS,
-  T_STEPS,
-  T_TIME,
-} from './memory.ts';
-import { resultSlots } from './wasm/codegen.ts';
+} from '../memory.ts';
+import { resultSlots } from '../wasm/codegen.ts';
+import { Requests } from './requests.ts';
+import { CpuStats } from './stats.ts';
 
 /** A task's CPU field while it travels to CPU j: never a CPU number, so nobody runs it. */
 export function inFlightTo(j: number): number {
@@ -90,9 +72,6 @@ const BURST: Readonly<Record<EngineKind, { min: number; spread: number }>> = {
 
 /** With a duty below 100 %, a CPU runs this long (ms) between yields. */
 const SLICE_MS = 2;
-
-/** The settings words of the IRQ, NMI and migration rates, in the order of `rates`. */
-const RATE_WORDS = [S_IRQ_RATE, S_NMI_RATE, S_MIG_RATE];
 
 export interface CpuClock {
   /** Milliseconds, monotonic. */
@@ -153,36 +132,15 @@ class LiveCpu {
   private readonly slots: number[][];
   private readonly checks: CallChecks;
   private readonly rng: ReturnType<typeof xoroshiro128plus>;
+  private readonly requests: Requests;
+  private readonly stats: CpuStats;
   private t0 = 0;
   /** The time at the last poll: trace notes use it, so a fold costs no clock read. */
   private now = 0;
   /** When this CPU last came back from a yield (ms). */
   private runSince = 0;
-
-  // Statistics, counted here and flushed with each poll: no shared write per step.
-  private steps = 0;
-  private adds = 0;
-  private calls = 0;
-  private moved = 0;
-  private retried = 0;
-  private maxRetries = 0;
-  private bad = 0;
-  private readonly stat = new Float64Array(STAT_SLOTS);
-  /** Counters at the last trace note of each kind. */
-  private notedFolds = 0;
-  private notedBumps = 0;
-  private notedRetries = 0;
-
-  // Events asked for and not yet taken, and the timed ones' next times (ms).
-  private irqSeen: number;
-  private nmiSeen: number;
-  private migSeen: number;
   private inboxSeen = 0;
-  private irqs = 0;
-  private nmis = 0;
-  private migs = 0;
-  private readonly rates = [0, 0, 0];
-  private readonly next = [Infinity, Infinity, Infinity];
+  /** A summer's period (ms between calls), from the settings. */
   private period = 0;
   /** Observing tasks that finished a call on this CPU, and when they call again (ms). */
   private readonly sleepers: { task: number; at: number }[] = [];
@@ -204,28 +162,17 @@ class LiveCpu {
     this.slots = m.code.slice(0, m.tasks).map((code) => resultSlots(m, code));
     this.checks = options.checks ?? [];
     this.rng = xoroshiro128plus(((this.w[mem.settings + S_SEED] as number) ^ (k * 0x9e3779b9)) | 0);
-    this.irqSeen = Atomics.load(this.w, this.line + K_IRQ_REQ);
-    this.nmiSeen = Atomics.load(this.w, this.line + K_NMI_REQ);
-    this.migSeen = Atomics.load(this.w, this.line + K_MIG_REQ);
-    this.stat[T_ENGINE] = ENGINE_CODES[this.engine.kind];
+    this.requests = new Requests(mem, this.line, this.rng);
+    this.stats = new CpuStats(mem, k, this.engine.counters, this.engine.kind);
   }
 
   private ms(): number {
     return this.clock.now() - this.t0;
   }
 
-  private uniform(): number {
-    return unsafeUniformIntDistribution(1, 1 << 30, this.rng) / (1 << 30);
-  }
-
-  /** Time to the next event of a Poisson process of `perSecond` events a second, in ms. */
-  private gap(perSecond: number): number {
-    return (-Math.log(this.uniform()) * 1000) / perSecond;
-  }
-
   run(): void {
     const { w, s, m, k } = this;
-    this.flush(0); // says which engine runs before the first poll
+    this.stats.flush(0); // says which engine runs before the first poll
     // The start barrier: every CPU is ready before any runs, so the race starts at once.
     Atomics.add(w, C_READY, 1);
     Atomics.notify(w, C_READY);
@@ -249,11 +196,11 @@ class LiveCpu {
       const budget =
         this.burst.min + unsafeUniformIntDistribution(0, this.burst.spread - 1, this.rng);
       this.engine.run(top, budget, repeat);
-      this.steps += this.engine.steps;
-      this.noteCounters(top, retries);
+      this.stats.steps += this.engine.steps;
+      this.stats.noteBurst(top, (s[cb + CTX_RETRIES] as number) > retries, this.now);
       if (top < m.tasks && s[cb + CTX_DONE] !== 0) this.operationDone(top);
     }
-    this.flush(this.ms());
+    this.stats.flush(this.ms());
   }
 
   /**
@@ -287,55 +234,19 @@ class LiveCpu {
     Atomics.wait(this.w, this.line + K_INBOX, this.inboxSeen, wait);
   }
 
-  /** One trace note per kind of notable step a burst made (millions a second would flood it). */
-  private noteCounters(top: number, retriesBefore: number): void {
-    const c = this.engine.counters;
-    if (c.folds !== this.notedFolds) note(this.mem, this.k, Note.Fold, top, this.now);
-    if (c.bumps !== this.notedBumps) note(this.mem, this.k, Note.SeqBump, top, this.now);
-    const cb = this.m.ctxOff + top * this.m.ctxStride;
-    if (c.retried !== this.notedRetries || (this.s[cb + CTX_RETRIES] as number) > retriesBefore)
-      note(this.mem, this.k, Note.SumRetry, top, this.now);
-    this.notedFolds = c.folds;
-    this.notedBumps = c.bumps;
-    this.notedRetries = c.retried;
-  }
-
   /** Task t finished one operation: count it, judge it, and start the next one. */
   private operationDone(t: number): void {
     const { s, m } = this;
-    const cb = m.ctxOff + t * m.ctxStride;
-    if (this.observer[t]) {
-      this.calls++;
-      const check = this.checks[t];
-      if (check && !check(s)) {
-        this.bad++;
-        note(this.mem, this.k, Note.BadSum, t, this.now);
-      }
-    } else this.adds++;
-    const took = s[cb + CTX_RETRIES] as number;
-    this.retried += took;
-    if (took > this.maxRetries) this.maxRetries = took;
+    const observer = this.observer[t] === true;
+    const check = this.checks[t];
+    if (observer && check && !check(s)) {
+      this.stats.badCalls++;
+      note(this.mem, this.k, Note.BadSum, t, this.now);
+    }
+    this.stats.operation(observer, s[m.ctxOff + t * m.ctxStride + CTX_RETRIES] as number);
     if (this.stopping) return;
-    if (this.observer[t] && this.period > 0)
-      this.sleepers.push({ task: t, at: this.ms() + this.period });
+    if (observer && this.period > 0) this.sleepers.push({ task: t, at: this.ms() + this.period });
     else restartTask(m, s, this.k, t, this.slots[t] as number[]);
-  }
-
-  private flush(t: number): void {
-    const c = this.engine.counters;
-    const stat = this.stat;
-    stat[T_STEPS] = this.steps;
-    stat[T_ADDS] = this.adds + c.repeats;
-    stat[T_CALLS] = this.calls;
-    stat[T_FOLDS] = c.folds;
-    stat[T_SEQ] = c.bumps;
-    stat[T_SPINS] = c.spins;
-    stat[T_MIGRATIONS] = this.moved;
-    stat[T_MAX_RETRIES] = Math.max(this.maxRetries, c.maxRetries);
-    stat[T_RETRIES] = this.retried + c.retried;
-    stat[T_BAD_CALLS] = this.bad;
-    stat[T_TIME] = t;
-    this.mem.stats.set(stat, this.mem.statLine(this.k));
   }
 
   /** Reads the control words and the clock; raises the events that are due. */
@@ -343,10 +254,10 @@ class LiveCpu {
     const { w, line } = this;
     const t = this.ms();
     this.now = t;
-    this.flush(t);
+    this.stats.flush(t);
     if (!this.stopping && Atomics.load(w, C_STOP) !== 0) {
       this.stopping = true;
-      this.irqs = this.nmis = this.migs = 0;
+      this.requests.clear();
       // From here this CPU starts no migration, so every task in flight is already published.
       Atomics.add(w, C_QUIESCED, 1);
     }
@@ -356,39 +267,8 @@ class LiveCpu {
       this.adopt();
     }
     if (this.stopping) return;
-    const settings = this.mem.settings;
-    for (let i = 0; i < 3; i++) {
-      const r = w[settings + (RATE_WORDS[i] as number)] as number;
-      if (r !== this.rates[i]) {
-        this.rates[i] = r;
-        // A task can only migrate to another CPU.
-        this.next[i] = r > 0 && (i < 2 || this.mem.cpus > 1) ? t + this.gap(r) : Infinity;
-      }
-    }
-    this.period = (w[settings + S_PERIOD_US] as number) / 1000;
-    const irqReq = Atomics.load(w, line + K_IRQ_REQ);
-    const nmiReq = Atomics.load(w, line + K_NMI_REQ);
-    const migReq = Atomics.load(w, line + K_MIG_REQ);
-    this.irqs += irqReq - this.irqSeen;
-    this.nmis += nmiReq - this.nmiSeen;
-    this.migs += migReq - this.migSeen;
-    this.irqSeen = irqReq;
-    this.nmiSeen = nmiReq;
-    this.migSeen = migReq;
-    // Timed events that fell due since the last poll count once: they do not pile up while the
-    // CPU cannot take them (interrupts off, nothing to migrate), to fire in a burst later.
-    let due = 0; // a bit per event kind
-    for (let i = 0; i < 3; i++) {
-      let at = this.next[i] as number;
-      if (t < at) continue;
-      due |= 1 << i;
-      const rate = this.rates[i] as number;
-      while (t >= at) at += this.gap(rate);
-      this.next[i] = at;
-    }
-    if (due & 1) this.irqs = Math.max(this.irqs, 1);
-    if (due & 2) this.nmis = Math.max(this.nmis, 1);
-    if (due & 4) this.migs = Math.max(this.migs, 1);
+    this.requests.poll(t);
+    this.period = (w[this.mem.settings + S_PERIOD_US] as number) / 1000;
     const sleepers = this.sleepers;
     for (let i = sleepers.length - 1; i >= 0; i--) {
       const z = sleepers[i] as { task: number; at: number };
@@ -401,38 +281,39 @@ class LiveCpu {
 
   /** Scheduler events, at this instruction boundary, under the model's rules. */
   private takeEvents(): void {
-    if ((this.irqs | this.nmis | this.migs) === 0) return;
+    const r = this.requests;
+    if ((r.irqs | r.nmis | r.migs) === 0) return;
     const { m, s, k } = this;
-    if (this.nmis > 0) {
+    if (r.nmis > 0) {
       const ev = makeEvent(Ev.Nmi, k);
-      if (m.nmiCtx[k] === -1) this.nmis = 0;
+      if (m.nmiCtx[k] === -1) r.nmis = 0;
       else if (whyIllegal(m, s, ev) === '') {
-        this.nmis--;
+        r.nmis--;
         apply(m, s, ev);
         note(this.mem, k, Note.Nmi, m.nmiCtx[k] as number, this.now);
       }
     }
-    if (this.irqs > 0) {
+    if (r.irqs > 0) {
       const ev = makeEvent(Ev.Irq, k);
-      if (m.irqCtx[k] === -1) this.irqs = 0;
+      if (m.irqCtx[k] === -1) r.irqs = 0;
       else if (s[this.b + CPU_PENDING] !== 0) {
         // Raised while one is already pending: it merges with it, as on a real IRQ line.
-        this.irqs = 0;
+        r.irqs = 0;
       } else if (whyIllegal(m, s, ev) === '') {
-        this.irqs--;
+        r.irqs--;
         apply(m, s, ev); // delivered now, or held pending while interrupts are off
         note(this.mem, k, Note.Irq, m.irqCtx[k] as number, this.now);
       }
     }
-    if (this.migs > 0) {
+    if (r.migs > 0) {
       if (s[this.b + CPU_CUR] === -1) {
         // No task to move: as in the model, there is no migration to make.
-        this.migs = 0;
+        r.migs = 0;
       } else {
         const j =
           (k + unsafeUniformIntDistribution(1, this.mem.cpus - 1, this.rng)) % this.mem.cpus;
         if (whyIllegal(m, s, makeEvent(Ev.Migrate, k, j)) === '') {
-          this.migs--;
+          r.migs--;
           this.migrate(j);
         }
       }
@@ -467,7 +348,7 @@ class LiveCpu {
     const target = this.mem.cpuLine(j) + K_INBOX;
     Atomics.add(this.w, target, 1);
     Atomics.notify(this.w, target);
-    this.moved++;
+    this.stats.moved++;
     note(this.mem, k, Note.MigratedOut, t, this.now);
   }
 }

@@ -2,13 +2,13 @@
 // (Races between CPUs are tested on real threads in test/live.)
 
 import { describe, expect, it } from 'vitest';
-import { ProgramBuilder, abs } from '../machine/builder.ts';
-import { isTerminal } from '../machine/events.ts';
-import { initialState } from '../machine/interpreter.ts';
-import { LayoutBuilder } from '../machine/layout.ts';
-import { compile, CTX_TALLY } from '../machine/machine.ts';
-import { findScenario } from '../scenarios/index.ts';
-import { readCell } from '../scenarios/observe.ts';
+import { ProgramBuilder, abs } from '../../machine/builder.ts';
+import { isTerminal } from '../../machine/events.ts';
+import { initialState } from '../../machine/interpreter.ts';
+import { LayoutBuilder } from '../../machine/layout.ts';
+import { compile, CTX_TALLY } from '../../machine/machine.ts';
+import { findScenario } from '../../scenarios/index.ts';
+import { readCell } from '../../scenarios/observe.ts';
 import { runCpu } from './cpu.ts';
 import {
   allocateLive,
@@ -19,8 +19,8 @@ import {
   C_READY,
   C_STOP,
   T_ADDS,
-} from './memory.ts';
-import { liveParams } from './specs.ts';
+} from '../memory.ts';
+import { liveParams } from '../specs.ts';
 
 const clock = { now: () => 0 };
 

@@ -1,0 +1,87 @@
+// One live CPU's statistics: counted in plain fields as it runs (no shared write per step) and
+// flushed to its own statistics line at each poll, where the page and the CLI read them; and the
+// trace notes of notable steps, at most one of each kind per burst (millions of folds a second
+// would flood the ring).
+
+import type { Counters, EngineKind } from '../engine/engine.ts';
+import {
+  ENGINE_CODES,
+  type LiveMemory,
+  Note,
+  note,
+  STAT_SLOTS,
+  T_ADDS,
+  T_BAD_CALLS,
+  T_CALLS,
+  T_ENGINE,
+  T_FOLDS,
+  T_MAX_RETRIES,
+  T_MIGRATIONS,
+  T_RETRIES,
+  T_SEQ,
+  T_SPINS,
+  T_STEPS,
+  T_TIME,
+} from '../memory.ts';
+
+export class CpuStats {
+  steps = 0;
+  /** Operations finished outside the engine (the engine counts its restarts in place). */
+  adds = 0;
+  calls = 0;
+  moved = 0;
+  retried = 0;
+  maxRetries = 0;
+  badCalls = 0;
+  private readonly stat = new Float64Array(STAT_SLOTS);
+  /** The engine's counters at the last trace note of each kind. */
+  private notedFolds = 0;
+  private notedBumps = 0;
+  private notedRetries = 0;
+
+  constructor(
+    private readonly mem: LiveMemory,
+    private readonly k: number,
+    private readonly counters: Readonly<Counters>,
+    engine: EngineKind,
+  ) {
+    this.stat[T_ENGINE] = ENGINE_CODES[engine];
+  }
+
+  /** An operation (an add, a sum) finished with `retries` sum retries. */
+  operation(observer: boolean, retries: number): void {
+    if (observer) this.calls++;
+    else this.adds++;
+    this.retried += retries;
+    if (retries > this.maxRetries) this.maxRetries = retries;
+  }
+
+  /** Notes what a burst of context `ctx` did: a fold, a sequence bump, a sum retry. */
+  noteBurst(ctx: number, retried: boolean, now: number): void {
+    const c = this.counters;
+    if (c.folds !== this.notedFolds) note(this.mem, this.k, Note.Fold, ctx, now);
+    if (c.bumps !== this.notedBumps) note(this.mem, this.k, Note.SeqBump, ctx, now);
+    if (retried || c.retried !== this.notedRetries) note(this.mem, this.k, Note.SumRetry, ctx, now);
+    this.notedFolds = c.folds;
+    this.notedBumps = c.bumps;
+    this.notedRetries = c.retried;
+  }
+
+  /** Writes the statistics to this CPU's line, stamped with time t (ms since the start). */
+  flush(t: number): void {
+    const c = this.counters;
+    const stat = this.stat;
+    stat[T_STEPS] = this.steps;
+    stat[T_ADDS] = this.adds + c.repeats;
+    stat[T_CALLS] = this.calls;
+    stat[T_FOLDS] = c.folds;
+    stat[T_SEQ] = c.bumps;
+    stat[T_SPINS] = c.spins;
+    stat[T_MIGRATIONS] = this.moved;
+    stat[T_MAX_RETRIES] = Math.max(this.maxRetries, c.maxRetries);
+    stat[T_RETRIES] = this.retried + c.retried;
+    stat[T_BAD_CALLS] = this.badCalls;
+    stat[T_TIME] = t;
+    this.mem.stats.set(stat, this.mem.statLine(this.k));
+  }
+}
