@@ -1,40 +1,50 @@
 // One colour and one dash pattern per algorithm, the same in every Scaling chart, so a line and a
-// bar of one algorithm match, and lines differ by more than colour alone.
+// bar of one algorithm match, and lines differ by more than colour alone. The default five
+// (global-atomic, global-spinlock, lazy-nr-files, percpu-classic, percpu-seq) get the most
+// distinct hues; every colour has at least 3:1 contrast on white.
 
-import { scalingScenarios } from '../live/scaling/plan.ts';
-
-// Tableau 10, minus the lightest, all at least 3:1 on white.
-const COLOURS = [
-  '#4e79a7',
-  '#e15759',
-  '#59a14f',
-  '#b07aa1',
-  '#f28e2b',
-  '#9c755f',
-  '#76b7b2',
-  '#d37295',
-  '#86808c',
-  '#a0a03c',
-  '#3b6e8f',
-];
+const COLOURS: Readonly<Record<string, string>> = {
+  'global-plain': '#8c564b',
+  'global-atomic': '#d62728',
+  'global-spinlock': '#7b4fa8',
+  'lazy-nr-files': '#2a8a2a',
+  'percpu-classic': '#1f5fa8',
+  'percpu-atomic64': '#0f7f89',
+  'percpu-lglock': '#b8408f',
+  'percpu-seq': '#c45a00',
+  'percpu-seq-multi': '#7a7a00',
+  'percpu-sum-fuzzy': '#666666',
+  'percpu-modern': '#2f2f7a',
+};
+/** Dash patterns: the default five all differ; an interpreted twin gets the next one. */
 const DASHES = ['', '6 3', '2 3', '8 3 2 3', '12 4', '4 4 1 4'];
+const DASH_OF: Readonly<Record<string, number>> = {
+  'percpu-classic': 0,
+  'global-atomic': 1,
+  'global-spinlock': 2,
+  'lazy-nr-files': 3,
+  'percpu-seq': 5,
+  'global-plain': 4,
+  'percpu-atomic64': 0,
+  'percpu-lglock': 1,
+  'percpu-seq-multi': 2,
+  'percpu-sum-fuzzy': 3,
+  'percpu-modern': 4,
+};
 
-function indexOf(key: string): number {
-  const scenario = key.split(' ')[0] ?? key;
-  const i = scalingScenarios().indexOf(scenario);
-  const base = i < 0 ? 0 : i;
-  // The interpreted twin of an algorithm gets a different dash, the same colour.
-  return key.includes('(interpreted)') ? base + 3 : base;
+/** "percpu-seq" or "percpu-seq (interpreted)": the scenario id. */
+function scenarioOf(key: string): string {
+  return key.split(' ')[0] ?? key;
 }
 
 export function algorithmColour(key: string): string {
-  const scenario = key.split(' ')[0] ?? key;
-  const i = scalingScenarios().indexOf(scenario);
-  return COLOURS[(i < 0 ? 0 : i) % COLOURS.length] as string;
+  return COLOURS[scenarioOf(key)] ?? '#444444';
 }
 
+/** The interpreted twin of an algorithm keeps its colour with another dash. */
 export function algorithmDash(key: string): string {
-  return DASHES[indexOf(key) % DASHES.length] as string;
+  const i = DASH_OF[scenarioOf(key)] ?? 0;
+  return DASHES[(key.includes('(interpreted)') ? i + 1 : i) % DASHES.length] as string;
 }
 
 /** Series colours for grouped bars (padded/packed, summers): distinct from the algorithms'. */
