@@ -1,21 +1,21 @@
 // The scenario catalogue. Ids are stable: they appear in URLs, the CLI and tests.
 
-import { globalAtomic } from './global-atomic.ts';
-import { globalPlain } from './global-plain.ts';
-import { globalSpinlock } from './global-spinlock.ts';
-import { lazyNrFiles } from './lazy-nr-files.ts';
-import { percpuAtomic64 } from './percpu-atomic64.ts';
-import { percpuClassic } from './percpu-classic.ts';
-import { percpuLglock } from './percpu-lglock.ts';
-import { percpuModern } from './percpu-modern.ts';
-import { percpuSeq } from './percpu-seq.ts';
-import { percpuSeqMulti } from './percpu-seq-multi.ts';
-import { percpuSumFuzzy } from './percpu-sum-fuzzy.ts';
-import { thisCpuMigrate } from './this-cpu-migrate.ts';
-import { thisCpuOps } from './this-cpu-ops.ts';
-import { irqLocalRmw } from './irq-local-rmw.ts';
-import { cmpxchgLocalGeneric } from './cmpxchg-local-generic.ts';
-import { tornRead32 } from './torn-read-32.ts';
+import { globalAtomic } from './catalogue/global-atomic.ts';
+import { globalPlain } from './catalogue/global-plain.ts';
+import { globalSpinlock } from './catalogue/global-spinlock.ts';
+import { lazyNrFiles } from './catalogue/lazy-nr-files.ts';
+import { percpuAtomic64 } from './catalogue/percpu-atomic64.ts';
+import { percpuClassic } from './catalogue/percpu-classic.ts';
+import { percpuLglock } from './catalogue/percpu-lglock.ts';
+import { percpuModern } from './catalogue/percpu-modern.ts';
+import { percpuSeq } from './catalogue/percpu-seq.ts';
+import { percpuSeqMulti } from './catalogue/percpu-seq-multi.ts';
+import { percpuSumFuzzy } from './catalogue/percpu-sum-fuzzy.ts';
+import { thisCpuMigrate } from './catalogue/this-cpu-migrate.ts';
+import { thisCpuOps } from './catalogue/this-cpu-ops.ts';
+import { irqLocalRmw } from './catalogue/irq-local-rmw.ts';
+import { cmpxchgLocalGeneric } from './catalogue/cmpxchg-local-generic.ts';
+import { tornRead32 } from './catalogue/torn-read-32.ts';
 import type { Scenario } from './types.ts';
 
 export type { Scenario } from './types.ts';

@@ -3,7 +3,7 @@
 
 import { parseArgs } from 'node:util';
 import { jsonObservables } from '../../scenarios/outcome.ts';
-import { randomOutcomes } from '../../scenarios/random-outcomes.ts';
+import { randomOutcomes } from '../random-outcomes.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';

@@ -9,8 +9,8 @@ import {
   observe,
   outcomeKey,
   type Violation,
-} from './outcome.ts';
-import type { Observables, Params, Scenario } from './types.ts';
+} from '../scenarios/outcome.ts';
+import type { Observables, Params, Scenario } from '../scenarios/types.ts';
 
 export interface RandomOutcome {
   readonly observables: Observables;

@@ -5,13 +5,14 @@
 // the 2.6.39 percpu_counter_add() only disabled preemption, so an IRQ could read a half-written
 // count or have its own add overwritten (fixed by Manfred Spraul in Dec 2022).
 
-import { abs, ProgramBuilder } from '../machine/builder.ts';
-import { type Cell, LayoutBuilder, type ResultSlot } from '../machine/layout.ts';
-import { compile, type Machine } from '../machine/machine.ts';
-import { KeyedListing, noLostUpdate, PERCPU_2011_GROUP, same } from './local-ops-common.ts';
-import { plus, readCell, readResults, totalTally } from './observe.ts';
-import { choiceParam, intParam } from './params.ts';
-import type { BuildOptions, Params, Scenario } from './types.ts';
+import { PERCPU_2011_GROUP } from '../groups.ts';
+import { abs, ProgramBuilder } from '../../machine/builder.ts';
+import { type Cell, LayoutBuilder, type ResultSlot } from '../../machine/layout.ts';
+import { compile, type Machine } from '../../machine/machine.ts';
+import { KeyedListing, cellHoldsEveryAdd, same } from '../local-ops.ts';
+import { plus, readCell, readResults, totalTally } from '../observe.ts';
+import { choiceParam, intParam } from '../params.ts';
+import type { BuildOptions, Params, Scenario } from '../types.ts';
 
 const VARIANTS = ['lo-hi', 'hi-lo', 'atomic64', 'up-irq'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -327,7 +328,7 @@ export const tornRead32: Scenario = {
         return null;
       },
     },
-    noLostUpdate('count', 'fbc->count'),
+    cellHoldsEveryAdd('count', 'fbc->count'),
   ],
   bounds: { irqs: 1, nmis: 0, preemptions: 0, migrations: 0 },
   guarantees: {

@@ -6,30 +6,29 @@
 //   the fast path; the slow path re-reads the delta under the lock.
 // Reference §3.2, §3.3, §6f ("Compare the Dec-2022 bug").
 
-import { abs, type ProgramBuilder, type Reg, thisCpu } from '../machine/builder.ts';
-import { Cond, Kind, type Program } from '../machine/isa.ts';
-import type { Cell } from '../machine/layout.ts';
+import { PERCPU_MAINLINE_GROUP } from '../groups.ts';
+import { abs, type ProgramBuilder, type Reg, thisCpu } from '../../machine/builder.ts';
+import { Cond, Kind, type Program } from '../../machine/isa.ts';
+import type { Cell } from '../../machine/layout.ts';
+import { kernelPreset, percpuParams, rolesOf, type Roles, variantParam } from '../percpu/setup.ts';
 import {
   addEverySlot,
   type Counter,
   counterLayout,
-  kernelPreset,
   machineOf,
-  noLostUpdate,
-  percpuObservables,
-  percpuParams,
+  tasksOf,
+} from '../percpu/programs.ts';
+import { percpuObservables } from '../percpu/observables.ts';
+import {
+  counterHoldsEveryAdd,
   readWithinBound,
-  rolesOf,
-  type Roles,
   slotBelowBatch,
   sumWithinWindow,
-  tasksOf,
-  variantParam,
-} from './percpu-common.ts';
-import { ProgramBuilder as Builder } from '../machine/builder.ts';
-import { irqsDelivered } from './observe.ts';
-import { choiceParam, intParam } from './params.ts';
-import type { Scenario } from './types.ts';
+} from '../percpu/invariants.ts';
+import { ProgramBuilder as Builder } from '../../machine/builder.ts';
+import { irqsDelivered } from '../observe.ts';
+import { choiceParam, intParam } from '../params.ts';
+import type { Scenario } from '../types.ts';
 
 const VARIANTS = ['preempt-only', 'irqsave', 'try-cmpxchg'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -226,7 +225,7 @@ function listingOf(v: Variant): string[] {
 export const percpuModern: Scenario = {
   id: 'percpu-modern',
   title: 'Modern percpu_counter_add_batch and an IRQ user',
-  group: 'percpu_counter, 2017–2024 mainline',
+  group: PERCPU_MAINLINE_GROUP,
   source:
     'Linux v4.13 lib/percpu_counter.c; Manfred Spraul <20221216150441.200533-1-manfred@colorfullife.com> (Dec 2022); Mateusz Guzik <20240528204257.434817-1-mjguzik@gmail.com> (v6.11)',
   summary:
@@ -297,7 +296,7 @@ export const percpuModern: Scenario = {
     percpuObservables(p, [
       { name: 'irqs', description: 'IRQs delivered', read: (m, s) => irqsDelivered(m, s) },
     ]),
-  invariants: [noLostUpdate(), readWithinBound(), sumWithinWindow, slotBelowBatch],
+  invariants: [counterHoldsEveryAdd(), readWithinBound(), sumWithinWindow, slotBelowBatch],
   bounds: { irqs: 1, nmis: 0, preemptions: 0, migrations: 1 },
   guarantees: {
     'preempt-only': ['no-lost-update', 'sum-within-window'],

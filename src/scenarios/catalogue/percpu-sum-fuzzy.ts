@@ -8,31 +8,29 @@
 // the sum retrying (a livelock, bounded here only because the adders stop), and the seqcount
 // sum can still accept a scan that saw a fold half done. Reference §2.2 ("Fuzzy-bounded sums").
 
-import { abs } from '../machine/builder.ts';
-import { Cond, Kind } from '../machine/isa.ts';
+import { PERCPU_2011_GROUP } from '../groups.ts';
+import { abs } from '../../machine/builder.ts';
+import { Cond, Kind } from '../../machine/isa.ts';
+import { kernelPreset, percpuParams, rolesOf, variantParam } from '../percpu/setup.ts';
 import {
   addEverySlot,
   atomicFold,
   batchedAdd,
   resetDelta,
   counterLayout,
-  kernelPreset,
   machineOf,
-  noLostUpdate,
-  PERCPU_2011,
-  percpuObservables,
-  percpuParams,
+  tasksOf,
+} from '../percpu/programs.ts';
+import { percpuObservables, retriesObservable } from '../percpu/observables.ts';
+import {
+  counterHoldsEveryAdd,
   readWithinBound,
   retriesBounded,
-  retriesObservable,
-  rolesOf,
   slotBelowBatch,
   sumWithinWindow,
-  tasksOf,
-  variantParam,
-} from './percpu-common.ts';
-import { choiceParam, intParam } from './params.ts';
-import type { Scenario } from './types.ts';
+} from '../percpu/invariants.ts';
+import { choiceParam, intParam } from '../params.ts';
+import type { Scenario } from '../types.ts';
 
 const VARIANTS = ['retry-delta', 'seqcount'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -106,7 +104,7 @@ const sumListings: Record<Variant, string[]> = {
 export const percpuSumFuzzy: Scenario = {
   id: 'percpu-sum-fuzzy',
   title: 'Retrying sums without an in-flight bit: fuzzy, and a livelock',
-  group: PERCPU_2011,
+  group: PERCPU_2011_GROUP,
   source:
     "linux-mm \"Re: [PATCH] percpu: preemptless __per_cpu_counter_add\", Apr 2011: Shaohua Li's retrying sum <1303439580.3981.241.camel@sli10-conroe> (22 Apr), quoted in Tejun Heo's reply <20110426121011.GD878@htj.dyndns.org> (26 Apr); Eric Dumazet's seqcount sum <1304005726.3360.69.camel@edumazet-laptop>, corrected in <1304006345.3360.72.camel@edumazet-laptop> (28 Apr)",
   summary:
@@ -209,7 +207,13 @@ export const percpuSumFuzzy: Scenario = {
     };
   },
   observables: (p) => percpuObservables(p, [retriesObservable]),
-  invariants: [noLostUpdate(), readWithinBound(), sumWithinWindow, slotBelowBatch, retriesBounded],
+  invariants: [
+    counterHoldsEveryAdd(),
+    readWithinBound(),
+    sumWithinWindow,
+    slotBelowBatch,
+    retriesBounded,
+  ],
   bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
   guarantees: {
     'retry-delta': ['no-lost-update', 'read-within-bound', 'slot-below-batch'],

@@ -2,21 +2,21 @@
 // load and a store, and two CPUs can both load the old value: one increment is lost.
 // Reference §6a. The strawman every fix in the 2006 thread improves on.
 
-import { abs } from '../machine/builder.ts';
-import { LayoutBuilder } from '../machine/layout.ts';
-import { intParam } from './params.ts';
+import { NR_FILES_GROUP } from '../groups.ts';
+import { abs } from '../../machine/builder.ts';
+import { LayoutBuilder } from '../../machine/layout.ts';
+import { intParam } from '../params.ts';
 import {
   exactObservable,
   machineOf,
   noInterventions,
-  noLostUpdate,
-  NR_FILES_GROUP,
+  nrFilesCounted,
   NR_FILES_SOURCE,
   nrFilesParams,
   nrObservable,
   perCpuTasks,
-} from './nr-files-common.ts';
-import type { Scenario } from './types.ts';
+} from '../nr-files.ts';
+import type { Scenario } from '../types.ts';
 
 const listing = [
   'int nr_files;                  /* one counter, shared by every CPU */',
@@ -63,7 +63,7 @@ export const globalPlain: Scenario = {
     };
   },
   observables: () => [nrObservable, exactObservable],
-  invariants: [noLostUpdate],
+  invariants: [nrFilesCounted],
   bounds: noInterventions,
   guarantees: {},
   witnesses: [

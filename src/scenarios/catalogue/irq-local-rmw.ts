@@ -4,14 +4,15 @@
 // around the update (the IRQ is held pending and taken at local_irq_restore), or one local
 // cmpxchg in a retry loop (atomic with respect to this CPU's interrupts).
 
-import { ProgramBuilder, thisCpu } from '../machine/builder.ts';
-import { Cond } from '../machine/isa.ts';
-import { LayoutBuilder, type PerCpuCell } from '../machine/layout.ts';
-import { compile } from '../machine/machine.ts';
-import { KeyedListing, noLostUpdate, THIS_CPU_GROUP } from './local-ops-common.ts';
-import { irqsDelivered, plus, readPerCpu, totalTally } from './observe.ts';
-import { choiceParam, intParam } from './params.ts';
-import type { Params, Scenario } from './types.ts';
+import { THIS_CPU_GROUP } from '../groups.ts';
+import { ProgramBuilder, thisCpu } from '../../machine/builder.ts';
+import { Cond } from '../../machine/isa.ts';
+import { LayoutBuilder, type PerCpuCell } from '../../machine/layout.ts';
+import { compile } from '../../machine/machine.ts';
+import { KeyedListing, cellHoldsEveryAdd } from '../local-ops.ts';
+import { irqsDelivered, plus, readPerCpu, totalTally } from '../observe.ts';
+import { choiceParam, intParam } from '../params.ts';
+import type { Params, Scenario } from '../types.ts';
 
 const VARIANTS = ['none', 'irqsave', 'cmpxchg-local'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -235,7 +236,7 @@ export const irqLocalRmw: Scenario = {
       read: (m, s, p) => plus(intParam(p, 'initial'), totalTally(m, s)),
     },
   ],
-  invariants: [noLostUpdate('c', 'c')],
+  invariants: [cellHoldsEveryAdd('c', 'c')],
   bounds: { irqs: 1, nmis: 0, preemptions: 0, migrations: 0 },
   guarantees: { none: [], irqsave: ['no-lost-update'], 'cmpxchg-local': ['no-lost-update'] },
   witnesses: [

@@ -1,21 +1,21 @@
 // global-spinlock: the 2.6.16 nr_files, counted under `filp_count_lock` with interrupts off.
 // Exact, but every CPU takes one lock for every file it opens: the CPUs that lose the race spin.
 
-import { abs } from '../machine/builder.ts';
-import { LayoutBuilder } from '../machine/layout.ts';
-import { intParam } from './params.ts';
+import { NR_FILES_GROUP } from '../groups.ts';
+import { abs } from '../../machine/builder.ts';
+import { LayoutBuilder } from '../../machine/layout.ts';
+import { intParam } from '../params.ts';
 import {
   exactObservable,
   machineOf,
   noInterventions,
-  noLostUpdate,
-  NR_FILES_GROUP,
+  nrFilesCounted,
   NR_FILES_SOURCE,
   nrFilesParams,
   nrObservable,
   perCpuTasks,
-} from './nr-files-common.ts';
-import type { Scenario } from './types.ts';
+} from '../nr-files.ts';
+import type { Scenario } from '../types.ts';
 
 const listing = [
   'static DEFINE_SPINLOCK(filp_count_lock);   /* 2.6.16: fs/file_table.c */',
@@ -66,7 +66,7 @@ export const globalSpinlock: Scenario = {
     };
   },
   observables: () => [nrObservable, exactObservable],
-  invariants: [noLostUpdate],
+  invariants: [nrFilesCounted],
   bounds: noInterventions,
   guarantees: { '*': ['no-lost-update'] },
   witnesses: [

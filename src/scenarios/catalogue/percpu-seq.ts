@@ -5,31 +5,30 @@
 // before the bit was set can still fold, the sum retries at most once per CPU.
 // Reference §2.5 (model), walk-through §6d part 2.
 
-import { abs } from '../machine/builder.ts';
-import { Cond, Kind } from '../machine/isa.ts';
+import { PERCPU_2011_GROUP } from '../groups.ts';
+import { abs } from '../../machine/builder.ts';
+import { Cond, Kind } from '../../machine/isa.ts';
+import { kernelPreset, percpuParams, rolesOf } from '../percpu/setup.ts';
 import {
   addEverySlot,
   batchedAdd,
   lockedFold,
   resetDelta,
   counterLayout,
-  kernelPreset,
   machineOf,
-  noLostUpdate,
-  PERCPU_2011,
-  percpuObservables,
-  percpuParams,
+  tasksOf,
+} from '../percpu/programs.ts';
+import { percpuObservables, retriesObservable } from '../percpu/observables.ts';
+import {
+  counterHoldsEveryAdd,
   readWithinBound,
   retriesBounded,
-  retriesObservable,
-  rolesOf,
   slotBelowBatch,
   sumWithinWindow,
-  tasksOf,
-} from './percpu-common.ts';
-import { readCell } from './observe.ts';
-import { intParam, ParamError } from './params.ts';
-import type { Scenario } from './types.ts';
+} from '../percpu/invariants.ts';
+import { readCell } from '../observe.ts';
+import { intParam, ParamError } from '../params.ts';
+import type { Scenario } from '../types.ts';
 
 const listing = [
   'struct percpu_counter {',
@@ -96,7 +95,7 @@ const listing = [
 export const percpuSeq: Scenario = {
   id: 'percpu-seq',
   title: 'Sequence bit and slowcount: a sum that retries, boundedly',
-  group: PERCPU_2011,
+  group: PERCPU_2011_GROUP,
   source:
     'Eric Dumazet, "Re: [patch] percpu_counter: scalability works", LKML, 13 May 2011, <1305301151.3866.39.camel@edumazet-laptop> (V1: <1305298300.3866.22.camel@edumazet-laptop>)',
   summary:
@@ -232,7 +231,7 @@ export const percpuSeq: Scenario = {
       retriesObservable,
     ]),
   invariants: [
-    noLostUpdate(['slowcount']),
+    counterHoldsEveryAdd(['slowcount']),
     readWithinBound(['slowcount']),
     sumWithinWindow,
     slotBelowBatch,

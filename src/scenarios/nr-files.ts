@@ -12,7 +12,6 @@ import { intParam } from './params.ts';
 import { plus, readCell, totalTally } from './observe.ts';
 import type { ExploreBounds, InvariantSpec, IntParam, ObservableSpec, Params } from './types.ts';
 
-export const NR_FILES_GROUP = '2006 nr_files thread';
 export const NR_FILES_SOURCE =
   'LKML "[patch 2/2] fix file counting", Jan 2006 (Dipankar Sarma; Eric Dumazet <43D92DD6.6090607@cosmosbay.com>)';
 
@@ -59,7 +58,8 @@ export const nrObservable: ObservableSpec = {
   read: (m, s) => readCell(m, s, 'nr'),
 };
 
-export const noLostUpdate: InvariantSpec = {
+/** `no-lost-update` of the nr_files scenarios: nr holds every file counted (nr = exact). */
+export const nrFilesCounted: InvariantSpec = {
   id: 'no-lost-update',
   when: 'final',
   description: 'Every increment is counted: nr = exact',

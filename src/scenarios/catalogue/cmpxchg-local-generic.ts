@@ -4,20 +4,15 @@
 // not against an NMI (which interrupts-off does not mask) and not against another CPU: in both
 // cases two updates can each "succeed" while one overwrites the other.
 
-import { abs, ProgramBuilder } from '../machine/builder.ts';
-import { Cond } from '../machine/isa.ts';
-import { type Cell, LayoutBuilder } from '../machine/layout.ts';
-import { compile, type TaskSpec } from '../machine/machine.ts';
-import {
-  CMPXCHG_LOCAL_2007_GROUP,
-  contextTally,
-  KeyedListing,
-  MD_2007,
-  noLostUpdate,
-} from './local-ops-common.ts';
-import { plus, readCell, totalTally } from './observe.ts';
-import { choiceParam, intParam } from './params.ts';
-import type { Params, Scenario } from './types.ts';
+import { CMPXCHG_LOCAL_2007_GROUP } from '../groups.ts';
+import { abs, ProgramBuilder } from '../../machine/builder.ts';
+import { Cond } from '../../machine/isa.ts';
+import { type Cell, LayoutBuilder } from '../../machine/layout.ts';
+import { compile, type TaskSpec } from '../../machine/machine.ts';
+import { contextTally, KeyedListing, MD_2007, cellHoldsEveryAdd } from '../local-ops.ts';
+import { plus, readCell, totalTally } from '../observe.ts';
+import { choiceParam, intParam } from '../params.ts';
+import type { Params, Scenario } from '../types.ts';
 
 const VARIANTS = ['irq', 'nmi', 'smp'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -227,7 +222,7 @@ export const cmpxchgLocalGeneric: Scenario = {
       read: (m, s, p) => plus(intParam(p, 'initial'), totalTally(m, s)),
     },
   ],
-  invariants: [noLostUpdate('c', 'c')],
+  invariants: [cellHoldsEveryAdd('c', 'c')],
   bounds: { irqs: 1, nmis: 1, preemptions: 0, migrations: 0 },
   guarantees: { irq: ['no-lost-update'], nmi: [], smp: [] },
   witnesses: [

@@ -7,12 +7,6 @@ import { pairValue } from '../machine/int64.ts';
 import { plus, readPerCpu } from './observe.ts';
 import type { InvariantSpec, IntParam, ObservableSpec, Value } from './types.ts';
 
-export const THIS_CPU_GROUP = 'this_cpu operations';
-export const MEMCG_2009_GROUP = '2009 memcg this_cpu review';
-export const CMPXCHG_LOCAL_2007_GROUP = '2007 cmpxchg_local thread';
-/** The same group as the lead's percpu_counter scenarios, so torn-read-32 sits beside them. */
-export const PERCPU_2011_GROUP = '2011 percpu_counter scalability threads';
-
 export const KH_2009 =
   'KAMEZAWA Hiroyuki, "[PATCH 2/2] memcg : rewrite percpu countings with new interfaces", linux-mm, v1 6 Nov 2009 <20091106175545.b97ee867.kamezawa.hiroyu@jp.fujitsu.com>, Christoph Lameter\'s review the same day, v2 9 Nov 2009 <20091109154446.181b0e1f.kamezawa.hiroyu@jp.fujitsu.com>';
 export const MD_2007 =
@@ -83,8 +77,8 @@ export function same(a: Value, b: Value): boolean {
   return String(a) === String(b);
 }
 
-/** `no-lost-update` for a counter observable `name` against `exact`. */
-export function noLostUpdate(name: string, what: string): InvariantSpec {
+/** `no-lost-update` of the CPU-local scenarios: the cell observable `name` equals `exact`. */
+export function cellHoldsEveryAdd(name: string, what: string): InvariantSpec {
   return {
     id: 'no-lost-update',
     when: 'final',

@@ -1,21 +1,21 @@
 // global-atomic: Dipankar Sarma's `atomic_t nr_files` (2006). One LOCK-prefixed instruction per
 // increment: always exact, but every CPU writes the same cache line.
 
-import { abs } from '../machine/builder.ts';
-import { LayoutBuilder } from '../machine/layout.ts';
-import { intParam } from './params.ts';
+import { NR_FILES_GROUP } from '../groups.ts';
+import { abs } from '../../machine/builder.ts';
+import { LayoutBuilder } from '../../machine/layout.ts';
+import { intParam } from '../params.ts';
 import {
   exactObservable,
   machineOf,
   noInterventions,
-  noLostUpdate,
-  NR_FILES_GROUP,
+  nrFilesCounted,
   NR_FILES_SOURCE,
   nrFilesParams,
   nrObservable,
   perCpuTasks,
-} from './nr-files-common.ts';
-import type { Scenario } from './types.ts';
+} from '../nr-files.ts';
+import type { Scenario } from '../types.ts';
 
 const listing = [
   'atomic_t nr_files;             /* Dipankar Sarma, "[patch 2/2] fix file counting" */',
@@ -56,7 +56,7 @@ export const globalAtomic: Scenario = {
     };
   },
   observables: () => [nrObservable, exactObservable],
-  invariants: [noLostUpdate],
+  invariants: [nrFilesCounted],
   bounds: noInterventions,
   guarantees: { '*': ['no-lost-update'] },
   witnesses: [

@@ -10,32 +10,30 @@
 //   is needed, and no sum accepts a half-done fold.
 // Reference §2.5 (V2 as described; "This reference has no separate model of V2").
 
-import { abs } from '../machine/builder.ts';
-import { Cond, Kind } from '../machine/isa.ts';
+import { PERCPU_2011_GROUP } from '../groups.ts';
+import { abs } from '../../machine/builder.ts';
+import { Cond, Kind } from '../../machine/isa.ts';
+import { kernelPreset, percpuParams, rolesOf, variantParam } from '../percpu/setup.ts';
 import {
   addEverySlot,
   atomicFold,
   batchedAdd,
   resetDelta,
   counterLayout,
-  kernelPreset,
   machineOf,
-  noLostUpdate,
-  PERCPU_2011,
-  percpuObservables,
-  percpuParams,
+  tasksOf,
+} from '../percpu/programs.ts';
+import { percpuObservables, retriesObservable } from '../percpu/observables.ts';
+import {
+  counterHoldsEveryAdd,
   readWithinBound,
   retriesBounded,
-  retriesObservable,
-  rolesOf,
   slotBelowBatch,
   sumWithinWindow,
-  tasksOf,
-  variantParam,
-} from './percpu-common.ts';
-import { readCell } from './observe.ts';
-import { choiceParam } from './params.ts';
-import type { Scenario } from './types.ts';
+} from '../percpu/invariants.ts';
+import { readCell } from '../observe.ts';
+import { choiceParam } from '../params.ts';
+import type { Scenario } from '../types.ts';
 
 const VARIANTS = ['guarded', 'as-described'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -102,7 +100,7 @@ const listing = [
 export const percpuSeqMulti: Scenario = {
   id: 'percpu-seq-multi',
   title: "Several sums in flight, no spinlock (Eric's V2)",
-  group: PERCPU_2011,
+  group: PERCPU_2011_GROUP,
   source:
     'Eric Dumazet, "Re: [patch] percpu_counter: scalability works", LKML, 13 May 2011, <1305301151.3866.39.camel@edumazet-laptop> (V2 announced there, posted 16:35 the same day)',
   summary:
@@ -242,7 +240,7 @@ export const percpuSeqMulti: Scenario = {
       retriesObservable,
     ]),
   invariants: [
-    noLostUpdate(['slowcount']),
+    counterHoldsEveryAdd(['slowcount']),
     readWithinBound(['slowcount']),
     sumWithinWindow,
     slotBelowBatch,

@@ -3,26 +3,26 @@
 // fbc->count and the deltas on either side of a transfer, so it can miss or double-count a whole
 // batch (Tejun Heo's "@batch deviations"). Reference §2.3, walk-through §6d part 1.
 
-import { abs } from '../machine/builder.ts';
+import { PERCPU_2011_GROUP } from '../groups.ts';
+import { abs } from '../../machine/builder.ts';
+import { kernelPreset, percpuParams, rolesOf } from '../percpu/setup.ts';
 import {
   addEverySlot,
   atomicFold,
   batchedAdd,
   resetDelta,
   counterLayout,
-  kernelPreset,
   machineOf,
-  noLostUpdate,
-  PERCPU_2011,
-  percpuObservables,
-  percpuParams,
+  tasksOf,
+} from '../percpu/programs.ts';
+import { percpuObservables } from '../percpu/observables.ts';
+import {
+  counterHoldsEveryAdd,
   readWithinBound,
-  rolesOf,
   slotBelowBatch,
   sumWithinWindow,
-  tasksOf,
-} from './percpu-common.ts';
-import type { Scenario } from './types.ts';
+} from '../percpu/invariants.ts';
+import type { Scenario } from '../types.ts';
 
 const listing = [
   'struct percpu_counter {',
@@ -64,7 +64,7 @@ const listing = [
 export const percpuAtomic64: Scenario = {
   id: 'percpu-atomic64',
   title: 'atomic64 count, no lock: a sum can miss a whole batch',
-  group: PERCPU_2011,
+  group: PERCPU_2011_GROUP,
   source:
     'Shaohua Li, atomic64 percpu_counter (linux-mm, ~12 Apr 2011, marc.info m=130259547913607; the "Last post" of "[patch v2 0/5] percpu_counter: bug fix and enhancement", LKML 11 May 2011); Tejun Heo <20110426121011.GD878@htj.dyndns.org>',
   summary:
@@ -109,7 +109,7 @@ export const percpuAtomic64: Scenario = {
     };
   },
   observables: (p) => percpuObservables(p),
-  invariants: [noLostUpdate(), readWithinBound(), sumWithinWindow, slotBelowBatch],
+  invariants: [counterHoldsEveryAdd(), readWithinBound(), sumWithinWindow, slotBelowBatch],
   bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
   guarantees: { '*': ['no-lost-update', 'read-within-bound', 'slot-below-batch'] },
   witnesses: [

@@ -3,25 +3,25 @@
 // transfer can never be half done under it. Exact again, but while a sum runs every adder on
 // every CPU waits, even on its fast path. Reference §2.3 (lglock variant).
 
-import { abs, cpuOf, thisCpu } from '../machine/builder.ts';
+import { PERCPU_2011_GROUP } from '../groups.ts';
+import { abs, cpuOf, thisCpu } from '../../machine/builder.ts';
+import { kernelPreset, percpuParams, rolesOf } from '../percpu/setup.ts';
 import {
   atomicFold,
   batchedAdd,
   counterLayout,
   resetDelta,
-  kernelPreset,
   machineOf,
-  noLostUpdate,
-  PERCPU_2011,
-  percpuObservables,
-  percpuParams,
+  tasksOf,
+} from '../percpu/programs.ts';
+import { percpuObservables } from '../percpu/observables.ts';
+import {
+  counterHoldsEveryAdd,
   readWithinBound,
-  rolesOf,
   slotBelowBatch,
   sumWithinWindow,
-  tasksOf,
-} from './percpu-common.ts';
-import type { Scenario } from './types.ts';
+} from '../percpu/invariants.ts';
+import type { Scenario } from '../types.ts';
 
 const listing = [
   'struct percpu_counter {',
@@ -67,7 +67,7 @@ const listing = [
 export const percpuLglock: Scenario = {
   id: 'percpu-lglock',
   title: 'Per-CPU locks (lglock): exact sums, but a sum stops every adder',
-  group: PERCPU_2011,
+  group: PERCPU_2011_GROUP,
   source:
     'Shaohua Li, "[patch v2 0/5] percpu_counter: bug fix and enhancement", LKML, 11 May 2011 (lkml.org/lkml/2011/5/11/15); lglock from Linux 2.6.39 include/linux/lglock.h',
   summary:
@@ -131,7 +131,7 @@ export const percpuLglock: Scenario = {
     };
   },
   observables: (p) => percpuObservables(p),
-  invariants: [noLostUpdate(), readWithinBound(), sumWithinWindow, slotBelowBatch],
+  invariants: [counterHoldsEveryAdd(), readWithinBound(), sumWithinWindow, slotBelowBatch],
   bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
   guarantees: {
     '*': ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],

@@ -4,21 +4,21 @@
 // a slot whose owner has moved on, and an update is lost. The 2.6.3x generic this_cpu_add() wraps
 // it in preempt_disable(); x86's is one `add %gs:` instruction that nothing on the CPU can split.
 
-import { deref, ProgramBuilder, thisCpu } from '../machine/builder.ts';
-import { LayoutBuilder, type PerCpuCell } from '../machine/layout.ts';
-import { compile, type TaskSpec } from '../machine/machine.ts';
+import { THIS_CPU_GROUP } from '../groups.ts';
+import { deref, ProgramBuilder, thisCpu } from '../../machine/builder.ts';
+import { LayoutBuilder, type PerCpuCell } from '../../machine/layout.ts';
+import { compile, type TaskSpec } from '../../machine/machine.ts';
 import {
   KeyedListing,
   KH_2009,
   migrationCpusParam,
   same,
   slotObservables,
-  THIS_CPU_GROUP,
   total,
-} from './local-ops-common.ts';
-import { plus, totalTally } from './observe.ts';
-import { choiceParam, intParam, listParam } from './params.ts';
-import type { Params, Scenario } from './types.ts';
+} from '../local-ops.ts';
+import { plus, totalTally } from '../observe.ts';
+import { choiceParam, intParam, listParam } from '../params.ts';
+import type { Params, Scenario } from '../types.ts';
 
 const VARIANTS = ['generic', 'generic-preempt', 'x86'] as const;
 type Variant = (typeof VARIANTS)[number];

@@ -3,11 +3,12 @@
 // local count passes the threshold: no cache-line ping-pong, but the global is "lazy": off by up
 // to ±threshold per CPU ("Its value can be off with a delta of +/- 16*num_possible_cpus()").
 
-import { deref } from '../machine/builder.ts';
-import { abs } from '../machine/builder.ts';
-import { Cond, Kind } from '../machine/isa.ts';
-import { LayoutBuilder } from '../machine/layout.ts';
-import { intParam } from './params.ts';
+import { NR_FILES_GROUP } from '../groups.ts';
+import { deref } from '../../machine/builder.ts';
+import { abs } from '../../machine/builder.ts';
+import { Cond, Kind } from '../../machine/isa.ts';
+import { LayoutBuilder } from '../../machine/layout.ts';
+import { intParam } from '../params.ts';
 import {
   cpusParam,
   exactObservable,
@@ -15,12 +16,11 @@ import {
   iterationsParam,
   machineOf,
   noInterventions,
-  noLostUpdate,
-  NR_FILES_GROUP,
+  nrFilesCounted,
   perCpuTasks,
-} from './nr-files-common.ts';
-import { distance, plus, readCell, readPerCpu } from './observe.ts';
-import type { Params, Scenario } from './types.ts';
+} from '../nr-files.ts';
+import { distance, plus, readCell, readPerCpu } from '../observe.ts';
+import type { Params, Scenario } from '../types.ts';
 
 function listing(threshold: number): string[] {
   return [
@@ -130,7 +130,7 @@ export const lazyNrFiles: Scenario = {
     exactObservable,
   ],
   invariants: [
-    noLostUpdate,
+    nrFilesCounted,
     {
       id: 'read-within-bound',
       when: 'final',

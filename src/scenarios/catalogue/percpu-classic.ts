@@ -3,29 +3,30 @@
 // global alone (off by up to (batch − 1) × CPUs); sum() holds the lock, so overflowing adders on
 // every CPU wait for the whole scan. Reference §1.2–1.9, walk-throughs §6b and §6c.
 
-import { abs, ProgramBuilder, type Reg } from '../machine/builder.ts';
+import { PERCPU_2_6_39_GROUP } from '../groups.ts';
+import { abs, ProgramBuilder, type Reg } from '../../machine/builder.ts';
+import { kernelPreset, percpuParams, rolesOf } from '../percpu/setup.ts';
 import {
   addEverySlot,
   batchedAdd,
   lockedFold,
   resetDelta,
   counterLayout,
-  kernelPreset,
   machineOf,
-  noLostUpdate,
-  percpuObservables,
-  percpuParams,
+  tasksOf,
+} from '../percpu/programs.ts';
+import { percpuObservables } from '../percpu/observables.ts';
+import {
+  counterHoldsEveryAdd,
   readWithinBound,
-  rolesOf,
   slotBelowBatch,
   sumWithinWindow,
-  tasksOf,
-} from './percpu-common.ts';
-import { plus, readCell, readResults } from './observe.ts';
-import { intParam, listParam, ParamError } from './params.ts';
-import type { Machine } from '../machine/machine.ts';
-import { Cond } from '../machine/isa.ts';
-import type { Scenario } from './types.ts';
+} from '../percpu/invariants.ts';
+import { plus, readCell, readResults } from '../observe.ts';
+import { intParam, listParam, ParamError } from '../params.ts';
+import type { Machine } from '../../machine/machine.ts';
+import { Cond } from '../../machine/isa.ts';
+import type { Scenario } from '../types.ts';
 
 const listing = [
   'struct percpu_counter {',
@@ -95,7 +96,7 @@ const listing = [
 export const percpuClassic: Scenario = {
   id: 'percpu-classic',
   title: 'percpu_counter in 2.6.39: batch, fold under fbc->lock',
-  group: 'percpu_counter (2.6.39)',
+  group: PERCPU_2_6_39_GROUP,
   source: 'Linux 2.6.39 lib/percpu_counter.c, include/linux/percpu_counter.h',
   summary:
     'Per-CPU deltas fold into fbc->count at ±batch under a spinlock: read() is off by up to (batch − 1) × CPUs; sum() never sees a fold half done, but it blocks overflowing adders.',
@@ -242,7 +243,7 @@ export const percpuClassic: Scenario = {
       },
     ]),
   invariants: [
-    noLostUpdate(),
+    counterHoldsEveryAdd(),
     readWithinBound(),
     sumWithinWindow,
     slotBelowBatch,

@@ -5,20 +5,15 @@
 // this_cpu_write() makes each operation preempt-safe but not the pair; one this_cpu_cmpxchg()
 // makes the read-decide-reset a single operation.
 
-import { ProgramBuilder, thisCpu } from '../machine/builder.ts';
-import { Cond } from '../machine/isa.ts';
-import { LayoutBuilder } from '../machine/layout.ts';
-import { compile } from '../machine/machine.ts';
-import {
-  KeyedListing,
-  KH_2009,
-  MEMCG_2009_GROUP,
-  migrationCpusParam,
-  slotObservables,
-} from './local-ops-common.ts';
-import { plus, readResults } from './observe.ts';
-import { choiceParam, intParam, listParam } from './params.ts';
-import type { BuildOptions, Observables, Params, Scenario } from './types.ts';
+import { MEMCG_2009_GROUP } from '../groups.ts';
+import { ProgramBuilder, thisCpu } from '../../machine/builder.ts';
+import { Cond } from '../../machine/isa.ts';
+import { LayoutBuilder } from '../../machine/layout.ts';
+import { compile } from '../../machine/machine.ts';
+import { KeyedListing, KH_2009, migrationCpusParam, slotObservables } from '../local-ops.ts';
+import { plus, readResults } from '../observe.ts';
+import { choiceParam, intParam, listParam } from '../params.ts';
+import type { BuildOptions, Observables, Params, Scenario } from '../types.ts';
 
 const VARIANTS = ['raw', 'preempt-off', 'this-cpu-pair', 'cmpxchg'] as const;
 type Variant = (typeof VARIANTS)[number];
