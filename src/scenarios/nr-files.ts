@@ -10,7 +10,7 @@ import type { Layout } from '../machine/layout.ts';
 import { ProgramBuilder } from '../machine/builder.ts';
 import { intParam } from './params.ts';
 import { plus, readCell, totalTally } from './observe.ts';
-import type { ExploreBounds, InvariantSpec, IntParam, ObservableSpec, Params } from './types.ts';
+import type { InvariantSpec, IntParam, ObservableSpec, Params } from './types.ts';
 
 export const NR_FILES_SOURCE =
   'LKML "[patch 2/2] fix file counting", Jan 2006 (Dipankar Sarma; Eric Dumazet <43D92DD6.6090607@cosmosbay.com>)';
@@ -75,7 +75,6 @@ function lost(nr: unknown, exact: unknown): string {
 }
 
 /** No interrupts or migrations in these scenarios: exploration bounds are all zero. */
-export const noInterventions: ExploreBounds = { irqs: 0, nmis: 0, preemptions: 0, migrations: 0 };
 
 /** One task per CPU, each running `body` `iterations` times. */
 export function perCpuTasks(p: Params, body: (b: ProgramBuilder) => void): TaskSpec[] {

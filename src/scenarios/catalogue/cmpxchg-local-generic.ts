@@ -11,11 +11,16 @@ import { type Cell, LayoutBuilder } from '../../machine/layout.ts';
 import { compile, type TaskSpec } from '../../machine/machine.ts';
 import { contextTally, KeyedListing, MD_2007, cellHoldsEveryAdd } from '../local-ops.ts';
 import { plus, readCell, totalTally } from '../observe.ts';
-import { choiceParam, intParam } from '../params.ts';
-import type { Params, Scenario } from '../types.ts';
+import { intParam } from '../params.ts';
+import { defineScenario, variants } from '../define.ts';
 
 const VARIANTS = ['irq', 'nmi', 'smp'] as const;
 type Variant = (typeof VARIANTS)[number];
+const VARIANT = variants(
+  VARIANTS,
+  'irq',
+  "Who else updates c: irq: CPU0's IRQ handler; nmi: CPU0's NMI handler; smp: a task on CPU1",
+);
 
 const OTHER: Record<Variant, string> = {
   irq: "CPU0's IRQ handler",
@@ -78,7 +83,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-const variantOf = (p: Params) => choiceParam(p, 'variant') as Variant;
+const variantOf = VARIANT.of;
 
 function addProgram(name: string, lst: KeyedListing, c: Cell, amount: number, handler: string) {
   const b = new ProgramBuilder(name);
@@ -117,7 +122,7 @@ function addProgram(name: string, lst: KeyedListing, c: Cell, amount: number, ha
   return b.build();
 }
 
-export const cmpxchgLocalGeneric: Scenario = {
+export const cmpxchgLocalGeneric = defineScenario({
   id: 'cmpxchg-local-generic',
   title: 'Generic cmpxchg_local: safe against IRQs, not NMIs or other CPUs',
   group: CMPXCHG_LOCAL_2007_GROUP,
@@ -126,14 +131,7 @@ export const cmpxchgLocalGeneric: Scenario = {
     'cmpxchg_local emulated with local_irq_save: an NMI or another CPU can write between its compare and its store, and both updates report success.',
   reconstruction: false,
   params: [
-    {
-      name: 'variant',
-      kind: 'choice',
-      default: 'irq',
-      choices: VARIANTS,
-      description:
-        "Who else updates c: irq: CPU0's IRQ handler; nmi: CPU0's NMI handler; smp: a task on CPU1",
-    },
+    VARIANT.param,
     {
       name: 'initial',
       kind: 'int',
@@ -159,7 +157,6 @@ export const cmpxchgLocalGeneric: Scenario = {
       description: 'What the IRQ handler, the NMI handler or CPU1 adds (each time it runs)',
     },
   ],
-  presets: {},
   handlers: [
     'irq variant: IRQ on CPU0: counter_add(otherAmount) with cmpxchg_local (c += 5)',
     'nmi variant: NMI on CPU0: counter_add(otherAmount) with cmpxchg_local (c += 5)',
@@ -223,8 +220,8 @@ export const cmpxchgLocalGeneric: Scenario = {
     },
   ],
   invariants: [cellHoldsEveryAdd('c', 'c')],
-  bounds: { irqs: 1, nmis: 1, preemptions: 0, migrations: 0 },
-  guarantees: { irq: ['no-lost-update'], nmi: [], smp: [] },
+  bounds: { irqs: 1, nmis: 1 },
+  guarantees: VARIANT.guarantees({ irq: ['no-lost-update'], nmi: [], smp: [] }),
   witnesses: [
     {
       name: 'irq-held-pending',
@@ -271,4 +268,4 @@ export const cmpxchgLocalGeneric: Scenario = {
     answer:
       "It returns 10, so the task thinks it succeeded; the NMI's call also succeeded; but the task's store overwrote 15 with 11. c = 11, and the +5 is silently lost.",
   },
-};
+});

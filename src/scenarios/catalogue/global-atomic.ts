@@ -8,14 +8,13 @@ import { intParam } from '../params.ts';
 import {
   exactObservable,
   machineOf,
-  noInterventions,
   nrFilesCounted,
   NR_FILES_SOURCE,
   nrFilesParams,
   nrObservable,
   perCpuTasks,
 } from '../nr-files.ts';
-import type { Scenario } from '../types.ts';
+import { defineScenario } from '../define.ts';
 
 const listing = [
   'atomic_t nr_files;             /* Dipankar Sarma, "[patch 2/2] fix file counting" */',
@@ -26,7 +25,7 @@ const listing = [
   '}',
 ];
 
-export const globalAtomic: Scenario = {
+export const globalAtomic = defineScenario({
   id: 'global-atomic',
   title: 'Atomic global counter: atomic_inc(&nr_files)',
   group: NR_FILES_GROUP,
@@ -35,8 +34,6 @@ export const globalAtomic: Scenario = {
     'A LOCK-prefixed increment is one indivisible step: always exact, but every CPU bounces one cache line.',
   reconstruction: false,
   params: nrFilesParams,
-  presets: {},
-  handlers: [],
   build(p, opts) {
     const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
     const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
@@ -57,7 +54,6 @@ export const globalAtomic: Scenario = {
   },
   observables: () => [nrObservable, exactObservable],
   invariants: [nrFilesCounted],
-  bounds: noInterventions,
   guarantees: { '*': ['no-lost-update'] },
   witnesses: [
     {
@@ -75,4 +71,4 @@ export const globalAtomic: Scenario = {
     question: 'With atomic_inc, can any interleaving of two CPUs lose an increment?',
     answer: 'No: each increment is one indivisible step, so every schedule ends with nr = exact.',
   },
-};
+});

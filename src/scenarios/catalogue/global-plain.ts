@@ -9,14 +9,13 @@ import { intParam } from '../params.ts';
 import {
   exactObservable,
   machineOf,
-  noInterventions,
   nrFilesCounted,
   NR_FILES_SOURCE,
   nrFilesParams,
   nrObservable,
   perCpuTasks,
 } from '../nr-files.ts';
-import type { Scenario } from '../types.ts';
+import { defineScenario } from '../define.ts';
 
 const listing = [
   'int nr_files;                  /* one counter, shared by every CPU */',
@@ -30,7 +29,7 @@ const listing = [
   '}',
 ];
 
-export const globalPlain: Scenario = {
+export const globalPlain = defineScenario({
   id: 'global-plain',
   title: 'Plain global counter: nr_files++',
   group: NR_FILES_GROUP,
@@ -39,8 +38,6 @@ export const globalPlain: Scenario = {
     'nr_files++ is a load and a store: two CPUs can both read the old value and lose an update.',
   reconstruction: false,
   params: nrFilesParams,
-  presets: {},
-  handlers: [],
   build(p, opts) {
     const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
     const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
@@ -64,8 +61,6 @@ export const globalPlain: Scenario = {
   },
   observables: () => [nrObservable, exactObservable],
   invariants: [nrFilesCounted],
-  bounds: noInterventions,
-  guarantees: {},
   witnesses: [
     {
       name: 'lost-update',
@@ -92,4 +87,4 @@ export const globalPlain: Scenario = {
       'nr_files is 100. CPU0 and CPU1 each run nr_files++ once, and both load before either stores. What is nr_files afterwards?',
     answer: '101, not 102: both CPUs computed 100 + 1 and stored it, so one increment is lost.',
   },
-};
+});

@@ -8,14 +8,13 @@ import { intParam } from '../params.ts';
 import {
   exactObservable,
   machineOf,
-  noInterventions,
   nrFilesCounted,
   NR_FILES_SOURCE,
   nrFilesParams,
   nrObservable,
   perCpuTasks,
 } from '../nr-files.ts';
-import type { Scenario } from '../types.ts';
+import { defineScenario } from '../define.ts';
 
 const listing = [
   'static DEFINE_SPINLOCK(filp_count_lock);   /* 2.6.16: fs/file_table.c */',
@@ -31,7 +30,7 @@ const listing = [
   '}',
 ];
 
-export const globalSpinlock: Scenario = {
+export const globalSpinlock = defineScenario({
   id: 'global-spinlock',
   title: 'Global counter under a spinlock: filp_count_lock',
   group: NR_FILES_GROUP,
@@ -39,8 +38,6 @@ export const globalSpinlock: Scenario = {
   summary: 'The lock makes load and store a critical section: exact, but CPUs wait for each other.',
   reconstruction: false,
   params: nrFilesParams,
-  presets: {},
-  handlers: [],
   build(p, opts) {
     const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
     const lock = L.cell('lock', 'filp_count_lock', 'lock');
@@ -67,7 +64,6 @@ export const globalSpinlock: Scenario = {
   },
   observables: () => [nrObservable, exactObservable],
   invariants: [nrFilesCounted],
-  bounds: noInterventions,
   guarantees: { '*': ['no-lost-update'] },
   witnesses: [
     {
@@ -88,4 +84,4 @@ export const globalSpinlock: Scenario = {
     answer:
       'It spins: every step it tries the lock and fails, until CPU0 releases it. Then it reads the updated value.',
   },
-};
+});

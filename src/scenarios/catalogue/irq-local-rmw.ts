@@ -11,11 +11,16 @@ import { LayoutBuilder, type PerCpuCell } from '../../machine/layout.ts';
 import { compile } from '../../machine/machine.ts';
 import { KeyedListing, cellHoldsEveryAdd } from '../local-ops.ts';
 import { irqsDelivered, plus, readPerCpu, totalTally } from '../observe.ts';
-import { choiceParam, intParam } from '../params.ts';
-import type { Params, Scenario } from '../types.ts';
+import { intParam } from '../params.ts';
+import { defineScenario, variants } from '../define.ts';
 
 const VARIANTS = ['none', 'irqsave', 'cmpxchg-local'] as const;
 type Variant = (typeof VARIANTS)[number];
+const VARIANT = variants(
+  VARIANTS,
+  'none',
+  'none: load; store with only preemption off; irqsave: local_irq_save around them; cmpxchg-local: a this_cpu_cmpxchg retry loop',
+);
 
 function listingOf(variant: Variant): KeyedListing {
   const head = [
@@ -97,7 +102,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-const variantOf = (p: Params) => choiceParam(p, 'variant') as Variant;
+const variantOf = VARIANT.of;
 const WRITE = '{who} writes {cell}: {old} → {new}';
 
 function addProgram(
@@ -149,7 +154,7 @@ function addProgram(
   return b.build();
 }
 
-export const irqLocalRmw: Scenario = {
+export const irqLocalRmw = defineScenario({
   id: 'irq-local-rmw',
   title: 'A per-CPU add interrupted by an IRQ on the same CPU',
   group: THIS_CPU_GROUP,
@@ -159,14 +164,7 @@ export const irqLocalRmw: Scenario = {
     "Preemption off is not enough: an IRQ between the task's load and store loses the handler's update. Interrupts off or a local cmpxchg retry fix it.",
   reconstruction: false,
   params: [
-    {
-      name: 'variant',
-      kind: 'choice',
-      default: 'none',
-      choices: VARIANTS,
-      description:
-        'none: load; store with only preemption off; irqsave: local_irq_save around them; cmpxchg-local: a this_cpu_cmpxchg retry loop',
-    },
+    VARIANT.param,
     {
       name: 'initial',
       kind: 'int',
@@ -192,7 +190,6 @@ export const irqLocalRmw: Scenario = {
       description: "What CPU0's IRQ handler adds, each time it runs",
     },
   ],
-  presets: {},
   handlers: ['IRQ on CPU0: counter_add(irqAmount), c += 5 by default'],
   build(p, opts) {
     const variant = variantOf(p);
@@ -237,8 +234,12 @@ export const irqLocalRmw: Scenario = {
     },
   ],
   invariants: [cellHoldsEveryAdd('c', 'c')],
-  bounds: { irqs: 1, nmis: 0, preemptions: 0, migrations: 0 },
-  guarantees: { none: [], irqsave: ['no-lost-update'], 'cmpxchg-local': ['no-lost-update'] },
+  bounds: { irqs: 1 },
+  guarantees: VARIANT.guarantees({
+    none: [],
+    irqsave: ['no-lost-update'],
+    'cmpxchg-local': ['no-lost-update'],
+  }),
   witnesses: [
     {
       name: 'irq-between-load-and-store',
@@ -276,4 +277,4 @@ export const irqLocalRmw: Scenario = {
     answer:
       "11, not 16: the task stored 10 + 1 over the handler's 15. Disabling preemption did nothing against the interrupt.",
   },
-};
+});

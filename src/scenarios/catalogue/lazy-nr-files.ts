@@ -15,12 +15,12 @@ import {
   initialParam,
   iterationsParam,
   machineOf,
-  noInterventions,
   nrFilesCounted,
   perCpuTasks,
 } from '../nr-files.ts';
 import { distance, plus, readCell, readPerCpu } from '../observe.ts';
-import type { Params, Scenario } from '../types.ts';
+import { defineScenario } from '../define.ts';
+import type { Params } from '../types.ts';
 
 function listing(threshold: number): string[] {
   return [
@@ -50,7 +50,7 @@ function listing(threshold: number): string[] {
 
 const thresholdOf = (p: Params) => intParam(p, 'threshold');
 
-export const lazyNrFiles: Scenario = {
+export const lazyNrFiles = defineScenario({
   id: 'lazy-nr-files',
   title: 'Lazy per-CPU nr_files (Eric Dumazet, 2006)',
   group: NR_FILES_GROUP,
@@ -79,7 +79,6 @@ export const lazyNrFiles: Scenario = {
       apply: () => ({ threshold: 16 }),
     },
   },
-  handlers: [],
   build(p, opts) {
     const threshold = thresholdOf(p);
     const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
@@ -144,7 +143,6 @@ export const lazyNrFiles: Scenario = {
       },
     },
   ],
-  bounds: noInterventions,
   guarantees: { '*': ['no-lost-update', 'read-within-bound'] },
   witnesses: [
     {
@@ -182,4 +180,4 @@ export const lazyNrFiles: Scenario = {
     answer:
       '0: each CPU holds 16, which does not pass the strict > 16 test, so 64 open files are invisible to the lazy read.',
   },
-};
+});

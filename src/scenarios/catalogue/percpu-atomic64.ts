@@ -5,7 +5,7 @@
 
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
-import { kernelPreset, percpuParams, rolesOf } from '../percpu/setup.ts';
+import { kernelPreset, percpuParams, rolesOf, REFERENCE_6D } from '../percpu/setup.ts';
 import {
   addEverySlot,
   atomicFold,
@@ -22,7 +22,7 @@ import {
   slotBelowBatch,
   sumWithinWindow,
 } from '../percpu/invariants.ts';
-import type { Scenario } from '../types.ts';
+import { defineScenario } from '../define.ts';
 
 const listing = [
   'struct percpu_counter {',
@@ -61,7 +61,7 @@ const listing = [
   '}',
 ];
 
-export const percpuAtomic64: Scenario = {
+export const percpuAtomic64 = defineScenario({
   id: 'percpu-atomic64',
   title: 'atomic64 count, no lock: a sum can miss a whole batch',
   group: PERCPU_2011_GROUP,
@@ -72,7 +72,6 @@ export const percpuAtomic64: Scenario = {
   reconstruction: true,
   params: percpuParams(),
   presets: { kernel: kernelPreset },
-  handlers: [],
   build(p, opts) {
     const r = rolesOf(p);
     const c = counterLayout(p, r, () => null, opts);
@@ -110,22 +109,14 @@ export const percpuAtomic64: Scenario = {
   },
   observables: (p) => percpuObservables(p),
   invariants: [counterHoldsEveryAdd(), readWithinBound(), sumWithinWindow, slotBelowBatch],
-  bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
+  bounds: { migrations: 1 },
   guarantees: { '*': ['no-lost-update', 'read-within-bound', 'slot-below-batch'] },
   witnesses: [
     {
       name: 'sum-misses-a-batch',
       description:
         'Reference §6d part 1: CPU3 reads fbc->count (1000), then CPU0 folds 32 into it and clears its delta, then CPU3 reads the deltas: the sum is 1005 while the counter went from 1036 to 1037.',
-      params: {
-        cpus: 4,
-        batch: 32,
-        count: 1000,
-        slots: [31, 0, 5, 0],
-        summer: 3,
-        amounts: [1, 0],
-        adds: [1],
-      },
+      params: REFERENCE_6D,
       schedule: '3 0*5 3*4',
       expect: { sum: 1005, count: 1032, slot0: 0, exact: 1037 },
       violates: ['sum-within-window'],
@@ -134,15 +125,7 @@ export const percpuAtomic64: Scenario = {
       name: 'sum-counts-a-batch-twice',
       description:
         "Reference §6d part 1, other order: CPU0's atomic64_add lands first; CPU3 reads fbc->count = 1032 and then CPU0's delta, still 31: the sum is 1068, 31 too many.",
-      params: {
-        cpus: 4,
-        batch: 32,
-        count: 1000,
-        slots: [31, 0, 5, 0],
-        summer: 3,
-        amounts: [1, 0],
-        adds: [1],
-      },
+      params: REFERENCE_6D,
       schedule: '0 0 0 3 3 0 0 3 3 3',
       expect: { sum: 1068, count: 1032, slot0: 0, exact: 1037 },
       violates: ['sum-within-window'],
@@ -156,4 +139,4 @@ export const percpuAtomic64: Scenario = {
     answer:
       "1005: it read fbc->count before the fold and CPU0's delta after it, so CPU0's 32 is missing: an error of a whole batch from a single +1.",
   },
-};
+});

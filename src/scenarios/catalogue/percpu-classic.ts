@@ -24,9 +24,9 @@ import {
 } from '../percpu/invariants.ts';
 import { plus, readCell, readResults } from '../observe.ts';
 import { intParam, listParam, ParamError } from '../params.ts';
+import { defineScenario } from '../define.ts';
 import type { Machine } from '../../machine/machine.ts';
 import { Cond } from '../../machine/isa.ts';
-import type { Scenario } from '../types.ts';
 
 const listing = [
   'struct percpu_counter {',
@@ -93,7 +93,7 @@ const listing = [
   '}',
 ];
 
-export const percpuClassic: Scenario = {
+export const percpuClassic = defineScenario({
   id: 'percpu-classic',
   title: 'percpu_counter in 2.6.39: batch, fold under fbc->lock',
   group: PERCPU_2_6_39_GROUP,
@@ -121,7 +121,6 @@ export const percpuClassic: Scenario = {
     },
   ]),
   presets: { kernel: kernelPreset },
-  handlers: [],
   build(p, opts) {
     const r = rolesOf(p);
     const comparer = intParam(p, 'comparer');
@@ -275,7 +274,7 @@ export const percpuClassic: Scenario = {
       },
     },
   ],
-  bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
+  bounds: { migrations: 1 },
   guarantees: {
     '*': [
       'no-lost-update',
@@ -364,4 +363,4 @@ export const percpuClassic: Scenario = {
     answer:
       'read() returns 0 while the true value is 124: every CPU holds 31 in its delta, one short of the batch.',
   },
-};
+});

@@ -5,7 +5,7 @@
 
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs, cpuOf, thisCpu } from '../../machine/builder.ts';
-import { kernelPreset, percpuParams, rolesOf } from '../percpu/setup.ts';
+import { kernelPreset, percpuParams, rolesOf, REFERENCE_6D } from '../percpu/setup.ts';
 import {
   atomicFold,
   batchedAdd,
@@ -21,7 +21,7 @@ import {
   slotBelowBatch,
   sumWithinWindow,
 } from '../percpu/invariants.ts';
-import type { Scenario } from '../types.ts';
+import { defineScenario } from '../define.ts';
 
 const listing = [
   'struct percpu_counter {',
@@ -64,7 +64,7 @@ const listing = [
   '}',
 ];
 
-export const percpuLglock: Scenario = {
+export const percpuLglock = defineScenario({
   id: 'percpu-lglock',
   title: 'Per-CPU locks (lglock): exact sums, but a sum stops every adder',
   group: PERCPU_2011_GROUP,
@@ -75,7 +75,6 @@ export const percpuLglock: Scenario = {
   reconstruction: true,
   params: percpuParams(),
   presets: { kernel: kernelPreset },
-  handlers: [],
   build(p, opts) {
     const r = rolesOf(p);
     const c = counterLayout(p, r, (L) => L.perCpu('locks', 'lglock', 'lock'), opts);
@@ -132,7 +131,7 @@ export const percpuLglock: Scenario = {
   },
   observables: (p) => percpuObservables(p),
   invariants: [counterHoldsEveryAdd(), readWithinBound(), sumWithinWindow, slotBelowBatch],
-  bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
+  bounds: { migrations: 1 },
   guarantees: {
     '*': ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
   },
@@ -150,15 +149,7 @@ export const percpuLglock: Scenario = {
       name: 'transfer-waits',
       description:
         "The §6d part 1 race under lglock: CPU0's overflowing add must wait for CPU3's sum, so the sum is 1036, never 1005.",
-      params: {
-        cpus: 4,
-        batch: 32,
-        count: 1000,
-        slots: [31, 0, 5, 0],
-        summer: 3,
-        amounts: [1, 0],
-        adds: [1],
-      },
+      params: REFERENCE_6D,
       schedule: '3*5 0 3*8 0*5',
       expect: { sum: 1036, count: 1032, slot0: 0, exact: 1037 },
       violates: [],
@@ -172,4 +163,4 @@ export const percpuLglock: Scenario = {
     answer:
       "Yes: every add starts with lg_local_lock, so even a fast-path add spins until the sum releases CPU0's lock.",
   },
-};
+});

@@ -9,8 +9,9 @@
 import { PERCPU_MAINLINE_GROUP } from '../groups.ts';
 import { abs, type ProgramBuilder, type Reg, thisCpu } from '../../machine/builder.ts';
 import { Cond, Kind, type Program } from '../../machine/isa.ts';
+import { defineScenario, variants } from '../define.ts';
 import type { Cell } from '../../machine/layout.ts';
-import { kernelPreset, percpuParams, rolesOf, type Roles, variantParam } from '../percpu/setup.ts';
+import { kernelPreset, percpuParams, rolesOf, type Roles } from '../percpu/setup.ts';
 import {
   addEverySlot,
   type Counter,
@@ -28,10 +29,14 @@ import {
 import { ProgramBuilder as Builder } from '../../machine/builder.ts';
 import { irqsDelivered } from '../observe.ts';
 import { choiceParam, intParam } from '../params.ts';
-import type { Scenario } from '../types.ts';
 
 const VARIANTS = ['preempt-only', 'irqsave', 'try-cmpxchg'] as const;
 type Variant = (typeof VARIANTS)[number];
+const VARIANT = variants(
+  VARIANTS,
+  'preempt-only',
+  'Which mainline version of percpu_counter_add_batch()',
+);
 
 const addListings: Record<Variant, string[]> = {
   'preempt-only': [
@@ -222,7 +227,7 @@ function listingOf(v: Variant): string[] {
   return [...addListings[v], '', ...sumListing, '', ...readListing];
 }
 
-export const percpuModern: Scenario = {
+export const percpuModern = defineScenario({
   id: 'percpu-modern',
   title: 'Modern percpu_counter_add_batch and an IRQ user',
   group: PERCPU_MAINLINE_GROUP,
@@ -232,7 +237,7 @@ export const percpuModern: Scenario = {
     'With only preemption off, an IRQ between the batch test and this_cpu_add pushes the delta past the batch; local_irq_save or a this_cpu_try_cmpxchg loop fixes it.',
   reconstruction: false,
   params: percpuParams([
-    variantParam(VARIANTS, 'preempt-only', 'Which mainline version of percpu_counter_add_batch()'),
+    VARIANT.param,
     {
       name: 'irqAmount',
       kind: 'int',
@@ -297,12 +302,12 @@ export const percpuModern: Scenario = {
       { name: 'irqs', description: 'IRQs delivered', read: (m, s) => irqsDelivered(m, s) },
     ]),
   invariants: [counterHoldsEveryAdd(), readWithinBound(), sumWithinWindow, slotBelowBatch],
-  bounds: { irqs: 1, nmis: 0, preemptions: 0, migrations: 1 },
-  guarantees: {
+  bounds: { irqs: 1, migrations: 1 },
+  guarantees: VARIANT.guarantees({
     'preempt-only': ['no-lost-update', 'sum-within-window'],
     irqsave: ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
     'try-cmpxchg': ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
-  },
+  }),
   witnesses: [
     {
       name: 'dec-2022-race',
@@ -364,4 +369,4 @@ export const percpuModern: Scenario = {
     answer:
       '40: both saw room below 32 and both added with this_cpu_add. No update is lost, but the delta is past the batch.',
   },
-};
+});

@@ -13,7 +13,7 @@
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
-import { kernelPreset, percpuParams, rolesOf, variantParam } from '../percpu/setup.ts';
+import { kernelPreset, percpuParams, rolesOf } from '../percpu/setup.ts';
 import {
   addEverySlot,
   atomicFold,
@@ -33,10 +33,15 @@ import {
 } from '../percpu/invariants.ts';
 import { readCell } from '../observe.ts';
 import { choiceParam } from '../params.ts';
-import type { Scenario } from '../types.ts';
+import { defineScenario, variants } from '../define.ts';
 
 const VARIANTS = ['guarded', 'as-described'] as const;
 type Variant = (typeof VARIANTS)[number];
+const VARIANT = variants(
+  VARIANTS,
+  'guarded',
+  'as-described: changed++ after the fold; guarded: the fold also counts itself in `changing`',
+);
 
 const listing = [
   'struct percpu_counter {',
@@ -97,7 +102,7 @@ const listing = [
   '}',
 ];
 
-export const percpuSeqMulti: Scenario = {
+export const percpuSeqMulti = defineScenario({
   id: 'percpu-seq-multi',
   title: "Several sums in flight, no spinlock (Eric's V2)",
   group: PERCPU_2011_GROUP,
@@ -108,11 +113,7 @@ export const percpuSeqMulti: Scenario = {
   reconstruction: true,
   params: percpuParams(
     [
-      variantParam(
-        VARIANTS,
-        'guarded',
-        'as-described: changed++ after the fold; guarded: the fold also counts itself in `changing`',
-      ),
+      VARIANT.param,
       {
         name: 'summer2',
         kind: 'int',
@@ -125,7 +126,6 @@ export const percpuSeqMulti: Scenario = {
     { cpus: 3 },
   ),
   presets: { kernel: kernelPreset },
-  handlers: [],
   build(p, opts) {
     const v = choiceParam(p, 'variant') as Variant;
     const guarded = v === 'guarded';
@@ -248,8 +248,7 @@ export const percpuSeqMulti: Scenario = {
   ],
   // No migration by default: adders run with preemption off, and two summers already make a
   // large space (400 k states with one migration, 82 k without).
-  bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 0 },
-  guarantees: {
+  guarantees: VARIANT.guarantees({
     guarded: [
       'no-lost-update',
       'read-within-bound',
@@ -258,7 +257,7 @@ export const percpuSeqMulti: Scenario = {
       'retries-bounded',
     ],
     'as-described': ['no-lost-update', 'read-within-bound', 'slot-below-batch', 'retries-bounded'],
-  },
+  }),
   witnesses: [
     {
       name: 'half-done-fold-accepted',
@@ -287,4 +286,4 @@ export const percpuSeqMulti: Scenario = {
     answer:
       'Yes, if its whole second check happens before the increment: it read fbc->count after the atomic64_add and the delta before the reset, and `changed` never moved while it looked.',
   },
-};
+});

@@ -8,7 +8,7 @@
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
-import { kernelPreset, percpuParams, rolesOf } from '../percpu/setup.ts';
+import { kernelPreset, percpuParams, rolesOf, REFERENCE_6D } from '../percpu/setup.ts';
 import {
   addEverySlot,
   batchedAdd,
@@ -28,7 +28,7 @@ import {
 } from '../percpu/invariants.ts';
 import { readCell } from '../observe.ts';
 import { intParam, ParamError } from '../params.ts';
-import type { Scenario } from '../types.ts';
+import { defineScenario } from '../define.ts';
 
 const listing = [
   'struct percpu_counter {',
@@ -92,7 +92,7 @@ const listing = [
   '}',
 ];
 
-export const percpuSeq: Scenario = {
+export const percpuSeq = defineScenario({
   id: 'percpu-seq',
   title: 'Sequence bit and slowcount: a sum that retries, boundedly',
   group: PERCPU_2011_GROUP,
@@ -112,7 +112,6 @@ export const percpuSeq: Scenario = {
     },
   ]),
   presets: { kernel: kernelPreset },
-  handlers: [],
   build(p, opts) {
     const r = rolesOf(p);
     const sequence = intParam(p, 'sequence');
@@ -237,7 +236,7 @@ export const percpuSeq: Scenario = {
     slotBelowBatch,
     retriesBounded,
   ],
-  bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
+  bounds: { migrations: 1 },
   guarantees: {
     '*': [
       'no-lost-update',
@@ -252,16 +251,7 @@ export const percpuSeq: Scenario = {
       name: 'retry-once',
       description:
         'Reference §6d part 2: CPU0 is past the sequence check when CPU3 starts its sum; CPU0 folds 32 and bumps the sequence; CPU1 and CPU2 add to slowcount. The sum retries once and returns 1044.',
-      params: {
-        cpus: 4,
-        batch: 32,
-        count: 1000,
-        slots: [31, 0, 5, 0],
-        summer: 3,
-        amounts: [1, 7, 2, 0],
-        adds: [1],
-        sequence: 4,
-      },
+      params: { ...REFERENCE_6D, amounts: [1, 7, 2, 0], sequence: 4 },
       schedule: '0 0 3*4 3*3 0*8 3 1*4 3*3 3*3 3*3 2*4 3*4 3*4 0',
       expect: { sum: 1044, count: 1032, slowcount: 9, sequence: 8, retries: 1, exact: 1046 },
       violates: [],
@@ -275,4 +265,4 @@ export const percpuSeq: Scenario = {
     answer:
       'Into fbc->slowcount, which the sum reads once per pass: CPU1 never touches its delta or fbc->count, so it cannot make the sum retry.',
   },
-};
+});

@@ -11,7 +11,7 @@
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
-import { kernelPreset, percpuParams, rolesOf, variantParam } from '../percpu/setup.ts';
+import { kernelPreset, percpuParams, rolesOf } from '../percpu/setup.ts';
 import {
   addEverySlot,
   atomicFold,
@@ -30,10 +30,11 @@ import {
   sumWithinWindow,
 } from '../percpu/invariants.ts';
 import { choiceParam, intParam } from '../params.ts';
-import type { Scenario } from '../types.ts';
+import { defineScenario, variants } from '../define.ts';
 
 const VARIANTS = ['retry-delta', 'seqcount'] as const;
 type Variant = (typeof VARIANTS)[number];
+const VARIANT = variants(VARIANTS, 'retry-delta', 'Which retrying sum');
 
 const addListing = [
   'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
@@ -101,7 +102,7 @@ const sumListings: Record<Variant, string[]> = {
   ],
 };
 
-export const percpuSumFuzzy: Scenario = {
+export const percpuSumFuzzy = defineScenario({
   id: 'percpu-sum-fuzzy',
   title: 'Retrying sums without an in-flight bit: fuzzy, and a livelock',
   group: PERCPU_2011_GROUP,
@@ -112,7 +113,7 @@ export const percpuSumFuzzy: Scenario = {
   reconstruction: false,
   params: percpuParams(
     [
-      variantParam(VARIANTS, 'retry-delta', 'Which retrying sum'),
+      VARIANT.param,
       {
         name: 'maxfuzzy',
         kind: 'int',
@@ -126,7 +127,6 @@ export const percpuSumFuzzy: Scenario = {
     { cpus: 3, summer: 2, amounts: [20], adds: [2] },
   ),
   presets: { kernel: kernelPreset },
-  handlers: [],
   build(p, opts) {
     const v = choiceParam(p, 'variant') as Variant;
     const maxfuzzy = intParam(p, 'maxfuzzy');
@@ -214,11 +214,11 @@ export const percpuSumFuzzy: Scenario = {
     slotBelowBatch,
     retriesBounded,
   ],
-  bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
-  guarantees: {
+  bounds: { migrations: 1 },
+  guarantees: VARIANT.guarantees({
     'retry-delta': ['no-lost-update', 'read-within-bound', 'slot-below-batch'],
     seqcount: ['no-lost-update', 'read-within-bound', 'slot-below-batch'],
-  },
+  }),
   witnesses: [
     {
       name: 'delta-keeps-retrying',
@@ -265,4 +265,4 @@ export const percpuSumFuzzy: Scenario = {
     answer:
       "Without limit: every fold during a pass makes it start over. Eric's in-flight bit (percpu-seq) stops new folds while a sum runs, which bounds the retries to one per CPU.",
   },
-};
+});

@@ -12,11 +12,17 @@ import { LayoutBuilder } from '../../machine/layout.ts';
 import { compile } from '../../machine/machine.ts';
 import { KeyedListing, KH_2009, migrationCpusParam, slotObservables } from '../local-ops.ts';
 import { plus, readResults } from '../observe.ts';
-import { choiceParam, intParam, listParam } from '../params.ts';
-import type { BuildOptions, Observables, Params, Scenario } from '../types.ts';
+import { intParam, listParam } from '../params.ts';
+import { defineScenario, variants } from '../define.ts';
+import type { BuildOptions, Observables, Params } from '../types.ts';
 
 const VARIANTS = ['raw', 'preempt-off', 'this-cpu-pair', 'cmpxchg'] as const;
 type Variant = (typeof VARIANTS)[number];
+const VARIANT = variants(
+  VARIANTS,
+  'raw',
+  "raw: v1 (__this_cpu_read/__this_cpu_write, preemptible); preempt-off: Christoph Lameter's fix; this-cpu-pair: v2 (this_cpu_read + this_cpu_write); cmpxchg: one this_cpu_cmpxchg",
+);
 
 function listingOf(variant: Variant, threshold: number): KeyedListing {
   const head = [
@@ -123,7 +129,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-const variantOf = (p: Params) => choiceParam(p, 'variant') as Variant;
+const variantOf = VARIANT.of;
 const initialOf = (p: Params) => {
   const slots = listParam(p, 'slots');
   return Array.from({ length: intParam(p, 'cpus') }, (_, k) => slots[k] ?? 0);
@@ -261,7 +267,7 @@ function discarded(o: Observables, p: Params): number | bigint {
   return d;
 }
 
-export const thisCpuMigrate: Scenario = {
+export const thisCpuMigrate = defineScenario({
   id: 'this-cpu-migrate',
   title: 'this_cpu read, migrate, this_cpu write: memcg soft-limit check (2009)',
   group: MEMCG_2009_GROUP,
@@ -270,14 +276,7 @@ export const thisCpuMigrate: Scenario = {
     "A preemptible __this_cpu_read() then __this_cpu_write(…, 0): a migration in between resets another CPU's events.",
   reconstruction: false,
   params: [
-    {
-      name: 'variant',
-      kind: 'choice',
-      default: 'raw',
-      choices: VARIANTS,
-      description:
-        "raw: v1 (__this_cpu_read/__this_cpu_write, preemptible); preempt-off: Christoph Lameter's fix; this-cpu-pair: v2 (this_cpu_read + this_cpu_write); cmpxchg: one this_cpu_cmpxchg",
-    },
+    VARIANT.param,
     {
       name: 'slots',
       kind: 'list',
@@ -297,8 +296,6 @@ export const thisCpuMigrate: Scenario = {
     },
     migrationCpusParam,
   ],
-  presets: {},
-  handlers: [],
   build,
   observables: (p) => [
     ...slotObservables(intParam(p, 'cpus'), 'events', 'MEMCG_EVENTS count'),
@@ -338,13 +335,13 @@ export const thisCpuMigrate: Scenario = {
       },
     },
   ],
-  bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1 },
-  guarantees: {
+  bounds: { migrations: 1 },
+  guarantees: VARIANT.guarantees({
     raw: [],
     'preempt-off': ['reset-own-slot'],
     'this-cpu-pair': [],
     cmpxchg: ['reset-own-slot'],
-  },
+  }),
   witnesses: [
     {
       name: 'migrate-between',
@@ -417,4 +414,4 @@ export const thisCpuMigrate: Scenario = {
     answer:
       'CPU0 still 1001 (never reset, so the check fires again on CPU0 later) and CPU1 0: the 640 events counted on CPU1 are lost.',
   },
-};
+});

@@ -17,11 +17,17 @@ import {
   total,
 } from '../local-ops.ts';
 import { plus, totalTally } from '../observe.ts';
-import { choiceParam, intParam, listParam } from '../params.ts';
-import type { Params, Scenario } from '../types.ts';
+import { intParam, listParam } from '../params.ts';
+import { defineScenario, variants } from '../define.ts';
+import type { Params } from '../types.ts';
 
 const VARIANTS = ['generic', 'generic-preempt', 'x86'] as const;
 type Variant = (typeof VARIANTS)[number];
+const VARIANT = variants(
+  VARIANTS,
+  'generic',
+  "generic: __this_cpu_add's generic fallback (no protection); generic-preempt: the 2.6.3x generic this_cpu_add (preempt_disable around it); x86: one add %gs: instruction",
+);
 
 function listingOf(variant: Variant): KeyedListing {
   const head = [
@@ -89,7 +95,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-const variantOf = (p: Params) => choiceParam(p, 'variant') as Variant;
+const variantOf = VARIANT.of;
 const initialOf = (p: Params) => {
   const slots = listParam(p, 'slots');
   return Array.from({ length: intParam(p, 'cpus') }, (_, k) => slots[k] ?? 0);
@@ -117,7 +123,7 @@ function countProgram(
   return b.build();
 }
 
-export const thisCpuOps: Scenario = {
+export const thisCpuOps = defineScenario({
   id: 'this-cpu-ops',
   title: 'One this_cpu add: generic, preempt-safe generic, x86',
   group: THIS_CPU_GROUP,
@@ -126,14 +132,7 @@ export const thisCpuOps: Scenario = {
     "The generic __this_cpu_add is address, load, store: a task moved in between adds to a slot another task is updating. x86's single add %gs: cannot be split.",
   reconstruction: false,
   params: [
-    {
-      name: 'variant',
-      kind: 'choice',
-      default: 'generic',
-      choices: VARIANTS,
-      description:
-        "generic: __this_cpu_add's generic fallback (no protection); generic-preempt: the 2.6.3x generic this_cpu_add (preempt_disable around it); x86: one add %gs: instruction",
-    },
+    VARIANT.param,
     {
       name: 'slots',
       kind: 'list',
@@ -161,8 +160,6 @@ export const thisCpuOps: Scenario = {
     },
     migrationCpusParam,
   ],
-  presets: {},
-  handlers: [],
   build(p, opts) {
     const variant = variantOf(p);
     const cpus = intParam(p, 'cpus');
@@ -211,12 +208,12 @@ export const thisCpuOps: Scenario = {
       },
     },
   ],
-  bounds: { irqs: 0, nmis: 0, preemptions: 1, migrations: 1 },
-  guarantees: {
+  bounds: { preemptions: 1, migrations: 1 },
+  guarantees: VARIANT.guarantees({
     generic: [],
     'generic-preempt': ['no-lost-update'],
     x86: ['no-lost-update'],
-  },
+  }),
   witnesses: [
     {
       name: 'migrate-after-address',
@@ -263,4 +260,4 @@ export const thisCpuOps: Scenario = {
     answer:
       "If both load 10: 11 when T stores last (U's +5 lost) or 15 when U stores last (T's +1 lost). 16 only if one store comes before the other's load.",
   },
-};
+});

@@ -12,15 +12,21 @@ import { compile, type Machine } from '../../machine/machine.ts';
 import { KeyedListing, cellHoldsEveryAdd, same } from '../local-ops.ts';
 import { plus, readCell, readResults, totalTally } from '../observe.ts';
 import { choiceParam, intParam } from '../params.ts';
-import type { BuildOptions, Params, Scenario } from '../types.ts';
+import { defineScenario, variants } from '../define.ts';
+import type { BuildOptions, Params } from '../types.ts';
 
 const VARIANTS = ['lo-hi', 'hi-lo', 'atomic64', 'up-irq'] as const;
 type Variant = (typeof VARIANTS)[number];
+const VARIANT = variants(
+  VARIANTS,
+  'lo-hi',
+  'lo-hi / hi-lo: SMP, the reader loads the halves in that order; atomic64: SMP with an atomic64_t count; up-irq: uniprocessor add, interrupted by an IRQ',
+);
 
 /** How many values the IRQ handler's reads can record (one per IRQ) before the slot is full. */
 const READS = 8;
 
-const variantOf = (p: Params) => choiceParam(p, 'variant') as Variant;
+const variantOf = VARIANT.of;
 
 function listingOf(variant: Variant): KeyedListing {
   switch (variant) {
@@ -224,7 +230,7 @@ function offBy(v: number | bigint, p: Params): string {
   return `${fromOld >= 0n ? '+' : ''}${String(fromOld)} from old`;
 }
 
-export const tornRead32: Scenario = {
+export const tornRead32 = defineScenario({
   id: 'torn-read-32',
   title: 'Torn 64-bit reads of fbc->count on a 32-bit CPU',
   group: PERCPU_2011_GROUP,
@@ -234,14 +240,7 @@ export const tornRead32: Scenario = {
     'A lockless read of an s64 on a 32-bit CPU is two loads: between them a writer can carry into the high half, and the read is off by 2^32.',
   reconstruction: false,
   params: [
-    {
-      name: 'variant',
-      kind: 'choice',
-      default: 'lo-hi',
-      choices: VARIANTS,
-      description:
-        'lo-hi / hi-lo: SMP, the reader loads the halves in that order; atomic64: SMP with an atomic64_t count; up-irq: uniprocessor add, interrupted by an IRQ',
-    },
+    VARIANT.param,
     {
       name: 'initial',
       kind: 'int',
@@ -330,13 +329,13 @@ export const tornRead32: Scenario = {
     },
     cellHoldsEveryAdd('count', 'fbc->count'),
   ],
-  bounds: { irqs: 1, nmis: 0, preemptions: 0, migrations: 0 },
-  guarantees: {
+  bounds: { irqs: 1 },
+  guarantees: VARIANT.guarantees({
     'lo-hi': ['no-lost-update'],
     'hi-lo': ['no-lost-update'],
     atomic64: ['read-not-torn', 'no-lost-update'],
     'up-irq': [],
-  },
+  }),
   witnesses: [
     {
       name: 'lo-then-hi',
@@ -392,4 +391,4 @@ export const tornRead32: Scenario = {
     answer:
       '8589934576 (0x1:0xFFFFFFF0): the old low half with the new high half, exactly 2^32 more than the old value 4294967280, and nowhere near the new one, 4294967312.',
   },
-};
+});

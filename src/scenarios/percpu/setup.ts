@@ -4,6 +4,21 @@
 import { intParam, listParam, ParamError } from '../params.ts';
 import type { ChoiceParam, ParamSpec, Params, Preset } from '../types.ts';
 
+/**
+ * The machine of the reference's walk-through §6d: four CPUs, batch 32, fbc->count 1000, deltas
+ * 31, 0, 5, 0; CPU3 sums while CPU0 makes one add of 1 that overflows. The witnesses of
+ * percpu-atomic64, percpu-lglock and percpu-seq start from it.
+ */
+export const REFERENCE_6D: Params = {
+  cpus: 4,
+  batch: 32,
+  count: 1000,
+  slots: [31, 0, 5, 0],
+  summer: 3,
+  amounts: [1, 0],
+  adds: [1],
+};
+
 export const kernelPreset: Preset = {
   description: 'the kernel batch: max(32, 2 × cpus)',
   apply: (p) => ({ batch: Math.max(32, 2 * intParam(p, 'cpus')) }),
