@@ -3,11 +3,10 @@
 // did it return a value between the exact totals when it started and when it returned?
 // (The model judges the same with its `sum-within-window` invariant, at every state.)
 
-import { pairValue } from '../machine/int64.ts';
+import { pairValue, minus, plus } from '../machine/int64.ts';
 import { initialState } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
 import type { Machine } from '../machine/machine.ts';
-import { minus, plus } from '../scenarios/observe.ts';
 import { observe } from '../scenarios/outcome.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 import { inFlightSlack } from './slack.ts';

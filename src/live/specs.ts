@@ -3,7 +3,7 @@
 // need to know which cells are the per-CPU slots and what the counter's full value is.
 
 import { catalogue, findScenario } from '../scenarios/index.ts';
-import { plus } from '../scenarios/observe.ts';
+import { plus } from '../machine/int64.ts';
 import { intParam, resolveParams } from '../scenarios/params.ts';
 import type { Observables, Params, ParamValue, Scenario } from '../scenarios/types.ts';
 

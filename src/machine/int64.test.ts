@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { add64, cmp64, cmpAbs64, hiOf, loOf, pairValue, sub64 } from './int64.ts';
+import {
+  add64,
+  cmp64,
+  cmpAbs64,
+  distance,
+  hiOf,
+  loOf,
+  minus,
+  pairValue,
+  plus,
+  sub64,
+} from './int64.ts';
 
 const i64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
 const wrap = (v: bigint) => BigInt.asIntN(64, v);
@@ -37,5 +48,16 @@ describe('64-bit arithmetic on word pairs', () => {
     expect(pairValue(loOf(8589934576), hiOf(8589934576))).toBe(8589934576);
     expect(pairValue(-1, -1)).toBe(-1);
     expect(pairValue(0, 0x40000000)).toBe(2n ** 62n);
+  });
+});
+
+describe('values that may be bigints', () => {
+  it('add, subtract and measure distance exactly, as numbers while they are safe', () => {
+    expect(plus(2, 3)).toBe(5);
+    expect(plus(Number.MAX_SAFE_INTEGER, 1)).toBe(2n ** 53n);
+    expect(plus(2n ** 53n, -1)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(minus(10, 2n ** 60n)).toBe(10n - 2n ** 60n);
+    expect(distance(-5, 7)).toBe(12);
+    expect(distance(2n ** 62n, -(2n ** 62n))).toBe(2n ** 63n);
   });
 });

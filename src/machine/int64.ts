@@ -71,3 +71,27 @@ export function cmpAbs64(alo: number, ahi: number, blo: number, bhi: number): nu
   }
   return cmp64(alo, ahi, blo, bhi);
 }
+
+/** a + b for values that may be bigints (observables, live readings). */
+export function plus(a: number | bigint, b: number | bigint): number | bigint {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a + b;
+    if (Number.isSafeInteger(r)) return r;
+  }
+  const r = BigInt(a) + BigInt(b);
+  return r >= BigInt(Number.MIN_SAFE_INTEGER) && r <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(r)
+    : r;
+}
+
+/** a − b for values that may be bigints (observables, live readings). */
+export function minus(a: number | bigint, b: number | bigint): number | bigint {
+  return plus(a, -BigInt(b));
+}
+
+/** |a − b| for values that may be bigints (observables, live readings). */
+export function distance(a: number | bigint, b: number | bigint): number | bigint {
+  const d = BigInt(a) - BigInt(b);
+  const abs = d < 0n ? -d : d;
+  return abs <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(abs) : abs;
+}

@@ -3,8 +3,8 @@
 // per context, per-CPU slot observables and the "nothing lost" verdicts.
 
 import { CTX_TALLY, type Machine } from '../machine/machine.ts';
-import { pairValue } from '../machine/int64.ts';
-import { plus, readPerCpu } from './observe.ts';
+import { pairValue, plus } from '../machine/int64.ts';
+import { readPerCpu } from './observe.ts';
 import type { InvariantSpec, IntParam, ObservableSpec, Value } from './types.ts';
 
 export const KH_2009 =

@@ -9,7 +9,8 @@ import { compile, type Machine, type TaskSpec } from '../machine/machine.ts';
 import type { Layout } from '../machine/layout.ts';
 import { ProgramBuilder } from '../machine/builder.ts';
 import { intParam } from './params.ts';
-import { plus, readCell, totalTally } from './observe.ts';
+import { readCell, totalTally } from './observe.ts';
+import { plus } from '../machine/int64.ts';
 import type { InvariantSpec, IntParam, ObservableSpec, Params } from './types.ts';
 
 export const NR_FILES_SOURCE =

@@ -1,7 +1,6 @@
 // Reading a state the way observables and invariants need: cells by name, results, tallies.
 
-import { add64 } from '../machine/int64.ts';
-import { pairValue } from '../machine/int64.ts';
+import { add64, pairValue } from '../machine/int64.ts';
 import { CPU_FIELDS, CPU_IRQS, CTX_RETRIES, CTX_TALLY, type Machine } from '../machine/machine.ts';
 import type { AnyCell } from '../machine/layout.ts';
 
@@ -66,28 +65,4 @@ export function irqsDelivered(m: Machine, s: Int32Array): number {
   let n = 0;
   for (let k = 0; k < m.cpus; k++) n += s[m.cpuOff + k * CPU_FIELDS + CPU_IRQS] as number;
   return n;
-}
-
-/** a + b for observable values that may be bigints. */
-export function plus(a: number | bigint, b: number | bigint): number | bigint {
-  if (typeof a === 'number' && typeof b === 'number') {
-    const r = a + b;
-    if (Number.isSafeInteger(r)) return r;
-  }
-  const r = BigInt(a) + BigInt(b);
-  return r >= BigInt(Number.MIN_SAFE_INTEGER) && r <= BigInt(Number.MAX_SAFE_INTEGER)
-    ? Number(r)
-    : r;
-}
-
-/** a − b for observable values that may be bigints. */
-export function minus(a: number | bigint, b: number | bigint): number | bigint {
-  return plus(a, -BigInt(b));
-}
-
-/** |a − b| for observable values that may be bigints. */
-export function distance(a: number | bigint, b: number | bigint): number | bigint {
-  const d = BigInt(a) - BigInt(b);
-  const abs = d < 0n ? -d : d;
-  return abs <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(abs) : abs;
 }

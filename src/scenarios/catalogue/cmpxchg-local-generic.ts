@@ -10,7 +10,8 @@ import { Cond } from '../../machine/isa.ts';
 import { type Cell, LayoutBuilder } from '../../machine/layout.ts';
 import { compile, type TaskSpec } from '../../machine/machine.ts';
 import { contextTally, KeyedListing, MD_2007, cellHoldsEveryAdd } from '../local-ops.ts';
-import { plus, readCell, totalTally } from '../observe.ts';
+import { readCell, totalTally } from '../observe.ts';
+import { plus } from '../../machine/int64.ts';
 import { intParam } from '../params.ts';
 import { defineScenario, variants } from '../define.ts';
 

@@ -10,7 +10,8 @@ import { Cond } from '../../machine/isa.ts';
 import { LayoutBuilder, type PerCpuCell } from '../../machine/layout.ts';
 import { compile } from '../../machine/machine.ts';
 import { KeyedListing, cellHoldsEveryAdd } from '../local-ops.ts';
-import { irqsDelivered, plus, readPerCpu, totalTally } from '../observe.ts';
+import { irqsDelivered, readPerCpu, totalTally } from '../observe.ts';
+import { plus } from '../../machine/int64.ts';
 import { intParam } from '../params.ts';
 import { defineScenario, variants } from '../define.ts';
 

@@ -4,8 +4,7 @@
 // to ±threshold per CPU ("Its value can be off with a delta of +/- 16*num_possible_cpus()").
 
 import { NR_FILES_GROUP } from '../groups.ts';
-import { deref } from '../../machine/builder.ts';
-import { abs } from '../../machine/builder.ts';
+import { deref, abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
 import { intParam } from '../params.ts';
@@ -18,7 +17,8 @@ import {
   nrFilesCounted,
   perCpuTasks,
 } from '../nr-files.ts';
-import { distance, plus, readCell, readPerCpu } from '../observe.ts';
+import { readCell, readPerCpu } from '../observe.ts';
+import { distance, plus } from '../../machine/int64.ts';
 import { defineScenario } from '../define.ts';
 import type { Params } from '../types.ts';
 

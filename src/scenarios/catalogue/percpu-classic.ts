@@ -22,7 +22,8 @@ import {
   slotBelowBatch,
   sumWithinWindow,
 } from '../percpu/invariants.ts';
-import { plus, readCell, readResults } from '../observe.ts';
+import { readCell, readResults } from '../observe.ts';
+import { plus } from '../../machine/int64.ts';
 import { intParam, listParam, ParamError } from '../params.ts';
 import { defineScenario } from '../define.ts';
 import type { Machine } from '../../machine/machine.ts';

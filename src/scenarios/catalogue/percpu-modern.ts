@@ -7,7 +7,13 @@
 // Reference §3.2, §3.3, §6f ("Compare the Dec-2022 bug").
 
 import { PERCPU_MAINLINE_GROUP } from '../groups.ts';
-import { abs, type ProgramBuilder, type Reg, thisCpu } from '../../machine/builder.ts';
+import {
+  abs,
+  type ProgramBuilder,
+  type Reg,
+  thisCpu,
+  ProgramBuilder as Builder,
+} from '../../machine/builder.ts';
 import { Cond, Kind, type Program } from '../../machine/isa.ts';
 import { defineScenario, variants } from '../define.ts';
 import type { Cell } from '../../machine/layout.ts';
@@ -26,7 +32,6 @@ import {
   slotBelowBatch,
   sumWithinWindow,
 } from '../percpu/invariants.ts';
-import { ProgramBuilder as Builder } from '../../machine/builder.ts';
 import { irqsDelivered } from '../observe.ts';
 import { choiceParam, intParam } from '../params.ts';
 

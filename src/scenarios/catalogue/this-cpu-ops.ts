@@ -16,7 +16,8 @@ import {
   slotObservables,
   total,
 } from '../local-ops.ts';
-import { plus, totalTally } from '../observe.ts';
+import { totalTally } from '../observe.ts';
+import { plus } from '../../machine/int64.ts';
 import { intParam, listParam } from '../params.ts';
 import { defineScenario, variants } from '../define.ts';
 import type { Params } from '../types.ts';

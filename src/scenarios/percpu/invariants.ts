@@ -4,7 +4,8 @@
 
 import type { PerCpuCell } from '../../machine/layout.ts';
 import type { Machine } from '../../machine/machine.ts';
-import { distance, plus, readResults } from '../observe.ts';
+import { readResults } from '../observe.ts';
+import { distance, plus } from '../../machine/int64.ts';
 import { intParam, listParam } from '../params.ts';
 import type { InvariantSpec, Params, Value } from '../types.ts';
 import { sumName } from './programs.ts';

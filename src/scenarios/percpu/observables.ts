@@ -2,7 +2,8 @@
 // sum() and read() returned, and the retries.
 
 import type { Machine } from '../../machine/machine.ts';
-import { plus, readCell, readPerCpu, readResults, totalRetries, totalTally } from '../observe.ts';
+import { readCell, readPerCpu, readResults, totalRetries, totalTally } from '../observe.ts';
+import { plus } from '../../machine/int64.ts';
 import { intParam, listParam } from '../params.ts';
 import type { ObservableSpec, Params } from '../types.ts';
 import { sumName } from './programs.ts';

@@ -1,8 +1,14 @@
 // The percpu_counter scenarios' machine: the layout of `struct percpu_counter`, the programs of
 // the adders, the summers and the reader, and the add skeleton the 2.6.39-style variants share.
 
-import { abs, cpuOf, type ProgramBuilder, type Reg, thisCpu } from '../../machine/builder.ts';
-import { ProgramBuilder as Builder } from '../../machine/builder.ts';
+import {
+  abs,
+  cpuOf,
+  type ProgramBuilder,
+  type Reg,
+  thisCpu,
+  ProgramBuilder as Builder,
+} from '../../machine/builder.ts';
 import { Cond, Kind, type Program } from '../../machine/isa.ts';
 import {
   type Cell,

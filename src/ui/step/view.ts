@@ -1,7 +1,7 @@
 // What the Step screen shows, derived from the session: plain data for the components, so the
 // components stay small and this stays testable without a browser.
 
-import { Ev, makeEvent, whyIllegal } from '../../machine/events.ts';
+import { Ev, makeEvent, whyIllegal, isTerminal } from '../../machine/events.ts';
 import { pairValue } from '../../machine/int64.ts';
 import { topContext } from '../../machine/interpreter.ts';
 import type { Instr } from '../../machine/isa.ts';
@@ -25,7 +25,6 @@ import {
   observe,
   type Violation,
 } from '../../scenarios/outcome.ts';
-import { isTerminal } from '../../machine/events.ts';
 import { currentState, type Session } from '../../store/session.ts';
 
 /** Okabe–Ito colours: distinguishable with the common colour-vision deficiencies. */
