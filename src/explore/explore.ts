@@ -15,7 +15,7 @@ import { apply, enabledEvents, Ev, eventCpu, eventType, isTerminal } from '../ma
 import { initialState } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
 import { CTX_RETRIES } from '../machine/machine.ts';
-import { budgetSlot } from '../machine/random-run.ts';
+import { type Budget, budgetSlot } from '../machine/budget.ts';
 import { hashState } from '../machine/state.ts';
 import {
   alwaysViolations,
@@ -28,11 +28,8 @@ import type { Observables, Params, Scenario } from '../scenarios/types.ts';
 import { MinHeap } from './heap.ts';
 import { findLivelocks, type Graph } from './livelock.ts';
 
-export interface Bounds {
-  readonly irqs: number;
-  readonly nmis: number;
-  readonly preemptions: number;
-  readonly migrations: number;
+/** The interventions a path may make, and its switches. */
+export interface Bounds extends Budget {
   /** Most switches on a path; Infinity for no bound. */
   readonly switches: number;
 }

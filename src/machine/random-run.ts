@@ -2,36 +2,10 @@
 // interventions (IRQs, NMIs, preemptions, migrations), until the machine is terminal.
 // The caller supplies the random numbers, so runs are seeded and repeatable.
 
-import { enabledEvents, Ev, eventType, isTerminal, apply } from './events.ts';
+import { allowedEvents, type Budget, budgetLimits, budgetSlot } from './budget.ts';
+import { apply, isTerminal } from './events.ts';
 import { initialState } from './interpreter.ts';
 import type { Machine } from './machine.ts';
-
-export interface Budget {
-  readonly irqs: number;
-  readonly nmis: number;
-  readonly preemptions: number;
-  readonly migrations: number;
-}
-
-/** Index of the budget an event type draws on, or −1 for steps (free). */
-export function budgetSlot(ev: number): number {
-  switch (eventType(ev)) {
-    case Ev.Irq:
-      return 0;
-    case Ev.Nmi:
-      return 1;
-    case Ev.Preempt:
-      return 2;
-    case Ev.Migrate:
-      return 3;
-    default:
-      return -1;
-  }
-}
-
-export function budgetLimits(b: Budget): readonly number[] {
-  return [b.irqs, b.nmis, b.preemptions, b.migrations];
-}
 
 export interface RandomRun {
   readonly events: number[];
@@ -58,13 +32,7 @@ export function randomRun(
   const ok: number[] = [];
   const events: number[] = [];
   while (events.length < maxSteps && !isTerminal(m, s)) {
-    const n = enabledEvents(m, s, all);
-    ok.length = 0;
-    for (let i = 0; i < n; i++) {
-      const ev = all[i] as number;
-      const slot = budgetSlot(ev);
-      if (slot < 0 || (used[slot] as number) < (limits[slot] as number)) ok.push(ev);
-    }
+    allowedEvents(m, s, limits, used, ok, all);
     if (ok.length === 0) break;
     const ev = ok[pick(ok.length)] as number;
     const slot = budgetSlot(ev);

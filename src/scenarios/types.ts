@@ -1,5 +1,6 @@
 // What a scenario is: a machine configuration plus everything a lesson and a verdict need.
 
+import type { Budget } from '../machine/budget.ts';
 import type { LayoutOptions } from '../machine/layout.ts';
 import type { Machine } from '../machine/machine.ts';
 
@@ -59,12 +60,8 @@ export interface InvariantSpec {
   readonly always?: (m: Machine, s: Int32Array, p: Params) => string | null;
 }
 
-export interface ExploreBounds {
-  readonly irqs: number;
-  readonly nmis: number;
-  readonly preemptions: number;
-  readonly migrations: number;
-}
+/** Interventions Explore allows by default (machine/budget.ts). */
+export type ExploreBounds = Budget;
 
 /** A named schedule that reproduces a table of the reference, with the values it must end with. */
 export interface Witness {

@@ -4,8 +4,8 @@
 
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import { createStore } from 'zustand/vanilla';
-import { enabledEvents, IllegalEventError, isTerminal } from '../machine/events.ts';
-import { budgetLimits, budgetSlot } from '../machine/random-run.ts';
+import { IllegalEventError, isTerminal } from '../machine/events.ts';
+import { allowedEvents, budgetLimits, budgetUsed } from '../machine/budget.ts';
 import {
   formatSchedule,
   parseScheduleWithOffsets,
@@ -205,18 +205,8 @@ export function createStepStore(initial: Session = startSession(first)) {
           return;
         }
         // Within the scenario's explore bounds, so Play cannot raise IRQs forever.
-        const limits = budgetLimits(session.scenario.bounds);
-        const used = [0, 0, 0, 0];
-        for (const ev of session.events.slice(0, session.cursor)) {
-          const slot = budgetSlot(ev);
-          if (slot >= 0) used[slot] = (used[slot] as number) + 1;
-        }
-        const all: number[] = [];
-        const n = enabledEvents(m, s, all);
-        const ok = all.slice(0, n).filter((ev) => {
-          const slot = budgetSlot(ev);
-          return slot < 0 || (used[slot] as number) < (limits[slot] as number);
-        });
+        const used = budgetUsed(session.events.slice(0, session.cursor));
+        const ok = allowedEvents(m, s, budgetLimits(session.scenario.bounds), used, []);
         if (ok.length === 0) {
           set({ playing: false });
           return;

@@ -2,42 +2,22 @@
 // data (observables as JSON, witnesses as schedule strings). Node tests import it directly.
 
 import { type Bounds, explore } from '../explore/explore.ts';
-import { formatSchedule } from '../machine/schedule.ts';
+import { type ExploreJson, exploreJson } from '../explore/json.ts';
+import type { Budget } from '../machine/budget.ts';
 import { findScenario } from '../scenarios/index.ts';
-import { jsonObservables } from '../scenarios/outcome.ts';
 import { resolveParams } from '../scenarios/params.ts';
 
 export interface ExploreRequest {
   readonly scenario: string;
   /** Parameter overrides as text, as links and --set carry them. */
   readonly params: Readonly<Record<string, string>>;
-  readonly bounds: {
-    irqs: number;
-    nmis: number;
-    preemptions: number;
-    migrations: number;
-    switches: number | null;
-  };
+  /** The interventions a path may make; switches null for no bound. */
+  readonly bounds: Budget & { readonly switches: number | null };
   readonly maxStates: number;
 }
 
-export interface ExploreOutcome {
-  readonly observables: Record<string, unknown>;
-  readonly violations: readonly { id: string; reason: string }[];
-  readonly terminal: boolean;
-  readonly witness: string;
-  readonly witnessSteps: number;
-  readonly interventions: number;
-  readonly states: number;
-}
-
-export interface ExploreSummary {
-  readonly complete: boolean;
-  readonly stats: { states: number; transitions: number; ms: number };
-  readonly outcomes: readonly ExploreOutcome[];
-  readonly always: readonly { id: string; reason: string; witness: string }[];
-  readonly livelocks: readonly { witness: string; cycle: string }[];
-}
+/** What a run returns: the exploration as JSON-able data (src/explore/json.ts). */
+export type ExploreSummary = ExploreJson;
 
 export const exploreApi = {
   /** Runs one exploration; `progress` (if given) hears every 4096 states. */
@@ -56,28 +36,7 @@ export const exploreApi = {
         return false;
       },
     });
-    return {
-      complete: r.complete,
-      stats: r.stats,
-      outcomes: r.outcomes.map((o) => ({
-        observables: jsonObservables(o.observables),
-        violations: o.violations,
-        terminal: o.terminal,
-        witness: formatSchedule(o.witness.events),
-        witnessSteps: o.witness.events.length,
-        interventions: o.witness.interventions,
-        states: o.states,
-      })),
-      always: r.always.map((a) => ({
-        id: a.id,
-        reason: a.reason,
-        witness: formatSchedule(a.witness.events),
-      })),
-      livelocks: r.livelocks.map((l) => ({
-        witness: formatSchedule(l.witness.events),
-        cycle: formatSchedule(l.cycle),
-      })),
-    };
+    return exploreJson(r);
   },
 };
 

@@ -3,8 +3,7 @@
 
 import { parseArgs } from 'node:util';
 import { type Bounds, explore } from '../../explore/explore.ts';
-import { formatSchedule } from '../../machine/schedule.ts';
-import { jsonObservables } from '../../scenarios/outcome.ts';
+import { exploreJson } from '../../explore/json.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { toJson } from '../json.ts';
 
@@ -38,32 +37,18 @@ export function exploreCommand(argv: readonly string[]): string {
   };
   const maxStates = intOption('max-states', values['max-states'], 2_000_000, 50_000_000);
   const r = explore(sc, params, bounds, { maxStates, simplest: values.simplest === true });
-  const outcomes = r.outcomes.map((o) => ({
-    observables: jsonObservables(o.observables),
-    violations: o.violations,
-    terminal: o.terminal,
-    witness: formatSchedule(o.witness.events),
-    witnessSteps: o.witness.events.length,
-    interventions: o.witness.interventions,
-    switches: o.witness.switches,
-  }));
+  const j = exploreJson(r);
+  const outcomes = j.outcomes;
   const doc = {
     scenario: sc.id,
     params,
     bounds: { ...bounds, switches: Number.isFinite(bounds.switches) ? bounds.switches : null },
-    complete: r.complete,
+    complete: j.complete,
     simplest: values.simplest === true,
-    stats: r.stats,
+    stats: j.stats,
     outcomes,
-    always: r.always.map((a) => ({
-      id: a.id,
-      reason: a.reason,
-      witness: formatSchedule(a.witness.events),
-    })),
-    livelocks: r.livelocks.map((l) => ({
-      witness: formatSchedule(l.witness.events),
-      cycle: formatSchedule(l.cycle),
-    })),
+    always: j.always,
+    livelocks: j.livelocks,
   };
   if (values.json) return toJson(doc);
   const b = doc.bounds;

@@ -6,11 +6,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { abs, ProgramBuilder } from '../../machine/builder.ts';
-import { apply, enabledEvents, Ev, eventCpu, eventType, isTerminal } from '../../machine/events.ts';
+import { apply, Ev, eventCpu, eventType, isTerminal } from '../../machine/events.ts';
 import { initialState, MachineFault, topContext } from '../../machine/interpreter.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
 import { compile, CPU_CUR, CPU_FIELDS, CPU_TASKS, type Machine } from '../../machine/machine.ts';
-import { budgetSlot } from '../../machine/random-run.ts';
+import { allowedEvents, budgetSlot } from '../../machine/budget.ts';
 import { catalogue } from '../../scenarios/index.ts';
 import { resolveParams } from '../../scenarios/params.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
@@ -82,16 +82,9 @@ describe('compiled CPUs against the interpreter', () => {
         const mem = sharedState(m, model);
         const engines = Array.from({ length: m.cpus }, (_, k) => compiledEngine(m, mem, k));
         const used = [0, 0, 0, 0];
-        const all: number[] = [];
+        const legal: number[] = [];
         for (let i = 0; i < 3000 && !isTerminal(m, model); i++) {
-          const n = enabledEvents(m, model, all);
-          const legal = all
-            .slice(0, n)
-            .filter(
-              (ev) =>
-                budgetSlot(ev) < 0 ||
-                (used[budgetSlot(ev)] as number) < (LIMITS[budgetSlot(ev)] as number),
-            );
+          allowedEvents(m, model, LIMITS, used, legal);
           if (legal.length === 0) break;
           const ev = legal[(choices[i] ?? i) % legal.length] as number;
           const slot = budgetSlot(ev);
