@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findScenario } from './index.ts';
-import { ParamError, resolveParams, splitAssignment } from './params.ts';
+import { ParamError, paramsText, resolveParams, splitAssignment } from './params.ts';
 import type { Scenario } from './types.ts';
 
 const lazy = findScenario('lazy-nr-files') as Scenario;
@@ -37,5 +37,14 @@ describe('parameters', () => {
   it('splits name=value and refuses anything else', () => {
     expect(splitAssignment('slots=10,31,-5,0')).toEqual(['slots', '10,31,-5,0']);
     expect(() => splitAssignment('cpus')).toThrow("--set takes name=value, got 'cpus'");
+  });
+
+  it('writes parameters as the text links and --set carry: all of them, or what a link must keep', () => {
+    const p = resolveParams(lazy, { cpus: '3', threshold: '16' });
+    expect(paramsText(p)).toMatchObject({ cpus: '3', threshold: '16' });
+    // Against the scenario, only what differs from its defaults, and it reads back the same.
+    const text = paramsText(p, lazy);
+    expect(text).toEqual({ cpus: '3', threshold: '16' });
+    expect(resolveParams(lazy, text)).toEqual(p);
   });
 });

@@ -119,3 +119,27 @@ export function listParam(p: Params, name: string): readonly number[] {
   if (!Array.isArray(v)) throw new ParamError(`parameter ${name} is missing or not a list`);
   return v as readonly number[];
 }
+
+/** A parameter value as text ("4", "irqsave", "10,31,-5,0"), as links, forms and --set carry it. */
+export function paramValueText(v: ParamValue): string {
+  return Array.isArray(v) ? v.join(',') : String(v);
+}
+
+/**
+ * Parameters as text, by name. Given the scenario, only those that differ from its defaults, in
+ * its order (what a link needs); otherwise all of them.
+ */
+export function paramsText(p: Params, sc?: Scenario): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!sc) {
+    for (const [name, v] of Object.entries(p)) out[name] = paramValueText(v);
+    return out;
+  }
+  for (const spec of sc.params) {
+    const v = p[spec.name];
+    if (v === undefined) continue;
+    const text = paramValueText(v);
+    if (text !== paramValueText(spec.default)) out[spec.name] = text;
+  }
+  return out;
+}

@@ -24,7 +24,7 @@ import { liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { findScenario } from '../scenarios/index.ts';
 import type { Violation } from '../scenarios/outcome.ts';
-import { ParamError, resolveParams } from '../scenarios/params.ts';
+import { ParamError, paramsText, resolveParams } from '../scenarios/params.ts';
 import { parseLiveLink } from './liveLink.ts';
 import type { Params } from '../scenarios/types.ts';
 
@@ -130,13 +130,6 @@ export function paramsOf(
     if (e instanceof ParamError) return { error: e.message };
     throw e;
   }
-}
-
-/** Parameter values as the text overrides take. */
-export function paramsText(p: Params): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(p).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]),
-  );
 }
 
 function messageOf(e: unknown): string {

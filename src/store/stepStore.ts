@@ -12,8 +12,8 @@ import {
   ScheduleSyntaxError,
 } from '../machine/schedule.ts';
 import { catalogue, findScenario } from '../scenarios/index.ts';
-import { ParamError } from '../scenarios/params.ts';
-import type { Params, Scenario } from '../scenarios/types.ts';
+import { ParamError, paramsText } from '../scenarios/params.ts';
+import type { Scenario } from '../scenarios/types.ts';
 import { decodeLink, encodeLink } from './link.ts';
 import {
   currentState,
@@ -54,24 +54,11 @@ export interface StepState {
   linkOpened(hash: string): void;
 }
 
-/** Parameter overrides of a session as text (what links and the form show). */
-export function paramText(sc: Scenario, p: Params): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const spec of sc.params) {
-    const v = p[spec.name];
-    if (v === undefined) continue;
-    const text = Array.isArray(v) ? v.join(',') : String(v);
-    const def = Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default);
-    if (text !== def) out[spec.name] = text;
-  }
-  return out;
-}
-
 /** The link to the session's current moment. */
 export function linkOf(s: Session): string {
   return encodeLink({
     scenario: s.scenario.id,
-    params: paramText(s.scenario, s.params),
+    params: paramsText(s.params, s.scenario),
     schedule: formatSchedule(s.events),
     cursor: s.cursor,
   });
@@ -126,7 +113,7 @@ export function createStepStore(initial: Session = startSession(first)) {
       paramChanged: (name, text) => {
         const { session } = get();
         try {
-          const overrides = { ...paramText(session.scenario, session.params), [name]: text };
+          const overrides = { ...paramsText(session.params, session.scenario), [name]: text };
           set({
             session: startSession(session.scenario, overrides),
             notice: null,
@@ -188,7 +175,7 @@ export function createStepStore(initial: Session = startSession(first)) {
       resetRequested: () => {
         const { session } = get();
         set({
-          session: startSession(session.scenario, paramText(session.scenario, session.params)),
+          session: startSession(session.scenario, paramsText(session.params, session.scenario)),
           notice: null,
           playing: false,
         });

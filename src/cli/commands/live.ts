@@ -10,6 +10,7 @@ import { liveParams, liveSpecOf, liveSpecs } from '../../live/specs.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../../machine/schedule.ts';
 import { jsonObservables } from '../../scenarios/outcome.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
+import { paramsText } from '../../scenarios/params.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
@@ -223,5 +224,5 @@ async function lockstepRun(
 
 /** A witness's parameters as --set assignments. */
 function witnessSets(p: Params): string[] {
-  return Object.entries(p).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`);
+  return Object.entries(paramsText(p)).map(([k, v]) => `${k}=${v}`);
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { OutcomeHistogram } from '../../charts/OutcomeHistogram.tsx';
-import { paramText } from '../../store/stepStore.ts';
+import { paramsText } from '../../scenarios/params.ts';
 import type { Bounds } from '../../store/exploreStore.ts';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { exploreStore, useExplore } from './useExplore.ts';
@@ -29,7 +29,7 @@ export function ExplorePanel() {
   const request = useExplore((s) => s.request);
   const error = useExplore((s) => s.error);
   const sc = session.scenario;
-  const params = paramText(sc, session.params);
+  const params = paramsText(session.params, sc);
   const key = `${sc.id}?${JSON.stringify(params)}`;
 
   // A new scenario or new parameters: the scenario's own bounds, and no stale result.

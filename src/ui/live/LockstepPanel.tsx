@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { findScenario } from '../../scenarios/index.ts';
-import { paramsText, runBusy } from '../../store/liveStore.ts';
+import { paramsText } from '../../scenarios/params.ts';
+import { runBusy } from '../../store/liveStore.ts';
 import { liveStore, useLive } from './useLive.ts';
 
 const STEP_SCHEDULE = '(Step mode schedule)';

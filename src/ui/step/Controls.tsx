@@ -4,7 +4,8 @@ import { currentState } from '../../store/session.ts';
 import { formatSchedule } from '../../machine/schedule.ts';
 import { formatLiveLink } from '../../store/liveLink.ts';
 import type { Session } from '../../store/session.ts';
-import { linkOf, paramText } from '../../store/stepStore.ts';
+import { paramsText } from '../../scenarios/params.ts';
+import { linkOf } from '../../store/stepStore.ts';
 import { type ControlView, controlsOf, cpuColour } from './view.ts';
 import { stepStore, useStep } from './useStep.ts';
 
@@ -167,7 +168,7 @@ function replayLink(s: Session): string {
     scenario: s.scenario.id,
     replay: {
       schedule: formatSchedule(s.events.slice(0, s.cursor)),
-      params: paramText(s.scenario, s.params),
+      params: paramsText(s.params, s.scenario),
     },
   });
 }

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { catalogue } from '../../scenarios/index.ts';
-import { paramText } from '../../store/stepStore.ts';
+import { paramsText } from '../../scenarios/params.ts';
 import { groupBy } from '../groupBy.ts';
 import { stepStore, useStep } from './useStep.ts';
 
@@ -79,7 +79,7 @@ export function ScenarioBar() {
   const witness = useStep((s) => s.witness);
   const notice = useStep((s) => s.notice);
   const sc = session.scenario;
-  const text = paramText(sc, session.params);
+  const text = paramsText(session.params, sc);
   const actions = stepStore.getState();
   // A refused value is put back to the accepted one (the notice says why).
   const apply = (name: string, input: HTMLInputElement, accepted: string) => {
