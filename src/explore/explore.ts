@@ -11,10 +11,10 @@
 // A *switch* is a step on a CPU other than the previous step's while that CPU could still step
 // (CHESS's preemption bound).
 
+import { ctxBase, CTX_RETRIES } from '../machine/machine.ts';
 import { apply, enabledEvents, Ev, eventCpu, eventType, isTerminal } from '../machine/events.ts';
 import { initialState } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
-import { CTX_RETRIES } from '../machine/machine.ts';
 import { type Budget, budgetSlot } from '../machine/budget.ts';
 import { hashState } from '../machine/state.ts';
 import {
@@ -328,7 +328,7 @@ export function explore(
       apply(m, next, ev);
       if (endless) {
         for (let c = 0; c < m.contexts; c++) {
-          const at = m.ctxOff + c * m.ctxStride + CTX_RETRIES;
+          const at = ctxBase(m, c) + CTX_RETRIES;
           if ((next[at] as number) > retryCap) next[at] = retryCap;
         }
       }

@@ -8,10 +8,10 @@
 // load in a loop) for each new value of `x` and echoes it. Every value must be seen, one by one:
 // a load kept in a register would never see the next one, and the probe would not finish.
 
+import { ctxBase, compile, CTX_DONE, type Machine } from '../machine/machine.ts';
 import { abs, Label, ProgramBuilder } from '../machine/builder.ts';
 import { Cond } from '../machine/isa.ts';
 import { LayoutBuilder } from '../machine/layout.ts';
-import { compile, CTX_DONE, type Machine } from '../machine/machine.ts';
 import { readResults } from '../scenarios/observe.ts';
 import { C_EXITED, C_GO, C_READY, type LiveMemory } from './memory.ts';
 import type { Engine } from './engine/engine.ts';
@@ -68,7 +68,7 @@ export function runProbeCpu(mem: LiveMemory, m: Machine, k: number, engine: Engi
     Atomics.add(w, C_READY, 1);
     Atomics.notify(w, C_READY);
     while (Atomics.load(w, C_GO) === 0) Atomics.wait(w, C_GO, 0, 50);
-    const done = m.ctxOff + k * m.ctxStride + CTX_DONE;
+    const done = ctxBase(m, k) + CTX_DONE;
     while (mem.state[done] === 0) engine.run(k, 1 << 20, false);
   } finally {
     Atomics.add(w, C_EXITED, 1);

@@ -2,9 +2,9 @@
 // and statistics), turned into the numbers the charts and tables show. Pure: the tests build
 // samples by hand.
 
+import { cpuBase, ctxBase, CPU_IRQS, CPU_NMIS, CTX_DONE, CTX_RETRIES } from '../machine/machine.ts';
 import { Kind, Op } from '../machine/isa.ts';
 import type { Machine } from '../machine/machine.ts';
-import { CPU_FIELDS, CPU_IRQS, CPU_NMIS, CTX_DONE, CTX_RETRIES } from '../machine/machine.ts';
 import { readPerCpu, readResults, totalTally } from '../scenarios/observe.ts';
 import { minus, plus } from '../machine/int64.ts';
 import { observe } from '../scenarios/outcome.ts';
@@ -106,7 +106,7 @@ export interface LiveReading {
 function cpuReading(m: Machine, sample: Sample, k: number): CpuReading {
   const at = k * STAT_SLOTS;
   const st = (i: number) => sample.stats[at + i] ?? 0;
-  const b = m.cpuOff + k * CPU_FIELDS;
+  const b = cpuBase(m, k);
   return {
     steps: st(T_STEPS),
     adds: st(T_ADDS),
@@ -167,7 +167,7 @@ function retriesSoFar(m: Machine, sample: Sample): number {
   let n = 0;
   for (let k = 0; k < m.cpus; k++) n += sample.stats[k * STAT_SLOTS + T_RETRIES] ?? 0;
   for (let c = 0; c < m.contexts; c++) {
-    const cb = m.ctxOff + c * m.ctxStride;
+    const cb = ctxBase(m, c);
     if (c < m.tasks && sample.state[cb + CTX_DONE] !== 0) continue;
     n += sample.state[cb + CTX_RETRIES] ?? 0;
   }

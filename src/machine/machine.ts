@@ -153,6 +153,16 @@ function checkProgram(p: Program): void {
   });
 }
 
+/** Where CPU k's fields start in a state: add CPU_CUR, CPU_PREEMPT… */
+export function cpuBase(m: Machine, k: number): number {
+  return m.cpuOff + k * CPU_FIELDS;
+}
+
+/** Where context c's record starts in a state: add CTX_PC, CTX_DONE, CTX_REGS… */
+export function ctxBase(m: Machine, c: number): number {
+  return m.ctxOff + c * m.ctxStride;
+}
+
 /** Display name of a context: "CPU1", "CPU1's IRQ handler", "task T2". */
 export function contextName(m: Machine, c: number): string {
   const kind = m.ctxKind[c];

@@ -2,7 +2,7 @@
 // cmpxchg-local-generic, torn-read-32): listings whose line numbers are looked up by key, tallies
 // per context, per-CPU slot observables and the "nothing lost" verdicts.
 
-import { CTX_TALLY, type Machine } from '../machine/machine.ts';
+import { ctxBase, CTX_TALLY, type Machine } from '../machine/machine.ts';
 import { pairValue, plus } from '../machine/int64.ts';
 import { readPerCpu } from './observe.ts';
 import type { InvariantSpec, IntParam, ObservableSpec, Value } from './types.ts';
@@ -43,7 +43,7 @@ export class KeyedListing {
 
 /** What context `c` has added so far (its tally). */
 export function contextTally(m: Machine, s: Int32Array, c: number): number | bigint {
-  const t = m.ctxOff + c * m.ctxStride + CTX_TALLY;
+  const t = ctxBase(m, c) + CTX_TALLY;
   return pairValue(s[t] as number, s[t + 1] as number);
 }
 

@@ -1,7 +1,14 @@
 // Reading a state the way observables and invariants need: cells by name, results, tallies.
 
+import {
+  cpuBase,
+  ctxBase,
+  CPU_IRQS,
+  CTX_RETRIES,
+  CTX_TALLY,
+  type Machine,
+} from '../machine/machine.ts';
 import { add64, pairValue } from '../machine/int64.ts';
-import { CPU_FIELDS, CPU_IRQS, CTX_RETRIES, CTX_TALLY, type Machine } from '../machine/machine.ts';
 import type { AnyCell } from '../machine/layout.ts';
 
 function findCell(m: Machine, name: string): AnyCell {
@@ -47,7 +54,7 @@ export function readResults(m: Machine, s: Int32Array, name: string): (number | 
 export function totalTally(m: Machine, s: Int32Array): number | bigint {
   const acc = new Int32Array(2);
   for (let c = 0; c < m.contexts; c++) {
-    const t = m.ctxOff + c * m.ctxStride + CTX_TALLY;
+    const t = ctxBase(m, c) + CTX_TALLY;
     add64(acc, 0, acc[0] as number, acc[1] as number, s[t] as number, s[t + 1] as number);
   }
   return pairValue(acc[0] as number, acc[1] as number);
@@ -56,13 +63,13 @@ export function totalTally(m: Machine, s: Int32Array): number | bigint {
 /** Sum retries taken by every context. */
 export function totalRetries(m: Machine, s: Int32Array): number {
   let n = 0;
-  for (let c = 0; c < m.contexts; c++) n += s[m.ctxOff + c * m.ctxStride + CTX_RETRIES] as number;
+  for (let c = 0; c < m.contexts; c++) n += s[ctxBase(m, c) + CTX_RETRIES] as number;
   return n;
 }
 
 /** IRQs delivered on all CPUs. */
 export function irqsDelivered(m: Machine, s: Int32Array): number {
   let n = 0;
-  for (let k = 0; k < m.cpus; k++) n += s[m.cpuOff + k * CPU_FIELDS + CPU_IRQS] as number;
+  for (let k = 0; k < m.cpus; k++) n += s[cpuBase(m, k) + CPU_IRQS] as number;
   return n;
 }

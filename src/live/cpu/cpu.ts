@@ -18,15 +18,10 @@
 // handed over through the target's inbox: its CPU field is set to an "in flight to j" marker with
 // Atomics (which publishes the context record written before it) and the target adopts it.
 
-import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
-import type { CallChecks } from '../calls.ts';
-import { chooseEngine } from '../engine/choose.ts';
-import { type Engine, type EngineKind, restartTask } from '../engine/engine.ts';
-import { apply, Ev, makeEvent, notPreemptible, whyIllegal } from '../../machine/events.ts';
-import { nextReady, topContext } from '../../machine/interpreter.ts';
 import {
+  cpuBase,
+  ctxBase,
   CPU_CUR,
-  CPU_FIELDS,
   CPU_PENDING,
   CPU_TASKS,
   CTX_CPU,
@@ -34,6 +29,12 @@ import {
   CTX_RETRIES,
   type Machine,
 } from '../../machine/machine.ts';
+import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
+import type { CallChecks } from '../calls.ts';
+import { chooseEngine } from '../engine/choose.ts';
+import { type Engine, type EngineKind, restartTask } from '../engine/engine.ts';
+import { apply, Ev, makeEvent, notPreemptible, whyIllegal } from '../../machine/events.ts';
+import { nextReady, topContext } from '../../machine/interpreter.ts';
 import {
   C_EXITED,
   C_FAULT,
@@ -155,7 +156,7 @@ class LiveCpu {
     this.s = mem.state;
     this.w = mem.words;
     this.line = mem.cpuLine(k);
-    this.b = m.cpuOff + k * CPU_FIELDS;
+    this.b = cpuBase(m, k);
     this.engine = chooseEngine(mem, m, k, options.engine ?? 'compiled');
     this.burst = BURST[this.engine.kind];
     this.observer = observers(m);
@@ -188,7 +189,7 @@ class LiveCpu {
         this.idle();
         continue;
       }
-      const cb = m.ctxOff + top * m.ctxStride;
+      const cb = ctxBase(m, top);
       const retries = s[cb + CTX_RETRIES] as number;
       // An adder alone on its CPU restarts in place, inside the burst.
       const repeat =
@@ -243,7 +244,7 @@ class LiveCpu {
       this.stats.badCalls++;
       note(this.mem, this.k, Note.BadSum, t, this.now);
     }
-    this.stats.operation(observer, s[m.ctxOff + t * m.ctxStride + CTX_RETRIES] as number);
+    this.stats.operation(observer, s[ctxBase(m, t) + CTX_RETRIES] as number);
     if (this.stopping) return;
     if (observer && this.period > 0) this.sleepers.push({ task: t, at: this.ms() + this.period });
     else restartTask(m, s, this.k, t, this.slots[t] as number[]);
@@ -325,7 +326,7 @@ class LiveCpu {
     const { m, s, k } = this;
     const mine = inFlightTo(k);
     for (let t = 0; t < m.tasks; t++) {
-      const at = m.ctxOff + t * m.ctxStride + CTX_CPU;
+      const at = ctxBase(m, t) + CTX_CPU;
       if (Atomics.load(s, at) !== mine) continue;
       Atomics.store(s, at, k);
       s[this.b + CPU_TASKS] = (s[this.b + CPU_TASKS] as number) + 1;
@@ -344,7 +345,7 @@ class LiveCpu {
     s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) - 1;
     // The next task waiting here, if any (cyclic by index, as in the model).
     s[b + CPU_CUR] = nextReady(m, s, k, t);
-    Atomics.store(s, m.ctxOff + t * m.ctxStride + CTX_CPU, inFlightTo(j));
+    Atomics.store(s, ctxBase(m, t) + CTX_CPU, inFlightTo(j));
     const target = this.mem.cpuLine(j) + K_INBOX;
     Atomics.add(this.w, target, 1);
     Atomics.notify(this.w, target);

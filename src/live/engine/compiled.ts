@@ -2,16 +2,17 @@
 // on the shared memory itself. What a burst leaves to JavaScript, it finishes here with the
 // model's own functions, so the state after a burst is the interpreter's to the word.
 
-import { deliverIrq, finish, MachineFault, step } from '../../machine/interpreter.ts';
-import { isLocal } from '../../machine/isa.ts';
 import {
-  CPU_FIELDS,
+  cpuBase,
+  ctxBase,
   CPU_IRQ_ON,
   CPU_PENDING,
   contextName,
   CTX_PC,
   type Machine,
 } from '../../machine/machine.ts';
+import { deliverIrq, finish, MachineFault, step } from '../../machine/interpreter.ts';
+import { isLocal } from '../../machine/isa.ts';
 import { compileCpu, COUNTERS, Exit, Flag } from '../wasm/codegen.ts';
 import { instantiate, WASM_PAGE, type WasmMemory } from '../wasm/runtime.ts';
 import { Burst, type Counters, type Engine, zeroCounters } from './engine.ts';
@@ -42,13 +43,13 @@ export function compiledEngine(m: Machine, mem: CompiledMemory, k: number): Engi
   const bursts = m.code.map((_, c) => exports[`c${c}`] as Burster);
   const globals = COUNTERS.map((name) => exports[name] as ExportedGlobal);
   const s = mem.state;
-  const b = m.cpuOff + k * CPU_FIELDS;
+  const b = cpuBase(m, k);
   const counters: Counters = zeroCounters();
   const seen = new Int32Array(COUNTERS.length);
 
   /** The instruction at pc broke a rule: the interpreter says which, in its own words. */
   const fault = (c: number): never => {
-    const pc = s[m.ctxOff + c * m.ctxStride + CTX_PC] as number;
+    const pc = s[ctxBase(m, c) + CTX_PC] as number;
     const ins = m.code[c]?.[pc];
     if (ins && isLocal(ins.op)) throw new MachineFault('a local loop never reaches a visible step');
     step(m, s, k, null, mem.wide);

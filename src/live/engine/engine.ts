@@ -7,11 +7,10 @@
 //   `repeat`, a task that ends instead restarts at once, as the loop would restart it (counted in
 //   `repeats`), so a one-instruction add does not come back to JavaScript after every add.
 
-import { runLocals } from '../../machine/interpreter.ts';
-import type { Instr } from '../../machine/isa.ts';
 import {
+  cpuBase,
+  ctxBase,
   CPU_CUR,
-  CPU_FIELDS,
   CPU_TASKS,
   CTX_DONE,
   CTX_PC,
@@ -19,6 +18,8 @@ import {
   CTX_RETRIES,
   type Machine,
 } from '../../machine/machine.ts';
+import { runLocals } from '../../machine/interpreter.ts';
+import type { Instr } from '../../machine/isa.ts';
 
 /** How a burst ended. */
 export const Burst = {
@@ -70,9 +71,9 @@ export function restartTask(
   t: number,
   slots: readonly number[],
 ): void {
-  const b = m.cpuOff + k * CPU_FIELDS;
-  const cb = m.ctxOff + t * m.ctxStride;
-  s.fill(0, cb + CTX_REGS, cb + m.ctxStride);
+  const b = cpuBase(m, k);
+  const cb = ctxBase(m, t);
+  s.fill(0, cb + CTX_REGS, ctxBase(m, t + 1));
   for (const at of slots) s[at] = 0;
   s[cb + CTX_PC] = runLocals(m, s, cb, m.code[t] as readonly Instr[], 0, null);
   s[cb + CTX_DONE] = 0;

@@ -3,13 +3,13 @@
 // and interpreted from the same states through the same random events, and the whole state is
 // compared after every event. Bursts of many steps, restarts in place and faults are compared too.
 
+import { cpuBase, compile, CPU_CUR, CPU_TASKS, type Machine } from '../../machine/machine.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { abs, ProgramBuilder } from '../../machine/builder.ts';
 import { apply, Ev, eventCpu, eventType, isTerminal } from '../../machine/events.ts';
 import { initialState, MachineFault, topContext } from '../../machine/interpreter.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
-import { compile, CPU_CUR, CPU_FIELDS, CPU_TASKS, type Machine } from '../../machine/machine.ts';
 import { allowedEvents, budgetSlot } from '../../machine/budget.ts';
 import { catalogue } from '../../scenarios/index.ts';
 import { resolveParams } from '../../scenarios/params.ts';
@@ -129,7 +129,7 @@ describe('compiled CPUs against the interpreter', () => {
               if (busy.length === 0) break;
               const k = busy[pick % busy.length] as number;
               const c = topContext(m, a.state, k);
-              const cpu = m.cpuOff + k * CPU_FIELDS;
+              const cpu = cpuBase(m, k);
               // The loop allows restarts only for a task alone on its CPU.
               const again =
                 repeat &&

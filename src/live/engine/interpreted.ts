@@ -2,9 +2,16 @@
 // Slower by an order of magnitude than the compiled engine, and the reference it is tested
 // against; lockstep replay and `--engine interpreted` use it.
 
+import {
+  cpuBase,
+  ctxBase,
+  CPU_IRQS,
+  CTX_PC,
+  CTX_RETRIES,
+  type Machine,
+} from '../../machine/machine.ts';
 import { step, topContext } from '../../machine/interpreter.ts';
 import { type Instr, Kind, Op } from '../../machine/isa.ts';
-import { CPU_FIELDS, CPU_IRQS, CTX_PC, CTX_RETRIES, type Machine } from '../../machine/machine.ts';
 import { resultSlots } from '../wasm/codegen.ts';
 import { Burst, type Counters, type Engine, restartTask, zeroCounters } from './engine.ts';
 
@@ -17,14 +24,14 @@ export function interpretedEngine(
 ): Engine {
   const counters: Counters = zeroCounters();
   const slots = m.code.map((code) => resultSlots(m, code));
-  const irqCount = m.cpuOff + k * CPU_FIELDS + CPU_IRQS;
+  const irqCount = cpuBase(m, k) + CPU_IRQS;
   const engine = {
     kind: 'interpreted' as const,
     steps: 0,
     counters,
     run(c: number, budget: number, repeat: boolean): number {
       const code = m.code[c] as readonly Instr[];
-      const cb = m.ctxOff + c * m.ctxStride;
+      const cb = ctxBase(m, c);
       let left = budget;
       let exit: number = Burst.Budget;
       for (;;) {

@@ -18,9 +18,9 @@
 // machine's own, 64-bit registers are native (no lo/hi pairs), and a Content-Security-Policy can
 // allow it with 'wasm-unsafe-eval' alone, which cannot run generated JavaScript.
 
-import { Cond, type Instr, Kind, Mode, Op } from '../../machine/isa.ts';
 import {
-  CPU_FIELDS,
+  cpuBase,
+  ctxBase,
   CPU_IRQ_ON,
   CPU_PREEMPT,
   CTX_PC,
@@ -29,6 +29,7 @@ import {
   CTX_TALLY,
   type Machine,
 } from '../../machine/machine.ts';
+import { Cond, type Instr, Kind, Mode, Op } from '../../machine/isa.ts';
 import { assemble, Atomic, Body, Code, I32, I64 } from './encoder.ts';
 
 /** Why a burst returned (the low 3 bits of a function's result; the steps left are above). */
@@ -115,8 +116,8 @@ class ContextCompiler {
     private readonly code: readonly Instr[],
   ) {
     this.m = t.machine;
-    this.cb = this.m.ctxOff + ctx * this.m.ctxStride;
-    this.cpuRec = this.m.cpuOff + t.cpu * CPU_FIELDS;
+    this.cb = ctxBase(this.m, ctx);
+    this.cpuRec = cpuBase(this.m, t.cpu);
     this.regs = this.m.programs[ctx]?.regNames.length ?? 0;
   }
 
@@ -590,7 +591,7 @@ class ContextCompiler {
     const b = this.b;
     b.i64(0n);
     for (let c = 0; c < this.m.contexts; c++) {
-      const at = this.word(this.m.ctxOff + c * this.m.ctxStride + CTX_TALLY);
+      const at = this.word(ctxBase(this.m, c) + CTX_TALLY);
       b.i32(0).mem(Code.i64Load, 2, at).op(Code.i64Add);
     }
   }

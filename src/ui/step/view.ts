@@ -1,13 +1,10 @@
 // What the Step screen shows, derived from the session: plain data for the components, so the
 // components stay small and this stays testable without a browser.
 
-import { Ev, makeEvent, whyIllegal, isTerminal } from '../../machine/events.ts';
-import { pairValue } from '../../machine/int64.ts';
-import { topContext } from '../../machine/interpreter.ts';
-import type { Instr } from '../../machine/isa.ts';
 import {
+  cpuBase,
+  ctxBase,
   CPU_CUR,
-  CPU_FIELDS,
   CPU_IN_IRQ,
   CPU_IN_NMI,
   CPU_IRQ_ON,
@@ -18,6 +15,10 @@ import {
   contextName,
   type Machine,
 } from '../../machine/machine.ts';
+import { Ev, makeEvent, whyIllegal, isTerminal } from '../../machine/events.ts';
+import { pairValue } from '../../machine/int64.ts';
+import { topContext } from '../../machine/interpreter.ts';
+import type { Instr } from '../../machine/isa.ts';
 import { actorName } from '../../machine/narrate.ts';
 import {
   alwaysViolations,
@@ -60,14 +61,14 @@ export interface CpuView {
 function nextLineOf(m: Machine, s: Int32Array, ctx: number): number {
   if (ctx < 0) return 0;
   const code = m.code[ctx] as readonly Instr[];
-  const pc = s[m.ctxOff + ctx * m.ctxStride + CTX_PC] as number;
+  const pc = s[ctxBase(m, ctx) + CTX_PC] as number;
   return pc < code.length ? (code[pc] as Instr).line : 0;
 }
 
 export function cpuViews(m: Machine, s: Int32Array): CpuView[] {
   const out: CpuView[] = [];
   for (let k = 0; k < m.cpus; k++) {
-    const b = m.cpuOff + k * CPU_FIELDS;
+    const b = cpuBase(m, k);
     const cur = s[b + CPU_CUR] as number;
     const stack: string[] = [];
     if (cur >= 0) stack.push(`task ${contextName(m, cur)}`);
@@ -77,7 +78,7 @@ export function cpuViews(m: Machine, s: Int32Array): CpuView[] {
     const registers: string[] = [];
     if (top >= 0) {
       const names = m.programs[top]?.regNames ?? [];
-      const R = m.ctxOff + top * m.ctxStride + CTX_REGS;
+      const R = ctxBase(m, top) + CTX_REGS;
       names.forEach((name, r) => {
         if (/^i\d+$/.test(name) || name === 'zero') return;
         registers.push(
