@@ -1,8 +1,9 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { liveScenarios, liveSpecOf } from '../../live/specs.ts';
 import { catalogue, findScenario } from '../../scenarios/index.ts';
 import type { ParamSpec } from '../../scenarios/types.ts';
 import { runBusy } from '../../store/liveStore.ts';
+import { ScenarioPicker } from '../ScenarioPicker.tsx';
 import { liveStore, useLive } from './useLive.ts';
 
 /** The run's shape: scenario, CPUs and the scenario's parameters. Fixed while the CPUs run. */
@@ -14,7 +15,6 @@ export function LiveSetup({ cores }: { cores: number }) {
   const engine = useLive((s) => s.engine);
   const phase = useLive((s) => s.phase);
   const paramError = useLive((s) => s.paramError);
-  const [chosen, setChosen] = useState(scenario);
   const replaying = useLive((s) => s.lockstep.busy);
   const busy = runBusy(phase) || replaying;
   const sc = findScenario(scenario);
@@ -27,40 +27,19 @@ export function LiveSetup({ cores }: { cores: number }) {
     <fieldset className="live-setup" disabled={busy}>
       <legend>Machine</legend>
       <div className="row">
-        <label htmlFor={`${id}-sc`}>Scenario</label>
-        <select
-          id={`${id}-sc`}
-          value={chosen}
-          onChange={(e) => {
-            setChosen(e.target.value);
-          }}
-        >
-          <optgroup label="Run live">
-            {liveScenarios().map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.id}: {c.title}
-              </option>
-            ))}
-          </optgroup>
-          <optgroup label="Lockstep replay only">
-            {catalogue
-              .filter((c) => !liveSpecOf(c.id))
-              .map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.id}: {c.title}
-                </option>
-              ))}
-          </optgroup>
-        </select>
-        <button
-          type="button"
-          disabled={chosen === scenario}
-          onClick={() => {
+        <ScenarioPicker
+          current={scenario}
+          groups={[
+            { label: 'Run live', scenarios: liveScenarios() },
+            {
+              label: 'Lockstep replay only',
+              scenarios: catalogue.filter((c) => !liveSpecOf(c.id)),
+            },
+          ]}
+          onOpen={(chosen) => {
             actions.scenarioChosen(chosen);
           }}
-        >
-          Open scenario
-        </button>
+        />
       </div>
       {spec && (
         <>

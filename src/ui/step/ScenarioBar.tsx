@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { catalogue } from '../../scenarios/index.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { groupBy } from '../groupBy.ts';
+import { ScenarioPicker } from '../ScenarioPicker.tsx';
 import { stepStore, useStep } from './useStep.ts';
 
 /**
@@ -14,37 +15,20 @@ function Choosers() {
   const witness = useStep((s) => s.witness);
   const id = useId();
   const sc = session.scenario;
-  const [chosen, setChosen] = useState(sc.id);
   const [picked, setPicked] = useState(witness ?? '');
   const actions = stepStore.getState();
   return (
     <div className="row">
-      <label htmlFor={`${id}-sc`}>Scenario</label>
-      <select
-        id={`${id}-sc`}
-        value={chosen}
-        onChange={(e) => {
-          setChosen(e.target.value);
+      <ScenarioPicker
+        current={sc.id}
+        groups={groupBy(catalogue, (c) => c.group).map((g) => ({
+          label: g.key,
+          scenarios: g.items,
+        }))}
+        onOpen={(chosenId) => {
+          actions.scenarioChosen(chosenId);
         }}
-      >
-        {groupBy(catalogue, (c) => c.group).map(({ key, items }) => (
-          <optgroup key={key} label={key}>
-            {items.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.id}: {c.title}
-              </option>
-            ))}
-          </optgroup>
-        ))}
-      </select>
-      <button
-        type="button"
-        onClick={() => {
-          actions.scenarioChosen(chosen);
-        }}
-      >
-        Open scenario
-      </button>
+      />
       <label htmlFor={`${id}-w`}>Witness</label>
       <select
         id={`${id}-w`}
