@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 
 // The layer rule of DESIGN.md §3: the pure core runs unchanged in Node, workers and the main
 // thread, so it imports nothing from the UI side. Each message names where the code belongs.
-const pureCore = 'The pure core (src/machine, src/scenarios, src/explore, src/live, src/bench)';
+const pureCore = 'The pure core (src/machine, src/scenarios, src/explore, src/live)';
 const pureCoreImports = {
   paths: [
     {
@@ -68,6 +68,50 @@ const pureCoreImports = {
   ],
 };
 
+// Stores are built without React (DESIGN §3, STYLE 5): React components read them through hooks.
+const storeImports = {
+  paths: [
+    {
+      name: 'react',
+      message:
+        'src/store must not import React: stores are built with createStore from zustand/vanilla; hooks belong in src/ui.',
+    },
+    {
+      name: 'react-dom',
+      message: 'src/store must not import react-dom: rendering belongs in src/main.tsx and src/ui.',
+    },
+    {
+      name: 'zustand',
+      message:
+        "src/store must not import 'zustand' (its React hooks): use createStore from 'zustand/vanilla'.",
+    },
+  ],
+  patterns: [
+    {
+      group: ['**/ui', '**/ui/**'],
+      message: 'src/store must not import from src/ui: screens read stores, never the reverse.',
+    },
+  ],
+};
+
+// Screens talk to workers through the one bridge of each kind (src/workers/*Bridge.ts), never to
+// comlink, a worker entry or a worker's API module.
+const uiImports = {
+  paths: [
+    {
+      name: 'comlink',
+      message: 'src/ui must not import comlink: only src/workers/*Bridge.ts talks to workers.',
+    },
+  ],
+  patterns: [
+    {
+      group: ['**/workers/*.worker*', '**/workers/*Api*'],
+      message:
+        'src/ui must not import worker entries or worker APIs: go through src/workers/*Bridge.ts.',
+    },
+  ],
+};
+
 export default defineConfig([
   globalIgnores(['dist', 'node_modules', 'playwright-report', 'test-results', 'coverage']),
 
@@ -100,7 +144,17 @@ export default defineConfig([
   },
 
   {
-    files: ['src/machine/**', 'src/scenarios/**', 'src/explore/**', 'src/live/**', 'src/bench/**'],
+    files: ['src/machine/**', 'src/scenarios/**', 'src/explore/**', 'src/live/**'],
     rules: { 'no-restricted-imports': ['error', pureCoreImports] },
+  },
+
+  {
+    files: ['src/store/**'],
+    rules: { 'no-restricted-imports': ['error', storeImports] },
+  },
+
+  {
+    files: ['src/ui/**'],
+    rules: { 'no-restricted-imports': ['error', uiImports] },
   },
 ]);
