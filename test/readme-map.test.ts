@@ -18,8 +18,12 @@ const dirs = (at: string) =>
     .map((d) => (at === '.' ? `${d}/` : `${at}/${d}/`));
 
 describe('README folder map', () => {
-  it('has entries', () => {
-    expect(mapped.length).toBeGreaterThan(5);
+  it('comes in the first screen, after what the project is and how to run and test it', () => {
+    const at = (heading: string) => readme.indexOf(`\n## ${heading}\n`);
+    expect(at('Run it')).toBeGreaterThan(0);
+    expect(at('Run it')).toBeLessThan(at('Test it'));
+    expect(at('Test it')).toBeLessThan(at('Folder map'));
+    expect(at('Folder map')).toBeLessThan(at('Step mode'));
   });
 
   it.each(mapped)('%s exists', (path) => {
