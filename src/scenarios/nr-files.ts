@@ -43,7 +43,7 @@ export const initialParam: IntParam = {
   description: 'Initial value of nr_files',
 };
 
-export const nrFilesParams = [cpusParam, iterationsParam, initialParam];
+export const params = [cpusParam, iterationsParam, initialParam];
 
 /** `exact`: the initial value plus every increment the tasks made. */
 export const exactObservable: ObservableSpec = {
@@ -60,7 +60,7 @@ export const nrObservable: ObservableSpec = {
 };
 
 /** `no-lost-update` of the nr_files scenarios: nr holds every file counted (nr = exact). */
-export const nrFilesCounted: InvariantSpec = {
+export const everyFileCounted: InvariantSpec = {
   id: 'no-lost-update',
   when: 'final',
   description: 'Every increment is counted: nr = exact',

@@ -5,15 +5,7 @@ import { NR_FILES_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
 import { intParam } from '../params.ts';
-import {
-  exactObservable,
-  machineOf,
-  nrFilesCounted,
-  NR_FILES_SOURCE,
-  nrFilesParams,
-  nrObservable,
-  perCpuTasks,
-} from '../nr-files.ts';
+import * as nrFiles from '../nr-files.ts';
 import { defineScenario } from '../define.ts';
 
 const listing = [
@@ -29,20 +21,20 @@ export const globalAtomic = defineScenario({
   id: 'global-atomic',
   title: 'Atomic global counter: atomic_inc(&nr_files)',
   group: NR_FILES_GROUP,
-  source: NR_FILES_SOURCE,
+  source: nrFiles.NR_FILES_SOURCE,
   summary:
     'A LOCK-prefixed increment is one indivisible step: always exact, but every CPU bounces one cache line.',
   reconstruction: false,
-  params: nrFilesParams,
+  params: nrFiles.params,
   build(p, opts) {
     const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
     const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
-    const tasks = perCpuTasks(p, (b) => {
+    const tasks = nrFiles.perCpuTasks(p, (b) => {
       b.line(5).atomicAdd(abs(nr), 1, { tally: 1 });
     });
     return {
       params: p,
-      machine: machineOf(p, L.build(), tasks),
+      machine: nrFiles.machineOf(p, L.build(), tasks),
       listing: {
         lines: listing,
         notes: [
@@ -52,8 +44,8 @@ export const globalAtomic = defineScenario({
       },
     };
   },
-  observables: () => [nrObservable, exactObservable],
-  invariants: [nrFilesCounted],
+  observables: () => [nrFiles.nrObservable, nrFiles.exactObservable],
+  invariants: [nrFiles.everyFileCounted],
   guarantees: { '*': ['no-lost-update'] },
   witnesses: [
     {

@@ -6,15 +6,7 @@ import { NR_FILES_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
 import { intParam } from '../params.ts';
-import {
-  exactObservable,
-  machineOf,
-  nrFilesCounted,
-  NR_FILES_SOURCE,
-  nrFilesParams,
-  nrObservable,
-  perCpuTasks,
-} from '../nr-files.ts';
+import * as nrFiles from '../nr-files.ts';
 import { defineScenario } from '../define.ts';
 
 const listing = [
@@ -33,15 +25,15 @@ export const globalPlain = defineScenario({
   id: 'global-plain',
   title: 'Plain global counter: nr_files++',
   group: NR_FILES_GROUP,
-  source: NR_FILES_SOURCE,
+  source: nrFiles.NR_FILES_SOURCE,
   summary:
     'nr_files++ is a load and a store: two CPUs can both read the old value and lose an update.',
   reconstruction: false,
-  params: nrFilesParams,
+  params: nrFiles.params,
   build(p, opts) {
     const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
     const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
-    const tasks = perCpuTasks(p, (b) => {
+    const tasks = nrFiles.perCpuTasks(p, (b) => {
       const r = b.reg('r');
       b.line(6).load(r, abs(nr));
       b.line(7).add(r, r, 1);
@@ -49,7 +41,7 @@ export const globalPlain = defineScenario({
     });
     return {
       params: p,
-      machine: machineOf(p, L.build(), tasks),
+      machine: nrFiles.machineOf(p, L.build(), tasks),
       listing: {
         lines: listing,
         notes: [
@@ -59,8 +51,8 @@ export const globalPlain = defineScenario({
       },
     };
   },
-  observables: () => [nrObservable, exactObservable],
-  invariants: [nrFilesCounted],
+  observables: () => [nrFiles.nrObservable, nrFiles.exactObservable],
+  invariants: [nrFiles.everyFileCounted],
   witnesses: [
     {
       name: 'lost-update',

@@ -5,15 +5,7 @@ import { NR_FILES_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
 import { intParam } from '../params.ts';
-import {
-  exactObservable,
-  machineOf,
-  nrFilesCounted,
-  NR_FILES_SOURCE,
-  nrFilesParams,
-  nrObservable,
-  perCpuTasks,
-} from '../nr-files.ts';
+import * as nrFiles from '../nr-files.ts';
 import { defineScenario } from '../define.ts';
 
 const listing = [
@@ -34,15 +26,15 @@ export const globalSpinlock = defineScenario({
   id: 'global-spinlock',
   title: 'Global counter under a spinlock: filp_count_lock',
   group: NR_FILES_GROUP,
-  source: `Linux 2.6.16 fs/file_table.c (filp_count_lock), as replaced in ${NR_FILES_SOURCE}`,
+  source: `Linux 2.6.16 fs/file_table.c (filp_count_lock), as replaced in ${nrFiles.NR_FILES_SOURCE}`,
   summary: 'The lock makes load and store a critical section: exact, but CPUs wait for each other.',
   reconstruction: false,
-  params: nrFilesParams,
+  params: nrFiles.params,
   build(p, opts) {
     const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
     const lock = L.cell('lock', 'filp_count_lock', 'lock');
     const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
-    const tasks = perCpuTasks(p, (b) => {
+    const tasks = nrFiles.perCpuTasks(p, (b) => {
       const flags = b.reg('flags');
       const r = b.reg('r');
       b.line(8).irqSave(flags).spinLock(lock);
@@ -51,7 +43,7 @@ export const globalSpinlock = defineScenario({
     });
     return {
       params: p,
-      machine: machineOf(p, L.build(), tasks),
+      machine: nrFiles.machineOf(p, L.build(), tasks),
       listing: {
         lines: listing,
         notes: [
@@ -62,8 +54,8 @@ export const globalSpinlock = defineScenario({
       },
     };
   },
-  observables: () => [nrObservable, exactObservable],
-  invariants: [nrFilesCounted],
+  observables: () => [nrFiles.nrObservable, nrFiles.exactObservable],
+  invariants: [nrFiles.everyFileCounted],
   guarantees: { '*': ['no-lost-update'] },
   witnesses: [
     {

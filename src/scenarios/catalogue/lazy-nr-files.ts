@@ -8,15 +8,7 @@ import { deref, abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
 import { intParam } from '../params.ts';
-import {
-  cpusParam,
-  exactObservable,
-  initialParam,
-  iterationsParam,
-  machineOf,
-  nrFilesCounted,
-  perCpuTasks,
-} from '../nr-files.ts';
+import * as nrFiles from '../nr-files.ts';
 import { readCell, readPerCpu } from '../observe.ts';
 import { distance, plus } from '../../machine/int64.ts';
 import { defineScenario } from '../define.ts';
@@ -60,9 +52,9 @@ export const lazyNrFiles = defineScenario({
     'Each CPU counts locally and reports to the global only past a threshold: no ping-pong, but get_nr_files() is off by up to ±threshold per CPU.',
   reconstruction: false,
   params: [
-    cpusParam,
-    iterationsParam,
-    initialParam,
+    nrFiles.cpusParam,
+    nrFiles.iterationsParam,
+    nrFiles.initialParam,
     {
       name: 'threshold',
       kind: 'int',
@@ -84,7 +76,7 @@ export const lazyNrFiles = defineScenario({
     const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
     const global = L.cell('global', 'files_stat.nr_files', 's32', intParam(p, 'initial'));
     const local = L.perCpu('local', 'nr_files', 's32');
-    const tasks = perCpuTasks(p, (b) => {
+    const tasks = nrFiles.perCpuTasks(p, (b) => {
       const ptr = b.reg('local');
       const v = b.reg('v');
       b.line(8).preemptDisable();
@@ -103,7 +95,7 @@ export const lazyNrFiles = defineScenario({
     });
     return {
       params: p,
-      machine: machineOf(p, L.build(), tasks),
+      machine: nrFiles.machineOf(p, L.build(), tasks),
       listing: {
         lines: listing(threshold),
         notes: [
@@ -126,10 +118,10 @@ export const lazyNrFiles = defineScenario({
       description: 'What get_nr_files() returns: the lazy global alone',
       read: (m, s) => readCell(m, s, 'global'),
     },
-    exactObservable,
+    nrFiles.exactObservable,
   ],
   invariants: [
-    nrFilesCounted,
+    nrFiles.everyFileCounted,
     {
       id: 'read-within-bound',
       when: 'final',

@@ -5,23 +5,7 @@
 
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
-import { kernelPreset, percpuParams, rolesOf, REFERENCE_6D } from '../percpu/setup.ts';
-import {
-  addEverySlot,
-  atomicFold,
-  batchedAdd,
-  resetDelta,
-  counterLayout,
-  machineOf,
-  tasksOf,
-} from '../percpu/programs.ts';
-import { percpuObservables } from '../percpu/observables.ts';
-import {
-  counterHoldsEveryAdd,
-  readWithinBound,
-  slotBelowBatch,
-  sumWithinWindow,
-} from '../percpu/invariants.ts';
+import * as percpu from '../percpu/index.ts';
 import { defineScenario } from '../define.ts';
 
 const listing = [
@@ -70,17 +54,17 @@ export const percpuAtomic64 = defineScenario({
   summary:
     'Folding with atomic64_add and no lock scales, but a lockless sum can catch a transfer half done: off by a whole batch, not by the concurrent adds.',
   reconstruction: true,
-  params: percpuParams(),
-  presets: { kernel: kernelPreset },
+  params: percpu.parameters(),
+  presets: { kernel: percpu.kernelPreset },
   build(p, opts) {
-    const r = rolesOf(p);
-    const c = counterLayout(p, r, () => null, opts);
-    const tasks = tasksOf(c, r, 64, {
+    const r = percpu.rolesOf(p);
+    const c = percpu.counterLayout(p, r, () => null, opts);
+    const tasks = percpu.tasksOf(c, r, 64, {
       add: (b, amount) => {
         b.line(10).preemptDisable();
-        batchedAdd(b, c, r, amount, { read: 11, test: 12, fast: 16 }, (count) => {
-          atomicFold(b, c, count, 13);
-          resetDelta(b, c, amount, 14);
+        percpu.batchedAdd(b, c, r, amount, { read: 11, test: 12, fast: 16 }, (count) => {
+          percpu.atomicFold(b, c, count, 13);
+          percpu.resetDelta(b, c, amount, 14);
         });
         b.line(18).preemptEnable();
       },
@@ -88,7 +72,7 @@ export const percpuAtomic64 = defineScenario({
         b.line(23).load(ret, abs(c.count), {
           say: '{who} starts the sum without a lock: ret = fbc->count = {v}',
         });
-        addEverySlot(b, c, r, ret, 27);
+        percpu.addEverySlot(b, c, r, ret, 27);
       },
       read: (b, ret) => {
         b.line(33).load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
@@ -96,7 +80,7 @@ export const percpuAtomic64 = defineScenario({
     });
     return {
       params: p,
-      machine: machineOf(c, r, 64, tasks),
+      machine: percpu.machineOf(c, r, 64, tasks),
       listing: {
         lines: listing,
         notes: [
@@ -107,8 +91,13 @@ export const percpuAtomic64 = defineScenario({
       },
     };
   },
-  observables: (p) => percpuObservables(p),
-  invariants: [counterHoldsEveryAdd(), readWithinBound(), sumWithinWindow, slotBelowBatch],
+  observables: (p) => percpu.observables(p),
+  invariants: [
+    percpu.counterHoldsEveryAdd(),
+    percpu.readWithinBound(),
+    percpu.sumWithinWindow,
+    percpu.slotBelowBatch,
+  ],
   bounds: { migrations: 1 },
   guarantees: { '*': ['no-lost-update', 'read-within-bound', 'slot-below-batch'] },
   witnesses: [
@@ -116,7 +105,7 @@ export const percpuAtomic64 = defineScenario({
       name: 'sum-misses-a-batch',
       description:
         'Reference §6d part 1: CPU3 reads fbc->count (1000), then CPU0 folds 32 into it and clears its delta, then CPU3 reads the deltas: the sum is 1005 while the counter went from 1036 to 1037.',
-      params: REFERENCE_6D,
+      params: percpu.REFERENCE_6D,
       schedule: '3 0*5 3*4',
       expect: { sum: 1005, count: 1032, slot0: 0, exact: 1037 },
       violates: ['sum-within-window'],
@@ -125,7 +114,7 @@ export const percpuAtomic64 = defineScenario({
       name: 'sum-counts-a-batch-twice',
       description:
         "Reference §6d part 1, other order: CPU0's atomic64_add lands first; CPU3 reads fbc->count = 1032 and then CPU0's delta, still 31: the sum is 1068, 31 too many.",
-      params: REFERENCE_6D,
+      params: percpu.REFERENCE_6D,
       schedule: '0 0 0 3 3 0 0 3 3 3',
       expect: { sum: 1068, count: 1032, slot0: 0, exact: 1037 },
       violates: ['sum-within-window'],

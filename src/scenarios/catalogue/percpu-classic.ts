@@ -5,23 +5,7 @@
 
 import { PERCPU_2_6_39_GROUP } from '../groups.ts';
 import { abs, ProgramBuilder, type Reg } from '../../machine/builder.ts';
-import { kernelPreset, percpuParams, rolesOf } from '../percpu/setup.ts';
-import {
-  addEverySlot,
-  batchedAdd,
-  lockedFold,
-  resetDelta,
-  counterLayout,
-  machineOf,
-  tasksOf,
-} from '../percpu/programs.ts';
-import { percpuObservables } from '../percpu/observables.ts';
-import {
-  counterHoldsEveryAdd,
-  readWithinBound,
-  slotBelowBatch,
-  sumWithinWindow,
-} from '../percpu/invariants.ts';
+import * as percpu from '../percpu/index.ts';
 import { readCell, readResults } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
 import { intParam, listParam, ParamError } from '../params.ts';
@@ -102,7 +86,7 @@ export const percpuClassic = defineScenario({
   summary:
     'Per-CPU deltas fold into fbc->count at ±batch under a spinlock: read() is off by up to (batch − 1) × CPUs; sum() never sees a fold half done, but it blocks overflowing adders.',
   reconstruction: false,
-  params: percpuParams([
+  params: percpu.parameters([
     {
       name: 'comparer',
       kind: 'int',
@@ -121,9 +105,9 @@ export const percpuClassic = defineScenario({
       description: 'The value percpu_counter_compare() compares the counter with',
     },
   ]),
-  presets: { kernel: kernelPreset },
+  presets: { kernel: percpu.kernelPreset },
   build(p, opts) {
-    const r = rolesOf(p);
+    const r = percpu.rolesOf(p);
     const comparer = intParam(p, 'comparer');
     if (comparer >= r.cpus) {
       throw new ParamError(`comparer must be a CPU below ${r.cpus} (or −1), got ${comparer}`);
@@ -131,7 +115,7 @@ export const percpuClassic = defineScenario({
     if (comparer >= 0 && (r.summers.includes(comparer) || comparer === r.reader)) {
       throw new ParamError('the comparer must be an adding CPU, not the summer or the reader');
     }
-    const c = counterLayout(
+    const c = percpu.counterLayout(
       p,
       r,
       (L) => ({
@@ -144,9 +128,9 @@ export const percpuClassic = defineScenario({
     const { lock: lockCell, cmpOut, cmpWindow } = c.cells;
     const add = (b: ProgramBuilder, amount: number) => {
       b.line(11).preemptDisable();
-      batchedAdd(b, c, r, amount, { read: 12, test: 13, fast: 19 }, (count) => {
-        lockedFold(b, c, r, lockCell, count, { lock: 14, fold: 15 });
-        resetDelta(b, c, amount, 16);
+      percpu.batchedAdd(b, c, r, amount, { read: 12, test: 13, fast: 19 }, (count) => {
+        percpu.lockedFold(b, c, r, lockCell, count, { lock: 14, fold: 15 });
+        percpu.resetDelta(b, c, amount, 16);
         b.line(17).spinUnlock(lockCell);
       });
       b.line(21).preemptEnable();
@@ -156,10 +140,10 @@ export const percpuClassic = defineScenario({
       b.line(line ?? 30).load(ret, abs(c.count), {
         say: '{who} starts the sum: ret = fbc->count = {v}',
       });
-      addEverySlot(b, c, r, ret, line ?? 32);
+      percpu.addEverySlot(b, c, r, ret, line ?? 32);
       b.line(line ?? 33).spinUnlock(lockCell);
     };
-    const tasks = tasksOf(c, r, 64, {
+    const tasks = percpu.tasksOf(c, r, 64, {
       add,
       sum: (b, ret) => {
         sum(b, ret);
@@ -209,7 +193,7 @@ export const percpuClassic = defineScenario({
     }
     return {
       params: p,
-      machine: machineOf(c, r, 64, tasks),
+      machine: percpu.machineOf(c, r, 64, tasks),
       listing: {
         lines: listing,
         notes: [
@@ -222,7 +206,7 @@ export const percpuClassic = defineScenario({
     };
   },
   observables: (p) =>
-    percpuObservables(p, [
+    percpu.observables(p, [
       ...(intParam(p, 'comparer') >= 0
         ? [
             {
@@ -243,10 +227,10 @@ export const percpuClassic = defineScenario({
       },
     ]),
   invariants: [
-    counterHoldsEveryAdd(),
-    readWithinBound(),
-    sumWithinWindow,
-    slotBelowBatch,
+    percpu.counterHoldsEveryAdd(),
+    percpu.readWithinBound(),
+    percpu.sumWithinWindow,
+    percpu.slotBelowBatch,
     {
       id: 'compare-correct',
       when: 'always',
@@ -255,7 +239,7 @@ export const percpuClassic = defineScenario({
       always: (m, s, p) => {
         const got = readResults(m, s, 'compare');
         if (got.length === 0) return null;
-        const r = rolesOf(p);
+        const r = percpu.rolesOf(p);
         if (r.amounts.some((a) => a > 0) && r.amounts.some((a) => a < 0)) return null;
         const initial = listParam(p, 'slots').reduce<number | bigint>(
           (a, v) => plus(a, v),

@@ -5,22 +5,7 @@
 
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs, cpuOf, thisCpu } from '../../machine/builder.ts';
-import { kernelPreset, percpuParams, rolesOf, REFERENCE_6D } from '../percpu/setup.ts';
-import {
-  atomicFold,
-  batchedAdd,
-  counterLayout,
-  resetDelta,
-  machineOf,
-  tasksOf,
-} from '../percpu/programs.ts';
-import { percpuObservables } from '../percpu/observables.ts';
-import {
-  counterHoldsEveryAdd,
-  readWithinBound,
-  slotBelowBatch,
-  sumWithinWindow,
-} from '../percpu/invariants.ts';
+import * as percpu from '../percpu/index.ts';
 import { defineScenario } from '../define.ts';
 
 const listing = [
@@ -73,18 +58,18 @@ export const percpuLglock = defineScenario({
   summary:
     "Each add takes only its own CPU's lock and a sum takes them all: transfers are atomic to the sum again, but every adder waits while a sum runs.",
   reconstruction: true,
-  params: percpuParams(),
-  presets: { kernel: kernelPreset },
+  params: percpu.parameters(),
+  presets: { kernel: percpu.kernelPreset },
   build(p, opts) {
-    const r = rolesOf(p);
-    const c = counterLayout(p, r, (L) => L.perCpu('locks', 'lglock', 'lock'), opts);
+    const r = percpu.rolesOf(p);
+    const c = percpu.counterLayout(p, r, (L) => L.perCpu('locks', 'lglock', 'lock'), opts);
     const locks = c.cells;
-    const tasks = tasksOf(c, r, 64, {
+    const tasks = percpu.tasksOf(c, r, 64, {
       add: (b, amount) => {
         b.line(11).spinLock(thisCpu(locks), { say: '{who} takes {cell} (lg_local_lock)' });
-        batchedAdd(b, c, r, amount, { read: 12, test: 13, fast: 17 }, (count) => {
-          atomicFold(b, c, count, 14);
-          resetDelta(b, c, amount, 15);
+        percpu.batchedAdd(b, c, r, amount, { read: 12, test: 13, fast: 17 }, (count) => {
+          percpu.atomicFold(b, c, count, 14);
+          percpu.resetDelta(b, c, amount, 15);
         });
         b.line(19).spinUnlock(thisCpu(locks));
       },
@@ -118,7 +103,7 @@ export const percpuLglock = defineScenario({
     });
     return {
       params: p,
-      machine: machineOf(c, r, 64, tasks),
+      machine: percpu.machineOf(c, r, 64, tasks),
       listing: {
         lines: listing,
         notes: [
@@ -129,8 +114,13 @@ export const percpuLglock = defineScenario({
       },
     };
   },
-  observables: (p) => percpuObservables(p),
-  invariants: [counterHoldsEveryAdd(), readWithinBound(), sumWithinWindow, slotBelowBatch],
+  observables: (p) => percpu.observables(p),
+  invariants: [
+    percpu.counterHoldsEveryAdd(),
+    percpu.readWithinBound(),
+    percpu.sumWithinWindow,
+    percpu.slotBelowBatch,
+  ],
   bounds: { migrations: 1 },
   guarantees: {
     '*': ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
@@ -149,7 +139,7 @@ export const percpuLglock = defineScenario({
       name: 'transfer-waits',
       description:
         "The §6d part 1 race under lglock: CPU0's overflowing add must wait for CPU3's sum, so the sum is 1036, never 1005.",
-      params: REFERENCE_6D,
+      params: percpu.REFERENCE_6D,
       schedule: '3*5 0 3*8 0*5',
       expect: { sum: 1036, count: 1032, slot0: 0, exact: 1037 },
       violates: [],

@@ -17,21 +17,7 @@ import {
 import { Cond, Kind, type Program } from '../../machine/isa.ts';
 import { defineScenario, variants } from '../define.ts';
 import type { Cell } from '../../machine/layout.ts';
-import { kernelPreset, percpuParams, rolesOf, type Roles } from '../percpu/setup.ts';
-import {
-  addEverySlot,
-  type Counter,
-  counterLayout,
-  machineOf,
-  tasksOf,
-} from '../percpu/programs.ts';
-import { percpuObservables } from '../percpu/observables.ts';
-import {
-  counterHoldsEveryAdd,
-  readWithinBound,
-  slotBelowBatch,
-  sumWithinWindow,
-} from '../percpu/invariants.ts';
+import * as percpu from '../percpu/index.ts';
 import { irqsDelivered } from '../observe.ts';
 import { choiceParam, intParam } from '../params.ts';
 
@@ -127,7 +113,7 @@ const sumListing = [
 function writeAdd(
   b: ProgramBuilder,
   v: Variant,
-  c: Counter,
+  c: percpu.Counter,
   lock: Cell,
   batch: number,
   amount: number,
@@ -241,7 +227,7 @@ export const percpuModern = defineScenario({
   summary:
     'With only preemption off, an IRQ between the batch test and this_cpu_add pushes the delta past the batch; local_irq_save or a this_cpu_try_cmpxchg loop fixes it.',
   reconstruction: false,
-  params: percpuParams([
+  params: percpu.parameters([
     VARIANT.param,
     {
       name: 'irqAmount',
@@ -252,14 +238,14 @@ export const percpuModern = defineScenario({
       description: "What CPU0's IRQ handler adds with percpu_counter_add() (0: no IRQ user)",
     },
   ]),
-  presets: { kernel: kernelPreset },
+  presets: { kernel: percpu.kernelPreset },
   handlers: ['IRQ on CPU0: percpu_counter_add(fbc, irqAmount)'],
   build(p, opts) {
     const v = choiceParam(p, 'variant') as Variant;
-    const r: Roles = rolesOf(p);
-    const c = counterLayout(p, r, (L) => L.cell('lock', 'fbc->lock', 'lock'), opts);
+    const r: percpu.Roles = percpu.rolesOf(p);
+    const c = percpu.counterLayout(p, r, (L) => L.cell('lock', 'fbc->lock', 'lock'), opts);
     const lock = c.cells;
-    const tasks = tasksOf(c, r, 64, {
+    const tasks = percpu.tasksOf(c, r, 64, {
       add: (b, amount) => {
         writeAdd(b, v, c, lock, r.batch, amount);
       },
@@ -272,7 +258,7 @@ export const percpuModern = defineScenario({
         b.line(off + 8).load(ret, abs(c.count), {
           say: '{who} starts the sum: ret = fbc->count = {v}',
         });
-        addEverySlot(b, c, r, ret, off + 10);
+        percpu.addEverySlot(b, c, r, ret, off + 10);
         b.line(off + 11)
           .spinUnlock(lock)
           .irqRestore(flags);
@@ -291,7 +277,7 @@ export const percpuModern = defineScenario({
     }
     return {
       params: p,
-      machine: machineOf(c, r, 64, tasks, irq),
+      machine: percpu.machineOf(c, r, 64, tasks, irq),
       listing: {
         lines: listingOf(v),
         notes: [
@@ -303,10 +289,15 @@ export const percpuModern = defineScenario({
     };
   },
   observables: (p) =>
-    percpuObservables(p, [
+    percpu.observables(p, [
       { name: 'irqs', description: 'IRQs delivered', read: (m, s) => irqsDelivered(m, s) },
     ]),
-  invariants: [counterHoldsEveryAdd(), readWithinBound(), sumWithinWindow, slotBelowBatch],
+  invariants: [
+    percpu.counterHoldsEveryAdd(),
+    percpu.readWithinBound(),
+    percpu.sumWithinWindow,
+    percpu.slotBelowBatch,
+  ],
   bounds: { irqs: 1, migrations: 1 },
   guarantees: VARIANT.guarantees({
     'preempt-only': ['no-lost-update', 'sum-within-window'],

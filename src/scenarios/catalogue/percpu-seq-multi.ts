@@ -13,24 +13,7 @@
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
-import { kernelPreset, percpuParams, rolesOf } from '../percpu/setup.ts';
-import {
-  addEverySlot,
-  atomicFold,
-  batchedAdd,
-  resetDelta,
-  counterLayout,
-  machineOf,
-  tasksOf,
-} from '../percpu/programs.ts';
-import { percpuObservables, retriesObservable } from '../percpu/observables.ts';
-import {
-  counterHoldsEveryAdd,
-  readWithinBound,
-  retriesBounded,
-  slotBelowBatch,
-  sumWithinWindow,
-} from '../percpu/invariants.ts';
+import * as percpu from '../percpu/index.ts';
 import { readCell } from '../observe.ts';
 import { choiceParam } from '../params.ts';
 import { defineScenario, variants } from '../define.ts';
@@ -111,7 +94,7 @@ export const percpuSeqMulti = defineScenario({
   summary:
     'A count of sums in flight lets several sums run and drops the spinlock; without the lock, the fold must announce itself or a sum can accept a half-done transfer.',
   reconstruction: true,
-  params: percpuParams(
+  params: percpu.parameters(
     [
       VARIANT.param,
       {
@@ -125,12 +108,12 @@ export const percpuSeqMulti = defineScenario({
     ],
     { cpus: 3 },
   ),
-  presets: { kernel: kernelPreset },
+  presets: { kernel: percpu.kernelPreset },
   build(p, opts) {
     const v = choiceParam(p, 'variant') as Variant;
     const guarded = v === 'guarded';
-    const r = rolesOf(p);
-    const c = counterLayout(
+    const r = percpu.rolesOf(p);
+    const c = percpu.counterLayout(
       p,
       r,
       (L) => ({
@@ -142,7 +125,7 @@ export const percpuSeqMulti = defineScenario({
       opts,
     );
     const { sums, changed, changing, slow } = c.cells;
-    const tasks = tasksOf(c, r, 64, {
+    const tasks = percpu.tasksOf(c, r, 64, {
       add: (b, amount) => {
         const n = b.reg('sums');
         const out = b.label();
@@ -155,14 +138,14 @@ export const percpuSeqMulti = defineScenario({
           });
           b.jump(out);
         });
-        batchedAdd(b, c, r, amount, { read: 19, test: 20, fast: 27 }, (count) => {
+        percpu.batchedAdd(b, c, r, amount, { read: 19, test: 20, fast: 27 }, (count) => {
           if (guarded) {
             b.line(21).atomicAdd(abs(changing), 1, {
               say: '{who} announces a fold: fbc->changing = {new}',
             });
           }
-          atomicFold(b, c, count, 22);
-          resetDelta(b, c, amount, 23);
+          percpu.atomicFold(b, c, count, 22);
+          percpu.resetDelta(b, c, amount, 23);
           b.line(24).atomicAdd(abs(changed), 1, {
             kind: Kind.SeqBump,
             say: '{who} bumps fbc->changed: {new}',
@@ -195,7 +178,7 @@ export const percpuSeqMulti = defineScenario({
           .load(ret, abs(c.count), { say: '{who} reads fbc->count: ret = {v}' })
           .load(sl, abs(slow), { say: '{who} adds fbc->slowcount {v}: ret = {r:ret}' })
           .add(ret, ret, sl);
-        addEverySlot(b, c, r, ret, 45);
+        percpu.addEverySlot(b, c, r, ret, 45);
         if (guarded) {
           b.line(46).load(busy, abs(changing), { say: '{who} checks fbc->changing again: {v}' });
           b.branch(Cond.Ne, busy, 0, again, {
@@ -217,7 +200,7 @@ export const percpuSeqMulti = defineScenario({
     });
     return {
       params: p,
-      machine: machineOf(c, r, 64, tasks),
+      machine: percpu.machineOf(c, r, 64, tasks),
       listing: {
         lines: listing,
         notes: [
@@ -231,20 +214,20 @@ export const percpuSeqMulti = defineScenario({
     };
   },
   observables: (p) =>
-    percpuObservables(p, [
+    percpu.observables(p, [
       {
         name: 'slowcount',
         description: 'fbc->slowcount',
         read: (m, s) => readCell(m, s, 'slowcount'),
       },
-      retriesObservable,
+      percpu.retriesObservable,
     ]),
   invariants: [
-    counterHoldsEveryAdd(['slowcount']),
-    readWithinBound(['slowcount']),
-    sumWithinWindow,
-    slotBelowBatch,
-    retriesBounded,
+    percpu.counterHoldsEveryAdd(['slowcount']),
+    percpu.readWithinBound(['slowcount']),
+    percpu.sumWithinWindow,
+    percpu.slotBelowBatch,
+    percpu.retriesBounded,
   ],
   // No migration by default: adders run with preemption off, and two summers already make a
   // large space (400 k states with one migration, 82 k without).

@@ -8,24 +8,7 @@
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
-import { kernelPreset, percpuParams, rolesOf, REFERENCE_6D } from '../percpu/setup.ts';
-import {
-  addEverySlot,
-  batchedAdd,
-  lockedFold,
-  resetDelta,
-  counterLayout,
-  machineOf,
-  tasksOf,
-} from '../percpu/programs.ts';
-import { percpuObservables, retriesObservable } from '../percpu/observables.ts';
-import {
-  counterHoldsEveryAdd,
-  readWithinBound,
-  retriesBounded,
-  slotBelowBatch,
-  sumWithinWindow,
-} from '../percpu/invariants.ts';
+import * as percpu from '../percpu/index.ts';
 import { readCell } from '../observe.ts';
 import { intParam, ParamError } from '../params.ts';
 import { defineScenario } from '../define.ts';
@@ -101,7 +84,7 @@ export const percpuSeq = defineScenario({
   summary:
     'While a sum is in flight (sequence odd), adds go to slowcount; a fold that was already under way bumps the sequence and the sum rescans, at most once per CPU.',
   reconstruction: true,
-  params: percpuParams([
+  params: percpu.parameters([
     {
       name: 'sequence',
       kind: 'int',
@@ -111,14 +94,14 @@ export const percpuSeq = defineScenario({
       description: 'Initial fbc->sequence (even: no sum in flight)',
     },
   ]),
-  presets: { kernel: kernelPreset },
+  presets: { kernel: percpu.kernelPreset },
   build(p, opts) {
-    const r = rolesOf(p);
+    const r = percpu.rolesOf(p);
     const sequence = intParam(p, 'sequence');
     if (sequence % 2 !== 0) {
       throw new ParamError(`sequence must start even (no sum in flight), got ${sequence}`);
     }
-    const c = counterLayout(
+    const c = percpu.counterLayout(
       p,
       r,
       (L) => ({
@@ -134,7 +117,7 @@ export const percpuSeq = defineScenario({
     // sum compares it only for equality across one pass, during which at most one fold per CPU
     // can bump it (by 2), so the answer is the same, and explorations stay finite.
     const wrap = r.forever ? (1 << Math.ceil(Math.log2(2 * r.cpus + 2))) - 1 : 0xffffffff;
-    const tasks = tasksOf(c, r, 64, {
+    const tasks = percpu.tasksOf(c, r, 64, {
       add: (b, amount) => {
         const sq = b.reg('seq');
         const out = b.label();
@@ -149,9 +132,9 @@ export const percpuSeq = defineScenario({
           });
           b.jump(out);
         });
-        batchedAdd(b, c, r, amount, { read: 18, test: 19, fast: 26 }, (count) => {
-          lockedFold(b, c, r, lock, count, { lock: 20, fold: 21 });
-          resetDelta(b, c, amount, 22);
+        percpu.batchedAdd(b, c, r, amount, { read: 18, test: 19, fast: 26 }, (count) => {
+          percpu.lockedFold(b, c, r, lock, count, { lock: 20, fold: 21 });
+          percpu.resetDelta(b, c, amount, 22);
           b.line(23).load(sq, abs(seq)).add(sq, sq, 2).and(sq, sq, wrap).store(abs(seq), sq, {
             kind: Kind.SeqBump,
             say: '{who} bumps fbc->sequence by 2: {new}',
@@ -178,7 +161,7 @@ export const percpuSeq = defineScenario({
           .load(ret, abs(c.count), { say: '{who} reads fbc->count: ret = {v}' })
           .load(sl, abs(slow), { say: '{who} adds fbc->slowcount {v}: ret = {r:ret}' });
         b.add(ret, ret, sl);
-        addEverySlot(b, c, r, ret, 45);
+        percpu.addEverySlot(b, c, r, ret, 45);
         b.line(46).spinLock(lock);
         b.line(47).load(now, abs(seq), { say: '{who} checks fbc->sequence: {v}' });
         b.ifThen(Cond.Ne, now, sq, () => {
@@ -200,7 +183,7 @@ export const percpuSeq = defineScenario({
     });
     return {
       params: p,
-      machine: machineOf(c, r, 64, tasks),
+      machine: percpu.machineOf(c, r, 64, tasks),
       listing: {
         lines: listing,
         notes: [
@@ -216,7 +199,7 @@ export const percpuSeq = defineScenario({
     };
   },
   observables: (p) =>
-    percpuObservables(p, [
+    percpu.observables(p, [
       {
         name: 'slowcount',
         description: 'fbc->slowcount',
@@ -227,14 +210,14 @@ export const percpuSeq = defineScenario({
         description: 'fbc->sequence',
         read: (m, s) => readCell(m, s, 'sequence'),
       },
-      retriesObservable,
+      percpu.retriesObservable,
     ]),
   invariants: [
-    counterHoldsEveryAdd(['slowcount']),
-    readWithinBound(['slowcount']),
-    sumWithinWindow,
-    slotBelowBatch,
-    retriesBounded,
+    percpu.counterHoldsEveryAdd(['slowcount']),
+    percpu.readWithinBound(['slowcount']),
+    percpu.sumWithinWindow,
+    percpu.slotBelowBatch,
+    percpu.retriesBounded,
   ],
   bounds: { migrations: 1 },
   guarantees: {
@@ -251,7 +234,7 @@ export const percpuSeq = defineScenario({
       name: 'retry-once',
       description:
         'Reference §6d part 2: CPU0 is past the sequence check when CPU3 starts its sum; CPU0 folds 32 and bumps the sequence; CPU1 and CPU2 add to slowcount. The sum retries once and returns 1044.',
-      params: { ...REFERENCE_6D, amounts: [1, 7, 2, 0], sequence: 4 },
+      params: { ...percpu.REFERENCE_6D, amounts: [1, 7, 2, 0], sequence: 4 },
       schedule: '0 0 3*4 3*3 0*8 3 1*4 3*3 3*3 3*3 2*4 3*4 3*4 0',
       expect: { sum: 1044, count: 1032, slowcount: 9, sequence: 8, retries: 1, exact: 1046 },
       violates: [],

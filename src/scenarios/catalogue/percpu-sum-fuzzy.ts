@@ -11,24 +11,7 @@
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
-import { kernelPreset, percpuParams, rolesOf } from '../percpu/setup.ts';
-import {
-  addEverySlot,
-  atomicFold,
-  batchedAdd,
-  resetDelta,
-  counterLayout,
-  machineOf,
-  tasksOf,
-} from '../percpu/programs.ts';
-import { percpuObservables, retriesObservable } from '../percpu/observables.ts';
-import {
-  counterHoldsEveryAdd,
-  readWithinBound,
-  retriesBounded,
-  slotBelowBatch,
-  sumWithinWindow,
-} from '../percpu/invariants.ts';
+import * as percpu from '../percpu/index.ts';
 import { choiceParam, intParam } from '../params.ts';
 import { defineScenario, variants } from '../define.ts';
 
@@ -111,7 +94,7 @@ export const percpuSumFuzzy = defineScenario({
   summary:
     'A sum that starts over when fbc->count moved can be kept retrying by adders that keep folding, and a seqcount bumped after the fold still lets a half-done transfer through.',
   reconstruction: false,
-  params: percpuParams(
+  params: percpu.parameters(
     [
       VARIANT.param,
       {
@@ -126,20 +109,25 @@ export const percpuSumFuzzy = defineScenario({
     // Defaults that make every add fold (the adders "keep overflowing"): 3 CPUs, two adders.
     { cpus: 3, summer: 2, amounts: [20], adds: [2] },
   ),
-  presets: { kernel: kernelPreset },
+  presets: { kernel: percpu.kernelPreset },
   build(p, opts) {
     const v = choiceParam(p, 'variant') as Variant;
     const maxfuzzy = intParam(p, 'maxfuzzy');
-    const r = rolesOf(p);
-    const c = counterLayout(p, r, (L) => L.cell('seqcount', 'fbc->seqcount', 's32', 0), opts);
+    const r = percpu.rolesOf(p);
+    const c = percpu.counterLayout(
+      p,
+      r,
+      (L) => L.cell('seqcount', 'fbc->seqcount', 's32', 0),
+      opts,
+    );
     const seqcount = c.cells;
     const off = addListing.length; // sum lines follow the add listing
-    const tasks = tasksOf(c, r, 64, {
+    const tasks = percpu.tasksOf(c, r, 64, {
       add: (b, amount) => {
         b.line(5).preemptDisable();
-        batchedAdd(b, c, r, amount, { read: 6, test: 7, fast: 12 }, (count) => {
-          atomicFold(b, c, count, 8);
-          resetDelta(b, c, amount, 9);
+        percpu.batchedAdd(b, c, r, amount, { read: 6, test: 7, fast: 12 }, (count) => {
+          percpu.atomicFold(b, c, count, 8);
+          percpu.resetDelta(b, c, amount, 9);
           if (v === 'seqcount') {
             b.line(10).atomicAdd(abs(seqcount), 1, {
               kind: Kind.SeqBump,
@@ -161,7 +149,7 @@ export const percpuSumFuzzy = defineScenario({
           b.line(off + 8).load(old, abs(c.count), {
             say: '{who} starts the sum: old = fbc->count = {v}',
           });
-          addEverySlot(b, c, r, ret, off + 10, 'sum');
+          percpu.addEverySlot(b, c, r, ret, off + 10, 'sum');
           b.line(off + 11).load(now, abs(c.count), {
             say: '{who} reads fbc->count again: new = {v}',
           });
@@ -176,7 +164,7 @@ export const percpuSumFuzzy = defineScenario({
             say: '{who} reads fbc->seqcount: oldseq = {v}',
           });
           b.line(off + 10).load(ret, abs(c.count), { say: '{who} reads fbc->count: ret = {v}' });
-          addEverySlot(b, c, r, ret, off + 12);
+          percpu.addEverySlot(b, c, r, ret, off + 12);
           b.line(off + 14).load(now, abs(seqcount), {
             say: '{who} reads fbc->seqcount again: newseq = {v}',
           });
@@ -195,7 +183,7 @@ export const percpuSumFuzzy = defineScenario({
     });
     return {
       params: p,
-      machine: machineOf(c, r, 64, tasks),
+      machine: percpu.machineOf(c, r, 64, tasks),
       listing: {
         lines: [...addListing, ...sumListings[v], '', ...readListing],
         notes: [
@@ -206,13 +194,13 @@ export const percpuSumFuzzy = defineScenario({
       },
     };
   },
-  observables: (p) => percpuObservables(p, [retriesObservable]),
+  observables: (p) => percpu.observables(p, [percpu.retriesObservable]),
   invariants: [
-    counterHoldsEveryAdd(),
-    readWithinBound(),
-    sumWithinWindow,
-    slotBelowBatch,
-    retriesBounded,
+    percpu.counterHoldsEveryAdd(),
+    percpu.readWithinBound(),
+    percpu.sumWithinWindow,
+    percpu.slotBelowBatch,
+    percpu.retriesBounded,
   ],
   bounds: { migrations: 1 },
   guarantees: VARIANT.guarantees({

@@ -18,10 +18,7 @@ export function exactValue(m: Machine, s: Int32Array, p: Params): number | bigin
   return plus(initial, totalTally(m, s));
 }
 
-export function percpuObservables(
-  p: Params,
-  extra: readonly ObservableSpec[] = [],
-): ObservableSpec[] {
+export function observables(p: Params, extra: readonly ObservableSpec[] = []): ObservableSpec[] {
   const r = rolesOf(p);
   const out: ObservableSpec[] = [
     {

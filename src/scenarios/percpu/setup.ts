@@ -28,7 +28,7 @@ export const kernelPreset: Preset = {
  * Parameters of every percpu_counter scenario, plus `extra`; `defaults` overrides the default
  * value of the common ones (a scenario whose point needs three CPUs, say).
  */
-export function percpuParams(
+export function parameters(
   extra: readonly ParamSpec[] = [],
   defaults: Readonly<Record<string, number | readonly number[]>> = {},
 ): ParamSpec[] {

@@ -1,0 +1,7 @@
+// What the percpu_counter entries share, in one namespace (`import * as percpu`): their roles and
+// parameters, their programs, and the observables and invariants every variant is judged by.
+
+export * from './setup.ts';
+export * from './programs.ts';
+export * from './observables.ts';
+export * from './invariants.ts';
