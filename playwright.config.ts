@@ -1,10 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-
-// Use the system Chromium where there is one (Debian's `chromium` package in CI), since
-// downloading Playwright's own browser is not always possible; otherwise Playwright's browser.
-const systemChromium = '/usr/bin/chromium';
-const executablePath = existsSync(systemChromium) ? systemChromium : undefined;
+import { chromiumArgs, chromiumPath } from './e2e/chromium.ts';
 
 const port = 4173;
 const baseURL = `http://localhost:${port}`;
@@ -26,16 +21,8 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         launchOptions: {
-          ...(executablePath ? { executablePath } : {}),
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
+          ...(chromiumPath ? { executablePath: chromiumPath } : {}),
+          args: chromiumArgs,
         },
       },
     },

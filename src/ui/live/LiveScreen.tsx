@@ -9,6 +9,7 @@ import { relevantCounts } from '../../live/readout.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import type { Machine } from '../../machine/machine.ts';
 import { findScenario } from '../../scenarios/index.ts';
+import type { Scenario } from '../../scenarios/types.ts';
 import { defaultPlan, scalingScenarios } from '../../live/scaling/plan.ts';
 import { formatLiveLink } from '../../store/liveLink.ts';
 import { formatScalingLink } from '../../store/scalingLink.ts';
@@ -103,15 +104,7 @@ function LiveBody() {
   if (!spec) {
     return (
       <>
-        <p className="summary">
-          {sc?.summary} {sc?.reconstruction && <span className="badge">reconstruction</span>}
-        </p>
-        {sc && (
-          <details className="lesson">
-            <summary>Lesson</summary>
-            <p>{sc.lesson.summary}</p>
-          </details>
-        )}
+        {sc && <ScenarioIntro scenario={sc} />}
         <LiveSetup key={scenario} cores={cores} />
         <p>
           {scenario} does not run free on the workers: its outcome is one particular interleaving,
@@ -128,15 +121,7 @@ function LiveBody() {
 
   return (
     <>
-      <p className="summary">
-        {sc?.summary} {sc?.reconstruction && <span className="badge">reconstruction</span>}
-      </p>
-      {sc && (
-        <details className="lesson">
-          <summary>Lesson</summary>
-          <p>{sc.lesson.summary}</p>
-        </details>
-      )}
+      {sc && <ScenarioIntro scenario={sc} />}
       <div className="live-top">
         <LiveSetup key={scenario} cores={cores} />
         <LiveRates />
@@ -273,6 +258,21 @@ function ScalingLink({ scenario }: { scenario: string }) {
       <a href={hash}>Measure how {scenario} scales</a>: adds per second against CPUs, beside{' '}
       {others.join(', ')}, in the Scaling view.
     </p>
+  );
+}
+
+/** What the scenario is, whether it is a reconstruction, and its lesson (folded). */
+function ScenarioIntro({ scenario: sc }: { scenario: Scenario }) {
+  return (
+    <>
+      <p className="summary">
+        {sc.summary} {sc.reconstruction && <span className="badge">reconstruction</span>}
+      </p>
+      <details className="lesson">
+        <summary>Lesson</summary>
+        <p>{sc.lesson.summary}</p>
+      </details>
+    </>
   );
 }
 
