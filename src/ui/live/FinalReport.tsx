@@ -4,7 +4,16 @@ import { lostSentence, spinSentence } from '../../live/verdict.ts';
 import { findScenario } from '../../scenarios/index.ts';
 
 /** After Stop: the invariants judged on the state the CPUs stopped in. */
-export function FinalReport({ report, scenario }: { report: Report; scenario: string }) {
+export function FinalReport({
+  report,
+  scenario,
+  locks,
+}: {
+  report: Report;
+  scenario: string;
+  /** The machine has a spin lock: show how much each CPU spun on it. */
+  locks: boolean;
+}) {
   const sc = findScenario(scenario);
   const broken = new Map(report.violations.map((v) => [v.id, v.reason]));
   const total = report.reading.total.adds.toLocaleString('en-US');
@@ -32,7 +41,7 @@ export function FinalReport({ report, scenario }: { report: Report; scenario: st
               </li>
             ))}
           </ul>
-          <PerCpu report={report} />
+          <PerCpu report={report} locks={locks} />
           {sc?.invariants.some((i) => i.when === 'always') && (
             <p className="hint">
               The model judges these at every state; here each sum() is judged as it returns, the
@@ -46,7 +55,7 @@ export function FinalReport({ report, scenario }: { report: Report; scenario: st
 }
 
 /** What each CPU did over the run: operations, and operations per second of the run. */
-function PerCpu({ report }: { report: Report }) {
+function PerCpu({ report, locks }: { report: Report; locks: boolean }) {
   const s = Math.max(report.seconds, 1e-9);
   return (
     <table className="live-totals per-cpu">
@@ -57,7 +66,7 @@ function PerCpu({ report }: { report: Report }) {
           <th scope="col">Operations</th>
           <th scope="col">Operations per second</th>
           <th scope="col">Instructions per second</th>
-          <th scope="col">Lock spins per second</th>
+          {locks && <th scope="col">Lock spins per second</th>}
         </tr>
       </thead>
       <tbody>
@@ -67,7 +76,7 @@ function PerCpu({ report }: { report: Report }) {
             <td>{(c.adds + c.calls).toLocaleString('en-US')}</td>
             <td>{formatRate((c.adds + c.calls) / s)}</td>
             <td>{formatRate(c.steps / s)}</td>
-            <td>{formatRate(c.spins / s)}</td>
+            {locks && <td>{formatRate(c.spins / s)}</td>}
           </tr>
         ))}
       </tbody>

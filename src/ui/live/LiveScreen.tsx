@@ -234,7 +234,7 @@ function LiveBody() {
           <RecentEvents notes={history.notes} scenario={scenario} />
         </section>
       )}
-      {final && <FinalReport report={final} scenario={scenario} />}
+      {final && <FinalReport report={final} scenario={scenario} locks={relevant?.spins ?? false} />}
       <LockstepPanel key={`${scenario}:${offered?.schedule ?? ''}`} />
       <p>
         <a href={`#/step/${scenario}`}>Open {scenario} in Step mode</a> to take the same programs
