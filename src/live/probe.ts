@@ -14,7 +14,7 @@ import { Cond } from '../machine/isa.ts';
 import { LayoutBuilder } from '../machine/layout.ts';
 import { readResults } from '../scenarios/observe.ts';
 import { C_EXITED, C_GO, C_READY, type LiveMemory } from './memory.ts';
-import type { Engine } from './engine/engine.ts';
+import type { Engine, EngineKind } from './engine/engine.ts';
 
 /** The scenario id a CPU job names to run the probe (not in the catalogue). */
 export const PROBE_ID = 'probe:visibility';
@@ -81,7 +81,7 @@ export interface ProbeResult {
   readonly writes: number;
   /** Values CPU1 saw and echoed (all of them, one by one), or null if it did not finish. */
   readonly seen: number | null;
-  readonly engine: string;
+  readonly engine: EngineKind;
 }
 
 /** What the reader recorded, once both CPUs ended (null: it did not finish). */

@@ -9,7 +9,7 @@ import {
   parseSummer,
   planProblem,
   type Summer,
-  summerText,
+  summerArg,
   type SweepPlan,
 } from '../live/scaling/plan.ts';
 
@@ -97,14 +97,7 @@ export function formatScalingLink(plan: SweepPlan, cores: number): string {
   if (!same(plan.cpus, d.cpus)) q.set('cpus', plan.cpus.join(','));
   if (!same(plan.layouts, d.layouts))
     q.set('layout', plan.layouts.length === 2 ? 'both' : (plan.layouts[0] ?? 'padded'));
-  if (!same(plan.summers, d.summers))
-    q.set(
-      'summer',
-      plan.summers
-        .map(summerText)
-        .map((s) => s.replace(' µs', ''))
-        .join(','),
-    );
+  if (!same(plan.summers, d.summers)) q.set('summer', plan.summers.map(summerArg).join(','));
   if (plan.seconds !== d.seconds) q.set('seconds', String(plan.seconds));
   if (plan.warmupSeconds !== d.warmupSeconds) q.set('warmup', String(plan.warmupSeconds));
   if (plan.repeat !== d.repeat) q.set('repeat', String(plan.repeat));

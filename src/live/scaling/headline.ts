@@ -3,6 +3,7 @@
 
 import { liveSpecOf } from '../specs.ts';
 import type { SweepResult } from './measure.ts';
+import { comparable } from './views.ts';
 
 const SHARED_WORD = 'global-atomic';
 
@@ -15,28 +16,15 @@ function times(r: number): string {
 }
 
 /**
- * Results comparable with each other: one layout, one summer and one engine (padded, none and
- * compiled where they were measured).
- */
-export function headlineResults(results: readonly SweepResult[]): SweepResult[] {
-  const pick = <K extends 'layout' | 'summer' | 'engine'>(key: K, wanted: SweepResult[K]) =>
-    results.some((r) => r[key] === wanted) ? wanted : results[0]?.[key];
-  const layout = pick('layout', 'padded');
-  const summer = pick('summer', 'none');
-  const engine = pick('engine', 'compiled');
-  return results.filter((r) => r.layout === layout && r.summer === summer && r.engine === engine);
-}
-
-/**
  * "With 2 CPUs, percpu_counter_add (2.6.39) ran 7.6× the adds per second of atomic_inc on one
  * shared word." Compares the fastest algorithm with the global atomic where both were measured
  * at the largest CPU count, else the fastest with the slowest; null with fewer than two.
  */
 export function headline(results: readonly SweepResult[]): string | null {
-  const comparable = headlineResults(results).filter((r) => r.opsPerSecond.median > 0);
-  if (comparable.length === 0) return null;
-  const n = Math.max(...comparable.map((r) => r.cpus));
-  const atN = comparable
+  const measured = comparable(results, true).filter((r) => r.opsPerSecond.median > 0);
+  if (measured.length === 0) return null;
+  const n = Math.max(...measured.map((r) => r.cpus));
+  const atN = measured
     .filter((r) => r.cpus === n)
     .sort((a, b) => b.opsPerSecond.median - a.opsPerSecond.median);
   if (atN.length < 2) return null;

@@ -115,6 +115,11 @@ export function summerText(s: Summer): string {
   return typeof s === 'number' ? `${String(s)} µs` : s;
 }
 
+/** A summer as flags and links write it: "none", "busy", "1000" (parseSummer reads it back). */
+export function summerArg(s: Summer): string {
+  return typeof s === 'number' ? String(s) : s;
+}
+
 /** Parses "none", "busy" or a period in µs; null if it is none of these. */
 export function parseSummer(text: string): Summer | null {
   const t = text.trim();

@@ -19,12 +19,19 @@ export interface ViewSeries {
   readonly points: readonly ViewPoint[];
 }
 
-function baseline(results: readonly SweepResult[]) {
-  const layout = results.some((r) => r.layout === 'padded') ? 'padded' : results[0]?.layout;
-  const summer: Summer | undefined = results.some((r) => r.summer === 'none')
-    ? 'none'
-    : results[0]?.summer;
-  return results.filter((r) => r.layout === layout && r.summer === summer);
+/**
+ * Results one chart can compare: one layout and one summer (padded and none where they were
+ * measured) and, with `oneEngine`, one engine (compiled where measured).
+ */
+export function comparable(results: readonly SweepResult[], oneEngine = false): SweepResult[] {
+  const pick = <K extends 'layout' | 'summer' | 'engine'>(key: K, wanted: SweepResult[K]) =>
+    results.some((r) => r[key] === wanted) ? wanted : results[0]?.[key];
+  const layout = pick('layout', 'padded');
+  const summer = pick('summer', 'none');
+  const engine = pick('engine', 'compiled');
+  return results.filter(
+    (r) => r.layout === layout && r.summer === summer && (!oneEngine || r.engine === engine),
+  );
 }
 
 function seriesOf(
@@ -47,7 +54,7 @@ function seriesOf(
 
 /** Adds per second of all CPUs against CPUs: medians, with the min–max band. */
 export function throughputView(results: readonly SweepResult[]): ViewSeries[] {
-  return seriesOf(baseline(results), (r) => ({
+  return seriesOf(comparable(results), (r) => ({
     x: r.cpus,
     y: r.opsPerSecond.median,
     lo: r.opsPerSecond.min,
@@ -60,7 +67,7 @@ export function throughputView(results: readonly SweepResult[]): ViewSeries[] {
  * CPU adds as fast as a lone one; 0.25: a shared line costs three quarters). Needs 1 CPU measured.
  */
 export function efficiencyView(results: readonly SweepResult[]): ViewSeries[] {
-  return seriesOf(baseline(results), (r, mine) => {
+  return seriesOf(comparable(results), (r, mine) => {
     const one = mine.find((x) => x.cpus === 1)?.opsPerSecond.median;
     if (!one) return null;
     const e = (v: number) => v / (r.cpus * one);
