@@ -20,7 +20,7 @@ import { STOP_TIMEOUT_MS } from '../../live/run.ts';
 import { lostSentence, spinSentence } from '../../live/verdict.ts';
 
 /** --engine compiled|interpreted (default compiled). */
-export function engineOption(text: string | undefined): EngineKind {
+function engineOption(text: string | undefined): EngineKind {
   if (text === undefined) return 'compiled';
   const found = ENGINES.find((e) => e === text);
   if (!found) throw new UsageError(`--engine takes ${ENGINES.join(' or ')}, got '${text}'`);

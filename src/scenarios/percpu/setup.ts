@@ -2,7 +2,7 @@
 // amount), which sum and which read, checked against the machine size, and the kernel preset.
 
 import { intParam, listParam, ParamError } from '../params.ts';
-import type { ChoiceParam, ParamSpec, Params, Preset } from '../types.ts';
+import type { ParamSpec, Params, Preset } from '../types.ts';
 
 /**
  * The machine of the reference's walk-through §6d: four CPUs, batch 32, fbc->count 1000, deltas
@@ -121,15 +121,6 @@ export function parameters(
     throw new Error(`bad default for ${spec.name}`);
   });
   return [...withDefaults, ...extra];
-}
-
-/** A `variant` parameter. */
-export function variantParam(
-  choices: readonly string[],
-  fallback: string,
-  description: string,
-): ChoiceParam {
-  return { name: 'variant', kind: 'choice', default: fallback, choices, description };
 }
 
 /** Per-CPU value of a list parameter whose last entry repeats. */
