@@ -56,6 +56,14 @@ export function compiledEngine(m: Machine, mem: CompiledMemory, k: number): Engi
     throw new MachineFault(`${contextName(m, c)} faulted at instruction ${pc}`);
   };
 
+  /** What counter i gained since the last burst: the globals are i32 and wrap within seconds. */
+  const delta = (i: number) => {
+    const v = (globals[i] as ExportedGlobal).value;
+    const d = (v - (seen[i] as number)) | 0;
+    seen[i] = v;
+    return d;
+  };
+
   const engine = {
     kind: 'compiled' as const,
     steps: 0,
@@ -64,13 +72,6 @@ export function compiledEngine(m: Machine, mem: CompiledMemory, k: number): Engi
       const flags = (repeat ? Flag.Repeat : 0) | (s[b + CPU_PENDING] !== 0 ? Flag.Pending : 0);
       const r = (bursts[c] as Burster)(budget, flags);
       engine.steps = budget - (r >> 3);
-      // The globals are i32 and wrap within seconds at full speed: add what changed.
-      const delta = (i: number) => {
-        const v = (globals[i] as ExportedGlobal).value;
-        const d = (v - (seen[i] as number)) | 0;
-        seen[i] = v;
-        return d;
-      };
       counters.folds += delta(0);
       counters.bumps += delta(1);
       counters.spins += delta(2);
