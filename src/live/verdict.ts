@@ -91,5 +91,5 @@ export function spinSentence(reading: Pick<LiveReading, 'cpus'>): string | null 
     }
   });
   if (worst < 0 || share < 0.2) return null;
-  return `CPU${String(worst)} spent ${String(Math.round(share * 100))} % of its instructions spinning on a held lock: each spin_lock step that finds the lock taken repeats until the holder lets go, doing no work. A lock every CPU needs (fbc->lock for sum() and for every fold) serialises them.`;
+  return `CPU${String(worst)} spent ${String(Math.round(share * 100))} % of its instructions spinning on a held lock: each spin_lock step that finds the lock taken repeats until the holder lets go, doing no work. A lock the CPUs share serialises them: while one holds it, the others wait.`;
 }

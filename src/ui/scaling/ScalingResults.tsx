@@ -165,8 +165,8 @@ function SpinNote({ results }: { results: readonly SweepResult[] }) {
     <p className="hint">
       Lock contention: in <code>{top.r.scenario}</code> on {top.r.cpus} CPUs, {percent(top.share)}{' '}
       of all instructions were spins on a held lock. A CPU that finds the lock taken repeats{' '}
-      <code>spin_lock</code> until it is free; those steps do no work, which is why a global lock
-      scales worse than one atomic word.
+      <code>spin_lock</code> until it is free; those steps do no work, so the more CPUs share a
+      lock, the less of their time goes into adding.
     </p>
   );
 }
