@@ -58,6 +58,12 @@ export interface InvariantSpec {
   readonly final?: (o: Observables, p: Params) => string | null;
   /** For always invariants: the reason it is violated in state s, or null. */
   readonly always?: (m: Machine, s: Int32Array, p: Params) => string | null;
+  /**
+   * For always invariants: 'results' when it reads only the results region (what sums and reads
+   * returned). Explore's partial-order reduction may then reorder steps that write memory only
+   * one CPU can reach, since no such step can change the verdict (src/explore/por.ts).
+   */
+  readonly reads?: 'results';
 }
 
 /** Interventions Explore allows by default (machine/budget.ts). */
@@ -133,6 +139,12 @@ export interface Scenario {
    * each claim over random schedules; a variant not listed guarantees nothing.
    */
   readonly guarantees: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Per variant (or "*"), the preset Explore proposes when the default parameters show, within
+   * the default bounds, none of the violations of an invariant that the variant gives up
+   * (src/explore/teach.ts; a test holds every scenario to it).
+   */
+  readonly explorePresets?: Readonly<Record<string, string>>;
   readonly witnesses: readonly Witness[];
   readonly lesson: Lesson;
 }

@@ -234,6 +234,7 @@ export const percpuClassic = defineScenario({
     {
       id: 'compare-correct',
       when: 'always',
+      reads: 'results',
       description:
         'percpu_counter_compare() answers as the true value did at some point while it ran (judged when all adds have one sign)',
       always: (m, s, p) => {

@@ -275,7 +275,13 @@ export const tornRead32 = defineScenario({
       description: 'up-irq with irqDoes = add: what the IRQ handler adds',
     },
   ],
+  explorePresets: { 'up-irq': 'irq-adds' },
   presets: {
+    'irq-adds': {
+      description:
+        "§6g (UP): the IRQ handler adds 5 while the task's add of 1 to 0x0:0xFFFFFFFF is half done",
+      apply: () => ({ initial: 4294967295, amount: 1, irqDoes: 'add', irqAmount: 5 }),
+    },
     reference: {
       description: "§6g's starting values for the chosen variant",
       apply: (p): Params =>
@@ -319,6 +325,7 @@ export const tornRead32 = defineScenario({
     {
       id: 'read-not-torn',
       when: 'always',
+      reads: 'results',
       description: 'Every percpu_counter_read() returns old or new, never a mix of their halves',
       always: (m, s, p) => {
         for (const v of readResults(m, s, 'read')) {

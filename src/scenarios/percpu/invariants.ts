@@ -64,6 +64,7 @@ export function readWithinBound(parts: readonly string[] = []): InvariantSpec {
 export const sumWithinWindow: InvariantSpec = {
   id: 'sum-within-window',
   when: 'always',
+  reads: 'results',
   description:
     'Each percpu_counter_sum() returns a value between the exact total when it started and when it returned (judged when all adds have one sign)',
   always: (m, s, p) => {
