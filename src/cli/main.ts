@@ -36,7 +36,11 @@ Options:
   --preset name      start from a named parameter set (e.g. kernel)
   --json             machine-readable output
   --max-steps N      (random) give up on a run after N events (default 100000)
-  --max-states N     (explore) stop, marked incomplete, after N states (default 2000000)
+  --max-states N     (explore) stop, marked incomplete, after N states (default: no limit)
+  --max-memory MB    (explore) stop, marked incomplete, at this much memory (default 1024)
+  --symmetry         (explore) one state per renaming of CPUs that run the same programs
+  --por              (explore) a CPU's private step alone when nothing can interfere
+  --quiet            (explore) no progress line on stderr
   --engine E         (live, bench) compiled (WebAssembly, the default) or interpreted
 
 Schedules: events separated by spaces: N (step CPU N), irqN, nmiN, preN (preempt CPU N),

@@ -152,6 +152,72 @@ describe('explore', () => {
     const r = explore(sc, resolveParams(sc, { cpus: '3', iterations: '3' }), none, {
       maxStates: 50,
     });
-    expect(r.complete).toBe(false);
+    expect([r.complete, r.stopped]).toEqual([false, 'max-states']);
+    expect(r.stats.states).toBe(51);
+  });
+
+  it('stops, marked incomplete, at the memory limit or when cancelled, saying how far it got', () => {
+    const sc = scenario('global-plain');
+    const p = resolveParams(sc, { cpus: '3', iterations: '4' });
+    const full = explore(sc, p, none);
+    expect([full.complete, full.stopped]).toEqual([true, null]);
+    // The smallest visited set holds a few MB: a 1 MB budget stops at the first check.
+    const small = explore(sc, p, none, { maxMemoryMB: 1 });
+    expect([small.complete, small.stopped]).toEqual([false, 'max-memory']);
+    expect(small.stats.states).toBeLessThan(full.stats.states);
+    expect(small.stats.bytes).toBeGreaterThan(1024 * 1024);
+    let calls = 0;
+    const cancelled = explore(sc, p, none, { progress: () => ++calls === 2 });
+    expect([cancelled.complete, cancelled.stopped, calls]).toEqual([false, 'cancelled', 2]);
+    expect(cancelled.stats.depth).toBeGreaterThan(0);
+  });
+
+  it('refuses bounds it cannot count, with a message', () => {
+    const sc = scenario('global-plain');
+    expect(() => explore(sc, resolveParams(sc, {}), { ...none, irqs: 16 })).toThrow(
+      'Explore allows 0 to 15 irqs, not 16',
+    );
+  });
+
+  it('an outcome reached through a state that broke an always-invariant carries it', () => {
+    // torn-read-32 lo-hi: every read that is neither old nor new is a torn read.
+    const sc = scenario('torn-read-32');
+    const p = resolveParams(sc, { variant: 'lo-hi' });
+    const r = explore(sc, p, { ...none, irqs: 1 });
+    const old = 4294967280;
+    const fresh = old + 32;
+    const torn = r.outcomes.filter(
+      (o) => o.observables.read !== old && o.observables.read !== fresh,
+    );
+    expect(torn.map((o) => o.observables.read).sort()).toEqual([16, 8589934576]);
+    for (const o of torn) {
+      const v = o.violations.find((x) => x.id === 'read-not-torn');
+      expect(v && 'step' in v ? v.step : -1).toBeGreaterThan(0);
+      // The step is where the read returned: replaying that far already breaks it.
+      const { machine } = sc.build(p);
+      const step = v && 'step' in v ? v.step : 0;
+      const { states } = replay(machine, o.witness.events.slice(0, step));
+      const at = states[states.length - 1] as Int32Array;
+      const before = states[states.length - 2] as Int32Array;
+      const inv = sc.invariants.find((i) => i.id === 'read-not-torn');
+      expect(inv?.always?.(machine, at, p)).toMatch(/one half came from before the add/);
+      expect(inv?.always?.(machine, before, p)).toBeNull();
+    }
+    for (const o of r.outcomes.filter((x) => !torn.includes(x))) expect(o.violations).toEqual([]);
+  });
+
+  it('an end reachable with and without a broken always-invariant is two outcomes', () => {
+    const sc = scenario('percpu-sum-fuzzy');
+    const p = resolveParams(sc, { variant: 'seqcount' });
+    const r = explore(sc, p, { ...sc.bounds, switches: Infinity });
+    const byObservables = new Map<string, string[]>();
+    for (const o of r.outcomes) {
+      const k = JSON.stringify(jsonObservables(o.observables));
+      byObservables.set(k, [...(byObservables.get(k) ?? []), o.violations.map((v) => v.id).join()]);
+    }
+    const both = [...byObservables.values()].filter(
+      (vs) => vs.includes('') && vs.includes('sum-within-window'),
+    );
+    expect(both.length).toBeGreaterThan(0);
   });
 });

@@ -1,32 +1,42 @@
 // Exhaustive bounded exploration of a scenario: every reachable state within upper bounds on
 // interventions (IRQs, NMIs, preemptions, migrations) and, optionally, switches.
 //
-// The search is a Dijkstra over nodes (state, interventions used per kind, CPU of the last step),
-// with the lexicographic cost (interventions, switches, steps). The first time a node is
-// expanded its path is therefore the cheapest, so each outcome's witness is the one with the
-// fewest interventions, then the fewest switches, then the fewest steps; equal costs go to the
-// path found first, which makes two runs print the same witness. Keying nodes on the budget used
-// (not only the state) means bounding never loses an outcome.
+// The search is a Dijkstra over nodes (state, interventions used per kind, CPU of the last step,
+// always-invariants broken so far), with the lexicographic cost (interventions, switches,
+// steps). The first time a node is expanded its path is therefore the cheapest, so each
+// outcome's witness is the one with the fewest interventions, then the fewest switches, then the
+// fewest steps; equal costs go to the node found first, which makes two runs print the same
+// witness. Keying nodes on the budget used (not only the state) means bounding never loses an
+// outcome; keying them on the invariants broken on the way means an outcome reached through a
+// bad state is reported apart from the same end reached cleanly.
 //
 // A *switch* is a step on a CPU other than the previous step's while that CPU could still step
 // (CHESS's preemption bound).
+//
+// Nodes are stored compactly (visited.ts), queued by cost (queue.ts), and the search stops,
+// incomplete, at a state or memory budget. Two reductions are opt-in: symmetry.ts and por.ts.
 
-import { ctxBase, CTX_RETRIES } from '../machine/machine.ts';
-import { apply, enabledEvents, Ev, eventCpu, eventType, isTerminal } from '../machine/events.ts';
+import { budgetSlot, type Budget } from '../machine/budget.ts';
+import {
+  apply,
+  enabledEvents,
+  Ev,
+  eventCpu,
+  eventTarget,
+  eventType,
+  isTerminal,
+  makeEvent,
+} from '../machine/events.ts';
 import { initialState } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
-import { type Budget, budgetSlot } from '../machine/budget.ts';
-import { hashState } from '../machine/state.ts';
-import {
-  alwaysViolations,
-  finalViolations,
-  observe,
-  outcomeKey,
-  type Violation,
-} from '../scenarios/outcome.ts';
-import type { Observables, Params, Scenario } from '../scenarios/types.ts';
-import { MinHeap } from './heap.ts';
+import { ctxBase, CTX_RETRIES, type Machine } from '../machine/machine.ts';
+import { finalViolations, observe, outcomeKey, type Violation } from '../scenarios/outcome.ts';
+import type { InvariantSpec, Observables, Params, Scenario } from '../scenarios/types.ts';
 import { findLivelocks, type Graph } from './livelock.ts';
+import { privateSteps, type PrivateSteps } from './por.ts';
+import { BucketQueue } from './queue.ts';
+import { findSymmetry, type Symmetry } from './symmetry.ts';
+import { MAX_NODES, Visited } from './visited.ts';
 
 /** The interventions a path may make, and its switches. */
 export interface Bounds extends Budget {
@@ -34,18 +44,38 @@ export interface Bounds extends Budget {
   readonly switches: number;
 }
 
+/** How far a run has got, every 4096 expanded nodes. */
+export interface ExploreProgress {
+  readonly states: number;
+  readonly transitions: number;
+  /** The most steps on an expanded node's cheapest path. */
+  readonly depth: number;
+  /** Memory held by the visited set and the queue. */
+  readonly bytes: number;
+  readonly ms: number;
+}
+
 export interface ExploreOptions {
-  /** Stop (incomplete) after this many nodes. */
+  /** Stop (incomplete) after this many nodes; no limit by default. */
   readonly maxStates?: number;
+  /** Stop (incomplete) when the visited set and queue hold this many MB; 1024 by default. */
+  readonly maxMemoryMB?: number;
   /**
    * Stop at the first violation. States are expanded cheapest first (fewest interventions, then
    * switches, then steps), so it is the simplest one: what iterative deepening on the bounds
    * would find, without re-exploring.
    */
   readonly simplest?: boolean;
+  /** Keep one state per class of states that differ by a renaming of identical CPUs. */
+  readonly symmetry?: boolean;
+  /** Explore a CPU's private step alone when nothing else can interfere with it. */
+  readonly por?: boolean;
   /** Called every 4096 expanded states; returning true cancels (the result is incomplete). */
-  readonly progress?: (states: number, transitions: number) => boolean;
+  readonly progress?: (p: ExploreProgress) => boolean;
 }
+
+/** Default memory budget: what a browser tab and Node can both afford. */
+export const DEFAULT_MAX_MEMORY_MB = 1024;
 
 export interface Witness {
   readonly events: readonly number[];
@@ -53,13 +83,19 @@ export interface Witness {
   readonly switches: number;
 }
 
+/** An invariant broken on the way to an outcome, at `step` (events applied; 0: the start). */
+export interface PathViolation extends Violation {
+  readonly step: number;
+}
+
 export interface Outcome {
   readonly observables: Observables;
-  readonly violations: readonly Violation[];
+  /** Final invariants the end state breaks, then always-invariants broken on the way. */
+  readonly violations: readonly (Violation | PathViolation)[];
   /** False for a stuck state: not finished, and nothing but itself can follow (a deadlock). */
   readonly terminal: boolean;
   readonly witness: Witness;
-  /** How many distinct end states gave this outcome. */
+  /** How many distinct end nodes gave this outcome. */
   states: number;
 }
 
@@ -75,9 +111,27 @@ export interface LivelockReport {
   readonly cycle: readonly number[];
 }
 
+/** Why an incomplete run stopped. */
+export type StopReason = 'max-states' | 'max-memory' | 'cancelled' | 'simplest';
+
+/** Whether a reduction asked for ran, and if not, why. */
+export interface ReductionUse {
+  readonly on: boolean;
+  readonly why?: string;
+}
+
 export interface ExploreResult {
   readonly complete: boolean;
-  readonly stats: { states: number; transitions: number; ms: number };
+  readonly stopped: StopReason | null;
+  readonly stats: {
+    states: number;
+    transitions: number;
+    ms: number;
+    depth: number;
+    bytes: number;
+  };
+  /** Present for the reductions that were asked for. */
+  readonly reductions: { readonly symmetry?: ReductionUse; readonly por?: ReductionUse };
   readonly outcomes: readonly Outcome[];
   readonly always: readonly AlwaysViolation[];
   /** Found only in complete explorations (a cycle needs the whole graph). */
@@ -88,121 +142,23 @@ export interface ExploreResult {
 const W_INTERVENTION = 1e12;
 const W_SWITCH = 1e6;
 
-const META = 5; // used irqs, nmis, preemptions, migrations; CPU of the last step + 1
-
-/** Every node's state, metadata, best cost and parent, in flat growable arrays. */
-class Nodes {
-  count = 0;
-  states: Int32Array;
-  meta: Int32Array;
-  cost: Float64Array;
-  parent: Int32Array;
-  event: Int32Array;
-  switches: Int32Array;
-  expanded: Uint8Array;
-  /** Each node's 64-bit key (two lanes), and an open-addressing table of node ids by key. */
-  private keys: Int32Array;
-  private table = new Int32Array(1 << 12).fill(-1);
-  private readonly h = new Int32Array(2);
-
-  constructor(readonly size: number) {
-    const cap = 1024;
-    this.states = new Int32Array(cap * size);
-    this.meta = new Int32Array(cap * META);
-    this.cost = new Float64Array(cap);
-    this.parent = new Int32Array(cap);
-    this.event = new Int32Array(cap);
-    this.switches = new Int32Array(cap);
-    this.expanded = new Uint8Array(cap);
-    this.keys = new Int32Array(cap * 2);
-  }
-
-  private grow(): void {
-    const cap = this.cost.length * 2;
-    const more = <T extends Int32Array | Float64Array | Uint8Array>(a: T, n: number): T => {
-      const b = new (a.constructor as new (n: number) => T)(n);
-      b.set(a);
-      return b;
-    };
-    this.states = more(this.states, cap * this.size);
-    this.meta = more(this.meta, cap * META);
-    this.cost = more(this.cost, cap);
-    this.parent = more(this.parent, cap);
-    this.event = more(this.event, cap);
-    this.switches = more(this.switches, cap);
-    this.expanded = more(this.expanded, cap);
-    this.keys = more(this.keys, cap * 2);
-  }
-
-  /** Doubles the table when it is half full, re-inserting every node by its key. */
-  private rehash(): void {
-    const table = new Int32Array(this.table.length * 2).fill(-1);
-    const mask = table.length - 1;
-    for (let id = 0; id < this.count; id++) {
-      let i = (this.keys[2 * id + 1] as number) & mask;
-      while (table[i] !== -1) i = (i + 1) & mask;
-      table[i] = id;
-    }
-    this.table = table;
-  }
-
-  /** Hashes state + metadata into this.h (two 32-bit lanes). */
-  private key(s: Int32Array, meta: Int32Array): void {
-    hashState(s, this.h);
-    let m = 0x2f1a3b5c;
-    for (let i = 0; i < META; i++) m = Math.imul(m ^ (meta[i] as number), 0x9e3779b1) ^ (m >>> 15);
-    this.h[1] = (this.h[1] as number) ^ m;
-    this.h[0] = Math.imul((this.h[0] as number) ^ (m >>> 7), 0x85ebca6b);
-  }
-
-  private same(id: number, s: Int32Array, meta: Int32Array): boolean {
-    const base = id * this.size;
-    for (let i = 0; i < this.size; i++) if (this.states[base + i] !== s[i]) return false;
-    for (let i = 0; i < META; i++) if (this.meta[id * META + i] !== meta[i]) return false;
-    return true;
-  }
-
-  /** The node for (s, meta): [id, true] if it was just created. */
-  find(s: Int32Array, meta: Int32Array): [number, boolean] {
-    this.key(s, meta);
-    const h0 = this.h[0] as number;
-    const h1 = this.h[1] as number;
-    const mask = this.table.length - 1;
-    let i = h1 & mask;
-    for (;;) {
-      const id = this.table[i] as number;
-      if (id === -1) break;
-      // Equal keys are checked word by word: a 64-bit collision cannot merge two states.
-      if (this.keys[2 * id] === h0 && this.keys[2 * id + 1] === h1 && this.same(id, s, meta))
-        return [id, false];
-      i = (i + 1) & mask;
-    }
-    if (this.count === this.cost.length) this.grow();
-    const id = this.count++;
-    this.states.set(s, id * this.size);
-    this.meta.set(meta, id * META);
-    this.keys[2 * id] = h0;
-    this.keys[2 * id + 1] = h1;
-    this.cost[id] = Infinity;
-    this.table[i] = id;
-    if (this.count * 2 > this.table.length) this.rehash();
-    return [id, true];
-  }
-
-  stateOf(id: number, into: Int32Array): void {
-    into.set(this.states.subarray(id * this.size, (id + 1) * this.size));
-  }
-
-  witness(id: number): Witness {
-    const events: number[] = [];
-    for (let n = id; this.parent[n] !== -1; n = this.parent[n] as number)
-      events.push(this.event[n] as number);
-    events.reverse();
-    let interventions = 0;
-    for (let i = 0; i < 4; i++) interventions += this.meta[id * META + i] as number;
-    return { events, interventions, switches: this.switches[id] as number };
-  }
-}
+/**
+ * A node's metadata word: interventions used (4 bits each: IRQs, NMIs, preemptions,
+ * migrations), the CPU of the last step + 1 (8 bits), always-invariants broken (8 bits).
+ */
+const MAX_BUDGET = 15;
+const MAX_ALWAYS = 8;
+const usedOf = (meta: number, slot: number) => (meta >>> (4 * slot)) & 15;
+const lastOf = (meta: number) => ((meta >>> 16) & 255) - 1;
+const maskOf = (meta: number) => meta >>> 24;
+const pack = (used: readonly number[], last: number, mask: number) =>
+  (used[0] as number) |
+  ((used[1] as number) << 4) |
+  ((used[2] as number) << 8) |
+  ((used[3] as number) << 12) |
+  ((last + 1) << 16) |
+  (mask << 24) |
+  0;
 
 /** Explores `sc` with parameters `params` within `bounds`. */
 export function explore(
@@ -212,31 +168,87 @@ export function explore(
   options: ExploreOptions = {},
 ): ExploreResult {
   const started = Date.now();
-  const maxStates = options.maxStates ?? 2_000_000;
+  const maxStates = Math.min(options.maxStates ?? Infinity, MAX_NODES);
+  const maxBytes = (options.maxMemoryMB ?? DEFAULT_MAX_MEMORY_MB) * 1024 * 1024;
   const { machine: m } = sc.build(params);
   const limits = [bounds.irqs, bounds.nmis, bounds.preemptions, bounds.migrations];
-  const checksAlways = sc.invariants.some((i) => i.when === 'always');
-  const nodes = new Nodes(m.size);
-  const heap = new MinHeap();
-  const cur = new Int32Array(m.size);
-  const next = new Int32Array(m.size);
-  const meta = new Int32Array(META);
-  const evs: number[] = [];
-  const outcomes = new Map<string, Outcome>();
-  const always = new Map<string, AlwaysViolation>();
-  let transitions = 0;
-  let complete = true;
-  // Every transition, for livelock detection (a cycle is a property of the whole graph).
-  const edges = {
-    n: 0,
-    from: new Int32Array(4096),
-    to: new Int32Array(4096),
-    ev: new Int32Array(4096),
+  for (const [i, name] of ['irqs', 'nmis', 'preemptions', 'migrations'].entries()) {
+    const l = limits[i] as number;
+    if (!Number.isInteger(l) || l < 0 || l > MAX_BUDGET)
+      throw new RangeError(`Explore allows 0 to ${MAX_BUDGET} ${name}, not ${l}`);
+  }
+  if (m.cpus > 254) throw new RangeError('Explore handles at most 254 CPUs');
+  const always = sc.invariants.filter((i) => i.when === 'always' && i.always);
+  if (always.length > MAX_ALWAYS)
+    throw new RangeError(`Explore tracks at most ${MAX_ALWAYS} always-invariants`);
+  const brokenIn = (s: Int32Array): number => {
+    let mask = 0;
+    for (let i = 0; i < always.length; i++)
+      if ((always[i] as InvariantSpec).always?.(m, s, params) != null) mask |= 1 << i;
+    return mask;
   };
+
+  // Tasks that loop forever (adders in a livelock study) would make a retrying sum's retry count
+  // grow without end; it saturates at cpus + 1 so the state space stays finite (the
+  // retries-bounded verdict, "at most cpus", is still decided exactly).
+  const endless = m.code.slice(0, m.tasks).some((code) => code.some((ins) => ins.op === Op.Pause));
+  const retryCap = m.cpus + 1;
+  const capRetries = (s: Int32Array) => {
+    for (let c = 0; c < m.contexts; c++) {
+      const at = ctxBase(m, c) + CTX_RETRIES;
+      if ((s[at] as number) > retryCap) s[at] = retryCap;
+    }
+  };
+
+  const start = initialState(m);
+  const reductions: { symmetry?: ReductionUse; por?: ReductionUse } = {};
+  let symmetry: Symmetry | null = null;
+  let por: PrivateSteps | null = null;
+  // Livelocks are cycles of the whole graph: reductions would hide them.
+  const noReduction = endless ? 'tasks run forever here, and livelocks need the whole graph' : '';
+  if (options.symmetry) {
+    const found = noReduction || findSymmetry(m, bounds.migrations, start);
+    if (typeof found === 'string') reductions.symmetry = { on: false, why: found };
+    else {
+      symmetry = found;
+      reductions.symmetry = { on: true };
+    }
+  }
+  if (options.por) {
+    const found =
+      noReduction ||
+      (Number.isFinite(bounds.switches)
+        ? 'a switch bound counts the order of steps, which the reduction changes'
+        : privateSteps(sc, m, bounds.migrations));
+    if (typeof found === 'string') reductions.por = { on: false, why: found };
+    else {
+      por = found;
+      reductions.por = { on: true };
+    }
+  }
+
+  const sym = symmetry;
+  const nodes = new Visited(m);
+  const queue = new BucketQueue();
+  const size = m.size;
+  const cur = new Int32Array(size);
+  const next = new Int32Array(m.size);
+  const tmp = new Int32Array(m.size);
+  const curIds = new Int32Array(nodes.width);
+  const nextIds = new Int32Array(nodes.width);
+  const used = [0, 0, 0, 0];
+  const evs: number[] = [];
+  const outcomes = new Map<string, Outcome & { mask: number }>();
+  const firstBroken = new Map<string, { id: number }>();
+  let transitions = 0;
+  let stopped = null as StopReason | null; // set inside `follow` too
+  let depth = 0;
+  // Every transition, for livelock detection (a cycle is a property of the whole graph).
+  const edges = { n: 0, from: new Int32Array(0), to: new Int32Array(0), ev: new Int32Array(0) };
   const addEdge = (f: number, t: number, e: number) => {
     if (edges.n === edges.from.length) {
       const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
+        const b = new Int32Array(Math.max(4096, a.length * 2));
         b.set(a);
         return b;
       };
@@ -249,128 +261,240 @@ export function explore(
     edges.ev[edges.n] = e;
     edges.n++;
   };
-  // Tasks that loop forever (adders in a livelock study) would make a retrying sum's retry count
-  // grow without end; it saturates at cpus + 1 so the state space stays finite (the
-  // retries-bounded verdict, "at most cpus", is still decided exactly).
-  const endless = m.code.slice(0, m.tasks).some((code) => code.some((ins) => ins.op === Op.Pause));
-  const retryCap = m.cpus + 1;
-  let expandedCount = 0;
+  const bytes = () => nodes.bytes + queue.bytes + edges.from.byteLength * 3;
   let violated = false;
 
-  const [root] = nodes.find(initialState(m), meta);
-  nodes.cost[root] = 0;
-  nodes.parent[root] = -1;
-  nodes.event[root] = -1;
-  heap.push(root, 0);
-
-  const record = (
-    id: number,
-    observables: Observables,
-    violations: readonly Violation[],
-    terminal: boolean,
-  ) => {
-    const key = `${terminal ? 'T' : 'D'}${outcomeKey(observables)}`;
-    if (violations.length > 0) violated = true;
-    const seen = outcomes.get(key);
-    if (seen) seen.states++;
-    else
-      outcomes.set(key, {
-        observables,
-        violations,
-        terminal,
-        witness: nodes.witness(id),
-        states: 1,
-      });
+  const costOf = (id: number) => {
+    const meta = nodes.meta(id);
+    let interventions = 0;
+    for (let i = 0; i < 4; i++) interventions += usedOf(meta, i);
+    return interventions * W_INTERVENTION + nodes.switches.get(id) * W_SWITCH + nodes.steps.get(id);
   };
 
-  while (heap.size > 0) {
-    const id = heap.pop();
-    if (heap.lastCost > (nodes.cost[id] as number) || nodes.expanded[id] === 1) continue;
-    nodes.expanded[id] = 1;
-    if (options.simplest && violated) break;
-    if (++expandedCount % 4096 === 0 && options.progress?.(nodes.count, transitions) === true) {
-      complete = false;
+  // The root.
+  cur.set(start);
+  let rootLast = -1;
+  if (sym) rootLast = sym.canonical(cur, -1, tmp).last;
+  nodes.components(cur, curIds);
+  const root = nodes.find(curIds, pack(used, rootLast, always.length ? brokenIn(cur) : 0));
+  nodes.steps.set(root, 0);
+  nodes.switches.set(root, 0);
+  nodes.parent.set(root, -1);
+  nodes.event.set(root, -1);
+  queue.push(root, 0);
+
+  const pathOf = (id: number): number[] => {
+    const events: number[] = [];
+    for (let n = id; nodes.parent.get(n) !== -1; n = nodes.parent.get(n))
+      events.push(nodes.event.get(n));
+    return events.reverse();
+  };
+  // A schedule that reaches node id, as events on the real machine (renamed back from the
+  // canonical states with symmetry), and the renaming from its end state to the node's.
+  const concrete = (id: number): { events: number[]; g: number } => {
+    const path = pathOf(id);
+    const sym = symmetry;
+    if (!sym) return { events: path, g: 0 };
+    const r = start.slice();
+    let g = 0;
+    let last = -1;
+    const out: number[] = [];
+    for (const e of path) {
+      const back = sym.inverse(g);
+      const type = eventType(e);
+      const k = sym.cpu(back, eventCpu(e));
+      const ev = makeEvent(type, k, type === Ev.Migrate ? sym.cpu(back, eventTarget(e)) : 0);
+      out.push(ev);
+      apply(m, r, ev);
+      if (type === Ev.Step) last = k;
+      tmp.set(r);
+      g = sym.canonical(tmp, last, next).g;
+    }
+    return { events: out, g };
+  };
+  const witnessOf = (id: number, events: readonly number[]): Witness => {
+    const meta = nodes.meta(id);
+    let interventions = 0;
+    for (let i = 0; i < 4; i++) interventions += usedOf(meta, i);
+    return { events, interventions, switches: nodes.switches.get(id) };
+  };
+  // Events renamed by g (a CPU map), for the other members of a terminal node's class.
+  const renameEvents = (events: readonly number[], map: (k: number) => number) =>
+    events.map((e) =>
+      makeEvent(
+        eventType(e),
+        map(eventCpu(e)),
+        eventType(e) === Ev.Migrate ? map(eventTarget(e)) : 0,
+      ),
+    );
+
+  const record = (id: number, s: Int32Array, meta: number, terminal: boolean) => {
+    const mask = maskOf(meta);
+    const sy = sym;
+    const add = (state: Int32Array, events: () => number[]) => {
+      const o = observe(sc, m, state, params);
+      const key = `${terminal ? 'T' : 'D'}${mask}${outcomeKey(o)}`;
+      const seen = outcomes.get(key);
+      if (seen) {
+        seen.states++;
+        return;
+      }
+      const violations: Violation[] = terminal
+        ? finalViolations(sc, o, params)
+        : [{ id: 'deadlock', reason: 'no CPU can make progress' }];
+      if (violations.length > 0 || mask !== 0) violated = true;
+      outcomes.set(key, {
+        observables: o,
+        violations,
+        terminal,
+        witness: witnessOf(id, events()),
+        states: 1,
+        mask,
+      });
+    };
+    if (!sy) {
+      add(s, () => pathOf(id));
+      return;
+    }
+    // Every member of the class is reachable (the start is the same under each renaming).
+    const seen = new Set<string>();
+    const image = new Int32Array(m.size);
+    let path: { events: number[]; g: number } | null = null;
+    for (let h = 0; h < sy.perms.length; h++) {
+      sy.image(h, s, image);
+      const last = sy.cpu(h, lastOf(meta));
+      const key = `${image.join(',')}/${last}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      add(image, () => {
+        path ??= concrete(id);
+        const p = path;
+        const h1 = h;
+        return renameEvents(p.events, (k) => sy.cpu(h1, sy.cpu(p.g, k)));
+      });
+    }
+  };
+
+  // The node being expanded, shared with `follow` (one closure for the whole run).
+  let id = -1;
+  let meta = 0;
+  let lastCpu = -1;
+  let mask = 0;
+  let steps = 0;
+  let lastCanStep = false;
+  // Whether an event of the node being expanded changed the state (set inside `follow`).
+  const moved = new Uint8Array(1);
+
+  // Follows event ev from the node being expanded; returns whether it led to a new node.
+  const follow = (ev: number): boolean => {
+    const slot = budgetSlot(ev);
+    if (slot >= 0 && (used[slot] as number) >= (limits[slot] as number)) return false;
+    const isStep = eventType(ev) === Ev.Step;
+    const switched = isStep && lastCanStep && eventCpu(ev) !== lastCpu;
+    const switches = nodes.switches.get(id) + (switched ? 1 : 0);
+    if (switches > bounds.switches) return false;
+    for (let i = 0; i < size; i++) next[i] = cur[i] as number;
+    apply(m, next, ev);
+    if (endless) capRetries(next);
+    transitions++;
+    let last = isStep ? eventCpu(ev) : lastCpu;
+    if (sym) last = sym.canonical(next, last, tmp).last;
+    if (slot >= 0) used[slot] = (used[slot] as number) + 1;
+    const nextMeta = pack(used, last, always.length ? mask | brokenIn(next) : 0);
+    if (slot >= 0) used[slot] = (used[slot] as number) - 1;
+    nodes.components(next, nextIds, cur, curIds);
+    const to = nodes.find(nextIds, nextMeta);
+    if (to < 0) {
+      stopped = 'max-states';
+      return false;
+    }
+    const fresh = nodes.fresh;
+    if (endless) addEdge(id, to, ev);
+    if (to !== id && moved[0] === 0 && !same(next, cur)) moved[0] = 1;
+    if (fresh && nodes.count > maxStates) {
+      stopped = 'max-states';
+      return fresh;
+    }
+    const toSteps = nodes.steps.get(to);
+    const toSwitches = nodes.switches.get(to);
+    if (
+      nodes.expanded.get(to) === 0 &&
+      (toSteps < 0 || switches < toSwitches || (switches === toSwitches && steps + 1 < toSteps))
+    ) {
+      nodes.steps.set(to, steps + 1);
+      nodes.switches.set(to, switches);
+      nodes.parent.set(to, id);
+      nodes.event.set(to, ev);
+      queue.push(to, costOf(to));
+    }
+    return fresh;
+  };
+
+  let expanded = 0;
+  while (queue.size > 0) {
+    id = queue.pop();
+    if (nodes.expanded.get(id) === 1 || queue.lastCost > costOf(id)) continue;
+    if (options.simplest && violated) {
+      stopped = 'simplest';
       break;
     }
-    nodes.stateOf(id, cur);
-    const base = id * META;
-    const lastCpu = (nodes.meta[base + 4] as number) - 1;
+    nodes.expanded.set(id, 1);
+    if (++expanded % 4096 === 0) {
+      const b = bytes();
+      if (b > maxBytes) {
+        stopped = 'max-memory';
+        break;
+      }
+      const p = { states: nodes.count, transitions, depth, bytes: b, ms: Date.now() - started };
+      if (options.progress?.(p) === true) {
+        stopped = 'cancelled';
+        break;
+      }
+    }
+    nodes.decode(id, cur, curIds);
+    meta = nodes.meta(id);
+    for (let i = 0; i < 4; i++) used[i] = usedOf(meta, i);
+    lastCpu = lastOf(meta);
+    mask = maskOf(meta);
+    steps = nodes.steps.get(id);
+    if (steps > depth) depth = steps;
 
-    if (checksAlways) {
-      for (const v of alwaysViolations(sc, m, cur, params)) {
-        if (!always.has(v.id)) always.set(v.id, { ...v, witness: nodes.witness(id) });
-        violated = true;
+    if (mask !== 0) {
+      violated = true;
+      for (let i = 0; i < always.length; i++) {
+        const inv = always[i] as InvariantSpec;
+        if (
+          (mask & (1 << i)) !== 0 &&
+          !firstBroken.has(inv.id) &&
+          inv.always?.(m, cur, params) != null
+        )
+          firstBroken.set(inv.id, { id });
       }
     }
     if (isTerminal(m, cur)) {
-      const o = observe(sc, m, cur, params);
-      record(id, o, finalViolations(sc, o, params), true);
+      record(id, cur, meta, true);
       continue;
     }
 
     const n = enabledEvents(m, cur, evs);
     // Could the previous step's CPU still step? Then stepping another CPU is a switch.
-    let lastCanStep = false;
+    lastCanStep = false;
     for (let i = 0; i < n; i++) {
       const ev = evs[i] as number;
       if (eventType(ev) === Ev.Step && eventCpu(ev) === lastCpu) lastCanStep = true;
     }
-    let progress = false;
-    for (let i = 0; i < n; i++) {
-      const ev = evs[i] as number;
-      const slot = budgetSlot(ev);
-      if (slot >= 0 && (nodes.meta[base + slot] as number) >= (limits[slot] as number)) continue;
-      const isStep = eventType(ev) === Ev.Step;
-      const switched = isStep && lastCanStep && eventCpu(ev) !== lastCpu;
-      const switches = (nodes.switches[id] as number) + (switched ? 1 : 0);
-      if (switches > bounds.switches) continue;
-      next.set(cur);
-      apply(m, next, ev);
-      if (endless) {
-        for (let c = 0; c < m.contexts; c++) {
-          const at = ctxBase(m, c) + CTX_RETRIES;
-          if ((next[at] as number) > retryCap) next[at] = retryCap;
-        }
-      }
-      transitions++;
-      for (let j = 0; j < 4; j++) meta[j] = nodes.meta[base + j] as number;
-      if (slot >= 0) meta[slot] = (meta[slot] as number) + 1;
-      meta[4] = isStep ? eventCpu(ev) + 1 : lastCpu + 1;
-      const cost =
-        (nodes.cost[id] as number) +
-        1 +
-        (slot >= 0 ? W_INTERVENTION : 0) +
-        (switched ? W_SWITCH : 0);
-      const [to, fresh] = nodes.find(next, meta);
-      // Livelocks are looked for only when some task runs forever (endless adders): with finite
-      // tasks the others eventually stop, and a sum they no longer disturb returns.
-      if (endless) addEdge(id, to, ev);
-      if (to !== id) progress = progress || !statesEqual(next, cur);
-      if (fresh && nodes.count > maxStates) {
-        complete = false;
-        break;
-      }
-      if (cost < (nodes.cost[to] as number) && nodes.expanded[to] === 0) {
-        nodes.cost[to] = cost;
-        nodes.parent[to] = id;
-        nodes.event[to] = ev;
-        nodes.switches[to] = switches;
-        heap.push(to, cost);
-      }
+    moved[0] = 0;
+    // A private step alone, unless it leads back to a node already met (the cycle proviso).
+    const alone = por ? por.pick(cur, used, limits) : -1;
+    if (alone < 0 || !follow(makeEvent(Ev.Step, alone))) {
+      for (let i = 0; i < n && stopped === null; i++) follow(evs[i] as number);
     }
-    if (!complete) break;
-    if (!progress) {
-      // Nothing but spinning (or nothing at all) can follow, and the machine is not done.
-      record(
-        id,
-        observe(sc, m, cur, params),
-        [{ id: 'deadlock', reason: 'no CPU can make progress' }],
-        false,
-      );
-    }
+    if (stopped !== null) break;
+    if (moved[0] === 0) record(id, cur, meta, false);
   }
 
-  if (options.simplest && violated) complete = false; // stopped early on purpose
+  if (options.simplest && violated && stopped === null) stopped = 'simplest';
+  const complete = stopped === null;
   const livelocks: LivelockReport[] = [];
   if (complete && endless) {
     const graph: Graph = {
@@ -380,25 +504,98 @@ export function explore(
       to: edges.to,
       ev: edges.ev,
       stateOf: (id, into) => {
-        nodes.stateOf(id, into);
+        nodes.decode(id, into, curIds);
       },
     };
-    const byCost = (a: number, b: number) =>
-      (nodes.cost[a] as number) - (nodes.cost[b] as number) || a - b;
+    const byCost = (a: number, b: number) => costOf(a) - costOf(b) || a - b;
     for (const l of findLivelocks(m, graph, byCost)) {
-      livelocks.push({ witness: nodes.witness(l.entry), cycle: l.cycle });
+      livelocks.push({ witness: witnessOf(l.entry, pathOf(l.entry)), cycle: l.cycle });
     }
   }
+
+  // Always-invariants: the first state that broke each, and where each outcome's path broke it.
+  const alwaysOut: AlwaysViolation[] = [];
+  for (const [invId, { id }] of firstBroken) {
+    const { events } = concrete(id);
+    const inv = always.find((i) => i.id === invId) as InvariantSpec;
+    const s = replayTo(m, start, events, endless ? capRetries : null);
+    alwaysOut.push({
+      id: invId,
+      reason: inv.always?.(m, s, params) ?? '',
+      witness: witnessOf(id, events),
+    });
+  }
+  const outList: Outcome[] = [];
+  for (const { mask, ...o } of outcomes.values()) {
+    if (mask === 0) {
+      outList.push(o);
+      continue;
+    }
+    const broken = always.filter((_, i) => (mask & (1 << i)) !== 0);
+    const found = whereBroken(
+      m,
+      params,
+      start,
+      o.witness.events,
+      broken,
+      endless ? capRetries : null,
+    );
+    outList.push({ ...o, violations: [...o.violations, ...found] });
+  }
+
   return {
     complete,
-    stats: { states: nodes.count, transitions, ms: Date.now() - started },
-    outcomes: [...outcomes.values()],
-    always: [...always.values()],
+    stopped,
+    stats: { states: nodes.count, transitions, ms: Date.now() - started, depth, bytes: bytes() },
+    reductions,
+    outcomes: outList,
+    always: alwaysOut,
     livelocks,
   };
 }
 
-function statesEqual(a: Int32Array, b: Int32Array): boolean {
+function same(a: Int32Array, b: Int32Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+function replayTo(
+  m: Machine,
+  start: Int32Array,
+  events: readonly number[],
+  cap: ((s: Int32Array) => void) | null,
+): Int32Array {
+  const s = start.slice();
+  for (const ev of events) {
+    apply(m, s, ev);
+    cap?.(s);
+  }
+  return s;
+}
+
+/** Where along `events` each invariant of `broken` first fails, and why. */
+function whereBroken(
+  m: Machine,
+  params: Params,
+  start: Int32Array,
+  events: readonly number[],
+  broken: readonly InvariantSpec[],
+  cap: ((s: Int32Array) => void) | null,
+): PathViolation[] {
+  const found: PathViolation[] = [];
+  const s = start.slice();
+  const check = (step: number) => {
+    for (const inv of broken) {
+      if (found.some((f) => f.id === inv.id)) continue;
+      const reason = inv.always?.(m, s, params);
+      if (reason != null) found.push({ id: inv.id, reason, step });
+    }
+  };
+  check(0);
+  events.forEach((ev, i) => {
+    apply(m, s, ev);
+    cap?.(s);
+    check(i + 1);
+  });
+  return found;
 }

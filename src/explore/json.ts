@@ -4,11 +4,16 @@
 
 import { formatSchedule } from '../machine/schedule.ts';
 import { jsonObservables } from '../scenarios/outcome.ts';
-import type { ExploreResult } from './explore.ts';
+import type { ExploreResult, ReductionUse, StopReason } from './explore.ts';
 
 export interface OutcomeJson {
   readonly observables: Record<string, unknown>;
-  readonly violations: readonly { readonly id: string; readonly reason: string }[];
+  /** Final invariants the end breaks; always-invariants broken on the way, with the event count. */
+  readonly violations: readonly {
+    readonly id: string;
+    readonly reason: string;
+    readonly step?: number;
+  }[];
   readonly terminal: boolean;
   /** The simplest schedule that ends here, and its length and cost. */
   readonly witness: string;
@@ -21,7 +26,16 @@ export interface OutcomeJson {
 
 export interface ExploreJson {
   readonly complete: boolean;
-  readonly stats: { readonly states: number; readonly transitions: number; readonly ms: number };
+  /** Why an incomplete run stopped. */
+  readonly stopped: StopReason | null;
+  readonly stats: {
+    readonly states: number;
+    readonly transitions: number;
+    readonly ms: number;
+    readonly depth: number;
+    readonly bytes: number;
+  };
+  readonly reductions: { readonly symmetry?: ReductionUse; readonly por?: ReductionUse };
   readonly outcomes: readonly OutcomeJson[];
   readonly always: readonly {
     readonly id: string;
@@ -34,7 +48,9 @@ export interface ExploreJson {
 export function exploreJson(r: ExploreResult): ExploreJson {
   return {
     complete: r.complete,
+    stopped: r.stopped,
     stats: r.stats,
+    reductions: r.reductions,
     outcomes: r.outcomes.map((o) => ({
       observables: jsonObservables(o.observables),
       violations: o.violations,

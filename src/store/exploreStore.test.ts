@@ -4,7 +4,9 @@ import { createExploreStore, type Runner } from './exploreStore.ts';
 
 const summary: ExploreSummary = {
   complete: true,
-  stats: { states: 3, transitions: 2, ms: 1 },
+  stopped: null,
+  stats: { states: 3, transitions: 2, ms: 1, depth: 2, bytes: 1024 },
+  reductions: {},
   outcomes: [],
   always: [],
   livelocks: [],
@@ -18,7 +20,7 @@ function fakeRunner() {
   const runner: Runner = {
     run: (req, onProgress) => {
       requests.push(req);
-      onProgress(7, 9);
+      onProgress({ states: 7, transitions: 9, depth: 3, bytes: 4096, ms: 5 });
       return new Promise((resolve, reject) => {
         finish = resolve;
         fail = reject;
@@ -49,7 +51,7 @@ describe('the Explore store', () => {
     store.getState().boundsChanged({ irqs: 1 });
     store.getState().runRequested('irq-local-rmw', { variant: 'none' });
     expect(store.getState().running).toBe(true);
-    expect(store.getState().progress).toEqual({ states: 7, transitions: 9 });
+    expect(store.getState().progress).toMatchObject({ states: 7, transitions: 9, depth: 3 });
     expect(f.requests[0]?.bounds.irqs).toBe(1);
     f.finish(summary);
     await Promise.resolve();

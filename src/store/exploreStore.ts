@@ -2,37 +2,50 @@
 // progress and result. Created without React; the bridge is passed in so tests can fake it.
 
 import { createStore } from 'zustand/vanilla';
+import type { ExploreProgress } from '../explore/explore.ts';
 import type { ExploreRequest, ExploreSummary } from '../workers/exploreApi.ts';
 
 export interface Runner {
   run(
     req: ExploreRequest,
-    onProgress: (states: number, transitions: number) => void,
+    onProgress: (p: ExploreProgress) => void,
   ): Promise<ExploreSummary>;
   cancel(): void;
 }
 
 export type Bounds = ExploreRequest['bounds'];
 
+/** How a run is limited and reduced (the panel's options). */
+export interface RunOptions {
+  /** MB of memory the visited set may hold. */
+  readonly maxMemoryMB: number;
+  readonly symmetry: boolean;
+  readonly por: boolean;
+}
+
 export interface ExploreState {
   readonly bounds: Bounds;
   readonly running: boolean;
-  readonly progress: { states: number; transitions: number } | null;
+  readonly options: RunOptions;
+  readonly progress: ExploreProgress | null;
   readonly result: ExploreSummary | null;
   /** The request the result answers (scenario and parameters), to replay its witnesses. */
   readonly request: ExploreRequest | null;
   readonly error: string | null;
   boundsChanged(b: Partial<Bounds>): void;
   boundsReset(b: Bounds): void;
+  optionsChanged(o: Partial<RunOptions>): void;
   runRequested(scenario: string, params: Readonly<Record<string, string>>): void;
   cancelRequested(): void;
 }
 
-export const MAX_STATES = 2_000_000;
+/** The memory budget a tab can afford by default (the explorer's own default). */
+export const DEFAULT_MEMORY_MB = 1024;
 
 export function createExploreStore(runner: Runner) {
   return createStore<ExploreState>()((set, get) => ({
     bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: null },
+    options: { maxMemoryMB: DEFAULT_MEMORY_MB, symmetry: false, por: false },
     running: false,
     progress: null,
     result: null,
@@ -40,6 +53,9 @@ export function createExploreStore(runner: Runner) {
     error: null,
     boundsChanged: (b) => {
       set({ bounds: { ...get().bounds, ...b } });
+    },
+    optionsChanged: (o) => {
+      set({ options: { ...get().options, ...o } });
     },
     boundsReset: (b) => {
       const wasRunning = get().running;
@@ -54,17 +70,23 @@ export function createExploreStore(runner: Runner) {
       if (wasRunning) runner.cancel();
     },
     runRequested: (scenario, params) => {
-      const req: ExploreRequest = { scenario, params, bounds: get().bounds, maxStates: MAX_STATES };
+      const req: ExploreRequest = {
+        scenario,
+        params,
+        bounds: get().bounds,
+        maxStates: null,
+        ...get().options,
+      };
       set({
         running: true,
-        progress: { states: 0, transitions: 0 },
+        progress: { states: 0, transitions: 0, depth: 0, bytes: 0, ms: 0 },
         error: null,
         result: null,
         request: req,
       });
       runner
-        .run(req, (states, transitions) => {
-          set({ progress: { states, transitions } });
+        .run(req, (progress) => {
+          if (get().request === req) set({ progress });
         })
         .then(
           (result) => {

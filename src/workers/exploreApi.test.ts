@@ -11,7 +11,7 @@ describe('the explore worker API (run in Node, as the worker runs it)', () => {
         bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 1, switches: null },
         maxStates: 50_000,
       },
-      (states) => seen.push(states),
+      (p) => seen.push(p.states),
     );
     expect(r.complete).toBe(false);
     expect(seen.length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 // What the explore worker exposes: one call that runs the explorer and returns plain JSON-able
 // data (observables as JSON, witnesses as schedule strings). Node tests import it directly.
 
-import { type Bounds, explore } from '../explore/explore.ts';
+import { type Bounds, explore, type ExploreProgress } from '../explore/explore.ts';
 import { type ExploreJson, exploreJson } from '../explore/json.ts';
 import type { Budget } from '../machine/budget.ts';
 import { findScenario } from '../scenarios/index.ts';
@@ -13,7 +13,12 @@ export interface ExploreRequest {
   readonly params: Readonly<Record<string, string>>;
   /** The interventions a path may make; switches null for no bound. */
   readonly bounds: Budget & { readonly switches: number | null };
-  readonly maxStates: number;
+  /** Stop, incomplete, after this many states (null: no limit). */
+  readonly maxStates: number | null;
+  /** Stop, incomplete, at this much memory (MB; the explorer's default when left out). */
+  readonly maxMemoryMB?: number;
+  readonly symmetry?: boolean;
+  readonly por?: boolean;
 }
 
 /** What a run returns: the exploration as JSON-able data (src/explore/json.ts). */
@@ -21,18 +26,18 @@ export type ExploreSummary = ExploreJson;
 
 export const exploreApi = {
   /** Runs one exploration; `progress` (if given) hears every 4096 states. */
-  run(
-    req: ExploreRequest,
-    progress?: (states: number, transitions: number) => void,
-  ): ExploreSummary {
+  run(req: ExploreRequest, progress?: (p: ExploreProgress) => void): ExploreSummary {
     const sc = findScenario(req.scenario);
     if (!sc) throw new Error(`unknown scenario '${req.scenario}'`);
     const params = resolveParams(sc, req.params);
     const bounds: Bounds = { ...req.bounds, switches: req.bounds.switches ?? Infinity };
     const r = explore(sc, params, bounds, {
-      maxStates: req.maxStates,
-      progress: (states, transitions) => {
-        progress?.(states, transitions);
+      maxStates: req.maxStates ?? Infinity,
+      maxMemoryMB: req.maxMemoryMB,
+      symmetry: req.symmetry === true,
+      por: req.por === true,
+      progress: (p) => {
+        progress?.(p);
         return false;
       },
     });

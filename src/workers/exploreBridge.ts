@@ -2,6 +2,7 @@
 // and cancels by terminating (a busy worker cannot answer a message).
 
 import { proxy, type Remote, wrap } from 'comlink';
+import type { ExploreProgress } from '../explore/explore.ts';
 import type { ExploreApi, ExploreRequest, ExploreSummary } from './exploreApi.ts';
 
 export class ExploreBridge {
@@ -11,7 +12,7 @@ export class ExploreBridge {
   /** Runs an exploration in a fresh worker. Rejects with an Error named 'Cancelled' on cancel. */
   async run(
     req: ExploreRequest,
-    onProgress: (states: number, transitions: number) => void,
+    onProgress: (p: ExploreProgress) => void,
   ): Promise<ExploreSummary> {
     this.cancel();
     const worker = new Worker(new URL('./explore.worker.ts', import.meta.url), { type: 'module' });

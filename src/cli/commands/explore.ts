@@ -2,7 +2,13 @@
 // (fewest interventions, then switches, then steps).
 
 import { parseArgs } from 'node:util';
-import { type Bounds, explore } from '../../explore/explore.ts';
+import {
+  type Bounds,
+  DEFAULT_MAX_MEMORY_MB,
+  explore,
+  type ExploreProgress,
+  type StopReason,
+} from '../../explore/explore.ts';
 import { exploreJson } from '../../explore/json.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { toJson } from '../json.ts';
@@ -19,7 +25,11 @@ export function exploreCommand(argv: readonly string[]): string {
         migrations: { type: 'string' },
         switches: { type: 'string' },
         'max-states': { type: 'string' },
+        'max-memory': { type: 'string' },
         simplest: { type: 'boolean' },
+        symmetry: { type: 'boolean' },
+        por: { type: 'boolean' },
+        quiet: { type: 'boolean' },
       },
       allowPositionals: true,
       strict: true,
@@ -35,8 +45,19 @@ export function exploreCommand(argv: readonly string[]): string {
     switches:
       values.switches === undefined ? Infinity : intOption('switches', values.switches, 0, 1000),
   };
-  const maxStates = intOption('max-states', values['max-states'], 2_000_000, 50_000_000);
-  const r = explore(sc, params, bounds, { maxStates, simplest: values.simplest === true });
+  const maxStates =
+    values['max-states'] === undefined
+      ? Infinity
+      : intOption('max-states', values['max-states'], 0, 60_000_000);
+  const maxMemoryMB = intOption('max-memory', values['max-memory'], DEFAULT_MAX_MEMORY_MB, 65_536);
+  const r = explore(sc, params, bounds, {
+    maxStates,
+    maxMemoryMB,
+    simplest: values.simplest === true,
+    symmetry: values.symmetry === true,
+    por: values.por === true,
+    progress: values.quiet === true ? undefined : progressLine(),
+  });
   const j = exploreJson(r);
   const outcomes = j.outcomes;
   const doc = {
@@ -44,7 +65,9 @@ export function exploreCommand(argv: readonly string[]): string {
     params,
     bounds: { ...bounds, switches: Number.isFinite(bounds.switches) ? bounds.switches : null },
     complete: j.complete,
+    stopped: j.stopped,
     simplest: values.simplest === true,
+    reductions: j.reductions,
     stats: j.stats,
     outcomes,
     always: j.always,
@@ -53,22 +76,20 @@ export function exploreCommand(argv: readonly string[]): string {
   if (values.json) return toJson(doc);
   const b = doc.bounds;
   const simplest = values.simplest === true;
-  const ending = r.complete
-    ? ''
-    : simplest
-      ? ' (stopped at the simplest violation)'
-      : ' (INCOMPLETE: state limit reached)';
   const out = [
-    `${sc.id}: ${r.stats.states} states, ${r.stats.transitions} transitions in ${r.stats.ms} ms${ending}`,
+    `${sc.id}: ${r.stats.states} states, ${r.stats.transitions} transitions in ${r.stats.ms} ms${ending(r.stopped, r.stats, maxMemoryMB)}`,
     `bounds: irqs ${b.irqs}, nmis ${b.nmis}, preemptions ${b.preemptions}, migrations ${b.migrations}, switches ${b.switches ?? 'unbounded'}`,
-    '',
   ];
+  for (const [name, use] of Object.entries(r.reductions)) {
+    out.push(`${name}: ${use.on ? 'on' : `off (${use.why ?? ''})`}`);
+  }
+  out.push('');
   for (const o of simplest ? outcomes.filter((x) => x.violations.length > 0) : outcomes) {
     const obs = Object.entries(o.observables)
       .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
       .join(' ');
     const verdict = o.violations.length
-      ? `violates ${o.violations.map((v) => v.id).join(', ')}`
+      ? `violates ${o.violations.map((v) => (v.step === undefined ? v.id : `${v.id} at event ${v.step}`)).join(', ')}`
       : 'ok';
     out.push(`${obs}  (${verdict})`, `    witness (${o.witnessSteps} events): "${o.witness}"`);
   }
@@ -82,4 +103,39 @@ export function exploreCommand(argv: readonly string[]): string {
     );
   }
   return out.join('\n');
+}
+
+/** Why an incomplete run stopped, and how far it got: a suffix for the first line. */
+function ending(
+  stopped: StopReason | null,
+  stats: { states: number; depth: number },
+  maxMemoryMB: number,
+): string {
+  const covered = `covered ${stats.states} states to depth ${stats.depth}`;
+  switch (stopped) {
+    case null:
+      return '';
+    case 'simplest':
+      return ' (stopped at the simplest violation)';
+    case 'max-states':
+      return ` (INCOMPLETE: the state limit; ${covered})`;
+    case 'max-memory':
+      return ` (INCOMPLETE: the memory limit of ${maxMemoryMB} MB; ${covered}; raise --max-memory)`;
+    case 'cancelled':
+      return ` (INCOMPLETE: cancelled; ${covered})`;
+  }
+}
+
+/** A progress line on stderr about every second, once a run has lasted a second (like SPIN's). */
+function progressLine(): (p: ExploreProgress) => boolean {
+  let shown = 0;
+  return (p) => {
+    if (p.ms < 1000 || p.ms - shown < 1000) return false;
+    shown = p.ms;
+    const rate = Math.round(p.states / (p.ms / 1000));
+    process.stderr.write(
+      `explore: ${p.states} states, ${rate} states/s, ${p.transitions} transitions, depth ${p.depth}, ${Math.round(p.bytes / 1048576)} MB, ${(p.ms / 1000).toFixed(1)} s\n`,
+    );
+    return false;
+  };
 }

@@ -1,0 +1,67 @@
+// The explorer's answers for every scenario and variant, compared with fixed expected results
+// (golden.json): the same outcomes, witnesses, outcome counts, state and transition counts, so a
+// change to how states are stored or queued cannot change an answer unnoticed. The parameters
+// are written out in full, so a scenario's changed default does not move the goalposts.
+//
+// After a change that is meant to alter answers: UPDATE_GOLDEN=1 npx vitest run test/explore/golden
+// and review the diff of golden.json.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { catalogue, findScenario } from '../../src/scenarios/index.ts';
+import { paramsText, resolveParams } from '../../src/scenarios/params.ts';
+import { explore } from '../../src/explore/explore.ts';
+import { exploreJson } from '../../src/explore/json.ts';
+
+const file = new URL('./golden.json', import.meta.url);
+
+interface Case {
+  readonly scenario: string;
+  readonly params: Record<string, string>;
+  readonly answer: unknown;
+}
+
+/** What must not change: everything but the timing and the memory figures. */
+function answer(id: string, params: Record<string, string>): unknown {
+  const sc = findScenario(id);
+  if (!sc) throw new Error(`unknown scenario ${id}`);
+  const j = exploreJson(
+    explore(sc, resolveParams(sc, params), { ...sc.bounds, switches: Infinity }),
+  );
+  return {
+    complete: j.complete,
+    states: j.stats.states,
+    transitions: j.stats.transitions,
+    outcomes: j.outcomes,
+    always: j.always,
+    livelocks: j.livelocks,
+  };
+}
+
+function cases(): Case[] {
+  const out: Case[] = [];
+  for (const sc of catalogue) {
+    const variant = sc.params.find((p) => p.name === 'variant');
+    const names = variant?.kind === 'choice' ? variant.choices : [undefined];
+    for (const v of names) {
+      const params = paramsText(resolveParams(sc, v === undefined ? {} : { variant: v }));
+      out.push({ scenario: sc.id, params, answer: answer(sc.id, params) });
+    }
+  }
+  return out;
+}
+
+if (process.env.UPDATE_GOLDEN) writeFileSync(file, `${JSON.stringify(cases(), null, 1)}\n`);
+const golden = JSON.parse(readFileSync(file, 'utf8')) as Case[];
+
+describe('explore gives the recorded answer', () => {
+  it('covers every scenario', () => {
+    expect(new Set(golden.map((c) => c.scenario))).toEqual(new Set(catalogue.map((s) => s.id)));
+  });
+  it.each(golden.map((c) => [`${c.scenario} ${JSON.stringify(c.params)}`, c] as const))(
+    '%s',
+    (_, c) => {
+      expect(answer(c.scenario, c.params)).toEqual(c.answer);
+    },
+  );
+});
