@@ -55,7 +55,15 @@ export const percpuAtomic64 = defineScenario({
     'Folding with atomic64_add and no lock scales, but a lockless sum can catch a transfer half done: off by a whole batch, not by the concurrent adds.',
   reconstruction: true,
   params: percpu.parameters(),
-  presets: { kernel: percpu.kernelPreset },
+  presets: {
+    kernel: percpu.kernelPreset,
+    'five-adds': {
+      description:
+        'Each adder adds 5 times, past the batch of 4: folds happen while the sum runs, so Explore can show a sum outside its window',
+      apply: () => ({ adds: [5] }),
+    },
+  },
+  explorePresets: { '*': 'five-adds' },
   build(p, opts) {
     const r = percpu.rolesOf(p);
     const c = percpu.counterLayout(p, r, () => null, opts);

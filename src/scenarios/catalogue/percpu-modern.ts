@@ -238,7 +238,18 @@ export const percpuModern = defineScenario({
       description: "What CPU0's IRQ handler adds with percpu_counter_add() (0: no IRQ user)",
     },
   ]),
-  presets: { kernel: percpu.kernelPreset },
+  presets: {
+    kernel: percpu.kernelPreset,
+    'irq-past-batch': {
+      description:
+        "CPU0 and its IRQ each add batch − 1 from delta 0 while CPU1's delta is batch − 1: with the race, at rest the count can be off by more than (batch − 1) × CPUs",
+      apply: (p) => {
+        const b = intParam(p, 'batch');
+        return { slots: [0, b - 1], amounts: [b - 1, 0], adds: [1], irqAmount: b - 1, summer: -1 };
+      },
+    },
+  },
+  explorePresets: { 'preempt-only': 'irq-past-batch' },
   handlers: ['IRQ on CPU0: percpu_counter_add(fbc, irqAmount)'],
   build(p, opts) {
     const v = choiceParam(p, 'variant') as Variant;

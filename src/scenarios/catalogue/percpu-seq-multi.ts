@@ -108,7 +108,15 @@ export const percpuSeqMulti = defineScenario({
     ],
     { cpus: 3 },
   ),
-  presets: { kernel: percpu.kernelPreset },
+  presets: {
+    kernel: percpu.kernelPreset,
+    'half-done-fold': {
+      description:
+        'One summer; CPU0 at delta 3 adds 1, so its fold can land in the middle of a sum (the half-done-fold-accepted witness)',
+      apply: () => ({ summer2: -1, slots: [3], amounts: [1, 0], adds: [1] }),
+    },
+  },
+  explorePresets: { 'as-described': 'half-done-fold' },
   build(p, opts) {
     const v = choiceParam(p, 'variant') as Variant;
     const guarded = v === 'guarded';

@@ -1,0 +1,45 @@
+// Defaults that teach: an exploration should show every invariant the chosen variant gives up
+// broken at least once. Where the scenario's defaults cannot (too few adds to reach a batch, an
+// IRQ that only reads), the scenario names a preset that can, and Explore proposes it.
+
+import type { Params, Scenario } from '../scenarios/types.ts';
+
+/** The variant a parameter set chose, or "*" for a scenario without variants. */
+export function variantOf(sc: Scenario, p: Params): string {
+  return sc.params.some((q) => q.name === 'variant') ? String(p.variant) : '*';
+}
+
+/** The invariants the variant does not guarantee. */
+export function givenUp(sc: Scenario, p: Params): string[] {
+  const kept = sc.guarantees[variantOf(sc, p)] ?? [];
+  return sc.invariants.map((i) => i.id).filter((id) => !kept.includes(id));
+}
+
+export interface Unshown {
+  /** Invariants the variant gives up that the exploration never saw broken. */
+  readonly invariants: readonly string[];
+  /** The preset that shows them, if the scenario names one. */
+  readonly preset?: { readonly name: string; readonly description: string };
+}
+
+/** What an exploration that broke `broken` failed to show, and the preset to try. */
+export function unshown(sc: Scenario, p: Params, broken: Iterable<string>): Unshown {
+  const seen = new Set(broken);
+  const invariants = givenUp(sc, p).filter((id) => !seen.has(id));
+  const name = invariants.length > 0 ? sc.explorePresets?.[variantOf(sc, p)] : undefined;
+  const preset = name === undefined ? undefined : sc.presets[name];
+  return preset && name !== undefined
+    ? { invariants, preset: { name, description: preset.description } }
+    : { invariants };
+}
+
+/** Every invariant id an exploration's answer shows broken. */
+export function brokenIn(r: {
+  readonly outcomes: readonly { readonly violations: readonly { readonly id: string }[] }[];
+  readonly always: readonly { readonly id: string }[];
+}): string[] {
+  return [
+    ...r.outcomes.flatMap((o) => o.violations.map((v) => v.id)),
+    ...r.always.map((a) => a.id),
+  ];
+}
