@@ -32,6 +32,22 @@ describe('the Step-mode store', () => {
     expect(store.getState().session).toBe(before);
   });
 
+  it('a preset sets its parameters over the current ones, keeping the variant', () => {
+    const store = createStepStore();
+    store.getState().scenarioChosen('torn-read-32');
+    store.getState().paramChanged('variant', 'up-irq');
+    store.getState().presetApplied('irq-adds');
+    const p = store.getState().session.params;
+    expect([p.variant, p.irqDoes, p.initial, p.irqAmount]).toEqual([
+      'up-irq',
+      'add',
+      4294967295,
+      5,
+    ]);
+    store.getState().presetApplied('nope');
+    expect(store.getState().notice).toBe("torn-read-32 has no preset 'nope'");
+  });
+
   it('a witness loads at its start with its schedule ready to step forward', () => {
     const store = createStepStore();
     store.getState().witnessLoaded('lost-update');

@@ -37,6 +37,8 @@ export interface StepState {
 
   scenarioChosen(id: string): void;
   paramChanged(name: string, text: string): void;
+  /** Applies one of the scenario's named parameter sets over the current parameters. */
+  presetApplied(name: string): void;
   witnessLoaded(name: string): void;
   /** Loads a schedule (an explorer's witness) at its start, with these parameter overrides. */
   scheduleLoaded(params: Readonly<Record<string, string>>, schedule: string): void;
@@ -114,6 +116,28 @@ export function createStepStore(initial: Session = startSession(first)) {
         const { session } = get();
         try {
           const overrides = { ...paramsText(session.params, session.scenario), [name]: text };
+          set({
+            session: startSession(session.scenario, overrides),
+            notice: null,
+            playing: false,
+            witness: null,
+          });
+        } catch (e) {
+          set({ notice: messageOf(e) });
+        }
+      },
+      presetApplied: (name) => {
+        const { session } = get();
+        const preset = session.scenario.presets[name];
+        if (!preset) {
+          set({ notice: `${session.scenario.id} has no preset '${name}'` });
+          return;
+        }
+        try {
+          const overrides = {
+            ...paramsText(session.params, session.scenario),
+            ...paramsText(preset.apply(session.params)),
+          };
           set({
             session: startSession(session.scenario, overrides),
             notice: null,

@@ -116,12 +116,9 @@ export function ScenarioBar() {
           <button
             key={name}
             type="button"
+            title={sc.presets[name]?.description}
             onClick={() => {
-              const preset = sc.presets[name];
-              if (!preset) return;
-              for (const [k, v] of Object.entries(preset.apply(session.params))) {
-                actions.paramChanged(k, Array.isArray(v) ? v.join(',') : String(v));
-              }
+              actions.presetApplied(name);
             }}
           >
             Preset: {name}
