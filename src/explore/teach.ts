@@ -2,6 +2,7 @@
 // broken at least once. Where the scenario's defaults cannot (too few adds to reach a batch, an
 // IRQ that only reads), the scenario names a preset that can, and Explore proposes it.
 
+import { paramsText, resolveParams } from '../scenarios/params.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 
 /** The variant a parameter set chose, or "*" for a scenario without variants. */
@@ -28,7 +29,7 @@ export function unshown(sc: Scenario, p: Params, broken: Iterable<string>): Unsh
   const invariants = givenUp(sc, p).filter((id) => !seen.has(id));
   const name = invariants.length > 0 ? sc.explorePresets?.[variantOf(sc, p)] : undefined;
   const preset = name === undefined ? undefined : sc.presets[name];
-  return preset && name !== undefined
+  return preset && name !== undefined && !inEffect(sc, p, name)
     ? { invariants, preset: { name, description: preset.description } }
     : { invariants };
 }
@@ -42,4 +43,11 @@ export function brokenIn(r: {
     ...r.outcomes.flatMap((o) => o.violations.map((v) => v.id)),
     ...r.always.map((a) => a.id),
   ];
+}
+
+/** Whether preset `name` would change nothing in p (it is already applied). */
+function inEffect(sc: Scenario, p: Params, name: string): boolean {
+  // Overrides beat a preset, so pass only what differs from the defaults.
+  const after = resolveParams(sc, paramsText(p, sc), name);
+  return JSON.stringify(paramsText(after)) === JSON.stringify(paramsText(p));
 }

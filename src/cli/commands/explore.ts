@@ -10,6 +10,7 @@ import {
   type StopReason,
 } from '../../explore/explore.ts';
 import { exploreJson } from '../../explore/json.ts';
+import { brokenIn, unshown } from '../../explore/teach.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { toJson } from '../json.ts';
 
@@ -60,6 +61,8 @@ export function exploreCommand(argv: readonly string[]): string {
   });
   const j = exploreJson(r);
   const outcomes = j.outcomes;
+  // What the variant gives up and this complete run never showed broken, and the preset that does.
+  const missing = r.complete ? unshown(sc, params, brokenIn(j)) : { invariants: [] };
   const doc = {
     scenario: sc.id,
     params,
@@ -72,6 +75,7 @@ export function exploreCommand(argv: readonly string[]): string {
     outcomes,
     always: j.always,
     livelocks: j.livelocks,
+    unshown: missing,
   };
   if (values.json) return toJson(doc);
   const b = doc.bounds;
@@ -100,6 +104,11 @@ export function exploreCommand(argv: readonly string[]): string {
       'LIVELOCK: a sum keeps running and never returns, every CPU being scheduled',
       `    reach it: "${l.witness}"`,
       `    then repeat: "${l.cycle}"`,
+    );
+  }
+  if (missing.invariants.length > 0) {
+    out.push(
+      `NOTE: this variant gives up ${missing.invariants.join(', ')}, which no schedule within these bounds breaks with these parameters${missing.preset ? `; --preset ${missing.preset.name} shows it (${missing.preset.description})` : ''}`,
     );
   }
   return out.join('\n');
