@@ -14,7 +14,7 @@ test('explore global-plain in a worker: three outcomes, the lost updates marked,
   await expect(outcomes).toHaveCount(3);
   await expect(panel.getByRole('img', { name: /^Outcome histogram/ })).toHaveAttribute(
     'aria-label',
-    /nr=2 exact=4 \(violation\)/,
+    /nr=2 exact=4 \(breaks no-lost-update\)/,
   );
 
   // Replay the outcome where two increments were lost, then run it forward in Step mode.
@@ -29,13 +29,59 @@ test('explore global-plain in a worker: three outcomes, the lost updates marked,
   ).toContainText('no-lost-update: violated');
 });
 
-test('an exploration can be cancelled and run again', async ({ page }) => {
+test('an exploration shows its progress, can be cancelled and run again', async ({ page }) => {
   const step = new StepPage(page);
-  await step.open('#/step/percpu-seq-multi');
+  // Millions of states: long enough to watch it go.
+  await step.open('#/step/global-plain?cpus=4&iterations=4');
   const panel = page.getByRole('region', { name: 'Explore' });
   await panel.getByRole('button', { name: 'Explore' }).click();
   await expect(panel.getByRole('status')).toContainText('Exploring');
+  await expect(
+    panel.getByText(
+      /Exploring… [\d,]+ states \([\d,]+ states\/s\), [\d,]+ transitions, depth \d+, \d+ MB of 1024 MB/,
+    ),
+  ).toBeVisible();
   await panel.getByRole('button', { name: 'Cancel' }).click();
   await expect(panel.getByRole('status')).toHaveText('Cancelled.');
   await expect(panel.getByRole('button', { name: 'Explore' })).toBeVisible();
+});
+
+test('an outcome carries the invariant its path broke, and Explore proposes the preset that shows the rest', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await step.open('#/step/torn-read-32?variant=up-irq');
+  const panel = page.getByRole('region', { name: 'Explore' });
+  await panel.getByRole('button', { name: 'Explore' }).click();
+  await expect(panel.getByRole('status')).toContainText('Done:');
+  const outcomes = panel.getByRole('list', { name: 'Outcomes' }).getByRole('listitem');
+  await expect(outcomes.filter({ hasText: 'read=16 ' })).toContainText(
+    '✗ read-not-torn (broken at event 7)',
+  );
+  await expect(panel.getByRole('img', { name: /^Outcome histogram/ })).toHaveAttribute(
+    'aria-label',
+    /read=16 .*\(breaks read-not-torn\)/,
+  );
+  // up-irq also gives up no-lost-update, which an IRQ that only reads cannot show.
+  await expect(panel.getByText(/This variant gives up no-lost-update/)).toBeVisible();
+  await panel.getByRole('button', { name: 'Use preset irq-adds' }).click();
+  await panel.getByRole('button', { name: 'Explore' }).click();
+  await expect(panel.getByRole('status')).toContainText('Done:');
+  await expect(outcomes.filter({ hasText: '✗ no-lost-update' }).first()).toBeVisible();
+});
+
+test('symmetry reduction: fewer states, the same outcomes, and says so', async ({ page }) => {
+  const step = new StepPage(page);
+  await step.open('#/step/global-plain?cpus=3&iterations=2');
+  const panel = page.getByRole('region', { name: 'Explore' });
+  await panel.getByRole('button', { name: 'Explore' }).click();
+  await expect(panel.getByRole('status')).toContainText('Done:');
+  const outcomes = panel.getByRole('list', { name: 'Outcomes' }).getByRole('listitem');
+  const all = await outcomes.allTextContents();
+  await panel.getByRole('checkbox', { name: 'Symmetry reduction' }).check();
+  await panel.getByRole('button', { name: 'Explore' }).click();
+  await expect(panel.getByRole('status')).toContainText('Reductions: symmetry on');
+  const reduced = await outcomes.allTextContents();
+  const observables = (xs: string[]) => xs.map((x) => x.split(' (')[0]).sort();
+  expect(observables(reduced)).toEqual(observables(all));
 });

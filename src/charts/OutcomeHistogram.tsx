@@ -8,14 +8,16 @@ const H = 220;
 export function OutcomeHistogram({
   outcomes,
 }: {
-  outcomes: readonly { label: string; count: number; bad: boolean }[];
+  outcomes: readonly { label: string; count: number; broken: readonly string[] }[];
 }) {
   const l = histogramLayout(
     outcomes.map((o) => o.count),
     W,
     H,
   );
-  const summary = `Outcome histogram: ${outcomes.map((o) => `${o.label}${o.bad ? ' (violation)' : ''}: ${o.count} end states`).join('; ')}`;
+  const verdict = (o: (typeof outcomes)[number]) =>
+    o.broken.length > 0 ? ` (breaks ${o.broken.join(', ')})` : '';
+  const summary = `Outcome histogram: ${outcomes.map((o) => `${o.label}${verdict(o)}: ${o.count} end states`).join('; ')}`;
   return (
     <svg className="histogram" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary}>
       <Hatch id="bad-hatch" />
@@ -30,12 +32,12 @@ export function OutcomeHistogram({
               y={b.y}
               width={b.width}
               height={b.height}
-              fill={o.bad ? 'url(#bad-hatch)' : '#0072B2'}
+              fill={o.broken.length > 0 ? 'url(#bad-hatch)' : '#0072B2'}
             >
-              <title>{`${o.label}: ${o.count}`}</title>
+              <title>{`${o.label}${verdict(o)}: ${o.count}`}</title>
             </rect>
             <text x={b.x + b.width / 2} y={b.y - 4} textAnchor="middle" className="tick-label">
-              {o.bad ? '✗ ' : ''}#{b.index + 1}
+              {o.broken.length > 0 ? '✗ ' : ''}#{b.index + 1}
             </text>
           </g>
         );

@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { OutcomeHistogram } from '../../charts/OutcomeHistogram.tsx';
+import type { ExploreJson, OutcomeJson } from '../../explore/json.ts';
+import { brokenIn, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import type { Bounds } from '../../store/exploreStore.ts';
 import { stepStore, useStep } from '../step/useStep.ts';
@@ -19,6 +21,34 @@ function describe(observables: Record<string, unknown>): string {
     .join(' ');
 }
 
+/** An outcome's violations: final ones by id, ones broken on the way with the event. */
+function violationsText(o: OutcomeJson): string {
+  return o.violations
+    .map((v) => (v.step === undefined ? v.id : `${v.id} (broken at event ${v.step})`))
+    .join(', ');
+}
+
+const MB = 1024 * 1024;
+
+/** The status line: how the run ended, its size and speed, and the reductions used. */
+function statusOf(r: ExploreJson, memoryMB: number): string {
+  const { states, transitions, ms, depth } = r.stats;
+  const rate = Math.round((states / Math.max(1, ms)) * 1000);
+  const covered = `covered ${states.toLocaleString('en')} states to depth ${depth}`;
+  const head =
+    r.stopped === null
+      ? 'Done'
+      : r.stopped === 'max-memory'
+        ? `Incomplete: stopped at the memory limit of ${memoryMB} MB (${covered}); raise the limit or add a reduction`
+        : r.stopped === 'simplest'
+          ? 'Stopped at the simplest violation'
+          : `Incomplete: ${r.stopped === 'cancelled' ? 'cancelled' : 'stopped at the state limit'} (${covered})`;
+  const reductions = Object.entries(r.reductions)
+    .map(([name, use]) => `${name} ${use.on ? 'on' : `off: ${use.why ?? ''}`}`)
+    .join('; ');
+  return `${head}: ${states.toLocaleString('en')} states, ${transitions.toLocaleString('en')} transitions in ${ms} ms (${rate.toLocaleString('en')} states/s, ${Math.round(r.stats.bytes / MB)} MB), ${r.outcomes.length} outcomes${reductions ? `. Reductions: ${reductions}` : ''}`;
+}
+
 /** Explore: every interleaving of the current scenario within bounds, in a worker. */
 export function ExplorePanel() {
   const session = useStep((s) => s.session);
@@ -28,6 +58,7 @@ export function ExplorePanel() {
   const result = useExplore((s) => s.result);
   const request = useExplore((s) => s.request);
   const error = useExplore((s) => s.error);
+  const options = useExplore((s) => s.options);
   const sc = session.scenario;
   const params = paramsText(session.params, sc);
   const key = `${sc.id}?${JSON.stringify(params)}`;
@@ -39,7 +70,9 @@ export function ExplorePanel() {
   }, [key]);
 
   const actions = exploreStore.getState();
-  const rate = result ? Math.round((result.stats.states / Math.max(1, result.stats.ms)) * 1000) : 0;
+  // What the variant gives up that this answer never shows broken, and the preset that would.
+  const missing =
+    result && result.stopped === null ? unshown(sc, session.params, brokenIn(result)) : null;
   return (
     <section className="explore" aria-label="Explore">
       <h3>Explore every interleaving</h3>
@@ -69,6 +102,40 @@ export function ExplorePanel() {
             />
           </label>
         ))}
+        <label>
+          Memory limit (MB)
+          <input
+            type="number"
+            min={16}
+            max={16384}
+            value={options.maxMemoryMB}
+            onChange={(e) => {
+              const v = Math.floor(Number(e.target.value));
+              if (Number.isFinite(v))
+                actions.optionsChanged({ maxMemoryMB: Math.max(16, Math.min(16384, v)) });
+            }}
+          />
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={options.symmetry}
+            onChange={(e) => {
+              actions.optionsChanged({ symmetry: e.target.checked });
+            }}
+          />
+          Symmetry reduction
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={options.por}
+            onChange={(e) => {
+              actions.optionsChanged({ por: e.target.checked });
+            }}
+          />
+          Partial-order reduction
+        </label>
         {running ? (
           <button
             type="button"
@@ -92,8 +159,10 @@ export function ExplorePanel() {
       {/* Live progress is not announced (it changes many times a second); the outcome is. */}
       {running && progress && (
         <p className="explore-progress">
-          Exploring… {progress.states.toLocaleString('en')} states,{' '}
-          {progress.transitions.toLocaleString('en')} transitions
+          Exploring… {progress.states.toLocaleString('en')} states (
+          {Math.round(progress.states / Math.max(0.001, progress.ms / 1000)).toLocaleString('en')}{' '}
+          states/s), {progress.transitions.toLocaleString('en')} transitions, depth {progress.depth}
+          , {Math.round(progress.bytes / MB)} MB of {options.maxMemoryMB} MB
         </p>
       )}
       <p role="status" className="explore-status">
@@ -102,16 +171,35 @@ export function ExplorePanel() {
           : error
             ? error
             : result
-              ? `${result.complete ? 'Done' : 'Stopped at the state limit'}: ${result.stats.states.toLocaleString('en')} states, ${result.stats.transitions.toLocaleString('en')} transitions in ${result.stats.ms} ms (${rate.toLocaleString('en')} states/s), ${result.outcomes.length} outcomes`
+              ? statusOf(result, request?.maxMemoryMB ?? options.maxMemoryMB)
               : ''}
       </p>
+      {missing && missing.invariants.length > 0 && (
+        <p className="explore-teach">
+          This variant gives up {missing.invariants.join(', ')}, but no schedule within these bounds
+          breaks it with these parameters.{' '}
+          {missing.preset && (
+            <>
+              The preset <q>{missing.preset.name}</q> does: {missing.preset.description}.{' '}
+              <button
+                type="button"
+                onClick={() => {
+                  if (missing.preset) stepStore.getState().presetApplied(missing.preset.name);
+                }}
+              >
+                Use preset {missing.preset.name}
+              </button>
+            </>
+          )}
+        </p>
+      )}
       {result && request && (
         <>
           <OutcomeHistogram
             outcomes={result.outcomes.map((o) => ({
               label: describe(o.observables),
               count: o.states,
-              bad: o.violations.length > 0,
+              broken: o.violations.map((v) => v.id),
             }))}
           />
           <ol className="outcomes" aria-label="Outcomes">
@@ -119,9 +207,7 @@ export function ExplorePanel() {
               <li key={o.witness + String(i)} className={o.violations.length ? 'bad' : undefined}>
                 <span>
                   #{i + 1} {describe(o.observables)}
-                  {o.violations.length > 0
-                    ? ` ✗ ${o.violations.map((v) => v.id).join(', ')}`
-                    : ' ✓'}
+                  {o.violations.length > 0 ? ` ✗ ${violationsText(o)}` : ' ✓'}
                   {` (${o.states} end state${o.states === 1 ? '' : 's'}; witness: ${o.witnessSteps} events, ${o.interventions} intervention${o.interventions === 1 ? '' : 's'})`}
                 </span>{' '}
                 <button
