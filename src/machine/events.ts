@@ -142,39 +142,81 @@ export function whyIllegal(m: Machine, s: Int32Array, ev: number): string {
   }
 }
 
+/** The kinds of event `legalOn` reports, as bits. */
+export const Legal = { Step: 1, Irq: 2, Nmi: 4, Preempt: 8, Migrate: 16 } as const;
+
+/**
+ * The kinds of event legal on CPU k in state s, as Legal bits (Migrate: to each other CPU).
+ * The same rules as whyIllegal, written out with no helper calls: this is the hot path of
+ * exploration and random runs, and a mask per CPU costs less than a list of events, most of
+ * which would be migrations.
+ */
+export function legalOn(m: Machine, s: Int32Array, k: number): number {
+  const b = m.cpuOff + k * CPU_FIELDS;
+  const inNmi = s[b + CPU_IN_NMI] as number;
+  const inIrq = s[b + CPU_IN_IRQ] as number;
+  const cur = s[b + CPU_CUR] as number;
+  const top = inNmi !== 0 ? (m.nmiCtx[k] as number) : inIrq !== 0 ? (m.irqCtx[k] as number) : cur;
+  let mask = 0;
+  if (top >= 0) {
+    const prog = m.code[top] as readonly Instr[];
+    const pc = s[m.ctxOff + top * m.ctxStride + CTX_PC] as number;
+    if (pc < prog.length && (prog[pc] as Instr).tail) return Legal.Step; // mid-instruction
+    mask = Legal.Step;
+  }
+  if (m.irqCtx[k] !== -1 && s[b + CPU_PENDING] === 0) mask |= Legal.Irq;
+  if (m.nmiCtx[k] !== -1 && inNmi === 0) mask |= Legal.Nmi;
+  if (
+    cur >= 0 &&
+    inNmi === 0 &&
+    inIrq === 0 &&
+    s[b + CPU_PREEMPT] === 0 &&
+    s[b + CPU_IRQ_ON] !== 0
+  ) {
+    if (s[b + CPU_TASKS] !== 1) mask |= Legal.Preempt;
+    if (m.cpus > 1) mask |= Legal.Migrate;
+  }
+  return mask;
+}
+
+/** How many events a CPU's legal mask stands for. */
+export function eventsIn(m: Machine, mask: number): number {
+  return (
+    (mask & 1) +
+    ((mask >> 1) & 1) +
+    ((mask >> 2) & 1) +
+    ((mask >> 3) & 1) +
+    ((mask & Legal.Migrate) !== 0 ? m.cpus - 1 : 0)
+  );
+}
+
+/** Event i of CPU k's mask, in enabledEvents' order (step, irq, nmi, preempt, migrations). */
+export function eventOf(k: number, mask: number, i: number): number {
+  if ((mask & Legal.Step) !== 0 && i-- === 0) return k << 3;
+  if ((mask & Legal.Irq) !== 0 && i-- === 0) return Ev.Irq | (k << 3);
+  if ((mask & Legal.Nmi) !== 0 && i-- === 0) return Ev.Nmi | (k << 3);
+  if ((mask & Legal.Preempt) !== 0 && i-- === 0) return Ev.Preempt | (k << 3);
+  const j = i < k ? i : i + 1; // migrations skip k itself
+  return Ev.Migrate | (k << 3) | (j << 11);
+}
+
 /**
  * Writes the legal events of state s into `out` and returns how many. Order: for each CPU, step,
  * irq, nmi, preempt, then migrations to each other CPU.
  */
 export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number {
-  // Hot path of exploration: the same rules as whyIllegal, written out with the machine's fields
-  // in locals and no helper calls.
-  const { cpus, cpuOff, ctxOff, ctxStride, code, irqCtx, nmiCtx } = m;
+  const cpus = m.cpus;
   let n = 0;
   for (let k = 0; k < cpus; k++) {
-    const b = cpuOff + k * CPU_FIELDS;
-    const inNmi = s[b + CPU_IN_NMI] as number;
-    const inIrq = s[b + CPU_IN_IRQ] as number;
-    const cur = s[b + CPU_CUR] as number;
-    const top = inNmi !== 0 ? (nmiCtx[k] as number) : inIrq !== 0 ? (irqCtx[k] as number) : cur;
-    if (top >= 0) {
-      out[n++] = k << 3;
-      const prog = code[top] as readonly Instr[];
-      const pc = s[ctxOff + top * ctxStride + CTX_PC] as number;
-      if (pc < prog.length && (prog[pc] as Instr).tail) continue; // mid-instruction
-    }
-    if (irqCtx[k] !== -1 && s[b + CPU_PENDING] === 0) out[n++] = Ev.Irq | (k << 3);
-    if (nmiCtx[k] !== -1 && inNmi === 0) out[n++] = Ev.Nmi | (k << 3);
-    if (
-      cur >= 0 &&
-      inNmi === 0 &&
-      inIrq === 0 &&
-      s[b + CPU_PREEMPT] === 0 &&
-      s[b + CPU_IRQ_ON] !== 0
-    ) {
-      if (s[b + CPU_TASKS] !== 1) out[n++] = Ev.Preempt | (k << 3);
-      for (let j = 0; j < cpus; j++) if (j !== k) out[n++] = Ev.Migrate | (k << 3) | (j << 11);
-    }
+    const mask = legalOn(m, s, k);
+    if (mask === 0) continue;
+    const c = k << 3;
+    if ((mask & Legal.Step) !== 0) out[n++] = c;
+    if ((mask & Legal.Irq) !== 0) out[n++] = Ev.Irq | c;
+    if ((mask & Legal.Nmi) !== 0) out[n++] = Ev.Nmi | c;
+    if ((mask & Legal.Preempt) !== 0) out[n++] = Ev.Preempt | c;
+    if ((mask & Legal.Migrate) !== 0)
+      for (let j = 0; j < cpus; j++) if (j !== k) out[n++] = Ev.Migrate | c | (j << 11);
   }
   return n;
 }
