@@ -30,6 +30,7 @@ import {
 import { initialState } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
 import { ctxBase, CTX_RETRIES, type Machine } from '../machine/machine.ts';
+import { hashKey } from '../machine/state.ts';
 import { finalViolations, observe, outcomeKey, type Violation } from '../scenarios/outcome.ts';
 import type { InvariantSpec, Observables, Params, Scenario } from '../scenarios/types.ts';
 import { findLivelocks, type Graph } from './livelock.ts';
@@ -356,16 +357,17 @@ export function explore(
       add(s, () => pathOf(id));
       return;
     }
-    // Every member of the class is reachable (the start is the same under each renaming).
-    const seen = new Set<string>();
-    const image = new Int32Array(m.size);
+    // Every member of the class is reachable (the start is the same under each renaming); each
+    // distinct one counts as an end state, as in the full exploration.
+    const seen: { hash: number; last: number; image: Int32Array }[] = [];
     let path: { events: number[]; g: number } | null = null;
     for (let h = 0; h < sy.perms.length; h++) {
+      const image = new Int32Array(m.size);
       sy.image(h, s, image);
       const last = sy.cpu(h, lastOf(meta));
-      const key = `${image.join(',')}/${last}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      const hash = hashKey(image);
+      if (seen.some((x) => x.hash === hash && x.last === last && same(x.image, image))) continue;
+      seen.push({ hash, last, image });
       add(image, () => {
         path ??= concrete(id);
         const p = path;

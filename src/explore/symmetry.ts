@@ -34,7 +34,7 @@ export interface Symmetry {
   /** The renaming that undoes g. */
   inverse(g: number): number;
   /**
-   * Renames (s, last CPU) to the smallest of its class, in place; returns the renaming used.
+   * Renames (s, last CPU) to the canonical member of its class, in place; returns the renaming used.
    * `tmp` is scratch of the state's size.
    */
   canonical(s: Int32Array, last: number, tmp: Int32Array): { g: number; last: number };
@@ -93,6 +93,7 @@ export function findSymmetry(
   if (perms.length > MAX_GROUP) return `${perms.length} renamings per state are too many`;
   const maps = perms.map((p) => wordMap(m, p, own));
   const inverses = perms.map((p) => perms.findIndex((q) => q.every((v, i) => p[v] === i)));
+  const sorter = blockSorter(m, cls, own, kinds, perms, maps);
   return {
     perms,
     image: (g, s, out) => {
@@ -100,7 +101,7 @@ export function findSymmetry(
     },
     cpu: (g, k) => (k < 0 ? k : ((perms[g] as Int32Array)[k] as number)),
     inverse: (g) => inverses[g] as number,
-    canonical: (s, last, tmp) => canonical(perms, maps, kinds, s, last, tmp),
+    canonical: (s, last, tmp) => sorter(s, last, tmp),
   };
 }
 
@@ -172,58 +173,6 @@ function apply(maps: Maps, kinds: Uint8Array, s: Int32Array, out: Int32Array): v
   }
 }
 
-function canonical(
-  perms: readonly Int32Array[],
-  maps: readonly Maps[],
-  kinds: Uint8Array,
-  s: Int32Array,
-  last: number,
-  tmp: Int32Array,
-): { g: number; last: number } {
-  // The best so far is s itself (the identity); a renaming wins at its first smaller word.
-  let best = 0;
-  let bestLast = last;
-  const n = s.length;
-  let source: Int32Array | null = null;
-  for (let g = 1; g < perms.length; g++) {
-    const mg = maps[g] as Maps;
-    const from = mg.from;
-    const src = source ?? s;
-    let cmp = 0;
-    let i = 0;
-    for (; i < n; i++) {
-      const v0 = src[from[i] as number] as number;
-      const k = kinds[i] as number;
-      const v = k === PLAIN ? v0 : renamed(k, v0, mg);
-      const b = s[i] as number;
-      if (v !== b) {
-        cmp = v < b ? -1 : 1;
-        break;
-      }
-    }
-    if (cmp === 0) {
-      const l = last < 0 ? last : (mg.cpu[last] as number);
-      const b = bestLast;
-      if (l < b) cmp = -1;
-    }
-    if (cmp < 0) {
-      if (source === null) {
-        tmp.set(s);
-        source = tmp;
-      }
-      // s becomes g(original); the original stays in tmp.
-      for (let j = 0; j < n; j++) {
-        const v0 = source[from[j] as number] as number;
-        const k = kinds[j] as number;
-        s[j] = k === PLAIN ? v0 : renamed(k, v0, mg);
-      }
-      best = g;
-      bestLast = last < 0 ? last : (mg.cpu[last] as number);
-    }
-  }
-  return { g: best, last: bestLast };
-}
-
 /** Every permutation that maps each CPU within its class (cls[k]: the class's first CPU). */
 function group(cls: Int32Array): Int32Array[] {
   const n = cls.length;
@@ -254,4 +203,171 @@ function permutations(xs: readonly number[]): number[][] {
       out.push([x, ...rest]);
   });
   return out;
+}
+
+/**
+ * Canonical form by sorting: within each class, CPUs are ordered by their own words (their
+ * fields, their elements of per-CPU cells, their contexts' records; a running task named by its
+ * rank among the CPU's own), which a renaming moves but does not change, so every member of a
+ * class of states sorts the same way. Only CPUs whose words tie need their orders tried, so most
+ * states take one image instead of one per renaming. Words naming another CPU's context (a
+ * lock's holder) are left out of the ordering and decided by trying the tied orders.
+ */
+function blockSorter(
+  m: Machine,
+  cls: Int32Array,
+  own: readonly (readonly number[])[],
+  kinds: Uint8Array,
+  perms: readonly Int32Array[],
+  maps: readonly Maps[],
+): (s: Int32Array, last: number, tmp: Int32Array) => { g: number; last: number } {
+  const rank = new Int32Array(m.contexts);
+  for (const list of own) list.forEach((c, i) => c >= 0 && (rank[c] = i));
+  // Each CPU's words, in the same order for every CPU of a class.
+  const blocks: Int32Array[] = [];
+  for (let k = 0; k < m.cpus; k++) {
+    const words: number[] = [];
+    for (let f = 0; f < CPU_FIELDS; f++) words.push(m.cpuOff + k * CPU_FIELDS + f);
+    for (const cell of m.layout.cells) {
+      if (!cell.perCpu || k >= cell.count) continue;
+      for (let w = 0; w < cell.stride; w++) {
+        const a = cell.base + k * cell.stride + w;
+        if (kinds[a] !== HOLDER) words.push(a);
+      }
+    }
+    for (const c of own[k] as readonly number[]) {
+      if (c < 0) continue;
+      for (let w = 0; w < m.ctxStride; w++) {
+        const a = m.ctxOff + c * m.ctxStride + w;
+        if (kinds[a] !== CPU) words.push(a);
+      }
+    }
+    blocks.push(Int32Array.from(words));
+  }
+  const classes: number[][] = [];
+  for (let k = 0; k < m.cpus; k++) {
+    if (cls[k] !== k) continue;
+    const members: number[] = [];
+    for (let j = 0; j < m.cpus; j++) if (cls[j] === k) members.push(j);
+    if (members.length > 1) classes.push(members);
+  }
+  // Renamings by a number (p[k] as digits in base cpus): no string per state.
+  const keyOf = (q: Int32Array) => {
+    let key = 0;
+    for (let k = q.length - 1; k >= 0; k--) key = key * m.cpus + (q[k] as number);
+    return key;
+  };
+  const index = new Map<number, number>();
+  perms.forEach((q, g) => index.set(keyOf(q), g));
+  const value = (s: Int32Array, a: number) => {
+    const v = s[a] as number;
+    return kinds[a] === CONTEXT && v >= 0 ? (rank[v] as number) : v;
+  };
+  const compare = (s: Int32Array, a: number, b: number): number => {
+    const wa = blocks[a] as Int32Array;
+    const wb = blocks[b] as Int32Array;
+    for (let i = 0; i < wa.length; i++) {
+      const x = value(s, wa[i] as number);
+      const y = value(s, wb[i] as number);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  };
+  const p = new Int32Array(m.cpus);
+  return (s, last, tmp) => {
+    for (let k = 0; k < m.cpus; k++) p[k] = k;
+    // Sort each class; collect the runs of CPUs that tie.
+    const ties: { slots: number[]; cpus: number[] }[] = [];
+    for (const members of classes) {
+      const order = members.slice();
+      for (let i = 1; i < order.length; i++) {
+        const x = order[i] as number;
+        let j = i - 1;
+        while (j >= 0 && compare(s, order[j] as number, x) > 0) {
+          order[j + 1] = order[j] as number;
+          j--;
+        }
+        order[j + 1] = x;
+      }
+      order.forEach((k, i) => (p[k] = members[i] as number));
+      for (let i = 0; i < order.length;) {
+        let j = i + 1;
+        while (j < order.length && compare(s, order[i] as number, order[j] as number) === 0) j++;
+        if (j - i > 1) ties.push({ slots: members.slice(i, j), cpus: order.slice(i, j) });
+        i = j;
+      }
+    }
+    if (ties.length === 0) {
+      const g = index.get(keyOf(p)) as number;
+      if (g !== 0) {
+        tmp.set(s);
+        apply(maps[g] as Maps, kinds, tmp, s);
+      }
+      return { g, last: last < 0 ? last : ((perms[g] as Int32Array)[last] as number) };
+    }
+    // Tied CPUs: every order of each run, and the smallest image wins.
+    let candidates: Int32Array[] = [p.slice()];
+    for (const t of ties) {
+      const next: Int32Array[] = [];
+      for (const base of candidates) {
+        for (const order of permutations(t.slots)) {
+          const q = base.slice();
+          t.cpus.forEach((k, i) => (q[k] = order[i] as number));
+          next.push(q);
+        }
+      }
+      candidates = next;
+    }
+    return smallest(
+      candidates.map((q) => index.get(keyOf(q)) as number),
+      perms,
+      maps,
+      kinds,
+      s,
+      last,
+      tmp,
+    );
+  };
+}
+
+/** Among renamings `gs`, the one giving the smallest (image, last CPU); s becomes that image. */
+function smallest(
+  gs: readonly number[],
+  perms: readonly Int32Array[],
+  maps: readonly Maps[],
+  kinds: Uint8Array,
+  s: Int32Array,
+  last: number,
+  tmp: Int32Array,
+): { g: number; last: number } {
+  tmp.set(s);
+  const n = s.length;
+  let best = -1;
+  let bestLast = 0;
+  for (const g of gs) {
+    const mg = maps[g] as Maps;
+    const from = mg.from;
+    const l = last < 0 ? last : ((perms[g] as Int32Array)[last] as number);
+    let cmp = -1;
+    if (best >= 0) {
+      cmp = 0;
+      for (let i = 0; i < n; i++) {
+        const v0 = tmp[from[i] as number] as number;
+        const k = kinds[i] as number;
+        const v = k === PLAIN ? v0 : renamed(k, v0, mg);
+        const b = s[i] as number;
+        if (v !== b) {
+          cmp = v < b ? -1 : 1;
+          break;
+        }
+      }
+      if (cmp === 0 && l < bestLast) cmp = -1;
+    }
+    if (cmp < 0) {
+      apply(mg, kinds, tmp, s);
+      best = g;
+      bestLast = l;
+    }
+  }
+  return { g: best, last: bestLast };
 }
