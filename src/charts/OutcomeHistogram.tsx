@@ -36,7 +36,13 @@ export function OutcomeHistogram({
             >
               <title>{`${o.label}${verdict(o)}: ${o.count}`}</title>
             </rect>
-            <text x={b.x + b.width / 2} y={b.y - 4} textAnchor="middle" className="tick-label">
+            <text
+              x={b.x + b.width / 2}
+              y={b.y - 4}
+              textAnchor="middle"
+              className="tick-label"
+              fontSize={l.labelSize}
+            >
               {o.broken.length > 0 ? '✗ ' : ''}#{b.index + 1}
             </text>
           </g>

@@ -10,4 +10,11 @@ describe('histogramLayout', () => {
     expect(l.ticks.every((t) => Number.isInteger(Number(t.label)))).toBe(true);
     expect(l.bars.every((x) => x.y + x.height <= l.baseline + 0.001)).toBe(true);
   });
+
+  it('labels large counts short enough for the margin, and shrinks bar labels when crowded', () => {
+    const l = histogramLayout([3360, 9076, 8144], 720, 220);
+    expect(l.ticks.map((t) => t.label)).toEqual(['0', '2k', '4k', '6k', '8k', '10k']);
+    const crowded = histogramLayout(Array.from({ length: 15 }, () => 5), 720, 220);
+    expect(crowded.labelSize).toBeLessThan(l.labelSize);
+  });
 });

@@ -1,7 +1,7 @@
 // Layout of the outcome histogram: one bar per outcome, its height the number of distinct end
 // states that reach it (d3-scale; React renders).
 
-import { scaleBand, scaleLinear } from 'd3';
+import { format, scaleBand, scaleLinear } from 'd3';
 
 export interface HistogramBar {
   readonly index: number;
@@ -17,7 +17,13 @@ export function histogramLayout(
   width: number,
   height: number,
   margin = { top: 20, right: 10, bottom: 10, left: 48 },
-): { bars: HistogramBar[]; ticks: { y: number; label: string }[]; baseline: number } {
+): {
+  bars: HistogramBar[];
+  ticks: { y: number; label: string }[];
+  baseline: number;
+  /** Font size for the bar labels: smaller when many bars share the width. */
+  labelSize: number;
+} {
   const y = scaleLinear()
     .domain([0, Math.max(1, ...counts)])
     .nice()
@@ -35,11 +41,12 @@ export function histogramLayout(
       width: x.bandwidth(),
       height: Math.max(1, y(0) - y(count)),
     })),
-    // Counts are whole numbers: no 0.5 ticks.
+    // Counts are whole numbers: no 0.5 ticks. SI labels (10k, 2.5M) fit the left margin.
     ticks: y
       .ticks(4)
       .filter((t) => Number.isInteger(t))
-      .map((t) => ({ y: y(t), label: String(t) })),
+      .map((t) => ({ y: y(t), label: format('~s')(t) })),
     baseline: y(0),
+    labelSize: Math.max(9, Math.min(14, x.bandwidth() / 3.2)),
   };
 }
