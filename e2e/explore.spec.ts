@@ -1,13 +1,19 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { StepPage } from './pages/step.ts';
+
+/** Opens a Step-mode link and starts exploring it. */
+async function exploreAt(page: Page, hash: string) {
+  const step = new StepPage(page);
+  await step.open(hash);
+  const panel = page.getByRole('region', { name: 'Explore' });
+  await panel.getByRole('button', { name: 'Explore' }).click();
+  return { step, panel };
+}
 
 test('explore global-plain in a worker: three outcomes, the lost updates marked, a witness replays', async ({
   page,
 }) => {
-  const step = new StepPage(page);
-  await step.open('#/step/global-plain?iterations=2');
-  const panel = page.getByRole('region', { name: 'Explore' });
-  await panel.getByRole('button', { name: 'Explore' }).click();
+  const { step, panel } = await exploreAt(page, '#/step/global-plain?iterations=2');
   await expect(panel.getByRole('status')).toContainText('Done:');
   await expect(panel.getByRole('img', { name: /^Outcome histogram/ })).toBeVisible();
   const outcomes = panel.getByRole('list', { name: 'Outcomes' }).getByRole('listitem');
@@ -30,11 +36,8 @@ test('explore global-plain in a worker: three outcomes, the lost updates marked,
 });
 
 test('an exploration shows its progress, can be cancelled and run again', async ({ page }) => {
-  const step = new StepPage(page);
   // Millions of states: long enough to watch it go.
-  await step.open('#/step/global-plain?cpus=4&iterations=4');
-  const panel = page.getByRole('region', { name: 'Explore' });
-  await panel.getByRole('button', { name: 'Explore' }).click();
+  const { panel } = await exploreAt(page, '#/step/global-plain?cpus=4&iterations=4');
   await expect(panel.getByRole('status')).toContainText('Exploring');
   await expect(
     panel.getByText(
@@ -49,10 +52,7 @@ test('an exploration shows its progress, can be cancelled and run again', async 
 test('an outcome carries the invariant its path broke, and Explore proposes the preset that shows the rest', async ({
   page,
 }) => {
-  const step = new StepPage(page);
-  await step.open('#/step/torn-read-32?variant=up-irq');
-  const panel = page.getByRole('region', { name: 'Explore' });
-  await panel.getByRole('button', { name: 'Explore' }).click();
+  const { panel } = await exploreAt(page, '#/step/torn-read-32?variant=up-irq');
   await expect(panel.getByRole('status')).toContainText('Done:');
   const outcomes = panel.getByRole('list', { name: 'Outcomes' }).getByRole('listitem');
   await expect(outcomes.filter({ hasText: 'read=16 ' })).toContainText(
@@ -71,10 +71,7 @@ test('an outcome carries the invariant its path broke, and Explore proposes the 
 });
 
 test('symmetry reduction: fewer states, the same outcomes, and says so', async ({ page }) => {
-  const step = new StepPage(page);
-  await step.open('#/step/global-plain?cpus=3&iterations=2');
-  const panel = page.getByRole('region', { name: 'Explore' });
-  await panel.getByRole('button', { name: 'Explore' }).click();
+  const { panel } = await exploreAt(page, '#/step/global-plain?cpus=3&iterations=2');
   await expect(panel.getByRole('status')).toContainText('Done:');
   const outcomes = panel.getByRole('list', { name: 'Outcomes' }).getByRole('listitem');
   const all = await outcomes.allTextContents();

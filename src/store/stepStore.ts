@@ -90,6 +90,21 @@ export function createStepStore(initial: Session = startSession(first)) {
         set({ notice: messageOf(e), playing: false });
       }
     };
+    // A fresh session with some parameters changed (a bad value leaves a notice, nothing else).
+    const reparameterise = (changes: Readonly<Record<string, string>>) => {
+      const { session } = get();
+      try {
+        const overrides = { ...paramsText(session.params, session.scenario), ...changes };
+        set({
+          session: startSession(session.scenario, overrides),
+          notice: null,
+          playing: false,
+          witness: null,
+        });
+      } catch (e) {
+        set({ notice: messageOf(e) });
+      }
+    };
     return {
       session: initial,
       notice: null,
@@ -113,40 +128,13 @@ export function createStepStore(initial: Session = startSession(first)) {
         });
       },
       paramChanged: (name, text) => {
-        const { session } = get();
-        try {
-          const overrides = { ...paramsText(session.params, session.scenario), [name]: text };
-          set({
-            session: startSession(session.scenario, overrides),
-            notice: null,
-            playing: false,
-            witness: null,
-          });
-        } catch (e) {
-          set({ notice: messageOf(e) });
-        }
+        reparameterise({ [name]: text });
       },
       presetApplied: (name) => {
         const { session } = get();
         const preset = session.scenario.presets[name];
-        if (!preset) {
-          set({ notice: `${session.scenario.id} has no preset '${name}'` });
-          return;
-        }
-        try {
-          const overrides = {
-            ...paramsText(session.params, session.scenario),
-            ...paramsText(preset.apply(session.params)),
-          };
-          set({
-            session: startSession(session.scenario, overrides),
-            notice: null,
-            playing: false,
-            witness: null,
-          });
-        } catch (e) {
-          set({ notice: messageOf(e) });
-        }
+        if (preset) reparameterise(paramsText(preset.apply(session.params)));
+        else set({ notice: `${session.scenario.id} has no preset '${name}'` });
       },
       witnessLoaded: (name) => {
         const { session } = get();

@@ -3,9 +3,14 @@ import { OutcomeHistogram } from '../../charts/OutcomeHistogram.tsx';
 import type { ExploreJson, OutcomeJson } from '../../explore/json.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
-import type { Bounds } from '../../store/exploreStore.ts';
+import type { Bounds, RunOptions } from '../../store/exploreStore.ts';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { exploreStore, useExplore } from './useExplore.ts';
+
+const REDUCTIONS: readonly ['symmetry' | 'por', string][] = [
+  ['symmetry', 'Symmetry reduction'],
+  ['por', 'Partial-order reduction'],
+] satisfies readonly [keyof RunOptions, string][];
 
 const FIELDS: readonly [keyof Bounds, string][] = [
   ['irqs', 'IRQs'],
@@ -116,26 +121,18 @@ export function ExplorePanel() {
             }}
           />
         </label>
-        <label>
-          <input
-            type="checkbox"
-            checked={options.symmetry}
-            onChange={(e) => {
-              actions.optionsChanged({ symmetry: e.target.checked });
-            }}
-          />
-          Symmetry reduction
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            checked={options.por}
-            onChange={(e) => {
-              actions.optionsChanged({ por: e.target.checked });
-            }}
-          />
-          Partial-order reduction
-        </label>
+        {REDUCTIONS.map(([name, label]) => (
+          <label key={name}>
+            <input
+              type="checkbox"
+              checked={options[name]}
+              onChange={(e) => {
+                actions.optionsChanged({ [name]: e.target.checked });
+              }}
+            />
+            {label}
+          </label>
+        ))}
         {running ? (
           <button
             type="button"
