@@ -141,6 +141,43 @@ describe('lab CLI', () => {
     expect(lab('explore', 'global-plain', '--irqs', 'x').status).toBe(2);
   });
 
+  it('explore reports a memory stop as incomplete with what it covered, and progress on stderr', () => {
+    // global-plain 3 CPUs × 5: about 780 k states, well over a second.
+    const args = ['explore', 'global-plain', '--set', 'cpus=3', '--set', 'iterations=5'];
+    const r = lab(...args, '--max-memory', '20');
+    expect(r.status).toBe(0);
+    expect(r.out).toMatch(
+      /^global-plain: \d+ states, \d+ transitions in \d+ ms \(INCOMPLETE: the memory limit of 20 MB; covered \d+ states to depth \d+; raise --max-memory\)/,
+    );
+    const doc = JSON.parse(lab(...args, '--json', '--quiet', '--max-states', '1000').out) as {
+      complete: boolean;
+      stopped: string;
+      stats: { states: number; depth: number };
+    };
+    expect([doc.complete, doc.stopped, doc.stats.states]).toEqual([false, 'max-states', 1001]);
+    const full = lab(...args);
+    expect(full.out).toMatch(/^global-plain: 779230 states, \d+ transitions in \d+ ms\n/);
+    expect(full.err).toMatch(
+      /^explore: \d+ states, \d+ states\/s, \d+ transitions, depth \d+, \d+ MB, \d+\.\d s$/m,
+    );
+    const reduced = lab(
+      'explore',
+      'global-plain',
+      '--set',
+      'cpus=3',
+      '--symmetry',
+      '--switches',
+      '3',
+      '--por',
+    );
+    expect(reduced.out).toMatch(
+      /\nsymmetry: on\npor: off \(a switch bound counts the order of steps, which the reduction changes\)\n/,
+    );
+    expect(lab(...args, '--max-memory', 'lots').err).toBe(
+      "lab: --max-memory takes an integer from 0 to 65536, got 'lots'\n",
+    );
+  });
+
   it('show --json documents parameters with ranges, observables, invariants and witnesses', () => {
     const doc = JSON.parse(lab('show', 'lazy-nr-files', '--json').out) as Record<string, unknown>;
     expect(doc.params).toContainEqual(
