@@ -53,6 +53,16 @@ describe('the Explore store', () => {
     expect(store.getState().running).toBe(true);
     expect(store.getState().progress).toMatchObject({ states: 7, transitions: 9, depth: 3 });
     expect(f.requests[0]?.bounds.irqs).toBe(1);
+    // No state limit, the default memory budget, no reductions unless asked for.
+    expect(f.requests[0]).toMatchObject({
+      maxStates: null,
+      maxMemoryMB: 1024,
+      symmetry: false,
+      por: false,
+    });
+    store.getState().optionsChanged({ symmetry: true, maxMemoryMB: 256 });
+    store.getState().runRequested('irq-local-rmw', { variant: 'none' });
+    expect(f.requests[1]).toMatchObject({ maxMemoryMB: 256, symmetry: true, por: false });
     f.finish(summary);
     await Promise.resolve();
     expect(store.getState()).toMatchObject({ running: false, result: summary });

@@ -6,10 +6,7 @@ import type { ExploreProgress } from '../explore/explore.ts';
 import type { ExploreRequest, ExploreSummary } from '../workers/exploreApi.ts';
 
 export interface Runner {
-  run(
-    req: ExploreRequest,
-    onProgress: (p: ExploreProgress) => void,
-  ): Promise<ExploreSummary>;
+  run(req: ExploreRequest, onProgress: (p: ExploreProgress) => void): Promise<ExploreSummary>;
   cancel(): void;
 }
 
