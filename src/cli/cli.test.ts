@@ -176,7 +176,7 @@ describe('lab CLI', () => {
     expect(lab(...args, '--max-memory', 'lots').err).toBe(
       "lab: --max-memory takes an integer from 0 to 65536, got 'lots'\n",
     );
-  });
+  }, 60_000);
 
   it('show --json documents parameters with ranges, observables, invariants and witnesses', () => {
     const doc = JSON.parse(lab('show', 'lazy-nr-files', '--json').out) as Record<string, unknown>;
