@@ -224,42 +224,36 @@ export const cmpxchgLocalGeneric = defineScenario({
   bounds: { irqs: 1, nmis: 1 },
   guarantees: VARIANT.guarantees({ irq: ['no-lost-update'], nmi: [], smp: [] }),
   witnesses: [
-    {
+    VARIANT.witness('irq', {
       name: 'irq-held-pending',
       description:
         "The IRQ comes between the task's local_irq_save and its store: it stays pending; the task stores 11; at local_irq_restore the handler runs its own cmpxchg_local 11→16.",
-      params: { variant: 'irq' },
       schedule: '0*3 irq0 0 0 0*5',
       expect: { c: 16, succeeded: 2, exact: 16 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('irq', {
       name: 'irq-before-save',
       description:
         "The IRQ comes after the task read old = 10 but before local_irq_save: the handler makes c 15, the task's compare fails (prev 15), and its retry stores 16.",
-      params: { variant: 'irq' },
       schedule: '0 irq0 0*5 0*3 0*4',
       expect: { c: 16, succeeded: 2, exact: 16 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('nmi', {
       name: 'nmi-inside',
       description:
         "Reference §6f part 4: the task's compare passes (prev = 10); an NMI runs its own cmpxchg_local 10→15; the task then stores 11 and returns prev = 10, so it believes it succeeded. c = 11: the NMI's +5 is lost.",
-      params: { variant: 'nmi' },
       schedule: '0*3 nmi0 0*5 0 0',
       expect: { c: 11, succeeded: 2, exact: 16 },
       violates: ['no-lost-update'],
-    },
-    {
+    }),
+    VARIANT.witness('smp', {
       name: 'smp-both-succeed',
       description:
         'The same interleaving with CPU1 instead of an NMI: both CPUs load prev = 10 under their own local_irq_save; CPU1 stores 15, CPU0 stores 11. Both report success; c = 11.',
-      params: { variant: 'smp' },
       schedule: '0*3 1*5 0 0',
       expect: { c: 11, succeeded: 2, exact: 16 },
       violates: ['no-lost-update'],
-    },
+    }),
   ],
   lesson: {
     summary:

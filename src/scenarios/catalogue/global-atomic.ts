@@ -54,7 +54,6 @@ export const globalAtomic = defineScenario({
       params: { cpus: 2, iterations: 1, initial: 100 },
       schedule: '0 1',
       expect: { nr: 102, exact: 102 },
-      violates: [],
     },
   ],
   lesson: {

@@ -65,7 +65,6 @@ export const globalSpinlock = defineScenario({
       params: { cpus: 2, iterations: 1, initial: 100 },
       schedule: '0 0 0 1 1 1 0 0 0 1 1 1 1 1',
       expect: { nr: 102, exact: 102 },
-      violates: [],
     },
   ],
   lesson: {

@@ -242,33 +242,28 @@ export const irqLocalRmw = defineScenario({
     'cmpxchg-local': ['no-lost-update'],
   }),
   witnesses: [
-    {
+    VARIANT.witness('none', {
       name: 'irq-between-load-and-store',
       description:
         "Reference §6f part 1: the task loads 10; the IRQ handler adds 5 (15); the task stores 11. The IRQ's +5 is lost (expected 16).",
-      params: { variant: 'none' },
       schedule: '0 0 irq0 0*4 0 0',
       expect: { c: 11, irqs: 1, exact: 16 },
       violates: ['no-lost-update'],
-    },
-    {
+    }),
+    VARIANT.witness('irqsave', {
       name: 'irq-held-pending',
       description:
         'Reference §6f part 2: the IRQ comes while interrupts are off and stays pending; local_irq_restore takes it after the task stored 11; the handler adds 5: 16.',
-      params: { variant: 'irqsave' },
       schedule: '0 0 irq0 0 0 0*4',
       expect: { c: 16, irqs: 1, exact: 16 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('cmpxchg-local', {
       name: 'cmpxchg-retry',
       description:
         "Reference §6f part 3: the task reads old = 10; the IRQ's own cmpxchg 10→15 succeeds; the task's cmpxchg(10→11) fails and returns 15; the retry cmpxchg(15→16) succeeds.",
-      params: { variant: 'cmpxchg-local' },
       schedule: '0 irq0 0*3 0 0 0',
       expect: { c: 16, irqs: 1, exact: 16 },
-      violates: [],
-    },
+    }),
   ],
   lesson: {
     summary:

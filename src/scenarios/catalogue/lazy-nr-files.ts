@@ -144,7 +144,6 @@ export const lazyNrFiles = defineScenario({
       params: { cpus: 2, iterations: 1, initial: 0, threshold: 1 },
       schedule: '0*5 1*5',
       expect: { nr: 2, read: 0, exact: 2 },
-      violates: [],
     },
     {
       name: 'kernel-64-invisible',
@@ -153,7 +152,6 @@ export const lazyNrFiles = defineScenario({
       params: { cpus: 4, iterations: 16, initial: 0, threshold: 16 },
       schedule: '0*80 1*80 2*80 3*80',
       expect: { nr: 64, read: 0, exact: 64 },
-      violates: [],
     },
     {
       name: 'report',
@@ -161,7 +159,6 @@ export const lazyNrFiles = defineScenario({
       params: { cpus: 1, iterations: 2, initial: 0, threshold: 1 },
       schedule: '0*12',
       expect: { nr: 2, read: 2, exact: 2 },
-      violates: [],
     },
   ],
   lesson: {

@@ -285,7 +285,6 @@ export const percpuClassic = defineScenario({
       },
       schedule: '3 3 3 1 1 1 0 0 0 0 3 3 3 3 1 1 1 1 1 1',
       expect: { sum: 1036, count: 1032, slot0: 13, slot1: 0, slot2: -5, slot3: 0, exact: 1040 },
-      violates: [],
     },
     {
       name: 'read-error-124',
@@ -294,7 +293,6 @@ export const percpuClassic = defineScenario({
       params: { cpus: 4, batch: 32, summer: -1, adds: [31] },
       schedule: '0*124 1*124 2*124 3*124',
       expect: { count: 0, slot0: 31, slot1: 31, slot2: 31, slot3: 31, exact: 124 },
-      violates: [],
     },
     {
       name: 'fold-at-32',
@@ -303,7 +301,6 @@ export const percpuClassic = defineScenario({
       params: { cpus: 4, batch: 32, summer: -1, adds: [32, 31] },
       schedule: '0*132 1*124 2*124 3*124',
       expect: { count: 32, slot0: 0, slot1: 31, exact: 125 },
-      violates: [],
     },
     {
       name: 'compare-takes-the-sum',
@@ -312,7 +309,6 @@ export const percpuClassic = defineScenario({
       params: { cpus: 4, batch: 32, summer: -1, adds: [31], comparer: 0, rhs: 100 },
       schedule: '1*124 2*124 3*124 0*132',
       expect: { count: 0, exact: 124, compare: 1 },
-      violates: [],
     },
     {
       name: 'compare-trusts-the-read',
@@ -321,7 +317,6 @@ export const percpuClassic = defineScenario({
       params: { cpus: 4, batch: 32, summer: -1, adds: [31], comparer: 0, rhs: 200 },
       schedule: '1*124 2*124 3*124 0*125',
       expect: { count: 0, exact: 124, compare: -1 },
-      violates: [],
     },
     {
       name: 'negative-mirror',
@@ -337,7 +332,6 @@ export const percpuClassic = defineScenario({
       },
       schedule: '0*380',
       expect: { count: -64, slot0: -29, exact: 0, readPositive: 1 },
-      violates: [],
     },
   ],
   lesson: {

@@ -133,7 +133,6 @@ export const percpuLglock = defineScenario({
       params: { cpus: 2, summer: 1, adds: [1], amounts: [1] },
       schedule: '1 1 0 1*5 0*4',
       expect: { sum: 0, slot0: 1, count: 0, exact: 1 },
-      violates: [],
     },
     {
       name: 'transfer-waits',
@@ -142,7 +141,6 @@ export const percpuLglock = defineScenario({
       params: percpu.REFERENCE_6D,
       schedule: '3*5 0 3*8 0*5',
       expect: { sum: 1036, count: 1032, slot0: 0, exact: 1037 },
-      violates: [],
     },
   ],
   lesson: {

@@ -337,7 +337,6 @@ export const percpuModern = defineScenario({
       },
       schedule: '0 0 irq0 0*4 0*8',
       expect: { slot0: 0, count: 40, exact: 40, irqs: 1 },
-      violates: [],
     },
     {
       name: 'try-cmpxchg-retries',
@@ -354,7 +353,6 @@ export const percpuModern = defineScenario({
       },
       schedule: '0 irq0 0*13',
       expect: { slot0: 0, count: 40, exact: 40, irqs: 1 },
-      violates: [],
     },
   ],
   lesson: {

@@ -237,7 +237,6 @@ export const percpuSeq = defineScenario({
       params: { ...percpu.REFERENCE_6D, amounts: [1, 7, 2, 0], sequence: 4 },
       schedule: '0 0 3*4 3*3 0*8 3 1*4 3*3 3*3 3*3 2*4 3*4 3*4 0',
       expect: { sum: 1044, count: 1032, slowcount: 9, sequence: 8, retries: 1, exact: 1046 },
-      violates: [],
     },
   ],
   lesson: {

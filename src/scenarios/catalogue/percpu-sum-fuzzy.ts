@@ -208,42 +208,40 @@ export const percpuSumFuzzy = defineScenario({
     seqcount: ['no-lost-update', 'read-within-bound', 'slot-below-batch'],
   }),
   witnesses: [
-    {
+    VARIANT.witness('retry-delta', {
       name: 'delta-keeps-retrying',
       description:
         "Adders on CPU0 and CPU1 fold 20 at a time (more than batch × CPUs = 12): each lands during a pass of CPU2's sum, which starts over four times, more than once per CPU.",
-      params: { variant: 'retry-delta' },
       schedule: '2 0*5 2*4 2 1*5 2*4 2 0*5 2*4 2 1*5 2*4 2*5',
       expect: { sum: 80, count: 80, retries: 4, exact: 80 },
       violates: ['retries-bounded'],
-    },
-    {
+    }),
+    VARIANT.witness('seqcount', {
       name: 'seqcount-keeps-retrying',
       description:
         'The same adders against the seqcount sum with maxfuzzy 1: every fold restarts it.',
-      params: { variant: 'seqcount' },
       schedule: '2 0*6 2*5 2 1*6 2*5 2 0*6 2*5 2 1*6 2*5 2*6',
       expect: { sum: 80, count: 80, retries: 4, exact: 80 },
       violates: ['retries-bounded'],
-    },
-    {
+    }),
+    VARIANT.witness('retry-delta', {
       name: 'delta-misses-a-half-done-fold',
       description:
         "Tejun Heo's objection: CPU0 (delta 3) adds 1 and folds 4 with atomic64_add; the sum reads old = 4 after it and CPU0's delta (still 3) before the reset, then new = 4: fbc->count did not move, so it accepts 7 while the true value is 3, then 4.",
-      params: { variant: 'retry-delta', slots: [3], amounts: [1, 0], adds: [1] },
+      params: { slots: [3], amounts: [1, 0], adds: [1] },
       schedule: '0 0 0 2*5 0 0',
       expect: { sum: 7, count: 4, retries: 0, exact: 4 },
       violates: ['sum-within-window'],
-    },
-    {
+    }),
+    VARIANT.witness('seqcount', {
       name: 'seqcount-misses-a-half-done-fold',
       description:
         "CPU0 (delta 3) adds 1 and folds 4 into fbc->count; the sum reads fbc->count and CPU0's delta (still 3) before CPU0 bumps the seqcount, so it accepts 7 while the true value is 3, then 4.",
-      params: { variant: 'seqcount', slots: [3], amounts: [1, 0], adds: [1] },
+      params: { slots: [3], amounts: [1, 0], adds: [1] },
       schedule: '2 0 0 0 2*5 0*3',
       expect: { sum: 7, count: 4, retries: 0, exact: 4 },
       violates: ['sum-within-window'],
-    },
+    }),
   ],
   lesson: {
     summary:

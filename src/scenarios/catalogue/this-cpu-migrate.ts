@@ -344,68 +344,56 @@ export const thisCpuMigrate = defineScenario({
     cmpxchg: ['reset-own-slot'],
   }),
   witnesses: [
-    {
+    VARIANT.witness('raw', {
       name: 'migrate-between',
       description:
         "Reference §6e: T reads CPU0's 1001 (> 1000), is migrated to CPU1, and zeroes CPU1's slot: CPU1 loses 640 events and CPU0's 1001 are never reset.",
-      params: { variant: 'raw' },
       schedule: '0 mig0>1 1',
       expect: { slot0: 1001, slot1: 0, val: 1001, fired: 1 },
       violates: ['reset-own-slot'],
-    },
-    {
+    }),
+    VARIANT.witness('raw', {
       name: 'no-migration',
       description: "v1 without a migration: T reads and resets CPU0's slot, as intended.",
-      params: { variant: 'raw' },
       schedule: '0 0',
       expect: { slot0: 0, slot1: 640, val: 1001, fired: 1 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('preempt-off', {
       name: 'preempt-off',
       description:
         "Christoph Lameter's fix: with preemption off nothing can move T between read and reset, so it resets the slot it read.",
-      params: { variant: 'preempt-off' },
       schedule: '0*4',
       expect: { slot0: 0, slot1: 640, val: 1001, fired: 1 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('preempt-off', {
       name: 'migrate-before-preempt-off',
       description:
         "The fix cannot stop a migration before preempt_disable(): T then checks CPU1's own 640 and correctly does not fire.",
-      params: { variant: 'preempt-off' },
       schedule: 'mig0>1 1*3',
       expect: { slot0: 1001, slot1: 640, val: 640, fired: 0 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('this-cpu-pair', {
       name: 'pair-migrates',
       description:
         "v2 (reference §6e): this_cpu_read() is preempt-safe and so is this_cpu_write(), but T migrates between them: CPU1's slot becomes 0, exactly as in v1.",
-      params: { variant: 'this-cpu-pair' },
       schedule: '0*3 mig0>1 1*3',
       expect: { slot0: 1001, slot1: 0, val: 1001, fired: 1 },
       violates: ['reset-own-slot'],
-    },
-    {
+    }),
+    VARIANT.witness('cmpxchg', {
       name: 'cmpxchg-after-migration',
       description:
         "One this_cpu_cmpxchg(events, 1001, 0) after the migration finds 640 on CPU1 and fails; T decides again on 640 and does not fire. Nothing is lost; CPU0's check will fire next time it runs there.",
-      params: { variant: 'cmpxchg' },
       schedule: '0 mig0>1 1',
       expect: { slot0: 1001, slot1: 640, val: 640, fired: 0 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('cmpxchg', {
       name: 'cmpxchg-fires',
       description:
         'Without a migration the cmpxchg finds 1001 and resets it in the same instruction.',
-      params: { variant: 'cmpxchg' },
       schedule: '0*3',
       expect: { slot0: 0, slot1: 640, val: 1001, fired: 1 },
-      violates: [],
-    },
+    }),
   ],
   lesson: {
     summary:

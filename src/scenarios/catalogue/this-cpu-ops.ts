@@ -216,42 +216,36 @@ export const thisCpuOps = defineScenario({
     x86: ['no-lost-update'],
   }),
   witnesses: [
-    {
+    VARIANT.witness('generic', {
       name: 'migrate-after-address',
       description:
         "Reference §6e (single-RMW variant): T takes the address of CPU0's slot, is migrated to CPU1 and loads 10 from there; U, now on CPU0, adds 5 (15); T stores 11 into CPU0's slot. U's +5 is lost.",
-      params: { variant: 'generic' },
       schedule: '0 mig0>1 1 0*3 1',
       expect: { slot0: 11, slot1: 0, exact: 16 },
       violates: ['no-lost-update'],
-    },
-    {
+    }),
+    VARIANT.witness('generic', {
       name: 'preempted-mid-add',
       description:
         'No migration needed: T is preempted between its load (10) and store; U adds 5 on the same CPU (15); T resumes and stores 11.',
-      params: { variant: 'generic' },
       schedule: '0 0 pre0 0*3 0',
       expect: { slot0: 11, slot1: 0, exact: 16 },
       violates: ['no-lost-update'],
-    },
-    {
+    }),
+    VARIANT.witness('generic-preempt', {
       name: 'preempt-safe',
       description:
         "With preemption off inside the add, T can only move before or after it: migrated first, T adds to CPU1's slot while U adds to CPU0's, even interleaved step by step.",
-      params: { variant: 'generic-preempt' },
       schedule: 'mig0>1 (1 0)*5',
       expect: { slot0: 15, slot1: 1, exact: 16 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('x86', {
       name: 'x86-one-instruction',
       description:
         "x86: T is migrated before its add, then T's and U's single add instructions overlap on two CPUs; each hits its own CPU's slot.",
-      params: { variant: 'x86' },
       schedule: 'mig0>1 1 0 0 1',
       expect: { slot0: 15, slot1: 1, exact: 16 },
-      violates: [],
-    },
+    }),
   ],
   lesson: {
     summary:
