@@ -9,23 +9,16 @@ import * as percpu from '../percpu/index.ts';
 import { defineScenario } from '../define.ts';
 
 const listing = [
-  'struct percpu_counter {',
-  '\tatomic64_t count;                /* no spinlock any more */',
-  '\ts32 __percpu *counters;',
-  '};',
-  '',
-  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
-  '{',
-  '\ts64 count;',
-  '',
+  ...percpu.counterStruct([
+    '\tatomic64_t count;                /* no spinlock any more */',
+    '\ts32 __percpu *counters;',
+  ]),
+  ...percpu.addOpening,
   '\tpreempt_disable();',
-  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
-  '\tif (count >= batch || count <= -batch) {',
-  '\t\tatomic64_add(count, &fbc->count);',
-  '\t\t__this_cpu_write(*fbc->counters, 0);',
-  '\t} else {',
-  '\t\t__this_cpu_write(*fbc->counters, count);',
-  '\t}',
+  ...percpu.batchTest([
+    '\t\tatomic64_add(count, &fbc->count);',
+    '\t\t__this_cpu_write(*fbc->counters, 0);',
+  ]),
   '\tpreempt_enable();',
   '}',
   '',
@@ -34,15 +27,11 @@ const listing = [
   '\ts64 ret = atomic64_read(&fbc->count);   /* no lock: a transfer can be half done */',
   '\tint cpu;',
   '',
-  '\tfor_each_online_cpu(cpu)',
-  '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
+  ...percpu.addEveryDelta,
   '\treturn ret;',
   '}',
   '',
-  's64 percpu_counter_read(struct percpu_counter *fbc)',
-  '{',
-  '\treturn atomic64_read(&fbc->count);',
-  '}',
+  ...percpu.readListing('return atomic64_read(&fbc->count);'),
 ];
 
 export const percpuAtomic64 = defineScenario({

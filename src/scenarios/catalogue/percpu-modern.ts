@@ -94,10 +94,7 @@ const addListings: Record<Variant, string[]> = {
 };
 
 const sumListing = [
-  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
-  '{',
-  '\ts64 ret;',
-  '\tint cpu;',
+  ...percpu.sumOpening,
   '\tunsigned long flags;',
   '',
   '\traw_spin_lock_irqsave(&fbc->lock, flags);',
@@ -207,12 +204,7 @@ function writeAdd(
   b.bind(done);
 }
 
-const readListing = [
-  's64 percpu_counter_read(struct percpu_counter *fbc)',
-  '{',
-  '\treturn fbc->count;',
-  '}',
-];
+const readListing = [...percpu.readListing('return fbc->count;')];
 
 function listingOf(v: Variant): string[] {
   return [...addListings[v], '', ...sumListing, '', ...readListing];

@@ -20,30 +20,19 @@ type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(VARIANTS, 'retry-delta', 'Which retrying sum');
 
 const addListing = [
-  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
-  '{',
-  '\ts64 count;',
-  '',
+  ...percpu.addOpening,
   '\tpreempt_disable();',
-  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
-  '\tif (count >= batch || count <= -batch) {',
-  '\t\tatomic64_add(count, &fbc->count);   /* no lock (the atomic64 design) */',
-  '\t\t__this_cpu_write(*fbc->counters, 0);',
-  '\t\tatomic_inc(&fbc->seqcount);         /* seqcount variant only */',
-  '\t} else {',
-  '\t\t__this_cpu_write(*fbc->counters, count);',
-  '\t}',
+  ...percpu.batchTest([
+    '\t\tatomic64_add(count, &fbc->count);   /* no lock (the atomic64 design) */',
+    '\t\t__this_cpu_write(*fbc->counters, 0);',
+    '\t\tatomic_inc(&fbc->seqcount);         /* seqcount variant only */',
+  ]),
   '\tpreempt_enable();',
   '}',
   '',
 ];
 
-const readListing = [
-  's64 percpu_counter_read(struct percpu_counter *fbc)',
-  '{',
-  '\treturn atomic64_read(&fbc->count);',
-  '}',
-];
+const readListing = [...percpu.readListing('return atomic64_read(&fbc->count);')];
 
 const sumListings: Record<Variant, string[]> = {
   'retry-delta': [
@@ -74,8 +63,7 @@ const sumListings: Record<Variant, string[]> = {
     '\toldseq = fbc->seqcount;',
     '\tsmp_rmb();',
     '\tret = atomic64_read(&fbc->count);',
-    '\tfor_each_online_cpu(cpu)',
-    '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
+    ...percpu.addEveryDelta,
     '\tsmp_rmb();',
     '\tnewseq = fbc->seqcount;',
     '\tif (newseq - oldseq >= maxfuzzy)',
