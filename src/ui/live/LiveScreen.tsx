@@ -21,18 +21,20 @@ import { LiveRates } from './LiveRates.tsx';
 import { LiveSetup } from './LiveSetup.tsx';
 import { LiveTotals } from './LiveTotals.tsx';
 import { LockstepPanel } from './LockstepPanel.tsx';
-import { liveStore, useLive } from './useLive.ts';
+import { liveStore, useLive, useLiveFields } from './useLive.ts';
 import { useLiveReading, WINDOW_SECONDS } from './useLiveReading.ts';
 
 /** Live mode: the scenario's programs on real workers, racing on shared memory. */
 export function LiveScreen() {
   const isolated = window.crossOriginIsolated;
-  const scenario = useLive((s) => s.scenario);
-  const cpus = useLive((s) => s.cpus);
-  const choices = useLive((s) => s.choices);
-  const settings = useLive((s) => s.settings);
-  const offered = useLive((s) => s.offered);
-  const engine = useLive((s) => s.engine);
+  const { scenario, cpus, choices, settings, offered, engine } = useLiveFields(
+    'scenario',
+    'cpus',
+    'choices',
+    'settings',
+    'offered',
+    'engine',
+  );
   const sc = findScenario(scenario);
 
   // The URL always holds the run's set-up, so a copied link opens the same experiment.
@@ -74,13 +76,15 @@ export function LiveScreen() {
 }
 
 function LiveBody() {
-  const scenario = useLive((s) => s.scenario);
-  const phase = useLive((s) => s.phase);
-  const message = useLive((s) => s.message);
-  const paramError = useLive((s) => s.paramError);
-  const run = useLive((s) => s.run);
-  const final = useLive((s) => s.final);
-  const offered = useLive((s) => s.offered);
+  const { scenario, phase, message, paramError, run, final, offered } = useLiveFields(
+    'scenario',
+    'phase',
+    'message',
+    'paramError',
+    'run',
+    'final',
+    'offered',
+  );
   const { reading, history } = useLiveReading(run, phase);
   const cores = navigator.hardwareConcurrency || 2;
   const sc = findScenario(scenario);

@@ -4,17 +4,19 @@ import { catalogue, findScenario } from '../../scenarios/index.ts';
 import type { ParamSpec } from '../../scenarios/types.ts';
 import { runBusy } from '../../store/liveStore.ts';
 import { ScenarioPicker } from '../ScenarioPicker.tsx';
-import { liveStore, useLive } from './useLive.ts';
+import { liveStore, useLive, useLiveFields } from './useLive.ts';
 
 /** The run's shape: scenario, CPUs and the scenario's parameters. Fixed while the CPUs run. */
 export function LiveSetup({ cores }: { cores: number }) {
   const id = useId();
-  const scenario = useLive((s) => s.scenario);
-  const cpus = useLive((s) => s.cpus);
-  const choices = useLive((s) => s.choices);
-  const engine = useLive((s) => s.engine);
-  const phase = useLive((s) => s.phase);
-  const paramError = useLive((s) => s.paramError);
+  const { scenario, cpus, choices, engine, phase, paramError } = useLiveFields(
+    'scenario',
+    'cpus',
+    'choices',
+    'engine',
+    'phase',
+    'paramError',
+  );
   const replaying = useLive((s) => s.lockstep.busy);
   const busy = runBusy(phase) || replaying;
   const sc = findScenario(scenario);

@@ -2,17 +2,19 @@ import { useId, useState } from 'react';
 import { findScenario } from '../../scenarios/index.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { runBusy } from '../../store/liveStore.ts';
-import { liveStore, useLive } from './useLive.ts';
+import { liveStore, useLiveFields } from './useLive.ts';
 
 const STEP_SCHEDULE = '(Step mode schedule)';
 
 /** Replays a witness (or Step mode's schedule) on the workers one event at a time. */
 export function LockstepPanel() {
   const id = useId();
-  const scenario = useLive((s) => s.scenario);
-  const lockstep = useLive((s) => s.lockstep);
-  const offered = useLive((s) => s.offered);
-  const phase = useLive((s) => s.phase);
+  const { scenario, lockstep, offered, phase } = useLiveFields(
+    'scenario',
+    'lockstep',
+    'offered',
+    'phase',
+  );
   const sc = findScenario(scenario);
   const witnesses = sc?.witnesses ?? [];
   const [picked, setPicked] = useState(offered ? STEP_SCHEDULE : (witnesses[0]?.name ?? ''));

@@ -7,7 +7,7 @@ import type { Session } from '../../store/session.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { linkOf } from '../../store/stepStore.ts';
 import { type ControlView, controlsOf, cpuColour } from './view.ts';
-import { stepStore, useStep } from './useStep.ts';
+import { stepStore, useStepFields } from './useStep.ts';
 
 /** A scheduler button: aria-disabled (still focusable) with the reason as its description. */
 function EventButton({ c, label, keyHint }: { c: ControlView; label: string; keyHint?: string }) {
@@ -57,9 +57,7 @@ function MigrateControl({ k, options }: { k: number; options: readonly ControlVi
 
 /** Per-CPU scheduler controls, then time travel, play and sharing. */
 export function Controls() {
-  const session = useStep((s) => s.session);
-  const playing = useStep((s) => s.playing);
-  const speed = useStep((s) => s.speed);
+  const { session, playing, speed } = useStepFields('session', 'playing', 'speed');
   const [copied, setCopied] = useState('');
   const m = session.instance.machine;
   const rows = controlsOf(m, currentState(session));

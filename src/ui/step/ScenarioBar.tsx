@@ -3,7 +3,7 @@ import { catalogue } from '../../scenarios/index.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { groupBy } from '../groupBy.ts';
 import { ScenarioPicker } from '../ScenarioPicker.tsx';
-import { stepStore, useStep } from './useStep.ts';
+import { stepStore, useStep, useStepFields } from './useStep.ts';
 
 /**
  * Scenario and witness choosers. Native selects change on arrow keys, so a choice is committed by
@@ -59,9 +59,7 @@ function Choosers() {
 
 /** Scenario picker, witness menu and parameters. */
 export function ScenarioBar() {
-  const session = useStep((s) => s.session);
-  const witness = useStep((s) => s.witness);
-  const notice = useStep((s) => s.notice);
+  const { session, witness, notice } = useStepFields('session', 'witness', 'notice');
   const sc = session.scenario;
   const text = paramsText(session.params, sc);
   const actions = stepStore.getState();
