@@ -290,6 +290,11 @@ function RaiseControls({ machine }: { machine: Machine }) {
   const raise = (k: number, what: 'irq' | 'nmi' | 'migration') => {
     liveStore.getState().raiseRequested(k, what);
   };
+  const raises = [
+    { what: 'irq', label: 'Raise IRQ', shown: hasIrq },
+    { what: 'nmi', label: 'Raise NMI', shown: hasNmi },
+    { what: 'migration', label: 'Migrate its task', shown: cpus > 1 },
+  ] as const;
   return (
     <span className="raise">
       <label htmlFor={id}>On CPU</label>
@@ -306,36 +311,19 @@ function RaiseControls({ machine }: { machine: Machine }) {
           </option>
         ))}
       </select>
-      {hasIrq && (
-        <button
-          type="button"
-          onClick={() => {
-            raise(cpu, 'irq');
-          }}
-        >
-          Raise IRQ
-        </button>
-      )}
-      {hasNmi && (
-        <button
-          type="button"
-          onClick={() => {
-            raise(cpu, 'nmi');
-          }}
-        >
-          Raise NMI
-        </button>
-      )}
-      {cpus > 1 && (
-        <button
-          type="button"
-          onClick={() => {
-            raise(cpu, 'migration');
-          }}
-        >
-          Migrate its task
-        </button>
-      )}
+      {raises
+        .filter((r) => r.shown)
+        .map(({ what, label }) => (
+          <button
+            key={what}
+            type="button"
+            onClick={() => {
+              raise(cpu, what);
+            }}
+          >
+            {label}
+          </button>
+        ))}
     </span>
   );
 }
