@@ -157,30 +157,17 @@ export function ScalingSetup({ cores }: { cores: number }) {
         </label>
       </div>
       <div className="row">
-        <NumberField
-          label="Seconds per run"
-          value={plan.seconds}
-          step={0.25}
-          onChange={(v) => {
-            change({ seconds: v });
-          }}
-        />
-        <NumberField
-          label="Warm-up seconds"
-          value={plan.warmupSeconds}
-          step={0.05}
-          onChange={(v) => {
-            change({ warmupSeconds: v });
-          }}
-        />
-        <NumberField
-          label="Runs each"
-          value={plan.repeat}
-          step={1}
-          onChange={(v) => {
-            change({ repeat: v });
-          }}
-        />
+        {TIMING.map(({ key, label, step }) => (
+          <NumberField
+            key={key}
+            label={label}
+            value={plan[key]}
+            step={step}
+            onChange={(v) => {
+              change({ [key]: v });
+            }}
+          />
+        ))}
       </div>
       <div className="row">
         <label htmlFor={`${id}-engine`}>Engine</label>
@@ -218,6 +205,13 @@ export function ScalingSetup({ cores }: { cores: number }) {
     </fieldset>
   );
 }
+
+/** The plan's timing fields, in the order the form shows them. */
+const TIMING = [
+  { key: 'seconds', label: 'Seconds per run', step: 0.25 },
+  { key: 'warmupSeconds', label: 'Warm-up seconds', step: 0.05 },
+  { key: 'repeat', label: 'Runs each', step: 1 },
+] as const;
 
 function sortLike(ids: readonly string[]): string[] {
   const order = scalingScenarios();
