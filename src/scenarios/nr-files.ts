@@ -9,42 +9,31 @@
 import { compile, type Machine, type TaskSpec } from '../machine/machine.ts';
 import { type Cell, type Layout, LayoutBuilder } from '../machine/layout.ts';
 import { ProgramBuilder } from '../machine/builder.ts';
-import { intParam } from './params.ts';
+import { intParam, intSpec } from './params.ts';
 import { readCell, totalTally } from './observe.ts';
 import { plus } from '../machine/int64.ts';
 import { defineScenario, type ScenarioDraft } from './define.ts';
 import { NR_FILES_GROUP } from './groups.ts';
-import type { InvariantSpec, IntParam, ObservableSpec, Params, Scenario } from './types.ts';
+import type { InvariantSpec, ObservableSpec, Params, Scenario } from './types.ts';
 
 export const NR_FILES_SOURCE =
   'LKML "[patch 2/2] fix file counting", Jan 2006 (Dipankar Sarma; Eric Dumazet <43D92DD6.6090607@cosmosbay.com>)';
 
-export const cpusParam: IntParam = {
-  name: 'cpus',
-  kind: 'int',
-  default: 2,
-  min: 1,
-  max: 64,
-  description: 'Number of CPUs; each runs one task',
-};
+export const cpusParam = intSpec('cpus', 2, [1, 64], 'Number of CPUs; each runs one task');
 
-export const iterationsParam: IntParam = {
-  name: 'iterations',
-  kind: 'int',
-  default: 2,
-  min: 0,
-  max: 10000,
-  description: 'How many times each CPU opens a file (increments the counter)',
-};
+export const iterationsParam = intSpec(
+  'iterations',
+  2,
+  [0, 10000],
+  'How many times each CPU opens a file (increments the counter)',
+);
 
-export const initialParam: IntParam = {
-  name: 'initial',
-  kind: 'int',
-  default: 0,
-  min: -1_000_000_000,
-  max: 1_000_000_000,
-  description: 'Initial value of nr_files',
-};
+export const initialParam = intSpec(
+  'initial',
+  0,
+  [-1_000_000_000, 1_000_000_000],
+  'Initial value of nr_files',
+);
 
 export const params = [cpusParam, iterationsParam, initialParam];
 

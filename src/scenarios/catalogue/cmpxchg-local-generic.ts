@@ -12,7 +12,7 @@ import { compile, type TaskSpec } from '../../machine/machine.ts';
 import { contextTally, KeyedListing, MD_2007, cellHoldsEveryAdd } from '../local-ops.ts';
 import { readCell, totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { intParam } from '../params.ts';
+import { intParam, intSpec } from '../params.ts';
 import { defineScenario, variants } from '../define.ts';
 
 const VARIANTS = ['irq', 'nmi', 'smp'] as const;
@@ -133,30 +133,14 @@ export const cmpxchgLocalGeneric = defineScenario({
   reconstruction: false,
   params: [
     VARIANT.param,
-    {
-      name: 'initial',
-      kind: 'int',
-      default: 10,
-      min: -1_000_000_000,
-      max: 1_000_000_000,
-      description: 'c at the start',
-    },
-    {
-      name: 'amount',
-      kind: 'int',
-      default: 1,
-      min: 1,
-      max: 1_000_000,
-      description: "What CPU0's task adds",
-    },
-    {
-      name: 'otherAmount',
-      kind: 'int',
-      default: 5,
-      min: 1,
-      max: 1_000_000,
-      description: 'What the IRQ handler, the NMI handler or CPU1 adds (each time it runs)',
-    },
+    intSpec('initial', 10, [-1_000_000_000, 1_000_000_000], 'c at the start'),
+    intSpec('amount', 1, [1, 1_000_000], "What CPU0's task adds"),
+    intSpec(
+      'otherAmount',
+      5,
+      [1, 1_000_000],
+      'What the IRQ handler, the NMI handler or CPU1 adds (each time it runs)',
+    ),
   ],
   handlers: [
     'irq variant: IRQ on CPU0: counter_add(otherAmount) with cmpxchg_local (c += 5)',

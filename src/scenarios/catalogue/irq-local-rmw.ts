@@ -12,7 +12,7 @@ import { compile } from '../../machine/machine.ts';
 import { KeyedListing, cellHoldsEveryAdd } from '../local-ops.ts';
 import { irqsDelivered, readPerCpu, totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { intParam } from '../params.ts';
+import { intParam, intSpec } from '../params.ts';
 import { defineScenario, variants } from '../define.ts';
 
 const VARIANTS = ['none', 'irqsave', 'cmpxchg-local'] as const;
@@ -166,30 +166,14 @@ export const irqLocalRmw = defineScenario({
   reconstruction: false,
   params: [
     VARIANT.param,
-    {
-      name: 'initial',
-      kind: 'int',
-      default: 10,
-      min: -1_000_000_000,
-      max: 1_000_000_000,
-      description: "CPU0's c at the start",
-    },
-    {
-      name: 'amount',
-      kind: 'int',
-      default: 1,
-      min: -1_000_000,
-      max: 1_000_000,
-      description: 'What the task adds',
-    },
-    {
-      name: 'irqAmount',
-      kind: 'int',
-      default: 5,
-      min: -1_000_000,
-      max: 1_000_000,
-      description: "What CPU0's IRQ handler adds, each time it runs",
-    },
+    intSpec('initial', 10, [-1_000_000_000, 1_000_000_000], "CPU0's c at the start"),
+    intSpec('amount', 1, [-1_000_000, 1_000_000], 'What the task adds'),
+    intSpec(
+      'irqAmount',
+      5,
+      [-1_000_000, 1_000_000],
+      "What CPU0's IRQ handler adds, each time it runs",
+    ),
   ],
   handlers: ['IRQ on CPU0: counter_add(irqAmount), c += 5 by default'],
   build(p, opts) {

@@ -7,7 +7,7 @@ import { NR_FILES_GROUP } from '../groups.ts';
 import { deref, abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
-import { intParam } from '../params.ts';
+import { intParam, intSpec } from '../params.ts';
 import * as nrFiles from '../nr-files.ts';
 import { readCell, readPerCpu } from '../observe.ts';
 import { distance, plus } from '../../machine/int64.ts';
@@ -55,15 +55,12 @@ export const lazyNrFiles = defineScenario({
     nrFiles.cpusParam,
     nrFiles.iterationsParam,
     nrFiles.initialParam,
-    {
-      name: 'threshold',
-      kind: 'int',
-      default: 1,
-      min: 0,
-      max: 1_000_000,
-      description:
-        'NR_FILES_THRESHOLD: a CPU reports when its local count passes it (16 in the patch)',
-    },
+    intSpec(
+      'threshold',
+      1,
+      [0, 1_000_000],
+      'NR_FILES_THRESHOLD: a CPU reports when its local count passes it (16 in the patch)',
+    ),
   ],
   presets: {
     kernel: {

@@ -8,7 +8,7 @@ import { abs, ProgramBuilder, type Reg } from '../../machine/builder.ts';
 import * as percpu from '../percpu/index.ts';
 import { readCell, readResults } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { intParam, listParam, ParamError } from '../params.ts';
+import { intParam, listParam, ParamError, intSpec } from '../params.ts';
 import { defineScenario } from '../define.ts';
 import type { Machine } from '../../machine/machine.ts';
 import { Cond } from '../../machine/isa.ts';
@@ -73,23 +73,18 @@ export const percpuClassic = defineScenario({
     'Per-CPU deltas fold into fbc->count at ±batch under a spinlock: read() is off by up to (batch − 1) × CPUs; sum() never sees a fold half done, but it blocks overflowing adders.',
   reconstruction: false,
   params: percpu.parameters([
-    {
-      name: 'comparer',
-      kind: 'int',
-      default: -1,
-      min: -1,
-      max: 63,
-      description:
-        'An adding CPU that calls percpu_counter_compare(fbc, rhs) after its adds (−1: none)',
-    },
-    {
-      name: 'rhs',
-      kind: 'int',
-      default: 0,
-      min: -Number.MAX_SAFE_INTEGER,
-      max: Number.MAX_SAFE_INTEGER,
-      description: 'The value percpu_counter_compare() compares the counter with',
-    },
+    intSpec(
+      'comparer',
+      -1,
+      [-1, 63],
+      'An adding CPU that calls percpu_counter_compare(fbc, rhs) after its adds (−1: none)',
+    ),
+    intSpec(
+      'rhs',
+      0,
+      [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+      'The value percpu_counter_compare() compares the counter with',
+    ),
   ]),
   presets: { kernel: percpu.kernelPreset },
   build(p, opts) {

@@ -19,7 +19,7 @@ import { defineScenario, variants } from '../define.ts';
 import type { Cell } from '../../machine/layout.ts';
 import * as percpu from '../percpu/index.ts';
 import { irqsDelivered } from '../observe.ts';
-import { choiceParam, intParam } from '../params.ts';
+import { choiceParam, intParam, intSpec } from '../params.ts';
 
 const VARIANTS = ['preempt-only', 'irqsave', 'try-cmpxchg'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -221,14 +221,12 @@ export const percpuModern = defineScenario({
   reconstruction: false,
   params: percpu.parameters([
     VARIANT.param,
-    {
-      name: 'irqAmount',
-      kind: 'int',
-      default: 1,
-      min: -1_000_000,
-      max: 1_000_000,
-      description: "What CPU0's IRQ handler adds with percpu_counter_add() (0: no IRQ user)",
-    },
+    intSpec(
+      'irqAmount',
+      1,
+      [-1_000_000, 1_000_000],
+      "What CPU0's IRQ handler adds with percpu_counter_add() (0: no IRQ user)",
+    ),
   ]),
   presets: { kernel: percpu.kernelPreset },
   handlers: ['IRQ on CPU0: percpu_counter_add(fbc, irqAmount)'],

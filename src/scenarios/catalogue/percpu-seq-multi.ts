@@ -15,7 +15,7 @@ import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
 import * as percpu from '../percpu/index.ts';
 import { readCell } from '../observe.ts';
-import { choiceParam } from '../params.ts';
+import { choiceParam, intSpec } from '../params.ts';
 import { defineScenario, variants } from '../define.ts';
 
 const VARIANTS = ['guarded', 'as-described'] as const;
@@ -86,14 +86,12 @@ export const percpuSeqMulti = defineScenario({
   params: percpu.parameters(
     [
       VARIANT.param,
-      {
-        name: 'summer2',
-        kind: 'int',
-        default: 2,
-        min: -1,
-        max: 63,
-        description: 'A second CPU that calls percpu_counter_sum() at the same time (−1: none)',
-      },
+      intSpec(
+        'summer2',
+        2,
+        [-1, 63],
+        'A second CPU that calls percpu_counter_sum() at the same time (−1: none)',
+      ),
     ],
     { cpus: 3 },
   ),

@@ -10,7 +10,7 @@ import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
 import * as percpu from '../percpu/index.ts';
 import { readCell } from '../observe.ts';
-import { intParam, ParamError } from '../params.ts';
+import { intParam, ParamError, intSpec } from '../params.ts';
 import { defineScenario } from '../define.ts';
 
 const listing = [
@@ -74,14 +74,7 @@ export const percpuSeq = defineScenario({
     'While a sum is in flight (sequence odd), adds go to slowcount; a fold that was already under way bumps the sequence and the sum rescans, at most once per CPU.',
   reconstruction: true,
   params: percpu.parameters([
-    {
-      name: 'sequence',
-      kind: 'int',
-      default: 0,
-      min: 0,
-      max: 1_000_000,
-      description: 'Initial fbc->sequence (even: no sum in flight)',
-    },
+    intSpec('sequence', 0, [0, 1_000_000], 'Initial fbc->sequence (even: no sum in flight)'),
   ]),
   presets: { kernel: percpu.kernelPreset },
   build(p, opts) {

@@ -12,7 +12,7 @@ import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
 import * as percpu from '../percpu/index.ts';
-import { choiceParam, intParam } from '../params.ts';
+import { choiceParam, intParam, intSpec } from '../params.ts';
 import { defineScenario, variants } from '../define.ts';
 
 const VARIANTS = ['retry-delta', 'seqcount'] as const;
@@ -85,14 +85,12 @@ export const percpuSumFuzzy = defineScenario({
   params: percpu.parameters(
     [
       VARIANT.param,
-      {
-        name: 'maxfuzzy',
-        kind: 'int',
-        default: 1,
-        min: 1,
-        max: 1000,
-        description: 'seqcount variant: restart when the seqcount moved this much or more',
-      },
+      intSpec(
+        'maxfuzzy',
+        1,
+        [1, 1000],
+        'seqcount variant: restart when the seqcount moved this much or more',
+      ),
     ],
     // Defaults that make every add fold (the adders "keep overflowing"): 3 CPUs, two adders.
     { cpus: 3, summer: 2, amounts: [20], adds: [2] },

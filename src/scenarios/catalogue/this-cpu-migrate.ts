@@ -13,7 +13,7 @@ import { compile } from '../../machine/machine.ts';
 import { KeyedListing, KH_2009, migrationCpusParam, slotObservables } from '../local-ops.ts';
 import { readResults } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { intParam, listParam } from '../params.ts';
+import { intParam, listParam, intSpec } from '../params.ts';
 import { defineScenario, variants } from '../define.ts';
 import type { BuildOptions, Observables, Params } from '../types.ts';
 
@@ -287,14 +287,12 @@ export const thisCpuMigrate = defineScenario({
       maxLength: 8,
       description: "Each CPU's MEMCG_EVENTS count at the start, CPU0 first (missing ones are 0)",
     },
-    {
-      name: 'threshold',
-      kind: 'int',
-      default: 1000,
-      min: 0,
-      max: 1_000_000_000,
-      description: 'SOFTLIMIT_EVENTS_THRESH: the check fires when the count is above it',
-    },
+    intSpec(
+      'threshold',
+      1000,
+      [0, 1_000_000_000],
+      'SOFTLIMIT_EVENTS_THRESH: the check fires when the count is above it',
+    ),
     migrationCpusParam,
   ],
   build,

@@ -18,7 +18,7 @@ import {
 } from '../local-ops.ts';
 import { totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { intParam, listParam } from '../params.ts';
+import { intParam, listParam, intSpec } from '../params.ts';
 import { defineScenario, variants } from '../define.ts';
 import type { Params } from '../types.ts';
 
@@ -143,22 +143,13 @@ export const thisCpuOps = defineScenario({
       maxLength: 8,
       description: "Each CPU's nr at the start, CPU0 first (missing ones are 0)",
     },
-    {
-      name: 'amount',
-      kind: 'int',
-      default: 1,
-      min: -1_000_000,
-      max: 1_000_000,
-      description: 'What T adds',
-    },
-    {
-      name: 'otherAmount',
-      kind: 'int',
-      default: 5,
-      min: -1_000_000,
-      max: 1_000_000,
-      description: 'What U adds (U waits on CPU0 and runs there when T is preempted or leaves)',
-    },
+    intSpec('amount', 1, [-1_000_000, 1_000_000], 'What T adds'),
+    intSpec(
+      'otherAmount',
+      5,
+      [-1_000_000, 1_000_000],
+      'What U adds (U waits on CPU0 and runs there when T is preempted or leaves)',
+    ),
     migrationCpusParam,
   ],
   build(p, opts) {

@@ -12,7 +12,7 @@ import { compile, type Machine } from '../../machine/machine.ts';
 import { KeyedListing, cellHoldsEveryAdd, same } from '../local-ops.ts';
 import { readCell, readResults, totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { choiceParam, intParam } from '../params.ts';
+import { choiceParam, intParam, intSpec } from '../params.ts';
 import { defineScenario, variants } from '../define.ts';
 import type { BuildOptions, Params } from '../types.ts';
 
@@ -242,22 +242,18 @@ export const tornRead32 = defineScenario({
   reconstruction: false,
   params: [
     VARIANT.param,
-    {
-      name: 'initial',
-      kind: 'int',
-      default: 4294967280,
-      min: -Number.MAX_SAFE_INTEGER,
-      max: Number.MAX_SAFE_INTEGER,
-      description: 'fbc->count at the start (4294967280 = 0x0:0xFFFFFFF0)',
-    },
-    {
-      name: 'amount',
-      kind: 'int',
-      default: 32,
-      min: -1_000_000_000,
-      max: 1_000_000_000,
-      description: "What the writer adds: CPU1's fold (SMP) or the task's add (up-irq)",
-    },
+    intSpec(
+      'initial',
+      4294967280,
+      [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+      'fbc->count at the start (4294967280 = 0x0:0xFFFFFFF0)',
+    ),
+    intSpec(
+      'amount',
+      32,
+      [-1_000_000_000, 1_000_000_000],
+      "What the writer adds: CPU1's fold (SMP) or the task's add (up-irq)",
+    ),
     {
       name: 'irqDoes',
       kind: 'choice',
@@ -266,14 +262,12 @@ export const tornRead32 = defineScenario({
       description:
         'up-irq only: the IRQ handler calls percpu_counter_read() or percpu_counter_add(irqAmount)',
     },
-    {
-      name: 'irqAmount',
-      kind: 'int',
-      default: 5,
-      min: -1_000_000_000,
-      max: 1_000_000_000,
-      description: 'up-irq with irqDoes = add: what the IRQ handler adds',
-    },
+    intSpec(
+      'irqAmount',
+      5,
+      [-1_000_000_000, 1_000_000_000],
+      'up-irq with irqDoes = add: what the IRQ handler adds',
+    ),
   ],
   presets: {
     reference: {
