@@ -56,6 +56,9 @@ export interface Variants<V extends string> {
   ) => WitnessDraft;
 }
 
+/** The variant names of a `variants()` declaration, as a type. */
+export type VariantOf<T extends { readonly names: readonly string[] }> = T['names'][number];
+
 /** A `variant` parameter over `names`, defaulting to `fallback`. */
 export function variants<const V extends string>(
   names: readonly V[],

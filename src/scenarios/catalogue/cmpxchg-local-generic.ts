@@ -13,15 +13,14 @@ import { contextTally, KeyedListing, MD_2007, cellHoldsEveryAdd } from '../local
 import { readCell, totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
 import { intParam, intSpec } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 
-const VARIANTS = ['irq', 'nmi', 'smp'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['irq', 'nmi', 'smp'],
   'irq',
   "Who else updates c: irq: CPU0's IRQ handler; nmi: CPU0's NMI handler; smp: a task on CPU1",
 );
+type Variant = VariantOf<typeof VARIANT>;
 
 const OTHER: Record<Variant, string> = {
   irq: "CPU0's IRQ handler",

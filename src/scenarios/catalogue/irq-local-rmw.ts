@@ -13,15 +13,14 @@ import { KeyedListing, cellHoldsEveryAdd } from '../local-ops.ts';
 import { irqsDelivered, readPerCpu, totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
 import { intParam, intSpec } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 
-const VARIANTS = ['none', 'irqsave', 'cmpxchg-local'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['none', 'irqsave', 'cmpxchg-local'],
   'none',
   'none: load; store with only preemption off; irqsave: local_irq_save around them; cmpxchg-local: a this_cpu_cmpxchg retry loop',
 );
+type Variant = VariantOf<typeof VARIANT>;
 
 function listingOf(variant: Variant): KeyedListing {
   const head = [

@@ -15,19 +15,18 @@ import {
   ProgramBuilder as Builder,
 } from '../../machine/builder.ts';
 import { Cond, Kind, type Program } from '../../machine/isa.ts';
-import { defineScenario, variants } from '../define.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 import type { Cell } from '../../machine/layout.ts';
 import * as percpu from '../percpu/index.ts';
 import { irqsDelivered } from '../observe.ts';
 import { choiceParam, intParam, intSpec } from '../params.ts';
 
-const VARIANTS = ['preempt-only', 'irqsave', 'try-cmpxchg'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['preempt-only', 'irqsave', 'try-cmpxchg'],
   'preempt-only',
   'Which mainline version of percpu_counter_add_batch()',
 );
+type Variant = VariantOf<typeof VARIANT>;
 
 const addListings: Record<Variant, string[]> = {
   'preempt-only': [

@@ -16,15 +16,14 @@ import { Cond, Kind } from '../../machine/isa.ts';
 import * as percpu from '../percpu/index.ts';
 import { readCell } from '../observe.ts';
 import { choiceParam, intSpec } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 
-const VARIANTS = ['guarded', 'as-described'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['guarded', 'as-described'],
   'guarded',
   'as-described: changed++ after the fold; guarded: the fold also counts itself in `changing`',
 );
+type Variant = VariantOf<typeof VARIANT>;
 
 const listing = [
   ...percpu.counterStruct([

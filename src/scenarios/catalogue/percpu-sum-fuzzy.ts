@@ -13,11 +13,10 @@ import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
 import * as percpu from '../percpu/index.ts';
 import { choiceParam, intParam, intSpec } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 
-const VARIANTS = ['retry-delta', 'seqcount'] as const;
-type Variant = (typeof VARIANTS)[number];
-const VARIANT = variants(VARIANTS, 'retry-delta', 'Which retrying sum');
+const VARIANT = variants(['retry-delta', 'seqcount'], 'retry-delta', 'Which retrying sum');
+type Variant = VariantOf<typeof VARIANT>;
 
 const addListing = [
   ...percpu.addOpening,

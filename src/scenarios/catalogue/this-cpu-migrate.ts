@@ -14,16 +14,15 @@ import { KeyedListing, KH_2009, migrationCpusParam, slotObservables } from '../l
 import { readResults } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
 import { intParam, listParam, intSpec } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 import type { BuildOptions, Observables, Params } from '../types.ts';
 
-const VARIANTS = ['raw', 'preempt-off', 'this-cpu-pair', 'cmpxchg'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['raw', 'preempt-off', 'this-cpu-pair', 'cmpxchg'],
   'raw',
   "raw: v1 (__this_cpu_read/__this_cpu_write, preemptible); preempt-off: Christoph Lameter's fix; this-cpu-pair: v2 (this_cpu_read + this_cpu_write); cmpxchg: one this_cpu_cmpxchg",
 );
+type Variant = VariantOf<typeof VARIANT>;
 
 function listingOf(variant: Variant, threshold: number): KeyedListing {
   const head = [

@@ -19,16 +19,15 @@ import {
 import { totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
 import { intParam, listParam, intSpec } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 import type { Params } from '../types.ts';
 
-const VARIANTS = ['generic', 'generic-preempt', 'x86'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['generic', 'generic-preempt', 'x86'],
   'generic',
   "generic: __this_cpu_add's generic fallback (no protection); generic-preempt: the 2.6.3x generic this_cpu_add (preempt_disable around it); x86: one add %gs: instruction",
 );
+type Variant = VariantOf<typeof VARIANT>;
 
 function listingOf(variant: Variant): KeyedListing {
   const head = [

@@ -13,16 +13,15 @@ import { KeyedListing, cellHoldsEveryAdd, same } from '../local-ops.ts';
 import { readCell, readResults, totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
 import { choiceParam, intParam, intSpec } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 import type { BuildOptions, Params } from '../types.ts';
 
-const VARIANTS = ['lo-hi', 'hi-lo', 'atomic64', 'up-irq'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['lo-hi', 'hi-lo', 'atomic64', 'up-irq'],
   'lo-hi',
   'lo-hi / hi-lo: SMP, the reader loads the halves in that order; atomic64: SMP with an atomic64_t count; up-irq: uniprocessor add, interrupted by an IRQ',
 );
+type Variant = VariantOf<typeof VARIANT>;
 
 /** How many values the IRQ handler's reads can record (one per IRQ) before the slot is full. */
 const READS = 8;
