@@ -10,10 +10,16 @@ import { ProgramBuilder, thisCpu } from '../../machine/builder.ts';
 import { Cond } from '../../machine/isa.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
 import { compile } from '../../machine/machine.ts';
-import { KeyedListing, KH_2009, migrationCpusParam, slotObservables } from '../local-ops.ts';
+import {
+  initialSlots,
+  KeyedListing,
+  KH_2009,
+  migrationCpusParam,
+  slotObservables,
+} from '../local-ops.ts';
 import { readResults } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { intParam, listParam, intSpec } from '../params.ts';
+import { intParam, intSpec } from '../params.ts';
 import { defineScenario, type VariantOf, variants } from '../define.ts';
 import type { BuildOptions, Observables, Params } from '../types.ts';
 
@@ -130,17 +136,13 @@ const NOTES: Record<Variant, string[]> = {
 };
 
 const variantOf = VARIANT.of;
-const initialOf = (p: Params) => {
-  const slots = listParam(p, 'slots');
-  return Array.from({ length: intParam(p, 'cpus') }, (_, k) => slots[k] ?? 0);
-};
 
 function build(p: Params, opts?: BuildOptions) {
   const variant = variantOf(p);
   const threshold = intParam(p, 'threshold');
   const cpus = intParam(p, 'cpus');
   const L = new LayoutBuilder(cpus, opts);
-  const events = L.perCpu('events', 'events', 's64', initialOf(p));
+  const events = L.perCpu('events', 'events', 's64', initialSlots(p));
   const valSlot = L.result('val', 'val', 1);
   const retSlot = L.result('ret', 'mem_cgroup_soft_limit_check()', 1);
   const lst = listingOf(variant, threshold);
@@ -259,7 +261,7 @@ function build(p: Params, opts?: BuildOptions) {
 /** Events the resets threw away: Σ initial slots − Σ final slots. */
 function discarded(o: Observables, p: Params): number | bigint {
   const cpus = intParam(p, 'cpus');
-  const init = initialOf(p);
+  const init = initialSlots(p);
   let d: number | bigint = 0;
   for (let k = 0; k < cpus; k++) {
     d = plus(d, plus(init[k] ?? 0, -Number(o[`slot${k}`])));
@@ -320,7 +322,7 @@ export const thisCpuMigrate = defineScenario({
         const gone = discarded(o, p);
         const expected = fired ? (o.val as number | bigint) : 0;
         if (String(gone) === String(expected)) return null;
-        const init = initialOf(p);
+        const init = initialSlots(p);
         const changed: string[] = [];
         const kept: string[] = [];
         init.forEach((v, k) => {

@@ -9,6 +9,7 @@ import { deref, ProgramBuilder, thisCpu } from '../../machine/builder.ts';
 import { LayoutBuilder, type PerCpuCell } from '../../machine/layout.ts';
 import { compile, type TaskSpec } from '../../machine/machine.ts';
 import {
+  initialSlots,
   KeyedListing,
   KH_2009,
   migrationCpusParam,
@@ -18,9 +19,8 @@ import {
 } from '../local-ops.ts';
 import { totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { intParam, listParam, intSpec } from '../params.ts';
+import { intParam, intSpec } from '../params.ts';
 import { defineScenario, type VariantOf, variants } from '../define.ts';
-import type { Params } from '../types.ts';
 
 const VARIANT = variants(
   ['generic', 'generic-preempt', 'x86'],
@@ -96,10 +96,6 @@ const NOTES: Record<Variant, string[]> = {
 };
 
 const variantOf = VARIANT.of;
-const initialOf = (p: Params) => {
-  const slots = listParam(p, 'slots');
-  return Array.from({ length: intParam(p, 'cpus') }, (_, k) => slots[k] ?? 0);
-};
 
 function countProgram(
   name: string,
@@ -155,7 +151,7 @@ export const thisCpuOps = defineScenario({
     const variant = variantOf(p);
     const cpus = intParam(p, 'cpus');
     const L = new LayoutBuilder(cpus, opts);
-    const nr = L.perCpu('nr', 'nr', 's64', initialOf(p));
+    const nr = L.perCpu('nr', 'nr', 's64', initialSlots(p));
     const lst = listingOf(variant);
     const tasks: TaskSpec[] = [
       { name: 'T', cpu: 0, program: countProgram('T', variant, lst, nr, intParam(p, 'amount')) },
@@ -182,7 +178,7 @@ export const thisCpuOps = defineScenario({
     {
       name: 'exact',
       description: 'What the slots should add up to: the initial slots plus every add made',
-      read: (m, s, q) => plus(total(initialOf(q)), totalTally(m, s)),
+      read: (m, s, q) => plus(total(initialSlots(q)), totalTally(m, s)),
     },
   ],
   invariants: [
