@@ -44,6 +44,10 @@ export const K_NMI_REQ = 1;
 export const K_INBOX = 2; // tasks handed to this CPU so far; bumping it publishes them
 export const K_MIG_REQ = 3; // migrations the page asked for
 
+/** Where the page asks for each kind of event: its per-CPU request word and its rate setting. */
+export const REQUEST_WORD = { irq: K_IRQ_REQ, nmi: K_NMI_REQ, migration: K_MIG_REQ } as const;
+export const RATE_WORD = { irq: S_IRQ_RATE, nmi: S_NMI_RATE, migration: S_MIG_RATE } as const;
+
 /** Per-CPU statistics (Float64 slots of the CPU's stats line). */
 export const T_STEPS = 0; // instructions executed
 export const T_ADDS = 1; // operations completed by adding tasks (each a call of add())
