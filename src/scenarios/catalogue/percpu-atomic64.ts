@@ -67,18 +67,14 @@ export const percpuAtomic64 = defineScenario({
         b.line(33).load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
       },
     });
-    return {
-      params: p,
-      machine: percpu.machineOf(c, r, 64, tasks),
-      listing: {
-        lines: listing,
-        notes: [
-          "Reconstruction: the patch is described in the thread (cover letter SL-v2, Tejun's replies); its code is not at hand. This is the design as described.",
-          'atomic64_read and atomic64_add are one step each (on x86-32 they use cmpxchg8b, so they do not tear either).',
-          'The transfer is two steps (atomic64_add, then the delta reset), so a sum that reads fbc->count and the deltas in between sees the batch twice or not at all.',
-        ],
-      },
-    };
+    return percpu.instanceOf(p, c, r, tasks, {
+      lines: listing,
+      notes: [
+        "Reconstruction: the patch is described in the thread (cover letter SL-v2, Tejun's replies); its code is not at hand. This is the design as described.",
+        'atomic64_read and atomic64_add are one step each (on x86-32 they use cmpxchg8b, so they do not tear either).',
+        'The transfer is two steps (atomic64_add, then the delta reset), so a sum that reads fbc->count and the deltas in between sees the batch twice or not at all.',
+      ],
+    });
   },
   observables: (p) => percpu.observables(p),
   invariants: [

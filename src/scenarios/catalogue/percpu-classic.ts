@@ -172,19 +172,15 @@ export const percpuClassic = defineScenario({
       });
       tasks[comparer] = { name: `T${comparer}`, cpu: comparer, program: b.build() };
     }
-    return {
-      params: p,
-      machine: percpu.machineOf(c, r, 64, tasks),
-      listing: {
-        lines: listing,
-        notes: [
-          'Only preemption is disabled in add(), not interrupts: see irq-local-rmw for what an IRQ user of the same counter does.',
-          'spin_lock also disables preemption, so a CPU spinning for fbc->lock cannot be preempted.',
-          'The slow path writes 0 to the delta (2.6.39); modern kernels subtract instead (percpu-modern).',
-          '2.6.39 percpu_counter_read_positive() returns 1 for a negative count (modern kernels return 0).',
-        ],
-      },
-    };
+    return percpu.instanceOf(p, c, r, tasks, {
+      lines: listing,
+      notes: [
+        'Only preemption is disabled in add(), not interrupts: see irq-local-rmw for what an IRQ user of the same counter does.',
+        'spin_lock also disables preemption, so a CPU spinning for fbc->lock cannot be preempted.',
+        'The slow path writes 0 to the delta (2.6.39); modern kernels subtract instead (percpu-modern).',
+        '2.6.39 percpu_counter_read_positive() returns 1 for a negative count (modern kernels return 0).',
+      ],
+    });
   },
   observables: (p) =>
     percpu.observables(p, [

@@ -87,18 +87,14 @@ export const percpuLglock = defineScenario({
         b.line(37).load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
       },
     });
-    return {
-      params: p,
-      machine: percpu.machineOf(c, r, 64, tasks),
-      listing: {
-        lines: listing,
-        notes: [
-          "Reconstruction: the patch's code is not at hand; this follows its cover letter and the 2.6.39 lglock API (lg_local_lock = preempt_disable + this CPU's arch_spin_lock; lg_global_lock takes every CPU's lock in order).",
-          "The model folds lg_local_lock's one preempt_disable() into the lock step (each lock step counts in preempt_count): the same effect on what can be preempted.",
-          "The transfer runs under the adding CPU's own lock and the sum holds all of them, so no sum can see it half done.",
-        ],
-      },
-    };
+    return percpu.instanceOf(p, c, r, tasks, {
+      lines: listing,
+      notes: [
+        "Reconstruction: the patch's code is not at hand; this follows its cover letter and the 2.6.39 lglock API (lg_local_lock = preempt_disable + this CPU's arch_spin_lock; lg_global_lock takes every CPU's lock in order).",
+        "The model folds lg_local_lock's one preempt_disable() into the lock step (each lock step counts in preempt_count): the same effect on what can be preempted.",
+        "The transfer runs under the adding CPU's own lock and the sum holds all of them, so no sum can see it half done.",
+      ],
+    });
   },
   observables: (p) => percpu.observables(p),
   invariants: [

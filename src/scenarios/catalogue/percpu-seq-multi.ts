@@ -184,20 +184,16 @@ export const percpuSeqMulti = defineScenario({
         b.line(55).load(ret, abs(c.count)).load(sl, abs(slow)).add(ret, ret, sl);
       },
     });
-    return {
-      params: p,
-      machine: percpu.machineOf(c, r, 64, tasks),
-      listing: {
-        lines: listing,
-        notes: [
-          'Reconstruction: V2 is known only from its announcement in the V1 mail (several sums, an atomic count instead of the bit, no spinlock, a separate changed count). The lines marked "guarded variant" are ours.',
-          "as-described bumps `changed` after the fold: a sum can see fbc->count after the atomic64_add and the delta before its reset, then `changed` before the bump, and accept the batch twice (Tejun's objection to lockless transfers).",
-          'guarded adds `changing`: the sum waits until no fold is under way and rejects a scan during which one started, so every accepted scan saw each fold either wholly or not at all.',
-          'While any sum is in flight, new adds go to slowcount, so only folds already under way can make a sum start over: at most once per CPU.',
-          "V2 is said to remove one atomic operation from _add(); which one is not known. Here `changed` is an atomic_inc, which keeps the sum's check exact.",
-        ],
-      },
-    };
+    return percpu.instanceOf(p, c, r, tasks, {
+      lines: listing,
+      notes: [
+        'Reconstruction: V2 is known only from its announcement in the V1 mail (several sums, an atomic count instead of the bit, no spinlock, a separate changed count). The lines marked "guarded variant" are ours.',
+        "as-described bumps `changed` after the fold: a sum can see fbc->count after the atomic64_add and the delta before its reset, then `changed` before the bump, and accept the batch twice (Tejun's objection to lockless transfers).",
+        'guarded adds `changing`: the sum waits until no fold is under way and rejects a scan during which one started, so every accepted scan saw each fold either wholly or not at all.',
+        'While any sum is in flight, new adds go to slowcount, so only folds already under way can make a sum start over: at most once per CPU.',
+        "V2 is said to remove one atomic operation from _add(); which one is not known. Here `changed` is an atomic_inc, which keeps the sum's check exact.",
+      ],
+    });
   },
   observables: (p) =>
     percpu.observables(p, [

@@ -163,22 +163,18 @@ export const percpuSeq = defineScenario({
         b.line(58).load(ret, abs(c.count)).load(sl, abs(slow)).add(ret, ret, sl);
       },
     });
-    return {
-      params: p,
-      machine: percpu.machineOf(c, r, 64, tasks),
-      listing: {
-        lines: listing,
-        notes: [
-          "Reconstruction from the mail: the V1 code is not at hand. Field names (sequence, slowcount) are Eric's.",
-          'The fold and the sequence bump are made atomic by fbc->lock, and the sum checks the sequence under the same lock: a sum can then never accept a scan that overlapped a fold (the idealised one-step transfer of the reference, without an idealised multi-word step).',
-          'slowcount is not folded back into fbc->count when the sum ends; read() returns fbc->count + slowcount.',
-          'One sum at a time (V1 serialised sums); percpu-seq-multi lets several run.',
-          'With adders=forever the sequence wraps at the smallest power of two above 2 × cpus + 1 instead of 2^32, so explorations stay finite; a pass sees at most one bump of 2 per CPU, so the sum decides the same.',
-          'V1 disabled interrupts in add(); the model only needs preemption off (one add in progress per CPU).',
-          'The thread describes the bump as atomic_add(2, &fbc->sequence); here it is a plain += 2 under fbc->lock, which the model needs anyway to make the fold and the bump one unit for the sum.',
-        ],
-      },
-    };
+    return percpu.instanceOf(p, c, r, tasks, {
+      lines: listing,
+      notes: [
+        "Reconstruction from the mail: the V1 code is not at hand. Field names (sequence, slowcount) are Eric's.",
+        'The fold and the sequence bump are made atomic by fbc->lock, and the sum checks the sequence under the same lock: a sum can then never accept a scan that overlapped a fold (the idealised one-step transfer of the reference, without an idealised multi-word step).',
+        'slowcount is not folded back into fbc->count when the sum ends; read() returns fbc->count + slowcount.',
+        'One sum at a time (V1 serialised sums); percpu-seq-multi lets several run.',
+        'With adders=forever the sequence wraps at the smallest power of two above 2 × cpus + 1 instead of 2^32, so explorations stay finite; a pass sees at most one bump of 2 per CPU, so the sum decides the same.',
+        'V1 disabled interrupts in add(); the model only needs preemption off (one add in progress per CPU).',
+        'The thread describes the bump as atomic_add(2, &fbc->sequence); here it is a plain += 2 under fbc->lock, which the model needs anyway to make the fold and the bump one unit for the sum.',
+      ],
+    });
   },
   observables: (p) =>
     percpu.observables(p, [

@@ -166,18 +166,14 @@ export const percpuSumFuzzy = defineScenario({
         });
       },
     });
-    return {
-      params: p,
-      machine: percpu.machineOf(c, r, 64, tasks),
-      listing: {
-        lines: [...addListing, ...sumListings[v], '', ...readListing],
-        notes: [
-          'The sums are the code quoted in the thread; the adds are the reconstructed lockless atomic64 design of percpu-atomic64. Our choices: the seqcount bump comes right after the fold ("increment it each time one cpu changes global count"), and fbc->count is read with atomic64_read (Eric wrote `ret = fbc->count;` against the 2.6.39 s64).',
-          "The model has finitely many adds, so the retries end when the adders stop; in the kernel, adders that keep overflowing could keep a sum retrying forever. percpu-seq's in-flight bit bounds the retries.",
-          'smp_rmb() is not a step: every step of the model is already sequentially consistent.',
-        ],
-      },
-    };
+    return percpu.instanceOf(p, c, r, tasks, {
+      lines: [...addListing, ...sumListings[v], '', ...readListing],
+      notes: [
+        'The sums are the code quoted in the thread; the adds are the reconstructed lockless atomic64 design of percpu-atomic64. Our choices: the seqcount bump comes right after the fold ("increment it each time one cpu changes global count"), and fbc->count is read with atomic64_read (Eric wrote `ret = fbc->count;` against the 2.6.39 s64).',
+        "The model has finitely many adds, so the retries end when the adders stop; in the kernel, adders that keep overflowing could keep a sum retrying forever. percpu-seq's in-flight bit bounds the retries.",
+        'smp_rmb() is not a step: every step of the model is already sequentially consistent.',
+      ],
+    });
   },
   observables: (p) => percpu.observables(p, [percpu.retriesObservable]),
   invariants: [
