@@ -28,6 +28,19 @@ const VARIANT = variants(
 );
 type Variant = VariantOf<typeof VARIANT>;
 
+/**
+ * The Dec-2022 moment (reference §6f): CPU0's delta is 20 with batch 32 and it adds 10 once,
+ * while its IRQ handler adds 10 too; no summer. Every variant's witness starts from it.
+ */
+const IRQ_ON_20 = {
+  batch: 32,
+  slots: [20],
+  amounts: [10, 0],
+  adds: [1],
+  summer: -1,
+  irqAmount: 10,
+};
+
 const addListings: Record<Variant, string[]> = {
   'preempt-only': [
     '/* ~v4.13 .. v6.2: preemption off, interrupts on (abs() came with a later cleanup) */',
@@ -294,55 +307,31 @@ export const percpuModern = defineScenario({
     'try-cmpxchg': ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
   }),
   witnesses: [
-    {
+    VARIANT.witness('preempt-only', {
       name: 'dec-2022-race',
       description:
         'Reference §6f (Dec-2022 bug): CPU0 decides on the fast path (20 + 10 < 32), an IRQ adds 10 (delta 30), then this_cpu_add makes the delta 40: past the batch.',
-      params: {
-        variant: 'preempt-only',
-        batch: 32,
-        slots: [20],
-        amounts: [10, 0],
-        adds: [1],
-        summer: -1,
-        irqAmount: 10,
-      },
+      params: IRQ_ON_20,
       schedule: '0 0 irq0 0*8',
       expect: { slot0: 40, count: 0, exact: 40, irqs: 1 },
       violates: ['slot-below-batch'],
-    },
-    {
+    }),
+    VARIANT.witness('irqsave', {
       name: 'irqsave-holds-the-irq',
       description:
         'The same moment with local_irq_save: the IRQ stays pending until the add is done, then its own add sees 30 + 10 and folds 40.',
-      params: {
-        variant: 'irqsave',
-        batch: 32,
-        slots: [20],
-        amounts: [10, 0],
-        adds: [1],
-        summer: -1,
-        irqAmount: 10,
-      },
+      params: IRQ_ON_20,
       schedule: '0 0 irq0 0*4 0*8',
       expect: { slot0: 0, count: 40, exact: 40, irqs: 1 },
-    },
-    {
+    }),
+    VARIANT.witness('try-cmpxchg', {
       name: 'try-cmpxchg-retries',
       description:
         "Reference §6f: the task reads 20; the IRQ's try_cmpxchg 20→30 succeeds; the task's try_cmpxchg fails and reloads 30; 30 + 10 ≥ 32, so it folds 40 under the lock.",
-      params: {
-        variant: 'try-cmpxchg',
-        batch: 32,
-        slots: [20],
-        amounts: [10, 0],
-        adds: [1],
-        summer: -1,
-        irqAmount: 10,
-      },
+      params: IRQ_ON_20,
       schedule: '0 irq0 0*13',
       expect: { slot0: 0, count: 40, exact: 40, irqs: 1 },
-    },
+    }),
   ],
   lesson: {
     summary:
