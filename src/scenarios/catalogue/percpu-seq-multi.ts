@@ -228,7 +228,7 @@ export const percpuSeqMulti = defineScenario({
       name: 'half-done-fold-accepted',
       description:
         "as-described: CPU0 (delta 3) passes the sums check and folds 4; CPU1's sum reads fbc->count after the atomic64_add, CPU0's delta before its reset, and `changed` before the bump: it returns 7 while the true value is 3, then 4.",
-      params: { summer2: -1, slots: [3], amounts: [1, 0], adds: [1] },
+      params: { summer2: -1, ...percpu.ONE_FOLD_OF_4 },
       schedule: '0 0 1 1 0 0 1*7 0*3',
       expect: { sum: 7, count: 4, exact: 4, retries: 0 },
       violates: ['sum-within-window'],
@@ -237,7 +237,7 @@ export const percpuSeqMulti = defineScenario({
       name: 'guarded-rescans',
       description:
         'guarded, same moment: CPU0 has announced its fold in `changing`, so the sum rejects the pass, waits for the fold to end and returns 4.',
-      params: { summer2: -1, slots: [3], amounts: [1, 0], adds: [1] },
+      params: { summer2: -1, ...percpu.ONE_FOLD_OF_4 },
       schedule: '0 0 1 1 1 0 0 0 1*6 0*4 1*10',
       expect: { sum: 4, count: 4, exact: 4, retries: 1 },
     }),

@@ -209,7 +209,7 @@ export const percpuSumFuzzy = defineScenario({
       name: 'delta-misses-a-half-done-fold',
       description:
         "Tejun Heo's objection: CPU0 (delta 3) adds 1 and folds 4 with atomic64_add; the sum reads old = 4 after it and CPU0's delta (still 3) before the reset, then new = 4: fbc->count did not move, so it accepts 7 while the true value is 3, then 4.",
-      params: { slots: [3], amounts: [1, 0], adds: [1] },
+      params: percpu.ONE_FOLD_OF_4,
       schedule: '0 0 0 2*5 0 0',
       expect: { sum: 7, count: 4, retries: 0, exact: 4 },
       violates: ['sum-within-window'],
@@ -218,7 +218,7 @@ export const percpuSumFuzzy = defineScenario({
       name: 'seqcount-misses-a-half-done-fold',
       description:
         "CPU0 (delta 3) adds 1 and folds 4 into fbc->count; the sum reads fbc->count and CPU0's delta (still 3) before CPU0 bumps the seqcount, so it accepts 7 while the true value is 3, then 4.",
-      params: { slots: [3], amounts: [1, 0], adds: [1] },
+      params: percpu.ONE_FOLD_OF_4,
       schedule: '2 0 0 0 2*5 0*3',
       expect: { sum: 7, count: 4, retries: 0, exact: 4 },
       violates: ['sum-within-window'],

@@ -19,6 +19,13 @@ export const REFERENCE_6D: Params = {
   adds: [1],
 };
 
+/**
+ * Tejun Heo's half-done fold: CPU0's delta is 3 and it adds 1 once, so it folds 4 into
+ * fbc->count. The witnesses of the lockless retrying sums (percpu-sum-fuzzy, percpu-seq-multi)
+ * catch that fold between the atomic64_add and the delta reset.
+ */
+export const ONE_FOLD_OF_4: Params = { slots: [3], amounts: [1, 0], adds: [1] };
+
 export const kernelPreset: Preset = {
   description: 'the kernel batch: max(32, 2 × cpus)',
   apply: (p) => ({ batch: Math.max(32, 2 * intParam(p, 'cpus')) }),
