@@ -8,31 +8,27 @@ import { abs } from '../../machine/builder.ts';
 import * as percpu from '../percpu/index.ts';
 import { defineScenario } from '../define.ts';
 
-const listing = [
-  ...percpu.counterStruct([
+const listing = percpu.counterListing({
+  fields: [
     '\tatomic64_t count;                /* no spinlock any more */',
     '\ts32 __percpu *counters;',
-  ]),
-  ...percpu.addOpening,
-  '\tpreempt_disable();',
-  ...percpu.batchTest([
-    '\t\tatomic64_add(count, &fbc->count);',
-    '\t\t__this_cpu_write(*fbc->counters, 0);',
-  ]),
-  '\tpreempt_enable();',
-  '}',
-  '',
-  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
-  '{',
-  '\ts64 ret = atomic64_read(&fbc->count);   /* no lock: a transfer can be half done */',
-  '\tint cpu;',
-  '',
-  ...percpu.addEveryDelta,
-  '\treturn ret;',
-  '}',
-  '',
-  ...percpu.readListing('return atomic64_read(&fbc->count);'),
-];
+  ],
+  add: [
+    '\tpreempt_disable();',
+    ...percpu.batchTest([
+      '\t\tatomic64_add(count, &fbc->count);',
+      '\t\t__this_cpu_write(*fbc->counters, 0);',
+    ]),
+    '\tpreempt_enable();',
+  ],
+  sum: [
+    '\ts64 ret = atomic64_read(&fbc->count);   /* no lock: a transfer can be half done */',
+    '\tint cpu;',
+    '',
+    ...percpu.addEveryDelta,
+  ],
+  read: 'return atomic64_read(&fbc->count);',
+});
 
 export const percpuAtomic64 = defineScenario({
   id: 'percpu-atomic64',

@@ -8,32 +8,30 @@ import { abs, cpuOf, thisCpu } from '../../machine/builder.ts';
 import * as percpu from '../percpu/index.ts';
 import { defineScenario } from '../define.ts';
 
-const listing = [
-  ...percpu.counterStruct([
+const listing = percpu.counterListing({
+  fields: [
     '\tatomic64_t count;',
     '\tstruct lglock lglock;             /* one arch_spinlock_t per CPU */',
     '\ts32 __percpu *counters;',
-  ]),
-  ...percpu.addOpening,
-  "\tlg_local_lock(&fbc->lglock);      /* preemption off + this CPU's lock */",
-  ...percpu.batchTest([
-    '\t\tatomic64_add(count, &fbc->count);',
-    '\t\t__this_cpu_write(*fbc->counters, 0);',
-  ]),
-  '\tlg_local_unlock(&fbc->lglock);',
-  '}',
-  '',
-  ...percpu.sumOpening,
-  '',
-  "\tlg_global_lock(&fbc->lglock);     /* every CPU's lock, in CPU order */",
-  '\tret = atomic64_read(&fbc->count);',
-  ...percpu.addEveryDelta,
-  '\tlg_global_unlock(&fbc->lglock);',
-  '\treturn ret;',
-  '}',
-  '',
-  ...percpu.readListing('return atomic64_read(&fbc->count);'),
-];
+  ],
+  add: [
+    "\tlg_local_lock(&fbc->lglock);      /* preemption off + this CPU's lock */",
+    ...percpu.batchTest([
+      '\t\tatomic64_add(count, &fbc->count);',
+      '\t\t__this_cpu_write(*fbc->counters, 0);',
+    ]),
+    '\tlg_local_unlock(&fbc->lglock);',
+  ],
+  sum: [
+    ...percpu.sumLocals,
+    '',
+    "\tlg_global_lock(&fbc->lglock);     /* every CPU's lock, in CPU order */",
+    '\tret = atomic64_read(&fbc->count);',
+    ...percpu.addEveryDelta,
+    '\tlg_global_unlock(&fbc->lglock);',
+  ],
+  read: 'return atomic64_read(&fbc->count);',
+});
 
 export const percpuLglock = defineScenario({
   id: 'percpu-lglock',

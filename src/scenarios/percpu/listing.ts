@@ -27,13 +27,13 @@ export function batchTest(fold: readonly string[]): string[] {
   ];
 }
 
+const SUM_SIGNATURE = 's64 __percpu_counter_sum(struct percpu_counter *fbc)';
+
+/** The locals of a sum that scans every CPU. */
+export const sumLocals: readonly string[] = ['\ts64 ret;', '\tint cpu;'];
+
 /** `__percpu_counter_sum()`'s signature and the locals of a sum that scans every CPU. */
-export const sumOpening: readonly string[] = [
-  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
-  '{',
-  '\ts64 ret;',
-  '\tint cpu;',
-];
+export const sumOpening: readonly string[] = [SUM_SIGNATURE, '{', ...sumLocals];
 
 /** The scan of every sum: each online CPU's delta added to `ret`. */
 export const addEveryDelta: readonly string[] = [
@@ -44,4 +44,36 @@ export const addEveryDelta: readonly string[] = [
 /** `percpu_counter_read()`, whose one line, `statement`, returns the count without a lock. */
 export function readListing(statement: string): string[] {
   return ['s64 percpu_counter_read(struct percpu_counter *fbc)', '{', `\t${statement}`, '}'];
+}
+
+/**
+ * A listing of the 2011 designs, in the order their entries show it: the struct,
+ * `__percpu_counter_add()`, `__percpu_counter_sum()`, `percpu_counter_read()` and any `more`,
+ * a blank line between each. Each part gives only the lines that differ from one design to the
+ * next: the add's body after its local, the sum's body up to its `return ret;`.
+ */
+export function counterListing(parts: {
+  readonly fields: readonly string[];
+  readonly add: readonly string[];
+  readonly sum: readonly string[];
+  /** percpu_counter_read()'s one statement. */
+  readonly read: string;
+  /** Functions shown after percpu_counter_read(). */
+  readonly more?: readonly string[];
+}): string[] {
+  return [
+    ...counterStruct(parts.fields),
+    ...addOpening,
+    ...parts.add,
+    '}',
+    '',
+    SUM_SIGNATURE,
+    '{',
+    ...parts.sum,
+    '\treturn ret;',
+    '}',
+    '',
+    ...readListing(parts.read),
+    ...(parts.more ? ['', ...parts.more] : []),
+  ];
 }
