@@ -237,13 +237,7 @@ export const percpuClassic = defineScenario({
   ],
   bounds: { migrations: 1 },
   guarantees: {
-    '*': [
-      'no-lost-update',
-      'read-within-bound',
-      'sum-within-window',
-      'slot-below-batch',
-      'compare-correct',
-    ],
+    '*': [...percpu.CORRECT, 'compare-correct'],
   },
   witnesses: [
     {

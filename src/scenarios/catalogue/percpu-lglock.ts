@@ -103,7 +103,7 @@ export const percpuLglock = defineScenario({
   ],
   bounds: { migrations: 1 },
   guarantees: {
-    '*': ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
+    '*': percpu.CORRECT,
   },
   witnesses: [
     {

@@ -303,8 +303,8 @@ export const percpuModern = defineScenario({
   bounds: { irqs: 1, migrations: 1 },
   guarantees: VARIANT.guarantees({
     'preempt-only': ['no-lost-update', 'sum-within-window'],
-    irqsave: ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
-    'try-cmpxchg': ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
+    irqsave: percpu.CORRECT,
+    'try-cmpxchg': percpu.CORRECT,
   }),
   witnesses: [
     VARIANT.witness('preempt-only', {

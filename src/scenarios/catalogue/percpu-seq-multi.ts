@@ -14,7 +14,6 @@ import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
 import * as percpu from '../percpu/index.ts';
-import { readCell } from '../observe.ts';
 import { choiceParam, intSpec } from '../params.ts';
 import { defineScenario, type VariantOf, variants } from '../define.ts';
 
@@ -191,32 +190,12 @@ export const percpuSeqMulti = defineScenario({
       ],
     });
   },
-  observables: (p) =>
-    percpu.observables(p, [
-      {
-        name: 'slowcount',
-        description: 'fbc->slowcount',
-        read: (m, s) => readCell(m, s, 'slowcount'),
-      },
-      percpu.retriesObservable,
-    ]),
-  invariants: [
-    percpu.counterHoldsEveryAdd(['slowcount']),
-    percpu.readWithinBound(['slowcount']),
-    percpu.sumWithinWindow,
-    percpu.slotBelowBatch,
-    percpu.retriesBounded,
-  ],
+  observables: (p) => percpu.observables(p, [percpu.slowcountObservable, percpu.retriesObservable]),
+  invariants: percpu.slowcountInvariants,
   // No migration by default: adders run with preemption off, and two summers already make a
   // large space (400 k states with one migration, 82 k without).
   guarantees: VARIANT.guarantees({
-    guarded: [
-      'no-lost-update',
-      'read-within-bound',
-      'sum-within-window',
-      'slot-below-batch',
-      'retries-bounded',
-    ],
+    guarded: [...percpu.CORRECT, 'retries-bounded'],
     'as-described': ['no-lost-update', 'read-within-bound', 'slot-below-batch', 'retries-bounded'],
   }),
   witnesses: [

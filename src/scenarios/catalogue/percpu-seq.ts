@@ -174,11 +174,7 @@ export const percpuSeq = defineScenario({
   },
   observables: (p) =>
     percpu.observables(p, [
-      {
-        name: 'slowcount',
-        description: 'fbc->slowcount',
-        read: (m, s) => readCell(m, s, 'slowcount'),
-      },
+      percpu.slowcountObservable,
       {
         name: 'sequence',
         description: 'fbc->sequence',
@@ -186,22 +182,10 @@ export const percpuSeq = defineScenario({
       },
       percpu.retriesObservable,
     ]),
-  invariants: [
-    percpu.counterHoldsEveryAdd(['slowcount']),
-    percpu.readWithinBound(['slowcount']),
-    percpu.sumWithinWindow,
-    percpu.slotBelowBatch,
-    percpu.retriesBounded,
-  ],
+  invariants: percpu.slowcountInvariants,
   bounds: { migrations: 1 },
   guarantees: {
-    '*': [
-      'no-lost-update',
-      'read-within-bound',
-      'sum-within-window',
-      'slot-below-batch',
-      'retries-bounded',
-    ],
+    '*': [...percpu.CORRECT, 'retries-bounded'],
   },
   witnesses: [
     {
