@@ -1,7 +1,13 @@
 import { useId, useState } from 'react';
-import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
+import { ENGINES } from '../../live/engine/engine.ts';
 import { liveSpecOf } from '../../live/specs.ts';
-import { type Summer, type SweepPlan, scalingScenarios } from '../../live/scaling/plan.ts';
+import {
+  choiceOf,
+  pickedBy,
+  type Summer,
+  type SweepPlan,
+  scalingScenarios,
+} from '../../live/scaling/plan.ts';
 import type { SlotLayout } from '../../live/run.ts';
 import { scalingStore, useScaling } from './useScaling.ts';
 
@@ -22,7 +28,7 @@ export function ScalingSetup({ cores }: { cores: number }) {
   );
   const toggle = <T,>(list: readonly T[], v: T, on: boolean) =>
     on ? [...list.filter((x) => x !== v), v] : list.filter((x) => x !== v);
-  const layoutValue = plan.layouts.length === 2 ? 'both' : (plan.layouts[0] ?? 'padded');
+  const layoutValue = choiceOf(plan.layouts, 'padded');
   const periodic = plan.summers.some((s) => typeof s === 'number');
   const setSummers = (none: boolean, periodicOn: boolean, busy: boolean, p = Number(period)) => {
     const summers: Summer[] = [];
@@ -173,12 +179,9 @@ export function ScalingSetup({ cores }: { cores: number }) {
         <label htmlFor={`${id}-engine`}>Engine</label>
         <select
           id={`${id}-engine`}
-          value={plan.engines.length === 2 ? 'both' : (plan.engines[0] ?? 'compiled')}
+          value={choiceOf(plan.engines, 'compiled')}
           onChange={(e) => {
-            const v = e.target.value;
-            const engines: EngineKind[] =
-              v === 'both' ? [...ENGINES] : ENGINES.filter((x) => x === v);
-            change({ engines });
+            change({ engines: pickedBy(e.target.value, ENGINES) });
           }}
         >
           <option value="compiled">compiled to WebAssembly</option>
