@@ -17,6 +17,7 @@ import { defaultCpus, defaultSettings, runBusy } from '../../store/liveStore.ts'
 import { IsolationStatus } from '../IsolationStatus.tsx';
 import { cpuColour } from '../step/view.ts';
 import { FinalReport } from './FinalReport.tsx';
+import { RunControls } from '../RunControls.tsx';
 import { LiveRates } from './LiveRates.tsx';
 import { LiveSetup } from './LiveSetup.tsx';
 import { LiveTotals } from './LiveTotals.tsx';
@@ -130,37 +131,17 @@ function LiveBody() {
         <LiveSetup key={scenario} cores={cores} />
         <LiveRates />
       </div>
-      <div className="run-controls" role="group" aria-label="Run controls">
-        <button
-          type="button"
-          className="primary"
-          disabled={busy || paramError !== null}
-          onClick={() => {
-            void actions.runRequested();
-          }}
-        >
-          Run
-        </button>
-        <button
-          type="button"
-          disabled={!running}
-          onClick={() => {
-            void actions.stopRequested();
-          }}
-        >
-          Stop
-        </button>
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() => {
-            actions.resetRequested();
-          }}
-        >
-          Reset
-        </button>
+      <RunControls
+        label="Run controls"
+        actions={actions}
+        buttons={[
+          { label: 'Run', disabled: busy || paramError !== null, action: 'runRequested' },
+          { label: 'Stop', disabled: !running, action: 'stopRequested' },
+          { label: 'Reset', disabled: busy, action: 'resetRequested' },
+        ]}
+      >
         {running && run && <RaiseControls machine={run.machine} />}
-      </div>
+      </RunControls>
       <p role="status" aria-label="Run status" className="live-message">
         {message}
       </p>

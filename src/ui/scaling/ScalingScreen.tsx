@@ -4,6 +4,7 @@ import { secondsLeft } from '../../store/scalingStore.ts';
 import { formatScalingLink } from '../../store/scalingLink.ts';
 import { IsolationStatus } from '../IsolationStatus.tsx';
 import { ScalingResults } from './ScalingResults.tsx';
+import { RunControls } from '../RunControls.tsx';
 import { ScalingSetup } from './ScalingSetup.tsx';
 import { scalingStore, useScaling, useScalingFields } from './useScaling.ts';
 
@@ -65,27 +66,14 @@ function ScalingBody({ cores }: { cores: number }) {
   return (
     <>
       <ScalingSetup cores={cores} />
-      <div className="run-controls" role="group" aria-label="Sweep controls">
-        <button
-          type="button"
-          className="primary"
-          disabled={running || planError !== null}
-          onClick={() => {
-            void actions.runRequested();
-          }}
-        >
-          Run sweep
-        </button>
-        <button
-          type="button"
-          disabled={!running}
-          onClick={() => {
-            actions.cancelRequested();
-          }}
-        >
-          Cancel
-        </button>
-      </div>
+      <RunControls
+        label="Sweep controls"
+        actions={actions}
+        buttons={[
+          { label: 'Run sweep', disabled: running || planError !== null, action: 'runRequested' },
+          { label: 'Cancel', disabled: !running, action: 'cancelRequested' },
+        ]}
+      />
       <p role="status" aria-label="Sweep status" className="live-message">
         {message}
       </p>
