@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { SelectField } from '../SelectField.tsx';
 import { liveScenarios, liveSpecOf } from '../../live/specs.ts';
 import { catalogue, findScenario } from '../../scenarios/index.ts';
 import type { ParamSpec } from '../../scenarios/types.ts';
@@ -73,20 +74,17 @@ export function LiveSetup({ cores }: { cores: number }) {
             </p>
           )}
           <div className="row">
-            <label htmlFor={`${id}-engine`}>Engine</label>
-            <select
-              id={`${id}-engine`}
+            <SelectField
+              label="Engine"
               value={engine}
-              aria-describedby={`${id}-engine-d`}
-              onChange={(e) => {
-                actions.engineChanged(
-                  e.target.value === 'interpreted' ? 'interpreted' : 'compiled',
-                );
+              describedBy={`${id}-engine-d`}
+              onPick={(v) => {
+                actions.engineChanged(v === 'interpreted' ? 'interpreted' : 'compiled');
               }}
             >
               <option value="compiled">compiled to WebAssembly</option>
               <option value="interpreted">interpreted (the model&rsquo;s own step)</option>
-            </select>
+            </SelectField>
             <span id={`${id}-engine-d`} className="hint">
               the same programs either way; compiled runs them tens of times faster
             </span>

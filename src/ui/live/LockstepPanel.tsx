@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { SelectField } from '../SelectField.tsx';
 import { findScenario } from '../../scenarios/index.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { runBusy } from '../../store/liveStore.ts';
@@ -40,14 +41,7 @@ export function LockstepPanel() {
         final shared memory is then compared word by word with the model&rsquo;s replay.
       </p>
       <div className="row">
-        <label htmlFor={`${id}-w`}>Schedule</label>
-        <select
-          id={`${id}-w`}
-          value={picked}
-          onChange={(e) => {
-            setPicked(e.target.value);
-          }}
-        >
+        <SelectField label="Schedule" value={picked} onPick={setPicked}>
           {offered && (
             <option value={STEP_SCHEDULE}>Step mode&rsquo;s schedule: {offered.schedule}</option>
           )}
@@ -56,7 +50,7 @@ export function LockstepPanel() {
               witness {w.name}: {w.schedule}
             </option>
           ))}
-        </select>
+        </SelectField>
         <button type="button" disabled={busy || lockstep.busy || picked === ''} onClick={replay}>
           Replay on workers
         </button>

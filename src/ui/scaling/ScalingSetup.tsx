@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { SelectField } from '../SelectField.tsx';
 import { ENGINES } from '../../live/engine/engine.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import {
@@ -176,18 +177,17 @@ export function ScalingSetup({ cores }: { cores: number }) {
         ))}
       </div>
       <div className="row">
-        <label htmlFor={`${id}-engine`}>Engine</label>
-        <select
-          id={`${id}-engine`}
+        <SelectField
+          label="Engine"
           value={choiceOf(plan.engines, 'compiled')}
-          onChange={(e) => {
-            change({ engines: pickedBy(e.target.value, ENGINES) });
+          onPick={(v) => {
+            change({ engines: pickedBy(v, ENGINES) });
           }}
         >
           <option value="compiled">compiled to WebAssembly</option>
           <option value="interpreted">interpreted (the model&rsquo;s own step)</option>
           <option value="both">both, to compare</option>
-        </select>
+        </SelectField>
         <label htmlFor={`${id}-preset`}>Parameters</label>
         <select
           id={`${id}-preset`}
