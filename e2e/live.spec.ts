@@ -2,28 +2,23 @@ import { expect, test } from '@playwright/test';
 import { catalogue } from '../src/scenarios/index.ts';
 import { LivePage } from './pages/live.ts';
 
-// Real workers race on real cores, so a missing race is retried before it counts as a failure.
-async function retry<T>(
-  tries: number,
-  attempt: () => Promise<T>,
-  ok: (r: T) => boolean,
-): Promise<T> {
-  let last = await attempt();
-  for (let i = 1; i < tries && !ok(last); i++) last = await attempt();
-  return last;
+/**
+ * Runs for `ms`, up to three times, until the counter table's `row` is above 0, and returns it:
+ * real workers race on real cores, so a missing race is retried before it counts as a failure.
+ */
+async function raceUntilCounted(live: LivePage, row: string, ms: number): Promise<number> {
+  let n = 0;
+  for (let tries = 0; tries < 3 && n <= 0; tries++) {
+    await live.runFor(ms);
+    n = await live.total(row);
+  }
+  return n;
 }
 
 test('global-plain: two workers started together lose updates', async ({ page }) => {
   const live = new LivePage(page);
   await live.open('#/live/global-plain?cpus=2');
-  const lost = await retry(
-    3,
-    async () => {
-      await live.runFor(1200);
-      return live.total('Lost updates');
-    },
-    (n) => n > 0,
-  );
+  const lost = await raceUntilCounted(live, 'Lost updates', 1200);
   expect(lost).toBeGreaterThan(0);
   expect(await live.total(/^Adds/)).toBeGreaterThan(10_000);
   await expect(live.verdict('no-lost-update')).toContainText('Violated');
@@ -60,14 +55,7 @@ test('percpu-classic: folds, exact at rest, read() within the error band', async
 test('percpu-seq: a busy summer shows sum retries', async ({ page }) => {
   const live = new LivePage(page);
   await live.open('#/live/percpu-seq?cpus=3&period=0');
-  const retries = await retry(
-    3,
-    async () => {
-      await live.runFor(1200);
-      return live.total('Sum retries');
-    },
-    (n) => n > 0,
-  );
+  const retries = await raceUntilCounted(live, 'Sum retries', 1200);
   expect(retries).toBeGreaterThan(0);
   expect(await live.total('Lost updates')).toBe(0);
   // Judged per call on live CPUs: no single sum() retried more than once per CPU.

@@ -1,22 +1,10 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { ScreenPage } from './screen.ts';
 
 /** Live mode, found by role and name as a user (or a screen reader) finds it. */
-export class LivePage {
-  constructor(readonly page: Page) {}
-
-  /** Opens a Live-mode link, e.g. `#/live/global-plain?cpus=2`. */
-  async open(hash: string): Promise<void> {
-    await this.page.goto(`/${hash}`);
-    await expect(this.page.getByRole('heading', { level: 2 })).toContainText('Live');
-  }
-
-  button(name: string): Locator {
-    return this.page.getByRole('button', { name, exact: true });
-  }
-
-  /** The run's status line. */
-  status(): Locator {
-    return this.page.getByRole('status', { name: 'Run status' });
+export class LivePage extends ScreenPage {
+  constructor(page: Page) {
+    super(page, 'Live', 'Run status');
   }
 
   async run(): Promise<void> {

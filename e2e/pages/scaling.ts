@@ -1,21 +1,10 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { ScreenPage } from './screen.ts';
 
 /** The Scaling view, found by role and name as a user (or a screen reader) finds it. */
-export class ScalingPage {
-  constructor(readonly page: Page) {}
-
-  /** Opens a Scaling link, e.g. `#/scaling?cpus=1,2&seconds=0.2`. */
-  async open(hash: string): Promise<void> {
-    await this.page.goto(`/${hash}`);
-    await expect(this.page.getByRole('heading', { level: 2 })).toContainText('Scaling');
-  }
-
-  button(name: string): Locator {
-    return this.page.getByRole('button', { name, exact: true });
-  }
-
-  status(): Locator {
-    return this.page.getByRole('status', { name: 'Sweep status' });
+export class ScalingPage extends ScreenPage {
+  constructor(page: Page) {
+    super(page, 'Scaling', 'Sweep status');
   }
 
   /** Runs the sweep and waits until it is done. */

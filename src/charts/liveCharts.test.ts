@@ -3,6 +3,9 @@ import { errorBandLayout, signedShort } from './errorBand.ts';
 import { rateBarsLayout } from './rateBars.ts';
 import { ratesOf, sparklineLayout } from './sparkline.ts';
 
+/** A series of one point a second from t = 1: `series(10, 50)` is 10 at 1 s, 50 at 2 s. */
+const series = (...vs: number[]) => vs.map((v, i) => ({ t: i + 1, v }));
+
 describe('live chart layouts', () => {
   it('turns cumulative counts into rates per second', () => {
     const r = ratesOf([
@@ -17,32 +20,14 @@ describe('live chart layouts', () => {
   });
 
   it('draws the newest point of a sparkline at the right edge, the maximum at the top', () => {
-    const l = sparklineLayout(
-      [
-        { t: 1, v: 10 },
-        { t: 2, v: 50 },
-      ],
-      100,
-      20,
-      10,
-    );
+    const l = sparklineLayout(series(10, 50), 100, 20, 10);
     expect(l.last?.x).toBeCloseTo(98, 5);
     expect(l.max).toBe(50);
     expect(l.path.startsWith('M')).toBe(true);
   });
 
   it('keeps the error band visible and marks errors outside it', () => {
-    const l = errorBandLayout(
-      [
-        { t: 1, v: 2 },
-        { t: 2, v: -40 },
-      ],
-      [],
-      6,
-      300,
-      100,
-      10,
-    );
+    const l = errorBandLayout(series(2, -40), [], 6, 300, 100, 10);
     expect(l.band).not.toBeNull();
     expect(l.band?.height).toBeGreaterThan(0);
     expect(l.outside).toHaveLength(1);
@@ -51,17 +36,7 @@ describe('live chart layouts', () => {
   });
 
   it('marks every sum() outside its window, even inside the read() band', () => {
-    const l = errorBandLayout(
-      [],
-      [
-        { t: 1, v: 4 },
-        { t: 2, v: 0 },
-      ],
-      6,
-      300,
-      100,
-      10,
-    );
+    const l = errorBandLayout([], series(4, 0), 6, 300, 100, 10);
     expect(l.outside).toHaveLength(1);
   });
 

@@ -11,11 +11,16 @@ function lab(...args: string[]) {
   return { status: r.status, out: r.stdout, err: r.stderr };
 }
 
+/** Runs `lab` with `--json` among `args`, expects exit 0 and returns the parsed document. */
+function labJson(...args: string[]): unknown {
+  const r = lab(...args);
+  expect(r.status, r.err).toBe(0);
+  return JSON.parse(r.out);
+}
+
 describe('lab CLI', () => {
   it('list --json gives id, title, source and reconstruction for each scenario', () => {
-    const r = lab('list', '--json');
-    expect(r.status).toBe(0);
-    const rows = JSON.parse(r.out) as { id: string; reconstruction: boolean }[];
+    const rows = labJson('list', '--json') as { id: string; reconstruction: boolean }[];
     expect(rows.map((x) => x.id)).toEqual(catalogue.map((s) => s.id));
     expect(rows.filter((x) => x.reconstruction).map((x) => x.id)).toEqual([
       'percpu-atomic64',
@@ -27,7 +32,7 @@ describe('lab CLI', () => {
   });
 
   it('replay shows the lost update: nr = 1 and no-lost-update violated, exit 0', () => {
-    const r = lab(
+    const doc = labJson(
       'replay',
       'global-plain',
       '0 1 0 1',
@@ -36,9 +41,7 @@ describe('lab CLI', () => {
       '--set',
       'iterations=1',
       '--json',
-    );
-    expect(r.status).toBe(0);
-    const doc = JSON.parse(r.out) as {
+    ) as {
       steps: {
         index: number;
         event: string;
@@ -63,9 +66,10 @@ describe('lab CLI', () => {
   });
 
   it('replay --witness uses the witness parameters', () => {
-    const r = lab('replay', 'global-plain', '--witness', 'lost-update', '--json');
-    expect(r.status).toBe(0);
-    expect((JSON.parse(r.out) as { final: { observables: unknown } }).final.observables).toEqual({
+    const doc = labJson('replay', 'global-plain', '--witness', 'lost-update', '--json') as {
+      final: { observables: unknown };
+    };
+    expect(doc.final.observables).toEqual({
       nr: 101,
       exact: 102,
     });
@@ -124,9 +128,7 @@ describe('lab CLI', () => {
   });
 
   it('explore --json lists every outcome with a witness that replays to it', () => {
-    const r = lab('explore', 'global-plain', '--set', 'iterations=2', '--json');
-    expect(r.status).toBe(0);
-    const doc = JSON.parse(r.out) as {
+    const doc = labJson('explore', 'global-plain', '--set', 'iterations=2', '--json') as {
       complete: boolean;
       stats: { states: number };
       outcomes: { observables: { nr: number }; witness: string; witnessSteps: number }[];
@@ -194,9 +196,7 @@ describe('lab CLI', () => {
   });
 
   it('live races real threads: global-atomic stays exact at rest, with a JSON report', () => {
-    const r = lab('live', 'global-atomic', '--cpus', '2', '--seconds', '0.3', '--json');
-    expect(r.status).toBe(0);
-    const doc = JSON.parse(r.out) as {
+    const doc = labJson('live', 'global-atomic', '--cpus', '2', '--seconds', '0.3', '--json') as {
       cpus: number;
       engine: string;
       stopped: boolean;
@@ -214,9 +214,9 @@ describe('lab CLI', () => {
   });
 
   it('live replays a witness in lockstep on threads and says whether model and hardware agree', () => {
-    const r = lab('live', 'this-cpu-migrate', '--witness', 'migrate-between', '--json');
-    expect(r.status).toBe(0);
-    const doc = JSON.parse(r.out) as { lockstep: { agreed: boolean; name: string }[] };
+    const doc = labJson('live', 'this-cpu-migrate', '--witness', 'migrate-between', '--json') as {
+      lockstep: { agreed: boolean; name: string }[];
+    };
     expect(doc.lockstep).toEqual([
       expect.objectContaining({ name: 'migrate-between', agreed: true }),
     ]);
@@ -235,26 +235,16 @@ describe('lab CLI', () => {
   });
 
   it("live --engine interpreted runs the model's interpreter and says so", () => {
-    const r = lab(
-      'live',
-      'global-atomic',
-      '--cpus',
-      '1',
-      '--seconds',
-      '0.2',
-      '--engine',
-      'interpreted',
-      '--json',
-    );
-    expect(r.status).toBe(0);
-    expect((JSON.parse(r.out) as { engine: string }).engine).toBe('interpreted');
+    const args = ['live', 'global-atomic', '--cpus', '1', '--seconds', '0.2'];
+    const doc = labJson(...args, '--engine', 'interpreted', '--json') as { engine: string };
+    expect(doc.engine).toBe('interpreted');
     const bad = lab('live', 'global-atomic', '--engine', 'jit');
     expect(bad.status).toBe(2);
     expect(bad.err).toMatch(/--engine takes compiled or interpreted/);
   });
 
   it('bench sweeps algorithms and CPUs on threads and reports the Scaling JSON', () => {
-    const r = lab(
+    const doc = labJson(
       'bench',
       '--scenarios',
       'global-plain,percpu-classic',
@@ -267,9 +257,7 @@ describe('lab CLI', () => {
       '--repeat',
       '2',
       '--json',
-    );
-    expect(r.status).toBe(0);
-    const doc = JSON.parse(r.out) as {
+    ) as {
       machine: { cores: number; runtime: string };
       settings: { seconds: number; warmupSeconds: number; repeat: number };
       results: {

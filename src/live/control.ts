@@ -9,13 +9,9 @@ import {
   C_READY,
   C_STOP,
   K_INBOX,
-  K_IRQ_REQ,
-  K_MIG_REQ,
-  K_NMI_REQ,
   type LiveMemory,
-  S_IRQ_RATE,
-  S_MIG_RATE,
-  S_NMI_RATE,
+  RATE_WORD,
+  REQUEST_WORD,
   S_DUTY,
   S_PERIOD_US,
   S_SEED,
@@ -45,9 +41,9 @@ export const noInterference: LiveSettings = {
 export function applySettings(mem: LiveMemory, s: LiveSettings, seed?: number): void {
   const w = mem.words;
   const at = mem.settings;
-  Atomics.store(w, at + S_IRQ_RATE, clampRate(s.irqRate));
-  Atomics.store(w, at + S_NMI_RATE, clampRate(s.nmiRate));
-  Atomics.store(w, at + S_MIG_RATE, clampRate(s.migrationRate));
+  Atomics.store(w, at + RATE_WORD.irq, clampRate(s.irqRate));
+  Atomics.store(w, at + RATE_WORD.nmi, clampRate(s.nmiRate));
+  Atomics.store(w, at + RATE_WORD.migration, clampRate(s.migrationRate));
   Atomics.store(w, at + S_PERIOD_US, Math.max(0, Math.min(10_000_000, Math.round(s.periodUs))));
   if (seed !== undefined) Atomics.store(w, at + S_SEED, seed | 0);
 }
@@ -99,7 +95,7 @@ export type RaiseWhat = 'irq' | 'nmi' | 'migration';
 
 /** Asks CPU k for one IRQ, NMI or migration of its running task (taken when the rules allow). */
 export function raise(mem: LiveMemory, k: number, what: RaiseWhat): void {
-  const at = mem.cpuLine(k) + (what === 'irq' ? K_IRQ_REQ : what === 'nmi' ? K_NMI_REQ : K_MIG_REQ);
+  const at = mem.cpuLine(k) + REQUEST_WORD[what];
   Atomics.add(mem.words, at, 1);
   wake(mem);
 }

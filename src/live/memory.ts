@@ -44,21 +44,39 @@ export const K_NMI_REQ = 1;
 export const K_INBOX = 2; // tasks handed to this CPU so far; bumping it publishes them
 export const K_MIG_REQ = 3; // migrations the page asked for
 
-/** Per-CPU statistics (Float64 slots of the CPU's stats line). */
-export const T_STEPS = 0; // instructions executed
-export const T_ADDS = 1; // operations completed by adding tasks (each a call of add())
-export const T_CALLS = 2; // operations completed by observing tasks (sum(), read())
-export const T_FOLDS = 3; // batch overflows folded into the global count
-export const T_SEQ = 4; // sequence bumps
-export const T_SPINS = 5; // steps spent spinning on a held lock
-export const T_MIGRATIONS = 6; // tasks this CPU handed to another
-export const T_TIME = 7; // milliseconds since the start, at the last flush
-export const T_MAX_RETRIES = 8; // the most retries one call (a sum()) took, among calls finished here
-export const T_RETRIES = 9; // retries taken by the calls finished on this CPU
-export const T_BAD_CALLS = 10; // sum() calls finished here that returned a value outside their window
-export const T_ENGINE = 11; // what runs this CPU's programs: ENGINE_CODES (0 before it starts)
+/** Where the page asks for each kind of event: its per-CPU request word and its rate setting. */
+export const REQUEST_WORD = { irq: K_IRQ_REQ, nmi: K_NMI_REQ, migration: K_MIG_REQ } as const;
+export const RATE_WORD = { irq: S_IRQ_RATE, nmi: S_NMI_RATE, migration: S_MIG_RATE } as const;
 
-/** T_ENGINE's values. */
+/** Per-CPU statistics: the Float64 slots of the CPU's stats line, by name (like Note). */
+export const Stat = {
+  /** Instructions executed. */
+  Steps: 0,
+  /** Operations completed by adding tasks (each a call of add()). */
+  Adds: 1,
+  /** Operations completed by observing tasks (sum(), read()). */
+  Calls: 2,
+  /** Batch overflows folded into the global count. */
+  Folds: 3,
+  /** Sequence bumps. */
+  SeqBumps: 4,
+  /** Steps spent spinning on a held lock. */
+  Spins: 5,
+  /** Tasks this CPU handed to another. */
+  Migrations: 6,
+  /** Milliseconds since the start, at the last flush. */
+  Time: 7,
+  /** The most retries one call (a sum()) took, among calls finished here. */
+  MaxRetries: 8,
+  /** Retries taken by the calls finished on this CPU. */
+  Retries: 9,
+  /** sum() calls finished here that returned a value outside their window. */
+  BadCalls: 10,
+  /** What runs this CPU's programs: ENGINE_CODES (0 before it starts). */
+  Engine: 11,
+} as const;
+
+/** Stat.Engine's values. */
 export const ENGINE_CODES = { compiled: 1, interpreted: 2 } as const;
 /** Float64 slots per CPU: two lines. */
 export const STAT_SLOTS = 16;

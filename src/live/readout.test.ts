@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialState } from '../machine/interpreter.ts';
 import { findScenario } from '../scenarios/index.ts';
-import { allocateLive, C_EXITED, STAT_SLOTS, T_ADDS } from './memory.ts';
+import { allocateLive, C_EXITED, STAT_SLOTS, Stat } from './memory.ts';
 import { readSample, relevantCounts, takeSample } from './readout.ts';
 import { liveParams, liveSpecOf, liveSpecs } from './specs.ts';
 
@@ -15,14 +15,14 @@ describe('live readings', () => {
       const p = liveParams(id, cpus);
       const m = sc.build(p, { padded: true }).machine;
       const mem = allocateLive(m, initialState(m));
-      mem.stats[mem.statLine(0) + T_ADDS] = 7;
+      mem.stats[mem.statLine(0) + Stat.Adds] = 7;
       const r = readSample(sc, spec, m, p, takeSample(mem, m));
       expect(r.lost).toBe(0);
       expect(r.total.adds).toBe(7);
       if (r.read) expect(Math.abs(r.read.error)).toBeLessThanOrEqual(r.read.bound);
       expect(r.sum).toBeNull(); // no sum has returned yet
       expect(r.cpus).toHaveLength(m.cpus);
-      expect(STAT_SLOTS).toBeGreaterThan(T_ADDS);
+      expect(STAT_SLOTS).toBeGreaterThan(Stat.Adds);
     },
   );
 

@@ -10,24 +10,7 @@ import { minus, plus } from '../machine/int64.ts';
 import { observe } from '../scenarios/outcome.ts';
 import type { Observables, Params, Scenario } from '../scenarios/types.ts';
 import type { EngineKind } from './engine/engine.ts';
-import {
-  C_EXITED,
-  ENGINE_CODES,
-  type LiveMemory,
-  STAT_SLOTS,
-  T_ADDS,
-  T_BAD_CALLS,
-  T_CALLS,
-  T_ENGINE,
-  T_FOLDS,
-  T_MAX_RETRIES,
-  T_MIGRATIONS,
-  T_RETRIES,
-  T_SEQ,
-  T_SPINS,
-  T_STEPS,
-  T_TIME,
-} from './memory.ts';
+import { C_EXITED, ENGINE_CODES, type LiveMemory, STAT_SLOTS, Stat } from './memory.ts';
 import { inFlightSlack } from './slack.ts';
 import type { LiveSpec } from './specs.ts';
 
@@ -108,13 +91,13 @@ function cpuReading(m: Machine, sample: Sample, k: number): CpuReading {
   const st = (i: number) => sample.stats[at + i] ?? 0;
   const b = cpuBase(m, k);
   return {
-    steps: st(T_STEPS),
-    adds: st(T_ADDS),
-    calls: st(T_CALLS),
-    folds: st(T_FOLDS),
-    bumps: st(T_SEQ),
-    spins: st(T_SPINS),
-    migrations: st(T_MIGRATIONS),
+    steps: st(Stat.Steps),
+    adds: st(Stat.Adds),
+    calls: st(Stat.Calls),
+    folds: st(Stat.Folds),
+    bumps: st(Stat.SeqBumps),
+    spins: st(Stat.Spins),
+    migrations: st(Stat.Migrations),
     irqs: sample.state[b + CPU_IRQS] ?? 0,
     nmis: sample.state[b + CPU_NMIS] ?? 0,
   };
@@ -165,7 +148,7 @@ export function relevantCounts(m: Machine): Relevant {
  */
 function retriesSoFar(m: Machine, sample: Sample): number {
   let n = 0;
-  for (let k = 0; k < m.cpus; k++) n += sample.stats[k * STAT_SLOTS + T_RETRIES] ?? 0;
+  for (let k = 0; k < m.cpus; k++) n += sample.stats[k * STAT_SLOTS + Stat.Retries] ?? 0;
   for (let c = 0; c < m.contexts; c++) {
     const cb = ctxBase(m, c);
     if (c < m.tasks && sample.state[cb + CTX_DONE] !== 0) continue;
@@ -178,7 +161,7 @@ function retriesSoFar(m: Machine, sample: Sample): number {
 function engineOf(sample: Sample, cpus: number): LiveReading['engine'] {
   const kinds = new Set<EngineKind>();
   for (let k = 0; k < cpus; k++) {
-    const code = sample.stats[k * STAT_SLOTS + T_ENGINE];
+    const code = sample.stats[k * STAT_SLOTS + Stat.Engine];
     if (code === ENGINE_CODES.compiled) kinds.add('compiled');
     else if (code === ENGINE_CODES.interpreted) kinds.add('interpreted');
   }
@@ -242,15 +225,15 @@ export function readSample(
   }
   const slots = spec.slots ? readPerCpu(m, s, spec.slots).map((v) => Number(v)) : null;
   return {
-    ms: Math.max(0, ...cpus.map((_, k) => sample.stats[k * STAT_SLOTS + T_TIME] ?? 0)),
+    ms: Math.max(0, ...cpus.map((_, k) => sample.stats[k * STAT_SLOTS + Stat.Time] ?? 0)),
     engine: engineOf(sample, m.cpus),
     cpus,
     total: sumOf(cpus),
     retries: retriesSoFar(m, sample),
-    badSums: cpus.reduce((n, _, k) => n + (sample.stats[k * STAT_SLOTS + T_BAD_CALLS] ?? 0), 0),
+    badSums: cpus.reduce((n, _, k) => n + (sample.stats[k * STAT_SLOTS + Stat.BadCalls] ?? 0), 0),
     maxRetriesPerCall: Math.max(
       0,
-      ...cpus.map((_, k) => sample.stats[k * STAT_SLOTS + T_MAX_RETRIES] ?? 0),
+      ...cpus.map((_, k) => sample.stats[k * STAT_SLOTS + Stat.MaxRetries] ?? 0),
     ),
     slots,
     batch: spec.batch(p),

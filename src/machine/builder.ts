@@ -424,30 +424,19 @@ export class ProgramBuilder {
   }
 }
 
+/** Each condition with the one that holds exactly when it does not. */
+const OPPOSITES: readonly (readonly [number, number])[] = [
+  [Cond.Eq, Cond.Ne],
+  [Cond.Lt, Cond.Ge],
+  [Cond.Le, Cond.Gt],
+  [Cond.AbsGe, Cond.AbsLt],
+  [Cond.BitSet, Cond.BitClear],
+];
+const INVERSE = new Map(OPPOSITES.flatMap(([a, b]) => [[a, b] as const, [b, a] as const]));
+
 /** The condition that holds exactly when `cond` does not. */
 export function invert(cond: number): number {
-  switch (cond) {
-    case Cond.Eq:
-      return Cond.Ne;
-    case Cond.Ne:
-      return Cond.Eq;
-    case Cond.Lt:
-      return Cond.Ge;
-    case Cond.Ge:
-      return Cond.Lt;
-    case Cond.Le:
-      return Cond.Gt;
-    case Cond.Gt:
-      return Cond.Le;
-    case Cond.AbsGe:
-      return Cond.AbsLt;
-    case Cond.AbsLt:
-      return Cond.AbsGe;
-    case Cond.BitSet:
-      return Cond.BitClear;
-    case Cond.BitClear:
-      return Cond.BitSet;
-    default:
-      throw new Error(`unknown condition ${cond}`);
-  }
+  const inverse = INVERSE.get(cond);
+  if (inverse === undefined) throw new Error(`unknown condition ${cond}`);
+  return inverse;
 }

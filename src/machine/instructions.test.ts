@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { abs, cpuOf, deref, thisCpu } from './builder.ts';
+import { abs, cpuOf, deref, type ProgramBuilder, thisCpu } from './builder.ts';
 import { enabledEvents, formatEvent, isTerminal } from './events.ts';
 import { Cond, Kind } from './isa.ts';
 import { CPU_FIELDS, CPU_PREEMPT, CTX_RETRIES } from './machine.ts';
-import { kit } from './testkit.ts';
+import { kit, type Kit } from './testkit.ts';
+import type { Cell, CellType, ResultSlot } from './layout.ts';
 import { pairValue } from './int64.ts';
 
 /** Value of result slot 0's first entry. */
@@ -18,19 +19,56 @@ function legal(k: ReturnType<typeof kit>): string[] {
   return out.slice(0, n).map(formatEvent);
 }
 
+type Body = (b: ProgramBuilder) => void;
+/** One CPU's task, written over the machine's one cell and its result slot. */
+type Task = (x: Cell, out: ResultSlot) => Body;
+
+/** `x += by` as C compiles it: a load, an add in a register, a store. */
+const increment = (by: number) => (x: Cell) => (b: ProgramBuilder) => {
+  const r = b.reg('r');
+  b.load(r, abs(x)).add(r, r, by).store(abs(x), r);
+};
+
+/** `read()`: loads the cell and returns it. */
+const read: Task = (x, out) => (b) => {
+  const r = b.reg('r');
+  b.load(r, abs(x)).record(out, r);
+};
+
+/** Three atomic adds of 1, each returning the new value. */
+const threeAdds: Task = (x, out) => (b) => {
+  const r = b.reg('r');
+  b.repeat(3, () => void b.atomicAdd(abs(x), 1, { dst: r }).record(out, r));
+};
+
+/**
+ * A machine whose CPUs run one task each over one cell `x` (shown as `label`), with a result slot
+ * the tasks return through (`returns`, keeping `capacity` values).
+ */
+function cellKit(
+  [label, type, init]: readonly [string, CellType, number],
+  tasks: readonly Task[],
+  more: {
+    wordBits?: 32 | 64;
+    loadOrder?: 'lo-hi' | 'hi-lo';
+    returns?: string;
+    capacity?: number;
+  } = {},
+): Kit {
+  return kit(tasks.length, (L) => {
+    const x = L.cell('x', label, type, init);
+    const out = L.result('r', more.returns ?? 'read()', more.capacity);
+    return {
+      wordBits: more.wordBits,
+      loadOrder: more.loadOrder,
+      tasks: tasks.map((t) => t(x, out)),
+    };
+  });
+}
+
 describe('plain loads and stores', () => {
   it('x++ on shared memory is two steps: load, then store', () => {
-    const k = kit(1, (L) => {
-      const x = L.cell('x', 'x', 's32', 41);
-      return {
-        tasks: [
-          (b) => {
-            const r = b.reg('r');
-            b.load(r, abs(x)).add(r, r, 1).store(abs(x), r);
-          },
-        ],
-      };
-    });
+    const k = cellKit(['x', 's32', 41], [increment(1)]);
     expect(k.run('0')).toEqual(['CPU0 reads x: 41']);
     expect(k.word(0)).toBe(41);
     expect(k.run('0')).toEqual(['CPU0 writes x = 42; T0 finishes']);
@@ -38,75 +76,32 @@ describe('plain loads and stores', () => {
   });
 
   it('a 32-bit load sign-extends into a 64-bit register', () => {
-    const k = kit(1, (L) => {
-      const x = L.cell('x', 'x', 's32', -5);
-      const out = L.result('r', 'read()');
-      return {
-        tasks: [
-          (b) => {
-            const r = b.reg('r');
-            b.load(r, abs(x)).record(out, r);
-          },
-        ],
-      };
-    });
+    const k = cellKit(['x', 's32', -5], [read]);
     expect(k.run('0')).toEqual(['CPU0 reads x: -5; read() returns -5; T0 finishes']);
     expect(firstResult(k)).toBe(-5);
   });
 
   it('a 32-bit store keeps only the low word (s32 wraps)', () => {
-    const k = kit(1, (L) => {
-      const x = L.cell('x', 'x', 's32', 0x7fffffff);
-      return {
-        tasks: [
-          (b) => {
-            const r = b.reg('r');
-            b.load(r, abs(x)).add(r, r, 1).store(abs(x), r);
-          },
-        ],
-      };
-    });
+    const k = cellKit(['x', 's32', 0x7fffffff], [increment(1)]);
     k.run('0 0');
     expect(k.word(0)).toBe(-0x80000000);
   });
 
   it('a 64-bit load and store are one step each on a 64-bit machine', () => {
-    const k = kit(1, (L) => {
-      const g = L.cell('g', 'fbc->count', 's64', 0xffffffff);
-      return {
-        tasks: [
-          (b) => {
-            const r = b.reg('r');
-            b.load(r, abs(g)).add(r, r, 1).store(abs(g), r);
-          },
-        ],
-      };
-    });
+    const k = cellKit(['fbc->count', 's64', 0xffffffff], [increment(1)]);
     expect(k.run('0 0')).toEqual([
       'CPU0 reads fbc->count: 4294967295',
       'CPU0 writes fbc->count = 4294967296; T0 finishes',
     ]);
   });
 
+  /** CPU1 adds 32 to G = 0xFFFFFFF0 (stores lo then hi) while CPU0 reads it, on a 32-bit CPU. */
+  const tornRead = (loadOrder: 'lo-hi' | 'hi-lo') =>
+    cellKit(['fbc->count', 's64', 0xfffffff0], [read, increment(32)], { wordBits: 32, loadOrder });
+
   it('on a 32-bit machine a 64-bit load takes two steps, so a reader can see a torn value (§6g)', () => {
-    // CPU1 adds 32 to G = 0xFFFFFFF0 (stores lo then hi); CPU0 reads lo first, then hi.
-    const k = kit(2, (L) => {
-      const g = L.cell('g', 'fbc->count', 's64', 0xfffffff0);
-      const out = L.result('read', 'read()');
-      return {
-        wordBits: 32,
-        tasks: [
-          (b) => {
-            const r = b.reg('r');
-            b.load(r, abs(g)).record(out, r);
-          },
-          (b) => {
-            const r = b.reg('r');
-            b.load(r, abs(g)).add(r, r, 32).store(abs(g), r);
-          },
-        ],
-      };
-    });
+    // CPU0 reads lo first, then hi.
+    const k = tornRead('lo-hi');
     const said = k.run('0 1 1 1 1 0');
     expect(said[0]).toBe('CPU0 reads the low half of fbc->count: 0xFFFFFFF0');
     expect(said[3]).toBe('CPU1 writes the low half of fbc->count = 0x00000010: it now holds 16');
@@ -117,24 +112,7 @@ describe('plain loads and stores', () => {
   });
 
   it('the hi-lo load order tears the other way: 16', () => {
-    const k = kit(2, (L) => {
-      const g = L.cell('g', 'fbc->count', 's64', 0xfffffff0);
-      const out = L.result('read', 'read()');
-      return {
-        wordBits: 32,
-        loadOrder: 'hi-lo',
-        tasks: [
-          (b) => {
-            const r = b.reg('r');
-            b.load(r, abs(g)).record(out, r);
-          },
-          (b) => {
-            const r = b.reg('r');
-            b.load(r, abs(g)).add(r, r, 32).store(abs(g), r);
-          },
-        ],
-      };
-    });
+    const k = tornRead('hi-lo');
     // CPU1's own load is hi-lo too (two steps), then its store lo, hi.
     k.run('0 1 1 1 1 0');
     expect(firstResult(k)).toBe(16);
@@ -143,18 +121,13 @@ describe('plain loads and stores', () => {
 
 describe('LOCK-prefixed read-modify-writes are one step', () => {
   it('atomic add carries into the high word of a 64-bit cell and returns the new value', () => {
-    const k = kit(1, (L) => {
-      const g = L.cell('g', 'count', 's64', 0xffffffff);
-      const out = L.result('v', 'atomic64_add_return()');
-      return {
-        wordBits: 32,
-        tasks: [
-          (b) => {
-            const r = b.reg('r');
-            b.atomicAdd(abs(g), 1, { dst: r }).record(out, r);
-          },
-        ],
-      };
+    const addReturn: Task = (g, out) => (b) => {
+      const r = b.reg('r');
+      b.atomicAdd(abs(g), 1, { dst: r }).record(out, r);
+    };
+    const k = cellKit(['count', 's64', 0xffffffff], [addReturn], {
+      wordBits: 32,
+      returns: 'atomic64_add_return()',
     });
     expect(k.run('0')).toEqual([
       'CPU0 atomically adds 1 to count: 4294967296; atomic64_add_return() returns 4294967296; T0 finishes',
@@ -163,39 +136,26 @@ describe('LOCK-prefixed read-modify-writes are one step', () => {
   });
 
   it('xchg returns the old value and leaves the new one', () => {
-    const k = kit(1, (L) => {
-      const x = L.cell('x', 'x', 's32', 7);
-      const out = L.result('v', 'xchg()');
-      return {
-        tasks: [
-          (b) => {
-            const r = b.reg('r');
-            const n = b.reg('n');
-            b.mov(n, 0).xchg(r, abs(x), n).record(out, r);
-          },
-        ],
-      };
-    });
+    const swapZero: Task = (x, out) => (b) => {
+      const r = b.reg('r');
+      const n = b.reg('n');
+      b.mov(n, 0).xchg(r, abs(x), n).record(out, r);
+    };
+    const k = cellKit(['x', 's32', 7], [swapZero], { returns: 'xchg()' });
     expect(k.run('0')[0]).toContain('CPU0 exchanges x: takes 7, leaves 0');
     expect(firstResult(k)).toBe(7);
     expect(k.word(0)).toBe(0);
   });
 
   it('cmpxchg stores only when the cell holds the expected value', () => {
-    const k = kit(1, (L) => {
-      const x = L.cell('x', 'x', 's32', 10);
-      return {
-        tasks: [
-          (b) => {
-            const old = b.reg('old');
-            const e = b.reg('e');
-            const n = b.reg('n');
-            b.mov(e, 9).mov(n, 99).cmpxchg(old, abs(x), e, n);
-            b.mov(e, 10).cmpxchg(old, abs(x), e, n);
-          },
-        ],
-      };
-    });
+    const twoTries: Task = (x) => (b) => {
+      const old = b.reg('old');
+      const e = b.reg('e');
+      const n = b.reg('n');
+      b.mov(e, 9).mov(n, 99).cmpxchg(old, abs(x), e, n);
+      b.mov(e, 10).cmpxchg(old, abs(x), e, n);
+    };
+    const k = cellKit(['x', 's32', 10], [twoTries]);
     expect(k.run('0')).toEqual(["CPU0's cmpxchg on x fails: expected 9, found 10"]);
     expect(k.word(0)).toBe(10);
     expect(k.run('0')).toEqual(["CPU0's cmpxchg on x succeeds: 10 → 99; T0 finishes"]);
@@ -203,10 +163,7 @@ describe('LOCK-prefixed read-modify-writes are one step', () => {
   });
 
   it('atomic or sets bits (the sequence low bit)', () => {
-    const k = kit(1, (L) => {
-      const seq = L.cell('seq', 'fbc->sequence', 's32', 4);
-      return { tasks: [(b) => void b.atomicOr(abs(seq), 1)] };
-    });
+    const k = cellKit(['fbc->sequence', 's32', 4], [(seq) => (b) => void b.atomicOr(abs(seq), 1)]);
     k.run('0');
     expect(k.word(0)).toBe(5);
   });
@@ -391,18 +348,8 @@ describe('interrupts', () => {
             b.irqSave(f).load(r, abs(c)).add(r, r, 1).store(abs(c), r).irqRestore(f);
           },
         ],
-        irq: [
-          (b) => {
-            const r = b.reg('r');
-            b.load(r, abs(c)).add(r, r, 5).store(abs(c), r);
-          },
-        ],
-        nmi: [
-          (b) => {
-            const r = b.reg('r');
-            b.load(r, abs(c)).add(r, r, 100).store(abs(c), r);
-          },
-        ],
+        irq: [increment(5)(c)],
+        nmi: [increment(100)(c)],
       };
     });
 
@@ -463,39 +410,19 @@ describe('interrupts', () => {
 
 describe('local instructions', () => {
   it('branches, loops and recorded results cost no step; a taken retry branch counts', () => {
-    const k = kit(1, (L) => {
-      const x = L.cell('x', 'x', 's32', 3);
-      const out = L.result('sums', 'sum()', 4);
-      return {
-        tasks: [
-          (b) => {
-            const r = b.reg('r');
-            const top = b.label();
-            b.bind(top).load(r, abs(x)).record(out, r);
-            b.branch(Cond.Gt, r, 1, top, { kind: Kind.SumRetry });
-          },
-        ],
-      };
-    });
+    const retryAboveOne: Task = (x, out) => (b) => {
+      const r = b.reg('r');
+      const top = b.label();
+      b.bind(top).load(r, abs(x)).record(out, r);
+      b.branch(Cond.Gt, r, 1, top, { kind: Kind.SumRetry });
+    };
+    const k = cellKit(['x', 's32', 3], [retryAboveOne], { returns: 'sum()', capacity: 4 });
     expect(k.run('0')).toEqual(['CPU0 reads x: 3; sum() returns 3; the sum starts over']);
     expect(k.s[k.m.ctxOff + CTX_RETRIES]).toBe(1);
   });
 
   it('a result slot keeps every value in order', () => {
-    const k = kit(1, (L) => {
-      const x = L.cell('x', 'x', 's32', 3);
-      const out = L.result('sums', 'sum()', 3);
-      return {
-        tasks: [
-          (b) => {
-            const r = b.reg('r');
-            b.repeat(3, () => {
-              b.atomicAdd(abs(x), 1, { dst: r }).record(out, r);
-            });
-          },
-        ],
-      };
-    });
+    const k = cellKit(['x', 's32', 3], [threeAdds], { returns: 'sum()', capacity: 3 });
     k.run('0 0 0');
     const at = k.m.resOff;
     expect(k.s[at]).toBe(3);
@@ -505,17 +432,15 @@ describe('local instructions', () => {
 
 describe('bookkeeping instructions', () => {
   it('recordTotal appends the exact total of every context, and pause costs no step', () => {
-    const k = kit(2, (L) => {
-      const x = L.cell('x', 'x', 's32');
-      const out = L.result('totals', 'totals', 3);
-      return {
-        tasks: [
-          (b) =>
-            void b.recordTotal(out).atomicAdd(abs(x), 1, { tally: 1 }).pause().recordTotal(out),
-          (b) => void b.atomicAdd(abs(x), 5, { tally: 5 }),
-        ],
-      };
-    });
+    const k = cellKit(
+      ['x', 's32', 0],
+      [
+        (x, out) => (b) =>
+          void b.recordTotal(out).atomicAdd(abs(x), 1, { tally: 1 }).pause().recordTotal(out),
+        (x) => (b) => void b.atomicAdd(abs(x), 5, { tally: 5 }),
+      ],
+      { returns: 'totals', capacity: 3 },
+    );
     k.run('1 0');
     const at = k.m.resOff;
     expect(k.s[at]).toBe(2);
@@ -524,18 +449,7 @@ describe('bookkeeping instructions', () => {
   });
 
   it('a full result slot keeps its newest value instead of stopping the machine', () => {
-    const k = kit(1, (L) => {
-      const x = L.cell('x', 'x', 's32');
-      const out = L.result('r', 'read()', 2);
-      return {
-        tasks: [
-          (b) => {
-            const r = b.reg('r');
-            b.repeat(3, () => void b.atomicAdd(abs(x), 1, { dst: r }).record(out, r));
-          },
-        ],
-      };
-    });
+    const k = cellKit(['x', 's32', 0], [threeAdds], { capacity: 2 });
     k.run('0 0 0');
     const at = k.m.resOff;
     expect([k.s[at], k.s[at + 1], k.s[at + 3]]).toEqual([2, 1, 3]);

@@ -24,34 +24,30 @@ export function hiOf(v: number | bigint): number {
   return Math.floor(v / TWO32) | 0;
 }
 
-/** Writes a + b into out[at], out[at + 1] (wrapping at 64 bits). */
-export function add64(
+/** Writes `a op b` into out[at], out[at + 1], wrapping at 64 bits: a is (alo, ahi), b (blo, bhi). */
+export type PairOp = (
   out: Int32Array,
   at: number,
   alo: number,
   ahi: number,
   blo: number,
   bhi: number,
-): void {
+) => void;
+
+/** a + b. */
+export const add64: PairOp = (out, at, alo, ahi, blo, bhi) => {
   const lo = (alo >>> 0) + (blo >>> 0);
   const carry = lo > 0xffffffff ? 1 : 0;
   out[at] = lo | 0;
   out[at + 1] = (ahi + bhi + carry) | 0;
-}
+};
 
-/** Writes a − b into out[at], out[at + 1] (wrapping at 64 bits). */
-export function sub64(
-  out: Int32Array,
-  at: number,
-  alo: number,
-  ahi: number,
-  blo: number,
-  bhi: number,
-): void {
+/** a − b. */
+export const sub64: PairOp = (out, at, alo, ahi, blo, bhi) => {
   const borrow = alo >>> 0 < blo >>> 0 ? 1 : 0;
   out[at] = (alo - blo) | 0;
   out[at + 1] = (ahi - bhi - borrow) | 0;
-}
+};
 
 /** Signed comparison of two pairs: negative, zero or positive. */
 export function cmp64(alo: number, ahi: number, blo: number, bhi: number): number {

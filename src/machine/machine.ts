@@ -86,30 +86,25 @@ export function compile(spec: MachineSpec): Machine {
   const programs: Program[] = [];
   const ctxKind: number[] = [];
   const ctxHome: number[] = [];
+  /** Adds a context of `kind` running `program`, at home on CPU `home`; returns its index. */
+  const addContext = (program: Program, kind: number, home: number): number => {
+    programs.push(program);
+    ctxKind.push(kind);
+    ctxHome.push(home);
+    return programs.length - 1;
+  };
   for (const t of tasks) {
     if (t.cpu < 0 || t.cpu >= cpus)
       throw new Error(`task ${t.name} starts on missing CPU ${t.cpu}`);
-    programs.push(t.program);
-    ctxKind.push(CtxKind.Task);
-    ctxHome.push(t.cpu);
+    addContext(t.program, CtxKind.Task, t.cpu);
   }
   const irqCtx = new Int32Array(cpus).fill(-1);
   const nmiCtx = new Int32Array(cpus).fill(-1);
   for (let k = 0; k < cpus; k++) {
     const irq = spec.irq?.[k];
-    if (irq) {
-      irqCtx[k] = programs.length;
-      programs.push(irq);
-      ctxKind.push(CtxKind.Irq);
-      ctxHome.push(k);
-    }
+    if (irq) irqCtx[k] = addContext(irq, CtxKind.Irq, k);
     const nmi = spec.nmi?.[k];
-    if (nmi) {
-      nmiCtx[k] = programs.length;
-      programs.push(nmi);
-      ctxKind.push(CtxKind.Nmi);
-      ctxHome.push(k);
-    }
+    if (nmi) nmiCtx[k] = addContext(nmi, CtxKind.Nmi, k);
   }
   for (const p of programs) checkProgram(p);
   const regs = Math.max(0, ...programs.map((p) => p.regNames.length));

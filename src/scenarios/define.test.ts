@@ -29,6 +29,33 @@ describe('defining an entry', () => {
     expect(sc.bounds).toEqual({ irqs: 2, nmis: 0, preemptions: 0, migrations: 0 });
   });
 
+  it('a witness left without `violates` violates nothing; a variant witness names its variant first', () => {
+    const v = variants(['plain', 'locked'], 'plain', 'how it adds');
+    const sc = defineScenario({
+      ...(catalogue[0] as (typeof catalogue)[number]),
+      witnesses: [
+        v.witness('locked', {
+          name: 'w',
+          description: 'd',
+          params: { cpus: 2 },
+          schedule: '0 1',
+          expect: {},
+        }),
+      ],
+    });
+    expect(sc.witnesses).toEqual([
+      {
+        name: 'w',
+        description: 'd',
+        params: { variant: 'locked', cpus: 2 },
+        schedule: '0 1',
+        expect: {},
+        violates: [],
+      },
+    ]);
+    expect(Object.keys(sc.witnesses[0]?.params ?? {})).toEqual(['variant', 'cpus']);
+  });
+
   it('every variant of every entry has a guarantee line, and every guarantee a variant', () => {
     for (const sc of catalogue) {
       const param = sc.params.find((p) => p.name === 'variant');

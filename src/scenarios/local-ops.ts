@@ -2,10 +2,11 @@
 // cmpxchg-local-generic, torn-read-32): listings whose line numbers are looked up by key, tallies
 // per context, per-CPU slot observables and the "nothing lost" verdicts.
 
+import { intParam, intSpec, listParam } from './params.ts';
 import { ctxBase, CTX_TALLY, type Machine } from '../machine/machine.ts';
 import { pairValue, plus } from '../machine/int64.ts';
 import { readPerCpu } from './observe.ts';
-import type { InvariantSpec, IntParam, ObservableSpec, Value } from './types.ts';
+import type { InvariantSpec, ObservableSpec, Params, Value } from './types.ts';
 
 export const KH_2009 =
   'KAMEZAWA Hiroyuki, "[PATCH 2/2] memcg : rewrite percpu countings with new interfaces", linux-mm, v1 6 Nov 2009 <20091106175545.b97ee867.kamezawa.hiroyu@jp.fujitsu.com>, Christoph Lameter\'s review the same day, v2 9 Nov 2009 <20091109154446.181b0e1f.kamezawa.hiroyu@jp.fujitsu.com>';
@@ -61,16 +62,19 @@ export function slotObservables(cpus: number, cell: string, label: string): Obse
   }));
 }
 
+/** The `slots` parameter stretched to one initial value per CPU (missing ones 0). */
+export function initialSlots(p: Params): number[] {
+  const slots = listParam(p, 'slots');
+  return Array.from({ length: intParam(p, 'cpus') }, (_, k) => slots[k] ?? 0);
+}
+
 /** The `cpus` parameter of the scenarios where a task migrates: at least a second CPU. */
-export const migrationCpusParam: IntParam = {
-  name: 'cpus',
-  kind: 'int',
-  default: 2,
-  min: 2,
-  max: 8,
-  description:
-    'Number of CPUs; the tasks start on CPU0 and the other CPUs are idle, so a migrated task runs there at once',
-};
+export const migrationCpusParam = intSpec(
+  'cpus',
+  2,
+  [2, 8],
+  'Number of CPUs; the tasks start on CPU0 and the other CPUs are idle, so a migrated task runs there at once',
+);
 
 /** Values compare equal whether they came as numbers or bigints. */
 export function same(a: Value, b: Value): boolean {

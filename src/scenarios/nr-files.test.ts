@@ -40,11 +40,17 @@ function runTo(
   return observe(sc, machine, s, p);
 }
 
-const shape = fc.record({
-  cpus: fc.integer({ min: 1, max: 4 }),
-  iterations: fc.integer({ min: 0, max: 4 }),
+/** The nr_files parameters: CPUs and files per CPU within the given ranges, initial −50 to 50. */
+const nrFilesParams = (
+  [minCpus, maxCpus]: [number, number],
+  [minFiles, maxFiles]: [number, number],
+) => ({
+  cpus: fc.integer({ min: minCpus, max: maxCpus }),
+  iterations: fc.integer({ min: minFiles, max: maxFiles }),
   initial: fc.integer({ min: -50, max: 50 }),
 });
+
+const shape = fc.record(nrFilesParams([1, 4], [0, 4]));
 const choices = fc.array(fc.nat(), { minLength: 1, maxLength: 64 });
 
 describe('the 2006 nr_files scenarios over random schedules', () => {
@@ -66,11 +72,7 @@ describe('the 2006 nr_files scenarios over random schedules', () => {
 
   it('global-plain never ends above exact, nor below initial + 2 when cpus ≥ 2 and iterations ≥ 2', () => {
     const sc = scenario('global-plain');
-    const atLeastTwo = fc.record({
-      cpus: fc.integer({ min: 2, max: 4 }),
-      iterations: fc.integer({ min: 2, max: 4 }),
-      initial: fc.integer({ min: -50, max: 50 }),
-    });
+    const atLeastTwo = fc.record(nrFilesParams([2, 4], [2, 4]));
     fc.assert(
       fc.property(atLeastTwo, choices, (params, ch) => {
         const o = runTo(sc, params, ch);
@@ -91,9 +93,7 @@ describe('the 2006 nr_files scenarios over random schedules', () => {
   it('lazy-nr-files never loses a file, and get_nr_files() stays within ±threshold × cpus', () => {
     const sc = scenario('lazy-nr-files');
     const params = fc.record({
-      cpus: fc.integer({ min: 1, max: 4 }),
-      iterations: fc.integer({ min: 0, max: 6 }),
-      initial: fc.integer({ min: -50, max: 50 }),
+      ...nrFilesParams([1, 4], [0, 6]),
       threshold: fc.integer({ min: 0, max: 3 }),
     });
     fc.assert(

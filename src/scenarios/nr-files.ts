@@ -1,47 +1,39 @@
 // What the four 2006 nr_files scenarios share: their parameters, their observables (`nr`, the
-// counter's final value, and `exact`, what it should be) and the no-lost-update verdict.
+// counter's final value, and `exact`, what it should be) and the no-lost-update verdict; and the
+// whole of the three that keep one global counter, but for how each increments it.
 //
 // Source thread: LKML "[patch 2/2] fix file counting", January 2006 (Dipankar Sarma's atomic_t
 // nr_files, Eric Dumazet's per-CPU lazy nr_files <43D92DD6.6090607@cosmosbay.com>, and the
 // 2.6.16 filp_count_lock they replaced).
 
 import { compile, type Machine, type TaskSpec } from '../machine/machine.ts';
-import type { Layout } from '../machine/layout.ts';
+import { type Cell, type Layout, LayoutBuilder } from '../machine/layout.ts';
 import { ProgramBuilder } from '../machine/builder.ts';
-import { intParam } from './params.ts';
+import { intParam, intSpec } from './params.ts';
 import { readCell, totalTally } from './observe.ts';
 import { plus } from '../machine/int64.ts';
-import type { InvariantSpec, IntParam, ObservableSpec, Params } from './types.ts';
+import { defineScenario, type ScenarioDraft } from './define.ts';
+import { NR_FILES_GROUP } from './groups.ts';
+import type { InvariantSpec, ObservableSpec, Params, Scenario } from './types.ts';
 
 export const NR_FILES_SOURCE =
   'LKML "[patch 2/2] fix file counting", Jan 2006 (Dipankar Sarma; Eric Dumazet <43D92DD6.6090607@cosmosbay.com>)';
 
-export const cpusParam: IntParam = {
-  name: 'cpus',
-  kind: 'int',
-  default: 2,
-  min: 1,
-  max: 64,
-  description: 'Number of CPUs; each runs one task',
-};
+export const cpusParam = intSpec('cpus', 2, [1, 64], 'Number of CPUs; each runs one task');
 
-export const iterationsParam: IntParam = {
-  name: 'iterations',
-  kind: 'int',
-  default: 2,
-  min: 0,
-  max: 10000,
-  description: 'How many times each CPU opens a file (increments the counter)',
-};
+export const iterationsParam = intSpec(
+  'iterations',
+  2,
+  [0, 10000],
+  'How many times each CPU opens a file (increments the counter)',
+);
 
-export const initialParam: IntParam = {
-  name: 'initial',
-  kind: 'int',
-  default: 0,
-  min: -1_000_000_000,
-  max: 1_000_000_000,
-  description: 'Initial value of nr_files',
-};
+export const initialParam = intSpec(
+  'initial',
+  0,
+  [-1_000_000_000, 1_000_000_000],
+  'Initial value of nr_files',
+);
 
 export const params = [cpusParam, iterationsParam, initialParam];
 
@@ -94,4 +86,56 @@ export function perCpuTasks(p: Params, body: (b: ProgramBuilder) => void): TaskS
 
 export function machineOf(p: Params, layout: Layout, tasks: TaskSpec[]): Machine {
   return compile({ cpus: intParam(p, 'cpus'), wordBits: 64, layout, tasks });
+}
+
+/** The witnesses' machine: two CPUs open one file each, nr_files starting at 100 (§6a). */
+export const TWO_OPENS_FROM_100: Params = { cpus: 2, iterations: 1, initial: 100 };
+
+/** An entry with one global nr_files, as written: what it shows and how a CPU increments it. */
+export type GlobalCounterDraft<T> = Pick<
+  ScenarioDraft,
+  'id' | 'title' | 'summary' | 'guarantees' | 'witnesses' | 'lesson'
+> & {
+  /** The thread by default. */
+  readonly source?: string;
+  readonly listing: readonly string[];
+  readonly notes: readonly string[];
+  /** Cells laid out before nr_files (a lock). */
+  readonly before: (L: LayoutBuilder) => T;
+  /** One increment of `nr`, as the entry's listing writes it. */
+  readonly increment: (b: ProgramBuilder, nr: Cell, before: T) => void;
+};
+
+/**
+ * The entries that keep one global nr_files (plain, atomic, under a lock): they share their
+ * parameters, their machine, and the verdict of every file counted, and differ in the increment.
+ */
+export function globalCounter<T>(d: GlobalCounterDraft<T>): Scenario {
+  return defineScenario({
+    id: d.id,
+    title: d.title,
+    group: NR_FILES_GROUP,
+    source: d.source ?? NR_FILES_SOURCE,
+    summary: d.summary,
+    reconstruction: false,
+    params,
+    build(p, opts) {
+      const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
+      const before = d.before(L);
+      const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
+      const tasks = perCpuTasks(p, (b) => {
+        d.increment(b, nr, before);
+      });
+      return {
+        params: p,
+        machine: machineOf(p, L.build(), tasks),
+        listing: { lines: d.listing, notes: d.notes },
+      };
+    },
+    observables: () => [nrObservable, exactObservable],
+    invariants: [everyFileCounted],
+    ...(d.guarantees ? { guarantees: d.guarantees } : {}),
+    witnesses: d.witnesses,
+    lesson: d.lesson,
+  });
 }

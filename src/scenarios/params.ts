@@ -1,9 +1,19 @@
 // Parameter parsing and validation: every bad value gets a message naming the parameter, what
 // was given and what is allowed. Used by the CLI (`--set name=value`) and later by the URL hash.
 
-import type { ParamSpec, ParamValue, Params, Scenario } from './types.ts';
+import type { IntParam, ParamSpec, ParamValue, Params, Scenario } from './types.ts';
 
 export class ParamError extends Error {}
+
+/** An integer parameter from `min` to `max`, `dflt` unless set. */
+export function intSpec(
+  name: string,
+  dflt: number,
+  [min, max]: readonly [number, number],
+  description: string,
+): IntParam {
+  return { name, kind: 'int', default: dflt, min, max, description };
+}
 
 const INT = /^[+-]?\d+$/;
 

@@ -2,11 +2,13 @@
 // &summer=none,busy&seconds=1&warmup=0.25&repeat=3&engine=compiled&preset=kernel. Parsing never
 // throws: a bad part is reported and left out (the default stays), so a damaged link still opens.
 
-import { ENGINES, type EngineKind } from '../live/engine/engine.ts';
-import { SLOT_LAYOUTS, type SlotLayout } from '../live/run.ts';
+import { ENGINES } from '../live/engine/engine.ts';
+import { SLOT_LAYOUTS } from '../live/run.ts';
 import {
+  choiceOf,
   defaultPlan,
   parseSummer,
+  pickedBy,
   planProblem,
   type Summer,
   summerArg,
@@ -37,6 +39,13 @@ export function parseScalingLink(hash: string, cores: number): ScalingLink | nul
     else plan = next;
   };
   for (const [key, value] of new URLSearchParams(m[1] ?? '')) {
+    /** A "one or both" part: what it picks from `all`, or a problem that names the choices. */
+    const pick = <T extends string>(all: readonly T[], then: (picked: T[]) => void) => {
+      const picked = pickedBy(value, all);
+      if (picked.length === 0)
+        problems.push(`${key} must be ${all.join(', ')} or both, not '${value}'`);
+      else then(picked);
+    };
     switch (key) {
       case 'scenarios':
         take(key, { scenarios: list(value) });
@@ -44,14 +53,11 @@ export function parseScalingLink(hash: string, cores: number): ScalingLink | nul
       case 'cpus':
         take(key, { cpus: list(value).map(Number) });
         break;
-      case 'layout': {
-        const layouts: SlotLayout[] =
-          value === 'both' ? [...SLOT_LAYOUTS] : SLOT_LAYOUTS.filter((l) => l === value);
-        if (layouts.length === 0)
-          problems.push(`layout must be padded, packed or both, not '${value}'`);
-        else take(key, { layouts });
+      case 'layout':
+        pick(SLOT_LAYOUTS, (layouts) => {
+          take(key, { layouts });
+        });
         break;
-      }
       case 'summer': {
         const summers = list(value).map(parseSummer);
         if (summers.some((s) => s === null))
@@ -68,14 +74,11 @@ export function parseScalingLink(hash: string, cores: number): ScalingLink | nul
       case 'repeat':
         take(key, { repeat: Number(value) });
         break;
-      case 'engine': {
-        const engines: EngineKind[] =
-          value === 'both' ? [...ENGINES] : ENGINES.filter((e) => e === value);
-        if (engines.length === 0)
-          problems.push(`engine must be compiled, interpreted or both, not '${value}'`);
-        else take(key, { engines });
+      case 'engine':
+        pick(ENGINES, (engines) => {
+          take(key, { engines });
+        });
         break;
-      }
       case 'preset':
         if (value === 'kernel' || value === 'teaching') take(key, { preset: value });
         else problems.push(`preset must be kernel or teaching, not '${value}'`);
@@ -95,14 +98,12 @@ export function formatScalingLink(plan: SweepPlan, cores: number): string {
     a.length === b.length && a.every((x, i) => x === b[i]);
   if (!same(plan.scenarios, d.scenarios)) q.set('scenarios', plan.scenarios.join(','));
   if (!same(plan.cpus, d.cpus)) q.set('cpus', plan.cpus.join(','));
-  if (!same(plan.layouts, d.layouts))
-    q.set('layout', plan.layouts.length === 2 ? 'both' : (plan.layouts[0] ?? 'padded'));
+  if (!same(plan.layouts, d.layouts)) q.set('layout', choiceOf(plan.layouts, 'padded'));
   if (!same(plan.summers, d.summers)) q.set('summer', plan.summers.map(summerArg).join(','));
   if (plan.seconds !== d.seconds) q.set('seconds', String(plan.seconds));
   if (plan.warmupSeconds !== d.warmupSeconds) q.set('warmup', String(plan.warmupSeconds));
   if (plan.repeat !== d.repeat) q.set('repeat', String(plan.repeat));
-  if (!same(plan.engines, d.engines))
-    q.set('engine', plan.engines.length === 2 ? 'both' : (plan.engines[0] ?? 'compiled'));
+  if (!same(plan.engines, d.engines)) q.set('engine', choiceOf(plan.engines, 'compiled'));
   if (plan.preset !== d.preset) q.set('preset', plan.preset);
   const query = q.toString();
   return `#/scaling${query ? `?${query}` : ''}`;

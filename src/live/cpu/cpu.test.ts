@@ -18,7 +18,7 @@ import {
   C_QUIESCED,
   C_READY,
   C_STOP,
-  T_ADDS,
+  Stat,
 } from '../memory.ts';
 import { liveParams } from '../specs.ts';
 
@@ -40,7 +40,7 @@ describe('a live CPU', () => {
     // One add, counted in memory, in the tally and in the statistics.
     expect(readCell(m, mem.state, 'nr')).toBe(1);
     expect(mem.state[m.ctxOff + CTX_TALLY]).toBe(1);
-    expect(mem.stats[mem.statLine(0) + T_ADDS]).toBe(1);
+    expect(mem.stats[mem.statLine(0) + Stat.Adds]).toBe(1);
   });
 
   it('that faults marks the run failed and stops the others', () => {

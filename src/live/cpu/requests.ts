@@ -3,18 +3,10 @@
 // processes whose rates the page set. The CPU loop takes them when the model's rules allow.
 
 import { unsafeUniformIntDistribution, type RandomGenerator } from 'pure-rand';
-import {
-  K_IRQ_REQ,
-  K_MIG_REQ,
-  K_NMI_REQ,
-  type LiveMemory,
-  S_IRQ_RATE,
-  S_MIG_RATE,
-  S_NMI_RATE,
-} from '../memory.ts';
+import { type LiveMemory, RATE_WORD, REQUEST_WORD } from '../memory.ts';
 
 /** The settings words of the IRQ, NMI and migration rates, in the order of `rates`. */
-const RATE_WORDS = [S_IRQ_RATE, S_NMI_RATE, S_MIG_RATE];
+const RATE_WORDS = [RATE_WORD.irq, RATE_WORD.nmi, RATE_WORD.migration];
 
 export class Requests {
   /** Asked for and not yet taken. */
@@ -35,9 +27,9 @@ export class Requests {
     private readonly rng: RandomGenerator,
   ) {
     const w = mem.words;
-    this.irqSeen = Atomics.load(w, line + K_IRQ_REQ);
-    this.nmiSeen = Atomics.load(w, line + K_NMI_REQ);
-    this.migSeen = Atomics.load(w, line + K_MIG_REQ);
+    this.irqSeen = Atomics.load(w, line + REQUEST_WORD.irq);
+    this.nmiSeen = Atomics.load(w, line + REQUEST_WORD.nmi);
+    this.migSeen = Atomics.load(w, line + REQUEST_WORD.migration);
   }
 
   /** Nothing more will be taken (the run is stopping). */
@@ -62,9 +54,9 @@ export class Requests {
         this.next[i] = r > 0 && (i < 2 || this.mem.cpus > 1) ? t + this.gap(r) : Infinity;
       }
     }
-    const irqReq = Atomics.load(w, this.line + K_IRQ_REQ);
-    const nmiReq = Atomics.load(w, this.line + K_NMI_REQ);
-    const migReq = Atomics.load(w, this.line + K_MIG_REQ);
+    const irqReq = Atomics.load(w, this.line + REQUEST_WORD.irq);
+    const nmiReq = Atomics.load(w, this.line + REQUEST_WORD.nmi);
+    const migReq = Atomics.load(w, this.line + REQUEST_WORD.migration);
     this.irqs += irqReq - this.irqSeen;
     this.nmis += nmiReq - this.nmiSeen;
     this.migs += migReq - this.migSeen;

@@ -4,25 +4,7 @@
 // would flood the ring).
 
 import type { Counters, EngineKind } from '../engine/engine.ts';
-import {
-  ENGINE_CODES,
-  type LiveMemory,
-  Note,
-  note,
-  STAT_SLOTS,
-  T_ADDS,
-  T_BAD_CALLS,
-  T_CALLS,
-  T_ENGINE,
-  T_FOLDS,
-  T_MAX_RETRIES,
-  T_MIGRATIONS,
-  T_RETRIES,
-  T_SEQ,
-  T_SPINS,
-  T_STEPS,
-  T_TIME,
-} from '../memory.ts';
+import { ENGINE_CODES, type LiveMemory, Note, note, STAT_SLOTS, Stat } from '../memory.ts';
 
 export class CpuStats {
   steps = 0;
@@ -45,7 +27,7 @@ export class CpuStats {
     private readonly counters: Readonly<Counters>,
     engine: EngineKind,
   ) {
-    this.stat[T_ENGINE] = ENGINE_CODES[engine];
+    this.stat[Stat.Engine] = ENGINE_CODES[engine];
   }
 
   /** An operation (an add, a sum) finished with `retries` sum retries. */
@@ -71,17 +53,17 @@ export class CpuStats {
   flush(t: number): void {
     const c = this.counters;
     const stat = this.stat;
-    stat[T_STEPS] = this.steps;
-    stat[T_ADDS] = this.adds + c.repeats;
-    stat[T_CALLS] = this.calls;
-    stat[T_FOLDS] = c.folds;
-    stat[T_SEQ] = c.bumps;
-    stat[T_SPINS] = c.spins;
-    stat[T_MIGRATIONS] = this.moved;
-    stat[T_MAX_RETRIES] = Math.max(this.maxRetries, c.maxRetries);
-    stat[T_RETRIES] = this.retried + c.retried;
-    stat[T_BAD_CALLS] = this.badCalls;
-    stat[T_TIME] = t;
+    stat[Stat.Steps] = this.steps;
+    stat[Stat.Adds] = this.adds + c.repeats;
+    stat[Stat.Calls] = this.calls;
+    stat[Stat.Folds] = c.folds;
+    stat[Stat.SeqBumps] = c.bumps;
+    stat[Stat.Spins] = c.spins;
+    stat[Stat.Migrations] = this.moved;
+    stat[Stat.MaxRetries] = Math.max(this.maxRetries, c.maxRetries);
+    stat[Stat.Retries] = this.retried + c.retried;
+    stat[Stat.BadCalls] = this.badCalls;
+    stat[Stat.Time] = t;
     this.mem.stats.set(stat, this.mem.statLine(this.k));
   }
 }

@@ -6,6 +6,19 @@ import type { EngineKind } from '../engine/engine.ts';
 import type { SlotLayout } from '../run.ts';
 import { liveSpecOf, liveSpecs } from '../specs.ts';
 
+/**
+ * A "one or both" choice (slot layouts, engines), as the page, links and CLI name it: "both" is
+ * every option, else the one named; a name that is not an option gives none.
+ */
+export function pickedBy<T extends string>(choice: string, all: readonly T[]): T[] {
+  return choice === 'both' ? [...all] : all.filter((x) => x === choice);
+}
+
+/** The "one or both" choice that names `picked`: "both" for two, else the one, or `fallback`. */
+export function choiceOf<T extends string>(picked: readonly T[], fallback: T): T | 'both' {
+  return picked.length === 2 ? 'both' : (picked[0] ?? fallback);
+}
+
 /** No summer, a busy one (0 µs between calls), or one that sums every `n` µs. */
 export type Summer = 'none' | 'busy' | number;
 

@@ -12,16 +12,15 @@ import { compile, type TaskSpec } from '../../machine/machine.ts';
 import { contextTally, KeyedListing, MD_2007, cellHoldsEveryAdd } from '../local-ops.ts';
 import { readCell, totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { intParam } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { intParam, intSpec } from '../params.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 
-const VARIANTS = ['irq', 'nmi', 'smp'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['irq', 'nmi', 'smp'],
   'irq',
   "Who else updates c: irq: CPU0's IRQ handler; nmi: CPU0's NMI handler; smp: a task on CPU1",
 );
+type Variant = VariantOf<typeof VARIANT>;
 
 const OTHER: Record<Variant, string> = {
   irq: "CPU0's IRQ handler",
@@ -133,30 +132,14 @@ export const cmpxchgLocalGeneric = defineScenario({
   reconstruction: false,
   params: [
     VARIANT.param,
-    {
-      name: 'initial',
-      kind: 'int',
-      default: 10,
-      min: -1_000_000_000,
-      max: 1_000_000_000,
-      description: 'c at the start',
-    },
-    {
-      name: 'amount',
-      kind: 'int',
-      default: 1,
-      min: 1,
-      max: 1_000_000,
-      description: "What CPU0's task adds",
-    },
-    {
-      name: 'otherAmount',
-      kind: 'int',
-      default: 5,
-      min: 1,
-      max: 1_000_000,
-      description: 'What the IRQ handler, the NMI handler or CPU1 adds (each time it runs)',
-    },
+    intSpec('initial', 10, [-1_000_000_000, 1_000_000_000], 'c at the start'),
+    intSpec('amount', 1, [1, 1_000_000], "What CPU0's task adds"),
+    intSpec(
+      'otherAmount',
+      5,
+      [1, 1_000_000],
+      'What the IRQ handler, the NMI handler or CPU1 adds (each time it runs)',
+    ),
   ],
   handlers: [
     'irq variant: IRQ on CPU0: counter_add(otherAmount) with cmpxchg_local (c += 5)',
@@ -224,42 +207,36 @@ export const cmpxchgLocalGeneric = defineScenario({
   bounds: { irqs: 1, nmis: 1 },
   guarantees: VARIANT.guarantees({ irq: ['no-lost-update'], nmi: [], smp: [] }),
   witnesses: [
-    {
+    VARIANT.witness('irq', {
       name: 'irq-held-pending',
       description:
         "The IRQ comes between the task's local_irq_save and its store: it stays pending; the task stores 11; at local_irq_restore the handler runs its own cmpxchg_local 11→16.",
-      params: { variant: 'irq' },
       schedule: '0*3 irq0 0 0 0*5',
       expect: { c: 16, succeeded: 2, exact: 16 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('irq', {
       name: 'irq-before-save',
       description:
         "The IRQ comes after the task read old = 10 but before local_irq_save: the handler makes c 15, the task's compare fails (prev 15), and its retry stores 16.",
-      params: { variant: 'irq' },
       schedule: '0 irq0 0*5 0*3 0*4',
       expect: { c: 16, succeeded: 2, exact: 16 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('nmi', {
       name: 'nmi-inside',
       description:
         "Reference §6f part 4: the task's compare passes (prev = 10); an NMI runs its own cmpxchg_local 10→15; the task then stores 11 and returns prev = 10, so it believes it succeeded. c = 11: the NMI's +5 is lost.",
-      params: { variant: 'nmi' },
       schedule: '0*3 nmi0 0*5 0 0',
       expect: { c: 11, succeeded: 2, exact: 16 },
       violates: ['no-lost-update'],
-    },
-    {
+    }),
+    VARIANT.witness('smp', {
       name: 'smp-both-succeed',
       description:
         'The same interleaving with CPU1 instead of an NMI: both CPUs load prev = 10 under their own local_irq_save; CPU1 stores 15, CPU0 stores 11. Both report success; c = 11.',
-      params: { variant: 'smp' },
       schedule: '0*3 1*5 0 0',
       expect: { c: 11, succeeded: 2, exact: 16 },
       violates: ['no-lost-update'],
-    },
+    }),
   ],
   lesson: {
     summary:

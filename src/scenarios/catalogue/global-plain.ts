@@ -2,12 +2,8 @@
 // load and a store, and two CPUs can both load the old value: one increment is lost.
 // Reference §6a. The strawman every fix in the 2006 thread improves on.
 
-import { NR_FILES_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
-import { LayoutBuilder } from '../../machine/layout.ts';
-import { intParam } from '../params.ts';
 import * as nrFiles from '../nr-files.ts';
-import { defineScenario } from '../define.ts';
 
 const listing = [
   'int nr_files;                  /* one counter, shared by every CPU */',
@@ -21,44 +17,29 @@ const listing = [
   '}',
 ];
 
-export const globalPlain = defineScenario({
+export const globalPlain = nrFiles.globalCounter({
   id: 'global-plain',
   title: 'Plain global counter: nr_files++',
-  group: NR_FILES_GROUP,
-  source: nrFiles.NR_FILES_SOURCE,
   summary:
     'nr_files++ is a load and a store: two CPUs can both read the old value and lose an update.',
-  reconstruction: false,
-  params: nrFiles.params,
-  build(p, opts) {
-    const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
-    const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
-    const tasks = nrFiles.perCpuTasks(p, (b) => {
-      const r = b.reg('r');
-      b.line(6).load(r, abs(nr));
-      b.line(7).add(r, r, 1);
-      b.line(8).store(abs(nr), r, { tally: 1 });
-    });
-    return {
-      params: p,
-      machine: nrFiles.machineOf(p, L.build(), tasks),
-      listing: {
-        lines: listing,
-        notes: [
-          'A non-LOCK `incl nr_files` behaves the same on SMP: the CPU still loads and stores.',
-          'The add happens in a register, so it is not a step of its own.',
-        ],
-      },
-    };
+  listing,
+  notes: [
+    'A non-LOCK `incl nr_files` behaves the same on SMP: the CPU still loads and stores.',
+    'The add happens in a register, so it is not a step of its own.',
+  ],
+  before: () => null,
+  increment: (b, nr) => {
+    const r = b.reg('r');
+    b.line(6).load(r, abs(nr));
+    b.line(7).add(r, r, 1);
+    b.line(8).store(abs(nr), r, { tally: 1 });
   },
-  observables: () => [nrFiles.nrObservable, nrFiles.exactObservable],
-  invariants: [nrFiles.everyFileCounted],
   witnesses: [
     {
       name: 'lost-update',
       description:
         'Reference §6a: both CPUs load 100 before either stores, so both store 101 (expected 102).',
-      params: { cpus: 2, iterations: 1, initial: 100 },
+      params: nrFiles.TWO_OPENS_FROM_100,
       schedule: '0 1 0 1',
       expect: { nr: 101, exact: 102 },
       violates: ['no-lost-update'],
@@ -66,10 +47,9 @@ export const globalPlain = defineScenario({
     {
       name: 'one-after-the-other',
       description: 'CPU0 finishes its increment before CPU1 starts: nothing is lost.',
-      params: { cpus: 2, iterations: 1, initial: 100 },
+      params: nrFiles.TWO_OPENS_FROM_100,
       schedule: '0 0 1 1',
       expect: { nr: 102, exact: 102 },
-      violates: [],
     },
   ],
   lesson: {

@@ -1,12 +1,8 @@
 // global-spinlock: the 2.6.16 nr_files, counted under `filp_count_lock` with interrupts off.
 // Exact, but every CPU takes one lock for every file it opens: the CPUs that lose the race spin.
 
-import { NR_FILES_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
-import { LayoutBuilder } from '../../machine/layout.ts';
-import { intParam } from '../params.ts';
 import * as nrFiles from '../nr-files.ts';
-import { defineScenario } from '../define.ts';
 
 const listing = [
   'static DEFINE_SPINLOCK(filp_count_lock);   /* 2.6.16: fs/file_table.c */',
@@ -22,50 +18,34 @@ const listing = [
   '}',
 ];
 
-export const globalSpinlock = defineScenario({
+export const globalSpinlock = nrFiles.globalCounter({
   id: 'global-spinlock',
   title: 'Global counter under a spinlock: filp_count_lock',
-  group: NR_FILES_GROUP,
   source: `Linux 2.6.16 fs/file_table.c (filp_count_lock), as replaced in ${nrFiles.NR_FILES_SOURCE}`,
   summary: 'The lock makes load and store a critical section: exact, but CPUs wait for each other.',
-  reconstruction: false,
-  params: nrFiles.params,
-  build(p, opts) {
-    const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
-    const lock = L.cell('lock', 'filp_count_lock', 'lock');
-    const nr = L.cell('nr', 'nr_files', 's32', intParam(p, 'initial'));
-    const tasks = nrFiles.perCpuTasks(p, (b) => {
-      const flags = b.reg('flags');
-      const r = b.reg('r');
-      b.line(8).irqSave(flags).spinLock(lock);
-      b.line(9).load(r, abs(nr)).add(r, r, 1).store(abs(nr), r, { tally: 1 });
-      b.line(10).spinUnlock(lock).irqRestore(flags);
-    });
-    return {
-      params: p,
-      machine: nrFiles.machineOf(p, L.build(), tasks),
-      listing: {
-        lines: listing,
-        notes: [
-          'In 2.6.16 this counting ran in the filp slab constructor and destructor (filp_ctor, filp_dtor) on files_stat.nr_files; file_opened() stands for them.',
-          'spin_lock_irqsave is two steps here: interrupts off, then the lock (which also disables preemption).',
-          'A CPU that finds the lock taken spins: its step changes nothing until the holder releases it.',
-        ],
-      },
-    };
+  listing,
+  notes: [
+    'In 2.6.16 this counting ran in the filp slab constructor and destructor (filp_ctor, filp_dtor) on files_stat.nr_files; file_opened() stands for them.',
+    'spin_lock_irqsave is two steps here: interrupts off, then the lock (which also disables preemption).',
+    'A CPU that finds the lock taken spins: its step changes nothing until the holder releases it.',
+  ],
+  before: (L) => L.cell('lock', 'filp_count_lock', 'lock'),
+  increment: (b, nr, lock) => {
+    const flags = b.reg('flags');
+    const r = b.reg('r');
+    b.line(8).irqSave(flags).spinLock(lock);
+    b.line(9).load(r, abs(nr)).add(r, r, 1).store(abs(nr), r, { tally: 1 });
+    b.line(10).spinUnlock(lock).irqRestore(flags);
   },
-  observables: () => [nrFiles.nrObservable, nrFiles.exactObservable],
-  invariants: [nrFiles.everyFileCounted],
   guarantees: { '*': ['no-lost-update'] },
   witnesses: [
     {
       name: 'contended',
       description:
         'CPU0 takes the lock and reads 100; CPU1 spins until CPU0 releases it, then reads 101: nothing is lost.',
-      params: { cpus: 2, iterations: 1, initial: 100 },
+      params: nrFiles.TWO_OPENS_FROM_100,
       schedule: '0 0 0 1 1 1 0 0 0 1 1 1 1 1',
       expect: { nr: 102, exact: 102 },
-      violates: [],
     },
   ],
   lesson: {

@@ -12,16 +12,15 @@ import { compile } from '../../machine/machine.ts';
 import { KeyedListing, cellHoldsEveryAdd } from '../local-ops.ts';
 import { irqsDelivered, readPerCpu, totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { intParam } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { intParam, intSpec } from '../params.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 
-const VARIANTS = ['none', 'irqsave', 'cmpxchg-local'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['none', 'irqsave', 'cmpxchg-local'],
   'none',
   'none: load; store with only preemption off; irqsave: local_irq_save around them; cmpxchg-local: a this_cpu_cmpxchg retry loop',
 );
+type Variant = VariantOf<typeof VARIANT>;
 
 function listingOf(variant: Variant): KeyedListing {
   const head = [
@@ -166,30 +165,14 @@ export const irqLocalRmw = defineScenario({
   reconstruction: false,
   params: [
     VARIANT.param,
-    {
-      name: 'initial',
-      kind: 'int',
-      default: 10,
-      min: -1_000_000_000,
-      max: 1_000_000_000,
-      description: "CPU0's c at the start",
-    },
-    {
-      name: 'amount',
-      kind: 'int',
-      default: 1,
-      min: -1_000_000,
-      max: 1_000_000,
-      description: 'What the task adds',
-    },
-    {
-      name: 'irqAmount',
-      kind: 'int',
-      default: 5,
-      min: -1_000_000,
-      max: 1_000_000,
-      description: "What CPU0's IRQ handler adds, each time it runs",
-    },
+    intSpec('initial', 10, [-1_000_000_000, 1_000_000_000], "CPU0's c at the start"),
+    intSpec('amount', 1, [-1_000_000, 1_000_000], 'What the task adds'),
+    intSpec(
+      'irqAmount',
+      5,
+      [-1_000_000, 1_000_000],
+      "What CPU0's IRQ handler adds, each time it runs",
+    ),
   ],
   handlers: ['IRQ on CPU0: counter_add(irqAmount), c += 5 by default'],
   build(p, opts) {
@@ -242,33 +225,28 @@ export const irqLocalRmw = defineScenario({
     'cmpxchg-local': ['no-lost-update'],
   }),
   witnesses: [
-    {
+    VARIANT.witness('none', {
       name: 'irq-between-load-and-store',
       description:
         "Reference §6f part 1: the task loads 10; the IRQ handler adds 5 (15); the task stores 11. The IRQ's +5 is lost (expected 16).",
-      params: { variant: 'none' },
       schedule: '0 0 irq0 0*4 0 0',
       expect: { c: 11, irqs: 1, exact: 16 },
       violates: ['no-lost-update'],
-    },
-    {
+    }),
+    VARIANT.witness('irqsave', {
       name: 'irq-held-pending',
       description:
         'Reference §6f part 2: the IRQ comes while interrupts are off and stays pending; local_irq_restore takes it after the task stored 11; the handler adds 5: 16.',
-      params: { variant: 'irqsave' },
       schedule: '0 0 irq0 0 0 0*4',
       expect: { c: 16, irqs: 1, exact: 16 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('cmpxchg-local', {
       name: 'cmpxchg-retry',
       description:
         "Reference §6f part 3: the task reads old = 10; the IRQ's own cmpxchg 10→15 succeeds; the task's cmpxchg(10→11) fails and returns 15; the retry cmpxchg(15→16) succeeds.",
-      params: { variant: 'cmpxchg-local' },
       schedule: '0 irq0 0*3 0 0 0',
       expect: { c: 16, irqs: 1, exact: 16 },
-      violates: [],
-    },
+    }),
   ],
   lesson: {
     summary:

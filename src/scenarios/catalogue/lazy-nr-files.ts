@@ -7,7 +7,7 @@ import { NR_FILES_GROUP } from '../groups.ts';
 import { deref, abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
-import { intParam } from '../params.ts';
+import { intParam, intSpec } from '../params.ts';
 import * as nrFiles from '../nr-files.ts';
 import { readCell, readPerCpu } from '../observe.ts';
 import { distance, plus } from '../../machine/int64.ts';
@@ -55,15 +55,12 @@ export const lazyNrFiles = defineScenario({
     nrFiles.cpusParam,
     nrFiles.iterationsParam,
     nrFiles.initialParam,
-    {
-      name: 'threshold',
-      kind: 'int',
-      default: 1,
-      min: 0,
-      max: 1_000_000,
-      description:
-        'NR_FILES_THRESHOLD: a CPU reports when its local count passes it (16 in the patch)',
-    },
+    intSpec(
+      'threshold',
+      1,
+      [0, 1_000_000],
+      'NR_FILES_THRESHOLD: a CPU reports when its local count passes it (16 in the patch)',
+    ),
   ],
   presets: {
     kernel: {
@@ -144,7 +141,6 @@ export const lazyNrFiles = defineScenario({
       params: { cpus: 2, iterations: 1, initial: 0, threshold: 1 },
       schedule: '0*5 1*5',
       expect: { nr: 2, read: 0, exact: 2 },
-      violates: [],
     },
     {
       name: 'kernel-64-invisible',
@@ -153,7 +149,6 @@ export const lazyNrFiles = defineScenario({
       params: { cpus: 4, iterations: 16, initial: 0, threshold: 16 },
       schedule: '0*80 1*80 2*80 3*80',
       expect: { nr: 64, read: 0, exact: 64 },
-      violates: [],
     },
     {
       name: 'report',
@@ -161,7 +156,6 @@ export const lazyNrFiles = defineScenario({
       params: { cpus: 1, iterations: 2, initial: 0, threshold: 1 },
       schedule: '0*12',
       expect: { nr: 2, read: 2, exact: 2 },
-      violates: [],
     },
   ],
   lesson: {

@@ -8,42 +8,27 @@ import { abs } from '../../machine/builder.ts';
 import * as percpu from '../percpu/index.ts';
 import { defineScenario } from '../define.ts';
 
-const listing = [
-  'struct percpu_counter {',
-  '\tatomic64_t count;                /* no spinlock any more */',
-  '\ts32 __percpu *counters;',
-  '};',
-  '',
-  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
-  '{',
-  '\ts64 count;',
-  '',
-  '\tpreempt_disable();',
-  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
-  '\tif (count >= batch || count <= -batch) {',
-  '\t\tatomic64_add(count, &fbc->count);',
-  '\t\t__this_cpu_write(*fbc->counters, 0);',
-  '\t} else {',
-  '\t\t__this_cpu_write(*fbc->counters, count);',
-  '\t}',
-  '\tpreempt_enable();',
-  '}',
-  '',
-  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
-  '{',
-  '\ts64 ret = atomic64_read(&fbc->count);   /* no lock: a transfer can be half done */',
-  '\tint cpu;',
-  '',
-  '\tfor_each_online_cpu(cpu)',
-  '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
-  '\treturn ret;',
-  '}',
-  '',
-  's64 percpu_counter_read(struct percpu_counter *fbc)',
-  '{',
-  '\treturn atomic64_read(&fbc->count);',
-  '}',
-];
+const listing = percpu.counterListing({
+  fields: [
+    '\tatomic64_t count;                /* no spinlock any more */',
+    '\ts32 __percpu *counters;',
+  ],
+  add: [
+    '\tpreempt_disable();',
+    ...percpu.batchTest([
+      '\t\tatomic64_add(count, &fbc->count);',
+      '\t\t__this_cpu_write(*fbc->counters, 0);',
+    ]),
+    '\tpreempt_enable();',
+  ],
+  sum: [
+    '\ts64 ret = atomic64_read(&fbc->count);   /* no lock: a transfer can be half done */',
+    '\tint cpu;',
+    '',
+    ...percpu.addEveryDelta,
+  ],
+  read: 'return atomic64_read(&fbc->count);',
+});
 
 export const percpuAtomic64 = defineScenario({
   id: 'percpu-atomic64',
@@ -86,18 +71,14 @@ export const percpuAtomic64 = defineScenario({
         b.line(33).load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
       },
     });
-    return {
-      params: p,
-      machine: percpu.machineOf(c, r, 64, tasks),
-      listing: {
-        lines: listing,
-        notes: [
-          "Reconstruction: the patch is described in the thread (cover letter SL-v2, Tejun's replies); its code is not at hand. This is the design as described.",
-          'atomic64_read and atomic64_add are one step each (on x86-32 they use cmpxchg8b, so they do not tear either).',
-          'The transfer is two steps (atomic64_add, then the delta reset), so a sum that reads fbc->count and the deltas in between sees the batch twice or not at all.',
-        ],
-      },
-    };
+    return percpu.instanceOf(p, c, r, tasks, {
+      lines: listing,
+      notes: [
+        "Reconstruction: the patch is described in the thread (cover letter SL-v2, Tejun's replies); its code is not at hand. This is the design as described.",
+        'atomic64_read and atomic64_add are one step each (on x86-32 they use cmpxchg8b, so they do not tear either).',
+        'The transfer is two steps (atomic64_add, then the delta reset), so a sum that reads fbc->count and the deltas in between sees the batch twice or not at all.',
+      ],
+    });
   },
   observables: (p) => percpu.observables(p),
   invariants: [

@@ -8,75 +8,60 @@ import { abs, ProgramBuilder, type Reg } from '../../machine/builder.ts';
 import * as percpu from '../percpu/index.ts';
 import { readCell, readResults } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { intParam, listParam, ParamError } from '../params.ts';
+import { intParam, listParam, ParamError, intSpec } from '../params.ts';
 import { defineScenario } from '../define.ts';
 import type { Machine } from '../../machine/machine.ts';
 import { Cond } from '../../machine/isa.ts';
 
-const listing = [
-  'struct percpu_counter {',
-  '\tspinlock_t lock;',
-  '\ts64 count;                       /* the global part */',
-  '\ts32 __percpu *counters;          /* one delta per CPU */',
-  '};',
-  '',
-  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
-  '{',
-  '\ts64 count;',
-  '',
-  '\tpreempt_disable();',
-  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
-  '\tif (count >= batch || count <= -batch) {',
-  '\t\tspin_lock(&fbc->lock);',
-  '\t\tfbc->count += count;',
-  '\t\t__this_cpu_write(*fbc->counters, 0);',
-  '\t\tspin_unlock(&fbc->lock);',
-  '\t} else {',
-  '\t\t__this_cpu_write(*fbc->counters, count);',
-  '\t}',
-  '\tpreempt_enable();',
-  '}',
-  '',
-  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
-  '{',
-  '\ts64 ret;',
-  '\tint cpu;',
-  '',
-  '\tspin_lock(&fbc->lock);',
-  '\tret = fbc->count;',
-  '\tfor_each_online_cpu(cpu)',
-  '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
-  '\tspin_unlock(&fbc->lock);',
-  '\treturn ret;',
-  '}',
-  '',
-  's64 percpu_counter_read(struct percpu_counter *fbc)',
-  '{',
-  '\treturn fbc->count;               /* no lock */',
-  '}',
-  '',
-  'int percpu_counter_compare(struct percpu_counter *fbc, s64 rhs)',
-  '{',
-  '\ts64 count;',
-  '',
-  '\tcount = percpu_counter_read(fbc);',
-  '\t/* is the rough count far enough from rhs to decide? */',
-  '\tif (abs(count - rhs) > (percpu_counter_batch * num_online_cpus())) {',
-  '\t\tif (count > rhs)',
-  '\t\t\treturn 1;',
-  '\t\telse',
-  '\t\t\treturn -1;',
-  '\t}',
-  '\t/* no: use the precise count */',
-  '\tcount = percpu_counter_sum(fbc);',
-  '\tif (count > rhs)',
-  '\t\treturn 1;',
-  '\telse if (count < rhs)',
-  '\t\treturn -1;',
-  '\telse',
-  '\t\treturn 0;',
-  '}',
-];
+const listing = percpu.counterListing({
+  fields: [
+    '\tspinlock_t lock;',
+    '\ts64 count;                       /* the global part */',
+    '\ts32 __percpu *counters;          /* one delta per CPU */',
+  ],
+  add: [
+    '\tpreempt_disable();',
+    ...percpu.batchTest([
+      '\t\tspin_lock(&fbc->lock);',
+      '\t\tfbc->count += count;',
+      '\t\t__this_cpu_write(*fbc->counters, 0);',
+      '\t\tspin_unlock(&fbc->lock);',
+    ]),
+    '\tpreempt_enable();',
+  ],
+  sum: [
+    ...percpu.sumLocals,
+    '',
+    '\tspin_lock(&fbc->lock);',
+    '\tret = fbc->count;',
+    ...percpu.addEveryDelta,
+    '\tspin_unlock(&fbc->lock);',
+  ],
+  read: 'return fbc->count;               /* no lock */',
+  more: [
+    'int percpu_counter_compare(struct percpu_counter *fbc, s64 rhs)',
+    '{',
+    '\ts64 count;',
+    '',
+    '\tcount = percpu_counter_read(fbc);',
+    '\t/* is the rough count far enough from rhs to decide? */',
+    '\tif (abs(count - rhs) > (percpu_counter_batch * num_online_cpus())) {',
+    '\t\tif (count > rhs)',
+    '\t\t\treturn 1;',
+    '\t\telse',
+    '\t\t\treturn -1;',
+    '\t}',
+    '\t/* no: use the precise count */',
+    '\tcount = percpu_counter_sum(fbc);',
+    '\tif (count > rhs)',
+    '\t\treturn 1;',
+    '\telse if (count < rhs)',
+    '\t\treturn -1;',
+    '\telse',
+    '\t\treturn 0;',
+    '}',
+  ],
+});
 
 export const percpuClassic = defineScenario({
   id: 'percpu-classic',
@@ -87,23 +72,18 @@ export const percpuClassic = defineScenario({
     'Per-CPU deltas fold into fbc->count at ±batch under a spinlock: read() is off by up to (batch − 1) × CPUs; sum() never sees a fold half done, but it blocks overflowing adders.',
   reconstruction: false,
   params: percpu.parameters([
-    {
-      name: 'comparer',
-      kind: 'int',
-      default: -1,
-      min: -1,
-      max: 63,
-      description:
-        'An adding CPU that calls percpu_counter_compare(fbc, rhs) after its adds (−1: none)',
-    },
-    {
-      name: 'rhs',
-      kind: 'int',
-      default: 0,
-      min: -Number.MAX_SAFE_INTEGER,
-      max: Number.MAX_SAFE_INTEGER,
-      description: 'The value percpu_counter_compare() compares the counter with',
-    },
+    intSpec(
+      'comparer',
+      -1,
+      [-1, 63],
+      'An adding CPU that calls percpu_counter_compare(fbc, rhs) after its adds (−1: none)',
+    ),
+    intSpec(
+      'rhs',
+      0,
+      [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+      'The value percpu_counter_compare() compares the counter with',
+    ),
   ]),
   presets: { kernel: percpu.kernelPreset },
   build(p, opts) {
@@ -191,19 +171,15 @@ export const percpuClassic = defineScenario({
       });
       tasks[comparer] = { name: `T${comparer}`, cpu: comparer, program: b.build() };
     }
-    return {
-      params: p,
-      machine: percpu.machineOf(c, r, 64, tasks),
-      listing: {
-        lines: listing,
-        notes: [
-          'Only preemption is disabled in add(), not interrupts: see irq-local-rmw for what an IRQ user of the same counter does.',
-          'spin_lock also disables preemption, so a CPU spinning for fbc->lock cannot be preempted.',
-          'The slow path writes 0 to the delta (2.6.39); modern kernels subtract instead (percpu-modern).',
-          '2.6.39 percpu_counter_read_positive() returns 1 for a negative count (modern kernels return 0).',
-        ],
-      },
-    };
+    return percpu.instanceOf(p, c, r, tasks, {
+      lines: listing,
+      notes: [
+        'Only preemption is disabled in add(), not interrupts: see irq-local-rmw for what an IRQ user of the same counter does.',
+        'spin_lock also disables preemption, so a CPU spinning for fbc->lock cannot be preempted.',
+        'The slow path writes 0 to the delta (2.6.39); modern kernels subtract instead (percpu-modern).',
+        '2.6.39 percpu_counter_read_positive() returns 1 for a negative count (modern kernels return 0).',
+      ],
+    });
   },
   observables: (p) =>
     percpu.observables(p, [
@@ -262,13 +238,7 @@ export const percpuClassic = defineScenario({
   ],
   bounds: { migrations: 1 },
   guarantees: {
-    '*': [
-      'no-lost-update',
-      'read-within-bound',
-      'sum-within-window',
-      'slot-below-batch',
-      'compare-correct',
-    ],
+    '*': [...percpu.CORRECT, 'compare-correct'],
   },
   witnesses: [
     {
@@ -286,7 +256,6 @@ export const percpuClassic = defineScenario({
       },
       schedule: '3 3 3 1 1 1 0 0 0 0 3 3 3 3 1 1 1 1 1 1',
       expect: { sum: 1036, count: 1032, slot0: 13, slot1: 0, slot2: -5, slot3: 0, exact: 1040 },
-      violates: [],
     },
     {
       name: 'read-error-124',
@@ -295,7 +264,6 @@ export const percpuClassic = defineScenario({
       params: { cpus: 4, batch: 32, summer: -1, adds: [31] },
       schedule: '0*124 1*124 2*124 3*124',
       expect: { count: 0, slot0: 31, slot1: 31, slot2: 31, slot3: 31, exact: 124 },
-      violates: [],
     },
     {
       name: 'fold-at-32',
@@ -304,7 +272,6 @@ export const percpuClassic = defineScenario({
       params: { cpus: 4, batch: 32, summer: -1, adds: [32, 31] },
       schedule: '0*132 1*124 2*124 3*124',
       expect: { count: 32, slot0: 0, slot1: 31, exact: 125 },
-      violates: [],
     },
     {
       name: 'compare-takes-the-sum',
@@ -313,7 +280,6 @@ export const percpuClassic = defineScenario({
       params: { cpus: 4, batch: 32, summer: -1, adds: [31], comparer: 0, rhs: 100 },
       schedule: '1*124 2*124 3*124 0*132',
       expect: { count: 0, exact: 124, compare: 1 },
-      violates: [],
     },
     {
       name: 'compare-trusts-the-read',
@@ -322,7 +288,6 @@ export const percpuClassic = defineScenario({
       params: { cpus: 4, batch: 32, summer: -1, adds: [31], comparer: 0, rhs: 200 },
       schedule: '1*124 2*124 3*124 0*125',
       expect: { count: 0, exact: 124, compare: -1 },
-      violates: [],
     },
     {
       name: 'negative-mirror',
@@ -338,7 +303,6 @@ export const percpuClassic = defineScenario({
       },
       schedule: '0*380',
       expect: { count: -64, slot0: -29, exact: 0, readPositive: 1 },
-      violates: [],
     },
   ],
   lesson: {

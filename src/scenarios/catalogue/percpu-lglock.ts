@@ -8,46 +8,30 @@ import { abs, cpuOf, thisCpu } from '../../machine/builder.ts';
 import * as percpu from '../percpu/index.ts';
 import { defineScenario } from '../define.ts';
 
-const listing = [
-  'struct percpu_counter {',
-  '\tatomic64_t count;',
-  '\tstruct lglock lglock;             /* one arch_spinlock_t per CPU */',
-  '\ts32 __percpu *counters;',
-  '};',
-  '',
-  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
-  '{',
-  '\ts64 count;',
-  '',
-  "\tlg_local_lock(&fbc->lglock);      /* preemption off + this CPU's lock */",
-  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
-  '\tif (count >= batch || count <= -batch) {',
-  '\t\tatomic64_add(count, &fbc->count);',
-  '\t\t__this_cpu_write(*fbc->counters, 0);',
-  '\t} else {',
-  '\t\t__this_cpu_write(*fbc->counters, count);',
-  '\t}',
-  '\tlg_local_unlock(&fbc->lglock);',
-  '}',
-  '',
-  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
-  '{',
-  '\ts64 ret;',
-  '\tint cpu;',
-  '',
-  "\tlg_global_lock(&fbc->lglock);     /* every CPU's lock, in CPU order */",
-  '\tret = atomic64_read(&fbc->count);',
-  '\tfor_each_online_cpu(cpu)',
-  '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
-  '\tlg_global_unlock(&fbc->lglock);',
-  '\treturn ret;',
-  '}',
-  '',
-  's64 percpu_counter_read(struct percpu_counter *fbc)',
-  '{',
-  '\treturn atomic64_read(&fbc->count);',
-  '}',
-];
+const listing = percpu.counterListing({
+  fields: [
+    '\tatomic64_t count;',
+    '\tstruct lglock lglock;             /* one arch_spinlock_t per CPU */',
+    '\ts32 __percpu *counters;',
+  ],
+  add: [
+    "\tlg_local_lock(&fbc->lglock);      /* preemption off + this CPU's lock */",
+    ...percpu.batchTest([
+      '\t\tatomic64_add(count, &fbc->count);',
+      '\t\t__this_cpu_write(*fbc->counters, 0);',
+    ]),
+    '\tlg_local_unlock(&fbc->lglock);',
+  ],
+  sum: [
+    ...percpu.sumLocals,
+    '',
+    "\tlg_global_lock(&fbc->lglock);     /* every CPU's lock, in CPU order */",
+    '\tret = atomic64_read(&fbc->count);',
+    ...percpu.addEveryDelta,
+    '\tlg_global_unlock(&fbc->lglock);',
+  ],
+  read: 'return atomic64_read(&fbc->count);',
+});
 
 export const percpuLglock = defineScenario({
   id: 'percpu-lglock',
@@ -101,18 +85,14 @@ export const percpuLglock = defineScenario({
         b.line(37).load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
       },
     });
-    return {
-      params: p,
-      machine: percpu.machineOf(c, r, 64, tasks),
-      listing: {
-        lines: listing,
-        notes: [
-          "Reconstruction: the patch's code is not at hand; this follows its cover letter and the 2.6.39 lglock API (lg_local_lock = preempt_disable + this CPU's arch_spin_lock; lg_global_lock takes every CPU's lock in order).",
-          "The model folds lg_local_lock's one preempt_disable() into the lock step (each lock step counts in preempt_count): the same effect on what can be preempted.",
-          "The transfer runs under the adding CPU's own lock and the sum holds all of them, so no sum can see it half done.",
-        ],
-      },
-    };
+    return percpu.instanceOf(p, c, r, tasks, {
+      lines: listing,
+      notes: [
+        "Reconstruction: the patch's code is not at hand; this follows its cover letter and the 2.6.39 lglock API (lg_local_lock = preempt_disable + this CPU's arch_spin_lock; lg_global_lock takes every CPU's lock in order).",
+        "The model folds lg_local_lock's one preempt_disable() into the lock step (each lock step counts in preempt_count): the same effect on what can be preempted.",
+        "The transfer runs under the adding CPU's own lock and the sum holds all of them, so no sum can see it half done.",
+      ],
+    });
   },
   observables: (p) => percpu.observables(p),
   invariants: [
@@ -123,7 +103,7 @@ export const percpuLglock = defineScenario({
   ],
   bounds: { migrations: 1 },
   guarantees: {
-    '*': ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
+    '*': percpu.CORRECT,
   },
   witnesses: [
     {
@@ -133,7 +113,6 @@ export const percpuLglock = defineScenario({
       params: { cpus: 2, summer: 1, adds: [1], amounts: [1] },
       schedule: '1 1 0 1*5 0*4',
       expect: { sum: 0, slot0: 1, count: 0, exact: 1 },
-      violates: [],
     },
     {
       name: 'transfer-waits',
@@ -142,7 +121,6 @@ export const percpuLglock = defineScenario({
       params: percpu.REFERENCE_6D,
       schedule: '3*5 0 3*8 0*5',
       expect: { sum: 1036, count: 1032, slot0: 0, exact: 1037 },
-      violates: [],
     },
   ],
   lesson: {

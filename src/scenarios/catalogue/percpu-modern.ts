@@ -15,19 +15,31 @@ import {
   ProgramBuilder as Builder,
 } from '../../machine/builder.ts';
 import { Cond, Kind, type Program } from '../../machine/isa.ts';
-import { defineScenario, variants } from '../define.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 import type { Cell } from '../../machine/layout.ts';
 import * as percpu from '../percpu/index.ts';
 import { irqsDelivered } from '../observe.ts';
-import { choiceParam, intParam } from '../params.ts';
+import { choiceParam, intParam, intSpec } from '../params.ts';
 
-const VARIANTS = ['preempt-only', 'irqsave', 'try-cmpxchg'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['preempt-only', 'irqsave', 'try-cmpxchg'],
   'preempt-only',
   'Which mainline version of percpu_counter_add_batch()',
 );
+type Variant = VariantOf<typeof VARIANT>;
+
+/**
+ * The Dec-2022 moment (reference §6f): CPU0's delta is 20 with batch 32 and it adds 10 once,
+ * while its IRQ handler adds 10 too; no summer. Every variant's witness starts from it.
+ */
+const IRQ_ON_20 = {
+  batch: 32,
+  slots: [20],
+  amounts: [10, 0],
+  adds: [1],
+  summer: -1,
+  irqAmount: 10,
+};
 
 const addListings: Record<Variant, string[]> = {
   'preempt-only': [
@@ -94,10 +106,7 @@ const addListings: Record<Variant, string[]> = {
 };
 
 const sumListing = [
-  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
-  '{',
-  '\ts64 ret;',
-  '\tint cpu;',
+  ...percpu.sumOpening,
   '\tunsigned long flags;',
   '',
   '\traw_spin_lock_irqsave(&fbc->lock, flags);',
@@ -207,12 +216,7 @@ function writeAdd(
   b.bind(done);
 }
 
-const readListing = [
-  's64 percpu_counter_read(struct percpu_counter *fbc)',
-  '{',
-  '\treturn fbc->count;',
-  '}',
-];
+const readListing = [...percpu.readListing('return fbc->count;')];
 
 function listingOf(v: Variant): string[] {
   return [...addListings[v], '', ...sumListing, '', ...readListing];
@@ -229,14 +233,12 @@ export const percpuModern = defineScenario({
   reconstruction: false,
   params: percpu.parameters([
     VARIANT.param,
-    {
-      name: 'irqAmount',
-      kind: 'int',
-      default: 1,
-      min: -1_000_000,
-      max: 1_000_000,
-      description: "What CPU0's IRQ handler adds with percpu_counter_add() (0: no IRQ user)",
-    },
+    intSpec(
+      'irqAmount',
+      1,
+      [-1_000_000, 1_000_000],
+      "What CPU0's IRQ handler adds with percpu_counter_add() (0: no IRQ user)",
+    ),
   ]),
   presets: {
     kernel: percpu.kernelPreset,
@@ -312,61 +314,35 @@ export const percpuModern = defineScenario({
   bounds: { irqs: 1, migrations: 1 },
   guarantees: VARIANT.guarantees({
     'preempt-only': ['no-lost-update', 'sum-within-window'],
-    irqsave: ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
-    'try-cmpxchg': ['no-lost-update', 'read-within-bound', 'sum-within-window', 'slot-below-batch'],
+    irqsave: percpu.CORRECT,
+    'try-cmpxchg': percpu.CORRECT,
   }),
   witnesses: [
-    {
+    VARIANT.witness('preempt-only', {
       name: 'dec-2022-race',
       description:
         'Reference §6f (Dec-2022 bug): CPU0 decides on the fast path (20 + 10 < 32), an IRQ adds 10 (delta 30), then this_cpu_add makes the delta 40: past the batch.',
-      params: {
-        variant: 'preempt-only',
-        batch: 32,
-        slots: [20],
-        amounts: [10, 0],
-        adds: [1],
-        summer: -1,
-        irqAmount: 10,
-      },
+      params: IRQ_ON_20,
       schedule: '0 0 irq0 0*8',
       expect: { slot0: 40, count: 0, exact: 40, irqs: 1 },
       violates: ['slot-below-batch'],
-    },
-    {
+    }),
+    VARIANT.witness('irqsave', {
       name: 'irqsave-holds-the-irq',
       description:
         'The same moment with local_irq_save: the IRQ stays pending until the add is done, then its own add sees 30 + 10 and folds 40.',
-      params: {
-        variant: 'irqsave',
-        batch: 32,
-        slots: [20],
-        amounts: [10, 0],
-        adds: [1],
-        summer: -1,
-        irqAmount: 10,
-      },
+      params: IRQ_ON_20,
       schedule: '0 0 irq0 0*4 0*8',
       expect: { slot0: 0, count: 40, exact: 40, irqs: 1 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('try-cmpxchg', {
       name: 'try-cmpxchg-retries',
       description:
         "Reference §6f: the task reads 20; the IRQ's try_cmpxchg 20→30 succeeds; the task's try_cmpxchg fails and reloads 30; 30 + 10 ≥ 32, so it folds 40 under the lock.",
-      params: {
-        variant: 'try-cmpxchg',
-        batch: 32,
-        slots: [20],
-        amounts: [10, 0],
-        adds: [1],
-        summer: -1,
-        irqAmount: 10,
-      },
+      params: IRQ_ON_20,
       schedule: '0 irq0 0*13',
       expect: { slot0: 0, count: 40, exact: 40, irqs: 1 },
-      violates: [],
-    },
+    }),
   ],
   lesson: {
     summary:

@@ -14,76 +14,59 @@ import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
 import * as percpu from '../percpu/index.ts';
-import { readCell } from '../observe.ts';
-import { choiceParam } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { choiceParam, intSpec } from '../params.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 
-const VARIANTS = ['guarded', 'as-described'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['guarded', 'as-described'],
   'guarded',
   'as-described: changed++ after the fold; guarded: the fold also counts itself in `changing`',
 );
+type Variant = VariantOf<typeof VARIANT>;
 
-const listing = [
-  'struct percpu_counter {',
-  '\tatomic_t sums;                    /* sums in flight (V1 had a bit) */',
-  '\tatomic_t changed;                 /* add_did_change_fbc_count */',
-  '\tatomic_t changing;                /* folds under way (guarded variant) */',
-  '\tatomic64_t count;',
-  '\tatomic64_t slowcount;',
-  '\ts32 __percpu *counters;',
-  '};',
-  '',
-  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
-  '{',
-  '\ts64 count;',
-  '',
-  '\tpreempt_disable();',
-  '\tif (atomic_read(&fbc->sums)) {    /* a sum is in flight */',
-  '\t\tatomic64_add(amount, &fbc->slowcount);',
-  '\t\tgoto out;',
-  '\t}',
-  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
-  '\tif (count >= batch || count <= -batch) {',
-  '\t\tatomic_inc(&fbc->changing);     /* guarded variant */',
-  '\t\tatomic64_add(count, &fbc->count);',
-  '\t\t__this_cpu_write(*fbc->counters, 0);',
-  '\t\tatomic_inc(&fbc->changed);',
-  '\t\tatomic_dec(&fbc->changing);     /* guarded variant */',
-  '\t} else {',
-  '\t\t__this_cpu_write(*fbc->counters, count);',
-  '\t}',
-  'out:',
-  '\tpreempt_enable();',
-  '}',
-  '',
-  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
-  '{',
-  '\ts64 ret;',
-  '\tint changed, cpu;',
-  '',
-  '\tatomic_inc(&fbc->sums);           /* no spinlock */',
-  'again:',
-  '\twhile (atomic_read(&fbc->changing))   /* guarded variant */',
-  '\t\tcpu_relax();',
-  '\tchanged = atomic_read(&fbc->changed);',
-  '\tret = atomic64_read(&fbc->count) + atomic64_read(&fbc->slowcount);',
-  '\tfor_each_online_cpu(cpu)',
-  '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
-  '\tif (atomic_read(&fbc->changing) ||    /* guarded variant */',
-  '\t    atomic_read(&fbc->changed) != changed)',
-  '\t\tgoto again;',
-  '\tatomic_dec(&fbc->sums);',
-  '\treturn ret;',
-  '}',
-  '',
-  's64 percpu_counter_read(struct percpu_counter *fbc)',
-  '{',
-  '\treturn atomic64_read(&fbc->count) + atomic64_read(&fbc->slowcount);',
-  '}',
-];
+const listing = percpu.counterListing({
+  fields: [
+    '\tatomic_t sums;                    /* sums in flight (V1 had a bit) */',
+    '\tatomic_t changed;                 /* add_did_change_fbc_count */',
+    '\tatomic_t changing;                /* folds under way (guarded variant) */',
+    '\tatomic64_t count;',
+    '\tatomic64_t slowcount;',
+    '\ts32 __percpu *counters;',
+  ],
+  add: [
+    '\tpreempt_disable();',
+    '\tif (atomic_read(&fbc->sums)) {    /* a sum is in flight */',
+    '\t\tatomic64_add(amount, &fbc->slowcount);',
+    '\t\tgoto out;',
+    '\t}',
+    ...percpu.batchTest([
+      '\t\tatomic_inc(&fbc->changing);     /* guarded variant */',
+      '\t\tatomic64_add(count, &fbc->count);',
+      '\t\t__this_cpu_write(*fbc->counters, 0);',
+      '\t\tatomic_inc(&fbc->changed);',
+      '\t\tatomic_dec(&fbc->changing);     /* guarded variant */',
+    ]),
+    'out:',
+    '\tpreempt_enable();',
+  ],
+  sum: [
+    '\ts64 ret;',
+    '\tint changed, cpu;',
+    '',
+    '\tatomic_inc(&fbc->sums);           /* no spinlock */',
+    'again:',
+    '\twhile (atomic_read(&fbc->changing))   /* guarded variant */',
+    '\t\tcpu_relax();',
+    '\tchanged = atomic_read(&fbc->changed);',
+    '\tret = atomic64_read(&fbc->count) + atomic64_read(&fbc->slowcount);',
+    ...percpu.addEveryDelta,
+    '\tif (atomic_read(&fbc->changing) ||    /* guarded variant */',
+    '\t    atomic_read(&fbc->changed) != changed)',
+    '\t\tgoto again;',
+    '\tatomic_dec(&fbc->sums);',
+  ],
+  read: 'return atomic64_read(&fbc->count) + atomic64_read(&fbc->slowcount);',
+});
 
 export const percpuSeqMulti = defineScenario({
   id: 'percpu-seq-multi',
@@ -97,14 +80,12 @@ export const percpuSeqMulti = defineScenario({
   params: percpu.parameters(
     [
       VARIANT.param,
-      {
-        name: 'summer2',
-        kind: 'int',
-        default: 2,
-        min: -1,
-        max: 63,
-        description: 'A second CPU that calls percpu_counter_sum() at the same time (−1: none)',
-      },
+      intSpec(
+        'summer2',
+        2,
+        [-1, 63],
+        'A second CPU that calls percpu_counter_sum() at the same time (−1: none)',
+      ),
     ],
     { cpus: 3 },
   ),
@@ -206,68 +187,43 @@ export const percpuSeqMulti = defineScenario({
         b.line(55).load(ret, abs(c.count)).load(sl, abs(slow)).add(ret, ret, sl);
       },
     });
-    return {
-      params: p,
-      machine: percpu.machineOf(c, r, 64, tasks),
-      listing: {
-        lines: listing,
-        notes: [
-          'Reconstruction: V2 is known only from its announcement in the V1 mail (several sums, an atomic count instead of the bit, no spinlock, a separate changed count). The lines marked "guarded variant" are ours.',
-          "as-described bumps `changed` after the fold: a sum can see fbc->count after the atomic64_add and the delta before its reset, then `changed` before the bump, and accept the batch twice (Tejun's objection to lockless transfers).",
-          'guarded adds `changing`: the sum waits until no fold is under way and rejects a scan during which one started, so every accepted scan saw each fold either wholly or not at all.',
-          'While any sum is in flight, new adds go to slowcount, so only folds already under way can make a sum start over: at most once per CPU.',
-          "V2 is said to remove one atomic operation from _add(); which one is not known. Here `changed` is an atomic_inc, which keeps the sum's check exact.",
-        ],
-      },
-    };
+    return percpu.instanceOf(p, c, r, tasks, {
+      lines: listing,
+      notes: [
+        'Reconstruction: V2 is known only from its announcement in the V1 mail (several sums, an atomic count instead of the bit, no spinlock, a separate changed count). The lines marked "guarded variant" are ours.',
+        "as-described bumps `changed` after the fold: a sum can see fbc->count after the atomic64_add and the delta before its reset, then `changed` before the bump, and accept the batch twice (Tejun's objection to lockless transfers).",
+        'guarded adds `changing`: the sum waits until no fold is under way and rejects a scan during which one started, so every accepted scan saw each fold either wholly or not at all.',
+        'While any sum is in flight, new adds go to slowcount, so only folds already under way can make a sum start over: at most once per CPU.',
+        "V2 is said to remove one atomic operation from _add(); which one is not known. Here `changed` is an atomic_inc, which keeps the sum's check exact.",
+      ],
+    });
   },
-  observables: (p) =>
-    percpu.observables(p, [
-      {
-        name: 'slowcount',
-        description: 'fbc->slowcount',
-        read: (m, s) => readCell(m, s, 'slowcount'),
-      },
-      percpu.retriesObservable,
-    ]),
-  invariants: [
-    percpu.counterHoldsEveryAdd(['slowcount']),
-    percpu.readWithinBound(['slowcount']),
-    percpu.sumWithinWindow,
-    percpu.slotBelowBatch,
-    percpu.retriesBounded,
-  ],
+  observables: (p) => percpu.observables(p, [percpu.slowcountObservable, percpu.retriesObservable]),
+  invariants: percpu.slowcountInvariants,
   // No migration by default: adders run with preemption off, and two summers already make a
   // large space (400 k states with one migration, 82 k without).
   guarantees: VARIANT.guarantees({
-    guarded: [
-      'no-lost-update',
-      'read-within-bound',
-      'sum-within-window',
-      'slot-below-batch',
-      'retries-bounded',
-    ],
+    guarded: [...percpu.CORRECT, 'retries-bounded'],
     'as-described': ['no-lost-update', 'read-within-bound', 'slot-below-batch', 'retries-bounded'],
   }),
   witnesses: [
-    {
+    VARIANT.witness('as-described', {
       name: 'half-done-fold-accepted',
       description:
         "as-described: CPU0 (delta 3) passes the sums check and folds 4; CPU1's sum reads fbc->count after the atomic64_add, CPU0's delta before its reset, and `changed` before the bump: it returns 7 while the true value is 3, then 4.",
-      params: { variant: 'as-described', summer2: -1, slots: [3], amounts: [1, 0], adds: [1] },
+      params: { summer2: -1, ...percpu.ONE_FOLD_OF_4 },
       schedule: '0 0 1 1 0 0 1*7 0*3',
       expect: { sum: 7, count: 4, exact: 4, retries: 0 },
       violates: ['sum-within-window'],
-    },
-    {
+    }),
+    VARIANT.witness('guarded', {
       name: 'guarded-rescans',
       description:
         'guarded, same moment: CPU0 has announced its fold in `changing`, so the sum rejects the pass, waits for the fold to end and returns 4.',
-      params: { variant: 'guarded', summer2: -1, slots: [3], amounts: [1, 0], adds: [1] },
+      params: { summer2: -1, ...percpu.ONE_FOLD_OF_4 },
       schedule: '0 0 1 1 1 0 0 0 1*6 0*4 1*10',
       expect: { sum: 4, count: 4, exact: 4, retries: 1 },
-      violates: [],
-    },
+    }),
   ],
   lesson: {
     summary:

@@ -10,70 +10,55 @@ import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
 import * as percpu from '../percpu/index.ts';
 import { readCell } from '../observe.ts';
-import { intParam, ParamError } from '../params.ts';
+import { intParam, ParamError, intSpec } from '../params.ts';
 import { defineScenario } from '../define.ts';
 
-const listing = [
-  'struct percpu_counter {',
-  '\tspinlock_t lock;                 /* serialises sums and transfers */',
-  '\tunsigned int sequence;           /* low bit: a sum is in flight; +2 per transfer */',
-  '\ts64 count;',
-  '\tatomic64_t slowcount;            /* adds made while a sum is in flight */',
-  '\ts32 __percpu *counters;',
-  '};',
-  '',
-  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
-  '{',
-  '\ts64 count;',
-  '',
-  '\tpreempt_disable();',
-  '\tif (fbc->sequence & 1) {         /* a sum is in flight: keep off the deltas */',
-  '\t\tatomic64_add(amount, &fbc->slowcount);',
-  '\t\tgoto out;',
-  '\t}',
-  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
-  '\tif (count >= batch || count <= -batch) {',
-  '\t\tspin_lock(&fbc->lock);',
-  '\t\tfbc->count += count;',
-  '\t\t__this_cpu_write(*fbc->counters, 0);',
-  '\t\tfbc->sequence += 2;             /* tell a running sum to look again */',
-  '\t\tspin_unlock(&fbc->lock);',
-  '\t} else {',
-  '\t\t__this_cpu_write(*fbc->counters, count);',
-  '\t}',
-  'out:',
-  '\tpreempt_enable();',
-  '}',
-  '',
-  's64 __percpu_counter_sum(struct percpu_counter *fbc)',
-  '{',
-  '\ts64 ret;',
-  '\tunsigned int seq;',
-  '\tint cpu;',
-  '',
-  '\tspin_lock(&fbc->lock);',
-  '\tfbc->sequence |= 1;              /* from now on, new adds go to slowcount */',
-  '\tspin_unlock(&fbc->lock);',
-  'again:',
-  '\tseq = fbc->sequence;',
-  '\tret = fbc->count + atomic64_read(&fbc->slowcount);',
-  '\tfor_each_online_cpu(cpu)',
-  '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
-  '\tspin_lock(&fbc->lock);',
-  '\tif (fbc->sequence != seq) {      /* a transfer ran meanwhile */',
-  '\t\tspin_unlock(&fbc->lock);',
-  '\t\tgoto again;',
-  '\t}',
-  '\tfbc->sequence++;                 /* clear the low bit: the sum is done */',
-  '\tspin_unlock(&fbc->lock);',
-  '\treturn ret;',
-  '}',
-  '',
-  's64 percpu_counter_read(struct percpu_counter *fbc)',
-  '{',
-  '\treturn fbc->count + atomic64_read(&fbc->slowcount);',
-  '}',
-];
+const listing = percpu.counterListing({
+  fields: [
+    '\tspinlock_t lock;                 /* serialises sums and transfers */',
+    '\tunsigned int sequence;           /* low bit: a sum is in flight; +2 per transfer */',
+    '\ts64 count;',
+    '\tatomic64_t slowcount;            /* adds made while a sum is in flight */',
+    '\ts32 __percpu *counters;',
+  ],
+  add: [
+    '\tpreempt_disable();',
+    '\tif (fbc->sequence & 1) {         /* a sum is in flight: keep off the deltas */',
+    '\t\tatomic64_add(amount, &fbc->slowcount);',
+    '\t\tgoto out;',
+    '\t}',
+    ...percpu.batchTest([
+      '\t\tspin_lock(&fbc->lock);',
+      '\t\tfbc->count += count;',
+      '\t\t__this_cpu_write(*fbc->counters, 0);',
+      '\t\tfbc->sequence += 2;             /* tell a running sum to look again */',
+      '\t\tspin_unlock(&fbc->lock);',
+    ]),
+    'out:',
+    '\tpreempt_enable();',
+  ],
+  sum: [
+    '\ts64 ret;',
+    '\tunsigned int seq;',
+    '\tint cpu;',
+    '',
+    '\tspin_lock(&fbc->lock);',
+    '\tfbc->sequence |= 1;              /* from now on, new adds go to slowcount */',
+    '\tspin_unlock(&fbc->lock);',
+    'again:',
+    '\tseq = fbc->sequence;',
+    '\tret = fbc->count + atomic64_read(&fbc->slowcount);',
+    ...percpu.addEveryDelta,
+    '\tspin_lock(&fbc->lock);',
+    '\tif (fbc->sequence != seq) {      /* a transfer ran meanwhile */',
+    '\t\tspin_unlock(&fbc->lock);',
+    '\t\tgoto again;',
+    '\t}',
+    '\tfbc->sequence++;                 /* clear the low bit: the sum is done */',
+    '\tspin_unlock(&fbc->lock);',
+  ],
+  read: 'return fbc->count + atomic64_read(&fbc->slowcount);',
+});
 
 export const percpuSeq = defineScenario({
   id: 'percpu-seq',
@@ -85,14 +70,7 @@ export const percpuSeq = defineScenario({
     'While a sum is in flight (sequence odd), adds go to slowcount; a fold that was already under way bumps the sequence and the sum rescans, at most once per CPU.',
   reconstruction: true,
   params: percpu.parameters([
-    {
-      name: 'sequence',
-      kind: 'int',
-      default: 0,
-      min: 0,
-      max: 1_000_000,
-      description: 'Initial fbc->sequence (even: no sum in flight)',
-    },
+    intSpec('sequence', 0, [0, 1_000_000], 'Initial fbc->sequence (even: no sum in flight)'),
   ]),
   presets: { kernel: percpu.kernelPreset },
   build(p, opts) {
@@ -181,30 +159,22 @@ export const percpuSeq = defineScenario({
         b.line(58).load(ret, abs(c.count)).load(sl, abs(slow)).add(ret, ret, sl);
       },
     });
-    return {
-      params: p,
-      machine: percpu.machineOf(c, r, 64, tasks),
-      listing: {
-        lines: listing,
-        notes: [
-          "Reconstruction from the mail: the V1 code is not at hand. Field names (sequence, slowcount) are Eric's.",
-          'The fold and the sequence bump are made atomic by fbc->lock, and the sum checks the sequence under the same lock: a sum can then never accept a scan that overlapped a fold (the idealised one-step transfer of the reference, without an idealised multi-word step).',
-          'slowcount is not folded back into fbc->count when the sum ends; read() returns fbc->count + slowcount.',
-          'One sum at a time (V1 serialised sums); percpu-seq-multi lets several run.',
-          'With adders=forever the sequence wraps at the smallest power of two above 2 × cpus + 1 instead of 2^32, so explorations stay finite; a pass sees at most one bump of 2 per CPU, so the sum decides the same.',
-          'V1 disabled interrupts in add(); the model only needs preemption off (one add in progress per CPU).',
-          'The thread describes the bump as atomic_add(2, &fbc->sequence); here it is a plain += 2 under fbc->lock, which the model needs anyway to make the fold and the bump one unit for the sum.',
-        ],
-      },
-    };
+    return percpu.instanceOf(p, c, r, tasks, {
+      lines: listing,
+      notes: [
+        "Reconstruction from the mail: the V1 code is not at hand. Field names (sequence, slowcount) are Eric's.",
+        'The fold and the sequence bump are made atomic by fbc->lock, and the sum checks the sequence under the same lock: a sum can then never accept a scan that overlapped a fold (the idealised one-step transfer of the reference, without an idealised multi-word step).',
+        'slowcount is not folded back into fbc->count when the sum ends; read() returns fbc->count + slowcount.',
+        'One sum at a time (V1 serialised sums); percpu-seq-multi lets several run.',
+        'With adders=forever the sequence wraps at the smallest power of two above 2 × cpus + 1 instead of 2^32, so explorations stay finite; a pass sees at most one bump of 2 per CPU, so the sum decides the same.',
+        'V1 disabled interrupts in add(); the model only needs preemption off (one add in progress per CPU).',
+        'The thread describes the bump as atomic_add(2, &fbc->sequence); here it is a plain += 2 under fbc->lock, which the model needs anyway to make the fold and the bump one unit for the sum.',
+      ],
+    });
   },
   observables: (p) =>
     percpu.observables(p, [
-      {
-        name: 'slowcount',
-        description: 'fbc->slowcount',
-        read: (m, s) => readCell(m, s, 'slowcount'),
-      },
+      percpu.slowcountObservable,
       {
         name: 'sequence',
         description: 'fbc->sequence',
@@ -212,22 +182,10 @@ export const percpuSeq = defineScenario({
       },
       percpu.retriesObservable,
     ]),
-  invariants: [
-    percpu.counterHoldsEveryAdd(['slowcount']),
-    percpu.readWithinBound(['slowcount']),
-    percpu.sumWithinWindow,
-    percpu.slotBelowBatch,
-    percpu.retriesBounded,
-  ],
+  invariants: percpu.slowcountInvariants,
   bounds: { migrations: 1 },
   guarantees: {
-    '*': [
-      'no-lost-update',
-      'read-within-bound',
-      'sum-within-window',
-      'slot-below-batch',
-      'retries-bounded',
-    ],
+    '*': [...percpu.CORRECT, 'retries-bounded'],
   },
   witnesses: [
     {
@@ -237,7 +195,6 @@ export const percpuSeq = defineScenario({
       params: { ...percpu.REFERENCE_6D, amounts: [1, 7, 2, 0], sequence: 4 },
       schedule: '0 0 3*4 3*3 0*8 3 1*4 3*3 3*3 3*3 2*4 3*4 3*4 0',
       expect: { sum: 1044, count: 1032, slowcount: 9, sequence: 8, retries: 1, exact: 1046 },
-      violates: [],
     },
   ],
   lesson: {

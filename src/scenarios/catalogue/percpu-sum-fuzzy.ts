@@ -12,38 +12,26 @@ import { PERCPU_2011_GROUP } from '../groups.ts';
 import { abs } from '../../machine/builder.ts';
 import { Cond, Kind } from '../../machine/isa.ts';
 import * as percpu from '../percpu/index.ts';
-import { choiceParam, intParam } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { choiceParam, intParam, intSpec } from '../params.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 
-const VARIANTS = ['retry-delta', 'seqcount'] as const;
-type Variant = (typeof VARIANTS)[number];
-const VARIANT = variants(VARIANTS, 'retry-delta', 'Which retrying sum');
+const VARIANT = variants(['retry-delta', 'seqcount'], 'retry-delta', 'Which retrying sum');
+type Variant = VariantOf<typeof VARIANT>;
 
 const addListing = [
-  'void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)',
-  '{',
-  '\ts64 count;',
-  '',
+  ...percpu.addOpening,
   '\tpreempt_disable();',
-  '\tcount = __this_cpu_read(*fbc->counters) + amount;',
-  '\tif (count >= batch || count <= -batch) {',
-  '\t\tatomic64_add(count, &fbc->count);   /* no lock (the atomic64 design) */',
-  '\t\t__this_cpu_write(*fbc->counters, 0);',
-  '\t\tatomic_inc(&fbc->seqcount);         /* seqcount variant only */',
-  '\t} else {',
-  '\t\t__this_cpu_write(*fbc->counters, count);',
-  '\t}',
+  ...percpu.batchTest([
+    '\t\tatomic64_add(count, &fbc->count);   /* no lock (the atomic64 design) */',
+    '\t\t__this_cpu_write(*fbc->counters, 0);',
+    '\t\tatomic_inc(&fbc->seqcount);         /* seqcount variant only */',
+  ]),
   '\tpreempt_enable();',
   '}',
   '',
 ];
 
-const readListing = [
-  's64 percpu_counter_read(struct percpu_counter *fbc)',
-  '{',
-  '\treturn atomic64_read(&fbc->count);',
-  '}',
-];
+const readListing = [...percpu.readListing('return atomic64_read(&fbc->count);')];
 
 const sumListings: Record<Variant, string[]> = {
   'retry-delta': [
@@ -74,8 +62,7 @@ const sumListings: Record<Variant, string[]> = {
     '\toldseq = fbc->seqcount;',
     '\tsmp_rmb();',
     '\tret = atomic64_read(&fbc->count);',
-    '\tfor_each_online_cpu(cpu)',
-    '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
+    ...percpu.addEveryDelta,
     '\tsmp_rmb();',
     '\tnewseq = fbc->seqcount;',
     '\tif (newseq - oldseq >= maxfuzzy)',
@@ -97,14 +84,12 @@ export const percpuSumFuzzy = defineScenario({
   params: percpu.parameters(
     [
       VARIANT.param,
-      {
-        name: 'maxfuzzy',
-        kind: 'int',
-        default: 1,
-        min: 1,
-        max: 1000,
-        description: 'seqcount variant: restart when the seqcount moved this much or more',
-      },
+      intSpec(
+        'maxfuzzy',
+        1,
+        [1, 1000],
+        'seqcount variant: restart when the seqcount moved this much or more',
+      ),
     ],
     // Defaults that make every add fold (the adders "keep overflowing"): 3 CPUs, two adders.
     { cpus: 3, summer: 2, amounts: [20], adds: [2] },
@@ -181,18 +166,14 @@ export const percpuSumFuzzy = defineScenario({
         });
       },
     });
-    return {
-      params: p,
-      machine: percpu.machineOf(c, r, 64, tasks),
-      listing: {
-        lines: [...addListing, ...sumListings[v], '', ...readListing],
-        notes: [
-          'The sums are the code quoted in the thread; the adds are the reconstructed lockless atomic64 design of percpu-atomic64. Our choices: the seqcount bump comes right after the fold ("increment it each time one cpu changes global count"), and fbc->count is read with atomic64_read (Eric wrote `ret = fbc->count;` against the 2.6.39 s64).',
-          "The model has finitely many adds, so the retries end when the adders stop; in the kernel, adders that keep overflowing could keep a sum retrying forever. percpu-seq's in-flight bit bounds the retries.",
-          'smp_rmb() is not a step: every step of the model is already sequentially consistent.',
-        ],
-      },
-    };
+    return percpu.instanceOf(p, c, r, tasks, {
+      lines: [...addListing, ...sumListings[v], '', ...readListing],
+      notes: [
+        'The sums are the code quoted in the thread; the adds are the reconstructed lockless atomic64 design of percpu-atomic64. Our choices: the seqcount bump comes right after the fold ("increment it each time one cpu changes global count"), and fbc->count is read with atomic64_read (Eric wrote `ret = fbc->count;` against the 2.6.39 s64).',
+        "The model has finitely many adds, so the retries end when the adders stop; in the kernel, adders that keep overflowing could keep a sum retrying forever. percpu-seq's in-flight bit bounds the retries.",
+        'smp_rmb() is not a step: every step of the model is already sequentially consistent.',
+      ],
+    });
   },
   observables: (p) => percpu.observables(p, [percpu.retriesObservable]),
   invariants: [
@@ -208,42 +189,40 @@ export const percpuSumFuzzy = defineScenario({
     seqcount: ['no-lost-update', 'read-within-bound', 'slot-below-batch'],
   }),
   witnesses: [
-    {
+    VARIANT.witness('retry-delta', {
       name: 'delta-keeps-retrying',
       description:
         "Adders on CPU0 and CPU1 fold 20 at a time (more than batch × CPUs = 12): each lands during a pass of CPU2's sum, which starts over four times, more than once per CPU.",
-      params: { variant: 'retry-delta' },
       schedule: '2 0*5 2*4 2 1*5 2*4 2 0*5 2*4 2 1*5 2*4 2*5',
       expect: { sum: 80, count: 80, retries: 4, exact: 80 },
       violates: ['retries-bounded'],
-    },
-    {
+    }),
+    VARIANT.witness('seqcount', {
       name: 'seqcount-keeps-retrying',
       description:
         'The same adders against the seqcount sum with maxfuzzy 1: every fold restarts it.',
-      params: { variant: 'seqcount' },
       schedule: '2 0*6 2*5 2 1*6 2*5 2 0*6 2*5 2 1*6 2*5 2*6',
       expect: { sum: 80, count: 80, retries: 4, exact: 80 },
       violates: ['retries-bounded'],
-    },
-    {
+    }),
+    VARIANT.witness('retry-delta', {
       name: 'delta-misses-a-half-done-fold',
       description:
         "Tejun Heo's objection: CPU0 (delta 3) adds 1 and folds 4 with atomic64_add; the sum reads old = 4 after it and CPU0's delta (still 3) before the reset, then new = 4: fbc->count did not move, so it accepts 7 while the true value is 3, then 4.",
-      params: { variant: 'retry-delta', slots: [3], amounts: [1, 0], adds: [1] },
+      params: percpu.ONE_FOLD_OF_4,
       schedule: '0 0 0 2*5 0 0',
       expect: { sum: 7, count: 4, retries: 0, exact: 4 },
       violates: ['sum-within-window'],
-    },
-    {
+    }),
+    VARIANT.witness('seqcount', {
       name: 'seqcount-misses-a-half-done-fold',
       description:
         "CPU0 (delta 3) adds 1 and folds 4 into fbc->count; the sum reads fbc->count and CPU0's delta (still 3) before CPU0 bumps the seqcount, so it accepts 7 while the true value is 3, then 4.",
-      params: { variant: 'seqcount', slots: [3], amounts: [1, 0], adds: [1] },
+      params: percpu.ONE_FOLD_OF_4,
       schedule: '2 0 0 0 2*5 0*3',
       expect: { sum: 7, count: 4, retries: 0, exact: 4 },
       violates: ['sum-within-window'],
-    },
+    }),
   ],
   lesson: {
     summary:

@@ -10,20 +10,25 @@ import { ProgramBuilder, thisCpu } from '../../machine/builder.ts';
 import { Cond } from '../../machine/isa.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
 import { compile } from '../../machine/machine.ts';
-import { KeyedListing, KH_2009, migrationCpusParam, slotObservables } from '../local-ops.ts';
+import {
+  initialSlots,
+  KeyedListing,
+  KH_2009,
+  migrationCpusParam,
+  slotObservables,
+} from '../local-ops.ts';
 import { readResults } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { intParam, listParam } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { intParam, intSpec } from '../params.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 import type { BuildOptions, Observables, Params } from '../types.ts';
 
-const VARIANTS = ['raw', 'preempt-off', 'this-cpu-pair', 'cmpxchg'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['raw', 'preempt-off', 'this-cpu-pair', 'cmpxchg'],
   'raw',
   "raw: v1 (__this_cpu_read/__this_cpu_write, preemptible); preempt-off: Christoph Lameter's fix; this-cpu-pair: v2 (this_cpu_read + this_cpu_write); cmpxchg: one this_cpu_cmpxchg",
 );
+type Variant = VariantOf<typeof VARIANT>;
 
 function listingOf(variant: Variant, threshold: number): KeyedListing {
   const head = [
@@ -131,17 +136,13 @@ const NOTES: Record<Variant, string[]> = {
 };
 
 const variantOf = VARIANT.of;
-const initialOf = (p: Params) => {
-  const slots = listParam(p, 'slots');
-  return Array.from({ length: intParam(p, 'cpus') }, (_, k) => slots[k] ?? 0);
-};
 
 function build(p: Params, opts?: BuildOptions) {
   const variant = variantOf(p);
   const threshold = intParam(p, 'threshold');
   const cpus = intParam(p, 'cpus');
   const L = new LayoutBuilder(cpus, opts);
-  const events = L.perCpu('events', 'events', 's64', initialOf(p));
+  const events = L.perCpu('events', 'events', 's64', initialSlots(p));
   const valSlot = L.result('val', 'val', 1);
   const retSlot = L.result('ret', 'mem_cgroup_soft_limit_check()', 1);
   const lst = listingOf(variant, threshold);
@@ -260,7 +261,7 @@ function build(p: Params, opts?: BuildOptions) {
 /** Events the resets threw away: Σ initial slots − Σ final slots. */
 function discarded(o: Observables, p: Params): number | bigint {
   const cpus = intParam(p, 'cpus');
-  const init = initialOf(p);
+  const init = initialSlots(p);
   let d: number | bigint = 0;
   for (let k = 0; k < cpus; k++) {
     d = plus(d, plus(init[k] ?? 0, -Number(o[`slot${k}`])));
@@ -287,14 +288,12 @@ export const thisCpuMigrate = defineScenario({
       maxLength: 8,
       description: "Each CPU's MEMCG_EVENTS count at the start, CPU0 first (missing ones are 0)",
     },
-    {
-      name: 'threshold',
-      kind: 'int',
-      default: 1000,
-      min: 0,
-      max: 1_000_000_000,
-      description: 'SOFTLIMIT_EVENTS_THRESH: the check fires when the count is above it',
-    },
+    intSpec(
+      'threshold',
+      1000,
+      [0, 1_000_000_000],
+      'SOFTLIMIT_EVENTS_THRESH: the check fires when the count is above it',
+    ),
     migrationCpusParam,
   ],
   build,
@@ -323,7 +322,7 @@ export const thisCpuMigrate = defineScenario({
         const gone = discarded(o, p);
         const expected = fired ? (o.val as number | bigint) : 0;
         if (String(gone) === String(expected)) return null;
-        const init = initialOf(p);
+        const init = initialSlots(p);
         const changed: string[] = [];
         const kept: string[] = [];
         init.forEach((v, k) => {
@@ -344,68 +343,56 @@ export const thisCpuMigrate = defineScenario({
     cmpxchg: ['reset-own-slot'],
   }),
   witnesses: [
-    {
+    VARIANT.witness('raw', {
       name: 'migrate-between',
       description:
         "Reference §6e: T reads CPU0's 1001 (> 1000), is migrated to CPU1, and zeroes CPU1's slot: CPU1 loses 640 events and CPU0's 1001 are never reset.",
-      params: { variant: 'raw' },
       schedule: '0 mig0>1 1',
       expect: { slot0: 1001, slot1: 0, val: 1001, fired: 1 },
       violates: ['reset-own-slot'],
-    },
-    {
+    }),
+    VARIANT.witness('raw', {
       name: 'no-migration',
       description: "v1 without a migration: T reads and resets CPU0's slot, as intended.",
-      params: { variant: 'raw' },
       schedule: '0 0',
       expect: { slot0: 0, slot1: 640, val: 1001, fired: 1 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('preempt-off', {
       name: 'preempt-off',
       description:
         "Christoph Lameter's fix: with preemption off nothing can move T between read and reset, so it resets the slot it read.",
-      params: { variant: 'preempt-off' },
       schedule: '0*4',
       expect: { slot0: 0, slot1: 640, val: 1001, fired: 1 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('preempt-off', {
       name: 'migrate-before-preempt-off',
       description:
         "The fix cannot stop a migration before preempt_disable(): T then checks CPU1's own 640 and correctly does not fire.",
-      params: { variant: 'preempt-off' },
       schedule: 'mig0>1 1*3',
       expect: { slot0: 1001, slot1: 640, val: 640, fired: 0 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('this-cpu-pair', {
       name: 'pair-migrates',
       description:
         "v2 (reference §6e): this_cpu_read() is preempt-safe and so is this_cpu_write(), but T migrates between them: CPU1's slot becomes 0, exactly as in v1.",
-      params: { variant: 'this-cpu-pair' },
       schedule: '0*3 mig0>1 1*3',
       expect: { slot0: 1001, slot1: 0, val: 1001, fired: 1 },
       violates: ['reset-own-slot'],
-    },
-    {
+    }),
+    VARIANT.witness('cmpxchg', {
       name: 'cmpxchg-after-migration',
       description:
         "One this_cpu_cmpxchg(events, 1001, 0) after the migration finds 640 on CPU1 and fails; T decides again on 640 and does not fire. Nothing is lost; CPU0's check will fire next time it runs there.",
-      params: { variant: 'cmpxchg' },
       schedule: '0 mig0>1 1',
       expect: { slot0: 1001, slot1: 640, val: 640, fired: 0 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('cmpxchg', {
       name: 'cmpxchg-fires',
       description:
         'Without a migration the cmpxchg finds 1001 and resets it in the same instruction.',
-      params: { variant: 'cmpxchg' },
       schedule: '0*3',
       expect: { slot0: 0, slot1: 640, val: 1001, fired: 1 },
-      violates: [],
-    },
+    }),
   ],
   lesson: {
     summary:

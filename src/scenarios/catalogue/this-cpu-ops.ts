@@ -9,6 +9,7 @@ import { deref, ProgramBuilder, thisCpu } from '../../machine/builder.ts';
 import { LayoutBuilder, type PerCpuCell } from '../../machine/layout.ts';
 import { compile, type TaskSpec } from '../../machine/machine.ts';
 import {
+  initialSlots,
   KeyedListing,
   KH_2009,
   migrationCpusParam,
@@ -18,17 +19,15 @@ import {
 } from '../local-ops.ts';
 import { totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { intParam, listParam } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
-import type { Params } from '../types.ts';
+import { intParam, intSpec } from '../params.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 
-const VARIANTS = ['generic', 'generic-preempt', 'x86'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['generic', 'generic-preempt', 'x86'],
   'generic',
   "generic: __this_cpu_add's generic fallback (no protection); generic-preempt: the 2.6.3x generic this_cpu_add (preempt_disable around it); x86: one add %gs: instruction",
 );
+type Variant = VariantOf<typeof VARIANT>;
 
 function listingOf(variant: Variant): KeyedListing {
   const head = [
@@ -97,10 +96,6 @@ const NOTES: Record<Variant, string[]> = {
 };
 
 const variantOf = VARIANT.of;
-const initialOf = (p: Params) => {
-  const slots = listParam(p, 'slots');
-  return Array.from({ length: intParam(p, 'cpus') }, (_, k) => slots[k] ?? 0);
-};
 
 function countProgram(
   name: string,
@@ -143,29 +138,20 @@ export const thisCpuOps = defineScenario({
       maxLength: 8,
       description: "Each CPU's nr at the start, CPU0 first (missing ones are 0)",
     },
-    {
-      name: 'amount',
-      kind: 'int',
-      default: 1,
-      min: -1_000_000,
-      max: 1_000_000,
-      description: 'What T adds',
-    },
-    {
-      name: 'otherAmount',
-      kind: 'int',
-      default: 5,
-      min: -1_000_000,
-      max: 1_000_000,
-      description: 'What U adds (U waits on CPU0 and runs there when T is preempted or leaves)',
-    },
+    intSpec('amount', 1, [-1_000_000, 1_000_000], 'What T adds'),
+    intSpec(
+      'otherAmount',
+      5,
+      [-1_000_000, 1_000_000],
+      'What U adds (U waits on CPU0 and runs there when T is preempted or leaves)',
+    ),
     migrationCpusParam,
   ],
   build(p, opts) {
     const variant = variantOf(p);
     const cpus = intParam(p, 'cpus');
     const L = new LayoutBuilder(cpus, opts);
-    const nr = L.perCpu('nr', 'nr', 's64', initialOf(p));
+    const nr = L.perCpu('nr', 'nr', 's64', initialSlots(p));
     const lst = listingOf(variant);
     const tasks: TaskSpec[] = [
       { name: 'T', cpu: 0, program: countProgram('T', variant, lst, nr, intParam(p, 'amount')) },
@@ -192,7 +178,7 @@ export const thisCpuOps = defineScenario({
     {
       name: 'exact',
       description: 'What the slots should add up to: the initial slots plus every add made',
-      read: (m, s, q) => plus(total(initialOf(q)), totalTally(m, s)),
+      read: (m, s, q) => plus(total(initialSlots(q)), totalTally(m, s)),
     },
   ],
   invariants: [
@@ -216,42 +202,36 @@ export const thisCpuOps = defineScenario({
     x86: ['no-lost-update'],
   }),
   witnesses: [
-    {
+    VARIANT.witness('generic', {
       name: 'migrate-after-address',
       description:
         "Reference §6e (single-RMW variant): T takes the address of CPU0's slot, is migrated to CPU1 and loads 10 from there; U, now on CPU0, adds 5 (15); T stores 11 into CPU0's slot. U's +5 is lost.",
-      params: { variant: 'generic' },
       schedule: '0 mig0>1 1 0*3 1',
       expect: { slot0: 11, slot1: 0, exact: 16 },
       violates: ['no-lost-update'],
-    },
-    {
+    }),
+    VARIANT.witness('generic', {
       name: 'preempted-mid-add',
       description:
         'No migration needed: T is preempted between its load (10) and store; U adds 5 on the same CPU (15); T resumes and stores 11.',
-      params: { variant: 'generic' },
       schedule: '0 0 pre0 0*3 0',
       expect: { slot0: 11, slot1: 0, exact: 16 },
       violates: ['no-lost-update'],
-    },
-    {
+    }),
+    VARIANT.witness('generic-preempt', {
       name: 'preempt-safe',
       description:
         "With preemption off inside the add, T can only move before or after it: migrated first, T adds to CPU1's slot while U adds to CPU0's, even interleaved step by step.",
-      params: { variant: 'generic-preempt' },
       schedule: 'mig0>1 (1 0)*5',
       expect: { slot0: 15, slot1: 1, exact: 16 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('x86', {
       name: 'x86-one-instruction',
       description:
         "x86: T is migrated before its add, then T's and U's single add instructions overlap on two CPUs; each hits its own CPU's slot.",
-      params: { variant: 'x86' },
       schedule: 'mig0>1 1 0 0 1',
       expect: { slot0: 15, slot1: 1, exact: 16 },
-      violates: [],
-    },
+    }),
   ],
   lesson: {
     summary:

@@ -12,17 +12,16 @@ import { compile, type Machine } from '../../machine/machine.ts';
 import { KeyedListing, cellHoldsEveryAdd, same } from '../local-ops.ts';
 import { readCell, readResults, totalTally } from '../observe.ts';
 import { plus } from '../../machine/int64.ts';
-import { choiceParam, intParam } from '../params.ts';
-import { defineScenario, variants } from '../define.ts';
+import { choiceParam, intParam, intSpec } from '../params.ts';
+import { defineScenario, type VariantOf, variants } from '../define.ts';
 import type { BuildOptions, Params } from '../types.ts';
 
-const VARIANTS = ['lo-hi', 'hi-lo', 'atomic64', 'up-irq'] as const;
-type Variant = (typeof VARIANTS)[number];
 const VARIANT = variants(
-  VARIANTS,
+  ['lo-hi', 'hi-lo', 'atomic64', 'up-irq'],
   'lo-hi',
   'lo-hi / hi-lo: SMP, the reader loads the halves in that order; atomic64: SMP with an atomic64_t count; up-irq: uniprocessor add, interrupted by an IRQ',
 );
+type Variant = VariantOf<typeof VARIANT>;
 
 /** How many values the IRQ handler's reads can record (one per IRQ) before the slot is full. */
 const READS = 8;
@@ -242,22 +241,18 @@ export const tornRead32 = defineScenario({
   reconstruction: false,
   params: [
     VARIANT.param,
-    {
-      name: 'initial',
-      kind: 'int',
-      default: 4294967280,
-      min: -Number.MAX_SAFE_INTEGER,
-      max: Number.MAX_SAFE_INTEGER,
-      description: 'fbc->count at the start (4294967280 = 0x0:0xFFFFFFF0)',
-    },
-    {
-      name: 'amount',
-      kind: 'int',
-      default: 32,
-      min: -1_000_000_000,
-      max: 1_000_000_000,
-      description: "What the writer adds: CPU1's fold (SMP) or the task's add (up-irq)",
-    },
+    intSpec(
+      'initial',
+      4294967280,
+      [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+      'fbc->count at the start (4294967280 = 0x0:0xFFFFFFF0)',
+    ),
+    intSpec(
+      'amount',
+      32,
+      [-1_000_000_000, 1_000_000_000],
+      "What the writer adds: CPU1's fold (SMP) or the task's add (up-irq)",
+    ),
     {
       name: 'irqDoes',
       kind: 'choice',
@@ -266,14 +261,12 @@ export const tornRead32 = defineScenario({
       description:
         'up-irq only: the IRQ handler calls percpu_counter_read() or percpu_counter_add(irqAmount)',
     },
-    {
-      name: 'irqAmount',
-      kind: 'int',
-      default: 5,
-      min: -1_000_000_000,
-      max: 1_000_000_000,
-      description: 'up-irq with irqDoes = add: what the IRQ handler adds',
-    },
+    intSpec(
+      'irqAmount',
+      5,
+      [-1_000_000_000, 1_000_000_000],
+      'up-irq with irqDoes = add: what the IRQ handler adds',
+    ),
   ],
   explorePresets: { 'up-irq': 'irq-adds' },
   presets: {
@@ -345,51 +338,47 @@ export const tornRead32 = defineScenario({
     'up-irq': [],
   }),
   witnesses: [
-    {
+    VARIANT.witness('lo-hi', {
       name: 'lo-then-hi',
       description:
         'Reference §6g (SMP): CPU0 loads the low half 0xFFFFFFF0; CPU1 adds 32 under fbc->lock (0x1:0x00000010); CPU0 loads the high half 0x1: 0x1_FFFFFFF0 = 8589934576, exactly 2^32 above the old value.',
-      params: { variant: 'lo-hi' },
       schedule: '0 1*6 0',
       expect: { read: 8589934576, old: 4294967280, new: 4294967312, count: 4294967312 },
       violates: ['read-not-torn'],
-    },
-    {
+    }),
+    VARIANT.witness('hi-lo', {
       name: 'hi-then-lo',
       description:
         'Reference §6g (SMP, other load order): CPU0 loads the high half 0x0 before the add and the low half 0x10 after it: 16, exactly 2^32 below the new value.',
-      params: { variant: 'hi-lo' },
       schedule: '0 1*6 0',
       expect: { read: 16, old: 4294967280, new: 4294967312, count: 4294967312 },
       violates: ['read-not-torn'],
-    },
-    {
+    }),
+    VARIANT.witness('atomic64', {
       name: 'atomic64-read',
       description:
         "With an atomic64_t count the read is one cmpxchg8b: it sees the count before or after CPU1's atomic64_add, never half of it.",
-      params: { variant: 'atomic64' },
       schedule: '1 0',
       expect: { read: 4294967312, old: 4294967280, new: 4294967312, count: 4294967312 },
-      violates: [],
-    },
-    {
+    }),
+    VARIANT.witness('up-irq', {
       name: 'up-irq-reads-half',
       description:
         'Reference §6g (UP): the task adding 1 to 0x0:0xFFFFFFFF has stored the low half (0) but not the high half when an IRQ calls percpu_counter_read(): 0, though the count is 4294967295 before the add and 4294967296 after.',
-      params: { variant: 'up-irq', initial: 4294967295, amount: 1, irqDoes: 'read' },
+      params: { initial: 4294967295, amount: 1, irqDoes: 'read' },
       schedule: '0*4 irq0 0 0 0 0',
       expect: { read: 0, old: 4294967295, new: 4294967296, count: 4294967296, exact: 4294967296 },
       violates: ['read-not-torn'],
-    },
-    {
+    }),
+    VARIANT.witness('up-irq', {
       name: 'up-irq-add-lost',
       description:
         'Reference §6g (UP): the task has loaded both halves of 0x0:0xFFFFFFFF when an IRQ adds 5 (0x1:0x00000004); the task then stores its 0x1:0x00000000: 4294967296 instead of 4294967301, the +5 is lost.',
-      params: { variant: 'up-irq', initial: 4294967295, amount: 1, irqDoes: 'add', irqAmount: 5 },
+      params: { initial: 4294967295, amount: 1, irqDoes: 'add', irqAmount: 5 },
       schedule: '0*3 irq0 0*6 0*3',
       expect: { read: null, count: 4294967296, exact: 4294967301 },
       violates: ['no-lost-update'],
-    },
+    }),
   ],
   lesson: {
     summary:

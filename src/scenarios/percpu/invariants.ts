@@ -173,3 +173,26 @@ function slotsCell(m: Machine): PerCpuCell {
   }
   return cell;
 }
+
+/**
+ * The verdicts of the designs that send adds to fbc->slowcount while a sum is in flight and
+ * make the sum start over (percpu-seq, percpu-seq-multi): slowcount is part of the counter.
+ */
+export const slowcountInvariants: readonly InvariantSpec[] = [
+  counterHoldsEveryAdd(['slowcount']),
+  readWithinBound(['slowcount']),
+  sumWithinWindow,
+  slotBelowBatch,
+  retriesBounded,
+];
+
+/**
+ * What a correct percpu_counter keeps, whatever its design: no add lost, read() within its
+ * bound, sum() within its window, every delta below the batch.
+ */
+export const CORRECT: readonly string[] = [
+  'no-lost-update',
+  'read-within-bound',
+  'sum-within-window',
+  'slot-below-batch',
+];

@@ -71,3 +71,10 @@ export const retriesObservable: ObservableSpec = {
   description: 'How many times sums started over',
   read: (m, s) => totalRetries(m, s),
 };
+
+/** `slowcount`: where adds go while a sum is in flight (percpu-seq, percpu-seq-multi). */
+export const slowcountObservable: ObservableSpec = {
+  name: 'slowcount',
+  description: 'fbc->slowcount',
+  read: (m, s) => readCell(m, s, 'slowcount'),
+};

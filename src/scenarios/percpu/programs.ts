@@ -18,7 +18,7 @@ import {
 } from '../../machine/layout.ts';
 import { compile, type Machine, type TaskSpec } from '../../machine/machine.ts';
 import { intParam, listParam } from '../params.ts';
-import type { BuildOptions, Params } from '../types.ts';
+import type { BuildOptions, Listing, Params, ScenarioInstance } from '../types.ts';
 import type { Roles } from './setup.ts';
 
 /** The cells of `struct percpu_counter` plus the result slots of sum() and read(). */
@@ -178,6 +178,17 @@ export function machineOf(
   irq?: (Program | null)[],
 ): Machine {
   return compile({ cpus: r.cpus, wordBits, layout: c.L.build(), tasks, ...(irq ? { irq } : {}) });
+}
+
+/** An entry's instance, for the entries without handlers: its 64-bit machine and its listing. */
+export function instanceOf(
+  p: Params,
+  c: Counter,
+  r: Roles,
+  tasks: TaskSpec[],
+  listing: Listing,
+): ScenarioInstance {
+  return { params: p, machine: machineOf(c, r, 64, tasks), listing };
 }
 
 /** `sum` loop body shared by the sums that read every CPU's delta: ret += slot[cpu] for each CPU. */

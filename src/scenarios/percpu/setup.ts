@@ -1,7 +1,7 @@
 // The percpu_counter scenarios' parameters and roles: which CPUs add (how many adds, of what
 // amount), which sum and which read, checked against the machine size, and the kernel preset.
 
-import { intParam, listParam, ParamError } from '../params.ts';
+import { intParam, listParam, ParamError, intSpec } from '../params.ts';
 import type { ParamSpec, Params, Preset } from '../types.ts';
 
 /**
@@ -19,6 +19,13 @@ export const REFERENCE_6D: Params = {
   adds: [1],
 };
 
+/**
+ * Tejun Heo's half-done fold: CPU0's delta is 3 and it adds 1 once, so it folds 4 into
+ * fbc->count. The witnesses of the lockless retrying sums (percpu-sum-fuzzy, percpu-seq-multi)
+ * catch that fold between the atomic64_add and the delta reset.
+ */
+export const ONE_FOLD_OF_4: Params = { slots: [3], amounts: [1, 0], adds: [1] };
+
 export const kernelPreset: Preset = {
   description: 'the kernel batch: max(32, 2 × cpus)',
   apply: (p) => ({ batch: Math.max(32, 2 * intParam(p, 'cpus')) }),
@@ -33,15 +40,13 @@ export function parameters(
   defaults: Readonly<Record<string, number | readonly number[]>> = {},
 ): ParamSpec[] {
   const common: ParamSpec[] = [
-    { name: 'cpus', kind: 'int', default: 2, min: 1, max: 64, description: 'Number of CPUs' },
-    {
-      name: 'batch',
-      kind: 'int',
-      default: 4,
-      min: 1,
-      max: 1_000_000_000,
-      description: 'percpu_counter_batch: a CPU folds its delta into fbc->count at ±batch',
-    },
+    intSpec('cpus', 2, [1, 64], 'Number of CPUs'),
+    intSpec(
+      'batch',
+      4,
+      [1, 1_000_000_000],
+      'percpu_counter_batch: a CPU folds its delta into fbc->count at ±batch',
+    ),
     {
       name: 'adds',
       kind: 'list',
@@ -62,38 +67,10 @@ export function parameters(
       description:
         "The amount of each CPU's adds, CPU0 first (the last value repeats; 0: the CPU does not add)",
     },
-    {
-      name: 'summer',
-      kind: 'int',
-      default: 1,
-      min: -1,
-      max: 63,
-      description: 'The CPU that calls percpu_counter_sum() (−1: none)',
-    },
-    {
-      name: 'sums',
-      kind: 'int',
-      default: 1,
-      min: 0,
-      max: 100,
-      description: 'How many sums it makes',
-    },
-    {
-      name: 'reader',
-      kind: 'int',
-      default: -1,
-      min: -1,
-      max: 63,
-      description: 'The CPU that calls percpu_counter_read() once (−1: none)',
-    },
-    {
-      name: 'count',
-      kind: 'int',
-      default: 0,
-      min: -Number.MAX_SAFE_INTEGER,
-      max: Number.MAX_SAFE_INTEGER,
-      description: 'Initial fbc->count',
-    },
+    intSpec('summer', 1, [-1, 63], 'The CPU that calls percpu_counter_sum() (−1: none)'),
+    intSpec('sums', 1, [0, 100], 'How many sums it makes'),
+    intSpec('reader', -1, [-1, 63], 'The CPU that calls percpu_counter_read() once (−1: none)'),
+    intSpec('count', 0, [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER], 'Initial fbc->count'),
     {
       name: 'slots',
       kind: 'list',

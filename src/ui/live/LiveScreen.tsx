@@ -17,22 +17,25 @@ import { defaultCpus, defaultSettings, runBusy } from '../../store/liveStore.ts'
 import { IsolationStatus } from '../IsolationStatus.tsx';
 import { cpuColour } from '../step/view.ts';
 import { FinalReport } from './FinalReport.tsx';
+import { RunControls } from '../RunControls.tsx';
 import { LiveRates } from './LiveRates.tsx';
 import { LiveSetup } from './LiveSetup.tsx';
 import { LiveTotals } from './LiveTotals.tsx';
 import { LockstepPanel } from './LockstepPanel.tsx';
-import { liveStore, useLive } from './useLive.ts';
+import { liveStore, useLive, useLiveFields } from './useLive.ts';
 import { useLiveReading, WINDOW_SECONDS } from './useLiveReading.ts';
 
 /** Live mode: the scenario's programs on real workers, racing on shared memory. */
 export function LiveScreen() {
   const isolated = window.crossOriginIsolated;
-  const scenario = useLive((s) => s.scenario);
-  const cpus = useLive((s) => s.cpus);
-  const choices = useLive((s) => s.choices);
-  const settings = useLive((s) => s.settings);
-  const offered = useLive((s) => s.offered);
-  const engine = useLive((s) => s.engine);
+  const { scenario, cpus, choices, settings, offered, engine } = useLiveFields(
+    'scenario',
+    'cpus',
+    'choices',
+    'settings',
+    'offered',
+    'engine',
+  );
   const sc = findScenario(scenario);
 
   // The URL always holds the run's set-up, so a copied link opens the same experiment.
@@ -74,13 +77,15 @@ export function LiveScreen() {
 }
 
 function LiveBody() {
-  const scenario = useLive((s) => s.scenario);
-  const phase = useLive((s) => s.phase);
-  const message = useLive((s) => s.message);
-  const paramError = useLive((s) => s.paramError);
-  const run = useLive((s) => s.run);
-  const final = useLive((s) => s.final);
-  const offered = useLive((s) => s.offered);
+  const { scenario, phase, message, paramError, run, final, offered } = useLiveFields(
+    'scenario',
+    'phase',
+    'message',
+    'paramError',
+    'run',
+    'final',
+    'offered',
+  );
   const { reading, history } = useLiveReading(run, phase);
   const cores = navigator.hardwareConcurrency || 2;
   const sc = findScenario(scenario);
@@ -126,37 +131,17 @@ function LiveBody() {
         <LiveSetup key={scenario} cores={cores} />
         <LiveRates />
       </div>
-      <div className="run-controls" role="group" aria-label="Run controls">
-        <button
-          type="button"
-          className="primary"
-          disabled={busy || paramError !== null}
-          onClick={() => {
-            void actions.runRequested();
-          }}
-        >
-          Run
-        </button>
-        <button
-          type="button"
-          disabled={!running}
-          onClick={() => {
-            void actions.stopRequested();
-          }}
-        >
-          Stop
-        </button>
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() => {
-            actions.resetRequested();
-          }}
-        >
-          Reset
-        </button>
+      <RunControls
+        label="Run controls"
+        actions={actions}
+        buttons={[
+          { label: 'Run', disabled: busy || paramError !== null, action: 'runRequested' },
+          { label: 'Stop', disabled: !running, action: 'stopRequested' },
+          { label: 'Reset', disabled: busy, action: 'resetRequested' },
+        ]}
+      >
         {running && run && <RaiseControls machine={run.machine} />}
-      </div>
+      </RunControls>
       <p role="status" aria-label="Run status" className="live-message">
         {message}
       </p>
@@ -286,6 +271,11 @@ function RaiseControls({ machine }: { machine: Machine }) {
   const raise = (k: number, what: 'irq' | 'nmi' | 'migration') => {
     liveStore.getState().raiseRequested(k, what);
   };
+  const raises = [
+    { what: 'irq', label: 'Raise IRQ', shown: hasIrq },
+    { what: 'nmi', label: 'Raise NMI', shown: hasNmi },
+    { what: 'migration', label: 'Migrate its task', shown: cpus > 1 },
+  ] as const;
   return (
     <span className="raise">
       <label htmlFor={id}>On CPU</label>
@@ -302,36 +292,19 @@ function RaiseControls({ machine }: { machine: Machine }) {
           </option>
         ))}
       </select>
-      {hasIrq && (
-        <button
-          type="button"
-          onClick={() => {
-            raise(cpu, 'irq');
-          }}
-        >
-          Raise IRQ
-        </button>
-      )}
-      {hasNmi && (
-        <button
-          type="button"
-          onClick={() => {
-            raise(cpu, 'nmi');
-          }}
-        >
-          Raise NMI
-        </button>
-      )}
-      {cpus > 1 && (
-        <button
-          type="button"
-          onClick={() => {
-            raise(cpu, 'migration');
-          }}
-        >
-          Migrate its task
-        </button>
-      )}
+      {raises
+        .filter((r) => r.shown)
+        .map(({ what, label }) => (
+          <button
+            key={what}
+            type="button"
+            onClick={() => {
+              raise(cpu, what);
+            }}
+          >
+            {label}
+          </button>
+        ))}
     </span>
   );
 }

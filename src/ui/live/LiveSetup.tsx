@@ -1,20 +1,23 @@
 import { useId } from 'react';
+import { SelectField } from '../SelectField.tsx';
 import { liveScenarios, liveSpecOf } from '../../live/specs.ts';
 import { catalogue, findScenario } from '../../scenarios/index.ts';
 import type { ParamSpec } from '../../scenarios/types.ts';
 import { runBusy } from '../../store/liveStore.ts';
 import { ScenarioPicker } from '../ScenarioPicker.tsx';
-import { liveStore, useLive } from './useLive.ts';
+import { liveStore, useLive, useLiveFields } from './useLive.ts';
 
 /** The run's shape: scenario, CPUs and the scenario's parameters. Fixed while the CPUs run. */
 export function LiveSetup({ cores }: { cores: number }) {
   const id = useId();
-  const scenario = useLive((s) => s.scenario);
-  const cpus = useLive((s) => s.cpus);
-  const choices = useLive((s) => s.choices);
-  const engine = useLive((s) => s.engine);
-  const phase = useLive((s) => s.phase);
-  const paramError = useLive((s) => s.paramError);
+  const { scenario, cpus, choices, engine, phase, paramError } = useLiveFields(
+    'scenario',
+    'cpus',
+    'choices',
+    'engine',
+    'phase',
+    'paramError',
+  );
   const replaying = useLive((s) => s.lockstep.busy);
   const busy = runBusy(phase) || replaying;
   const sc = findScenario(scenario);
@@ -71,20 +74,17 @@ export function LiveSetup({ cores }: { cores: number }) {
             </p>
           )}
           <div className="row">
-            <label htmlFor={`${id}-engine`}>Engine</label>
-            <select
-              id={`${id}-engine`}
+            <SelectField
+              label="Engine"
               value={engine}
-              aria-describedby={`${id}-engine-d`}
-              onChange={(e) => {
-                actions.engineChanged(
-                  e.target.value === 'interpreted' ? 'interpreted' : 'compiled',
-                );
+              describedBy={`${id}-engine-d`}
+              onPick={(v) => {
+                actions.engineChanged(v === 'interpreted' ? 'interpreted' : 'compiled');
               }}
             >
               <option value="compiled">compiled to WebAssembly</option>
               <option value="interpreted">interpreted (the model&rsquo;s own step)</option>
-            </select>
+            </SelectField>
             <span id={`${id}-engine-d`} className="hint">
               the same programs either way; compiled runs them tens of times faster
             </span>

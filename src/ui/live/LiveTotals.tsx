@@ -3,6 +3,16 @@ import type { LiveReading, Relevant } from '../../live/readout.ts';
 
 const fmt = (v: number | bigint) => v.toLocaleString('en-US');
 
+/** A row of one count. */
+function CountRow({ label, value }: { label: string; value: number }) {
+  return (
+    <tr>
+      <th scope="row">{label}</th>
+      <td>{fmt(value)}</td>
+    </tr>
+  );
+}
+
 /** The counter's numbers: the exact total against what memory holds, read() and sum(). */
 export function LiveTotals({
   reading,
@@ -76,36 +86,11 @@ export function LiveTotals({
             <span className="hint">({formatRate(seconds > 0 ? t.adds / seconds : 0)}/s)</span>
           </td>
         </tr>
-        {t.calls > 0 && (
-          <tr>
-            <th scope="row">sum() / read() calls</th>
-            <td>{fmt(t.calls)}</td>
-          </tr>
-        )}
-        {relevant.folds && (
-          <tr>
-            <th scope="row">Folds (batch overflows)</th>
-            <td>{fmt(t.folds)}</td>
-          </tr>
-        )}
-        {relevant.bumps && (
-          <tr>
-            <th scope="row">Sequence bumps</th>
-            <td>{fmt(t.bumps)}</td>
-          </tr>
-        )}
-        {relevant.retries && (
-          <tr>
-            <th scope="row">Sum retries</th>
-            <td>{fmt(reading.retries)}</td>
-          </tr>
-        )}
-        {relevant.spins && (
-          <tr>
-            <th scope="row">Lock spins</th>
-            <td>{fmt(t.spins)}</td>
-          </tr>
-        )}
+        {t.calls > 0 && <CountRow label="sum() / read() calls" value={t.calls} />}
+        {relevant.folds && <CountRow label="Folds (batch overflows)" value={t.folds} />}
+        {relevant.bumps && <CountRow label="Sequence bumps" value={t.bumps} />}
+        {relevant.retries && <CountRow label="Sum retries" value={reading.retries} />}
+        {relevant.spins && <CountRow label="Lock spins" value={t.spins} />}
         <tr>
           <th scope="row">IRQs / NMIs / migrations</th>
           <td>

@@ -1,18 +1,21 @@
 import { useId, useState } from 'react';
+import { SelectField } from '../SelectField.tsx';
 import { findScenario } from '../../scenarios/index.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { runBusy } from '../../store/liveStore.ts';
-import { liveStore, useLive } from './useLive.ts';
+import { liveStore, useLiveFields } from './useLive.ts';
 
 const STEP_SCHEDULE = '(Step mode schedule)';
 
 /** Replays a witness (or Step mode's schedule) on the workers one event at a time. */
 export function LockstepPanel() {
   const id = useId();
-  const scenario = useLive((s) => s.scenario);
-  const lockstep = useLive((s) => s.lockstep);
-  const offered = useLive((s) => s.offered);
-  const phase = useLive((s) => s.phase);
+  const { scenario, lockstep, offered, phase } = useLiveFields(
+    'scenario',
+    'lockstep',
+    'offered',
+    'phase',
+  );
   const sc = findScenario(scenario);
   const witnesses = sc?.witnesses ?? [];
   const [picked, setPicked] = useState(offered ? STEP_SCHEDULE : (witnesses[0]?.name ?? ''));
@@ -38,14 +41,7 @@ export function LockstepPanel() {
         final shared memory is then compared word by word with the model&rsquo;s replay.
       </p>
       <div className="row">
-        <label htmlFor={`${id}-w`}>Schedule</label>
-        <select
-          id={`${id}-w`}
-          value={picked}
-          onChange={(e) => {
-            setPicked(e.target.value);
-          }}
-        >
+        <SelectField label="Schedule" value={picked} onPick={setPicked}>
           {offered && (
             <option value={STEP_SCHEDULE}>Step mode&rsquo;s schedule: {offered.schedule}</option>
           )}
@@ -54,7 +50,7 @@ export function LockstepPanel() {
               witness {w.name}: {w.schedule}
             </option>
           ))}
-        </select>
+        </SelectField>
         <button type="button" disabled={busy || lockstep.busy || picked === ''} onClick={replay}>
           Replay on workers
         </button>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { signedShort } from '../../charts/errorBand.ts';
 import { GroupedBars } from '../../charts/GroupedBars.tsx';
 import { ScalingLines } from '../../charts/ScalingLines.tsx';
@@ -24,6 +24,27 @@ const perSecond = (v: number) => `${formatRate(v)}/s`;
 /** Axis ticks: "300 M", short enough for the margin. */
 const tick = (v: number) => signedShort(v).replace('+', '');
 const percent = (v: number) => `${String(Math.round(v * 100))} %`;
+/** How a chart writes its values: on the axis, and for a screen reader. */
+const RATES = { yLabel: tick, describe: perSecond };
+const SHARES = { yLabel: percent, describe: percent };
+
+/** A figure of adds per second in grouped bars: one group per category, one bar per series. */
+function AddsBars({
+  caption,
+  label,
+  view,
+}: {
+  caption: ReactNode;
+  label: string;
+  view: Pick<Parameters<typeof GroupedBars>[0], 'groups' | 'series'>;
+}) {
+  return (
+    <figure>
+      <figcaption>{caption}</figcaption>
+      <GroupedBars label={label} groups={view.groups} series={view.series} {...RATES} />
+    </figure>
+  );
+}
 
 /** The charts, the headline and the table of what a sweep measured (so far, while it runs). */
 export function ScalingResults({
@@ -52,61 +73,45 @@ export function ScalingResults({
           <figcaption>
             Adds per second, all CPUs together (median of the runs, band from slowest to fastest)
           </figcaption>
-          <ScalingLines
-            label="Adds per second against CPUs"
-            series={throughput}
-            yLabel={tick}
-            describe={perSecond}
-          />
+          <ScalingLines label="Adds per second against CPUs" series={throughput} {...RATES} />
         </figure>
         {efficiency.length > 0 && (
           <figure>
             <figcaption>
               Per-CPU efficiency: each CPU&rsquo;s adds per second as a share of one CPU alone
             </figcaption>
-            <ScalingLines
-              label="Per-CPU efficiency against CPUs"
-              series={efficiency}
-              yLabel={percent}
-              describe={percent}
-            />
+            <ScalingLines label="Per-CPU efficiency against CPUs" series={efficiency} {...SHARES} />
           </figure>
         )}
         {layouts && (
-          <figure>
-            <figcaption>
-              Padded against packed slots, {layouts.cpus} CPU{layouts.cpus > 1 ? 's' : ''}: adds per
-              second
-            </figcaption>
-            <GroupedBars
-              label="Padded against packed slots"
-              groups={layouts.groups}
-              series={layouts.series}
-              yLabel={tick}
-              describe={perSecond}
-            />
-          </figure>
+          <AddsBars
+            caption={
+              <>
+                Padded against packed slots, {layouts.cpus} CPU{layouts.cpus > 1 ? 's' : ''}: adds
+                per second
+              </>
+            }
+            label="Padded against packed slots"
+            view={layouts}
+          />
         )}
         {summers && (
-          <figure>
-            <figcaption>
-              Who blocks whom, {summers.cpus} CPUs: the adders&rsquo; adds per second without and
-              with a summer, and the summer&rsquo;s sums per second:{' '}
-              {summers.sums
-                .map(
-                  (s) =>
-                    `${s.category} ${s.values.map((v) => (v === null ? '–' : perSecond(v))).join(' / ')}`,
-                )
-                .join('; ')}
-            </figcaption>
-            <GroupedBars
-              label="Adds per second without and with a summer"
-              groups={summers.groups}
-              series={summers.series}
-              yLabel={tick}
-              describe={perSecond}
-            />
-          </figure>
+          <AddsBars
+            caption={
+              <>
+                Who blocks whom, {summers.cpus} CPUs: the adders&rsquo; adds per second without and
+                with a summer, and the summer&rsquo;s sums per second:{' '}
+                {summers.sums
+                  .map(
+                    (s) =>
+                      `${s.category} ${s.values.map((v) => (v === null ? '–' : perSecond(v))).join(' / ')}`,
+                  )
+                  .join('; ')}
+              </>
+            }
+            label="Adds per second without and with a summer"
+            view={summers}
+          />
         )}
       </div>
       <SpinNote results={results} />

@@ -4,8 +4,9 @@ import { secondsLeft } from '../../store/scalingStore.ts';
 import { formatScalingLink } from '../../store/scalingLink.ts';
 import { IsolationStatus } from '../IsolationStatus.tsx';
 import { ScalingResults } from './ScalingResults.tsx';
+import { RunControls } from '../RunControls.tsx';
 import { ScalingSetup } from './ScalingSetup.tsx';
-import { scalingStore, useScaling } from './useScaling.ts';
+import { scalingStore, useScaling, useScalingFields } from './useScaling.ts';
 
 /** The Scaling view: throughput against CPUs, measured on this machine's cores. */
 export function ScalingScreen() {
@@ -42,13 +43,15 @@ export function ScalingScreen() {
 }
 
 function ScalingBody({ cores }: { cores: number }) {
-  const phase = useScaling((s) => s.phase);
-  const message = useScaling((s) => s.message);
-  const progress = useScaling((s) => s.progress);
-  const results = useScaling((s) => s.results);
-  const report = useScaling((s) => s.report);
-  const probe = useScaling((s) => s.probe);
-  const planError = useScaling((s) => s.planError);
+  const { phase, message, progress, results, report, probe, planError } = useScalingFields(
+    'phase',
+    'message',
+    'progress',
+    'results',
+    'report',
+    'probe',
+    'planError',
+  );
   const actions = scalingStore.getState();
   const running = phase === 'running';
   // Leaving the view cancels a sweep: its workers would otherwise go on racing unseen.
@@ -63,27 +66,14 @@ function ScalingBody({ cores }: { cores: number }) {
   return (
     <>
       <ScalingSetup cores={cores} />
-      <div className="run-controls" role="group" aria-label="Sweep controls">
-        <button
-          type="button"
-          className="primary"
-          disabled={running || planError !== null}
-          onClick={() => {
-            void actions.runRequested();
-          }}
-        >
-          Run sweep
-        </button>
-        <button
-          type="button"
-          disabled={!running}
-          onClick={() => {
-            actions.cancelRequested();
-          }}
-        >
-          Cancel
-        </button>
-      </div>
+      <RunControls
+        label="Sweep controls"
+        actions={actions}
+        buttons={[
+          { label: 'Run sweep', disabled: running || planError !== null, action: 'runRequested' },
+          { label: 'Cancel', disabled: !running, action: 'cancelRequested' },
+        ]}
+      />
       <p role="status" aria-label="Sweep status" className="live-message">
         {message}
       </p>

@@ -1,7 +1,14 @@
 import { useId, useState } from 'react';
-import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
+import { SelectField } from '../SelectField.tsx';
+import { ENGINES } from '../../live/engine/engine.ts';
 import { liveSpecOf } from '../../live/specs.ts';
-import { type Summer, type SweepPlan, scalingScenarios } from '../../live/scaling/plan.ts';
+import {
+  choiceOf,
+  pickedBy,
+  type Summer,
+  type SweepPlan,
+  scalingScenarios,
+} from '../../live/scaling/plan.ts';
 import type { SlotLayout } from '../../live/run.ts';
 import { scalingStore, useScaling } from './useScaling.ts';
 
@@ -22,7 +29,7 @@ export function ScalingSetup({ cores }: { cores: number }) {
   );
   const toggle = <T,>(list: readonly T[], v: T, on: boolean) =>
     on ? [...list.filter((x) => x !== v), v] : list.filter((x) => x !== v);
-  const layoutValue = plan.layouts.length === 2 ? 'both' : (plan.layouts[0] ?? 'padded');
+  const layoutValue = choiceOf(plan.layouts, 'padded');
   const periodic = plan.summers.some((s) => typeof s === 'number');
   const setSummers = (none: boolean, periodicOn: boolean, busy: boolean, p = Number(period)) => {
     const summers: Summer[] = [];
@@ -157,47 +164,30 @@ export function ScalingSetup({ cores }: { cores: number }) {
         </label>
       </div>
       <div className="row">
-        <NumberField
-          label="Seconds per run"
-          value={plan.seconds}
-          step={0.25}
-          onChange={(v) => {
-            change({ seconds: v });
-          }}
-        />
-        <NumberField
-          label="Warm-up seconds"
-          value={plan.warmupSeconds}
-          step={0.05}
-          onChange={(v) => {
-            change({ warmupSeconds: v });
-          }}
-        />
-        <NumberField
-          label="Runs each"
-          value={plan.repeat}
-          step={1}
-          onChange={(v) => {
-            change({ repeat: v });
-          }}
-        />
+        {TIMING.map(({ key, label, step }) => (
+          <NumberField
+            key={key}
+            label={label}
+            value={plan[key]}
+            step={step}
+            onChange={(v) => {
+              change({ [key]: v });
+            }}
+          />
+        ))}
       </div>
       <div className="row">
-        <label htmlFor={`${id}-engine`}>Engine</label>
-        <select
-          id={`${id}-engine`}
-          value={plan.engines.length === 2 ? 'both' : (plan.engines[0] ?? 'compiled')}
-          onChange={(e) => {
-            const v = e.target.value;
-            const engines: EngineKind[] =
-              v === 'both' ? [...ENGINES] : ENGINES.filter((x) => x === v);
-            change({ engines });
+        <SelectField
+          label="Engine"
+          value={choiceOf(plan.engines, 'compiled')}
+          onPick={(v) => {
+            change({ engines: pickedBy(v, ENGINES) });
           }}
         >
           <option value="compiled">compiled to WebAssembly</option>
           <option value="interpreted">interpreted (the model&rsquo;s own step)</option>
           <option value="both">both, to compare</option>
-        </select>
+        </SelectField>
         <label htmlFor={`${id}-preset`}>Parameters</label>
         <select
           id={`${id}-preset`}
@@ -218,6 +208,13 @@ export function ScalingSetup({ cores }: { cores: number }) {
     </fieldset>
   );
 }
+
+/** The plan's timing fields, in the order the form shows them. */
+const TIMING = [
+  { key: 'seconds', label: 'Seconds per run', step: 0.25 },
+  { key: 'warmupSeconds', label: 'Warm-up seconds', step: 0.05 },
+  { key: 'repeat', label: 'Runs each', step: 1 },
+] as const;
 
 function sortLike(ids: readonly string[]): string[] {
   const order = scalingScenarios();

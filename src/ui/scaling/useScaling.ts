@@ -1,6 +1,7 @@
 // The app's one Scaling store (with the real worker runner) and its typed hook.
 
 import { useStore } from 'zustand';
+import { useFields } from '../useFields.ts';
 import { createScalingStore, type ScalingState } from '../../store/scalingStore.ts';
 import { scalingRunner } from '../../workers/scalingBridge.ts';
 
@@ -8,4 +9,11 @@ export const scalingStore = createScalingStore(scalingRunner(navigator.hardwareC
 
 export function useScaling<T>(selector: (s: ScalingState) => T): T {
   return useStore(scalingStore, selector);
+}
+
+/** Several fields of the store at once (see useFields). */
+export function useScalingFields<K extends keyof ScalingState>(
+  ...keys: K[]
+): Pick<ScalingState, K> {
+  return useFields(scalingStore, keys);
 }

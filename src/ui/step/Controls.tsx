@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { eventTarget } from '../../machine/events.ts';
 import { currentState } from '../../store/session.ts';
 import { formatSchedule } from '../../machine/schedule.ts';
@@ -7,7 +7,7 @@ import type { Session } from '../../store/session.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { linkOf } from '../../store/stepStore.ts';
 import { type ControlView, controlsOf, cpuColour } from './view.ts';
-import { stepStore, useStep } from './useStep.ts';
+import { stepStore, useStepFields } from './useStep.ts';
 
 /** A scheduler button: aria-disabled (still focusable) with the reason as its description. */
 function EventButton({ c, label, keyHint }: { c: ControlView; label: string; keyHint?: string }) {
@@ -55,11 +55,38 @@ function MigrateControl({ k, options }: { k: number; options: readonly ControlVi
   );
 }
 
+/**
+ * A time-travel button with its key: it asks the store for `action`; `off` makes it
+ * aria-disabled (still focusable), as at either end of the timeline.
+ */
+function TimeButton({
+  keys,
+  off,
+  action,
+  children,
+}: {
+  keys: string;
+  off?: boolean;
+  action: 'backRequested' | 'forwardRequested' | 'playToggled';
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-keyshortcuts={keys}
+      aria-disabled={off}
+      onClick={() => {
+        stepStore.getState()[action]();
+      }}
+    >
+      {children}
+    </button>
+  );
+}
+
 /** Per-CPU scheduler controls, then time travel, play and sharing. */
 export function Controls() {
-  const session = useStep((s) => s.session);
-  const playing = useStep((s) => s.playing);
-  const speed = useStep((s) => s.speed);
+  const { session, playing, speed } = useStepFields('session', 'playing', 'speed');
   const [copied, setCopied] = useState('');
   const m = session.instance.machine;
   const rows = controlsOf(m, currentState(session));
@@ -85,35 +112,19 @@ export function Controls() {
         ))}
       </div>
       <div className="time-controls">
-        <button
-          type="button"
-          aria-keyshortcuts="ArrowLeft"
-          aria-disabled={session.cursor === 0}
-          onClick={() => {
-            actions.backRequested();
-          }}
-        >
+        <TimeButton keys="ArrowLeft" off={session.cursor === 0} action="backRequested">
           Step back
-        </button>
-        <button
-          type="button"
-          aria-keyshortcuts="ArrowRight"
-          aria-disabled={session.cursor >= session.events.length}
-          onClick={() => {
-            actions.forwardRequested();
-          }}
+        </TimeButton>
+        <TimeButton
+          keys="ArrowRight"
+          off={session.cursor >= session.events.length}
+          action="forwardRequested"
         >
           Step forward
-        </button>
-        <button
-          type="button"
-          aria-keyshortcuts="Space"
-          onClick={() => {
-            actions.playToggled();
-          }}
-        >
+        </TimeButton>
+        <TimeButton keys="Space" action="playToggled">
           {playing ? 'Pause' : 'Play'}
-        </button>
+        </TimeButton>
         <label>
           Speed
           <input

@@ -1,9 +1,10 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { SelectField } from '../SelectField.tsx';
 import { catalogue } from '../../scenarios/index.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { groupBy } from '../groupBy.ts';
 import { ScenarioPicker } from '../ScenarioPicker.tsx';
-import { stepStore, useStep } from './useStep.ts';
+import { stepStore, useStep, useStepFields } from './useStep.ts';
 
 /**
  * Scenario and witness choosers. Native selects change on arrow keys, so a choice is committed by
@@ -13,7 +14,6 @@ import { stepStore, useStep } from './useStep.ts';
 function Choosers() {
   const session = useStep((s) => s.session);
   const witness = useStep((s) => s.witness);
-  const id = useId();
   const sc = session.scenario;
   const [picked, setPicked] = useState(witness ?? '');
   const actions = stepStore.getState();
@@ -29,21 +29,14 @@ function Choosers() {
           actions.scenarioChosen(chosenId);
         }}
       />
-      <label htmlFor={`${id}-w`}>Witness</label>
-      <select
-        id={`${id}-w`}
-        value={picked}
-        onChange={(e) => {
-          setPicked(e.target.value);
-        }}
-      >
+      <SelectField label="Witness" value={picked} onPick={setPicked}>
         <option value="">Choose a witness…</option>
         {sc.witnesses.map((w) => (
           <option key={w.name} value={w.name}>
             {w.name}
           </option>
         ))}
-      </select>
+      </SelectField>
       <button
         type="button"
         aria-disabled={picked === ''}
@@ -59,9 +52,7 @@ function Choosers() {
 
 /** Scenario picker, witness menu and parameters. */
 export function ScenarioBar() {
-  const session = useStep((s) => s.session);
-  const witness = useStep((s) => s.witness);
-  const notice = useStep((s) => s.notice);
+  const { session, witness, notice } = useStepFields('session', 'witness', 'notice');
   const sc = session.scenario;
   const text = paramsText(session.params, sc);
   const actions = stepStore.getState();

@@ -14,14 +14,16 @@ import { ResultsTable } from './ResultsTable.tsx';
 import { ScenarioBar } from './ScenarioBar.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
 import { useStepKeys } from './useKeyboard.ts';
-import { stepStore, useStep } from './useStep.ts';
+import { stepStore, useStepFields } from './useStep.ts';
 
 /** Step mode: you are the scheduler. */
 export function StepScreen() {
-  const session = useStep((s) => s.session);
-  const notice = useStep((s) => s.notice);
-  const playing = useStep((s) => s.playing);
-  const speed = useStep((s) => s.speed);
+  const { session, notice, playing, speed } = useStepFields(
+    'session',
+    'notice',
+    'playing',
+    'speed',
+  );
   const [help, setHelp] = useState(false);
   const openHelp = useCallback(() => {
     setHelp(true);
