@@ -14,7 +14,16 @@ describe('histogramLayout', () => {
   it('labels large counts short enough for the margin, and shrinks bar labels when crowded', () => {
     const l = histogramLayout([3360, 9076, 8144], 720, 220);
     expect(l.ticks.map((t) => t.label)).toEqual(['0', '2k', '4k', '6k', '8k', '10k']);
-    const crowded = histogramLayout(Array.from({ length: 15 }, () => 5), 720, 220);
+    // Up to billions of end states, a label stays within four characters (the 48 px margin).
+    for (const top of [7, 999, 123_456, 45_000_000, 2_500_000_000]) {
+      for (const t of histogramLayout([top], 720, 220).ticks)
+        expect(t.label.length).toBeLessThanOrEqual(4);
+    }
+    const crowded = histogramLayout(
+      Array.from({ length: 15 }, () => 5),
+      720,
+      220,
+    );
     expect(crowded.labelSize).toBeLessThan(l.labelSize);
   });
 });
