@@ -30,7 +30,7 @@ import {
 import { initialState } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
 import { ctxBase, CTX_RETRIES, type Machine } from '../machine/machine.ts';
-import { hashKey } from '../machine/state.ts';
+import { hashKey, statesEqual } from '../machine/state.ts';
 import { finalViolations, observe, outcomeKey, type Violation } from '../scenarios/outcome.ts';
 import type { InvariantSpec, Observables, Params, Scenario } from '../scenarios/types.ts';
 import { findLivelocks, type Graph } from './livelock.ts';
@@ -366,7 +366,8 @@ export function explore(
       sy.image(h, s, image);
       const last = sy.cpu(h, lastOf(meta));
       const hash = hashKey(image);
-      if (seen.some((x) => x.hash === hash && x.last === last && same(x.image, image))) continue;
+      if (seen.some((x) => x.hash === hash && x.last === last && statesEqual(x.image, image)))
+        continue;
       seen.push({ hash, last, image });
       add(image, () => {
         path ??= concrete(id);
@@ -412,7 +413,7 @@ export function explore(
     }
     const fresh = nodes.fresh;
     if (endless) addEdge(id, to, ev);
-    if (to !== id && moved[0] === 0 && !same(next, cur)) moved[0] = 1;
+    if (to !== id && moved[0] === 0 && !statesEqual(next, cur)) moved[0] = 1;
     if (fresh && nodes.count > maxStates) {
       stopped = 'max-states';
       return fresh;
@@ -554,11 +555,6 @@ export function explore(
     always: alwaysOut,
     livelocks,
   };
-}
-
-function same(a: Int32Array, b: Int32Array): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 function replayTo(

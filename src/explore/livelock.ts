@@ -12,6 +12,7 @@ import { Ev, eventCpu, eventType } from '../machine/events.ts';
 import { topContext } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
 import type { Machine } from '../machine/machine.ts';
+import { statesEqual } from '../machine/state.ts';
 
 export interface Graph {
   readonly nodes: number;
@@ -138,7 +139,7 @@ export function findLivelocks(
       g.stateOf(g.from[e] as number, a);
       if (!who.has(topContext(m, a, k))) continue;
       g.stateOf(g.to[e] as number, b);
-      if (!sameState(a, b)) progress = e;
+      if (!statesEqual(a, b)) progress = e;
     }
     if (progress < 0) continue;
     let fair = true;
@@ -152,11 +153,6 @@ export function findLivelocks(
     found.push({ entry, cycle: closedWalk(g, start, adj, comp, c, entry, must) });
   }
   return found;
-}
-
-function sameState(a: Int32Array, b: Int32Array): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** A walk from `entry` through every edge of `must` and back, inside component `c` (BFS legs). */
