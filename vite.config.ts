@@ -1,18 +1,15 @@
 import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { ISOLATION, securityHeaders } from './deploy/headers.ts';
 
 // Live and Bench share memory between workers (SharedArrayBuffer), which browsers only allow on a
-// cross-origin isolated page. These two headers make the dev and preview servers isolate it; any
-// other host must send them too.
-const crossOriginIsolation = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-};
-
+// cross-origin isolated page: both servers send the isolation headers. The preview server
+// (`npm run serve`, the e2e tests) also sends the Content-Security-Policy a host should send
+// (deploy/headers.ts).
 export default defineConfig({
-  plugins: [react()],
-  server: { headers: crossOriginIsolation },
-  preview: { headers: crossOriginIsolation },
+  plugins: [react(), securityHeaders()],
+  server: { headers: { ...ISOLATION } },
+  preview: { headers: { ...ISOLATION } },
   // Module workers, so worker entries can import the pure core like any other module.
   worker: { format: 'es' },
   test: {
