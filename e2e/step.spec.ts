@@ -622,7 +622,9 @@ test('a malformed link says why and opens global-plain', async ({ page }) => {
   // A link followed while the page is open (a hash change), with a bad schedule.
   await page.goto('/#/step/global-plain?sched=0+x');
   await expect(step.alert()).toContainText('This link could not be opened: schedule, column 3');
-  await expect(step.alert()).toContainText('Showing global-plain instead.');
+  await expect(step.alert()).toContainText(
+    'Showing global-plain instead. The link was: #/step/global-plain?sched=0+x',
+  );
   await expect(step.heading()).toContainText('global-plain');
   await expect(step.narrationItems()).toHaveCount(0);
 

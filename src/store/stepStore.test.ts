@@ -71,11 +71,16 @@ describe('the Step-mode store', () => {
 
     other.getState().linkOpened('#/step/nope?at=1');
     expect(other.getState().notice).toBe(
-      "This link could not be opened: there is no scenario 'nope'. Showing global-plain instead.",
+      "This link could not be opened: there is no scenario 'nope'. Showing global-plain instead. The link was: #/step/nope?at=1",
     );
     other.getState().linkOpened('#/step/global-plain?sched=0+x&at=1');
     expect(other.getState().notice).toMatch(
       /^This link could not be opened: schedule, column 3: unknown event 'x'/,
+    );
+    // An event that cannot happen where the schedule puts it: which one, and why.
+    other.getState().linkOpened('#/step/global-plain?iterations=1&sched=0+0+0+0+0');
+    expect(other.getState().notice).toBe(
+      "This link could not be opened: 0 is not possible here: CPU 0 has nothing left to run (event 3 of 5 in the link's schedule). Showing global-plain instead. The link was: #/step/global-plain?iterations=1&sched=0+0+0+0+0",
     );
   });
 

@@ -79,6 +79,9 @@ function messageOf(e: unknown): string {
 
 const first = catalogue[0] as Scenario;
 
+/** The most of a refused link a notice repeats. */
+const MAX_SHOWN = 300;
+
 export function createStepStore(initial: Session = startSession(first)) {
   // The random scheduler of Play: seeded, so a class can replay "what the computer chose".
   const rng = xoroshiro128plus(2011);
@@ -224,10 +227,12 @@ export function createStepStore(initial: Session = startSession(first)) {
       },
       linkOpened: (hash) => {
         const decoded = decodeLink(hash);
+        // The address bar moves on to the fallback's link, so the notice keeps the one pasted.
+        const shown = hash.length > MAX_SHOWN ? `${hash.slice(0, MAX_SHOWN)}…` : hash;
         const fallback = (why: string) => {
           set({
             session: startSession(first),
-            notice: `This link could not be opened: ${why}. Showing ${first.id} instead.`,
+            notice: `This link could not be opened: ${why}. Showing ${first.id} instead. The link was: ${shown}`,
             playing: false,
           });
         };
@@ -242,10 +247,20 @@ export function createStepStore(initial: Session = startSession(first)) {
           return;
         }
         try {
-          const full = takeEvents(
-            startSession(sc, link.params),
-            parseScheduleWithOffsets(link.schedule).events,
-          );
+          const { events } = parseScheduleWithOffsets(link.schedule);
+          let full = startSession(sc, link.params);
+          for (const [i, ev] of events.entries()) {
+            try {
+              full = takeEvent(full, ev);
+            } catch (e) {
+              if (!(e instanceof IllegalEventError)) throw e;
+              // Which event of the schedule, counted as a person reads it.
+              throw new IllegalEventError(
+                ev,
+                `${e.reason} (event ${i + 1} of ${events.length} in the link's schedule)`,
+              );
+            }
+          }
           set({
             session: moveTo(full, link.cursor),
             notice: null,
