@@ -30,13 +30,24 @@ export function encodeLink(link: StepLink): string {
 
 export type Decoded = { ok: true; link: StepLink } | { ok: false; message: string };
 
+/** A percent-encoded part of a link, decoded; null when its encoding is broken ("%E0"). */
+export function decodePart(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Reads a hash; anything that is not a well-formed step link gets a message saying why. */
 export function decodeLink(hash: string): Decoded {
   if (!hash.startsWith(PREFIX))
     return { ok: false, message: 'this link does not point into Step mode' };
   const rest = hash.slice(PREFIX.length);
   const q = rest.indexOf('?');
-  const scenario = decodeURIComponent(q < 0 ? rest : rest.slice(0, q));
+  const scenario = decodePart(q < 0 ? rest : rest.slice(0, q));
+  if (scenario === null)
+    return { ok: false, message: "the scenario's name in this link is not valid percent-encoding" };
   const search = new URLSearchParams(q < 0 ? '' : rest.slice(q + 1));
   const z = search.get('z');
   if (z !== null) {

@@ -5,6 +5,7 @@
 
 import type { LiveSettings } from '../live/control.ts';
 import { ENGINES, type EngineKind } from '../live/engine/engine.ts';
+import { decodePart } from './link.ts';
 
 export interface LiveLink {
   readonly scenario: string;
@@ -34,7 +35,9 @@ export function parseLiveLink(hash: string): LiveLink | null {
   const m = /^#\/live(?:\/([^?]*))?(?:\?(.*))?$/.exec(hash);
   if (!m) return null;
   const problems: string[] = [];
-  const scenario = decodeURIComponent(m[1] ?? '');
+  const scenario = decodePart(m[1] ?? '') ?? '';
+  if (scenario === '' && (m[1] ?? '') !== '')
+    problems.push("the scenario's name in this link is not valid percent-encoding");
   const q = new URLSearchParams(m[2] ?? '');
   let cpus: number | null = null;
   const choices: Record<string, string> = {};
