@@ -3,7 +3,7 @@
 // need to know which cells are the per-CPU slots and what the counter's full value is.
 
 import { catalogue, findScenario } from '../scenarios/index.ts';
-import { plus } from '../machine/int64.ts';
+import { plus, unwrap32 } from '../machine/int64.ts';
 import { intParam, resolveParams } from '../scenarios/params.ts';
 import type { Observables, Params, ParamValue, Scenario } from '../scenarios/types.ts';
 
@@ -102,14 +102,15 @@ function nrFiles(id: string, operation: string): LiveSpec {
     operation,
     loop: (cpus) => ({ cpus, iterations: 1 }),
     hasSummer: false,
-    value: (o) => num(o.nr),
+    // An int that may have wrapped in a long run: the value it stands for (see unwrap32).
+    value: (o) => unwrap32(num(o.nr), num(o.exact)),
     slots: id === 'lazy-nr-files' ? 'local' : null,
     batch: (p) => (id === 'lazy-nr-files' ? intParam(p, 'threshold') : null),
     read:
       id === 'lazy-nr-files'
         ? {
             name: 'get_nr_files()',
-            value: (o) => num(o.read),
+            value: (o) => unwrap32(num(o.read), num(o.exact)),
             bound: (p) => intParam(p, 'threshold') * intParam(p, 'cpus'),
             boundText: 'threshold × CPUs',
           }

@@ -11,6 +11,7 @@ import {
   pairValue,
   plus,
   sub64,
+  unwrap32,
 } from './int64.ts';
 
 const i64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
@@ -59,5 +60,15 @@ describe('values that may be bigints', () => {
     expect(minus(10, 2n ** 60n)).toBe(10n - 2n ** 60n);
     expect(distance(-5, 7)).toBe(12);
     expect(distance(2n ** 62n, -(2n ** 62n))).toBe(2n ** 63n);
+  });
+
+  it('unwrap32: a wrapped 32-bit counter stands for the value nearest the exact total', () => {
+    // 5.78 G increments of an int from 0: it reads 5.78 G − 2^32, and nothing was lost.
+    expect(unwrap32(5_780_000_000 - 2 ** 32, 5_780_000_000)).toBe(5_780_000_000);
+    expect(unwrap32(-5, 2 ** 32 - 5)).toBe(2 ** 32 - 5);
+    // A real loss still shows: 7 fewer than exact.
+    expect(unwrap32(5_779_999_993 - 2 ** 32, 5_780_000_000)).toBe(5_779_999_993);
+    expect(unwrap32(3, 10)).toBe(3);
+    expect(unwrap32(0, 2n ** 62n)).toBe(2n ** 62n);
   });
 });

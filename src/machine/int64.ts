@@ -91,3 +91,17 @@ export function distance(a: number | bigint, b: number | bigint): number | bigin
   const abs = d < 0n ? -d : d;
   return abs <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(abs) : abs;
 }
+
+/**
+ * What a 32-bit counter reading `v` stands for: the value ≡ v (mod 2^32) nearest `near` (the
+ * exact total). A kernel `int` or `atomic_t` wraps after 2^32 adds, which Live mode reaches in
+ * under a minute; the exact total does not wrap, so comparing the two raw would call every wrap
+ * 4,294,967,296 lost updates.
+ */
+export function unwrap32(v: number | bigint, near: number | bigint): number | bigint {
+  const n = BigInt(near);
+  const x = n + BigInt.asIntN(32, BigInt(v) - n);
+  return x >= -BigInt(Number.MAX_SAFE_INTEGER) && x <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(x)
+    : x;
+}

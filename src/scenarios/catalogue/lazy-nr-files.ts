@@ -10,7 +10,7 @@ import { LayoutBuilder } from '../../machine/layout.ts';
 import { intParam, intSpec } from '../params.ts';
 import * as nrFiles from '../nr-files.ts';
 import { readCell, readPerCpu } from '../observe.ts';
-import { distance, plus } from '../../machine/int64.ts';
+import { distance, plus, unwrap32 } from '../../machine/int64.ts';
 import { defineScenario } from '../define.ts';
 import type { Params } from '../types.ts';
 
@@ -125,7 +125,8 @@ export const lazyNrFiles = defineScenario({
       description: 'get_nr_files() is within ±threshold × CPUs of the exact count',
       final: (o, p) => {
         const bound = thresholdOf(p) * intParam(p, 'cpus');
-        const d = distance(o.exact as number, o.read as number);
+        // The global count is an int: read modulo 2^32 (see unwrap32).
+        const d = distance(o.exact as number, unwrap32(o.read as number, o.exact as number));
         return d <= bound
           ? null
           : `read is ${String(o.read)}, ${String(d)} away from ${String(o.exact)} (bound ${bound})`;
