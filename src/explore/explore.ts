@@ -152,6 +152,8 @@ const MAX_ALWAYS = 8;
 const usedOf = (meta: number, slot: number) => (meta >>> (4 * slot)) & 15;
 const lastOf = (meta: number) => ((meta >>> 16) & 255) - 1;
 const maskOf = (meta: number) => meta >>> 24;
+const interventionsOf = (meta: number) =>
+  usedOf(meta, 0) + usedOf(meta, 1) + usedOf(meta, 2) + usedOf(meta, 3);
 const pack = (used: readonly number[], last: number, mask: number) =>
   (used[0] as number) |
   ((used[1] as number) << 4) |
@@ -265,12 +267,10 @@ export function explore(
   const bytes = () => nodes.bytes + queue.bytes + edges.from.byteLength * 3;
   let violated = false;
 
-  const costOf = (id: number) => {
-    const meta = nodes.meta(id);
-    let interventions = 0;
-    for (let i = 0; i < 4; i++) interventions += usedOf(meta, i);
-    return interventions * W_INTERVENTION + nodes.switches.get(id) * W_SWITCH + nodes.steps.get(id);
-  };
+  const costOf = (id: number) =>
+    interventionsOf(nodes.meta(id)) * W_INTERVENTION +
+    nodes.switches.get(id) * W_SWITCH +
+    nodes.steps.get(id);
 
   // The root.
   cur.set(start);
@@ -294,7 +294,6 @@ export function explore(
   // canonical states with symmetry), and the renaming from its end state to the node's.
   const concrete = (id: number): { events: number[]; g: number } => {
     const path = pathOf(id);
-    const sym = symmetry;
     if (!sym) return { events: path, g: 0 };
     const r = start.slice();
     let g = 0;
@@ -313,12 +312,11 @@ export function explore(
     }
     return { events: out, g };
   };
-  const witnessOf = (id: number, events: readonly number[]): Witness => {
-    const meta = nodes.meta(id);
-    let interventions = 0;
-    for (let i = 0; i < 4; i++) interventions += usedOf(meta, i);
-    return { events, interventions, switches: nodes.switches.get(id) };
-  };
+  const witnessOf = (id: number, events: readonly number[]): Witness => ({
+    events,
+    interventions: interventionsOf(nodes.meta(id)),
+    switches: nodes.switches.get(id),
+  });
   // Events renamed by g (a CPU map), for the other members of a terminal node's class.
   const renameEvents = (events: readonly number[], map: (k: number) => number) =>
     events.map((e) =>
@@ -331,7 +329,6 @@ export function explore(
 
   const record = (id: number, s: Int32Array, meta: number, terminal: boolean) => {
     const mask = maskOf(meta);
-    const sy = sym;
     const add = (state: Int32Array, events: () => number[]) => {
       const o = observe(sc, m, state, params);
       const key = `${terminal ? 'T' : 'D'}${mask}${outcomeKey(o)}`;
@@ -353,7 +350,7 @@ export function explore(
         mask,
       });
     };
-    if (!sy) {
+    if (!sym) {
       add(s, () => pathOf(id));
       return;
     }
@@ -361,10 +358,10 @@ export function explore(
     // distinct one counts as an end state, as in the full exploration.
     const seen: { hash: number; last: number; image: Int32Array }[] = [];
     let path: { events: number[]; g: number } | null = null;
-    for (let h = 0; h < sy.perms.length; h++) {
+    for (let h = 0; h < sym.perms.length; h++) {
       const image = new Int32Array(m.size);
-      sy.image(h, s, image);
-      const last = sy.cpu(h, lastOf(meta));
+      sym.image(h, s, image);
+      const last = sym.cpu(h, lastOf(meta));
       const hash = hashKey(image);
       if (seen.some((x) => x.hash === hash && x.last === last && statesEqual(x.image, image)))
         continue;
@@ -373,7 +370,7 @@ export function explore(
         path ??= concrete(id);
         const p = path;
         const h1 = h;
-        return renameEvents(p.events, (k) => sy.cpu(h1, sy.cpu(p.g, k)));
+        return renameEvents(p.events, (k) => sym.cpu(h1, sym.cpu(p.g, k)));
       });
     }
   };
