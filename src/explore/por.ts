@@ -17,11 +17,7 @@
 import {
   CtxKind,
   CPU_FIELDS,
-  CPU_IN_IRQ,
-  CPU_IN_NMI,
   CPU_IRQ_ON,
-  CPU_PENDING,
-  CPU_PREEMPT,
   CTX_CPU,
   CTX_PC,
   CTX_REGS,
@@ -29,6 +25,7 @@ import {
 } from '../machine/machine.ts';
 import { type Instr, Mode, Op } from '../machine/isa.ts';
 import { topContext } from '../machine/interpreter.ts';
+import { Legal, legalOn } from '../machine/events.ts';
 import type { Scenario } from '../scenarios/types.ts';
 
 /** The local code after a visible instruction may record a result. */
@@ -73,7 +70,7 @@ export function privateSteps(sc: Scenario, m: Machine, migrations: number): Priv
   });
   const memoryInvisible = sc.invariants.every((i) => i.when !== 'always' || i.reads === 'results');
   const after = m.code.map((code) => code.map((_, pc) => localsAfter(code, pc + 1)));
-  const { cpuOff, ctxOff, ctxStride, irqCtx, nmiCtx, code: programs, ctxKind } = m;
+  const { cpuOff, ctxOff, ctxStride, code: programs, ctxKind } = m;
 
   const alone = (s: Int32Array, k: number, used: readonly number[], limits: readonly number[]) => {
     const top = topContext(m, s, k);
@@ -94,34 +91,18 @@ export function privateSteps(sc: Scenario, m: Machine, migrations: number): Priv
       if (a < 0 || who[a] !== me) return false;
       if (ins.width === 64 && who[a + 1] !== me) return false;
     } else if (!schedulingOnly(ins)) return false;
-    const b = cpuOff + k * CPU_FIELDS;
-    const irqOn = s[b + CPU_IRQ_ON] !== 0;
-    // NMIs: none on k, none left, or already in one.
-    if (nmiCtx[k] !== -1 && (used[1] as number) < (limits[1] as number) && s[b + CPU_IN_NMI] === 0)
-      return false;
-    // IRQs: none on k, none left, one already pending, or interrupts off (an IRQ would only
-    // wait) for a step that neither turns them on nor returns from a handler.
-    if (
-      irqCtx[k] !== -1 &&
-      (used[0] as number) < (limits[0] as number) &&
-      s[b + CPU_PENDING] === 0
-    ) {
+    // Other events of CPU k, by the machine's own legality rules (events.ts): each must be
+    // out of budget, or (an IRQ with interrupts off) only able to wait for CPU k's own step.
+    const legal = legalOn(m, s, k);
+    const left = (slot: number) => (used[slot] as number) < (limits[slot] as number);
+    if ((legal & Legal.Nmi) !== 0 && left(1)) return false;
+    if ((legal & Legal.Irq) !== 0 && left(0)) {
       const enables = ins.op === Op.IrqEnable || ins.op === Op.IrqRestore;
-      if (irqOn || enables || ends) return false;
+      if (s[cpuOff + k * CPU_FIELDS + CPU_IRQ_ON] !== 0 || enables || ends) return false;
     }
-    // Preemption and migration: none left, or CPU k cannot be preempted now.
-    if (
-      (used[2] as number) < (limits[2] as number) ||
-      (used[3] as number) < (limits[3] as number)
-    ) {
-      const pinned =
-        s[b + CPU_IN_NMI] !== 0 ||
-        s[b + CPU_IN_IRQ] !== 0 ||
-        s[b + CPU_PREEMPT] !== 0 ||
-        !irqOn ||
-        ins.tail;
-      if (!pinned) return false;
-    }
+    // A preemption, or a migration (which could also bring k a second task to preempt to).
+    if ((legal & Legal.Preempt) !== 0 && left(2)) return false;
+    if ((legal & Legal.Migrate) !== 0 && left(3)) return false;
     return true;
   };
 
