@@ -17,5 +17,9 @@ export default defineConfig({
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, 'e2e/**'],
+    // Some tests explore every interleaving of a scenario (hundreds of thousands of states) three
+    // or four times over; on a busy shared CI machine one took over vitest's 5 s default. The
+    // timeout only guards against a hang: no test asserts a duration.
+    testTimeout: 60_000,
   },
 });
