@@ -7,6 +7,9 @@ import { ISOLATION, securityHeaders } from './deploy/headers.ts';
 // (`npm run serve`, the e2e tests) also sends the Content-Security-Policy a host should send
 // (deploy/headers.ts).
 export default defineConfig({
+  // Relative URLs, so dist/ works from any folder: a project site on GitHub Pages is served from
+  // /<repository>/, not from the root. Routes live in the hash, so index.html is the only page.
+  base: './',
   plugins: [react(), securityHeaders()],
   server: { headers: { ...ISOLATION } },
   preview: { headers: { ...ISOLATION } },
