@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './e2e/chromium.ts';
+import { PLAIN_FOLDER, PLAIN_PORT } from './e2e/plainHost.ts';
 
 const port = 4173;
 const baseURL = `http://localhost:${port}`;
@@ -28,10 +29,18 @@ export default defineConfig({
     },
   ],
   // Test the built app as users get it: `npm run build` first, then vite preview serves dist/ with
-  // the cross-origin isolation headers (see vite.config.ts).
-  webServer: {
-    command: `node node_modules/vite/bin/vite.js preview --port ${port} --strictPort`,
-    url: baseURL,
-    reuseExistingServer: !process.env.CI,
-  },
+  // the cross-origin isolation headers (see vite.config.ts). A second server serves the same
+  // dist/ with no headers at all, as GitHub Pages would (e2e/isolation-fallback.spec.ts).
+  webServer: [
+    {
+      command: `node node_modules/vite/bin/vite.js preview --port ${port} --strictPort`,
+      url: baseURL,
+      reuseExistingServer: !process.env.CI,
+    },
+    {
+      command: 'node node_modules/tsx/dist/cli.mjs e2e/plainHost.ts',
+      url: `http://localhost:${PLAIN_PORT}${PLAIN_FOLDER}`,
+      reuseExistingServer: !process.env.CI,
+    },
+  ],
 });
