@@ -121,16 +121,20 @@ export function faultedCpu(mem: LiveMemory): number {
   return Atomics.load(mem.words, C_FAULT) - 1;
 }
 
-/** Waits until every CPU has stopped; false if they have not within `timeoutMs`. */
+/**
+ * Waits until `count` CPUs (default: every one) have stopped; false if they have not within
+ * `timeoutMs`.
+ */
 export async function allExited(
   mem: LiveMemory,
   wait: Waiter,
   timeoutMs: number,
+  count = mem.cpus,
 ): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const n = exited(mem);
-    if (n >= mem.cpus) return true;
+    if (n >= count) return true;
     const left = deadline - Date.now();
     if (left <= 0) return false;
     await wait(mem.words, C_EXITED, n, Math.min(left, 100));

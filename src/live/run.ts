@@ -19,7 +19,7 @@ import {
 import { type CpuClock, runCpu } from './cpu/cpu.ts';
 import type { EngineKind } from './engine/engine.ts';
 import { compareWithModel, driveLockstep, type LockstepReport, runLockstep } from './lockstep.ts';
-import { allocateLive, type LiveMemory, mapLive, type SharedMemory } from './memory.ts';
+import { allocateLive, C_QUIESCED, type LiveMemory, mapLive, type SharedMemory } from './memory.ts';
 import { type LiveReading, readSample, type Sample, takeSample } from './readout.ts';
 import { liveSpecOf } from './specs.ts';
 import { chooseEngine } from './engine/choose.ts';
@@ -117,7 +117,9 @@ export const STOP_TIMEOUT_MS = 3000;
 export type StopOutcome =
   | { readonly kind: 'stopped' }
   | { readonly kind: 'stuck'; readonly running: number }
-  | { readonly kind: 'failed'; readonly message: string };
+  | { readonly kind: 'failed'; readonly message: string }
+  /** Stopped because these CPUs stopped responding mid-run (watchdog.ts). */
+  | { readonly kind: 'unresponsive'; readonly cpus: readonly number[] };
 
 /** The CPUs of one free run: started together, stopped through shared memory, then terminated. */
 export class RunningCpus {
@@ -159,15 +161,22 @@ export class RunningCpus {
     return this.failure;
   }
 
-  /** Asks the CPUs to finish their operations; terminates them once stopped (or stuck). */
-  async stop(platform: Platform): Promise<StopOutcome> {
+  /**
+   * Asks the CPUs to finish their operations; terminates them once stopped (or stuck). CPUs
+   * known to be `unresponsive` are not waited for: they will never say they stopped.
+   */
+  async stop(platform: Platform, unresponsive: readonly number[] = []): Promise<StopOutcome> {
     const { mem } = this.run;
+    // A CPU exits only once every CPU has quiesced (started no more migrations); one that will
+    // never say so is counted here, or the others would wait for it until the timeout.
+    if (unresponsive.length > 0) Atomics.add(mem.words, C_QUIESCED, unresponsive.length);
     requestStop(mem);
-    const ok = await allExited(mem, platform.wait, STOP_TIMEOUT_MS);
+    const ok = await allExited(mem, platform.wait, STOP_TIMEOUT_MS, mem.cpus - unresponsive.length);
     const running = mem.cpus - exited(mem);
     this.terminate();
     if (this.failure !== null) return { kind: 'failed', message: this.failure };
     if (faultedCpu(mem) >= 0) return { kind: 'failed', message: `CPU${faultedCpu(mem)} failed` };
+    if (unresponsive.length > 0) return { kind: 'unresponsive', cpus: unresponsive };
     return ok ? { kind: 'stopped' } : { kind: 'stuck', running };
   }
 

@@ -3,11 +3,30 @@
 
 import { describe, expect, it } from 'vitest';
 import { runCpu } from '../live/cpu/cpu.ts';
-import { allocateLive, C_GO, C_QUIESCED, C_STOP } from '../live/memory.ts';
+import { allocateLive, C_GO, C_QUIESCED, C_STOP, Stat } from '../live/memory.ts';
 import { initialState } from '../machine/interpreter.ts';
 import { findScenario } from '../scenarios/index.ts';
 import type { LiveRun } from '../live/run.ts';
-import { createLiveStore, defaultCpus, type LiveBridge } from './liveStore.ts';
+import { createLiveStore, defaultCpus, type LiveBridge, type WatchTimer } from './liveStore.ts';
+
+/** A watchdog timer the test drives: `tick(t)` runs the watch at time t. */
+function manualTimer(): WatchTimer & { tick(t: number): void } {
+  let f: (() => void) | null = null;
+  let t = 0;
+  return {
+    every(_ms, g) {
+      f = g;
+      return () => {
+        f = null;
+      };
+    },
+    now: () => t,
+    tick(at) {
+      t = at;
+      f?.();
+    },
+  };
+}
 
 function fakeBridge(over: Partial<LiveBridge> = {}): LiveBridge {
   return {
@@ -85,6 +104,38 @@ describe('live store', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(store.getState().phase).toBe('failed');
     expect(store.getState().message).toMatch(/boom/);
+  });
+
+  it('stops a run whose CPU stopped responding, without waiting for it, and says which', async () => {
+    let given: readonly number[] | undefined;
+    const bridge = fakeBridge({
+      stop(_run, unresponsive) {
+        given = unresponsive;
+        return Promise.resolve({ kind: 'unresponsive', cpus: unresponsive ?? [] });
+      },
+    });
+    const timer = manualTimer();
+    const store = createLiveStore(bridge, 3, 'global-atomic', timer);
+    store.getState().cpusChanged(2);
+    await store.getState().runRequested();
+    const run = store.getState().run;
+    if (!run) throw new Error('no run');
+    // CPU 0 stamps its line as it polls; CPU 1 went silent at 100 ms.
+    const stamp = (k: number, ms: number) => {
+      run.mem.stats[run.mem.statLine(k) + Stat.Time] = ms;
+    };
+    for (let t = 0; t <= 2000; t += 250) {
+      stamp(0, t);
+      stamp(1, Math.min(t, 100));
+      timer.tick(t);
+    }
+    expect(store.getState().phase).toBe('running');
+    stamp(0, 2500);
+    timer.tick(2500);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(given).toEqual([1]);
+    expect(store.getState().phase).toBe('failed');
+    expect(store.getState().message).toMatch(/^CPU1 stopped responding .*Press Run to start again/);
   });
 
   it('opens links, saying what it left out', () => {

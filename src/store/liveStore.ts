@@ -21,6 +21,7 @@ import {
   type StopOutcome,
 } from '../live/run.ts';
 import { liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
+import { heartbeats, SILENCE_MS, Watchdog } from '../live/watchdog.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { findScenario } from '../scenarios/index.ts';
 import type { Violation } from '../scenarios/outcome.ts';
@@ -31,10 +32,32 @@ import type { Params } from '../scenarios/types.ts';
 /** What the store needs from the worker bridge (src/workers/cpuBridge.ts). */
 export interface LiveBridge {
   start(setup: RunSetup, failed: (message: string) => void): Promise<LiveRun>;
-  stop(run: LiveRun): Promise<StopOutcome>;
+  /** `unresponsive`: CPUs the watchdog found silent, not to be waited for. */
+  stop(run: LiveRun, unresponsive?: readonly number[]): Promise<StopOutcome>;
   lockstep(scenario: string, params: Params, events: readonly number[]): Promise<LockstepReport>;
   terminate(): void;
 }
+
+/** How the store watches a running run's CPUs (tests drive it by hand). */
+export interface WatchTimer {
+  /** Calls `f` every `ms` milliseconds until the returned function is called. */
+  every(ms: number, f: () => void): () => void;
+  /** Milliseconds, monotonic. */
+  now(): number;
+}
+
+const realTimer: WatchTimer = {
+  every(ms, f) {
+    const id = setInterval(f, ms);
+    return () => {
+      clearInterval(id);
+    };
+  },
+  now: () => performance.now(),
+};
+
+/** How often the watchdog looks at the CPUs' heartbeats (ms). */
+const WATCH_EVERY_MS = 250;
 
 export type LivePhase = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
 
@@ -139,21 +162,87 @@ function messageOf(e: unknown): string {
 const READY = 'Ready: press Run to start the CPUs.';
 const NO_LOCKSTEP: LockstepView = { busy: false, verdict: null, agreed: null };
 
-/** A stop's outcome, for people. */
-function stopMessage(outcome: StopOutcome): string {
+function cpuNames(cpus: readonly number[]): string {
+  return cpus.map((k) => `CPU${String(k)}`).join(' and ');
+}
+
+/** A stop's outcome, for people; `silent`: CPUs the watchdog saw go quiet while stopping. */
+function stopMessage(outcome: StopOutcome, silent: readonly number[]): string {
   switch (outcome.kind) {
     case 'stopped':
       return 'Stopped: every task finished its operation.';
-    case 'stuck':
-      return `${String(outcome.running)} CPU(s) did not stop within ${String(STOP_TIMEOUT_MS / 1000)} s (a CPU spinning on a lock nobody will release?). The workers were terminated; the snapshot below is not at rest.`;
+    case 'stuck': {
+      const head = `${String(outcome.running)} CPU(s) did not stop within ${String(STOP_TIMEOUT_MS / 1000)} s`;
+      const why = silent.length
+        ? `: ${cpuNames(silent)} showed no sign of life (a worker that hung or was terminated), and a stopping CPU waits for every other to stop`
+        : ' (a CPU spinning on a lock nobody will release?)';
+      return `${head}${why}. The workers were terminated; the snapshot below is not at rest. Press Run to start again.`;
+    }
     case 'failed':
       return `${outcome.message}. Press Run to start again.`;
+    case 'unresponsive': {
+      const one = outcome.cpus.length === 1;
+      const names = cpuNames(outcome.cpus);
+      const whose = one ? 'its worker hung or was' : 'their workers hung or were';
+      return `${names} stopped responding (no sign of life for ${String(SILENCE_MS / 1000)} s: ${whose} terminated), so the run was stopped and every worker terminated; the snapshot below is not at rest. Press Run to start again.`;
+    }
   }
 }
 
-export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'global-plain') {
+export function createLiveStore(
+  bridge: LiveBridge,
+  cores: number,
+  scenario = 'global-plain',
+  timer: WatchTimer = realTimer,
+) {
   const firstLive = liveSpecs[0]?.id ?? 'global-plain';
   return createStore<LiveState>()((set, get) => {
+    let silentWhileStopping: readonly number[] = [];
+
+    /** Stops the running run's CPUs; `unresponsive` ones are not waited for. */
+    const stop = async (unresponsive: readonly number[] = []) => {
+      const { run, phase } = get();
+      if (!run || phase !== 'running') return;
+      set({
+        phase: 'stopping',
+        message: unresponsive.length
+          ? `CPU${unresponsive.join(' and CPU')} stopped responding: stopping the others…`
+          : 'Stopping: every task finishes its current operation…',
+      });
+      const outcome = await bridge.stop(run, unresponsive);
+      if (get().run !== run) return; // reset (or replaced) meanwhile
+      try {
+        judge(run, outcome);
+      } catch (e) {
+        set({ phase: 'failed', message: `The stopped run could not be read: ${messageOf(e)}` });
+      }
+    };
+
+    /**
+     * While `run` runs, a watchdog looks at its CPUs' heartbeats: a worker that hangs outside
+     * the machine or is terminated says nothing, and would otherwise look like a quiet CPU
+     * until the user pressed Stop.
+     */
+    const watch = (run: LiveRun) => {
+      const dog = new Watchdog();
+      silentWhileStopping = [];
+      const cancel = timer.every(WATCH_EVERY_MS, () => {
+        const { phase } = get();
+        if (get().run !== run || (phase !== 'running' && phase !== 'stopping')) {
+          cancel();
+          return;
+        }
+        const silent = dog.check(heartbeats(run.mem), timer.now());
+        if (silent.length === 0) return;
+        // While stopping, a CPU that went quiet is why the stop hangs: the message says so.
+        if (phase === 'stopping') silentWhileStopping = silent;
+        else {
+          cancel();
+          void stop(silent);
+        }
+      });
+    };
+
     /** Re-checks the parameters after a change; a bad value leaves the last good run alone. */
     const recheck = (patch: Partial<LiveState>) => {
       const next = { ...get(), ...patch };
@@ -176,7 +265,7 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
       set({
         phase: outcome.kind === 'stopped' ? 'stopped' : 'failed',
         final,
-        message: stopMessage(outcome),
+        message: stopMessage(outcome, silentWhileStopping),
       });
     };
 
@@ -360,22 +449,14 @@ export function createLiveStore(bridge: LiveBridge, cores: number, scenario = 'g
             phase: 'running',
             message: `Running on ${String(run.mem.cpus)} CPU workers.`,
           });
+          watch(run);
         } catch (e) {
           bridge.terminate();
           set({ phase: 'failed', run: null, message: `The CPUs did not start: ${messageOf(e)}` });
         }
       },
-      async stopRequested() {
-        const { run, phase } = get();
-        if (!run || phase !== 'running') return;
-        set({ phase: 'stopping', message: 'Stopping: every task finishes its current operation…' });
-        const outcome = await bridge.stop(run);
-        if (get().run !== run) return; // reset (or replaced) meanwhile
-        try {
-          judge(run, outcome);
-        } catch (e) {
-          set({ phase: 'failed', message: `The stopped run could not be read: ${messageOf(e)}` });
-        }
+      stopRequested() {
+        return stop();
       },
       resetRequested() {
         bridge.terminate();

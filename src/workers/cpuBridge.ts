@@ -58,11 +58,11 @@ export class CpuBridge {
   }
 
   /** Asks the CPUs to finish their operations; terminates them once stopped (or stuck). */
-  async stop(run: LiveRun): Promise<StopOutcome> {
+  async stop(run: LiveRun, unresponsive: readonly number[] = []): Promise<StopOutcome> {
     const cpus = this.current;
     if (!cpus || cpus.run !== run) return { kind: 'stopped' };
     this.current = null;
-    return cpus.stop(webPlatform);
+    return cpus.stop(webPlatform, unresponsive);
   }
 
   /** Replays `events` on fresh workers of their own (a run's workers are not touched). */
