@@ -44,9 +44,16 @@ test('an exploration shows its progress, can be cancelled and run again', async 
       /Exploring… [\d,]+ states \([\d,]+ states\/s\), [\d,]+ transitions, depth \d+, \d+ MB of 1024 MB/,
     ),
   ).toBeVisible();
+  expect(page.workers()).toHaveLength(1);
   await panel.getByRole('button', { name: 'Cancel' }).click();
   await expect(panel.getByRole('status')).toHaveText('Cancelled.');
-  await expect(panel.getByRole('button', { name: 'Explore' })).toBeVisible();
+  // Cancelling terminates the explore worker: nothing keeps computing in the background.
+  await expect.poll(() => page.workers().length, { timeout: 5000 }).toBe(0);
+  // And it runs again.
+  await panel.getByRole('button', { name: 'Explore' }).click();
+  await expect(panel.getByRole('status')).toContainText('Exploring');
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await expect(panel.getByRole('status')).toHaveText('Cancelled.');
 });
 
 test('an outcome carries the invariant its path broke, and Explore proposes the preset that shows the rest', async ({

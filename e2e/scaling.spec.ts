@@ -83,9 +83,12 @@ test('a sweep can be cancelled, keeps what it measured, and runs again', async (
   await expect(page.getByRole('progressbar', { name: 'Sweep progress' })).toBeVisible();
   await expect(page.getByText(/\d+ of 12 runs, about \d+ s left/)).toBeVisible();
   await expect(scaling.table()).toBeVisible({ timeout: 20_000 });
+  expect(page.workers().length).toBeGreaterThan(0);
   await scaling.button('Cancel').click();
   await expect(scaling.status()).toContainText('Cancelled', { timeout: 10_000 });
   expect((await scaling.rows()).length).toBeGreaterThan(0);
+  // No CPU worker is left running after a cancel.
+  await expect.poll(() => page.workers().length, { timeout: 5000 }).toBe(0);
   await expect(scaling.button('Run sweep')).toBeEnabled();
 });
 

@@ -3,10 +3,12 @@
 // (stop, rates, IRQs) goes through the shared memory, never through a message.
 
 import { type CpuJob, runJob } from '../live/run.ts';
+import { type CpuFault, faultyClock } from './faults.ts';
 
 export const cpuApi = {
-  run(job: CpuJob): void {
-    runJob(job, { now: () => performance.now() });
+  /** `fault` is only ever given by the end-to-end tests (faults.ts). */
+  run(job: CpuJob, fault?: CpuFault): void {
+    runJob(job, faultyClock(fault));
   },
 };
 

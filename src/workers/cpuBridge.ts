@@ -16,6 +16,7 @@ import {
 } from '../live/run.ts';
 import type { Params } from '../scenarios/types.ts';
 import type { CpuApi } from './cpuApi.ts';
+import { injectedFault } from './faults.ts';
 
 /** Waits on shared memory from the page: Atomics.wait would throw on the main thread. */
 export const pageWaiter: Waiter = async (words, index, value, ms) => {
@@ -40,9 +41,16 @@ export const webPlatform: Platform = {
       failed(`CPU${job.cpu}'s worker crashed: ${e.message || 'unknown error'}`);
     });
     const api: Remote<CpuApi> = wrap<CpuApi>(worker);
-    api.run(job).catch((e: unknown) => {
+    // Only free runs misbehave on request: a lockstep replay or the probe is not the test's target.
+    const fault = job.mode === 'free' ? injectedFault(job.cpu) : undefined;
+    api.run(job, fault).catch((e: unknown) => {
       failed(`CPU${job.cpu} stopped the run: ${e instanceof Error ? e.message : String(e)}`);
     });
+    if (fault?.kind === 'terminate') {
+      setTimeout(() => {
+        worker.terminate();
+      }, fault.afterMs);
+    }
     return worker;
   },
 };
