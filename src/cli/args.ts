@@ -13,7 +13,9 @@ export function parseCommand<T>(parse: () => T): T {
   try {
     return parse();
   } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
+    // One line, like every other usage error (Node's "ambiguous argument" message has three).
+    const message = e instanceof Error ? e.message : String(e);
+    throw new UsageError(message.replace(/\s*\n\s*/g, ' '));
   }
 }
 
