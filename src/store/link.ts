@@ -3,6 +3,15 @@
 // ones are compressed with lz-string (#/step/percpu-classic?z=…).
 
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
+import * as v from 'valibot';
+import {
+  linkTooLong,
+  MAX_PACKED_CHARS,
+  MAX_SCHEDULE_CHARS,
+  packedStepLink,
+  position,
+  valueOf,
+} from './linkSchemas.ts';
 
 export interface StepLink {
   readonly scenario: string;
@@ -43,6 +52,8 @@ export function decodePart(text: string): string | null {
 export function decodeLink(hash: string): Decoded {
   if (!hash.startsWith(PREFIX))
     return { ok: false, message: 'this link does not point into Step mode' };
+  const long = linkTooLong(hash);
+  if (long) return { ok: false, message: long };
   const rest = hash.slice(PREFIX.length);
   const q = rest.indexOf('?');
   const scenario = decodePart(q < 0 ? rest : rest.slice(0, q));
@@ -51,37 +62,29 @@ export function decodeLink(hash: string): Decoded {
   const search = new URLSearchParams(q < 0 ? '' : rest.slice(q + 1));
   const z = search.get('z');
   if (z !== null) {
+    if (z.length > MAX_PACKED_CHARS)
+      return { ok: false, message: 'the compressed part of this link is too long to be ours' };
     let parsed: unknown;
     try {
       parsed = JSON.parse(decompressFromEncodedURIComponent(z) || 'null');
     } catch {
       parsed = null;
     }
-    if (!isPacked(parsed))
+    const packed = v.safeParse(packedStepLink, parsed);
+    if (!packed.success)
       return { ok: false, message: 'the compressed part of this link is damaged' };
-    return { ok: true, link: { scenario, params: parsed.p, schedule: parsed.s, cursor: parsed.c } };
+    const { p, s, c } = packed.output;
+    return { ok: true, link: { scenario, params: p, schedule: s, cursor: c } };
   }
   const params: Record<string, string> = {};
-  for (const [k, v] of search) if (k !== 'sched' && k !== 'at') params[k] = v;
+  for (const [k, value] of search) if (k !== 'sched' && k !== 'at') params[k] = value;
   const schedule = search.get('sched') ?? '';
+  if (schedule.length > MAX_SCHEDULE_CHARS)
+    return { ok: false, message: "the link's schedule is too long to be ours" };
   const at = search.get('at');
-  const cursor = at === null ? Number.MAX_SAFE_INTEGER : Number(at);
-  if (!Number.isInteger(cursor) || cursor < 0) {
+  const cursor = at === null ? Number.MAX_SAFE_INTEGER : valueOf(position, at);
+  if (cursor === null) {
     return { ok: false, message: `the link's position 'at=${at ?? ''}' is not a step number` };
   }
   return { ok: true, link: { scenario, params, schedule, cursor } };
-}
-
-function isPacked(v: unknown): v is { p: Record<string, string>; s: string; c: number } {
-  if (typeof v !== 'object' || v === null) return false;
-  const o = v as Record<string, unknown>;
-  return (
-    typeof o.s === 'string' &&
-    typeof o.c === 'number' &&
-    Number.isInteger(o.c) &&
-    o.c >= 0 &&
-    typeof o.p === 'object' &&
-    o.p !== null &&
-    Object.values(o.p).every((x) => typeof x === 'string')
-  );
 }

@@ -6,6 +6,9 @@
 import type { LiveSettings } from '../live/control.ts';
 import { ENGINES, type EngineKind } from '../live/engine/engine.ts';
 import { decodePart } from './link.ts';
+import { linkTooLong, rate, valueOf, wholeNumber } from './linkSchemas.ts';
+
+const cpusSchema = wholeNumber(1, 64);
 
 export interface LiveLink {
   readonly scenario: string;
@@ -31,9 +34,22 @@ const SETTING_KEYS: Readonly<Record<string, keyof LiveSettings>> = {
   period: 'periodUs',
 };
 
+/** A link that opens nothing but the default set-up. */
+const EMPTY: LiveLink = {
+  scenario: '',
+  cpus: null,
+  choices: {},
+  settings: {},
+  engine: null,
+  replay: null,
+  problems: [],
+};
+
 export function parseLiveLink(hash: string): LiveLink | null {
   const m = /^#\/live(?:\/([^?]*))?(?:\?(.*))?$/.exec(hash);
   if (!m) return null;
+  const long = linkTooLong(hash);
+  if (long) return { ...EMPTY, problems: [long] };
   const problems: string[] = [];
   const scenario = decodePart(m[1] ?? '') ?? '';
   if (scenario === '' && (m[1] ?? '') !== '')
@@ -47,12 +63,12 @@ export function parseLiveLink(hash: string): LiveLink | null {
   let engine: EngineKind | null = null;
   for (const [key, value] of q) {
     if (key === 'cpus') {
-      const n = Number(value);
-      if (Number.isInteger(n) && n >= 1 && n <= 64) cpus = n;
+      const n = valueOf(cpusSchema, value);
+      if (n !== null) cpus = n;
       else problems.push(`cpus must be 1 to 64, not '${value}'`);
     } else if (key in SETTING_KEYS) {
-      const n = Number(value);
-      if (Number.isFinite(n) && n >= 0) settings[SETTING_KEYS[key] as keyof LiveSettings] = n;
+      const n = valueOf(rate, value);
+      if (n !== null) settings[SETTING_KEYS[key] as keyof LiveSettings] = n;
       else problems.push(`${key} must be a number ≥ 0, not '${value}'`);
     } else if (key === 'engine') {
       engine = ENGINES.find((e) => e === value) ?? null;

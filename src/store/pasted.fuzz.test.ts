@@ -4,11 +4,13 @@
 // thousand cases.
 
 import fc from 'fast-check';
+import { compressToEncodedURIComponent } from 'lz-string';
 import { describe, expect, it } from 'vitest';
 import { parseScheduleWithOffsets, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { catalogue } from '../scenarios/index.ts';
 import { ParamError, resolveParams } from '../scenarios/params.ts';
-import { decodeLink } from './link.ts';
+import { decodeLink, encodeLink } from './link.ts';
+import { MAX_LINK_CHARS, MAX_PACKED_CHARS } from './linkSchemas.ts';
 import { parseLiveLink } from './liveLink.ts';
 import { parseScalingLink } from './scalingLink.ts';
 import { currentState } from './session.ts';
@@ -142,6 +144,65 @@ describe('what a user can paste', () => {
       ),
       options,
     );
+  });
+
+  it('compressed Step links: any JSON inside opens only with the shape the app writes', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.jsonValue(),
+          fc.record({
+            p: fc.oneof(fc.dictionary(names, word), fc.jsonValue()),
+            s: fc.oneof(schedule, fc.jsonValue()),
+            c: fc.oneof(fc.nat(), fc.integer(), fc.double(), fc.jsonValue()),
+          }),
+        ),
+        (doc) => {
+          const d = decodeLink(
+            `#/step/global-plain?z=${compressToEncodedURIComponent(JSON.stringify(doc))}`,
+          );
+          if (!d.ok) expect(d.message).toBe('the compressed part of this link is damaged');
+          else {
+            expect(typeof d.link.schedule).toBe('string');
+            expect(Number.isSafeInteger(d.link.cursor) && d.link.cursor >= 0).toBe(true);
+            for (const v of Object.values(d.link.params)) expect(typeof v).toBe('string');
+          }
+        },
+      ),
+      options,
+    );
+    // And what the app writes reads back unchanged.
+    const link = {
+      scenario: 'percpu-classic',
+      params: { cpus: '3', slots: '1,2,3' },
+      schedule: '0 1 2 '.repeat(40).trim(),
+      cursor: 17,
+    };
+    expect(decodeLink(encodeLink(link))).toEqual({ ok: true, link });
+  });
+
+  it('links too long to be ours are refused by their length, on every screen', () => {
+    const huge = `#/step/global-plain?sched=${'0 '.repeat(MAX_LINK_CHARS)}`;
+    const step = decodeLink(huge);
+    expect(step.ok).toBe(false);
+    if (!step.ok) expect(step.message).toMatch(/characters long, more than the 16,384/);
+    expect(parseLiveLink(`#/live/global-plain?sched=${'0 '.repeat(MAX_LINK_CHARS)}`)).toMatchObject(
+      { scenario: '', problems: [expect.stringMatching(/characters long/)] },
+    );
+    expect(
+      parseScalingLink(`#/scaling?scenarios=${'a,'.repeat(MAX_LINK_CHARS)}`, 2)?.problems,
+    ).toEqual([expect.stringMatching(/characters long/)]);
+    // A compressed part longer than the app ever writes is not decompressed at all.
+    const z = decodeLink(`#/step/global-plain?z=${'A'.repeat(MAX_PACKED_CHARS + 1)}`);
+    expect(z).toEqual({
+      ok: false,
+      message: 'the compressed part of this link is too long to be ours',
+    });
+    // The Step store keeps the refused link in its notice, cut to a readable length.
+    const store = createStepStore();
+    store.getState().linkOpened(huge);
+    expect(store.getState().notice).toMatch(/characters long/);
+    expect(store.getState().notice?.length).toBeLessThan(600);
   });
 
   it('a broken percent-encoding is named, not thrown (fuzzing found it)', () => {

@@ -15,6 +15,8 @@ import {
   type SweepPlan,
 } from '../live/scaling/plan.ts';
 
+import { finiteNumber, linkTooLong, valueOf } from './linkSchemas.ts';
+
 export interface ScalingLink {
   readonly plan: SweepPlan;
   readonly problems: readonly string[];
@@ -29,8 +31,16 @@ const list = (v: string) =>
 export function parseScalingLink(hash: string, cores: number): ScalingLink | null {
   const m = /^#\/scaling(?:\?(.*))?$/.exec(hash);
   if (!m) return null;
+  const long = linkTooLong(hash);
+  if (long) return { plan: defaultPlan(cores), problems: [long] };
   const problems: string[] = [];
   let plan: SweepPlan = defaultPlan(cores);
+  /** A number part: its value, or null after reporting it (the plan checks its range). */
+  const num = (key: string, value: string) => {
+    const n = valueOf(finiteNumber, value);
+    if (n === null) problems.push(`${key} must be a number, not '${value}'`);
+    return n;
+  };
   /** Applies one change unless it makes the plan unrunnable (then it is reported, not kept). */
   const take = (key: string, patch: Partial<SweepPlan>) => {
     const next = { ...plan, ...patch };
@@ -50,9 +60,13 @@ export function parseScalingLink(hash: string, cores: number): ScalingLink | nul
       case 'scenarios':
         take(key, { scenarios: list(value) });
         break;
-      case 'cpus':
-        take(key, { cpus: list(value).map(Number) });
+      case 'cpus': {
+        const cpus = list(value).map((c) => valueOf(finiteNumber, c));
+        if (cpus.some((c) => c === null) || cpus.length === 0)
+          problems.push(`cpus must be a list of CPU counts such as 1,2,4, not '${value}'`);
+        else take(key, { cpus: cpus as number[] });
         break;
+      }
       case 'layout':
         pick(SLOT_LAYOUTS, (layouts) => {
           take(key, { layouts });
@@ -65,15 +79,21 @@ export function parseScalingLink(hash: string, cores: number): ScalingLink | nul
         else take(key, { summers: summers as Summer[] });
         break;
       }
-      case 'seconds':
-        take(key, { seconds: Number(value) });
+      case 'seconds': {
+        const n = num(key, value);
+        if (n !== null) take(key, { seconds: n });
         break;
-      case 'warmup':
-        take(key, { warmupSeconds: Number(value) });
+      }
+      case 'warmup': {
+        const n = num(key, value);
+        if (n !== null) take(key, { warmupSeconds: n });
         break;
-      case 'repeat':
-        take(key, { repeat: Number(value) });
+      }
+      case 'repeat': {
+        const n = num(key, value);
+        if (n !== null) take(key, { repeat: n });
         break;
+      }
       case 'engine':
         pick(ENGINES, (engines) => {
           take(key, { engines });
