@@ -39,7 +39,7 @@ export const globalSpinlockLesson: ScenarioLesson = {
     },
     {
       title: 'The price: everyone waits for one lock',
-      text: 'Correct, but every file opened on every CPU takes the same lock and pulls the same cache lines. With many CPUs opening files, they queue on filp_count_lock. Removing that lock is what the rest of the thread was about.',
+      text: "Correct, but every file opened on every CPU takes the same lock and pulls the same cache lines. With many CPUs opening files, they queue on filp_count_lock. Dipankar Sarma's patch and Eric Dumazet's answer to it both removed filp_count_lock.",
     },
   ],
   witnessQuestions: {

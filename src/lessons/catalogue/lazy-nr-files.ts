@@ -75,7 +75,7 @@ export const lazyNrFilesLesson: ScenarioLesson = {
   challenges: [
     {
       id: 'migrate-mid-add',
-      title: 'Move a task in the middle of an add',
+      title: 'Try to move a task in the middle of an add',
       task: 'Two CPUs open three files each with threshold 1, and you may migrate a task once. Can you make a file go missing, or make get_nr_files() off by more than threshold × CPUs?',
       mode: 'impossible',
       goal: {

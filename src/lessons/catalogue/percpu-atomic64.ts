@@ -14,7 +14,7 @@ export const percpuAtomic64Lesson: ScenarioLesson = {
   slides: [
     {
       title: 'No lock on the fold',
-      text: "Shaohua Li's first version (its code is not at hand: this is the design as the thread describes it) made fbc->count an atomic64_t and dropped fbc->lock. An overflowing add does atomic64_add() of its delta plus the amount, then writes 0 to its delta; the sum reads fbc->count, then each delta, with no lock. fbc->count is 1000 and the deltas are 31, 0, 5 and 0.",
+      text: "Shaohua Li's April 2011 version (its code is not at hand: this is the design as the thread describes it) made fbc->count an atomic64_t and dropped fbc->lock. An overflowing add does atomic64_add() of its delta plus the amount, then writes 0 to its delta; the sum reads fbc->count, then each delta, with no lock. fbc->count is 1000 and the deltas are 31, 0, 5 and 0.",
       params: REFERENCE_6D,
       expect: { count: 1000, slot0: 31, slot2: 5, exact: 1036 },
     },

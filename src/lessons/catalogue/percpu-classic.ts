@@ -61,7 +61,7 @@ export const percpuClassicLesson: ScenarioLesson = {
     },
     {
       title: 'Never a half-done fold',
-      text: "The sum returns 1036. Then CPU1 gets the lock and folds 32: fbc->count is 1032 and the true value is 1040. The sum missed CPU0's 3, added after it read that delta, and CPU1's 1, still waiting for the lock: adds in flight, never a fold seen half done. The price: every overflowing adder on every CPU waits for the whole scan. And where nearly every add overflows, every add takes fbc->lock: Tim Chen found vm_committed_as behaving as one global spinlock on a 128-CPU machine.",
+      text: "The sum returns 1036. Then CPU1 gets the lock and folds 32: fbc->count is 1032 and the true value is 1040. The sum missed CPU0's 3, added after it read that delta, and CPU1's 1, still waiting for the lock: adds in flight, never a fold seen half done. The price: every overflowing adder on every CPU waits for the whole scan. And where nearly every add overflows, every add takes fbc->lock: on Tim Chen's many-CPU test machine, large updates of vm_committed_as always overflowed, and the per-CPU counter behaved as one global spinlock.",
       params: SIX_B,
       at: '3 3 3 1 1 1 0 0 0 0 3 3 3 3 1 1 1 1 1 1',
       expect: { sum: 1036, count: 1032, slot0: 13, slot1: 0, exact: 1040 },

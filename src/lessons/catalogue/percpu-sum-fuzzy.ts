@@ -49,7 +49,7 @@ export const percpuSumFuzzyLesson: ScenarioLesson = {
     },
     {
       title: 'What is missing',
-      text: 'Tejun Heo asked of such checks: "Let\'s say an updater reset per cpu counter but got preempted before updating the global counter. What differences does it make to check fbc->counter before & after like above?" A check needs the fold to be one unit for the sum, and something that stops new folds while a sum runs. Eric Dumazet\'s May 2011 scheme (percpu-seq) adds both.',
+      text: 'Tejun Heo asked of such checks: "Let\'s say an updater reset per cpu counter but got preempted before updating the global counter. What differences does it make to check fbc->counter before & after like above?" A check needs the fold to be one unit for the sum, and something that stops new folds while a sum runs. Eric Dumazet\'s May 2011 scheme (percpu-seq) stops new folds with a bit that says a sum is in flight; its model also makes each fold one unit, under fbc->lock.',
     },
   ],
   witnessQuestions: {

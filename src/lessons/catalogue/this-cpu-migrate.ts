@@ -28,7 +28,7 @@ export const thisCpuMigrateLesson: ScenarioLesson = {
     },
     {
       title: 'v2: two safe operations are not one',
-      text: 'Christoph Lameter\'s review: "You need to keep preempt_disable/enable here because otherwise the per cpu variable zeroed may be on a different cpu than the per cpu variable where you got the value from." v2 used this_cpu_read and this_cpu_write, each preempt-safe on its own, but the task can still move between them: CPU1\'s slot becomes 0 exactly as before.',
+      text: 'Christoph Lameter\'s review of v1: "You need to keep preempt_disable/enable here because otherwise the per cpu variable zeroed may be on a different cpu than the per cpu variable where you got the value from." v2 used this_cpu_read and this_cpu_write, each preempt-safe on its own, but the task can still move between them: CPU1\'s slot becomes 0 exactly as before.',
       params: { variant: 'this-cpu-pair' },
       at: '0*3 mig0>1 1*3',
       expect: { slot0: 1001, slot1: 0, val: 1001, fired: 1 },

@@ -42,7 +42,7 @@ export const tornRead32Lesson: ScenarioLesson = {
     },
     {
       title: 'The SMP fix: an atomic64_t count',
-      text: "Shaohua Li's 2011 series made fbc->count an atomic64_t on SMP. On x86-32, atomic64_read uses cmpxchg8b, one access to both halves, so read() returns the old value or the new one, never a mix. Eric Dumazet noted its cost in his 32-bit profile: \"atomic64_add() uses two 'lock cmpxchg8b' on x86_32\".",
+      text: 'Shaohua Li\'s 2011 series ("percpu_counter: use atomic64 for counter in SMP") made fbc->count an atomic64_t. On x86-32, atomic64_read uses cmpxchg8b, one access to both halves, so read() returns the old value or the new one, never a mix. Eric Dumazet noted its cost in his 32-bit profile: "atomic64_add() uses two \'lock cmpxchg8b\' on x86_32".',
       params: { variant: 'atomic64' },
       at: '1 0',
       expect: { read: 4294967312, count: 4294967312 },
