@@ -4,12 +4,11 @@
 
 import { describe, expect, it } from 'vitest';
 import { replay } from '../machine/replay.ts';
-import { parseSchedule } from '../machine/schedule.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { jsonObservables, observe } from '../scenarios/outcome.ts';
-import { resolveParams } from '../scenarios/params.ts';
 import type { ParamValue } from '../scenarios/types.ts';
 import { lessons } from './catalogue/index.ts';
+import { slideStage } from './slide.ts';
 import type { Slide } from './types.ts';
 import { runVerdict } from './verdict.ts';
 
@@ -24,9 +23,9 @@ const staged = (s: Slide) =>
 function replayed(id: string, slide: Slide) {
   const sc = findScenario(id);
   if (!sc) throw new Error(`no scenario ${id}`);
-  const p = resolveParams(sc, slide.params ?? {});
+  const { params: p, events } = slideStage(sc, slide);
   const { machine } = sc.build(p);
-  const { states } = replay(machine, parseSchedule(slide.at ?? ''));
+  const { states } = replay(machine, events);
   // Every observable value the stage showed on the way, for the figures check.
   const seen = states.flatMap((s) => Object.values(observe(sc, machine, s, p)));
   return { p, seen, verdict: runVerdict(sc, machine, states, p) };
