@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 
 // The layer rule of DESIGN.md §3: the pure core runs unchanged in Node, workers and the main
 // thread, so it imports nothing from the UI side. Each message names where the code belongs.
-const pureCore = 'The pure core (src/machine, src/scenarios, src/explore, src/live)';
+const pureCore = 'The pure core (src/machine, src/scenarios, src/explore, src/live, src/lessons)';
 const pureCoreImports = {
   paths: [
     {
@@ -144,7 +144,13 @@ export default defineConfig([
   },
 
   {
-    files: ['src/machine/**', 'src/scenarios/**', 'src/explore/**', 'src/live/**'],
+    files: [
+      'src/machine/**',
+      'src/scenarios/**',
+      'src/explore/**',
+      'src/live/**',
+      'src/lessons/**',
+    ],
     rules: { 'no-restricted-imports': ['error', pureCoreImports] },
   },
 

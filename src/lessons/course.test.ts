@@ -1,0 +1,31 @@
+// The course runs through every scenario once, from global-plain to percpu-modern.
+
+import { describe, expect, it } from 'vitest';
+import { catalogue } from '../scenarios/index.ts';
+import { courseOrder, nextInCourse, previousInCourse } from './course.ts';
+
+describe('course', () => {
+  it('holds every scenario of the catalogue exactly once', () => {
+    expect([...courseOrder].sort()).toEqual(catalogue.map((s) => s.id).sort());
+  });
+
+  it('starts at global-plain and ends at percpu-modern', () => {
+    expect(courseOrder[0]).toBe('global-plain');
+    expect(courseOrder[courseOrder.length - 1]).toBe('percpu-modern');
+  });
+
+  it('teaches the locked percpu_counter before the lockless designs that break it', () => {
+    const at = (id: string) => courseOrder.indexOf(id);
+    expect(at('percpu-classic')).toBeLessThan(at('percpu-atomic64'));
+    expect(at('percpu-sum-fuzzy')).toBeLessThan(at('percpu-seq'));
+    expect(at('irq-local-rmw')).toBeLessThan(at('percpu-modern'));
+  });
+
+  it('walks forward and back, and stops at both ends', () => {
+    expect(nextInCourse('global-plain')).toBe(courseOrder[1]);
+    expect(previousInCourse(courseOrder[1] as string)).toBe('global-plain');
+    expect(previousInCourse('global-plain')).toBeNull();
+    expect(nextInCourse('percpu-modern')).toBeNull();
+    expect(nextInCourse('no-such-scenario')).toBeNull();
+  });
+});

@@ -1,0 +1,48 @@
+// The course: every scenario once, from the first race to the kernel of today.
+//
+// It follows DESIGN §5's catalogue order (the order of groups.ts: the 2006 nr_files thread,
+// percpu_counter in 2.6.39, the 2011 scalability threads, this_cpu operations and cmpxchg_local,
+// modern mainline), with three moves, each for the student:
+// - global-spinlock comes before global-atomic: that is the order of history (2.6.16's
+//   filp_count_lock, replaced by Dipankar Sarma's atomic_t, then Eric Dumazet's per-CPU counts)
+//   and of the reference's fixes "in increasing scalability" (§6a).
+// - torn-read-32 joins its group (groups.ts puts it with the 2011 series, whose first patches
+//   fix it) and opens it: its SMP fix, an atomic64_t fbc->count, is where percpu-atomic64 starts.
+// - percpu-sum-fuzzy comes right after percpu-atomic64, as in the thread (the retrying sums of
+//   22–28 April 2011 answer the atomic64 sum's deviation): it shows the livelock that
+//   percpu-seq's in-flight bit later bounds. percpu-lglock (11 May), which blocks adders during
+//   a sum instead, comes next, then Eric Dumazet's V1 and V2 (13 May).
+// percpu-modern closes the course: its race and its fixes build on irq-local-rmw (an IRQ inside a
+// read-modify-write; interrupts off; a this_cpu_cmpxchg retry loop) and cmpxchg-local-generic.
+
+/** Scenario ids in course order, from global-plain to percpu-modern. */
+export const courseOrder: readonly string[] = [
+  'global-plain',
+  'global-spinlock',
+  'global-atomic',
+  'lazy-nr-files',
+  'percpu-classic',
+  'torn-read-32',
+  'percpu-atomic64',
+  'percpu-sum-fuzzy',
+  'percpu-lglock',
+  'percpu-seq',
+  'percpu-seq-multi',
+  'this-cpu-migrate',
+  'this-cpu-ops',
+  'irq-local-rmw',
+  'cmpxchg-local-generic',
+  'percpu-modern',
+];
+
+/** The scenario after `id` in the course, or null at the end (or for an id not in it). */
+export function nextInCourse(id: string): string | null {
+  const i = courseOrder.indexOf(id);
+  return i < 0 ? null : (courseOrder[i + 1] ?? null);
+}
+
+/** The scenario before `id` in the course, or null at the start (or for an id not in it). */
+export function previousInCourse(id: string): string | null {
+  const i = courseOrder.indexOf(id);
+  return i <= 0 ? null : (courseOrder[i - 1] ?? null);
+}
