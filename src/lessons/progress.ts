@@ -1,7 +1,9 @@
 // A student's progress through the course, as kept in localStorage: versioned, small, and
-// validated by hand when read back, because anything can be in storage (an older or newer app,
-// an edit in the devtools, a truncated write). Reading never throws; it says what is wrong.
+// checked against a schema (valibot) when read back, because anything can be in storage (an
+// older or newer app, an edit in the devtools, a truncated write). Reading never throws; it says
+// what is wrong and where.
 
+import * as v from 'valibot';
 import { MAX_SCHEDULE_EVENTS, parseSchedule } from '../machine/schedule.ts';
 import { compareScores, type Score } from './score.ts';
 
@@ -63,32 +65,6 @@ export function parseProgress(text: string): ProgressResult {
   return validateProgress(value);
 }
 
-class Invalid extends Error {}
-
-function fail(at: string, what: string): never {
-  throw new Invalid(`${at} ${what}`);
-}
-
-function record(v: unknown, at: string): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(at, 'must be an object');
-  return v as Record<string, unknown>;
-}
-
-/** Only these keys, and all of them. */
-function exactKeys(o: Record<string, unknown>, keys: readonly string[], at: string): void {
-  for (const k of Object.keys(o)) {
-    if (!keys.includes(k)) fail(at, `has an unknown field ${JSON.stringify(k)}`);
-  }
-  for (const k of keys) if (!(k in o)) fail(at, `lacks the field "${k}"`);
-}
-
-function integer(v: unknown, max: number, at: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) {
-    fail(at, `must be an integer from 0 to ${max}, got ${short(v)}`);
-  }
-  return v;
-}
-
 /** A value, briefly, for a message. Never throws (JSON.stringify does on a bigint). */
 function short(v: unknown): string {
   let s: string;
@@ -102,101 +78,121 @@ function short(v: unknown): string {
   return s.length > 40 ? `${s.slice(0, 40)}…` : s;
 }
 
-function entries(v: unknown, at: string): [string, unknown][] {
-  const list = Object.entries(record(v, at));
-  if (list.length > PROGRESS_LIMITS.entries) {
-    fail(at, `has ${list.length} entries, more than ${PROGRESS_LIMITS.entries}`);
-  }
-  return list;
+// The record's shape as valibot schemas. Each message says what is wrong; `validateProgress`
+// puts the place in front ("progress.lessons["a"].slide must be …").
+
+/** An object with exactly these fields: says which field is unknown or missing. */
+function exactly<E extends v.ObjectEntries>(entries: E) {
+  return v.strictObject(entries, (i) => {
+    const key = i.path?.at(-1)?.key;
+    if (i.expected === 'never') return `has an unknown field ${short(key)}`;
+    if (i.path) return `lacks the field ${short(key)}`;
+    return 'must be an object';
+  });
 }
 
-function lesson(v: unknown, at: string): LessonProgress {
-  const o = record(v, at);
-  exactKeys(o, ['slide', 'done'], at);
-  if (typeof o.done !== 'boolean')
-    fail(`${at}.done`, `must be true or false, got ${short(o.done)}`);
-  return { slide: integer(o.slide, PROGRESS_LIMITS.slide, `${at}.slide`), done: o.done };
+function count(max: number) {
+  const m = (i: v.BaseIssue<unknown>) =>
+    `must be an integer from 0 to ${max}, got ${short(i.input)}`;
+  return v.pipe(v.number(m), v.integer(m), v.minValue(0, m), v.maxValue(max, m));
 }
 
-function schedule(v: unknown, at: string): string {
-  if (typeof v !== 'string') return fail(at, `must be a schedule string, got ${short(v)}`);
-  if (v.length > PROGRESS_LIMITS.scheduleChars) {
-    fail(at, `is longer than ${PROGRESS_LIMITS.scheduleChars} characters`);
-  }
-  try {
-    if (parseSchedule(v).length > MAX_SCHEDULE_EVENTS) fail(at, 'is too long');
-  } catch (e) {
-    if (e instanceof Invalid) throw e;
-    fail(at, `is not a schedule (${e instanceof Error ? e.message : String(e)})`);
-  }
-  return v;
+/** A table of at most PROGRESS_LIMITS.entries entries whose keys pass `keyOk`. */
+function table<T extends v.GenericSchema>(keyOk: (k: string) => boolean, keyIs: string, value: T) {
+  const { entries } = PROGRESS_LIMITS;
+  const rows = v.pipe(
+    v.record(v.pipe(v.string(), v.check(keyOk, `is not ${keyIs}`)), value, 'must be an object'),
+    v.maxEntries(entries, (i) => `has ${i.received} entries, more than ${entries}`),
+  );
+  // valibot's record takes an array as an object with keys "0", "1", …: not a table of ours.
+  const array = v.never('must be an object');
+  return v.lazy((input) => (Array.isArray(input) ? array : rows));
 }
 
-function challenge(v: unknown, at: string): ChallengeProgress {
-  const o = record(v, at);
-  if (o.kind === 'settled') {
-    exactKeys(o, ['kind'], at);
-    return { kind: 'settled' };
-  }
-  if (o.kind !== 'solved')
-    fail(`${at}.kind`, `must be "solved" or "settled", got ${short(o.kind)}`);
-  exactKeys(o, ['kind', 'schedule', 'score'], at);
-  const s = record(o.score, `${at}.score`);
-  exactKeys(s, ['interventions', 'switches', 'steps'], `${at}.score`);
-  const max = PROGRESS_LIMITS.score;
-  return {
-    kind: 'solved',
-    schedule: schedule(o.schedule, `${at}.schedule`),
-    score: {
-      interventions: integer(s.interventions, max, `${at}.score.interventions`),
-      switches: integer(s.switches, max, `${at}.score.switches`),
-      steps: integer(s.steps, max, `${at}.score.steps`),
-    },
-  };
+const lessonSchema = exactly({
+  slide: count(PROGRESS_LIMITS.slide),
+  done: v.boolean((i) => `must be true or false, got ${short(i.input)}`),
+});
+
+const scheduleSchema = v.pipe(
+  v.string((i) => `must be a schedule string, got ${short(i.input)}`),
+  v.maxLength(
+    PROGRESS_LIMITS.scheduleChars,
+    `is longer than ${PROGRESS_LIMITS.scheduleChars} characters`,
+  ),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    try {
+      if (parseSchedule(dataset.value).length > MAX_SCHEDULE_EVENTS)
+        addIssue({ message: 'is too long' });
+    } catch (e) {
+      addIssue({ message: `is not a schedule (${e instanceof Error ? e.message : String(e)})` });
+    }
+  }),
+);
+
+const challengeSchema = v.variant(
+  'kind',
+  [
+    exactly({ kind: v.literal('settled') }),
+    exactly({
+      kind: v.literal('solved'),
+      schedule: scheduleSchema,
+      score: exactly({
+        interventions: count(PROGRESS_LIMITS.score),
+        switches: count(PROGRESS_LIMITS.score),
+        steps: count(PROGRESS_LIMITS.score),
+      }),
+    }),
+  ],
+  (i) => (i.path ? `must be "solved" or "settled", got ${short(i.input)}` : 'must be an object'),
+);
+
+const challengeKeyOk = (key: string) => {
+  const [sc, ch, ...rest] = key.split('/');
+  return sc !== undefined && ch !== undefined && rest.length === 0 && isId(sc) && isId(ch);
+};
+
+const progressSchema = exactly({
+  version: v.literal(PROGRESS_VERSION, (i) => `must be ${PROGRESS_VERSION}, got ${short(i.input)}`),
+  lessons: table(isId, 'a scenario id', lessonSchema),
+  challenges: table(challengeKeyOk, 'a "scenario/challenge" key', challengeSchema),
+});
+
+/**
+ * Where an issue is: "progress.lessons["a"].slide". The second step of a path is always a key of
+ * the lessons or challenges table, written in brackets. A field that is missing or unknown is
+ * its object's problem, so the message names the object.
+ */
+function place(issue: v.BaseIssue<unknown>): string {
+  const path = issue.path ?? [];
+  const last = path.at(-1);
+  const aboutKey =
+    last?.type === 'object' &&
+    last.origin === 'key' &&
+    (issue.expected === 'never' || issue.received === 'undefined') &&
+    issue.kind === 'schema';
+  return (aboutKey ? path.slice(0, -1) : path).reduce(
+    (at, item, depth) => (depth === 1 ? `${at}[${short(item.key)}]` : `${at}.${String(item.key)}`),
+    'progress',
+  );
 }
 
 /** Checks a value read from storage; builds a fresh record holding only what was checked. */
 export function validateProgress(value: unknown): ProgressResult {
-  try {
-    const o = record(value, 'progress');
-    if (typeof o.version === 'number' && o.version > PROGRESS_VERSION) {
-      fail('progress', `was saved by a newer version (${o.version}) of the lab`);
-    }
-    if (o.version !== PROGRESS_VERSION) {
-      fail('progress.version', `must be ${PROGRESS_VERSION}, got ${short(o.version)}`);
-    }
-    exactKeys(o, ['version', 'lessons', 'challenges'], 'progress');
-    const lessons = entries(o.lessons, 'progress.lessons').map(
-      ([id, v]): [string, LessonProgress] => {
-        const at = `progress.lessons[${short(id)}]`;
-        if (!isId(id)) fail(at, 'is not a scenario id');
-        return [id, lesson(v, at)];
-      },
-    );
-    const challenges = entries(o.challenges, 'progress.challenges').map(
-      ([key, v]): [string, ChallengeProgress] => {
-        const at = `progress.challenges[${short(key)}]`;
-        const [sc, ch, ...rest] = key.split('/');
-        if (sc === undefined || ch === undefined || rest.length > 0 || !isId(sc) || !isId(ch)) {
-          fail(at, 'is not a "scenario/challenge" key');
-        }
-        return [key, challenge(v, at)];
-      },
-    );
-    // Object.fromEntries defines own properties, so even a "__proto__" key could not reach the
-    // prototype (and the id pattern rejects it anyway).
-    return {
-      ok: true,
-      progress: {
-        version: PROGRESS_VERSION,
-        lessons: Object.fromEntries(lessons),
-        challenges: Object.fromEntries(challenges),
-      },
-    };
-  } catch (e) {
-    if (e instanceof Invalid) return { ok: false, error: e.message };
-    throw e;
+  // Said first, whatever else is wrong: the likeliest cause is a newer app on the same origin.
+  const version = (value as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > PROGRESS_VERSION) {
+    return { ok: false, error: `progress was saved by a newer version (${version}) of the lab` };
   }
+  const r = v.safeParse(progressSchema, value, { abortEarly: true });
+  if (!r.success) {
+    const issue = r.issues[0];
+    return { ok: false, error: `${place(issue)} ${issue.message}` };
+  }
+  // valibot builds new objects, so even a "__proto__" key could not reach a prototype (and the
+  // id pattern rejects it anyway).
+  return { ok: true, progress: r.output };
 }
 
 /** The key a challenge's progress is kept under. */
