@@ -5,6 +5,7 @@ import { StepPage } from './pages/step.ts';
 async function exploreAt(page: Page, hash: string) {
   const step = new StepPage(page);
   await step.open(hash);
+  await step.openPanel('Explore');
   const panel = page.getByRole('region', { name: 'Explore' });
   await panel.getByRole('button', { name: 'Explore' }).click();
   return { step, panel };

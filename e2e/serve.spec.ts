@@ -53,6 +53,10 @@ test('no screen makes a request to another origin', async ({ page, baseURL }) =>
   // Explore runs in its own worker.
   await page.goto('/#/step/global-plain');
   await page
+    .getByRole('group', { name: 'Panels' })
+    .getByRole('button', { name: 'Explore' })
+    .click();
+  await page
     .getByRole('region', { name: 'Explore' })
     .getByRole('button', { name: 'Explore' })
     .click();

@@ -38,6 +38,13 @@ export class StepPage {
     await expect(this.timelinePosition()).toHaveValue('0');
   }
 
+  /** Opens one of the panels beside the stage (Parameters, Lesson, Results, Explore). */
+  async openPanel(name: string): Promise<void> {
+    const button = this.page.getByRole('group', { name: 'Panels' }).getByRole('button', { name });
+    if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+    await expect(this.page.getByRole('complementary', { name: `${name} panel` })).toBeVisible();
+  }
+
   parameter(name: string): Locator {
     return this.page.getByRole('group', { name: 'Parameters' }).getByRole('textbox', { name });
   }
@@ -166,7 +173,9 @@ export class StepPage {
 
   /** A CPU's lane: its task/handler stack, preempt_count, interrupts, next line. */
   cpu(k: number): Locator {
-    return this.page.getByRole('region', { name: 'CPUs' }).getByRole('group', { name: `CPU ${k}` });
+    return this.page
+      .getByRole('region', { name: 'CPUs' })
+      .getByRole('group', { name: `CPU ${k}`, exact: true });
   }
 
   memoryRegion(): Locator {

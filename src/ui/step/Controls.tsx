@@ -6,15 +6,27 @@ import { formatLiveLink } from '../../store/liveLink.ts';
 import type { Session } from '../../store/session.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { linkOf } from '../../store/stepStore.ts';
-import { type ControlView, controlsOf, cpuColour } from './view.ts';
-import { stepStore, useStepFields } from './useStep.ts';
+import { type ControlView, controlsOf } from './view.ts';
+import { stepStore, useStep, useStepFields } from './useStep.ts';
 
 /** A scheduler button: aria-disabled (still focusable) with the reason as its description. */
-function EventButton({ c, label, keyHint }: { c: ControlView; label: string; keyHint?: string }) {
+function EventButton({
+  c,
+  label,
+  keyHint,
+  short,
+}: {
+  c: ControlView;
+  label: string;
+  keyHint?: string;
+  /** A shorter visible text inside its lane (its first word, so the name still contains it). */
+  short?: string;
+}) {
   const disabled = c.why !== '';
   return (
     <button
       type="button"
+      aria-label={short ? label : undefined}
       aria-disabled={disabled}
       // The title only carries the reason a control is refused (it becomes its description).
       title={disabled ? c.why : undefined}
@@ -23,7 +35,7 @@ function EventButton({ c, label, keyHint }: { c: ControlView; label: string; key
         if (!disabled) stepStore.getState().eventRequested(c.ev);
       }}
     >
-      {label}
+      {short ?? label}
     </button>
   );
 }
@@ -34,7 +46,7 @@ function MigrateControl({ k, options }: { k: number; options: readonly ControlVi
   if (!chosen) return null;
   return (
     <span className="migrate">
-      <EventButton c={chosen} label={`Migrate task from CPU ${k}`} />
+      <EventButton c={chosen} label={`Migrate task from CPU ${k}`} short="Migrate task" />
       <label>
         to
         <select
@@ -84,33 +96,34 @@ function TimeButton({
   );
 }
 
-/** Per-CPU scheduler controls, then time travel, play and sharing. */
+/** One CPU's scheduler buttons: step, IRQ, NMI, preempt, migrate (shown in its lane). */
+export function CpuButtons({ k }: { k: number }) {
+  const session = useStep((s) => s.session);
+  const r = controlsOf(session.instance.machine, currentState(session))[k];
+  if (!r) return null;
+  return (
+    <div className="cpu-row" role="group" aria-label={`CPU ${k} controls`}>
+      <EventButton
+        c={r.step}
+        label={`Step CPU ${k}`}
+        short="Step"
+        keyHint={k < 9 ? String(k) : undefined}
+      />
+      {r.irq && <EventButton c={r.irq} label={`IRQ on CPU ${k}`} short="IRQ" />}
+      {r.nmi && <EventButton c={r.nmi} label={`NMI on CPU ${k}`} short="NMI" />}
+      <EventButton c={r.preempt} label={`Preempt CPU ${k}`} short="Preempt" />
+      {r.migrate.length > 0 && <MigrateControl k={k} options={r.migrate} />}
+    </div>
+  );
+}
+
+/** Time travel, play and sharing (the CPUs' own buttons are in their lanes). */
 export function Controls() {
   const { session, playing, speed } = useStepFields('session', 'playing', 'speed');
   const [copied, setCopied] = useState('');
-  const m = session.instance.machine;
-  const rows = controlsOf(m, currentState(session));
   const actions = stepStore.getState();
   return (
     <section className="controls" aria-label="Scheduler">
-      <div className="cpu-controls">
-        {rows.map((r, k) => (
-          <div key={k} className="cpu-row" role="group" aria-label={`CPU ${k} controls`}>
-            <span className="cpu-chip" style={{ borderColor: cpuColour(k) }}>
-              CPU{k}
-            </span>
-            <EventButton
-              c={r.step}
-              label={`Step CPU ${k}`}
-              keyHint={k < 9 ? String(k) : undefined}
-            />
-            {r.irq && <EventButton c={r.irq} label={`IRQ on CPU ${k}`} />}
-            {r.nmi && <EventButton c={r.nmi} label={`NMI on CPU ${k}`} />}
-            <EventButton c={r.preempt} label={`Preempt CPU ${k}`} />
-            {r.migrate.length > 0 && <MigrateControl k={k} options={r.migrate} />}
-          </div>
-        ))}
-      </div>
       <div className="time-controls">
         <TimeButton keys="ArrowLeft" off={session.cursor === 0} action="backRequested">
           Step back
@@ -150,6 +163,7 @@ export function Controls() {
         </button>
         <button
           type="button"
+          className="share"
           onClick={() => {
             const url = `${location.origin}${location.pathname}${linkOf(stepStore.getState().session)}`;
             void navigator.clipboard.writeText(url).then(

@@ -1,8 +1,12 @@
 import { currentState } from '../../store/session.ts';
+import { CpuButtons } from './Controls.tsx';
 import { cpuColour, cpuViews } from './view.ts';
 import { useStep } from './useStep.ts';
 
-/** One lane per CPU: what runs there, its preempt_count, interrupts, and the next line. */
+/**
+ * One lane per CPU: what runs there, its preempt_count, interrupts, the next line, and the
+ * buttons that schedule it, so the class sees the cause (a CPU's step) beside its state.
+ */
 export function CpuLanes() {
   const session = useStep((s) => s.session);
   const cpus = cpuViews(session.instance.machine, currentState(session));
@@ -16,17 +20,19 @@ export function CpuLanes() {
           aria-label={`CPU ${c.cpu}`}
           style={{ borderLeftColor: cpuColour(c.cpu) }}
         >
-          <h3>CPU{c.cpu}</h3>
-          <p className="stack">{c.idle ? 'idle' : c.stack.join(' → ')}</p>
+          <h3>
+            CPU{c.cpu} <span className="stack">{c.idle ? 'idle' : c.stack.join(' → ')}</span>{' '}
+            <span className="next-line">
+              {c.nextLine > 0 ? `next: line ${c.nextLine}` : c.idle ? 'nothing to run' : 'finished'}
+            </span>
+          </h3>
           <p className="flags">
             <span>preempt_count {c.preemptCount}</span>{' '}
             <span>interrupts {c.irqsOn ? 'on' : 'off'}</span>
             {c.pending && <span className="pending"> IRQ pending</span>}
           </p>
           {c.registers.length > 0 && <p className="registers">{c.registers.join(', ')}</p>}
-          <p className="next-line">
-            {c.nextLine > 0 ? `next: line ${c.nextLine}` : c.idle ? 'nothing to run' : 'finished'}
-          </p>
+          <CpuButtons k={c.cpu} />
         </div>
       ))}
     </section>

@@ -17,7 +17,8 @@ export function InvariantBadges() {
             title={v.description}
           >
             <strong>{v.id}</strong>: {v.status}
-            {v.reason && <span className="reason"> ({v.reason})</span>}
+            {/* On the stage only a broken invariant's reason is spelt out; all are in the name. */}
+            {v.reason && v.status === 'violated' && <span className="reason"> ({v.reason})</span>}
           </li>
         ))}
       </ul>

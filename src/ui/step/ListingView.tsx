@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { currentState } from '../../store/session.ts';
 import { cpuColour, cpuViews } from './view.ts';
 import { useStep } from './useStep.ts';
@@ -7,12 +8,31 @@ export function ListingView() {
   const session = useStep((s) => s.session);
   const { lines, notes } = session.instance.listing;
   const cpus = cpuViews(session.instance.machine, currentState(session));
+  const list = useRef<HTMLOListElement>(null);
+  const cursorLines = cpus.map((c) => c.nextLine).filter((n) => n > 0);
+  const first = Math.min(...cursorLines);
+  const last = Math.max(...cursorLines);
+  // Keep the CPUs' cursors in view inside the listing (never scrolling the page): all of them
+  // when they fit, else the first.
+  useEffect(() => {
+    const l = list.current;
+    const top = Number.isFinite(first) ? l?.children[first - 1] : undefined;
+    const bottom = Number.isFinite(last) ? l?.children[last - 1] : undefined;
+    if (!l || !top || !bottom) return;
+    const box = l.getBoundingClientRect();
+    const a = top.getBoundingClientRect();
+    const b = bottom.getBoundingClientRect();
+    if (a.top >= box.top && b.bottom <= box.bottom) return;
+    const span = b.bottom - a.top;
+    l.scrollTop +=
+      span <= box.height ? a.top - box.top - (box.height - span) / 2 : a.top - box.top - 8;
+  }, [first, last]);
   const at = new Map<number, number[]>();
   for (const c of cpus)
     if (c.nextLine > 0) at.set(c.nextLine, [...(at.get(c.nextLine) ?? []), c.cpu]);
   return (
     <section className="listing" aria-label="Listing">
-      <ol aria-label="Source listing">
+      <ol ref={list} aria-label="Source listing">
         {lines.map((text, i) => {
           const here = at.get(i + 1) ?? [];
           return (

@@ -20,7 +20,10 @@ export function NarrationLog() {
   const shown = session.steps.slice(0, session.cursor);
   return (
     <section className="narration" aria-label="Narration">
-      <h3>What happened</h3>
+      <h3>
+        What happened
+        {shown.length === 0 && <span className="empty">: nothing yet. Step a CPU to begin.</span>}
+      </h3>
       <ol ref={list} role="log" aria-live="polite" aria-label="Narration log">
         {shown.map((st, i) => (
           <li
@@ -33,7 +36,6 @@ export function NarrationLog() {
           </li>
         ))}
       </ol>
-      {shown.length === 0 && <p>Nothing yet: step a CPU to begin.</p>}
     </section>
   );
 }

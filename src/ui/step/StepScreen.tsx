@@ -11,22 +11,65 @@ import { ListingView } from './ListingView.tsx';
 import { MemoryView } from './MemoryView.tsx';
 import { NarrationLog } from './NarrationLog.tsx';
 import { ResultsTable } from './ResultsTable.tsx';
-import { ScenarioBar } from './ScenarioBar.tsx';
+import { Choosers, ParamsPanel } from './ScenarioChoice.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
+import { PanelButtons, type PanelName, SidePanel } from './SidePanel.tsx';
 import { useStepKeys } from './useKeyboard.ts';
-import { stepStore, useStepFields } from './useStep.ts';
+import { stepStore, useStep, useStepFields } from './useStep.ts';
+import './stage.css';
 
-/** Step mode: you are the scheduler. */
+/** What each side panel holds. */
+function panelContent(name: PanelName) {
+  switch (name) {
+    case 'Parameters':
+      return <ParamsPanel />;
+    case 'Lesson':
+      return <LessonPanel />;
+    case 'Results':
+      return <ResultsTable />;
+    case 'Explore':
+      return <ExplorePanel />;
+  }
+}
+
+/** The moment's timeline, compact, under the stage. */
+function StageTimeline() {
+  const session = useStep((s) => s.session);
+  const steps = session.steps.map((s) => ({ cpu: s.cpu, kind: s.kind, text: s.text }));
+  return (
+    <Timeline
+      steps={steps}
+      cpus={session.instance.machine.cpus}
+      cursor={session.cursor}
+      onJump={(c) => {
+        stepStore.getState().jumpRequested(c);
+      }}
+    />
+  );
+}
+
+/**
+ * Step mode: you are the scheduler. The stage (CPU lanes with their buttons, the listing with
+ * the CPUs' cursors, memory with the slot bars, the last narration lines and the invariant
+ * badges) fits a 1280 × 720 or 1024 × 768 screen without scrolling the page, so a class sees a
+ * step's cause and effect at once; parameters, the lesson, results and Explore open beside it.
+ */
 export function StepScreen() {
-  const { session, notice, playing, speed } = useStepFields(
+  const { session, notice, playing, speed, witness } = useStepFields(
     'session',
     'notice',
     'playing',
     'speed',
+    'witness',
   );
   const [help, setHelp] = useState(false);
+  const [panel, setPanel] = useState<PanelName | null>(null);
+  const [large, setLarge] = useState(false);
   const openHelp = useCallback(() => {
     setHelp(true);
+  }, []);
+  const closePanel = useCallback(() => {
+    setPanel(null);
   }, []);
   useStepKeys(openHelp);
 
@@ -47,13 +90,31 @@ export function StepScreen() {
     };
   }, [playing, speed]);
 
-  const steps = session.steps.map((s) => ({ cpu: s.cpu, kind: s.kind, text: s.text }));
+  const sc = session.scenario;
   return (
-    <div className="step-screen">
-      <h2>
-        {session.scenario.title} <code>{session.scenario.id}</code>
-      </h2>
-      <ScenarioBar />
+    <div className={`step-screen${large ? ' large' : ''}`}>
+      <div className="stage-bar">
+        <h2>
+          {sc.title} <code>{sc.id}</code>
+        </h2>
+        <Choosers key={`${sc.id}|${witness ?? ''}`} />
+        <PanelButtons
+          open={panel}
+          onToggle={(name) => {
+            setPanel((p) => (p === name ? null : (name as PanelName)));
+          }}
+        />
+        <button
+          type="button"
+          aria-pressed={large}
+          title="Larger type for a projector at the back of a room"
+          onClick={() => {
+            setLarge((l) => !l);
+          }}
+        >
+          Large
+        </button>
+      </div>
       {notice && (
         <div role="alert" className="notice">
           {notice}{' '}
@@ -74,26 +135,21 @@ export function StepScreen() {
         <ListingView />
         <MemoryView />
       </div>
-      <Timeline
-        steps={steps}
-        cpus={session.instance.machine.cpus}
-        cursor={session.cursor}
-        onJump={(c) => {
-          stepStore.getState().jumpRequested(c);
-        }}
-      />
-      <div className="below">
+      <div className="stage-foot">
         <NarrationLog />
-        <div>
-          <InvariantBadges />
-          <ResultsTable />
+        <InvariantBadges />
+        <div className="stage-time">
+          <StageTimeline />
+          <p className="hint">
+            Press <kbd>?</kbd> for keyboard shortcuts.
+          </p>
         </div>
-        <LessonPanel />
       </div>
-      <ExplorePanel />
-      <p className="hint">
-        Press <kbd>?</kbd> for keyboard shortcuts.
-      </p>
+      {panel && (
+        <SidePanel name={panel} onClose={closePanel}>
+          {panelContent(panel)}
+        </SidePanel>
+      )}
       <ShortcutSheet
         open={help}
         onClose={() => {

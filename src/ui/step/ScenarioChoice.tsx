@@ -7,11 +7,11 @@ import { ScenarioPicker } from '../ScenarioPicker.tsx';
 import { stepStore, useStep, useStepFields } from './useStep.ts';
 
 /**
- * Scenario and witness choosers. Native selects change on arrow keys, so a choice is committed by
+ * Scenario and witness choosers, for the stage's bar. Native selects change on arrow keys, so a choice is committed by
  * its button (Open / Load): browsing a list from the keyboard never throws the session away.
  * Keyed by the session's scenario and witness, so the selects show what is loaded.
  */
-function Choosers() {
+export function Choosers() {
   const session = useStep((s) => s.session);
   const witness = useStep((s) => s.witness);
   const sc = session.scenario;
@@ -50,9 +50,9 @@ function Choosers() {
   );
 }
 
-/** Scenario picker, witness menu and parameters. */
-export function ScenarioBar() {
-  const { session, witness, notice } = useStepFields('session', 'witness', 'notice');
+/** The scenario's summary and its parameters, with its presets (a panel beside the stage). */
+export function ParamsPanel() {
+  const { session, notice } = useStepFields('session', 'notice');
   const sc = session.scenario;
   const text = paramsText(session.params, sc);
   const actions = stepStore.getState();
@@ -62,8 +62,7 @@ export function ScenarioBar() {
     if (stepStore.getState().notice) input.value = accepted;
   };
   return (
-    <section className="scenario-bar" aria-label="Scenario">
-      <Choosers key={`${sc.id}|${witness ?? ''}`} />
+    <section className="params-panel" aria-label="Scenario and parameters">
       <p className="scenario-summary">
         {sc.summary} {sc.reconstruction && <span className="badge">reconstruction</span>}
       </p>
