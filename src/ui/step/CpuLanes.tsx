@@ -27,11 +27,16 @@ export function CpuLanes() {
             </span>
           </h3>
           <p className="flags">
-            <span>preempt_count {c.preemptCount}</span>{' '}
+            <span>preempt_count {c.preemptCount}</span> ·{' '}
             <span>interrupts {c.irqsOn ? 'on' : 'off'}</span>
-            {c.pending && <span className="pending"> IRQ pending</span>}
+            {c.pending && <span className="pending"> · IRQ pending</span>}
+            {c.registers.length > 0 && (
+              <>
+                {' · '}
+                <span className="registers">{c.registers.join(', ')}</span>
+              </>
+            )}
           </p>
-          {c.registers.length > 0 && <p className="registers">{c.registers.join(', ')}</p>}
           <CpuButtons k={c.cpu} />
         </div>
       ))}

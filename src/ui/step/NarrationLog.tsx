@@ -7,15 +7,25 @@ export function NarrationLog() {
   const current = useRef<HTMLLIElement>(null);
   const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
-    // Keep the newest sentence in view inside the log only (scrollIntoView would scroll the page).
+    // Keep the newest sentence in view inside the log only (scrollIntoView would scroll the page),
+    // now and whenever the log changes size (Large, a resized window).
     const l = list.current;
-    const c = current.current;
-    if (!l || !c) return;
-    // Measured on screen, so it does not matter what the items' offsetParent is.
-    const item = c.getBoundingClientRect();
-    const box = l.getBoundingClientRect();
-    if (item.bottom > box.bottom) l.scrollTop += item.bottom - box.bottom + 8;
-    else if (item.top < box.top) l.scrollTop -= box.top - item.top + 8;
+    if (!l) return;
+    const keep = () => {
+      const c = current.current;
+      if (!c) return;
+      // Measured on screen, so it does not matter what the items' offsetParent is.
+      const item = c.getBoundingClientRect();
+      const box = l.getBoundingClientRect();
+      if (item.bottom > box.bottom) l.scrollTop += item.bottom - box.bottom + 8;
+      else if (item.top < box.top) l.scrollTop -= box.top - item.top + 8;
+    };
+    keep();
+    const watch = new ResizeObserver(keep);
+    watch.observe(l);
+    return () => {
+      watch.disconnect();
+    };
   }, [session.cursor]);
   const shown = session.steps.slice(0, session.cursor);
   return (

@@ -1,0 +1,49 @@
+import { expect, type Page, test } from '@playwright/test';
+import { StepPage } from './pages/step.ts';
+
+// The classroom's stage: at the sizes a projector shows, the class sees a step's cause (the CPU
+// lanes and their buttons, the listing's cursors) and its effect (memory, the slot bars, the
+// narration, the invariant badges) at once, without anyone scrolling the page.
+
+const sizes = [
+  { width: 1280, height: 720, large: false },
+  { width: 1024, height: 768, large: false },
+  { width: 1280, height: 720, large: true },
+  { width: 800, height: 600, large: true },
+];
+
+async function expectStageInView(page: Page, cpus: number) {
+  const step = new StepPage(page);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
+  ).toBeLessThanOrEqual(0);
+  for (let k = 0; k < cpus; k++) await expect(step.stepButton(k)).toBeInViewport({ ratio: 1 });
+  await expect(page.locator('li.current').first()).toBeInViewport({ ratio: 1 });
+  await expect(step.memory('fbc->count')).toBeInViewport({ ratio: 1 });
+  await expect(step.slotBars('delta')).toBeInViewport({ ratio: 0.6 });
+  await expect(step.lastNarration()).toBeInViewport({ ratio: 0.5 });
+  await expect(step.invariant('no-lost-update')).toBeInViewport({ ratio: 1 });
+}
+
+for (const { width, height, large } of sizes) {
+  test(`the stage fits ${width}×${height}${large ? ' in Large' : ''} without scrolling the page`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height });
+    const step = new StepPage(page);
+    // Four CPUs, a fold waiting for the lock the summer holds.
+    await step.open('#/step/percpu-classic');
+    await step.loadWitness('sum-holds-the-lock');
+    await step.forward(14);
+    if (large) await page.getByRole('button', { name: 'Large' }).click();
+    await expectStageInView(page, large ? 2 : 4);
+    // A panel opens beside the stage and closes with Escape, giving focus back.
+    await step.openPanel('Parameters');
+    await expect(step.parameter('batch')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('complementary', { name: 'Parameters panel' })).toHaveCount(0);
+    await expect(
+      page.getByRole('group', { name: 'Panels' }).getByRole('button', { name: 'Parameters' }),
+    ).toBeFocused();
+  });
+}
