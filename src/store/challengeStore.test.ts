@@ -162,7 +162,7 @@ describe('the challenge store', () => {
 
   it('settles an impossible challenge when Explore finds no end state reaching it', async () => {
     const { store, progress, calls } = setup('global-atomic');
-    store.getState().settleRequested('no-loss-atomic');
+    store.getState().statsRequested('no-loss-atomic');
     expect(store.getState().stats['global-atomic/no-loss-atomic']).toEqual({ kind: 'computing' });
     calls[0]?.resolve();
     await flush();
@@ -171,29 +171,27 @@ describe('the challenge store', () => {
     });
     // After a reset, asking again settles it again from the statistics already known.
     progress.getState().reset();
-    store.getState().settleRequested('no-loss-atomic');
+    store.getState().statsRequested('no-loss-atomic');
     expect(calls).toHaveLength(1);
     expect(progress.getState().progress.challenges['global-atomic/no-loss-atomic']?.kind).toBe(
       'settled',
     );
   });
 
-  it('refuses to settle a reach challenge, and says why', () => {
+  it('refuses a challenge the scenario does not have, and says why', () => {
     const { store } = setup();
-    store.getState().settleRequested('lose-one');
-    expect(store.getState().notice).toBe(
-      "'Lose an increment' asks for a schedule: solve it by stepping.",
-    );
+    store.getState().statsRequested('no-such');
+    expect(store.getState().notice).toBe("global-plain has no challenge 'no-such'");
   });
 
   it('a cancelled computation leaves no entry; a failed one says why', async () => {
     const { store, calls } = setup('global-atomic');
-    store.getState().settleRequested('no-loss-atomic');
+    store.getState().statsRequested('no-loss-atomic');
     store.getState().statsCancelled();
     expect(store.getState().stats).toEqual({});
     await flush();
     expect(store.getState().stats).toEqual({});
-    store.getState().settleRequested('no-loss-atomic');
+    store.getState().statsRequested('no-loss-atomic');
     calls.at(-1)?.fail('the explore worker crashed: out of memory');
     await flush();
     expect(store.getState().stats['global-atomic/no-loss-atomic']).toEqual({

@@ -62,8 +62,11 @@ export interface ChallengeState {
   hintRevealed(id: string): void;
   /** Loads hint `index`'s schedule at its start, as the redo tail, and makes it the attempt. */
   hintTried(id: string, index: number): void;
-  /** Runs the exhaustive check of an 'impossible' challenge; settles it when nothing reaches. */
-  settleRequested(id: string): void;
+  /**
+   * Asks Explore for a challenge's statistics (kept once known). For an 'impossible' challenge
+   * this is the exhaustive check: it settles the challenge when no end state reaches the goal.
+   */
+  statsRequested(id: string): void;
   /** Stops a statistics computation in progress. */
   statsCancelled(): void;
   noticeDismissed(): void;
@@ -241,13 +244,9 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
         }
         attempt(found.sc, found.ch, schedule);
       },
-      settleRequested: (id) => {
+      statsRequested: (id) => {
         const found = current(id);
         if (!found) return;
-        if (found.ch.mode !== 'impossible') {
-          set({ notice: `'${found.ch.title}' asks for a schedule: solve it by stepping.` });
-          return;
-        }
         set({ notice: null });
         requestStats(found.sc.id, found.ch);
       },

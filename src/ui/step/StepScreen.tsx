@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Timeline } from '../../charts/Timeline.tsx';
+import { ChallengePanel } from '../challenge/ChallengePanel.tsx';
 import { ExplorePanel } from '../explore/ExplorePanel.tsx';
 import { linkOf } from '../../store/stepStore.ts';
 import { Controls } from './Controls.tsx';
@@ -90,6 +91,7 @@ export function StepScreen() {
         </div>
         <LessonPanel />
       </div>
+      <ChallengePanel />
       <ExplorePanel />
       <p className="hint">
         Press <kbd>?</kbd> for keyboard shortcuts.
