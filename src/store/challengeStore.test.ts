@@ -135,6 +135,16 @@ describe('the challenge store', () => {
     expect(store.getState().stats).toEqual({});
   });
 
+  it('another scenario cancels an exhaustive check of the one left', () => {
+    const { step, store, cancels } = setup('global-atomic');
+    store.getState().statsRequested('no-loss-atomic');
+    step.getState().paramChanged('cpus', '2');
+    expect(store.getState().stats['global-atomic/no-loss-atomic']).toEqual({ kind: 'computing' });
+    step.getState().scenarioChosen('global-plain');
+    expect(cancels()).toBe(1);
+    expect(store.getState().stats).toEqual({});
+  });
+
   it('reveals hints one at a time, and refuses past the last', () => {
     const { store } = setup();
     const total = findChallenge('global-plain', 'lose-one')?.hints.length ?? 0;

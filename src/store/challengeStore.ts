@@ -185,8 +185,7 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
       const { active } = get();
       if (!active) return;
       if (active.scenario !== session.scenario.id) {
-        // Another scenario: the attempt (and anything computed for it) ends.
-        dropInflight();
+        // Another scenario: the attempt ends.
         set({ active: null, check: null });
         return;
       }
@@ -202,7 +201,12 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
     };
 
     step.subscribe((s, prev) => {
-      if (s.session !== prev.session) judge(s.session);
+      if (s.session === prev.session) return;
+      // Another scenario: a computation for the one left (an attempt's count or an exhaustive
+      // check) is no longer shown, so it stops.
+      const left = prev.session.scenario.id;
+      if (s.session.scenario.id !== left && inflight?.key.startsWith(`${left}/`)) dropInflight();
+      judge(s.session);
     });
 
     return {
