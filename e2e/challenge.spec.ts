@@ -29,6 +29,7 @@ test('a challenge is solved by stepping, scored, kept across a reload, and reset
   const step = new StepPage(page);
   const panel = new ChallengePanelPage(page);
   await step.open('#/step/global-plain');
+  await panel.show();
   await expect(panel.mark(TITLE)).toHaveText('Not solved yet.');
   await panel.start(TITLE);
   await expect(panel.attempt(TITLE)).toContainText('In progress: 0 steps');
@@ -48,6 +49,8 @@ test('a challenge is solved by stepping, scored, kept across a reload, and reset
   await step.screenshot('challenge-solved');
 
   await page.reload();
+
+  await panel.show();
   await expect(panel.mark(TITLE)).toHaveText(`✓ Solved. Your best: ${scoreText}.`);
   await expect(panel.courseProgress()).toContainText('Course progress: 1 of ');
 
@@ -66,6 +69,7 @@ test('a corrupted saved record is shown, left alone, and Reset recovers', async 
     challenges: { 'global-plain/lose-one': { kind: 'solved' } },
   });
   await step.open('#/step/global-plain');
+  await panel.show();
   await page.evaluate(
     ([k, v]) => {
       localStorage.setItem(k, v);
@@ -73,6 +77,7 @@ test('a corrupted saved record is shown, left alone, and Reset recovers', async 
     [KEY, bad] as const,
   );
   await page.reload();
+  await panel.show();
   await expect(panel.problem()).toContainText(
     'Saved progress could not be read: progress.challenges["global-plain/lose-one"] lacks the field "schedule".',
   );
@@ -94,6 +99,7 @@ test('a corrupted saved record is shown, left alone, and Reset recovers', async 
   for (const ev of solution.split(' ')) await step.take(ev, 'button');
   await expect(panel.mark(TITLE)).toContainText('✓ Solved.');
   await page.reload();
+  await panel.show();
   await expect(panel.mark(TITLE)).toContainText('✓ Solved.');
 });
 
@@ -103,6 +109,7 @@ test('hints reveal one at a time, and the last one’s schedule solves by keyboa
   const step = new StepPage(page);
   const panel = new ChallengePanelPage(page);
   await step.open('#/step/global-plain');
+  await panel.show();
   const total = loseOne.hints.length;
   await expect(panel.hints(TITLE)).toHaveCount(0);
   for (let i = 1; i <= total; i++) {
@@ -131,6 +138,7 @@ test('more interventions than the bound are refused as over the bound', async ({
   const step = new StepPage(page);
   const panel = new ChallengePanelPage(page);
   await step.open('#/step/irq-local-rmw');
+  await panel.show();
   const ch = findLesson('irq-local-rmw')?.challenges.find((c) => c.mode === 'reach');
   if (!ch) throw new Error('irq-local-rmw lost its reach challenge');
   await panel.start(ch.title);
@@ -147,6 +155,7 @@ test('an impossible challenge is settled by the exhaustive check', async ({ page
   const step = new StepPage(page);
   const panel = new ChallengePanelPage(page);
   await step.open('#/step/global-atomic');
+  await panel.show();
   const ch = findLesson('global-atomic')?.challenges.find((c) => c.mode === 'impossible');
   if (!ch) throw new Error('global-atomic lost its impossible challenge');
   const s = challengeStats(findScenario('global-atomic') as Scenario, ch);

@@ -7,6 +7,18 @@ import { expect, type Locator, type Page } from '@playwright/test';
 export class ChallengePanelPage {
   constructor(readonly page: Page) {}
 
+  /**
+   * Shows the panel: where the stage layout keeps it behind a "Challenges" panel button, opens
+   * it; where it is on the page already, does nothing.
+   */
+  async show(): Promise<void> {
+    const opener = this.page
+      .getByRole('group', { name: 'Panels' })
+      .getByRole('button', { name: 'Challenges', exact: true });
+    if ((await opener.count()) > 0 && !(await this.region().isVisible())) await opener.click();
+    await expect(this.region()).toBeVisible();
+  }
+
   region(): Locator {
     return this.page.getByRole('region', { name: 'Challenges' });
   }
