@@ -41,3 +41,21 @@ describe('the explore worker API (run in Node, as the worker runs it)', () => {
     ).toThrow('cpus must be from 1 to 64, got 0');
   });
 });
+
+describe('challenge statistics in the explore worker API', () => {
+  it('counts the end states of global-plain/lose-one that lose an update, and the simplest', () => {
+    const s = exploreApi.challengeStats('global-plain', 'lose-one');
+    expect(s.complete).toBe(true);
+    expect(s.reachingEndStates).toBeGreaterThan(0);
+    expect(s.reachingEndStates).toBeLessThanOrEqual(s.endStates);
+    expect(s.simplest?.score.interventions).toBe(0);
+    expect(JSON.parse(JSON.stringify(s))).toEqual(s);
+  });
+
+  it('refuses an unknown scenario or challenge with a message', () => {
+    expect(() => exploreApi.challengeStats('nope', 'lose-one')).toThrow("unknown scenario 'nope'");
+    expect(() => exploreApi.challengeStats('global-plain', 'nope')).toThrow(
+      "global-plain has no challenge 'nope'",
+    );
+  });
+});

@@ -1,9 +1,10 @@
-// What the explore worker exposes: one call that runs the explorer and returns plain JSON-able
-// data (observables as JSON, witnesses as schedule strings). Node tests import it directly.
+// What the explore worker exposes: calls that run the explorer and return plain JSON-able data
+// (observables as JSON, witnesses as schedule strings). Node tests import it directly.
 
 import { type Bounds, explore, type ExploreProgress } from '../explore/explore.ts';
 import { type ExploreJson, exploreJson } from '../explore/json.ts';
 import type { Budget } from '../machine/budget.ts';
+import { type ChallengeStats, challengeStats, findLesson } from '../lessons/index.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 
@@ -42,6 +43,18 @@ export const exploreApi = {
       },
     });
     return exploreJson(r);
+  },
+
+  /**
+   * A challenge's statistics (end states within its bounds that reach its goal, and the simplest
+   * solution): an exhaustive exploration of up to a few seconds, so never on the main thread.
+   */
+  challengeStats(scenario: string, challengeId: string): ChallengeStats {
+    const sc = findScenario(scenario);
+    if (!sc) throw new Error(`unknown scenario '${scenario}'`);
+    const challenge = findLesson(scenario)?.challenges.find((c) => c.id === challengeId);
+    if (!challenge) throw new Error(`${scenario} has no challenge '${challengeId}'`);
+    return challengeStats(sc, challenge);
   },
 };
 

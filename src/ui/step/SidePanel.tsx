@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 
 /** The panels that open beside the stage, one at a time, so the stage itself never scrolls. */
-export const PANELS = ['Parameters', 'Lesson', 'Results', 'Explore'] as const;
+export const PANELS = ['Parameters', 'Lesson', 'Challenges', 'Results', 'Explore'] as const;
 export type PanelName = (typeof PANELS)[number];
 
 /** A row of buttons, each opening (or closing) one panel. */

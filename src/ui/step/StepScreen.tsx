@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Timeline } from '../../charts/Timeline.tsx';
+import { ChallengePanel } from '../challenge/ChallengePanel.tsx';
 import { ExplorePanel } from '../explore/ExplorePanel.tsx';
 import { linkOf } from '../../store/stepStore.ts';
 import { Controls } from './Controls.tsx';
@@ -27,6 +28,8 @@ function panelContent(name: PanelName) {
       return <LessonPanel />;
     case 'Results':
       return <ResultsTable />;
+    case 'Challenges':
+      return <ChallengePanel />;
     case 'Explore':
       return <ExplorePanel />;
   }

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import { type ChallengeStats, challengeStats } from '../lessons/index.ts';
+import { parseSchedule } from '../machine/schedule.ts';
+import { findScenario } from '../scenarios/index.ts';
+import type { Scenario } from '../scenarios/types.ts';
+import { createChallengeStore, findChallenge, type StatsRunner } from './challengeStore.ts';
+import { createProgressStore, type ProgressStorage } from './progressStore.ts';
+import { startSession } from './session.ts';
+import { createStepStore } from './stepStore.ts';
+
+function memoryStorage(): ProgressStorage {
+  const map = new Map<string, string>();
+  return {
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => map.set(k, v),
+    removeItem: (k) => map.delete(k),
+  };
+}
+
+/** A runner that answers only when told to, computing the real statistics in Node. */
+function manualRunner() {
+  const calls: {
+    scenario: string;
+    id: string;
+    resolve: () => void;
+    reject: () => void;
+    fail: (message: string) => void;
+  }[] = [];
+  let cancels = 0;
+  const runner: StatsRunner = {
+    challengeStats: (scenario, id) =>
+      new Promise<ChallengeStats>((resolve, reject) => {
+        const sc = findScenario(scenario) as Scenario;
+        const ch = findChallenge(scenario, id);
+        if (!ch) throw new Error('no such challenge');
+        calls.push({
+          scenario,
+          id,
+          resolve: () => {
+            resolve(challengeStats(sc, ch));
+          },
+          reject: () => {
+            const e = new Error('the exploration was cancelled');
+            e.name = 'Cancelled';
+            reject(e);
+          },
+          fail: (message) => {
+            reject(new Error(message));
+          },
+        });
+      }),
+    cancel: () => {
+      cancels++;
+      calls.at(-1)?.reject();
+    },
+  };
+  return { runner, calls, cancels: () => cancels };
+}
+
+function setup(scenario = 'global-plain') {
+  const step = createStepStore(startSession(findScenario(scenario) as Scenario));
+  const progress = createProgressStore(memoryStorage());
+  const r = manualRunner();
+  const store = createChallengeStore({ step, progress, runner: r.runner });
+  /** Takes a schedule's events one by one, as a student steps. */
+  const stepThrough = (schedule: string) => {
+    for (const ev of parseSchedule(schedule)) step.getState().eventRequested(ev);
+  };
+  return { step, progress, store, stepThrough, ...r };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('the challenge store', () => {
+  it('starting a challenge sets the stage to its parameters at the start', () => {
+    const { step, store } = setup('percpu-atomic64');
+    step.getState().eventRequested(parseSchedule('0')[0] as number);
+    store.getState().challengeStarted('miss-the-batch');
+    const s = step.getState().session;
+    expect(s.cursor).toBe(0);
+    expect(s.events).toEqual([]);
+    expect(s.params.summer).toBe(1);
+    expect(store.getState().active).toEqual({ scenario: 'percpu-atomic64', id: 'miss-the-batch' });
+    expect(store.getState().check?.kind).toBe('unfinished');
+  });
+
+  it('judges global-plain/lose-one as the student steps, then records it solved', async () => {
+    const { store, progress, stepThrough, calls } = setup();
+    store.getState().challengeStarted('lose-one');
+    stepThrough('0 1 0 1');
+    expect(store.getState().check).toMatchObject({ kind: 'unfinished', score: { steps: 4 } });
+    stepThrough('0 0 1 1');
+    expect(store.getState().check).toMatchObject({
+      kind: 'finished',
+      reached: true,
+      score: { interventions: 0, steps: 8 },
+    });
+    expect(progress.getState().progress.challenges['global-plain/lose-one']).toMatchObject({
+      kind: 'solved',
+      schedule: '0 1 0 1 0 0 1 1',
+    });
+    // Explore's count is asked for once, and shown as computing until it answers.
+    expect(calls.map((c) => c.id)).toEqual(['lose-one']);
+    expect(store.getState().stats['global-plain/lose-one']).toEqual({ kind: 'computing' });
+    calls[0]?.resolve();
+    await flush();
+    const entry = store.getState().stats['global-plain/lose-one'];
+    expect(entry?.kind === 'done' && entry.stats.reachingEndStates).toBeGreaterThan(0);
+  });
+
+  it('a run that ends without the goal is finished, not reached, and not recorded', () => {
+    const { store, progress, stepThrough } = setup();
+    store.getState().challengeStarted('lose-one');
+    stepThrough('0 0 0 0 1 1 1 1');
+    expect(store.getState().check).toMatchObject({ kind: 'finished', reached: false });
+    expect(progress.getState().progress.challenges).toEqual({});
+  });
+
+  it('says when the stage parameters are no longer the challenge’s', () => {
+    const { step, store } = setup();
+    store.getState().challengeStarted('lose-one');
+    step.getState().paramChanged('iterations', '3');
+    expect(store.getState().check).toEqual({ kind: 'params-differ' });
+  });
+
+  it('another scenario ends the attempt and cancels its computation', () => {
+    const { step, store, stepThrough, cancels } = setup();
+    store.getState().challengeStarted('lose-one');
+    stepThrough('0 1 0 1 0 0 1 1');
+    expect(store.getState().stats['global-plain/lose-one']).toEqual({ kind: 'computing' });
+    step.getState().scenarioChosen('global-atomic');
+    expect(store.getState().active).toBeNull();
+    expect(store.getState().check).toBeNull();
+    expect(cancels()).toBe(1);
+    expect(store.getState().stats).toEqual({});
+  });
+
+  it('another scenario cancels an exhaustive check of the one left', () => {
+    const { step, store, cancels } = setup('global-atomic');
+    store.getState().statsRequested('no-loss-atomic');
+    step.getState().paramChanged('cpus', '2');
+    expect(store.getState().stats['global-atomic/no-loss-atomic']).toEqual({ kind: 'computing' });
+    step.getState().scenarioChosen('global-plain');
+    expect(cancels()).toBe(1);
+    expect(store.getState().stats).toEqual({});
+  });
+
+  it('reveals hints one at a time, and refuses past the last', () => {
+    const { store } = setup();
+    const total = findChallenge('global-plain', 'lose-one')?.hints.length ?? 0;
+    for (let i = 1; i <= total; i++) {
+      store.getState().hintRevealed('lose-one');
+      expect(store.getState().hints['global-plain/lose-one']).toBe(i);
+    }
+    store.getState().hintRevealed('lose-one');
+    expect(store.getState().hints['global-plain/lose-one']).toBe(total);
+    expect(store.getState().notice).toBe(`All ${total} hints of this challenge are shown.`);
+  });
+
+  it('a hint’s schedule loads at its start; stepping forward through it solves', () => {
+    const { step, store, progress } = setup();
+    store.getState().hintTried('lose-one', 2);
+    expect(store.getState().notice).toMatch(/not shown yet/);
+    for (let i = 0; i < 3; i++) store.getState().hintRevealed('lose-one');
+    store.getState().hintTried('lose-one', 2);
+    expect(step.getState().session.cursor).toBe(0);
+    expect(step.getState().session.events).toHaveLength(8);
+    for (let i = 0; i < 8; i++) step.getState().forwardRequested();
+    expect(store.getState().check).toMatchObject({ kind: 'finished', reached: true });
+    expect(progress.getState().progress.challenges['global-plain/lose-one']?.kind).toBe('solved');
+  });
+
+  it('settles an impossible challenge when Explore finds no end state reaching it', async () => {
+    const { store, progress, calls } = setup('global-atomic');
+    store.getState().statsRequested('no-loss-atomic');
+    expect(store.getState().stats['global-atomic/no-loss-atomic']).toEqual({ kind: 'computing' });
+    calls[0]?.resolve();
+    await flush();
+    expect(progress.getState().progress.challenges['global-atomic/no-loss-atomic']).toEqual({
+      kind: 'settled',
+    });
+    // After a reset, asking again settles it again from the statistics already known.
+    progress.getState().reset();
+    store.getState().statsRequested('no-loss-atomic');
+    expect(calls).toHaveLength(1);
+    expect(progress.getState().progress.challenges['global-atomic/no-loss-atomic']?.kind).toBe(
+      'settled',
+    );
+  });
+
+  it('refuses a challenge the scenario does not have, and says why', () => {
+    const { store } = setup();
+    store.getState().statsRequested('no-such');
+    expect(store.getState().notice).toBe("global-plain has no challenge 'no-such'");
+  });
+
+  it('a cancelled computation leaves no entry; a failed one says why', async () => {
+    const { store, calls } = setup('global-atomic');
+    store.getState().statsRequested('no-loss-atomic');
+    store.getState().statsCancelled();
+    expect(store.getState().stats).toEqual({});
+    await flush();
+    expect(store.getState().stats).toEqual({});
+    store.getState().statsRequested('no-loss-atomic');
+    calls.at(-1)?.fail('the explore worker crashed: out of memory');
+    await flush();
+    expect(store.getState().stats['global-atomic/no-loss-atomic']).toEqual({
+      kind: 'failed',
+      error: 'the explore worker crashed: out of memory',
+    });
+  });
+});

@@ -1,0 +1,268 @@
+// The challenge panel's store: which challenge of the Step scenario the student is attempting,
+// the verdict on the schedule they have stepped so far, the hints they have revealed, and what
+// Explore says about each challenge (computed in a worker through a runner passed in, so tests
+// fake it). Created without React. It follows the Step store: every new session is judged at
+// once, and a solution is recorded in the progress store as soon as it reaches the goal.
+
+import { createStore } from 'zustand/vanilla';
+import {
+  type AttemptVerdict,
+  type Challenge,
+  type ChallengeStats,
+  challengeKey,
+  challengeParams,
+  checkAttempt,
+  findLesson,
+} from '../lessons/index.ts';
+import { formatSchedule } from '../machine/schedule.ts';
+import { paramsText } from '../scenarios/params.ts';
+import type { Scenario } from '../scenarios/types.ts';
+import type { ProgressStore } from './progressStore.ts';
+import type { Session } from './session.ts';
+import type { StepStore } from './stepStore.ts';
+
+/** Computes a challenge's statistics off the main thread (the explore bridge). */
+export interface StatsRunner {
+  challengeStats(scenario: string, challengeId: string): Promise<ChallengeStats>;
+  cancel(): void;
+}
+
+export type StatsEntry =
+  | { readonly kind: 'computing' }
+  | { readonly kind: 'done'; readonly stats: ChallengeStats }
+  | { readonly kind: 'failed'; readonly error: string };
+
+/** The current schedule judged for the active challenge. */
+export type ChallengeCheck =
+  /** The stage's parameters are no longer the challenge's (the student changed one). */
+  { readonly kind: 'params-differ' } | AttemptVerdict;
+
+export interface ActiveChallenge {
+  readonly scenario: string;
+  readonly id: string;
+}
+
+export interface ChallengeState {
+  /** The challenge being attempted, always one of the Step scenario's; null for none. */
+  readonly active: ActiveChallenge | null;
+  /** The stage's schedule (up to the cursor) judged for the active challenge; null for none. */
+  readonly check: ChallengeCheck | null;
+  /** Hints revealed, by challenge key. */
+  readonly hints: Readonly<Record<string, number>>;
+  /** Explore's statistics, by challenge key (absent: never asked, or cancelled). */
+  readonly stats: Readonly<Record<string, StatsEntry>>;
+  /** Why the last action was refused, or null. */
+  readonly notice: string | null;
+
+  /** Starts a challenge of the Step scenario: the stage at the start, with its parameters. */
+  challengeStarted(id: string): void;
+  /** Stops attempting the active challenge (the stage stays as it is). */
+  challengeLeft(): void;
+  /** Reveals the next hint of a challenge. */
+  hintRevealed(id: string): void;
+  /** Loads hint `index`'s schedule at its start, as the redo tail, and makes it the attempt. */
+  hintTried(id: string, index: number): void;
+  /**
+   * Asks Explore for a challenge's statistics (kept once known). For an 'impossible' challenge
+   * this is the exhaustive check: it settles the challenge when no end state reaches the goal.
+   */
+  statsRequested(id: string): void;
+  /** Stops a statistics computation in progress. */
+  statsCancelled(): void;
+  noticeDismissed(): void;
+}
+
+/** A challenge of a scenario's lesson, by id. */
+export function findChallenge(scenario: string, id: string): Challenge | undefined {
+  return findLesson(scenario)?.challenges.find((c) => c.id === id);
+}
+
+/** The challenge's parameters as text, as the Step store and links take them. */
+export function challengeParamsText(sc: Scenario, ch: Challenge): Record<string, string> {
+  return paramsText(challengeParams(sc, ch), sc);
+}
+
+/** Judges the session's schedule, up to its cursor, for the challenge. */
+export function checkSession(session: Session, ch: Challenge): ChallengeCheck {
+  const sc = session.scenario;
+  const want = JSON.stringify(challengeParamsText(sc, ch));
+  if (JSON.stringify(paramsText(session.params, sc)) !== want) return { kind: 'params-differ' };
+  return checkAttempt(sc, ch, session.events.slice(0, session.cursor));
+}
+
+/** True when the stats of an 'impossible' challenge prove that no end state reaches its goal. */
+export function provesImpossible(s: ChallengeStats): boolean {
+  return s.complete && s.reachingEndStates === 0;
+}
+
+function without<T>(table: Readonly<Record<string, T>>, key: string): Record<string, T> {
+  const out = { ...table };
+  // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a copy keyed by challenge
+  delete out[key];
+  return out;
+}
+
+export interface ChallengeDeps {
+  readonly step: StepStore;
+  readonly progress: ProgressStore;
+  readonly runner: StatsRunner;
+}
+
+export function createChallengeStore({ step, progress, runner }: ChallengeDeps) {
+  const store = createStore<ChallengeState>()((set, get) => {
+    // The key whose statistics the runner is computing (one call at a time), and a token so a
+    // late answer to a cancelled call is dropped.
+    let inflight: { key: string; token: number } | null = null;
+    let tokens = 0;
+
+    const dropInflight = () => {
+      if (!inflight) return;
+      const { key } = inflight;
+      inflight = null;
+      runner.cancel();
+      set({ stats: without(get().stats, key) });
+    };
+
+    const requestStats = (scenario: string, ch: Challenge) => {
+      const key = challengeKey(scenario, ch.id);
+      const entry = get().stats[key];
+      if (entry?.kind === 'done' || entry?.kind === 'computing') {
+        if (entry.kind === 'done') settleIfProved(scenario, ch, entry.stats);
+        return;
+      }
+      dropInflight();
+      const token = ++tokens;
+      inflight = { key, token };
+      set({ stats: { ...get().stats, [key]: { kind: 'computing' } } });
+      runner.challengeStats(scenario, ch.id).then(
+        (stats) => {
+          if (inflight?.token !== token) return;
+          inflight = null;
+          set({ stats: { ...get().stats, [key]: { kind: 'done', stats } } });
+          settleIfProved(scenario, ch, stats);
+        },
+        (e: unknown) => {
+          if (inflight?.token !== token) return;
+          inflight = null;
+          if (e instanceof Error && e.name === 'Cancelled') {
+            set({ stats: without(get().stats, key) });
+            return;
+          }
+          const error = e instanceof Error ? e.message : String(e);
+          set({ stats: { ...get().stats, [key]: { kind: 'failed', error } } });
+        },
+      );
+    };
+
+    const settleIfProved = (scenario: string, ch: Challenge, stats: ChallengeStats) => {
+      if (ch.mode === 'impossible' && provesImpossible(stats))
+        progress.getState().challengeSettled(scenario, ch.id);
+    };
+
+    /** The challenge `id` of the Step scenario, or a notice saying there is none. */
+    const current = (id: string): { sc: Scenario; ch: Challenge } | null => {
+      const sc = step.getState().session.scenario;
+      const ch = findChallenge(sc.id, id);
+      if (!ch) {
+        set({ notice: `${sc.id} has no challenge '${id}'` });
+        return null;
+      }
+      return { sc, ch };
+    };
+
+    /** Makes `id` the active challenge (cancelling other statistics) and loads the stage. */
+    const attempt = (sc: Scenario, ch: Challenge, schedule: string) => {
+      const key = challengeKey(sc.id, ch.id);
+      if (inflight && inflight.key !== key) dropInflight();
+      set({ active: { scenario: sc.id, id: ch.id }, notice: null });
+      const before = step.getState().session;
+      step.getState().scheduleLoaded(challengeParamsText(sc, ch), schedule);
+      // A new session is judged by the subscription; a refused load leaves the old one to judge.
+      if (step.getState().session === before) judge(before);
+    };
+
+    const judge = (session: Session) => {
+      const { active } = get();
+      if (!active) return;
+      if (active.scenario !== session.scenario.id) {
+        // Another scenario: the attempt ends.
+        set({ active: null, check: null });
+        return;
+      }
+      const ch = findChallenge(active.scenario, active.id);
+      if (!ch) return;
+      const check = checkSession(session, ch);
+      set({ check });
+      if (check.kind === 'finished' && check.reached && ch.mode === 'reach') {
+        const schedule = formatSchedule(session.events.slice(0, session.cursor));
+        progress.getState().challengeSolved(active.scenario, ch.id, schedule, check.score);
+        requestStats(active.scenario, ch);
+      }
+    };
+
+    step.subscribe((s, prev) => {
+      if (s.session === prev.session) return;
+      // Another scenario: a computation for the one left (an attempt's count or an exhaustive
+      // check) is no longer shown, so it stops.
+      const left = prev.session.scenario.id;
+      if (s.session.scenario.id !== left && inflight?.key.startsWith(`${left}/`)) dropInflight();
+      judge(s.session);
+    });
+
+    return {
+      active: null,
+      check: null,
+      hints: {},
+      stats: {},
+      notice: null,
+
+      challengeStarted: (id) => {
+        const found = current(id);
+        if (found) attempt(found.sc, found.ch, '');
+      },
+      challengeLeft: () => {
+        const { active } = get();
+        if (active && inflight?.key === challengeKey(active.scenario, active.id)) dropInflight();
+        set({ active: null, check: null, notice: null });
+      },
+      hintRevealed: (id) => {
+        const found = current(id);
+        if (!found) return;
+        const key = challengeKey(found.sc.id, id);
+        const shown = get().hints[key] ?? 0;
+        const total = found.ch.hints.length;
+        if (shown >= total) {
+          set({ notice: `All ${total} hints of this challenge are shown.` });
+          return;
+        }
+        set({ hints: { ...get().hints, [key]: shown + 1 }, notice: null });
+      },
+      hintTried: (id, index) => {
+        const found = current(id);
+        if (!found) return;
+        const shown = get().hints[challengeKey(found.sc.id, id)] ?? 0;
+        const schedule = found.ch.hints[index]?.schedule;
+        if (index >= shown || schedule === undefined) {
+          set({ notice: `Hint ${index + 1} has no schedule to try, or is not shown yet.` });
+          return;
+        }
+        attempt(found.sc, found.ch, schedule);
+      },
+      statsRequested: (id) => {
+        const found = current(id);
+        if (!found) return;
+        set({ notice: null });
+        requestStats(found.sc.id, found.ch);
+      },
+      statsCancelled: () => {
+        dropInflight();
+      },
+      noticeDismissed: () => {
+        set({ notice: null });
+      },
+    };
+  });
+  return store;
+}
+
+export type ChallengeStore = ReturnType<typeof createChallengeStore>;

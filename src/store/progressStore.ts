@@ -1,0 +1,152 @@
+// The course progress store: the student's Progress record (src/lessons/progress.ts), kept in
+// localStorage under one key. Created without React; the storage is passed in so tests can fake
+// it, and so a browser without usable storage (private mode, a full quota, a sandboxed iframe)
+// still gets a working store that keeps progress in memory and says so in `problem`.
+//
+// A stored record that cannot be read is never overwritten silently: it may be a newer app's, or
+// a student's whole course. Until the student chooses Reset, changes are kept in memory only.
+
+import { createStore } from 'zustand/vanilla';
+import {
+  challengeKey,
+  emptyProgress,
+  parseProgress,
+  type Progress,
+  type Score,
+  serializeProgress,
+  withSettled,
+  withSlide,
+  withSolution,
+} from '../lessons/index.ts';
+
+/** The localStorage key the record is kept under. */
+export const PROGRESS_KEY = 'percpu-lab:progress';
+
+/** The part of the Web Storage API the store uses (localStorage, or a fake in tests). */
+export interface ProgressStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export interface ProgressState {
+  readonly progress: Progress;
+  /** What is wrong with saving or reading progress, for the student; null when all is well. */
+  readonly problem: string | null;
+
+  /** Slide `slide` of a scenario's lesson reached; `done` when the lesson was seen to the end. */
+  slideSeen(scenario: string, slide: number, done?: boolean): void;
+  /** A 'reach' challenge solved by `schedule`; the simpler of it and the one kept is kept. */
+  challengeSolved(scenario: string, challengeId: string, schedule: string, score: Score): void;
+  /** An 'impossible' challenge settled by the exhaustive check. */
+  challengeSettled(scenario: string, challengeId: string): void;
+  /** Forgets all progress, in memory and in storage (also the way out of an unreadable record). */
+  reset(): void;
+}
+
+/** Why a storage call failed, without a final full stop (the message adds its own). */
+function reason(e: unknown): string {
+  const text = e instanceof Error ? e.message || e.name : String(e);
+  return text.replace(/\.$/, '');
+}
+
+const KEPT_IN_MEMORY = 'Progress is kept only until this page is closed.';
+
+/**
+ * The browser's localStorage, or a storage whose every call throws why it cannot be used: even
+ * reading `window.localStorage` throws where storage is blocked.
+ */
+export function browserStorage(): ProgressStorage {
+  try {
+    const s = globalThis.localStorage as ProgressStorage | undefined;
+    if (s) return s;
+    return failingStorage('this browser has no localStorage');
+  } catch (e) {
+    return failingStorage(reason(e));
+  }
+}
+
+function failingStorage(why: string): ProgressStorage {
+  const fail = (): never => {
+    throw new Error(why);
+  };
+  return { getItem: fail, setItem: fail, removeItem: fail };
+}
+
+export function createProgressStore(storage: ProgressStorage = browserStorage()) {
+  // What `problem` is about: an unreadable record (held until Reset), or storage that failed
+  // (cleared by the next write that succeeds).
+  let unreadable = false;
+
+  let progress = emptyProgress();
+  let problem: string | null = null;
+  let stored: string | null = null;
+  try {
+    stored = storage.getItem(PROGRESS_KEY);
+  } catch (e) {
+    problem = `Saved progress could not be read: ${reason(e)}. ${KEPT_IN_MEMORY}`;
+  }
+  if (stored !== null) {
+    const r = parseProgress(stored);
+    if (r.ok) progress = r.progress;
+    else {
+      unreadable = true;
+      problem = `Saved progress could not be read: ${r.error}. It is left as it is; until you reset progress, what you do now is not saved.`;
+    }
+  }
+
+  return createStore<ProgressState>()((set, get) => {
+    /** Keeps `next` in memory and, unless the stored record is unreadable, in storage. */
+    const save = (next: Progress) => {
+      if (next === get().progress) return;
+      if (unreadable) {
+        set({ progress: next });
+        return;
+      }
+      try {
+        storage.setItem(PROGRESS_KEY, serializeProgress(next));
+        set({ progress: next, problem: null });
+      } catch (e) {
+        set({
+          progress: next,
+          problem: `Progress could not be saved: ${reason(e)}. ${KEPT_IN_MEMORY}`,
+        });
+      }
+    };
+
+    return {
+      progress,
+      problem,
+      slideSeen: (scenario, slide, done = false) => {
+        const was = get().progress.lessons[scenario];
+        const next = withSlide(get().progress, scenario, slide, done);
+        const now = next.lessons[scenario];
+        // Going back to an earlier slide changes nothing: no write, no re-render.
+        if (was?.slide === now?.slide && was?.done === now?.done) return;
+        save(next);
+      },
+      challengeSolved: (scenario, challengeId, schedule, score) => {
+        save(withSolution(get().progress, challengeKey(scenario, challengeId), schedule, score));
+      },
+      challengeSettled: (scenario, challengeId) => {
+        const key = challengeKey(scenario, challengeId);
+        if (get().progress.challenges[key]?.kind === 'settled') return;
+        save(withSettled(get().progress, key));
+      },
+      reset: () => {
+        unreadable = false;
+        try {
+          storage.removeItem(PROGRESS_KEY);
+          set({ progress: emptyProgress(), problem: null });
+        } catch (e) {
+          set({
+            progress: emptyProgress(),
+            problem: `Saved progress could not be cleared: ${reason(e)}. ${KEPT_IN_MEMORY}`,
+          });
+        }
+      },
+    };
+  });
+}
+
+export type ProgressStore = ReturnType<typeof createProgressStore>;
