@@ -95,7 +95,7 @@ export function StepScreen() {
 
   const sc = session.scenario;
   return (
-    <div className={`step-screen${large ? ' large' : ''}`}>
+    <div className={`step-screen${large ? ' large' : ''}${panel ? ' with-panel' : ''}`}>
       <div className="stage-bar">
         <h2>
           {sc.title} <code>{sc.id}</code>
