@@ -2,7 +2,9 @@ import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './e2e/chromium.ts';
 import { PLAIN_FOLDER, PLAIN_PORT } from './e2e/plainHost.ts';
 
-const port = 4173;
+// E2E_PORT lets a second checkout run its end-to-end tests beside this one (the plain host takes
+// the next port).
+const port = Number(process.env.E2E_PORT ?? 4173);
 const baseURL = `http://localhost:${port}`;
 
 export default defineConfig({

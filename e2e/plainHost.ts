@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 
-export const PLAIN_PORT = 4174;
+export const PLAIN_PORT = Number(process.env.E2E_PORT ?? 4173) + 1;
 export const PLAIN_FOLDER = '/percpu-lab/';
 
 const root = join(import.meta.dirname, '..', 'dist');
