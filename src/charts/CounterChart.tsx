@@ -344,7 +344,7 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
               y={land.y + land.height + 14}
               textAnchor="middle"
             >
-              {f.fate === 'twice' ? 'also here' : 'after the read'}
+              {f.fate === 'twice' ? 'also here' : `+${String(amount)} late`}
             </text>
             {f.fate !== 'twice' && slot && (
               <rect
