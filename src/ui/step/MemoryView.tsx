@@ -1,20 +1,87 @@
+import { useMemo, useRef } from 'react';
+import { CounterChart } from '../../charts/CounterChart.tsx';
+import { globalModeOf } from '../../charts/counterLayout.ts';
+import { cellValue, counterCells, executedAt, type Run, slotAddr } from '../../charts/history.ts';
+import { SeqWord } from '../../charts/SeqWord.tsx';
+import { seqWordOf, seqWordText } from '../../charts/seqWord.ts';
 import { SlotBars } from '../../charts/SlotBars.tsx';
+import { sumSweeps } from '../../charts/sumSweep.ts';
+import { counterText } from '../../charts/sweepText.ts';
+import { TornRead } from '../../charts/TornRead.tsx';
+import { tornRead, tornText } from '../../charts/tornRead.ts';
 import { Kind } from '../../machine/isa.ts';
+import { minus } from '../../machine/int64.ts';
+import type { Machine } from '../../machine/machine.ts';
 import { actorName } from '../../machine/narrate.ts';
-import { currentState } from '../../store/session.ts';
+import { currentState, type Session } from '../../store/session.ts';
+import { ExportButtons } from '../export/ExportButtons.tsx';
+import { exportName } from '../export/exportImage.ts';
 import { cpuColour, globalCells, perCpuCells } from './view.ts';
 import { useStep } from './useStep.ts';
 
-/** Globals as a table; per-CPU variables as bars (with ±batch) and as text. */
+/** The largest |delta| and |global| over the whole timeline, so a chart's scale holds still. */
+function extentsOf(m: Machine, states: readonly Int32Array[]): { slot: number; global: number } {
+  const cells = counterCells(m);
+  if (!cells) return { slot: 0, global: 0 };
+  let slot = 0;
+  let global = 0;
+  for (const s of states) {
+    for (let k = 0; k < cells.slots.count; k++) {
+      slot = Math.max(slot, Math.abs(s[slotAddr(cells.slots, k)] as number));
+    }
+    global = Math.max(global, Math.abs(Number(cellValue(s, cells.global))));
+  }
+  return { slot, global };
+}
+
+/** The fold the step shown made: its CPU and the amount it added to the global count. */
+function pourOf(session: Session, run: Run): { cpu: number; amount: number } | null {
+  const cells = counterCells(run.m);
+  const last = session.cursor > 0 ? session.steps[session.cursor - 1] : undefined;
+  if (!cells || last?.kind !== Kind.Fold) return null;
+  const x = executedAt(run, session.cursor - 1);
+  const before = session.states[session.cursor - 1] as Int32Array;
+  const after = session.states[session.cursor] as Int32Array;
+  const amount = Number(minus(cellValue(after, cells.global), cellValue(before, cells.global)));
+  return { cpu: x ? x.cpu : last.cpu, amount };
+}
+
+/**
+ * Globals as a table; the counter as one explaining chart (per-CPU deltas, the global count, a
+ * fold's pour, a sum's sweep); sequence words with their low bit; a torn read's two halves.
+ * Each chart can be exported as SVG or PNG.
+ */
 export function MemoryView() {
   const session = useStep((s) => s.session);
   const m = session.instance.machine;
   const s = currentState(session);
-  const batch = typeof session.params.batch === 'number' ? session.params.batch : null;
-  // A fold just happened: the folding CPU's bar pours into the global count (a short animation,
-  // off under prefers-reduced-motion), so the eye follows the batch from the slot to fbc->count.
-  const last = session.cursor > 0 ? session.steps[session.cursor - 1] : undefined;
-  const folded = last?.kind === Kind.Fold ? last.cpu : -1;
+  const id = session.scenario.id;
+  const batch =
+    typeof session.params.batch === 'number'
+      ? session.params.batch
+      : typeof session.params.threshold === 'number'
+        ? session.params.threshold
+        : null;
+  const thresholdName = typeof session.params.batch === 'number' ? 'batch' : 'threshold';
+  const run: Run = useMemo(
+    () => ({ m, states: session.states, events: session.events, cursor: session.cursor }),
+    [m, session.states, session.events, session.cursor],
+  );
+  const extents = useMemo(() => extentsOf(m, session.states), [m, session.states]);
+  const sweeps = useMemo(() => sumSweeps(run), [run]);
+  const torn = useMemo(() => tornRead(run), [run]);
+  const cells = counterCells(m);
+  const pour = pourOf(session, run);
+  const counterRef = useRef<SVGSVGElement>(null);
+  const seqRef = useRef<SVGSVGElement>(null);
+  const tornRef = useRef<SVGSVGElement>(null);
+  const seqWords = m.layout.cells.flatMap((c) =>
+    c.perCpu || c.type !== 's32' ? [] : [seqWordOf(c.name, c.label, s[c.addr] as number)],
+  );
+  const words = seqWords.filter((w) => w !== null);
+  const file = (chart: string) => exportName(id, chart, session.cursor);
+  // Without the counter chart, a fold still shows on the plain slot bars.
+  const folded = session.cursor > 0 && session.steps[session.cursor - 1]?.kind === Kind.Fold;
   return (
     <section className="memory" aria-label="Memory">
       <table>
@@ -23,7 +90,7 @@ export function MemoryView() {
           {globalCells(m, s).map((c) => (
             <tr
               key={`${c.name}-${String(session.cursor)}`}
-              className={folded >= 0 && c.name === 'count' ? 'filled' : undefined}
+              className={folded && c.name === cells?.global.name ? 'filled' : undefined}
             >
               <th scope="row">{c.label}</th>
               <td>{c.value}</td>
@@ -41,18 +108,64 @@ export function MemoryView() {
           )}
         </tbody>
       </table>
-      {perCpuCells(m, s)
-        .filter((c) => !c.isLock)
-        .map((c) => (
-          <SlotBars
-            key={`${c.name}-${String(session.cursor)}`}
-            label={c.label}
-            values={c.values}
-            batch={c.name === 'slots' ? batch : null}
+      {cells && (
+        <figure className="counter-figure">
+          <CounterChart
+            svgRef={counterRef}
+            describedBy="counter-chart-text"
+            label={cells.slots.label}
+            thresholdName={thresholdName}
+            slots={perCpuCells(m, s).find((c) => c.name === cells.slots.name)?.values ?? []}
+            batch={batch}
+            global={{ label: cells.global.label, value: cellValue(s, cells.global) }}
+            mode={globalModeOf(extents.global, extents.slot, batch)}
+            extent={
+              globalModeOf(extents.global, extents.slot, batch) === 'bar'
+                ? Math.max(extents.slot, extents.global)
+                : extents.slot
+            }
             colour={cpuColour}
-            pouring={c.name === 'slots' ? folded : -1}
+            sweeps={sweeps}
+            pour={pour}
+            step={session.cursor}
           />
-        ))}
+          <figcaption id="counter-chart-text">
+            {counterText({
+              globalLabel: cells.global.label,
+              globalValue: cellValue(s, cells.global),
+              pour,
+              sweeps,
+            })}
+          </figcaption>
+          <ExportButtons target={counterRef} what="counter chart" name={file('slots')} />
+        </figure>
+      )}
+      {!cells &&
+        perCpuCells(m, s)
+          .filter((c) => !c.isLock)
+          .map((c) => (
+            <SlotBars
+              key={c.name}
+              label={c.label}
+              values={c.values}
+              batch={null}
+              colour={cpuColour}
+            />
+          ))}
+      {words.length > 0 && (
+        <figure className="seq-figure">
+          <SeqWord svgRef={seqRef} words={words} />
+          <figcaption>{words.map(seqWordText).join('. ')}</figcaption>
+          <ExportButtons target={seqRef} what="sequence chart" name={file('sequence')} />
+        </figure>
+      )}
+      {torn && (
+        <figure className="torn-figure">
+          <TornRead svgRef={tornRef} view={torn} />
+          <figcaption>{tornText(torn)}</figcaption>
+          <ExportButtons target={tornRef} what="torn-read chart" name={file('torn-read')} />
+        </figure>
+      )}
     </section>
   );
 }

@@ -1,0 +1,105 @@
+import { expect, test } from '@playwright/test';
+import { ChartsPage } from './pages/charts.ts';
+
+/** x of a `translate(x,y)` transform. */
+const xOf = (t: string) => Number(/translate\(([-\d.]+)/.exec(t)?.[1] ?? NaN);
+
+test('a fold pours its batch from the slot bar into fbc->count, and the bar shrinks by a tween', async ({
+  page,
+}) => {
+  const charts = new ChartsPage(page);
+  // percpu-atomic64 / sum-misses-a-batch: CPU3 reads fbc->count, then CPU0 adds 1 and folds 32.
+  await charts.witness('percpu-atomic64', 'sum-misses-a-batch');
+  await charts.forward(3);
+  await charts.forward();
+  await expect(charts.lastNarration()).toContainText('folds 32 into fbc->count');
+  const pour = charts.part('pour');
+  await expect(pour).toHaveCount(1);
+  const [a, b] = await charts.sample('pour', 'transform');
+  expect(a).not.toBe(b);
+  // It lands on the global count: its figure counts up to the new value.
+  await expect(charts.part('global-figure')).toContainText('1032');
+  await expect(charts.counterText()).toContainText("CPU0's delta reached the batch: it folded 32");
+
+  // The next step resets CPU0's delta: the bar shrinks over time, not at once.
+  await charts.forward();
+  const [h1, h2] = await charts.sample('slot-bar-0', 'height', 120);
+  expect(Number(h1)).toBeGreaterThan(Number(h2));
+  await expect(charts.slotBar(0)).toHaveAttribute('height', '1');
+});
+
+test('a lockless sum sweeps across the slots and its missed batch is marked', async ({ page }) => {
+  const charts = new ChartsPage(page);
+  await charts.witness('percpu-atomic64', 'sum-misses-a-batch');
+  await charts.forward();
+  const marker = charts.part('sweep-marker');
+  await expect(marker).toHaveCount(1);
+  await page.waitForTimeout(500);
+  const atGlobal = xOf((await marker.getAttribute('transform')) ?? '');
+  await charts.forward(5);
+  // The batch left CPU0's delta after the sum had passed fbc->count: it is behind the sweep.
+  await expect(charts.part('missed-batch')).toBeVisible();
+  await expect(charts.counterText()).toContainText("CPU0's 32 is now behind the sweep");
+  await charts.forward(4);
+  await page.waitForTimeout(500);
+  expect(xOf((await marker.getAttribute('transform')) ?? '')).toBeGreaterThan(atGlobal);
+  await expect(charts.counterText()).toContainText(
+    "CPU3's sum returned 1005. Missed 32: CPU0's fold reached fbc->count after CPU3 read it",
+  );
+});
+
+test('a retry sends the sweep back to the start and shows the retry count', async ({ page }) => {
+  const charts = new ChartsPage(page);
+  // percpu-seq / retry-once: the first pass misses CPU0's fold, the sequence moved, the sum retries.
+  await charts.witness('percpu-seq', 'retry-once');
+  await charts.forward(8);
+  const marker = charts.part('sweep-marker');
+  await expect(marker).toHaveCount(1);
+  await charts.forward(18);
+  await page.waitForTimeout(500);
+  const swept = xOf((await marker.getAttribute('transform')) ?? '');
+  await expect(charts.part('retry-count')).toHaveCount(0);
+  await charts.forward(2);
+  await expect(charts.lastNarration()).toContainText('the sum starts over');
+  // Going back is a visible move, not a jump.
+  const [t1, t2] = await charts.sample('sweep-marker', 'transform', 120);
+  expect(xOf(t2)).toBeLessThan(xOf(t1));
+  await page.waitForTimeout(1000);
+  expect(xOf((await marker.getAttribute('transform')) ?? '')).toBeLessThan(swept);
+  await expect(charts.part('retry-count')).toHaveText('retry: 1');
+  await expect(charts.counterText()).toContainText("CPU3's sum, pass 2 (1 retry)");
+
+  // The sequence word names its low bit.
+  await expect(page.getByRole('img', { name: /^fbc->sequence = 7/ })).toBeVisible();
+  await expect(charts.memoryRegion()).toContainText('odd: a sum is in flight');
+});
+
+test('a torn read shows its two halves from two moments', async ({ page }) => {
+  const charts = new ChartsPage(page);
+  await charts.open('#/step/torn-read-32');
+  await charts.loadWitness('lo-then-hi');
+  await charts.forward(8);
+  await expect(page.getByRole('img', { name: /^Torn read: / })).toHaveAccessibleName(
+    /low half 0xFFFFFFF0, read at step 1: its initial value; high half 0x00000001, read at step 8: written at step 6 by CPU1\. Together: 8589934576.*torn, exactly 2\^32 above 4294967280/,
+  );
+});
+
+test('with reduced motion nothing tweens: the final geometry at once', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const charts = new ChartsPage(page);
+  await charts.witness('percpu-atomic64', 'sum-misses-a-batch');
+  await charts.forward(4);
+  // The fold: no batch travels.
+  const [p1, p2] = await charts.sample('pour', 'transform', 120);
+  expect(p1).toBe(p2);
+  await expect(charts.part('pour')).toHaveAttribute('opacity', '0');
+  await expect(charts.part('global-figure')).toContainText('1032');
+  // The reset: the bar is at its final height at once.
+  await charts.forward();
+  const [h1, h2] = await charts.sample('slot-bar-0', 'height', 120);
+  expect([h1, h2]).toEqual(['1', '1']);
+  // The sweep jumps too.
+  await charts.forward(2);
+  const [s1, s2] = await charts.sample('sweep-marker', 'transform', 120);
+  expect(s1).toBe(s2);
+});

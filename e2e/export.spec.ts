@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import { ChartsPage } from './pages/charts.ts';
+
+test('Export SVG downloads the counter chart as a standalone SVG with its slot bars', async ({
+  page,
+}) => {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  const charts = new ChartsPage(page);
+  await charts.witness('percpu-atomic64', 'sum-misses-a-batch');
+  await charts.forward(10);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    charts.exportButton('counter chart', 'SVG').click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('percpu-atomic64-slots-step-10.svg');
+  const text = await readFile(await download.path(), 'utf8');
+  const parsed = await page.evaluate((svg) => {
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    const root = doc.documentElement;
+    const fills = Array.from(doc.querySelectorAll('rect')).map((r) => r.getAttribute('fill'));
+    return {
+      error: doc.querySelector('parsererror') !== null,
+      root: root.nodeName,
+      width: root.getAttribute('width'),
+      title: doc.querySelector('title')?.textContent ?? '',
+      // The CPUs' colours (Okabe–Ito orange, blue, green, purple) as computed styles.
+      cpuBars: [
+        'rgb(230, 159, 0)',
+        'rgb(0, 114, 178)',
+        'rgb(0, 158, 115)',
+        'rgb(204, 121, 167)',
+      ].map((c) => fills.filter((f) => f === c).length),
+      styled: doc.querySelectorAll('[style]').length,
+    };
+  }, text);
+  expect(parsed).toEqual({
+    error: false,
+    root: 'svg',
+    width: '480',
+    title: 'delta: CPU0 0, CPU1 0, CPU2 5, CPU3 0; batch ±32',
+    cpuBars: [1, 1, 1, 1],
+    styled: 0,
+  });
+  expect(text).toContain('MISSED');
+  expect(problems).toEqual([]);
+});
+
+test('Export PNG downloads a 2× PNG of the chart', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  const charts = new ChartsPage(page);
+  await charts.witness('percpu-seq', 'retry-once');
+  await charts.forward(28);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    charts.exportButton('counter chart', 'PNG').click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('percpu-seq-slots-step-28.png');
+  const png = await readFile(await download.path());
+  expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  expect(png.length).toBeGreaterThan(10_000);
+  // IHDR: width and height, twice the chart's 480 × 320.
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([960, 640]);
+
+  // The sequence word exports as well.
+  const [seq] = await Promise.all([
+    page.waitForEvent('download'),
+    charts.exportButton('sequence chart', 'SVG').click(),
+  ]);
+  expect(seq.suggestedFilename()).toBe('percpu-seq-sequence-step-28.svg');
+  expect(problems).toEqual([]);
+});

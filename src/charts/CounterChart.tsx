@@ -1,0 +1,440 @@
+import { easeCubicInOut, easeCubicOut, interpolateNumber, select } from 'd3';
+import { type Ref, useLayoutEffect, useRef } from 'react';
+import { Hatch, YTicks } from './parts.tsx';
+import { batchBox, counterLayout, type GlobalMode, landingBox } from './counterLayout.ts';
+import { GROW_MS, POUR_MS, RETRY_MS, SWEEP_MS, useReducedMotion } from './motion.ts';
+import { type Box, pourAt, pourPath } from './pour.ts';
+import type { SumSweep } from './sumSweep.ts';
+import { foldShort, sweepShort } from './sweepText.ts';
+import './animations.css';
+
+const SWEEP_COLOUR = '#0b3d91';
+
+export interface CounterChartProps {
+  /** The per-CPU variable's label ("delta"): the chart's accessible name starts with it. */
+  readonly label: string;
+  readonly thresholdName?: string;
+  readonly slots: readonly number[];
+  readonly batch: number | null;
+  readonly global: { readonly label: string; readonly value: number | bigint };
+  readonly mode: GlobalMode;
+  /** The largest |value| over the timeline, so the scale holds still while bars tween. */
+  readonly extent: number;
+  readonly colour: (cpu: number) => string;
+  readonly sweeps: readonly SumSweep[];
+  /** The fold the step shown made (its CPU and amount), or null. */
+  readonly pour: { readonly cpu: number; readonly amount: number } | null;
+  /** The cursor: a pour plays only when the user steps forward onto the fold. */
+  readonly step: number;
+  readonly svgRef?: Ref<SVGSVGElement>;
+  /** id of the element holding the chart's full text equivalent (aria-describedby). */
+  readonly describedBy?: string;
+}
+
+const n = (v: number | bigint) => String(v);
+
+/**
+ * The counter as one picture: fbc->count and every CPU's delta on one scale (or fbc->count as a
+ * figure when it dwarfs the deltas), a fold's batch pouring from its CPU's bar into the global
+ * count, and a running sum's sweep across them with what it has read, its retries and the
+ * batches it misses. React renders the final geometry; d3 tweens from the previous one.
+ */
+export function CounterChart({ svgRef, ...p }: CounterChartProps) {
+  const reduce = useReducedMotion();
+  const globalNumber = Number(p.global.value);
+  const l = counterLayout({
+    slots: p.slots,
+    batch: p.batch,
+    global: p.mode === 'bar' ? globalNumber : 0,
+    mode: p.mode,
+    extent: p.extent,
+  });
+  const sweep = p.sweeps.find((s) => s.returned === null) ?? p.sweeps[0] ?? null;
+  const position = sweep ? sweep.position : 0;
+  const sweepX = l.sweepX[Math.min(position, l.sweepX.length - 1)] ?? 0;
+  const sweepLeft = l.sweepX[0] ?? 0;
+
+  const bars = useRef<(SVGRectElement | null)[]>([]);
+  const globalBar = useRef<SVGRectElement>(null);
+  const figure = useRef<SVGTextElement>(null);
+  const marker = useRef<SVGGElement>(null);
+  const swept = useRef<SVGRectElement>(null);
+  const pourEl = useRef<SVGGElement>(null);
+  const prev = useRef<{
+    bars: { y: number; height: number }[];
+    global: { y: number; height: number };
+    globalValue: number | bigint;
+    x: number;
+    position: number;
+    step: number;
+  } | null>(null);
+
+  const pourBox = p.pour ? batchBox(l, p.pour.cpu, p.pour.amount) : null;
+  const landBox = p.pour ? landingBox(l, p.pour.amount) : null;
+
+  useLayoutEffect(() => {
+    const was = prev.current;
+    const forward = was !== null && p.step === was.step + 1;
+    const pouring = !reduce && forward && pourBox !== null && landBox !== null;
+    const grow = (el: Element | null, from: { y: number; height: number }, to: Box, delay = 0) => {
+      if (!el) return;
+      const s = select(el).interrupt();
+      if (reduce || !was) {
+        s.attr('y', to.y).attr('height', to.height);
+        return;
+      }
+      s.attr('y', from.y)
+        .attr('height', from.height)
+        .transition()
+        .delay(delay)
+        .duration(GROW_MS)
+        .ease(easeCubicOut)
+        .attr('y', to.y)
+        .attr('height', to.height);
+    };
+    l.slots.forEach((b, k) => {
+      grow(bars.current[k] ?? null, was?.bars[k] ?? b, b);
+    });
+    grow(globalBar.current, was?.global ?? l.global, l.global, pouring ? POUR_MS * 0.8 : 0);
+
+    // The figure's number counts up after the pour lands (d3 owns this one text node).
+    if (figure.current) {
+      const f = select(figure.current).interrupt();
+      const from = was?.globalValue;
+      const safe = (v: number | bigint | undefined): v is number =>
+        typeof v === 'number' && Number.isSafeInteger(v);
+      if (!reduce && safe(from) && safe(p.global.value) && from !== p.global.value) {
+        const to = p.global.value;
+        const i = interpolateNumber(from, to);
+        f.text(n(from))
+          .transition()
+          .delay(pouring ? POUR_MS * 0.8 : 0)
+          .duration(GROW_MS)
+          .tween('text', function () {
+            return (t) => {
+              this.textContent = String(Math.round(i(t)));
+            };
+          });
+      } else f.text(n(p.global.value));
+    }
+
+    // The sweep: a step on, or all the way back to the start on a retry.
+    const back = was !== null && position < was.position;
+    for (const [el, attr, from, to] of [
+      [
+        marker.current,
+        'transform',
+        `translate(${String(was?.x ?? sweepX)},0)`,
+        `translate(${String(sweepX)},0)`,
+      ],
+      [
+        swept.current,
+        'width',
+        String(Math.max(0, (was?.x ?? sweepX) - sweepLeft)),
+        String(Math.max(0, sweepX - sweepLeft)),
+      ],
+    ] as const) {
+      if (!el) continue;
+      const s = select(el).interrupt();
+      if (reduce || !was || from === to) s.attr(attr, to);
+      else
+        s.attr(attr, from)
+          .transition()
+          .duration(back ? RETRY_MS : SWEEP_MS)
+          .ease(easeCubicInOut)
+          .attr(attr, to);
+    }
+
+    // The pour: the batch travels on an arc from its CPU's bar to the global count.
+    if (pourEl.current) {
+      const g = select(pourEl.current).interrupt();
+      const rect = g.select('rect');
+      if (pouring) {
+        const path = pourPath(pourBox, landBox);
+        const place = (t: number) => {
+          const b = pourAt(path, t);
+          g.attr('transform', `translate(${b.x.toFixed(1)},${b.y.toFixed(1)})`);
+          rect.attr('width', b.width).attr('height', b.height);
+        };
+        place(0);
+        g.attr('opacity', 1)
+          .transition()
+          .duration(POUR_MS)
+          .ease(easeCubicInOut)
+          .tween('pour', () => place)
+          .transition()
+          .duration(300)
+          .attr('opacity', 0);
+      } else g.attr('opacity', 0);
+    }
+
+    prev.current = {
+      bars: l.slots.map((b) => ({ y: b.y, height: b.height })),
+      global: { y: l.global.y, height: l.global.height },
+      globalValue: p.global.value,
+      x: sweepX,
+      position,
+      step: p.step,
+    };
+  });
+
+  const slotsLeft = l.slots[0]?.x ?? 0;
+  const right = l.width - 12;
+  const gc = l.globalColumn;
+  const folds = sweep?.folds ?? [];
+  return (
+    <svg
+      ref={svgRef}
+      className="counter-chart"
+      viewBox={`0 0 ${String(l.width)} ${String(l.height)}`}
+      role="img"
+      aria-label={chartName(p)}
+      aria-describedby={p.describedBy}
+      xmlns="http://www.w3.org/2000/svg"
+    >
+      <rect className="chart-bg" x={0} y={0} width={l.width} height={l.height} fill="#ffffff" />
+      <Hatch id="counter-over-hatch" />
+      <defs>
+        <pattern
+          id="counter-missed-hatch"
+          width="6"
+          height="6"
+          patternUnits="userSpaceOnUse"
+          patternTransform="rotate(-45)"
+        >
+          <rect width="6" height="6" fill="#fde2e4" />
+          <line x1="0" y1="0" x2="0" y2="6" stroke="#b00020" strokeWidth="2.5" />
+        </pattern>
+      </defs>
+      <YTicks ticks={l.ticks} x1={slotsLeft - 8} x2={right} />
+      {l.plusY !== null && l.minusY !== null && (
+        <g className="threshold">
+          <line x1={slotsLeft - 8} x2={right} y1={l.plusY} y2={l.plusY} />
+          <line x1={slotsLeft - 8} x2={right} y1={l.minusY} y2={l.minusY} />
+          <text x={right - 2} y={l.plusY - 4} textAnchor="end">
+            +{p.thresholdName ?? 'batch'} {p.batch}
+          </text>
+          <text x={right - 2} y={l.minusY + 15} textAnchor="end">
+            −{p.thresholdName ?? 'batch'}
+          </text>
+        </g>
+      )}
+      {sweep && (
+        <rect
+          ref={swept}
+          className="swept"
+          data-testid="swept-region"
+          x={sweepLeft}
+          y={l.top - 6}
+          width={Math.max(0, sweepX - sweepLeft)}
+          height={l.bottom - l.top + 12}
+        />
+      )}
+      <line
+        className="zero-line"
+        x1={gc.x - 4}
+        x2={gc.x + gc.width + 4}
+        y1={l.zeroY}
+        y2={l.zeroY}
+      />
+      <line className="zero-line" x1={slotsLeft - 8} x2={right} y1={l.zeroY} y2={l.zeroY} />
+      <line
+        className="divider"
+        x1={l.sweepX[1]}
+        x2={l.sweepX[1]}
+        y1={l.top - 8}
+        y2={l.bottom + 44}
+      />
+
+      {/* The global count: a bar on the same scale, or a figure. */}
+      {l.mode === 'bar' ? (
+        <rect
+          ref={globalBar}
+          data-testid="global-bar"
+          className="global-bar"
+          x={l.global.x}
+          y={l.global.y}
+          width={l.global.width}
+          height={l.global.height}
+        />
+      ) : (
+        <g data-testid="global-figure">
+          <rect
+            className="global-frame"
+            x={l.global.x}
+            y={l.global.y}
+            width={l.global.width}
+            height={l.global.height}
+            rx={6}
+          />
+          <text
+            className="global-caption"
+            x={gc.x + gc.width / 2}
+            y={l.global.y + l.global.height - 10}
+            textAnchor="middle"
+          >
+            not to scale
+          </text>
+          <text
+            ref={figure}
+            className="global-value"
+            x={gc.x + gc.width / 2}
+            y={l.global.y + l.global.height / 2 + 12}
+            textAnchor="middle"
+          />
+        </g>
+      )}
+      <text className="bar-label" x={gc.x + gc.width / 2} y={l.bottom + 22} textAnchor="middle">
+        {p.global.label}
+      </text>
+      {l.mode === 'bar' && (
+        <text className="bar-value" x={gc.x + gc.width / 2} y={l.bottom + 42} textAnchor="middle">
+          {n(p.global.value)}
+        </text>
+      )}
+
+      {l.slots.map((b) => (
+        <g key={b.cpu}>
+          <rect
+            ref={(el) => {
+              bars.current[b.cpu] = el;
+            }}
+            data-testid={`slot-bar-${String(b.cpu)}`}
+            className="bar"
+            x={b.x}
+            y={b.y}
+            width={b.width}
+            height={b.height}
+            fill={b.over ? 'url(#counter-over-hatch)' : p.colour(b.cpu)}
+          />
+          <text className="bar-label" x={b.x + b.width / 2} y={l.bottom + 22} textAnchor="middle">
+            {l.slots.length <= 6 ? `CPU${String(b.cpu)}` : String(b.cpu)}
+          </text>
+          {l.slots.length <= 6 && (
+            <text className="bar-value" x={b.x + b.width / 2} y={l.bottom + 42} textAnchor="middle">
+              {b.value}
+            </text>
+          )}
+        </g>
+      ))}
+
+      {/* A fold's batch that the sweep did not count once. */}
+      {folds.map((f) => {
+        const amount = Number(f.amount);
+        const land = landingBox(l, amount);
+        const box = batchBox(l, f.cpu, amount);
+        const slot = l.slots[f.cpu];
+        return (
+          <g
+            key={`${String(f.cpu)}-${String(f.foldAt)}`}
+            data-testid="missed-batch"
+            className={`fold-${f.fate}`}
+          >
+            <rect
+              className="missed-mark"
+              x={land.x - 4}
+              y={land.y}
+              width={land.width + 8}
+              height={land.height}
+              fill="url(#counter-missed-hatch)"
+            />
+            <text
+              className="missed-label"
+              x={gc.x + gc.width / 2}
+              y={land.y + land.height + 14}
+              textAnchor="middle"
+            >
+              {f.fate === 'twice' ? 'also here' : `+${String(amount)} late`}
+            </text>
+            {f.fate !== 'twice' && slot && (
+              <rect
+                className="missed-ghost"
+                x={box.x}
+                y={box.y}
+                width={box.width}
+                height={box.height}
+              />
+            )}
+            <text className="missed-text" x={4} y={40}>
+              {foldShort(f)}
+            </text>
+          </g>
+        );
+      })}
+
+      {sweep && (
+        <>
+          <g
+            ref={marker}
+            data-testid="sweep-marker"
+            className="sweep-marker"
+            transform={`translate(${String(sweepX)},0)`}
+          >
+            <line x1={0} x2={0} y1={l.top - 6} y2={l.bottom + 6} stroke={SWEEP_COLOUR} />
+            <path
+              d={`M -7 ${String(l.top - 14)} L 7 ${String(l.top - 14)} L 0 ${String(l.top - 5)} Z`}
+              fill={SWEEP_COLOUR}
+            />
+          </g>
+          {/* What the sum has read (its value) and what it has not read yet. */}
+          {[
+            { x: gc.x, width: gc.width, read: sweep.global ? n(sweep.global.value) : null },
+            ...l.slots.map((b) => {
+              const r = sweep.reads.find((x) => x.cpu === b.cpu);
+              return { x: b.x, width: b.width, read: r ? String(r.value) : null };
+            }),
+          ].map((c, i) => (
+            <g key={i} className={c.read === null ? 'unread' : 'read'}>
+              <rect x={c.x} y={l.height - 24} width={c.width} height={21} rx={3} />
+              <text x={c.x + c.width / 2} y={l.height - 8} textAnchor="middle">
+                {c.read === null ? 'not yet' : `✓ ${c.read}`}
+              </text>
+            </g>
+          ))}
+          <text className="sweep-status" x={4} y={18}>
+            {sweepShort(sweep)}
+          </text>
+          {sweep.retries > 0 && (
+            <g
+              data-testid="retry-count"
+              className="retry-badge"
+              transform={`translate(${String(right - 92)},2)`}
+            >
+              <rect width={92} height={20} rx={10} />
+              <text x={46} y={15} textAnchor="middle">
+                retr{sweep.retries === 1 ? 'y' : 'ies'}: {sweep.retries}
+              </text>
+            </g>
+          )}
+        </>
+      )}
+
+      {p.pour && landBox && (
+        <text
+          className="pour-note"
+          x={gc.x + gc.width / 2}
+          y={Math.max(l.top - 2, landBox.y - 6)}
+          textAnchor="middle"
+        >
+          +{p.pour.amount} from CPU{p.pour.cpu}
+        </text>
+      )}
+      {pourBox && (
+        <g
+          ref={pourEl}
+          data-testid="pour"
+          className="pour-batch"
+          opacity={0}
+          transform={`translate(${String(pourBox.x)},${String(pourBox.y)})`}
+        >
+          <rect width={pourBox.width} height={pourBox.height} fill={p.colour(p.pour?.cpu ?? 0)} />
+        </g>
+      )}
+    </svg>
+  );
+}
+
+/** The chart's name: the deltas and the batch ("delta: CPU0 31, CPU1 0; batch ±32"). */
+function chartName(p: Omit<CounterChartProps, 'svgRef'>): string {
+  return `${p.label}: ${p.slots.map((v, k) => `CPU${String(k)} ${String(v)}`).join(', ')}${p.batch === null ? '' : `; ${p.thresholdName ?? 'batch'} ±${String(p.batch)}`}`;
+}

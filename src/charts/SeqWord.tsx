@@ -1,0 +1,114 @@
+import { select } from 'd3';
+import { type Ref, useLayoutEffect, useRef } from 'react';
+import { useReducedMotion } from './motion.ts';
+import { BITS, type SeqWordView } from './seqWord.ts';
+import './animations.css';
+
+const W = 480;
+const ROW = 84;
+const BIT = 26;
+const FLIP_MS = 450;
+
+/**
+ * Sequence-like words drawn with their low bits: a bit that changes flips over, and the low bit of
+ * fbc->sequence is named ("odd: a sum is in flight"), so a bump by 2 (a fold) and the sum's
+ * own set and clear of the low bit look different.
+ */
+export function SeqWord({
+  words,
+  svgRef,
+}: {
+  words: readonly SeqWordView[];
+  svgRef?: Ref<SVGSVGElement>;
+}) {
+  const reduce = useReducedMotion();
+  const bits = useRef(new Map<string, SVGGElement>());
+  const prev = useRef(new Map<string, string>());
+  useLayoutEffect(() => {
+    for (const w of words) {
+      const was = prev.current.get(w.name);
+      for (let i = 0; i < BITS; i++) {
+        const el = bits.current.get(`${w.name}-${String(i)}`);
+        if (!el) continue;
+        const s = select(el).interrupt();
+        const cx = 0;
+        const cy = BIT / 2;
+        s.attr('transform', null);
+        if (!reduce && was !== undefined && was[i] !== w.bits[i]) {
+          // The bit turns over: squeeze to a line and open again with its new value.
+          s.transition()
+            .duration(FLIP_MS)
+            .attrTween('transform', () => (t) => {
+              const k = Math.abs(Math.cos(Math.PI * t));
+              return `translate(${String(cx)},${String(cy)}) scale(1,${k.toFixed(3)}) translate(${String(-cx)},${String(-cy)})`;
+            })
+            .on('end', function () {
+              this.removeAttribute('transform');
+            });
+        }
+      }
+      prev.current.set(w.name, w.bits);
+    }
+  });
+  const H = ROW * words.length + 8;
+  return (
+    <svg
+      ref={svgRef}
+      className="seq-word"
+      viewBox={`0 0 ${String(W)} ${String(H)}`}
+      role="img"
+      aria-label={words.map((w) => `${w.label} = ${String(w.value)}`).join(', ')}
+      xmlns="http://www.w3.org/2000/svg"
+    >
+      <rect x={0} y={0} width={W} height={H} fill="#ffffff" />
+      {words.map((w, row) => {
+        const y = 8 + row * ROW;
+        return (
+          <g key={w.name} transform={`translate(0,${String(y)})`} data-testid={`seq-${w.name}`}>
+            <text className="word-label" x={4} y={18}>
+              {w.label}
+            </text>
+            <text className="word-value" x={4} y={46}>
+              {w.value}
+            </text>
+            <text className="word-label" x={96} y={44}>
+              …
+            </text>
+            {Array.from(w.bits).map((b, i) => {
+              const low = i === BITS - 1;
+              return (
+                <g key={i} transform={`translate(${String(116 + i * (BIT + 4))},24)`}>
+                  <g
+                    className={`bit${low && w.parity ? ' low' : ''}${b === '1' ? ' set' : ''}`}
+                    ref={(el) => {
+                      if (el) bits.current.set(`${w.name}-${String(i)}`, el);
+                    }}
+                    data-testid={low ? `low-bit-${w.name}` : undefined}
+                  >
+                    <rect width={BIT} height={BIT} rx={3} />
+                    <text x={BIT / 2} y={19} textAnchor="middle">
+                      {b}
+                    </text>
+                  </g>
+                </g>
+              );
+            })}
+            {w.parity && (
+              <text
+                className="word-label"
+                x={116 + (BITS - 1) * (BIT + 4) + BIT / 2}
+                y={18}
+                textAnchor="middle"
+              >
+                low bit
+              </text>
+            )}
+            <text className={`meaning${w.parity === 'odd' ? ' odd' : ''}`} x={4} y={74}>
+              {w.meaning}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}

@@ -1,0 +1,86 @@
+import { type Ref } from 'react';
+import { hex32, offBy, tornText, type TornReadView } from './tornRead.ts';
+import './animations.css';
+
+const W = 480;
+const H = 210;
+
+/**
+ * A 64-bit read on a 32-bit CPU as its two halves, each stamped with the step that read it and
+ * the step that wrote the word it got, so a read that joins two moments shows it.
+ */
+export function TornRead({ view, svgRef }: { view: TornReadView; svgRef?: Ref<SVGSVGElement> }) {
+  const byHalf = (half: 'hi' | 'lo') => view.halves.find((h) => h.half === half) ?? null;
+  const row = (half: 'hi' | 'lo', y: number) => {
+    const h = byHalf(half);
+    const i = h ? view.halves.indexOf(h) : -1;
+    return (
+      <g
+        className={`half${i === 0 ? ' first' : i === 1 ? ' second' : ''}`}
+        data-testid={`half-${half}`}
+        transform={`translate(4,${String(y)})`}
+      >
+        <text className="label" x={0} y={14}>
+          {half === 'hi' ? 'high half' : 'low half'}
+          {h ? ` (read ${i === 0 ? 'first' : 'second'})` : ''}
+        </text>
+        <rect
+          y={22}
+          width={170}
+          height={36}
+          rx={4}
+          stroke={h ? undefined : '#8a8f98'}
+          strokeDasharray={h ? undefined : '3 3'}
+        />
+        <text className="word" x={85} y={47} textAnchor="middle">
+          {h ? hex32(h.word) : 'not read yet'}
+        </text>
+        {h && (
+          <>
+            <text className="stamp" x={182} y={37}>
+              read at step {h.readAt + 1}
+            </text>
+            <text className="stamp" x={182} y={55}>
+              {h.writtenAt < 0
+                ? 'its initial value'
+                : `written at step ${String(h.writtenAt + 1)} by ${h.writtenBy ?? '?'}`}
+            </text>
+          </>
+        )}
+      </g>
+    );
+  };
+  const first = view.halves[0];
+  return (
+    <svg
+      ref={svgRef}
+      className="torn-read"
+      viewBox={`0 0 ${String(W)} ${String(H)}`}
+      role="img"
+      aria-label={`Torn read: ${tornText(view)}`}
+      xmlns="http://www.w3.org/2000/svg"
+    >
+      <rect x={0} y={0} width={W} height={H} fill="#ffffff" />
+      {row('hi', 0)}
+      {row('lo', 66)}
+      {view.formed !== null && first ? (
+        <>
+          <text className={`verdict${view.torn ? ' torn' : ''}`} x={4} y={158}>
+            together: {String(view.formed)}
+          </text>
+          <text className={`verdict${view.torn ? ' torn' : ''}`} x={4} y={180}>
+            {view.torn ? `torn: ${offBy(view.formed, first.truth)}` : 'one moment: not torn'}
+          </text>
+          <text className="stamp" x={4} y={200}>
+            true value at the reads:{' '}
+            {[...new Set(view.halves.map((h) => String(h.truth)))].join(' → ')}
+          </text>
+        </>
+      ) : (
+        <text className="stamp" x={4} y={158}>
+          {view.who} reads {view.cell} as two 32-bit loads
+        </text>
+      )}
+    </svg>
+  );
+}

@@ -1,0 +1,57 @@
+import { type RefObject, useState } from 'react';
+import { exportPng, exportSvg } from './exportImage.ts';
+import './export.css';
+
+/**
+ * "SVG" and "PNG" buttons for one chart: they download the chart as `<name>.svg` or a 2×
+ * `<name>.png`. `what` names the chart in the buttons' accessible names ("Export counter chart
+ * as SVG"); a failure is said in the status line next to them.
+ */
+export function ExportButtons({
+  target,
+  what,
+  name,
+}: {
+  target: RefObject<Element | null>;
+  what: string;
+  /** File name without extension, e.g. "percpu-classic-slots-step-12". */
+  name: string;
+}) {
+  const [problem, setProblem] = useState('');
+  const run = (f: (el: Element) => Promise<void> | void) => {
+    const el = target.current;
+    if (!el) return;
+    setProblem('');
+    Promise.resolve()
+      .then(() => f(el))
+      .catch((e: unknown) => {
+        setProblem(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
+      });
+  };
+  return (
+    <div className="chart-export" role="group" aria-label={`Export ${what}`}>
+      <span aria-hidden="true">Export:</span>
+      <button
+        type="button"
+        aria-label={`Export ${what} as SVG`}
+        onClick={() => {
+          run((el) => {
+            exportSvg(el, `${name}.svg`);
+          });
+        }}
+      >
+        SVG
+      </button>
+      <button
+        type="button"
+        aria-label={`Export ${what} as PNG`}
+        onClick={() => {
+          run((el) => exportPng(el, `${name}.png`));
+        }}
+      >
+        PNG
+      </button>
+      <span role="status">{problem}</span>
+    </div>
+  );
+}
