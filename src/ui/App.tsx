@@ -27,6 +27,26 @@ function openLink(hash: string): Mode {
   return mode;
 }
 
+/**
+ * Embed mode (`?embed=1` before the hash): the Step stage and its controls only, for an
+ * <iframe> in slides or a course page. A framed page is never cross-origin isolated (its
+ * embedder is not), so it offers Step mode and Explore, which need no shared memory.
+ */
+const embedded = new URLSearchParams(location.search).get('embed') === '1';
+
+/** What an embed shows for a link to another mode: where the full lab is. */
+function EmbedOnlyStep() {
+  return (
+    <p role="alert" className="notice">
+      Embedded, the lab shows Step mode and Explore only: Live mode and the Scaling view need a page
+      of their own.{' '}
+      <a href={location.href.replace(/[?&]embed=1/, '')} target="_blank" rel="noopener">
+        Open this link in percpu-lab
+      </a>
+    </p>
+  );
+}
+
 /** Home (the catalogue), Step mode, Live mode or the Scaling view, chosen by the URL hash. */
 export function App() {
   // The link the page was opened with is read before the first render: Step mode then writes
@@ -42,6 +62,13 @@ export function App() {
       window.removeEventListener('hashchange', open);
     };
   }, []);
+  if (embedded) {
+    return (
+      <main className="wide embedded">
+        {mode === 'step' ? <StepScreen embedded /> : <EmbedOnlyStep />}
+      </main>
+    );
+  }
   return (
     <>
       <header className="page-header">

@@ -57,7 +57,7 @@ function StageTimeline() {
  * badges) fits a 1280 × 720 or 1024 × 768 screen without scrolling the page, so a class sees a
  * step's cause and effect at once; parameters, the lesson, results and Explore open beside it.
  */
-export function StepScreen() {
+export function StepScreen({ embedded = false }: { embedded?: boolean }) {
   const { session, notice, playing, speed, witness } = useStepFields(
     'session',
     'notice',
@@ -107,6 +107,16 @@ export function StepScreen() {
             setPanel((p) => (p === name ? null : (name as PanelName)));
           }}
         />
+        {embedded && (
+          <a
+            href={location.href.replace(/[?&]embed=1/, '')}
+            target="_blank"
+            rel="noopener"
+            className="open-full"
+          >
+            Open in percpu-lab
+          </a>
+        )}
         <button
           type="button"
           aria-pressed={large}

@@ -1,0 +1,39 @@
+import { expect, test } from '@playwright/test';
+import { PLAIN_FOLDER, PLAIN_PORT } from './plainHost.ts';
+
+// Embed mode as a course page uses it: an <iframe> on another origin, served by a host that sends
+// no isolation headers, so only Step mode and Explore can run.
+const site = `http://localhost:${PLAIN_PORT}${PLAIN_FOLDER}`;
+
+test('an embedded stage in an iframe, without isolation: step, explore, and no page chrome', async ({
+  page,
+}) => {
+  await page.setContent(
+    `<h1>Lecture 7</h1><iframe title="percpu-lab" width="1024" height="700" src="${site}?embed=1#/step/global-plain"></iframe>`,
+  );
+  const lab = page.frameLocator('iframe[title="percpu-lab"]');
+  await expect(lab.getByRole('heading', { level: 2 })).toContainText('global-plain');
+  // The stage and its controls, no catalogue or mode navigation.
+  await expect(lab.getByRole('navigation', { name: 'Modes' })).toHaveCount(0);
+  await lab.getByRole('button', { name: 'Step CPU 0' }).click();
+  await expect(lab.getByRole('log', { name: 'Narration log' }).getByRole('listitem')).toHaveCount(
+    1,
+  );
+  await expect(lab.getByRole('link', { name: 'Open in percpu-lab' })).toHaveAttribute(
+    'href',
+    /#\/step\/global-plain/,
+  );
+  // Explore runs in its worker even here.
+  await lab.getByRole('group', { name: 'Panels' }).getByRole('button', { name: 'Explore' }).click();
+  const explore = lab.getByRole('region', { name: 'Explore' });
+  await explore.getByRole('button', { name: 'Explore' }).click();
+  await expect(explore.getByRole('status')).toContainText('Done:');
+  // A link to Live mode says where to go instead.
+  const frame = page.frames().find((f) => f.url().startsWith(site));
+  expect(frame).toBeDefined();
+  expect(await frame?.evaluate(() => crossOriginIsolated)).toBe(false);
+  await frame?.evaluate(() => {
+    location.hash = '#/live/global-plain';
+  });
+  await expect(lab.getByRole('alert')).toContainText('Step mode and Explore only');
+});
