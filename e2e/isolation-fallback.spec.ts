@@ -12,7 +12,9 @@ test('a host without headers runs Live mode once the service worker is turned on
   await page.goto(`${site}#/live/global-atomic?cpus=2`);
   await expect(page.getByRole('heading', { level: 2 })).toContainText('Live');
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
-  await expect(page.getByRole('status').first()).toContainText('Cross-origin isolation is off');
+  await expect(page.getByRole('status', { name: 'Cross-origin isolation' })).toContainText(
+    'Cross-origin isolation is off',
+  );
 
   await page.getByRole('button', { name: 'Turn on isolation with a service worker' }).click();
   await page.waitForFunction(() => crossOriginIsolated, undefined, { timeout: 15_000 });
@@ -51,7 +53,7 @@ test('a host without headers runs Live mode once the service worker is turned on
   // A later visit is isolated from its first load; the home page offers to turn it off.
   await page.goto(`${site}#/`);
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
-  await expect(page.getByRole('status').first()).toContainText(
+  await expect(page.getByRole('status', { name: 'Cross-origin isolation' })).toContainText(
     'The service-worker fallback provides it',
   );
   await page.getByRole('button', { name: 'Turn off the service worker' }).click();

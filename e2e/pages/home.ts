@@ -14,7 +14,7 @@ export class HomePage {
   }
 
   isolationStatus(): Locator {
-    return this.page.getByRole('status');
+    return this.page.getByRole('status', { name: 'Cross-origin isolation' });
   }
 
   /** The catalogue section for one group, e.g. "2006 nr_files thread". */

@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
 import { catalogue } from '../scenarios/index.ts';
 import { IsolationStatus } from './IsolationStatus.tsx';
+import { parseLectureLink } from '../store/lectureLink.ts';
+import { CourseList } from './lecture/CourseList.tsx';
+import { LectureScreen } from './lecture/LectureScreen.tsx';
 import { LiveScreen } from './live/LiveScreen.tsx';
 import { liveStore } from './live/useLive.ts';
 import { ScalingScreen } from './scaling/ScalingScreen.tsx';
@@ -9,12 +12,13 @@ import { ScenarioList } from './ScenarioList.tsx';
 import { StepScreen } from './step/StepScreen.tsx';
 import { stepStore } from './step/useStep.ts';
 
-type Mode = 'home' | 'step' | 'live' | 'scaling';
+type Mode = 'home' | 'step' | 'live' | 'scaling' | 'lecture';
 
 function modeOf(hash: string): Mode {
   if (hash.startsWith('#/step')) return 'step';
   if (hash.startsWith('#/live')) return 'live';
   if (hash.startsWith('#/scaling')) return 'scaling';
+  if (hash.startsWith('#/lecture')) return 'lecture';
   return 'home';
 }
 
@@ -52,16 +56,27 @@ export function App() {
   // The link the page was opened with is read before the first render: Step mode then writes
   // the hash back as the user steps, and must not overwrite it first.
   const [mode, setMode] = useState<Mode>(() => openLink(location.hash));
+  // Lecture mode reads its slide from the hash, which changes within the mode.
+  const [hash, setHash] = useState(location.hash);
   useEffect(() => {
     // A link typed, pasted or followed later: open exactly that moment (or say why not).
     const open = () => {
       setMode(openLink(location.hash));
+      setHash(location.hash);
     };
     window.addEventListener('hashchange', open);
     return () => {
       window.removeEventListener('hashchange', open);
     };
   }, []);
+  if (mode === 'lecture') {
+    const link = parseLectureLink(hash);
+    return (
+      <main className="lecture-main">
+        <LectureScreen scenario={link?.scenario ?? ''} slide={link?.slide ?? 1} />
+      </main>
+    );
+  }
   if (embedded) {
     return (
       <main className="wide embedded">
@@ -106,6 +121,7 @@ export function App() {
           <>
             {/* Fixed for the page's lifetime: the headers it was served with decide it. */}
             <IsolationStatus isolated={window.crossOriginIsolated} />
+            <CourseList />
             <ScenarioList scenarios={catalogue} />
           </>
         )}

@@ -43,7 +43,7 @@ export function IsolationStatus({ isolated }: { isolated: boolean }) {
 
   if (isolated) {
     return (
-      <div role="status" className="status status-on">
+      <div role="status" aria-label="Cross-origin isolation" className="status status-on">
         <p>
           Cross-origin isolation is on: Live mode can use SharedArrayBuffer.
           {fallback === 'on' && ' The service-worker fallback provides it on this host.'}
@@ -58,7 +58,7 @@ export function IsolationStatus({ isolated }: { isolated: boolean }) {
     );
   }
   return (
-    <div role="status" className="status status-off">
+    <div role="status" aria-label="Cross-origin isolation" className="status status-off">
       <p>
         Cross-origin isolation is off, so Live mode cannot run here. Its workers share memory
         through SharedArrayBuffer, which browsers only allow on a page served with these headers:

@@ -57,7 +57,15 @@ function StageTimeline() {
  * badges) fits a 1280 × 720 or 1024 × 768 screen without scrolling the page, so a class sees a
  * step's cause and effect at once; parameters, the lesson, results and Explore open beside it.
  */
-export function StepScreen({ embedded = false }: { embedded?: boolean }) {
+export function StepScreen({
+  embedded = false,
+  lecture = false,
+}: {
+  /** In an <iframe> (?embed=1): a link to the full lab. */
+  embedded?: boolean;
+  /** Beside lecture slides: the slides own the URL and ←, → and Space. */
+  lecture?: boolean;
+}) {
   const { session, notice, playing, speed, witness } = useStepFields(
     'session',
     'notice',
@@ -74,13 +82,15 @@ export function StepScreen({ embedded = false }: { embedded?: boolean }) {
   const closePanel = useCallback(() => {
     setPanel(null);
   }, []);
-  useStepKeys(openHelp);
+  useStepKeys(openHelp, !lecture);
 
-  // The URL always holds the moment shown, without adding history entries per step.
+  // The URL always holds the moment shown, without adding history entries per step (in a
+  // lecture it holds the slide instead).
   useEffect(() => {
+    if (lecture) return;
     const hash = linkOf(session);
     if (location.hash !== hash) history.replaceState(null, '', hash);
-  }, [session]);
+  }, [session, lecture]);
 
   // Play: the seeded random scheduler, one event per tick.
   useEffect(() => {
@@ -100,7 +110,7 @@ export function StepScreen({ embedded = false }: { embedded?: boolean }) {
         <h2>
           {sc.title} <code>{sc.id}</code>
         </h2>
-        <Choosers key={`${sc.id}|${witness ?? ''}`} />
+        {!lecture && <Choosers key={`${sc.id}|${witness ?? ''}`} />}
         <PanelButtons
           open={panel}
           onToggle={(name) => {

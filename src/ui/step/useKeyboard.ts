@@ -5,7 +5,11 @@ import { useEffect } from 'react';
 import { Ev, makeEvent } from '../../machine/events.ts';
 import { stepStore } from './useStep.ts';
 
-export function useStepKeys(onHelp: () => void): void {
+/**
+ * `timeKeys` false leaves ←, → and Space to someone else (lecture mode turns slides with them);
+ * the digits and ? keep working.
+ */
+export function useStepKeys(onHelp: () => void, timeKeys = true): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
@@ -23,6 +27,11 @@ export function useStepKeys(onHelp: () => void): void {
         // An illegal step is refused by the store, which says why in the notice.
         store.eventRequested(makeEvent(Ev.Step, k));
         e.preventDefault();
+      } else if (
+        !timeKeys &&
+        (e.key === 'ArrowLeft' || e.key === 'ArrowRight' || e.code === 'Space')
+      ) {
+        return;
       } else if (e.key === 'ArrowLeft') {
         store.backRequested();
         e.preventDefault();
@@ -42,5 +51,5 @@ export function useStepKeys(onHelp: () => void): void {
     return () => {
       window.removeEventListener('keydown', onKey);
     };
-  }, [onHelp]);
+  }, [onHelp, timeKeys]);
 }

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import { findLesson } from '../src/lessons/index.ts';
+import { StepPage } from './pages/step.ts';
+
+// Lecture mode as a teacher drives it: from the keyboard, slide by slide, each with its link.
+
+test('a whole lesson walked by keyboard: the stage follows each slide, Escape leaves', async ({
+  page,
+}) => {
+  const slides = findLesson('global-plain')?.slides ?? [];
+  expect(slides.length).toBeGreaterThan(2);
+  const step = new StepPage(page);
+  await page.goto('/#/lecture/global-plain/1');
+  const slide = (n: number) =>
+    page.getByRole('article', { name: `Slide ${n} of ${slides.length}` });
+  for (const [i, s] of slides.entries()) {
+    await expect(slide(i + 1)).toBeVisible();
+    await expect(slide(i + 1).getByRole('heading', { level: 2 })).toHaveText(s.title);
+    await expect(page).toHaveURL(new RegExp(`#/lecture/global-plain/${i + 1}$`));
+    // A slide that names a figure shows it on the stage.
+    if (s.at !== undefined && s.expect && 'nr' in s.expect) {
+      await expect(step.memory('nr_files')).toHaveText(String(s.expect.nr));
+    }
+    if (s.predict) {
+      await expect(slide(i + 1).getByText(s.predict.answer)).toHaveCount(0);
+      await slide(i + 1)
+        .getByRole('button', { name: 'Reveal the answer' })
+        .press('Enter');
+      await expect(slide(i + 1).getByText(s.predict.answer)).toBeVisible();
+      // Back to the slides' keys (Space on a focused button presses it).
+      await page.evaluate(() => {
+        (document.activeElement as HTMLElement | null)?.blur();
+      });
+    }
+    // Three ways on: PageDown, Space and →.
+    await page.keyboard.press(['PageDown', 'Space', 'ArrowRight'][i % 3] ?? 'PageDown');
+  }
+  // Past the last slide nothing moves; PageUp and ← go back.
+  await expect(slide(slides.length)).toBeVisible();
+  await page.keyboard.press('PageUp');
+  await expect(slide(slides.length - 1)).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await expect(slide(slides.length - 2)).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await expect(slide(2)).toBeVisible();
+  // The digits still step the CPUs on the stage (slide 2 has taken one step of CPU0).
+  const before = await step.narrationItems().count();
+  await page.keyboard.press('Digit1');
+  await expect(step.narrationItems()).toHaveCount(before + 1);
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(/#\/step\/global-plain/);
+  await expect(step.narrationItems()).toHaveCount(before + 1);
+});
+
+test('a slide link opens that slide, with its stage, and the course remembers it', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await page.goto('/#/lecture/percpu-classic/3');
+  await expect(page.getByRole('article', { name: 'Slide 3 of 6' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'The fold' })).toBeVisible();
+  await expect(step.memory('fbc->count')).toHaveText('32');
+  await expect(step.memory('CPU0’s delta')).toHaveText('0');
+  // The course on the home page shows where this browser got, across a reload.
+  await page.goto('/#/');
+  const course = page.getByRole('region', { name: 'Course' });
+  const item = course.getByRole('listitem').filter({ hasText: 'percpu_counter in 2.6.39' });
+  await expect(item).toContainText('slide 3 of 6');
+  await page.reload();
+  await expect(item).toContainText('slide 3 of 6');
+  await expect(item.getByRole('link')).toHaveAttribute('href', '#/lecture/percpu-classic/3');
+  // An unknown lesson says so.
+  await page.goto('/#/lecture/no-such-lesson/1');
+  await expect(page.getByRole('alert')).toContainText('There is no lesson ‘no-such-lesson’');
+});

@@ -1,0 +1,157 @@
+import { useEffect, useState } from 'react';
+import type { Prediction } from '../../lessons/index.ts';
+import { findLesson, slideStage } from '../../lessons/index.ts';
+import { paramsText } from '../../scenarios/params.ts';
+import { findScenario } from '../../scenarios/index.ts';
+import { formatSchedule } from '../../machine/schedule.ts';
+import { lectureLink } from '../../store/lectureLink.ts';
+import { linkOf } from '../../store/stepStore.ts';
+import { StepScreen } from '../step/StepScreen.tsx';
+import { stepStore } from '../step/useStep.ts';
+import { progressStore } from '../useProgress.ts';
+import './lecture.css';
+
+/**
+ * Lecture mode: a lesson's slides beside the stage, one at a time. PageDown, Space and → go on,
+ * PageUp and ← go back, Escape leaves for Step mode at the moment shown; each slide has its own
+ * link, and a slide with a schedule puts the stage where its text speaks of.
+ */
+export function LectureScreen({ scenario, slide }: { scenario: string; slide: number }) {
+  const lesson = findLesson(scenario);
+  const sc = findScenario(scenario);
+  const slides = lesson?.slides ?? [];
+  const n = Math.min(Math.max(slide, 1), Math.max(slides.length, 1));
+  const current = slides[n - 1];
+  const count = slides.length;
+
+  // The stage follows the slide: its parameters, and the state its schedule prefix ends in.
+  useEffect(() => {
+    if (!sc || !current) return;
+    const store = stepStore.getState();
+    if (store.session.scenario.id !== sc.id) store.scenarioChosen(sc.id);
+    if (current.at !== undefined || current.params !== undefined) {
+      const stage = slideStage(sc, current);
+      store.scheduleLoaded(paramsText(stage.params, sc), formatSchedule(stage.events));
+      stepStore.getState().jumpRequested(stage.events.length);
+    }
+    progressStore.getState().slideSeen(sc.id, n - 1, n === slides.length);
+  }, [sc, current, n, slides.length]);
+
+  useEffect(() => {
+    const go = (to: number) => {
+      if (to >= 1 && to <= count) location.hash = lectureLink(scenario, to);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA'))
+        return;
+      if (document.querySelector('dialog[open]') || e.ctrlKey || e.metaKey || e.altKey) return;
+      const onControl = t?.closest('button, a, summary, [role="button"]');
+      if (e.key === 'PageDown' || e.key === 'ArrowRight' || (e.code === 'Space' && !onControl)) {
+        go(n + 1);
+      } else if (e.key === 'PageUp' || e.key === 'ArrowLeft') {
+        go(n - 1);
+      } else if (e.key === 'Escape' && !document.getElementById('side-panel')) {
+        location.hash = linkOf(stepStore.getState().session);
+      } else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [count, n, scenario]);
+
+  if (!sc || !lesson || !current) {
+    return (
+      <p role="alert" className="notice">
+        There is no lesson &lsquo;{scenario}&rsquo;. <a href="#">Choose one from the course</a>.
+      </p>
+    );
+  }
+  return (
+    <div className="lecture">
+      <article className="slide" aria-label={`Slide ${n} of ${slides.length}`}>
+        <p className="slide-count">
+          {sc.title} · slide {n} of {slides.length}
+        </p>
+        <h2>{current.title}</h2>
+        <p className="slide-text">{current.text}</p>
+        {current.predict && <Predict key={n} p={current.predict} />}
+        <nav className="slide-nav" aria-label="Slides">
+          <button
+            type="button"
+            aria-keyshortcuts="PageUp ArrowLeft"
+            aria-disabled={n === 1}
+            onClick={() => {
+              if (n > 1) location.hash = lectureLink(scenario, n - 1);
+            }}
+          >
+            Previous slide
+          </button>
+          <button
+            type="button"
+            aria-keyshortcuts="PageDown ArrowRight Space"
+            aria-disabled={n === count}
+            onClick={() => {
+              if (n < count) location.hash = lectureLink(scenario, n + 1);
+            }}
+          >
+            Next slide
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              // Refused outside a user gesture or in some frames: the slides work either way.
+              document.documentElement.requestFullscreen().catch(() => undefined);
+            }}
+          >
+            Full screen
+          </button>
+          <button
+            type="button"
+            aria-keyshortcuts="Escape"
+            onClick={() => {
+              location.hash = linkOf(stepStore.getState().session);
+            }}
+          >
+            Leave the lecture
+          </button>
+        </nav>
+        <details className="sources">
+          <summary>Sources</summary>
+          <ul>
+            {lesson.sources.map((s) => (
+              <li key={s.ref}>
+                {s.title} <code>{s.ref}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
+      </article>
+      <StepScreen lecture />
+    </div>
+  );
+}
+
+/** A slide's question, its answer hidden until asked for (a new slide starts hidden again). */
+function Predict({ p }: { p: Prediction }) {
+  const [revealed, setRevealed] = useState(false);
+  return (
+    <div className="predict">
+      <p>
+        <strong>Predict:</strong> {p.question}
+      </p>
+      <button
+        type="button"
+        aria-expanded={revealed}
+        onClick={() => {
+          setRevealed((r) => !r);
+        }}
+      >
+        {revealed ? 'Hide the answer' : 'Reveal the answer'}
+      </button>
+      {revealed && <p className="answer">{p.answer}</p>}
+    </div>
+  );
+}
