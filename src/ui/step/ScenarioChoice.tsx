@@ -40,6 +40,8 @@ export function Choosers() {
       <button
         type="button"
         aria-disabled={picked === ''}
+        // Like the scheduler's buttons, a refused one says why (its description).
+        title={picked === '' ? 'Choose a witness in the list first' : undefined}
         onClick={() => {
           if (picked) actions.witnessLoaded(picked);
         }}
