@@ -7,7 +7,7 @@ export function InvariantBadges() {
   return (
     <section className="invariants" aria-label="Invariants">
       <h3>Invariants</h3>
-      <ul>
+      <ul aria-label="Invariant badges" tabIndex={0}>
         {invariantViews(session).map((v) => (
           <li
             key={v.id}

@@ -32,7 +32,7 @@ export function ListingView() {
     if (c.nextLine > 0) at.set(c.nextLine, [...(at.get(c.nextLine) ?? []), c.cpu]);
   return (
     <section className="listing" aria-label="Listing">
-      <ol ref={list} aria-label="Source listing">
+      <ol ref={list} aria-label="Source listing" tabIndex={0}>
         {lines.map((text, i) => {
           const here = at.get(i + 1) ?? [];
           return (

@@ -5,7 +5,7 @@ import { useStep } from './useStep.ts';
 export function NarrationLog() {
   const session = useStep((s) => s.session);
   const current = useRef<HTMLLIElement>(null);
-  const list = useRef<HTMLOListElement>(null);
+  const list = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Keep the newest sentence in view inside the log only (scrollIntoView would scroll the page),
     // now and whenever the log changes size (Large, a resized window).
@@ -34,18 +34,29 @@ export function NarrationLog() {
         What happened
         {shown.length === 0 && <span className="empty">: nothing yet. Step a CPU to begin.</span>}
       </h3>
-      <ol ref={list} role="log" aria-live="polite" aria-label="Narration log">
-        {shown.map((st, i) => (
-          <li
-            key={i}
-            ref={i === shown.length - 1 ? current : undefined}
-            aria-current={i === shown.length - 1 ? 'step' : undefined}
-          >
-            <span className="num">{i + 1}.</span> <code className="event">{st.event}</code>{' '}
-            {st.text}
-          </li>
-        ))}
-      </ol>
+      {/* The log is a box around the list (a role on the <ol> would unmake it a list); it
+          scrolls, so it takes focus for keyboard users (axe: scrollable-region-focusable). */}
+      <div
+        ref={list}
+        className="log-box"
+        role="log"
+        aria-live="polite"
+        aria-label="Narration log"
+        tabIndex={0}
+      >
+        <ol>
+          {shown.map((st, i) => (
+            <li
+              key={i}
+              ref={i === shown.length - 1 ? current : undefined}
+              aria-current={i === shown.length - 1 ? 'step' : undefined}
+            >
+              <span className="num">{i + 1}.</span> <code className="event">{st.event}</code>{' '}
+              {st.text}
+            </li>
+          ))}
+        </ol>
+      </div>
     </section>
   );
 }
