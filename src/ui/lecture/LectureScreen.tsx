@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import type { Prediction } from '../../lessons/index.ts';
+import { useEffect } from 'react';
+import { PredictReveal } from '../PredictReveal.tsx';
 import { findLesson, slideStage } from '../../lessons/index.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { findScenario } from '../../scenarios/index.ts';
@@ -77,7 +77,13 @@ export function LectureScreen({ scenario, slide }: { scenario: string; slide: nu
         </p>
         <h2>{current.title}</h2>
         <p className="slide-text">{current.text}</p>
-        {current.predict && <Predict key={n} p={current.predict} />}
+        {current.predict && (
+          <PredictReveal
+            key={n}
+            p={current.predict}
+            heading={<p className="predict-head">Predict:</p>}
+          />
+        )}
         <nav className="slide-nav" aria-label="Slides">
           <button
             type="button"
@@ -130,28 +136,6 @@ export function LectureScreen({ scenario, slide }: { scenario: string; slide: nu
         </details>
       </article>
       <StepScreen lecture />
-    </div>
-  );
-}
-
-/** A slide's question, its answer hidden until asked for (a new slide starts hidden again). */
-function Predict({ p }: { p: Prediction }) {
-  const [revealed, setRevealed] = useState(false);
-  return (
-    <div className="predict">
-      <p>
-        <strong>Predict:</strong> {p.question}
-      </p>
-      <button
-        type="button"
-        aria-expanded={revealed}
-        onClick={() => {
-          setRevealed((r) => !r);
-        }}
-      >
-        {revealed ? 'Hide the answer' : 'Reveal the answer'}
-      </button>
-      {revealed && <p className="answer">{p.answer}</p>}
     </div>
   );
 }

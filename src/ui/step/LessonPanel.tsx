@@ -1,28 +1,7 @@
-import { useState } from 'react';
-import { findLesson, type Prediction } from '../../lessons/index.ts';
+import { findLesson } from '../../lessons/index.ts';
+import { PredictReveal } from '../PredictReveal.tsx';
 import { lectureLink } from '../../store/lectureLink.ts';
 import { stepStore, useStep } from './useStep.ts';
-
-/** The loaded witness's own question, its answer hidden until asked for. */
-function WitnessQuestion({ name, p }: { name: string; p: Prediction }) {
-  const [shown, setShown] = useState(false);
-  return (
-    <div className="witness-question">
-      <h3>Before you step {name}</h3>
-      <p>{p.question}</p>
-      <button
-        type="button"
-        aria-expanded={shown}
-        onClick={() => {
-          setShown((v) => !v);
-        }}
-      >
-        {shown ? 'Hide the witness answer' : 'Reveal the witness answer'}
-      </button>
-      {shown && <p className="answer">{p.answer}</p>}
-    </div>
-  );
-}
 
 /** Predict, then reveal: the scenario's question with the answer hidden until asked for. */
 export function LessonPanel() {
@@ -36,7 +15,14 @@ export function LessonPanel() {
       <p>
         <a href={lectureLink(id, 1)}>Present this lesson as slides</a>
       </p>
-      {witness && asked && <WitnessQuestion key={witness.name} name={witness.name} p={asked} />}
+      {witness && asked && (
+        <PredictReveal
+          key={witness.name}
+          p={asked}
+          heading={<h3>Before you step {witness.name}</h3>}
+          what="the witness answer"
+        />
+      )}
       {witness && (
         // Collapsed: a witness's description tells its ending, which would spoil the prediction.
         <details className="witness-about">
