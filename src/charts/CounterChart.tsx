@@ -194,18 +194,14 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
     >
       <rect className="chart-bg" x={0} y={0} width={l.width} height={l.height} fill="#ffffff" />
       <Hatch id="counter-over-hatch" />
-      <defs>
-        <pattern
-          id="counter-missed-hatch"
-          width="6"
-          height="6"
-          patternUnits="userSpaceOnUse"
-          patternTransform="rotate(-45)"
-        >
-          <rect width="6" height="6" fill="#fde2e4" />
-          <line x1="0" y1="0" x2="0" y2="6" stroke="#b00020" strokeWidth="2.5" />
-        </pattern>
-      </defs>
+      <Hatch
+        id="counter-missed-hatch"
+        fill="#fde2e4"
+        stroke="#b00020"
+        angle={-45}
+        size={6}
+        width={2.5}
+      />
       <YTicks ticks={l.ticks} x1={slotsLeft - 8} x2={right} />
       {l.plusY !== null && l.minusY !== null && (
         <g className="threshold">

@@ -1,18 +1,35 @@
 // Small SVG pieces shared by the charts.
 
-/** A red hatch: marks a bar that breaks a rule, so the signal is not colour alone. */
-export function Hatch({ id }: { id: string }) {
+/**
+ * A hatch pattern: marks a bar that breaks a rule (red, by default), or a batch a sum missed,
+ * so the signal is not colour alone.
+ */
+export function Hatch({
+  id,
+  fill = '#b00020',
+  stroke = '#fff',
+  angle = 45,
+  size = 8,
+  width = 3,
+}: {
+  id: string;
+  fill?: string;
+  stroke?: string;
+  angle?: number;
+  size?: number;
+  width?: number;
+}) {
   return (
     <defs>
       <pattern
         id={id}
-        width="8"
-        height="8"
+        width={size}
+        height={size}
         patternUnits="userSpaceOnUse"
-        patternTransform="rotate(45)"
+        patternTransform={`rotate(${String(angle)})`}
       >
-        <rect width="8" height="8" fill="#b00020" />
-        <line x1="0" y1="0" x2="0" y2="8" stroke="#fff" strokeWidth="3" />
+        <rect width={size} height={size} fill={fill} />
+        <line x1="0" y1="0" x2="0" y2={size} stroke={stroke} strokeWidth={width} />
       </pattern>
     </defs>
   );
