@@ -1,9 +1,7 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { catalogue } from '../scenarios/index.ts';
 import { IsolationStatus } from './IsolationStatus.tsx';
 import { parseLectureLink } from '../store/lectureLink.ts';
-import { CourseList } from './lecture/CourseList.tsx';
-import { LectureScreen } from './lecture/LectureScreen.tsx';
 import { LiveScreen } from './live/LiveScreen.tsx';
 import { liveStore } from './live/useLive.ts';
 import { ScalingScreen } from './scaling/ScalingScreen.tsx';
@@ -11,6 +9,15 @@ import { scalingStore } from './scaling/useScaling.ts';
 import { ScenarioList } from './ScenarioList.tsx';
 import { StepScreen } from './step/StepScreen.tsx';
 import { stepStore } from './step/useStep.ts';
+
+// The lessons (slides, questions, challenges: about 100 KB of text) load only when a screen shows
+// them, so a Step or Live link starts without them.
+const LectureScreen = lazy(() =>
+  import('./lecture/LectureScreen.tsx').then((m) => ({ default: m.LectureScreen })),
+);
+const CourseList = lazy(() =>
+  import('./lecture/CourseList.tsx').then((m) => ({ default: m.CourseList })),
+);
 
 type Mode = 'home' | 'step' | 'live' | 'scaling' | 'lecture';
 
@@ -73,7 +80,9 @@ export function App() {
     const link = parseLectureLink(hash);
     return (
       <main className="lecture-main">
-        <LectureScreen scenario={link?.scenario ?? ''} slide={link?.slide ?? 1} />
+        <Suspense fallback={<p>Loading the lesson…</p>}>
+          <LectureScreen scenario={link?.scenario ?? ''} slide={link?.slide ?? 1} />
+        </Suspense>
       </main>
     );
   }
@@ -121,7 +130,9 @@ export function App() {
           <>
             {/* Fixed for the page's lifetime: the headers it was served with decide it. */}
             <IsolationStatus isolated={window.crossOriginIsolated} />
-            <CourseList />
+            <Suspense fallback={<p>Loading the course…</p>}>
+              <CourseList />
+            </Suspense>
             <ScenarioList scenarios={catalogue} />
           </>
         )}

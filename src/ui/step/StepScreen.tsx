@@ -1,12 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Timeline } from '../../charts/Timeline.tsx';
-import { ChallengePanel } from '../challenge/ChallengePanel.tsx';
 import { ExplorePanel } from '../explore/ExplorePanel.tsx';
 import { linkOf } from '../../store/stepStore.ts';
 import { Controls } from './Controls.tsx';
 import { CpuLanes } from './CpuLanes.tsx';
 import { InvariantBadges } from './InvariantBadges.tsx';
-import { LessonPanel } from './LessonPanel.tsx';
 import { LastStep } from './LastStep.tsx';
 import { ListingView } from './ListingView.tsx';
 import { MemoryView } from './MemoryView.tsx';
@@ -18,6 +16,14 @@ import { PanelButtons, type PanelName, SidePanel } from './SidePanel.tsx';
 import { useStepKeys } from './useKeyboard.ts';
 import { stepStore, useStep, useStepFields } from './useStep.ts';
 import './stage.css';
+
+// Panels built on the lessons load with them, on first opening (see App.tsx).
+const LessonPanel = lazy(() =>
+  import('./LessonPanel.tsx').then((m) => ({ default: m.LessonPanel })),
+);
+const ChallengePanel = lazy(() =>
+  import('../challenge/ChallengePanel.tsx').then((m) => ({ default: m.ChallengePanel })),
+);
 
 /** What each side panel holds. */
 function panelContent(name: PanelName) {
@@ -170,7 +176,7 @@ export function StepScreen({
       </div>
       {panel && (
         <SidePanel name={panel} onClose={closePanel}>
-          {panelContent(panel)}
+          <Suspense fallback={<p>Loading…</p>}>{panelContent(panel)}</Suspense>
         </SidePanel>
       )}
       <ShortcutSheet
