@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { catalogue } from '../scenarios/index.ts';
 import { IsolationStatus } from './IsolationStatus.tsx';
+import { embedded, fullLabHref } from './embed.ts';
 import { parseLectureLink } from '../store/lectureLink.ts';
 import { LiveScreen } from './live/LiveScreen.tsx';
 import { liveStore } from './live/useLive.ts';
@@ -38,20 +39,13 @@ function openLink(hash: string): Mode {
   return mode;
 }
 
-/**
- * Embed mode (`?embed=1` before the hash): the Step stage and its controls only, for an
- * <iframe> in slides or a course page. A framed page is never cross-origin isolated (its
- * embedder is not), so it offers Step mode and Explore, which need no shared memory.
- */
-const embedded = new URLSearchParams(location.search).get('embed') === '1';
-
 /** What an embed shows for a link to another mode: where the full lab is. */
 function EmbedOnlyStep() {
   return (
     <p role="alert" className="notice">
       Embedded, the lab shows Step mode and Explore only: Live mode and the Scaling view need a page
       of their own.{' '}
-      <a href={location.href.replace(/[?&]embed=1/, '')} target="_blank" rel="noopener">
+      <a href={fullLabHref()} target="_blank" rel="noopener">
         Open this link in percpu-lab
       </a>
     </p>

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { isStageKey, spaceIsFree } from '../keys.ts';
 import { PredictReveal } from '../PredictReveal.tsx';
 import { findLesson, slideStage } from '../../lessons/index.ts';
 import { paramsText } from '../../scenarios/params.ts';
@@ -42,12 +43,8 @@ export function LectureScreen({ scenario, slide }: { scenario: string; slide: nu
       if (to >= 1 && to <= count) location.hash = lectureLink(scenario, to);
     };
     const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA'))
-        return;
-      if (document.querySelector('dialog[open]') || e.ctrlKey || e.metaKey || e.altKey) return;
-      const onControl = t?.closest('button, a, summary, [role="button"]');
-      if (e.key === 'PageDown' || e.key === 'ArrowRight' || (e.code === 'Space' && !onControl)) {
+      if (!isStageKey(e)) return;
+      if (e.key === 'PageDown' || e.key === 'ArrowRight' || spaceIsFree(e)) {
         go(n + 1);
       } else if (e.key === 'PageUp' || e.key === 'ArrowLeft') {
         go(n - 1);

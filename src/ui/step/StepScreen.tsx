@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Timeline } from '../../charts/Timeline.tsx';
 import { ExplorePanel } from '../explore/ExplorePanel.tsx';
+import { fullLabHref } from '../embed.ts';
 import { linkOf } from '../../store/stepStore.ts';
 import { Controls } from './Controls.tsx';
 import { CpuLanes } from './CpuLanes.tsx';
@@ -124,12 +125,7 @@ export function StepScreen({
           }}
         />
         {embedded && (
-          <a
-            href={location.href.replace(/[?&]embed=1/, '')}
-            target="_blank"
-            rel="noopener"
-            className="open-full"
-          >
+          <a href={fullLabHref()} target="_blank" rel="noopener" className="open-full">
             Open in percpu-lab
           </a>
         )}

@@ -3,6 +3,7 @@
 
 import { useEffect } from 'react';
 import { Ev, makeEvent } from '../../machine/events.ts';
+import { isStageKey, spaceIsFree } from '../keys.ts';
 import { stepStore } from './useStep.ts';
 
 /**
@@ -12,13 +13,7 @@ import { stepStore } from './useStep.ts';
 export function useStepKeys(onHelp: () => void, timeKeys = true): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      // Typing in a field or choosing in a select is not a command, nor is anything behind an
-      // open dialog (the shortcut sheet).
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA'))
-        return;
-      if (document.querySelector('dialog[open]')) return;
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (!isStageKey(e)) return;
       const store = stepStore.getState();
       const digit = /^Digit([0-8])$/.exec(e.code);
       if (digit && !e.shiftKey) {
@@ -38,8 +33,7 @@ export function useStepKeys(onHelp: () => void, timeKeys = true): void {
       } else if (e.key === 'ArrowRight') {
         store.forwardRequested();
         e.preventDefault();
-      } else if (e.code === 'Space' && !t?.closest('button, a, summary, [role="button"]')) {
-        // Space keeps its own meaning on buttons, links and disclosure summaries.
+      } else if (spaceIsFree(e)) {
         store.playToggled();
         e.preventDefault();
       } else if (e.key === '?') {
