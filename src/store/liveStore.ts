@@ -206,7 +206,7 @@ export function createLiveStore(
       set({
         phase: 'stopping',
         message: unresponsive.length
-          ? `CPU${unresponsive.join(' and CPU')} stopped responding: stopping the others…`
+          ? `${cpuNames(unresponsive)} stopped responding: stopping the others…`
           : 'Stopping: every task finishes its current operation…',
       });
       const outcome = await bridge.stop(run, unresponsive);

@@ -8,15 +8,13 @@ export type PanelName = (typeof PANELS)[number];
 export function PanelButtons({
   open,
   onToggle,
-  names = PANELS,
 }: {
   open: string | null;
   onToggle: (name: string) => void;
-  names?: readonly string[];
 }) {
   return (
     <div className="panel-buttons" role="group" aria-label="Panels">
-      {names.map((name) => (
+      {PANELS.map((name) => (
         <button
           key={name}
           type="button"
