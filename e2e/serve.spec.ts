@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { LivePage } from './pages/live.ts';
+import { StepPage } from './pages/step.ts';
 
 /** Every policy violation the page or its workers report, and every request's URL. */
 function watch(page: Page) {
@@ -52,10 +53,7 @@ test('no screen makes a request to another origin', async ({ page, baseURL }) =>
   }
   // Explore runs in its own worker.
   await page.goto('/#/step/global-plain');
-  await page
-    .getByRole('group', { name: 'Panels' })
-    .getByRole('button', { name: 'Explore' })
-    .click();
+  await new StepPage(page).openPanel('Explore');
   await page
     .getByRole('region', { name: 'Explore' })
     .getByRole('button', { name: 'Explore' })

@@ -18,7 +18,14 @@ async function expectStageInView(page: Page, cpus: number) {
     await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
   ).toBeLessThanOrEqual(0);
   for (let k = 0; k < cpus; k++) await expect(step.stepButton(k)).toBeInViewport({ ratio: 1 });
-  await expect(page.locator('li.current').first()).toBeInViewport({ ratio: 1 });
+  // The listing line a CPU runs next, found by its cursor chip ("CPU1").
+  await expect(
+    page
+      .getByRole('list', { name: 'Source listing' })
+      .getByRole('listitem')
+      .filter({ has: page.getByText(/^CPU\d+$/) })
+      .first(),
+  ).toBeInViewport({ ratio: 1 });
   await expect(step.memory('fbc->count')).toBeInViewport({ ratio: 1 });
   await expect(step.slotBars('delta')).toBeInViewport({ ratio: 0.6 });
   await expect(step.lastNarration()).toBeInViewport({ ratio: 0.5 });

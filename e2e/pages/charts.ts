@@ -27,7 +27,10 @@ export class ChartsPage extends StepPage {
 
   /** The counter chart's text equivalent (its description). */
   counterText(): Locator {
-    return this.memoryRegion().locator('#counter-chart-text');
+    // The figure holding the counter chart: its caption is the text equivalent.
+    return this.memoryRegion()
+      .getByRole('figure')
+      .filter({ has: this.page.getByRole('img', { name: /^delta: / }) });
   }
 
   exportButton(what: string, format: 'SVG' | 'PNG'): Locator {
