@@ -36,7 +36,7 @@ export function CourseList() {
               <span className="course-state">
                 ({state}
                 {lesson.challenges.length > 0 &&
-                  `; ${solved} of ${lesson.challenges.length} challenges done`}
+                  `; ${solved} of ${lesson.challenges.length} challenge${lesson.challenges.length === 1 ? '' : 's'} done`}
                 )
               </span>
             </li>
