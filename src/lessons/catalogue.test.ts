@@ -3,7 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../scenarios/index.ts';
-import { lessons } from './catalogue/index.ts';
+import globalPlainFile from './catalogue/global-plain.json' with { type: 'json' };
+import { lessons, resolveLesson } from './catalogue/index.ts';
 
 describe('lesson catalogue', () => {
   it('has exactly one lesson per scenario of the catalogue', () => {
@@ -64,5 +65,43 @@ describe('lesson catalogue', () => {
       if (s.kind === 'mail')
         expect(s.ref).toMatch(/<[^<>\s]+@[^<>\s]+>|^https:\/\/|subject|thread/);
     }
+  });
+});
+
+// A teacher edits the lesson files as JSON: a mistake must say which file and where, not crash
+// a screen later or be ignored.
+describe('lesson files', () => {
+  const file = globalPlainFile;
+  const broken = (change: (f: typeof file) => void) => {
+    const f = JSON.parse(JSON.stringify(file)) as typeof file;
+    change(f);
+    return () => resolveLesson(f, 'global-plain.json');
+  };
+
+  it('reads a file as it is', () => {
+    expect(resolveLesson(file, 'global-plain.json')).toEqual(
+      lessons.find((l) => l.scenario === 'global-plain'),
+    );
+  });
+
+  it('names the file and the place of a misspelt key', () => {
+    expect(broken((f) => Object.assign(f.slides[0] as object, { titel: 'x' }))).toThrow(
+      /^global-plain\.json: slides\.0\.titel: /,
+    );
+  });
+
+  it('names a goal of an unknown kind', () => {
+    expect(
+      broken((f) => Object.assign(f.challenges[0] as object, { goal: { kind: 'loses' } })),
+    ).toThrow(/^global-plain\.json: challenges\.0\.goal\.kind: /);
+  });
+
+  it('names a setup or a source that does not exist', () => {
+    expect(broken((f) => Object.assign(f.slides[0] as object, { params: 'six-z' }))).toThrow(
+      'global-plain.json: no setup is named "six-z"',
+    );
+    expect(broken((f) => f.sources.push('nobody-2099'))).toThrow(
+      'global-plain.json: sources.json has no source "nobody-2099"',
+    );
   });
 });

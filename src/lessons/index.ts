@@ -3,7 +3,7 @@
 //
 //   types.ts        Slide, Prediction, SourceRef, Challenge, Hint, ScenarioLesson
 //   goal.ts         the goal language of challenges, judged on a finished run
-//   catalogue/      one lesson per scenario (slides, witness questions, challenges), and sources
+//   catalogue/      one lesson per scenario as JSON, the sources, and the schema they load through
 //   slide.ts        where a slide puts the stage (parameters and schedule prefix)
 //   verdict.ts      a run's observables and broken invariants, judged as Explore judges them
 //   challenge.ts    goalReached, and checkAttempt for a student's schedule
