@@ -1,10 +1,15 @@
 import { findLesson } from '../../lessons/index.ts';
+import { Notice } from '../Notice.tsx';
 import { useStep } from '../step/useStep.ts';
 import { ChallengeCard } from './ChallengeCard.tsx';
 import { ProgressProblem } from './ProgressProblem.tsx';
 import { ResetProgress } from './ResetProgress.tsx';
 import { challengeStore, useChallenge } from './useChallenge.ts';
 import './challenge.css';
+
+function dismissNotice() {
+  challengeStore.getState().noticeDismissed();
+}
 
 /** The Step scenario's challenges: start one, step to solve it, reveal hints, see the score. */
 export function ChallengePanel() {
@@ -16,17 +21,9 @@ export function ChallengePanel() {
       <h3>Challenges</h3>
       <ProgressProblem />
       {notice && (
-        <div role="alert" aria-label="Challenge notice" className="notice">
-          {notice}{' '}
-          <button
-            type="button"
-            onClick={() => {
-              challengeStore.getState().noticeDismissed();
-            }}
-          >
-            Dismiss
-          </button>
-        </div>
+        <Notice label="Challenge notice" action="Dismiss" onAction={dismissNotice}>
+          {notice}
+        </Notice>
       )}
       {challenges.length === 0 ? (
         <p>This scenario has no challenges.</p>

@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Timeline } from '../../charts/Timeline.tsx';
 import { ExplorePanel } from '../explore/ExplorePanel.tsx';
 import { fullLabHref } from '../embed.ts';
+import { Notice } from '../Notice.tsx';
 import { linkOf } from '../../store/stepStore.ts';
 import { Controls } from './Controls.tsx';
 import { CpuLanes } from './CpuLanes.tsx';
@@ -43,6 +44,10 @@ function panelContent(name: PanelName) {
 }
 
 /** The moment's timeline, compact, under the stage. */
+function dismissNotice() {
+  stepStore.getState().noticeDismissed();
+}
+
 function StageTimeline() {
   const session = useStep((s) => s.session);
   const steps = session.steps.map((s) => ({ cpu: s.cpu, kind: s.kind, text: s.text }));
@@ -141,17 +146,9 @@ export function StepScreen({
         </button>
       </div>
       {notice && (
-        <div role="alert" className="notice">
-          {notice}{' '}
-          <button
-            type="button"
-            onClick={() => {
-              stepStore.getState().noticeDismissed();
-            }}
-          >
-            Dismiss
-          </button>
-        </div>
+        <Notice action="Dismiss" onAction={dismissNotice}>
+          {notice}
+        </Notice>
       )}
       <Controls />
       <LastStep />
