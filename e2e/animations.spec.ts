@@ -9,8 +9,7 @@ test('a fold pours its batch from the slot bar into fbc->count, and the bar shri
 }) => {
   const charts = new ChartsPage(page);
   // percpu-atomic64 / sum-misses-a-batch: CPU3 reads fbc->count, then CPU0 adds 1 and folds 32.
-  await charts.witness('percpu-atomic64', 'sum-misses-a-batch');
-  await charts.forward(3);
+  await charts.witness('percpu-atomic64', 'sum-misses-a-batch', 3);
   await charts.forward();
   await expect(charts.lastNarration()).toContainText('folds 32 into fbc->count');
   const pour = charts.part('pour');
@@ -51,8 +50,7 @@ test('a lockless sum sweeps across the slots and its missed batch is marked', as
 test('a retry sends the sweep back to the start and shows the retry count', async ({ page }) => {
   const charts = new ChartsPage(page);
   // percpu-seq / retry-once: the first pass misses CPU0's fold, the sequence moved, the sum retries.
-  await charts.witness('percpu-seq', 'retry-once');
-  await charts.forward(8);
+  await charts.witness('percpu-seq', 'retry-once', 8);
   const marker = charts.part('sweep-marker');
   await expect(marker).toHaveCount(1);
   await charts.forward(18);
@@ -87,8 +85,7 @@ test('a torn read shows its two halves from two moments', async ({ page }) => {
 test('with reduced motion nothing tweens: the final geometry at once', async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const charts = new ChartsPage(page);
-  await charts.witness('percpu-atomic64', 'sum-misses-a-batch');
-  await charts.forward(4);
+  await charts.witness('percpu-atomic64', 'sum-misses-a-batch', 4);
   // The fold: no batch travels.
   const [p1, p2] = await charts.sample('pour', 'transform', 120);
   expect(p1).toBe(p2);

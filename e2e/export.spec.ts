@@ -5,17 +5,9 @@ import { ChartsPage } from './pages/charts.ts';
 test('Export SVG downloads the counter chart as a standalone SVG with its slot bars', async ({
   page,
 }) => {
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
   const charts = new ChartsPage(page);
-  await charts.witness('percpu-atomic64', 'sum-misses-a-batch');
-  await charts.forward(10);
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    charts.exportButton('counter chart', 'SVG').click(),
-  ]);
+  await charts.witness('percpu-atomic64', 'sum-misses-a-batch', 10);
+  const download = await charts.export('counter chart', 'SVG');
   expect(download.suggestedFilename()).toBe('percpu-atomic64-slots-step-10.svg');
   const text = await readFile(await download.path(), 'utf8');
   const parsed = await page.evaluate((svg) => {
@@ -46,21 +38,13 @@ test('Export SVG downloads the counter chart as a standalone SVG with its slot b
     styled: 0,
   });
   expect(text).toContain('MISSED');
-  expect(problems).toEqual([]);
+  expect(charts.consoleErrors).toEqual([]);
 });
 
 test('Export PNG downloads a 2× PNG of the chart', async ({ page }) => {
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
   const charts = new ChartsPage(page);
-  await charts.witness('percpu-seq', 'retry-once');
-  await charts.forward(28);
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    charts.exportButton('counter chart', 'PNG').click(),
-  ]);
+  await charts.witness('percpu-seq', 'retry-once', 28);
+  const download = await charts.export('counter chart', 'PNG');
   expect(download.suggestedFilename()).toBe('percpu-seq-slots-step-28.png');
   const png = await readFile(await download.path());
   expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -69,10 +53,7 @@ test('Export PNG downloads a 2× PNG of the chart', async ({ page }) => {
   expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([960, 640]);
 
   // The sequence word exports as well.
-  const [seq] = await Promise.all([
-    page.waitForEvent('download'),
-    charts.exportButton('sequence chart', 'SVG').click(),
-  ]);
+  const seq = await charts.export('sequence chart', 'SVG');
   expect(seq.suggestedFilename()).toBe('percpu-seq-sequence-step-28.svg');
-  expect(problems).toEqual([]);
+  expect(charts.consoleErrors).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { type Locator } from '@playwright/test';
+import { type Download, type Locator } from '@playwright/test';
 import { StepPage } from './step.ts';
 
 /**
@@ -7,10 +7,17 @@ import { StepPage } from './step.ts';
  * their test ids; the export buttons by their names.
  */
 export class ChartsPage extends StepPage {
-  /** Opens scenario `id` and loads witness `name` at its start. */
-  async witness(id: string, name: string): Promise<void> {
+  /** Console errors the page logged since witness() opened it (a refused export logs one). */
+  readonly consoleErrors: string[] = [];
+
+  /** Opens scenario `id`, loads witness `name` and steps `steps` events into it. */
+  async witness(id: string, name: string, steps = 0): Promise<void> {
+    this.page.on('console', (m) => {
+      if (m.type() === 'error') this.consoleErrors.push(m.text());
+    });
     await this.open(`#/step/${id}`);
     await this.loadWitness(name);
+    if (steps > 0) await this.forward(steps);
   }
 
   counterChart(): Locator {
@@ -35,6 +42,15 @@ export class ChartsPage extends StepPage {
 
   exportButton(what: string, format: 'SVG' | 'PNG'): Locator {
     return this.page.getByRole('button', { name: `Export ${what} as ${format}`, exact: true });
+  }
+
+  /** Exports `what` as `format`: the file the browser downloads. */
+  async export(what: string, format: 'SVG' | 'PNG'): Promise<Download> {
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.exportButton(what, format).click(),
+    ]);
+    return download;
   }
 
   /** Two readings of an attribute of `testId`'s element, `gapMs` apart, inside the page. */
