@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { challengeParams, challengeStats, findLesson, score } from '../src/lessons/index.ts';
 import { parseSchedule } from '../src/machine/schedule.ts';
 import { findScenario } from '../src/scenarios/index.ts';
@@ -21,15 +21,21 @@ const solutionScore = score(
 );
 const stats = challengeStats(sc, loseOne);
 
+/** Step mode on scenario `id`, with its Challenges panel shown. */
+async function openChallenges(page: Page, id: string) {
+  const step = new StepPage(page);
+  const panel = new ChallengePanelPage(page);
+  await step.open(`#/step/${id}`);
+  await panel.show();
+  return { step, panel };
+}
+
 const scoreText = `${solutionScore.interventions} interventions, ${solutionScore.switches} switches, ${solutionScore.steps} steps`;
 
 test('a challenge is solved by stepping, scored, kept across a reload, and reset', async ({
   page,
 }) => {
-  const step = new StepPage(page);
-  const panel = new ChallengePanelPage(page);
-  await step.open('#/step/global-plain');
-  await panel.show();
+  const { step, panel } = await openChallenges(page, 'global-plain');
   await expect(panel.mark(TITLE)).toHaveText('Not solved yet.');
   await panel.start(TITLE);
   await expect(panel.attempt(TITLE)).toContainText('In progress: 0 steps');
@@ -106,10 +112,7 @@ test('a corrupted saved record is shown, left alone, and Reset recovers', async 
 test('hints reveal one at a time, and the last one’s schedule solves by keyboard', async ({
   page,
 }) => {
-  const step = new StepPage(page);
-  const panel = new ChallengePanelPage(page);
-  await step.open('#/step/global-plain');
-  await panel.show();
+  const { step, panel } = await openChallenges(page, 'global-plain');
   const total = loseOne.hints.length;
   await expect(panel.hints(TITLE)).toHaveCount(0);
   for (let i = 1; i <= total; i++) {
@@ -135,10 +138,7 @@ test('hints reveal one at a time, and the last one’s schedule solves by keyboa
 });
 
 test('more interventions than the bound are refused as over the bound', async ({ page }) => {
-  const step = new StepPage(page);
-  const panel = new ChallengePanelPage(page);
-  await step.open('#/step/irq-local-rmw');
-  await panel.show();
+  const { step, panel } = await openChallenges(page, 'irq-local-rmw');
   const ch = findLesson('irq-local-rmw')?.challenges.find((c) => c.mode === 'reach');
   if (!ch) throw new Error('irq-local-rmw lost its reach challenge');
   await panel.start(ch.title);
@@ -152,10 +152,7 @@ test('more interventions than the bound are refused as over the bound', async ({
 });
 
 test('an impossible challenge is settled by the exhaustive check', async ({ page }) => {
-  const step = new StepPage(page);
-  const panel = new ChallengePanelPage(page);
-  await step.open('#/step/global-atomic');
-  await panel.show();
+  const { panel } = await openChallenges(page, 'global-atomic');
   const ch = findLesson('global-atomic')?.challenges.find((c) => c.mode === 'impossible');
   if (!ch) throw new Error('global-atomic lost its impossible challenge');
   const s = challengeStats(findScenario('global-atomic') as Scenario, ch);
