@@ -12,6 +12,21 @@ const score = (interventions: number, switches: number, steps: number) => ({
   steps,
 });
 
+/** An exhaustive check's figures: `endStates` end states, `reaching` of them reach the goal. */
+const stats = (
+  endStates: number,
+  reaching: number,
+  outcomes: number,
+  reachingOutcomes: number,
+) => ({
+  complete: true,
+  endStates,
+  reachingEndStates: reaching,
+  outcomes,
+  reachingOutcomes,
+  simplest: null,
+});
+
 describe('the challenge panel’s words', () => {
   it('boundsText lists only the interventions allowed', () => {
     expect(boundsText({ irqs: 0, nmis: 0, preemptions: 0, migrations: 0 })).toBe(
@@ -42,28 +57,13 @@ describe('the challenge panel’s words', () => {
   });
 
   it('reachText counts end states, not schedules', () => {
-    const s = {
-      complete: true,
-      endStates: 12,
-      reachingEndStates: 4,
-      outcomes: 3,
-      reachingOutcomes: 1,
-      simplest: null,
-    };
-    expect(reachText(s)).toBe(
+    expect(reachText(stats(12, 4, 3, 1))).toBe(
       'Explore ran every schedule within the bounds: 4 end states of 12 reach the goal (end states, not schedules: many schedules end in the same state).',
     );
   });
 
   it('settleText settles only a complete search that found nothing', () => {
-    const s = {
-      complete: true,
-      endStates: 3,
-      reachingEndStates: 0,
-      outcomes: 1,
-      reachingOutcomes: 0,
-      simplest: null,
-    };
+    const s = stats(3, 0, 1, 0);
     expect(settleText(atomic, s)).toBe(
       'Settled: Explore followed every schedule within the bounds (none: CPU steps only) to its end. Of 3 end states, none reaches the goal (breaks no-lost-update).',
     );
