@@ -73,3 +73,36 @@ test('a slide link opens that slide, with its stage, and the course remembers it
   await page.goto('/#/lecture/no-such-lesson/1');
   await expect(page.getByRole('alert')).toContainText('There is no lesson ‘no-such-lesson’');
 });
+
+test('progress made in one tab shows in another at once, and a reset empties both', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/#/');
+  const course = page.getByRole('region', { name: 'Course' });
+  const item = course.getByRole('listitem').filter({ hasText: 'percpu_counter in 2.6.39' });
+  await expect(item).toContainText('not started');
+  // A second tab of the same browser lectures up to slide 4.
+  const other = await context.newPage();
+  await other.goto('/#/lecture/percpu-classic/4');
+  await expect(other.getByRole('article', { name: 'Slide 4 of 6' })).toBeVisible();
+  await expect(item).toContainText('slide 4 of 6');
+  // This tab's next save keeps the other's slide: it sees slide 2 of another lesson.
+  await page.goto('/#/lecture/global-plain/2');
+  await expect(page.getByRole('article', { name: /^Slide 2 of / })).toBeVisible();
+  await other.goto('/#/');
+  const there = other.getByRole('region', { name: 'Course' });
+  await expect(
+    there.getByRole('listitem').filter({ hasText: 'percpu_counter in 2.6.39' }),
+  ).toContainText('slide 4 of 6');
+  await expect(
+    there.getByRole('listitem').filter({ hasText: 'Plain global counter' }),
+  ).toContainText('slide 2 of');
+  // Reset in the other tab; this one, back on the course, shows nothing started.
+  await page.goto('/#/');
+  await expect(item).toContainText('slide 4 of 6');
+  await other.getByRole('button', { name: 'Reset progress', exact: true }).click();
+  await other.getByRole('button', { name: 'Yes, reset progress' }).click();
+  await expect(item).toContainText('not started');
+  await other.close();
+});

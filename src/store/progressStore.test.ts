@@ -174,4 +174,52 @@ describe('the progress store', () => {
     expect(store.getState().problem).toBeNull();
     expect(createProgressStore(storage).getState().progress.lessons['global-plain']?.slide).toBe(2);
   });
+
+  // Two tabs of one browser share the record. Each saves its whole record, so a tab that did not
+  // take the other's writes would save a stale record over them.
+  describe('two tabs', () => {
+    const tabs = () => {
+      const shared = fakeStorage();
+      const a = createProgressStore(shared.storage);
+      const b = createProgressStore(shared.storage);
+      /** What the browser's storage event tells the other tab after a write. */
+      const tell = (tab: typeof b) => {
+        tab.getState().storedElsewhere(shared.map.get(PROGRESS_KEY) ?? null);
+      };
+      return { ...shared, a, b, tell };
+    };
+
+    it("a tab told of the other's write keeps both tabs' work when it saves", () => {
+      const { map, a, b, tell } = tabs();
+      a.getState().challengeSolved('global-plain', 'lose-one', '0 1 0 1 0 0 1 1', one);
+      tell(b);
+      expect(b.getState().progress.challenges['global-plain/lose-one']?.kind).toBe('solved');
+      b.getState().slideSeen('percpu-classic', 2);
+      const saved = createProgressStore(fakeStorage(map.get(PROGRESS_KEY)).storage).getState();
+      expect(saved.progress.challenges['global-plain/lose-one']?.kind).toBe('solved');
+      expect(saved.progress.lessons['percpu-classic']).toEqual({ slide: 2, done: false });
+    });
+
+    it('a reset in one tab empties the other', () => {
+      const { a, b, tell } = tabs();
+      a.getState().slideSeen('global-plain', 3);
+      tell(b);
+      a.getState().reset();
+      tell(b);
+      expect(b.getState().progress).toEqual(emptyProgress());
+    });
+
+    it('an unreadable record written elsewhere is named, and not overwritten', () => {
+      const { map, b } = tabs();
+      map.set(PROGRESS_KEY, '{"version":99}');
+      b.getState().storedElsewhere('{"version":99}');
+      expect(b.getState().problem).toMatch(/^Saved progress could not be read: /);
+      b.getState().slideSeen('global-plain', 1);
+      expect(map.get(PROGRESS_KEY)).toBe('{"version":99}');
+      // A good record written later clears the problem.
+      b.getState().storedElsewhere(serializeProgress(withSlide(emptyProgress(), 'x', 1)));
+      expect(b.getState().problem).toBeNull();
+      expect(b.getState().progress.lessons.x).toEqual({ slide: 1, done: false });
+    });
+  });
 });

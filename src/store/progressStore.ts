@@ -42,6 +42,11 @@ export interface ProgressState {
   challengeSettled(scenario: string, challengeId: string): void;
   /** Forgets all progress, in memory and in storage (also the way out of an unreadable record). */
   reset(): void;
+  /**
+   * Another tab of this browser stored `text` (null: cleared it). This tab takes that record as
+   * its own, so its next save carries the other tab's work instead of overwriting it.
+   */
+  storedElsewhere(text: string | null): void;
 }
 
 /** Why a storage call failed, without a final full stop (the message adds its own). */
@@ -51,6 +56,18 @@ function reason(e: unknown): string {
 }
 
 const KEPT_IN_MEMORY = 'Progress is kept only until this page is closed.';
+
+/** What a stored text holds; an unreadable one is named, and held until the student resets. */
+function readStored(text: string | null) {
+  if (text === null) return { progress: emptyProgress(), unreadable: false, problem: null };
+  const r = parseProgress(text);
+  if (r.ok) return { progress: r.progress, unreadable: false, problem: null };
+  return {
+    progress: emptyProgress(),
+    unreadable: true,
+    problem: `Saved progress could not be read: ${r.error}. It is left as it is; until you reset progress, what you do now is not saved.`,
+  };
+}
 
 /**
  * The browser's localStorage, or a storage whose every call throws why it cannot be used: even
@@ -78,22 +95,17 @@ export function createProgressStore(storage: ProgressStorage = browserStorage())
   // (cleared by the next write that succeeds).
   let unreadable = false;
 
-  let progress = emptyProgress();
-  let problem: string | null = null;
-  let stored: string | null = null;
+  let first: ReturnType<typeof readStored>;
   try {
-    stored = storage.getItem(PROGRESS_KEY);
+    first = readStored(storage.getItem(PROGRESS_KEY));
   } catch (e) {
-    problem = `Saved progress could not be read: ${reason(e)}. ${KEPT_IN_MEMORY}`;
+    first = {
+      ...readStored(null),
+      problem: `Saved progress could not be read: ${reason(e)}. ${KEPT_IN_MEMORY}`,
+    };
   }
-  if (stored !== null) {
-    const r = parseProgress(stored);
-    if (r.ok) progress = r.progress;
-    else {
-      unreadable = true;
-      problem = `Saved progress could not be read: ${r.error}. It is left as it is; until you reset progress, what you do now is not saved.`;
-    }
-  }
+  unreadable = first.unreadable;
+  const { progress, problem } = first;
 
   return createStore<ProgressState>()((set, get) => {
     /** Keeps `next` in memory and, unless the stored record is unreadable, in storage. */
@@ -144,6 +156,11 @@ export function createProgressStore(storage: ProgressStorage = browserStorage())
             problem: `Saved progress could not be cleared: ${reason(e)}. ${KEPT_IN_MEMORY}`,
           });
         }
+      },
+      storedElsewhere: (text) => {
+        const r = readStored(text);
+        unreadable = r.unreadable;
+        set({ progress: r.progress, problem: r.problem });
       },
     };
   });
