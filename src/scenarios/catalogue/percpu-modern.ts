@@ -227,7 +227,7 @@ export const percpuModern = defineScenario({
   title: 'Modern percpu_counter_add_batch and an IRQ user',
   group: PERCPU_MAINLINE_GROUP,
   source:
-    'Linux v4.13 lib/percpu_counter.c; Manfred Spraul <20221216150441.200533-1-manfred@colorfullife.com> (Dec 2022); Mateusz Guzik <20240528204257.434817-1-mjguzik@gmail.com> (v6.11)',
+    'Mainline lib/percpu_counter.c as of about v4.13 (torvalds/linux 104b4e5139fe); Manfred Spraul <20221216150441.200533-1-manfred@colorfullife.com> (Dec 2022); Mateusz Guzik <20240528204257.434817-1-mjguzik@gmail.com> (v6.11)',
   summary:
     'With only preemption off, an IRQ between the batch test and this_cpu_add pushes the delta past the batch; local_irq_save or a this_cpu_try_cmpxchg loop fixes it.',
   reconstruction: false,
