@@ -165,3 +165,24 @@ test('an impossible challenge is settled by the exhaustive check', async ({ page
     '✓ Settled: no schedule within the bounds reaches it.',
   );
 });
+
+test('a link names the challenge: it opens on it, and the address keeps the attempt', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  const panel = new ChallengePanelPage(page);
+  // As a teacher hands it out, written by hand.
+  await page.goto('/#/step/global-plain?challenge=lose-one');
+  await expect(panel.region()).toBeVisible();
+  await expect(panel.attempt(TITLE)).toContainText('In progress: 0 steps');
+  for (const ev of ['0', '1']) await step.take(ev, 'button');
+  await expect(panel.attempt(TITLE)).toContainText('In progress: 2 steps');
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/challenge=lose-one/);
+  // Reopened (a student's shared link): the same attempt, at the same moment.
+  await page.reload();
+  await expect(panel.attempt(TITLE)).toContainText('In progress: 2 steps');
+  await expect(step.timelinePosition()).toHaveValue('2');
+  // Leaving the challenge drops it from the address.
+  await panel.challenge(TITLE).getByRole('button', { name: 'Leave challenge' }).click();
+  await expect.poll(() => page.evaluate(() => location.hash)).not.toMatch(/challenge=/);
+});

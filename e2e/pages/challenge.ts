@@ -8,14 +8,14 @@ export class ChallengePanelPage {
   constructor(readonly page: Page) {}
 
   /**
-   * Shows the panel: where the stage layout keeps it behind a "Challenges" panel button, opens
-   * it; where it is on the page already, does nothing.
+   * Shows the panel: opens it with its "Challenges" panel button unless it is open already (a
+   * link that names a challenge opens it; its content may still be loading).
    */
   async show(): Promise<void> {
     const opener = this.page
       .getByRole('group', { name: 'Panels' })
       .getByRole('button', { name: 'Challenges', exact: true });
-    if ((await opener.count()) > 0 && !(await this.region().isVisible())) await opener.click();
+    if ((await opener.getAttribute('aria-expanded')) !== 'true') await opener.click();
     await expect(this.region()).toBeVisible();
   }
 

@@ -6,7 +6,8 @@ import type { Scenario } from '../scenarios/types.ts';
 import { createChallengeStore, findChallenge, type StatsRunner } from './challengeStore.ts';
 import { createProgressStore, type ProgressStorage } from './progressStore.ts';
 import { startSession } from './session.ts';
-import { createStepStore } from './stepStore.ts';
+import { decodeLink, encodeLink } from './link.ts';
+import { createStepStore, linkOf } from './stepStore.ts';
 
 function memoryStorage(): ProgressStorage {
   const map = new Map<string, string>();
@@ -207,6 +208,91 @@ describe('the challenge store', () => {
     expect(store.getState().stats['global-atomic/no-loss-atomic']).toEqual({
       kind: 'failed',
       error: 'the explore worker crashed: out of memory',
+    });
+  });
+
+  // A link carries the attempt: a teacher hands out ?challenge=…, a student shares how far they got.
+  describe('in a link', () => {
+    it('the attempt is named in the Step link, and leaving it drops the name', () => {
+      const { step, store, stepThrough } = setup();
+      store.getState().challengeStarted('lose-one');
+      stepThrough('0 1');
+      const { session, challenge } = step.getState();
+      expect(linkOf(session, challenge)).toMatch(/[?&]challenge=lose-one(&|$)/);
+      store.getState().challengeLeft();
+      expect(step.getState().challenge).toBeNull();
+      expect(linkOf(step.getState().session, step.getState().challenge)).not.toContain('challenge');
+    });
+
+    it('a link with a schedule goes on from the moment it shows, judged at once', () => {
+      const { step, store } = setup();
+      step.getState().linkOpened('#/step/global-plain?sched=0+1+0+1&at=4&challenge=lose-one');
+      expect(store.getState().active).toEqual({ scenario: 'global-plain', id: 'lose-one' });
+      expect(step.getState().session.cursor).toBe(4);
+      expect(store.getState().check).toMatchObject({ kind: 'unfinished', score: { steps: 4 } });
+    });
+
+    it('a link written by hand, with no schedule, starts the challenge with its parameters', () => {
+      const { step, store } = setup();
+      step.getState().linkOpened('#/step/percpu-atomic64?challenge=miss-the-batch');
+      expect(store.getState().active).toEqual({
+        scenario: 'percpu-atomic64',
+        id: 'miss-the-batch',
+      });
+      expect(step.getState().session.params.summer).toBe(1);
+      expect(store.getState().check?.kind).toBe('unfinished');
+    });
+
+    it('the lessons loading after the link still take up its challenge', () => {
+      const step = createStepStore();
+      step.getState().linkOpened('#/step/global-plain?sched=0+1&at=2&challenge=lose-one');
+      const store = createChallengeStore({
+        step,
+        progress: createProgressStore(memoryStorage()),
+        runner: manualRunner().runner,
+      });
+      expect(store.getState().active).toEqual({ scenario: 'global-plain', id: 'lose-one' });
+      expect(store.getState().check).toMatchObject({ kind: 'unfinished', score: { steps: 2 } });
+    });
+
+    it('a challenge the scenario does not have is named, and dropped from the link', () => {
+      const { step, store } = setup();
+      step.getState().linkOpened('#/step/global-plain?challenge=lose-all');
+      expect(store.getState().notice).toBe("global-plain has no challenge 'lose-all'");
+      expect(store.getState().active).toBeNull();
+      expect(step.getState().challenge).toBeNull();
+    });
+
+    it('a link to another moment without a challenge ends the attempt', () => {
+      const { step, store } = setup();
+      store.getState().challengeStarted('lose-one');
+      step.getState().linkOpened('#/step/global-plain?sched=0&at=1');
+      expect(store.getState().active).toBeNull();
+      step.getState().linkOpened('#/step/global-plain?challenge=lose-one');
+      step.getState().scenarioChosen('global-atomic');
+      expect(store.getState().active).toBeNull();
+      expect(step.getState().challenge).toBeNull();
+    });
+
+    it('a challenge name that cannot be one refuses the link', () => {
+      const { step } = setup();
+      step.getState().linkOpened('#/step/global-plain?challenge=%3Cscript%3E');
+      expect(step.getState().notice).toContain(
+        "the link's challenge '<script>' is not a challenge's name",
+      );
+    });
+
+    it('survives the compressed form of a long link', () => {
+      const link = {
+        scenario: 'percpu-classic',
+        params: { cpus: '4' },
+        schedule: '0 '.repeat(120).trim(),
+        cursor: 7,
+        challenge: 'miss-a-batch',
+      };
+      const hash = encodeLink(link);
+      expect(hash).toContain('?z=');
+      expect(decodeLink(hash)).toEqual({ ok: true, link });
     });
   });
 });

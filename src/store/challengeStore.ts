@@ -56,6 +56,11 @@ export interface ChallengeState {
 
   /** Starts a challenge of the Step scenario: the stage at the start, with its parameters. */
   challengeStarted(id: string): void;
+  /**
+   * Goes on with a challenge on the stage as it is (a link named it): judged from the moment
+   * shown, without starting over.
+   */
+  challengeResumed(id: string): void;
   /** Stops attempting the active challenge (the stage stays as it is). */
   challengeLeft(): void;
   /** Reveals the next hint of a challenge. */
@@ -170,11 +175,17 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
       return { sc, ch };
     };
 
-    /** Makes `id` the active challenge (cancelling other statistics) and loads the stage. */
-    const attempt = (sc: Scenario, ch: Challenge, schedule: string) => {
+    /** Makes `ch` the active challenge, cancelling other statistics; the link names it. */
+    const activate = (sc: Scenario, ch: Challenge) => {
       const key = challengeKey(sc.id, ch.id);
       if (inflight && inflight.key !== key) dropInflight();
       set({ active: { scenario: sc.id, id: ch.id }, notice: null });
+      step.getState().challengeNamed(ch.id);
+    };
+
+    /** Makes `ch` the active challenge and loads the stage with its parameters and `schedule`. */
+    const attempt = (sc: Scenario, ch: Challenge, schedule: string) => {
+      activate(sc, ch);
       const before = step.getState().session;
       step.getState().scheduleLoaded(challengeParamsText(sc, ch), schedule);
       // A new session is judged by the subscription; a refused load leaves the old one to judge.
@@ -208,6 +219,28 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
       if (s.session.scenario.id !== left && inflight?.key.startsWith(`${left}/`)) dropInflight();
       judge(s.session);
     });
+    // A link opened (or a scenario chosen) names another challenge, or none.
+    step.subscribe((s, prev) => {
+      if (s.challenge === prev.challenge || s.challenge === (get().active?.id ?? null)) return;
+      if (s.challenge === null) set({ active: null, check: null });
+      else resume(s.challenge);
+    });
+
+    const resume = (id: string) => {
+      const found = current(id);
+      if (!found) {
+        step.getState().challengeNamed(null);
+        return;
+      }
+      // A link with no schedule (written by hand: ?challenge=lose-one) starts it afresh, with
+      // its parameters; one with a schedule goes on from the moment it shows.
+      if (step.getState().session.events.length === 0) {
+        attempt(found.sc, found.ch, '');
+        return;
+      }
+      activate(found.sc, found.ch);
+      judge(step.getState().session);
+    };
 
     return {
       active: null,
@@ -220,10 +253,12 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
         const found = current(id);
         if (found) attempt(found.sc, found.ch, '');
       },
+      challengeResumed: resume,
       challengeLeft: () => {
         const { active } = get();
         if (active && inflight?.key === challengeKey(active.scenario, active.id)) dropInflight();
         set({ active: null, check: null, notice: null });
+        step.getState().challengeNamed(null);
       },
       hintRevealed: (id) => {
         const found = current(id);
@@ -262,6 +297,9 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
       },
     };
   });
+  // The lessons load after the stage: a challenge the opening link named is taken up now.
+  const named = step.getState().challenge;
+  if (named) store.getState().challengeResumed(named);
   return store;
 }
 

@@ -5,6 +5,7 @@
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
 import * as v from 'valibot';
 import {
+  challengeId,
   linkTooLong,
   MAX_PACKED_CHARS,
   MAX_SCHEDULE_CHARS,
@@ -19,6 +20,8 @@ export interface StepLink {
   readonly params: Readonly<Record<string, string>>;
   readonly schedule: string;
   readonly cursor: number;
+  /** The challenge of the scenario's lesson being attempted, by id; absent for none. */
+  readonly challenge?: string;
 }
 
 const PREFIX = '#/step/';
@@ -29,10 +32,11 @@ export function encodeLink(link: StepLink): string {
   const plain = new URLSearchParams(link.params);
   if (link.schedule) plain.set('sched', link.schedule);
   plain.set('at', String(link.cursor));
+  if (link.challenge) plain.set('challenge', link.challenge);
   const readable = `${PREFIX}${link.scenario}?${plain.toString()}`;
   if (readable.length <= LONG) return readable;
   const packed = compressToEncodedURIComponent(
-    JSON.stringify({ p: link.params, s: link.schedule, c: link.cursor }),
+    JSON.stringify({ p: link.params, s: link.schedule, c: link.cursor, ch: link.challenge }),
   );
   return `${PREFIX}${link.scenario}?z=${packed}`;
 }
@@ -73,11 +77,12 @@ export function decodeLink(hash: string): Decoded {
     const packed = v.safeParse(packedStepLink, parsed);
     if (!packed.success)
       return { ok: false, message: 'the compressed part of this link is damaged' };
-    const { p, s, c } = packed.output;
-    return { ok: true, link: { scenario, params: p, schedule: s, cursor: c } };
+    const { p, s, c, ch } = packed.output;
+    return { ok: true, link: { scenario, params: p, schedule: s, cursor: c, challenge: ch } };
   }
   const params: Record<string, string> = {};
-  for (const [k, value] of search) if (k !== 'sched' && k !== 'at') params[k] = value;
+  for (const [k, value] of search)
+    if (k !== 'sched' && k !== 'at' && k !== 'challenge') params[k] = value;
   const schedule = search.get('sched') ?? '';
   if (schedule.length > MAX_SCHEDULE_CHARS)
     return { ok: false, message: "the link's schedule is too long to be ours" };
@@ -86,5 +91,12 @@ export function decodeLink(hash: string): Decoded {
   if (cursor === null) {
     return { ok: false, message: `the link's position 'at=${at ?? ''}' is not a step number` };
   }
-  return { ok: true, link: { scenario, params, schedule, cursor } };
+  const named = search.get('challenge');
+  const challenge = named === null ? undefined : valueOf(challengeId, named);
+  if (challenge === null)
+    return {
+      ok: false,
+      message: `the link's challenge '${named ?? ''}' is not a challenge's name`,
+    };
+  return { ok: true, link: { scenario, params, schedule, cursor, challenge } };
 }

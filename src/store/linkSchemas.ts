@@ -53,9 +53,18 @@ export const rate: v.GenericSchema<string, number> = v.pipe(finiteNumber, v.minV
 /** Step mode's position (at=). */
 export const position = wholeNumber(0, Number.MAX_SAFE_INTEGER);
 
+/** A challenge's id as lessons write it (kebab-case); the challenge store says if it exists. */
+export const challengeId = v.pipe(
+  v.string(),
+  v.maxLength(100),
+  v.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
+);
+
 /** What a compressed Step link (z=) holds once decompressed and read as JSON. */
 export const packedStepLink = v.object({
   p: v.record(v.string(), v.pipe(v.string(), v.maxLength(MAX_PARAM_CHARS))),
   s: v.pipe(v.string(), v.maxLength(MAX_SCHEDULE_CHARS)),
   c: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+  /** The challenge being attempted, by id. */
+  ch: v.optional(challengeId),
 });

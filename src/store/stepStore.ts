@@ -34,6 +34,11 @@ export interface StepState {
   readonly revealed: boolean;
   /** The witness last loaded (shown in the menu), or null. */
   readonly witness: string | null;
+  /**
+   * The challenge being attempted, by id, or null. The challenge store owns the attempt; the id
+   * is kept here too so a link carries it and reopens it, without the lessons loaded.
+   */
+  readonly challenge: string | null;
 
   scenarioChosen(id: string): void;
   paramChanged(name: string, text: string): void;
@@ -54,15 +59,18 @@ export interface StepState {
   noticeDismissed(): void;
   /** Opens a #/step/… link; a bad one leaves a notice and the default scenario. */
   linkOpened(hash: string): void;
+  /** The challenge store started or left an attempt. */
+  challengeNamed(id: string | null): void;
 }
 
-/** The link to the session's current moment. */
-export function linkOf(s: Session): string {
+/** The link to the session's current moment, and to the challenge attempted there. */
+export function linkOf(s: Session, challenge: string | null = null): string {
   return encodeLink({
     scenario: s.scenario.id,
     params: paramsText(s.params, s.scenario),
     schedule: formatSchedule(s.events),
     cursor: s.cursor,
+    ...(challenge ? { challenge } : {}),
   });
 }
 
@@ -115,6 +123,7 @@ export function createStepStore(initial: Session = startSession(first)) {
       speed: 4,
       revealed: false,
       witness: null,
+      challenge: null,
 
       scenarioChosen: (id) => {
         const sc = findScenario(id);
@@ -128,6 +137,8 @@ export function createStepStore(initial: Session = startSession(first)) {
           playing: false,
           revealed: false,
           witness: null,
+          // A challenge belongs to its scenario's lesson.
+          challenge: null,
         });
       },
       paramChanged: (name, text) => {
@@ -234,6 +245,7 @@ export function createStepStore(initial: Session = startSession(first)) {
             session: startSession(first),
             notice: `This link could not be opened: ${why}. Showing ${first.id} instead. The link was: ${shown}`,
             playing: false,
+            challenge: null,
           });
         };
         if (!decoded.ok) {
@@ -266,10 +278,14 @@ export function createStepStore(initial: Session = startSession(first)) {
             notice: null,
             playing: false,
             revealed: false,
+            challenge: link.challenge ?? null,
           });
         } catch (e) {
           fallback(messageOf(e));
         }
+      },
+      challengeNamed: (id) => {
+        set({ challenge: id });
       },
     };
   });

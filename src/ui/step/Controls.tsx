@@ -165,7 +165,8 @@ export function Controls() {
           type="button"
           className="share"
           onClick={() => {
-            const url = `${location.origin}${location.pathname}${linkOf(stepStore.getState().session)}`;
+            const { session, challenge } = stepStore.getState();
+            const url = `${location.origin}${location.pathname}${linkOf(session, challenge)}`;
             void navigator.clipboard.writeText(url).then(
               () => {
                 setCopied('Link copied');

@@ -78,15 +78,17 @@ export function StepScreen({
   /** Beside lecture slides: the slides own the URL and ←, → and Space. */
   lecture?: boolean;
 }) {
-  const { session, notice, playing, speed, witness } = useStepFields(
+  const { session, notice, playing, speed, witness, challenge } = useStepFields(
     'session',
     'notice',
     'playing',
     'speed',
     'witness',
+    'challenge',
   );
   const [help, setHelp] = useState(false);
-  const [panel, setPanel] = useState<PanelName | null>(null);
+  // A link that names a challenge opens on it (and so loads the lessons that judge it).
+  const [panel, setPanel] = useState<PanelName | null>(!lecture && challenge ? 'Challenges' : null);
   const [large, setLarge] = useState(false);
   const openHelp = useCallback(() => {
     setHelp(true);
@@ -100,9 +102,9 @@ export function StepScreen({
   // lecture it holds the slide instead).
   useEffect(() => {
     if (lecture) return;
-    const hash = linkOf(session);
+    const hash = linkOf(session, challenge);
     if (location.hash !== hash) history.replaceState(null, '', hash);
-  }, [session, lecture]);
+  }, [session, challenge, lecture]);
 
   // Play: the seeded random scheduler, one event per tick.
   useEffect(() => {
