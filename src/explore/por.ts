@@ -15,8 +15,9 @@
 // schedules but need not be the cheapest.
 
 import {
+  cpuBase,
+  ctxBase,
   CtxKind,
-  CPU_FIELDS,
   CPU_IRQ_ON,
   CTX_CPU,
   CTX_PC,
@@ -70,12 +71,12 @@ export function privateSteps(sc: Scenario, m: Machine, migrations: number): Priv
   });
   const memoryInvisible = sc.invariants.every((i) => i.when !== 'always' || i.reads === 'results');
   const after = m.code.map((code) => code.map((_, pc) => localsAfter(code, pc + 1)));
-  const { cpuOff, ctxOff, ctxStride, code: programs, ctxKind } = m;
+  const { code: programs, ctxKind } = m;
 
   const alone = (s: Int32Array, k: number, used: readonly number[], limits: readonly number[]) => {
     const top = topContext(m, s, k);
     if (top < 0) return false;
-    const cb = ctxOff + top * ctxStride;
+    const cb = ctxBase(m, top);
     const pc = s[cb + CTX_PC] as number;
     const ins = (programs[top] as readonly Instr[])[pc] as Instr;
     const flags = (after[top] as number[])[pc] as number;
@@ -98,7 +99,7 @@ export function privateSteps(sc: Scenario, m: Machine, migrations: number): Priv
     if ((legal & Legal.Nmi) !== 0 && left(1)) return false;
     if ((legal & Legal.Irq) !== 0 && left(0)) {
       const enables = ins.op === Op.IrqEnable || ins.op === Op.IrqRestore;
-      if (s[cpuOff + k * CPU_FIELDS + CPU_IRQ_ON] !== 0 || enables || ends) return false;
+      if (s[cpuBase(m, k) + CPU_IRQ_ON] !== 0 || enables || ends) return false;
     }
     // A preemption, or a migration (which could also bring k a second task to preempt to).
     if ((legal & Legal.Preempt) !== 0 && left(2)) return false;

@@ -16,7 +16,14 @@
 // A sum that walks the CPUs in order (for_each_online_cpu) uses per_cpu_ptr(p, i): no symmetry.
 
 import { Op, Mode } from '../machine/isa.ts';
-import { CPU_CUR, CPU_FIELDS, CTX_CPU, type Machine } from '../machine/machine.ts';
+import {
+  CPU_CUR,
+  CPU_FIELDS,
+  CTX_CPU,
+  cpuBase,
+  ctxBase,
+  type Machine,
+} from '../machine/machine.ts';
 
 /** How a word's value changes under a renaming. */
 const PLAIN = 0;
@@ -114,8 +121,8 @@ interface Maps {
 
 function wordKinds(m: Machine): Uint8Array {
   const kinds = new Uint8Array(m.size);
-  for (let k = 0; k < m.cpus; k++) kinds[m.cpuOff + k * CPU_FIELDS + CPU_CUR] = CONTEXT;
-  for (let c = 0; c < m.contexts; c++) kinds[m.ctxOff + c * m.ctxStride + CTX_CPU] = CPU;
+  for (let k = 0; k < m.cpus; k++) kinds[cpuBase(m, k) + CPU_CUR] = CONTEXT;
+  for (let c = 0; c < m.contexts; c++) kinds[ctxBase(m, c) + CTX_CPU] = CPU;
   for (const cell of m.layout.cells) {
     if (cell.type !== 'lock') continue;
     if (cell.perCpu)
@@ -130,8 +137,7 @@ function wordMap(m: Machine, p: Int32Array, own: readonly (readonly number[])[])
   const ctx = Int32Array.from({ length: m.contexts }, (_, i) => i);
   for (let k = 0; k < m.cpus; k++) {
     const j = p[k] as number;
-    for (let f = 0; f < CPU_FIELDS; f++)
-      from[m.cpuOff + j * CPU_FIELDS + f] = m.cpuOff + k * CPU_FIELDS + f;
+    for (let f = 0; f < CPU_FIELDS; f++) from[cpuBase(m, j) + f] = cpuBase(m, k) + f;
     for (const cell of m.layout.cells) {
       if (!cell.perCpu || k >= cell.count) continue;
       for (let w = 0; w < cell.stride; w++)
@@ -145,8 +151,7 @@ function wordMap(m: Machine, p: Int32Array, own: readonly (readonly number[])[])
   }
   for (let c = 0; c < m.contexts; c++) {
     const d = ctx[c] as number;
-    for (let w = 0; w < m.ctxStride; w++)
-      from[m.ctxOff + d * m.ctxStride + w] = m.ctxOff + c * m.ctxStride + w;
+    for (let w = 0; w < m.ctxStride; w++) from[ctxBase(m, d) + w] = ctxBase(m, c) + w;
   }
   return { from, cpu: p, ctx };
 }
@@ -227,7 +232,7 @@ function blockSorter(
   const blocks: Int32Array[] = [];
   for (let k = 0; k < m.cpus; k++) {
     const words: number[] = [];
-    for (let f = 0; f < CPU_FIELDS; f++) words.push(m.cpuOff + k * CPU_FIELDS + f);
+    for (let f = 0; f < CPU_FIELDS; f++) words.push(cpuBase(m, k) + f);
     for (const cell of m.layout.cells) {
       if (!cell.perCpu || k >= cell.count) continue;
       for (let w = 0; w < cell.stride; w++) {
@@ -238,7 +243,7 @@ function blockSorter(
     for (const c of own[k] as readonly number[]) {
       if (c < 0) continue;
       for (let w = 0; w < m.ctxStride; w++) {
-        const a = m.ctxOff + c * m.ctxStride + w;
+        const a = ctxBase(m, c) + w;
         if (kinds[a] !== CPU) words.push(a);
       }
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialState } from '../machine/interpreter.ts';
-import { CPU_FIELDS, CPU_PREEMPT, CTX_PC } from '../machine/machine.ts';
+import { CPU_PREEMPT, cpuBase, CTX_PC, ctxBase } from '../machine/machine.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import { firstDifference } from './lockstep.ts';
@@ -22,10 +22,10 @@ describe('lockstep comparison', () => {
     hw[count.addr + 1] = 7;
     expect(firstDifference(m, model, hw)).toBe('fbc->count (hi): the model has 0, the workers 7');
     const cpu = model.slice();
-    cpu[m.cpuOff + CPU_FIELDS + CPU_PREEMPT] = 1;
+    cpu[cpuBase(m, 1) + CPU_PREEMPT] = 1;
     expect(firstDifference(m, model, cpu)).toMatch(/^CPU1 preempt_count/);
     const ctx = model.slice();
-    ctx[m.ctxOff + m.ctxStride + CTX_PC] = 99;
+    ctx[ctxBase(m, 1) + CTX_PC] = 99;
     expect(firstDifference(m, model, ctx)).toMatch(/^T1 pc: the model has \d+, the workers 99/);
   });
 });

@@ -6,7 +6,7 @@ import { ProgramBuilder, abs } from '../../machine/builder.ts';
 import { isTerminal } from '../../machine/events.ts';
 import { initialState } from '../../machine/interpreter.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
-import { compile, CTX_TALLY } from '../../machine/machine.ts';
+import { compile, CTX_TALLY, ctxBase } from '../../machine/machine.ts';
 import { findScenario } from '../../scenarios/index.ts';
 import { readCell } from '../../scenarios/observe.ts';
 import { runCpu } from './cpu.ts';
@@ -39,7 +39,7 @@ describe('a live CPU', () => {
     expect(isTerminal(m, mem.state)).toBe(true);
     // One add, counted in memory, in the tally and in the statistics.
     expect(readCell(m, mem.state, 'nr')).toBe(1);
-    expect(mem.state[m.ctxOff + CTX_TALLY]).toBe(1);
+    expect(mem.state[ctxBase(m, 0) + CTX_TALLY]).toBe(1);
     expect(mem.stats[mem.statLine(0) + Stat.Adds]).toBe(1);
   });
 
