@@ -53,16 +53,39 @@ export class ChartsPage extends StepPage {
     return download;
   }
 
-  /** Two readings of an attribute of `testId`'s element, `gapMs` apart, inside the page. */
-  async sample(testId: string, attr: string, gapMs = 150): Promise<[string, string]> {
-    return this.counterChart().evaluate(
-      async (svg, [id, name, gap]) => {
-        const el = svg.querySelector(`[data-testid="${id}"]`);
-        const first = el?.getAttribute(name) ?? '';
-        await new Promise((r) => setTimeout(r, gap));
-        return [first, el?.getAttribute(name) ?? ''] as [string, string];
+  /**
+   * Starts recording each value attribute `attr` of `testId`'s element takes in the counter
+   * chart (a tween's frames, or one jump), from now on; the function returned reads them. A
+   * recording does not depend on when the test gets to look, which a loaded machine delays.
+   */
+  async record(testId: string, attr: string): Promise<() => Promise<string[]>> {
+    const key = `${testId}/${attr}`;
+    await this.counterChart().evaluate(
+      (svg, [id, name, k]) => {
+        const seen: string[] = [];
+        const note = (v: string | null) => {
+          if (v !== null && seen.at(-1) !== v) seen.push(v);
+        };
+        const look = () => {
+          note(svg.querySelector(`[data-testid="${id}"]`)?.getAttribute(name) ?? null);
+        };
+        look();
+        // Attribute changes, and the element drawn anew (React may replace it on a step).
+        new MutationObserver(look).observe(svg, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+          attributeFilter: [name],
+        });
+        const w = window as unknown as { recorded?: Record<string, string[]> };
+        w.recorded = { ...w.recorded, [k]: seen };
       },
-      [testId, attr, gapMs] as const,
+      [testId, attr, key] as const,
     );
+    return () =>
+      this.page.evaluate(
+        (k) => (window as unknown as { recorded: Record<string, string[]> }).recorded[k] ?? [],
+        key,
+      );
   }
 }
