@@ -1,13 +1,12 @@
-import { expect, test } from '@playwright/test';
-import { ChartsPage } from './pages/charts.ts';
+import { expect } from '@playwright/test';
+import { test } from './pages/charts.ts';
 
 /** x of a `translate(x,y)` transform. */
 const xOf = (t: string) => Number(/translate\(([-\d.]+)/.exec(t)?.[1] ?? NaN);
 
 test('a fold pours its batch from the slot bar into fbc->count, and the bar shrinks by a tween', async ({
-  page,
+  charts,
 }) => {
-  const charts = new ChartsPage(page);
   // percpu-atomic64 / sum-misses-a-batch: CPU3 reads fbc->count, then CPU0 adds 1 and folds 32.
   await charts.witness('percpu-atomic64', 'sum-misses-a-batch', 3);
   const pour = await charts.record('pour', 'transform');
@@ -30,8 +29,10 @@ test('a fold pours its batch from the slot bar into fbc->count, and the bar shri
   expect(h.every((x, i) => i === 0 || x < (h[i - 1] as number))).toBe(true);
 });
 
-test('a lockless sum sweeps across the slots and its missed batch is marked', async ({ page }) => {
-  const charts = new ChartsPage(page);
+test('a lockless sum sweeps across the slots and its missed batch is marked', async ({
+  page,
+  charts,
+}) => {
   await charts.witness('percpu-atomic64', 'sum-misses-a-batch');
   await charts.forward();
   const marker = charts.part('sweep-marker');
@@ -50,8 +51,10 @@ test('a lockless sum sweeps across the slots and its missed batch is marked', as
   );
 });
 
-test('a retry sends the sweep back to the start and shows the retry count', async ({ page }) => {
-  const charts = new ChartsPage(page);
+test('a retry sends the sweep back to the start and shows the retry count', async ({
+  page,
+  charts,
+}) => {
   // percpu-seq / retry-once: the first pass misses CPU0's fold, the sequence moved, the sum retries.
   await charts.witness('percpu-seq', 'retry-once', 8);
   const marker = charts.part('sweep-marker');
@@ -75,8 +78,7 @@ test('a retry sends the sweep back to the start and shows the retry count', asyn
   await expect(charts.memoryRegion()).toContainText('odd: a sum is in flight');
 });
 
-test('a torn read shows its two halves from two moments', async ({ page }) => {
-  const charts = new ChartsPage(page);
+test('a torn read shows its two halves from two moments', async ({ page, charts }) => {
   await charts.open('#/step/torn-read-32');
   await charts.loadWitness('lo-then-hi');
   await charts.forward(8);
@@ -85,9 +87,8 @@ test('a torn read shows its two halves from two moments', async ({ page }) => {
   );
 });
 
-test('with reduced motion nothing tweens: the final geometry at once', async ({ page }) => {
+test('with reduced motion nothing tweens: the final geometry at once', async ({ page, charts }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  const charts = new ChartsPage(page);
   await charts.witness('percpu-atomic64', 'sum-misses-a-batch', 3);
   // The fold: no batch travels.
   const pour = await charts.record('pour', 'transform');

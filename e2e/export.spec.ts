@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
-import { ChartsPage } from './pages/charts.ts';
+import { expect } from '@playwright/test';
+import { test } from './pages/charts.ts';
 
 test('Export SVG downloads the counter chart as a standalone SVG with its slot bars', async ({
   page,
+  charts,
 }) => {
-  const charts = new ChartsPage(page);
   await charts.witness('percpu-atomic64', 'sum-misses-a-batch', 10);
   const download = await charts.export('counter chart', 'SVG');
   expect(download.suggestedFilename()).toBe('percpu-atomic64-slots-step-10.svg');
@@ -41,8 +41,7 @@ test('Export SVG downloads the counter chart as a standalone SVG with its slot b
   expect(charts.consoleErrors).toEqual([]);
 });
 
-test('Export PNG downloads a 2× PNG of the chart', async ({ page }) => {
-  const charts = new ChartsPage(page);
+test('Export PNG downloads a 2× PNG of the chart', async ({ charts }) => {
   await charts.witness('percpu-seq', 'retry-once', 28);
   const download = await charts.export('counter chart', 'PNG');
   expect(download.suggestedFilename()).toBe('percpu-seq-slots-step-28.png');

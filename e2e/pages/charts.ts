@@ -1,4 +1,4 @@
-import { type Download, type Locator } from '@playwright/test';
+import { type Download, type Locator, test as base } from '@playwright/test';
 import { StepPage } from './step.ts';
 
 /**
@@ -89,3 +89,10 @@ export class ChartsPage extends StepPage {
       );
   }
 }
+
+/** Playwright's test with a `charts` fixture: the charts page object over the test's page. */
+export const test = base.extend<{ charts: ChartsPage }>({
+  charts: async ({ page }, use) => {
+    await use(new ChartsPage(page));
+  },
+});
