@@ -1,17 +1,22 @@
 // Shared option parsing for the commands: scenario lookup, --set, --preset, --json.
 
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { findScenario, catalogue } from '../scenarios/index.ts';
 import { ParamError, resolveParams, splitAssignment } from '../scenarios/params.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 import { UsageError } from './errors.ts';
 
 /**
- * Runs node:util parseArgs (given as a thunk so each command keeps its typed options) and turns
- * its errors (unknown option, missing value) into usage errors.
+ * A command's arguments through node:util parseArgs, strictly (an unknown option is an error),
+ * with its errors (unknown option, missing value) turned into usage errors of one line.
  */
-export function parseCommand<T>(parse: () => T): T {
+export function parseCommand<const O extends NonNullable<ParseArgsConfig['options']>>(
+  argv: readonly string[],
+  options: O,
+  { positionals = true }: { positionals?: boolean } = {},
+) {
   try {
-    return parse();
+    return parseArgs({ args: [...argv], options, allowPositionals: positionals, strict: true });
   } catch (e) {
     // One line, like every other usage error (Node's "ambiguous argument" message has three).
     const message = e instanceof Error ? e.message : String(e);

@@ -3,7 +3,6 @@
 // visibility probe that shows compiled plain loads see other threads' stores.
 
 import { availableParallelism, cpus as osCpus } from 'node:os';
-import { parseArgs } from 'node:util';
 import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
 import { probeText } from '../../live/probe.ts';
 import { SLOT_LAYOUTS, type SlotLayout, visibilityProbe } from '../../live/run.ts';
@@ -104,13 +103,7 @@ export function benchPlan(values: Record<string, string | boolean | undefined>):
 }
 
 export async function benchCommand(argv: readonly string[]): Promise<string> {
-  const { values } = parseCommand(() =>
-    parseArgs({
-      args: [...argv],
-      options: benchOptions,
-      strict: true,
-    }),
-  );
+  const { values } = parseCommand(argv, benchOptions, { positionals: false });
   const plan = benchPlan(values);
   const json = values.json === true;
   const machine = {

@@ -1,7 +1,6 @@
 // `lab explore <id>`: every interleaving within bounds, each outcome with its cheapest witness
 // (fewest interventions, then switches, then steps).
 
-import { parseArgs } from 'node:util';
 import {
   type Bounds,
   DEFAULT_MAX_MEMORY_MB,
@@ -15,27 +14,20 @@ import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from
 import { toJson } from '../json.ts';
 
 export function exploreCommand(argv: readonly string[]): string {
-  const { values, positionals } = parseCommand(() =>
-    parseArgs({
-      args: [...argv],
-      options: {
-        ...scenarioOptions,
-        irqs: { type: 'string' },
-        nmis: { type: 'string' },
-        preemptions: { type: 'string' },
-        migrations: { type: 'string' },
-        switches: { type: 'string' },
-        'max-states': { type: 'string' },
-        'max-memory': { type: 'string' },
-        simplest: { type: 'boolean' },
-        symmetry: { type: 'boolean' },
-        por: { type: 'boolean' },
-        quiet: { type: 'boolean' },
-      },
-      allowPositionals: true,
-      strict: true,
-    }),
-  );
+  const { values, positionals } = parseCommand(argv, {
+    ...scenarioOptions,
+    irqs: { type: 'string' },
+    nmis: { type: 'string' },
+    preemptions: { type: 'string' },
+    migrations: { type: 'string' },
+    switches: { type: 'string' },
+    'max-states': { type: 'string' },
+    'max-memory': { type: 'string' },
+    simplest: { type: 'boolean' },
+    symmetry: { type: 'boolean' },
+    por: { type: 'boolean' },
+    quiet: { type: 'boolean' },
+  });
   const sc = scenarioArg(positionals[0]);
   const params = paramsArg(sc, values.set, values.preset);
   const bounds: Bounds = {

@@ -1,19 +1,11 @@
 // `lab list`: every scenario with its id, title, source and whether it is a reconstruction.
 
-import { parseArgs } from 'node:util';
 import { catalogue } from '../../scenarios/index.ts';
 import { parseCommand } from '../args.ts';
 import { toJson } from '../json.ts';
 
 export function list(argv: readonly string[]): string {
-  const { values } = parseCommand(() =>
-    parseArgs({
-      args: [...argv],
-      options: { json: { type: 'boolean' } },
-      allowPositionals: true,
-      strict: true,
-    }),
-  );
+  const { values } = parseCommand(argv, { json: { type: 'boolean' } });
   const rows = catalogue.map(({ id, title, source, reconstruction }) => ({
     id,
     title,

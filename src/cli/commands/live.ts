@@ -3,7 +3,6 @@
 // --all-witnesses: lockstep replay on the threads, compared word by word with the model.
 
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
 import { noInterference } from '../../live/control.ts';
 import { formatRate } from '../../live/format.ts';
 import { liveParams, liveSpecOf, liveSpecs } from '../../live/specs.ts';
@@ -28,28 +27,21 @@ function engineOption(text: string | undefined): EngineKind {
 }
 
 export async function liveCommand(argv: readonly string[]): Promise<string> {
-  const { values, positionals } = parseCommand(() =>
-    parseArgs({
-      args: [...argv],
-      options: {
-        set: { type: 'string', multiple: true },
-        json: { type: 'boolean' },
-        seconds: { type: 'string' },
-        cpus: { type: 'string' },
-        'irq-rate': { type: 'string' },
-        'nmi-rate': { type: 'string' },
-        'migration-rate': { type: 'string' },
-        'period-us': { type: 'string' },
-        seed: { type: 'string' },
-        witness: { type: 'string' },
-        schedule: { type: 'string' },
-        'all-witnesses': { type: 'boolean' },
-        engine: { type: 'string' },
-      },
-      allowPositionals: true,
-      strict: true,
-    }),
-  );
+  const { values, positionals } = parseCommand(argv, {
+    set: { type: 'string', multiple: true },
+    json: { type: 'boolean' },
+    seconds: { type: 'string' },
+    cpus: { type: 'string' },
+    'irq-rate': { type: 'string' },
+    'nmi-rate': { type: 'string' },
+    'migration-rate': { type: 'string' },
+    'period-us': { type: 'string' },
+    seed: { type: 'string' },
+    witness: { type: 'string' },
+    schedule: { type: 'string' },
+    'all-witnesses': { type: 'boolean' },
+    engine: { type: 'string' },
+  });
   const sc = scenarioArg(positionals[0]);
   const json = values.json === true;
   if (values.witness !== undefined || values.schedule !== undefined || values['all-witnesses']) {

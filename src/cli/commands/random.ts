@@ -1,7 +1,6 @@
 // `lab random <id> --seed N --runs K`: seeded random schedules within the scenario's explore
 // bounds, grouped by outcome, each with one (the shortest seen) schedule that reproduces it.
 
-import { parseArgs } from 'node:util';
 import { jsonObservables } from '../../scenarios/outcome.ts';
 import { randomOutcomes } from '../random-outcomes.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
@@ -9,19 +8,12 @@ import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 
 export function randomCommand(argv: readonly string[]): string {
-  const { values, positionals } = parseCommand(() =>
-    parseArgs({
-      args: [...argv],
-      options: {
-        ...scenarioOptions,
-        seed: { type: 'string' },
-        runs: { type: 'string' },
-        'max-steps': { type: 'string' },
-      },
-      allowPositionals: true,
-      strict: true,
-    }),
-  );
+  const { values, positionals } = parseCommand(argv, {
+    ...scenarioOptions,
+    seed: { type: 'string' },
+    runs: { type: 'string' },
+    'max-steps': { type: 'string' },
+  });
   const sc = scenarioArg(positionals[0]);
   if (values.seed === undefined)
     throw new UsageError('random needs --seed N (runs are repeatable)');

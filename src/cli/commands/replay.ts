@@ -1,7 +1,6 @@
 // `lab replay <id> "<schedule>"`: run a schedule step by step and report every step's narration
 // and the final observables with their verdicts. `--witness NAME` replays a stored witness.
 
-import { parseArgs } from 'node:util';
 import { isTerminal } from '../../machine/events.ts';
 import { kindNames } from '../../machine/isa.ts';
 import { contextName } from '../../machine/machine.ts';
@@ -23,14 +22,10 @@ import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 
 export function replayCommand(argv: readonly string[]): string {
-  const { values, positionals } = parseCommand(() =>
-    parseArgs({
-      args: [...argv],
-      options: { ...scenarioOptions, witness: { type: 'string' } },
-      allowPositionals: true,
-      strict: true,
-    }),
-  );
+  const { values, positionals } = parseCommand(argv, {
+    ...scenarioOptions,
+    witness: { type: 'string' },
+  });
   const sc = scenarioArg(positionals[0]);
   let text = positionals[1];
   let params: Params;

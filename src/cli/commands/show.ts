@@ -1,7 +1,6 @@
 // `lab show <id>`: everything a scenario defines: listing, parameters, observables, invariants,
 // handlers, explore bounds, witnesses and the lesson.
 
-import { parseArgs } from 'node:util';
 import { jsonValue } from '../../scenarios/outcome.ts';
 import type { ParamSpec, Scenario } from '../../scenarios/types.ts';
 import { paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
@@ -15,9 +14,7 @@ function paramJson(p: ParamSpec) {
 }
 
 export function show(argv: readonly string[]): string {
-  const { values, positionals } = parseCommand(() =>
-    parseArgs({ args: [...argv], options: scenarioOptions, allowPositionals: true, strict: true }),
-  );
+  const { values, positionals } = parseCommand(argv, scenarioOptions);
   const sc: Scenario = scenarioArg(positionals[0]);
   const params = paramsArg(sc, values.set, values.preset);
   const { listing } = sc.build(params);
