@@ -4,7 +4,7 @@
 // one, apply it: what a random scheduler does per transition) and copies + 64-bit hashes of a
 // state per second (what time travel does per state).
 
-import { apply, enabledEvents, eventOf, eventsIn, legalOn } from '../src/machine/events.ts';
+import { apply, enabledEvents, LegalMasks } from '../src/machine/events.ts';
 import { initialState } from '../src/machine/interpreter.ts';
 import { copyState, hashState } from '../src/machine/state.ts';
 import { findScenario } from '../src/scenarios/index.ts';
@@ -28,33 +28,23 @@ function next(n: number): number {
 function measureSteps(ms: number): { steps: number; seconds: number } {
   const init = initialState(m);
   const s = init.slice();
-  // The legal events as one mask per CPU: counting and picking need no list of events.
-  const masks = new Int32Array(m.cpus);
+  // The legal events as one mask per CPU, kept up to date across events: counting and picking
+  // need no list of events, and a step recomputes only its own CPU's mask.
+  const legal = new LegalMasks(m);
+  legal.reset(s);
   let steps = 0;
   const start = performance.now();
   let now = start;
   while (now - start < ms) {
     for (let i = 0; i < 100_000; i++) {
-      let n = 0;
-      for (let k = 0; k < m.cpus; k++) {
-        const mask = legalOn(m, s, k);
-        masks[k] = mask;
-        n += eventsIn(m, mask);
-      }
-      if (n === 0) {
+      if (legal.total === 0) {
         s.set(init);
+        legal.reset(s);
         continue;
       }
-      let r = next(n);
-      for (let k = 0; ; k++) {
-        const mask = masks[k] as number;
-        const c = eventsIn(m, mask);
-        if (r < c) {
-          apply(m, s, eventOf(k, mask, r));
-          break;
-        }
-        r -= c;
-      }
+      const ev = legal.event(next(legal.total));
+      apply(m, s, ev);
+      legal.after(s, ev);
       steps++;
     }
     now = performance.now();
