@@ -27,6 +27,8 @@ export class Visited {
   /** Set by `find`: whether the node it returned was just added. */
   fresh = false;
   readonly segments: readonly Segment[];
+  private readonly bounds: Int32Array;
+  private readonly interners: readonly Interner[];
   /** Words per node tuple: one id per segment, then the metadata word. */
   readonly width: number;
   private readonly tuples: Int32Chunks;
@@ -50,6 +52,9 @@ export class Visited {
     for (let c = 0; c < m.contexts; c++) add(m.ctxOff + c * m.ctxStride, m.ctxStride);
     add(m.resOff, m.size - m.resOff);
     this.segments = segs;
+    // Flat arrays for the hot loop in `components`: segment i is words bounds[2i] .. bounds[2i + 1].
+    this.bounds = Int32Array.from(segs.flatMap((g) => [g.off, g.off + g.width]));
+    this.interners = segs.map((g) => g.interner);
     this.width = segs.length + 1;
     this.tuples = new Int32Chunks(this.width);
   }
@@ -64,23 +69,21 @@ export class Visited {
     prev: Int32Array | null = null,
     prevIds: Int32Array | null = null,
   ): void {
-    const segs = this.segments;
-    for (let i = 0; i < segs.length; i++) {
-      const { off, width, interner } = segs[i] as Segment;
+    const n = this.segments.length;
+    const bounds = this.bounds;
+    const interners = this.interners;
+    for (let i = 0; i < n; i++) {
+      const off = bounds[2 * i] as number;
       if (prev !== null && prevIds !== null) {
-        let same = true;
-        for (let j = off; j < off + width; j++) {
-          if (s[j] !== prev[j]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) {
+        const end = bounds[2 * i + 1] as number;
+        let j = off;
+        while (j < end && s[j] === prev[j]) j++;
+        if (j === end) {
           ids[i] = prevIds[i] as number;
           continue;
         }
       }
-      ids[i] = interner.intern(s, off);
+      ids[i] = (interners[i] as Interner).intern(s, off);
     }
   }
 
