@@ -89,7 +89,8 @@ export class Visited {
 
   private hash(t: Int32Array, off: number): number {
     let h = 0x9747b28c;
-    for (let i = 0; i < this.width; i++) h = mix(h, t[off + i] as number);
+    const w = this.width | 0; // an int32 bound (see Interner.hash)
+    for (let i = 0; i < w; i++) h = mix(h, t[off + i] as number);
     return fmix(h);
   }
 
@@ -98,7 +99,7 @@ export class Visited {
    * steps −1 (not reached yet). Returns −1 when the set is full (MAX_NODES).
    */
   find(ids: Int32Array, meta: number): number {
-    const n = this.width - 1;
+    const n = (this.width | 0) - 1;
     ids[n] = meta;
     const h = this.hash(ids, 0);
     const fp = h >>> ID_BITS;
