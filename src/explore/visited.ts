@@ -62,21 +62,27 @@ export class Visited {
   /**
    * Writes the component ids of state s into `ids`. Where `prev` (a state whose ids are
    * `prevIds`) has the same words, its id is reused: an event changes one or two components.
+   * With `only` (footprint.ts), s can differ from prev only in words only[at + 2i] ..
+   * only[at + 2i + 1] of segment i, and only those are compared.
    */
   components(
     s: Int32Array,
     ids: Int32Array,
     prev: Int32Array | null = null,
     prevIds: Int32Array | null = null,
+    only: Int32Array | null = null,
+    at = 0,
   ): void {
     const n = this.segments.length;
     const bounds = this.bounds;
+    const range = only ?? bounds;
+    const base = only === null ? 0 : at;
     const interners = this.interners;
     for (let i = 0; i < n; i++) {
       const off = bounds[2 * i] as number;
       if (prev !== null && prevIds !== null) {
-        const end = bounds[2 * i + 1] as number;
-        let j = off;
+        const end = range[base + 2 * i + 1] as number;
+        let j = range[base + 2 * i] as number;
         while (j < end && s[j] === prev[j]) j++;
         if (j === end) {
           ids[i] = prevIds[i] as number;
