@@ -395,7 +395,7 @@ export function explore(
     const switched = isStep && lastCanStep && eventCpu(ev) !== lastCpu;
     const switches = nodes.switches.get(id) + (switched ? 1 : 0);
     if (switches > bounds.switches) return false;
-    // One block copy: a word loop in this closure ran about 15 % of a whole exploration.
+    // One block copy (a memcpy), not a word loop: it runs for every transition.
     next.set(cur);
     apply(m, next, ev);
     if (endless) capRetries(next);
