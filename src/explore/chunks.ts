@@ -32,7 +32,7 @@ export class Int32Chunks {
   }
 
   offsetOf(i: number): number {
-    return (i & MASK) * this.width;
+    return Math.imul(i & MASK, this.width);
   }
 
   get bytes(): number {

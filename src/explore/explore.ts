@@ -27,12 +27,13 @@ import {
   isTerminal,
   makeEvent,
 } from '../machine/events.ts';
-import { initialState } from '../machine/interpreter.ts';
+import { initialState, topContext } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
 import { ctxBase, CTX_RETRIES, type Machine } from '../machine/machine.ts';
 import { hashKey, statesEqual } from '../machine/state.ts';
 import { finalViolations, observe, outcomeKey, type Violation } from '../scenarios/outcome.ts';
 import type { InvariantSpec, Observables, Params, Scenario } from '../scenarios/types.ts';
+import { footprints } from './footprint.ts';
 import { findLivelocks, type Graph } from './livelock.ts';
 import { privateSteps, type PrivateSteps } from './por.ts';
 import { BucketQueue } from './queue.ts';
@@ -232,9 +233,10 @@ export function explore(
 
   const sym = symmetry;
   const nodes = new Visited(m);
+  // Where a successor can differ from its parent (not with symmetry: renaming moves every word).
+  const prints = sym ? null : footprints(m, nodes.segments);
   const queue = new BucketQueue();
-  const size = m.size;
-  const cur = new Int32Array(size);
+  const cur = new Int32Array(m.size);
   const next = new Int32Array(m.size);
   const tmp = new Int32Array(m.size);
   const curIds = new Int32Array(nodes.width);
@@ -393,7 +395,8 @@ export function explore(
     const switched = isStep && lastCanStep && eventCpu(ev) !== lastCpu;
     const switches = nodes.switches.get(id) + (switched ? 1 : 0);
     if (switches > bounds.switches) return false;
-    for (let i = 0; i < size; i++) next[i] = cur[i] as number;
+    // One block copy (a memcpy), not a word loop: it runs for every transition.
+    next.set(cur);
     apply(m, next, ev);
     if (endless) capRetries(next);
     transitions++;
@@ -402,7 +405,11 @@ export function explore(
     if (slot >= 0) used[slot] = (used[slot] as number) + 1;
     const nextMeta = pack(used, last, always.length ? mask | brokenIn(next) : 0);
     if (slot >= 0) used[slot] = (used[slot] as number) - 1;
-    nodes.components(next, nextIds, cur, curIds);
+    if (prints !== null && eventType(ev) !== Ev.Migrate) {
+      const k = eventCpu(ev);
+      const at = (k * (m.contexts + 1) + topContext(m, cur, k) + 1) * 2 * nodes.segments.length;
+      nodes.components(next, nextIds, cur, curIds, prints, at);
+    } else nodes.components(next, nextIds, cur, curIds);
     const to = nodes.find(nextIds, nextMeta);
     if (to < 0) {
       stopped = 'max-states';

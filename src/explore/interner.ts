@@ -32,20 +32,24 @@ export class Interner {
   }
 
   private hash(src: Int32Array, off: number): number {
-    let h = 0x2545f491 ^ this.width;
-    for (let i = 0; i < this.width; i++) h = mix(h, src[off + i] as number);
+    // `| 0` everywhere `width` is read in a loop: a constructor parameter property starts out
+    // undefined (class fields are defined before the constructor runs), so V8 types the field
+    // as any value and, without it, compares and multiplies indices as doubles.
+    const w = this.width | 0;
+    let h = 0x2545f491 ^ w;
+    for (let i = 0; i < w; i++) h = mix(h, src[off + i] as number);
     return fmix(h);
   }
 
   /** The id of src[off .. off + width), added if new. */
   intern(src: Int32Array, off: number): number {
-    const w = this.width;
+    const w = this.width | 0;
     const mask = this.table.length - 1;
     let i = this.hash(src, off) & mask;
     for (;;) {
       const e = this.table[i] as number;
       if (e === 0) break;
-      const base = (e - 1) * w;
+      const base = Math.imul(e - 1, w);
       let same = true;
       for (let j = 0; j < w; j++) {
         if (this.data[base + j] !== src[off + j]) {
@@ -70,8 +74,9 @@ export class Interner {
 
   /** Copies component `id` into dst at off. */
   read(id: number, dst: Int32Array, off: number): void {
-    const w = this.width;
-    for (let j = 0; j < w; j++) dst[off + j] = this.data[id * w + j] as number;
+    const w = this.width | 0;
+    const base = Math.imul(id, w);
+    for (let j = 0; j < w; j++) dst[off + j] = this.data[base + j] as number;
   }
 
   private rehash(): void {

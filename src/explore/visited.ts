@@ -27,6 +27,8 @@ export class Visited {
   /** Set by `find`: whether the node it returned was just added. */
   fresh = false;
   readonly segments: readonly Segment[];
+  private readonly bounds: Int32Array;
+  private readonly interners: readonly Interner[];
   /** Words per node tuple: one id per segment, then the metadata word. */
   readonly width: number;
   private readonly tuples: Int32Chunks;
@@ -50,6 +52,9 @@ export class Visited {
     for (let c = 0; c < m.contexts; c++) add(m.ctxOff + c * m.ctxStride, m.ctxStride);
     add(m.resOff, m.size - m.resOff);
     this.segments = segs;
+    // Flat arrays for the hot loop in `components`: segment i is words bounds[2i] .. bounds[2i + 1].
+    this.bounds = Int32Array.from(segs.flatMap((g) => [g.off, g.off + g.width]));
+    this.interners = segs.map((g) => g.interner);
     this.width = segs.length + 1;
     this.tuples = new Int32Chunks(this.width);
   }
@@ -57,36 +62,41 @@ export class Visited {
   /**
    * Writes the component ids of state s into `ids`. Where `prev` (a state whose ids are
    * `prevIds`) has the same words, its id is reused: an event changes one or two components.
+   * With `only` (footprint.ts), s can differ from prev only in words only[at + 2i] ..
+   * only[at + 2i + 1] of segment i, and only those are compared.
    */
   components(
     s: Int32Array,
     ids: Int32Array,
     prev: Int32Array | null = null,
     prevIds: Int32Array | null = null,
+    only: Int32Array | null = null,
+    at = 0,
   ): void {
-    const segs = this.segments;
-    for (let i = 0; i < segs.length; i++) {
-      const { off, width, interner } = segs[i] as Segment;
+    const n = this.segments.length;
+    const bounds = this.bounds;
+    const range = only ?? bounds;
+    const base = only === null ? 0 : at;
+    const interners = this.interners;
+    for (let i = 0; i < n; i++) {
+      const off = bounds[2 * i] as number;
       if (prev !== null && prevIds !== null) {
-        let same = true;
-        for (let j = off; j < off + width; j++) {
-          if (s[j] !== prev[j]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) {
+        const end = range[base + 2 * i + 1] as number;
+        let j = range[base + 2 * i] as number;
+        while (j < end && s[j] === prev[j]) j++;
+        if (j === end) {
           ids[i] = prevIds[i] as number;
           continue;
         }
       }
-      ids[i] = interner.intern(s, off);
+      ids[i] = (interners[i] as Interner).intern(s, off);
     }
   }
 
   private hash(t: Int32Array, off: number): number {
     let h = 0x9747b28c;
-    for (let i = 0; i < this.width; i++) h = mix(h, t[off + i] as number);
+    const w = this.width | 0; // an int32 bound (see Interner.hash)
+    for (let i = 0; i < w; i++) h = mix(h, t[off + i] as number);
     return fmix(h);
   }
 
@@ -95,7 +105,7 @@ export class Visited {
    * steps −1 (not reached yet). Returns −1 when the set is full (MAX_NODES).
    */
   find(ids: Int32Array, meta: number): number {
-    const n = this.width - 1;
+    const n = (this.width | 0) - 1;
     ids[n] = meta;
     const h = this.hash(ids, 0);
     const fp = h >>> ID_BITS;
@@ -135,7 +145,9 @@ export class Visited {
     for (let j = 0; j <= n; j++) t[o + j] = ids[j] as number;
     this.steps.set(id, -1);
     this.table[i] = (fp << ID_BITS) | (id + 1) | 0;
-    if (this.count * 2 > this.table.length) this.rehash();
+    // Up to three quarters full: linear probing keeps a probe run within a cache line or two,
+    // and the smaller table misses the cache less often than a half-full one twice its size.
+    if (this.count * 4 > this.table.length * 3) this.rehash();
     this.fresh = true;
     return id;
   }

@@ -8,11 +8,14 @@ import {
   formatEvent,
   IllegalEventError,
   isTerminal,
+  LegalMasks,
   makeEvent,
   whyIllegal,
 } from './events.ts';
 import { initialState } from './interpreter.ts';
 import { CPU_CUR, CPU_FIELDS, CTX_CPU } from './machine.ts';
+import { catalogue } from '../scenarios/index.ts';
+import { resolveParams } from '../scenarios/params.ts';
 import { kit } from './testkit.ts';
 
 function legal(k: ReturnType<typeof kit>): string[] {
@@ -163,5 +166,41 @@ describe('enabledEvents and the legality rules of DESIGN §4', () => {
       }),
       { seed: 7, numRuns: 300 },
     );
+  });
+
+  it('property: LegalMasks kept across events equals the legal events rebuilt at every state', () => {
+    // Every scenario at its defaults and with 3 CPUs, where handlers, preemption and migration
+    // all occur: after each event, the one or two masks `after` recomputes must leave every
+    // mask, count and event as a full rebuild gives them.
+    const machines = [machine().m];
+    for (const sc of catalogue) {
+      machines.push(sc.build(resolveParams(sc, {})).machine);
+      if (sc.params.some((p) => p.name === 'cpus'))
+        machines.push(sc.build(resolveParams(sc, { cpus: '3' })).machine);
+    }
+    for (const m of machines) {
+      const legal = new LegalMasks(m);
+      const full = new LegalMasks(m);
+      const out: number[] = [];
+      fc.assert(
+        fc.property(fc.array(fc.nat(), { maxLength: 80 }), (choices) => {
+          const s = initialState(m);
+          legal.reset(s);
+          for (const c of choices) {
+            full.reset(s);
+            expect(legal.masks).toEqual(full.masks);
+            expect(legal.counts).toEqual(full.counts);
+            const n = enabledEvents(m, s, out);
+            expect(legal.total).toBe(n);
+            for (let i = 0; i < n; i++) expect(legal.event(i)).toBe(out[i]);
+            if (n === 0) break;
+            const ev = legal.event(c % n);
+            apply(m, s, ev);
+            legal.after(s, ev);
+          }
+        }),
+        { seed: 11, numRuns: 40 },
+      );
+    }
   });
 });

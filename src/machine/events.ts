@@ -201,6 +201,64 @@ export function eventOf(k: number, mask: number, i: number): number {
 }
 
 /**
+ * The legal events of a state as one mask per CPU, kept up to date across events instead of
+ * rebuilt at every state: an event on CPU k writes only CPU k's fields and the context on top of
+ * it (a migration also CPU j's), and a CPU's legality reads only its own fields and its top
+ * context, so `after` recomputes one mask (two for a migration) where `reset` computes them all.
+ * This is what a random scheduler needs per transition.
+ */
+export class LegalMasks {
+  readonly masks: Int32Array;
+  /** Events per CPU (eventsIn of its mask). */
+  readonly counts: Int32Array;
+  /** Legal events in all, over every CPU. */
+  total = 0;
+
+  constructor(readonly m: Machine) {
+    this.masks = new Int32Array(m.cpus);
+    this.counts = new Int32Array(m.cpus);
+  }
+
+  /** Computes every CPU's mask for state s. */
+  reset(s: Int32Array): void {
+    let total = 0;
+    for (let k = 0; k < this.m.cpus; k++) {
+      const mask = legalOn(this.m, s, k);
+      this.masks[k] = mask;
+      const c = eventsIn(this.m, mask);
+      this.counts[k] = c;
+      total += c;
+    }
+    this.total = total;
+  }
+
+  /** Brings the masks up to date after `apply(m, s, ev)`. */
+  after(s: Int32Array, ev: number): void {
+    this.update(s, eventCpu(ev));
+    if (eventType(ev) === Ev.Migrate) this.update(s, eventTarget(ev));
+  }
+
+  private update(s: Int32Array, k: number): void {
+    const mask = legalOn(this.m, s, k);
+    this.masks[k] = mask;
+    const c = eventsIn(this.m, mask);
+    this.total += c - (this.counts[k] as number);
+    this.counts[k] = c;
+  }
+
+  /** Legal event i (0 ≤ i < total), in enabledEvents' order. */
+  event(i: number): number {
+    let k = 0;
+    for (;;) {
+      const c = this.counts[k] as number;
+      if (i < c) return eventOf(k, this.masks[k] as number, i);
+      i -= c;
+      k++;
+    }
+  }
+}
+
+/**
  * Writes the legal events of state s into `out` and returns how many. Order: for each CPU, step,
  * irq, nmi, preempt, then migrations to each other CPU.
  */

@@ -116,9 +116,12 @@ export function compile(spec: MachineSpec): Machine {
   const ctxOff = line(cpuOff + cpus * CPU_FIELDS);
   const ctxStride = line(CTX_REGS + 2 * regs);
   const resOff = line(ctxOff + programs.length * ctxStride);
+  // `| 0`: parameters parsed from text arrive as doubles (V8 heap numbers), and a machine whose
+  // sizes are doubles makes every index computed from them floating-point arithmetic in the
+  // interpreter and the explorer. As int32 values they stay small integers.
   return {
     spec,
-    cpus,
+    cpus: cpus | 0,
     layout,
     tasks: tasks.length,
     contexts: programs.length,
@@ -128,12 +131,12 @@ export function compile(spec: MachineSpec): Machine {
     ctxHome,
     irqCtx,
     nmiCtx,
-    memWords,
-    cpuOff,
-    ctxOff,
-    ctxStride,
-    resOff,
-    size: resOff + layout.resultWords,
+    memWords: memWords | 0,
+    cpuOff: cpuOff | 0,
+    ctxOff: ctxOff | 0,
+    ctxStride: ctxStride | 0,
+    resOff: resOff | 0,
+    size: (resOff + layout.resultWords) | 0,
   };
 }
 
