@@ -8,7 +8,7 @@
 // A migration also writes the target CPU's fields and the moved task's record: it is left to the
 // full comparison, as are symmetry-reduced states (the renaming moves every CPU's words).
 
-import { CPU_FIELDS, type Machine } from '../machine/machine.ts';
+import { cpuBase, ctxBase, type Machine } from '../machine/machine.ts';
 
 /** Tables larger than this many words are not built (machines with hundreds of CPUs). */
 const MAX_WORDS = 1 << 22;
@@ -26,15 +26,12 @@ export function footprints(
   const per = m.contexts + 1;
   if (m.cpus * per * 2 * n > MAX_WORDS) return null;
   const table = new Int32Array(m.cpus * per * 2 * n);
-  const record = (c: number): [number, number] => [
-    m.ctxOff + c * m.ctxStride,
-    m.ctxOff + (c + 1) * m.ctxStride,
-  ];
+  const record = (c: number): [number, number] => [ctxBase(m, c), ctxBase(m, c + 1)];
   for (let k = 0; k < m.cpus; k++) {
     for (let t = -1; t < m.contexts; t++) {
       const written: [number, number][] = [
         [0, m.memWords],
-        [m.cpuOff + k * CPU_FIELDS, m.cpuOff + (k + 1) * CPU_FIELDS],
+        [cpuBase(m, k), cpuBase(m, k + 1)],
         [m.resOff, m.size],
       ];
       for (const c of [t, m.irqCtx[k] as number, m.nmiCtx[k] as number])

@@ -6,7 +6,7 @@
 // components with their parent, whose ids are reused without hashing (see `components`).
 // Records live in chunked arrays (chunks.ts) and the lookup allocates nothing.
 
-import type { Machine } from '../machine/machine.ts';
+import { ctxBase, type Machine } from '../machine/machine.ts';
 import { Int32Chunks, Uint8Chunks } from './chunks.ts';
 import { fmix, Interner, mix } from './interner.ts';
 
@@ -49,7 +49,7 @@ export class Visited {
     // successor rehashes the few memory words and reuses the CPU fields' id.
     add(0, m.memWords);
     add(m.memWords, m.ctxOff - m.memWords);
-    for (let c = 0; c < m.contexts; c++) add(m.ctxOff + c * m.ctxStride, m.ctxStride);
+    for (let c = 0; c < m.contexts; c++) add(ctxBase(m, c), m.ctxStride);
     add(m.resOff, m.size - m.resOff);
     this.segments = segs;
     // Flat arrays for the hot loop in `components`: segment i is words bounds[2i] .. bounds[2i + 1].
