@@ -14,6 +14,15 @@ async function withFault(page: Page, fault: Fault) {
 }
 
 /** Live workers still alive on the page (the explore worker is not on this screen). */
+/** Live mode on `scenario` with two CPUs and `fault` armed, Run pressed. */
+async function runWithFault(page: Page, fault: Fault, scenario = 'global-atomic') {
+  await withFault(page, fault);
+  const live = new LivePage(page);
+  await live.open(`#/live/${scenario}?cpus=2`);
+  await live.button('Run').click();
+  return live;
+}
+
 async function expectNoWorkers(page: Page) {
   await expect.poll(() => page.workers().length, { timeout: 5000 }).toBe(0);
 }
@@ -33,10 +42,7 @@ async function runsAgain(page: Page, live: LivePage) {
 test('a CPU worker that throws mid-run: the run stops, says which CPU, and runs again', async ({
   page,
 }) => {
-  await withFault(page, { cpu: 1, kind: 'throw', afterMs: 300 });
-  const live = new LivePage(page);
-  await live.open('#/live/global-atomic?cpus=2');
-  await live.button('Run').click();
+  const live = await runWithFault(page, { cpu: 1, kind: 'throw', afterMs: 300 });
   await expect(live.status()).toContainText('CPU1 stopped the run: injected fault: CPU1 threw', {
     timeout: 10_000,
   });
@@ -48,10 +54,7 @@ test('a CPU worker that throws mid-run: the run stops, says which CPU, and runs 
 test('a CPU worker that hangs mid-run: the watchdog stops the run and names it', async ({
   page,
 }) => {
-  await withFault(page, { cpu: 0, kind: 'hang', afterMs: 300 });
-  const live = new LivePage(page);
-  await live.open('#/live/global-atomic?cpus=2');
-  await live.button('Run').click();
+  const live = await runWithFault(page, { cpu: 0, kind: 'hang', afterMs: 300 });
   await expect(live.status()).toContainText(
     'CPU0 stopped responding (no sign of life for 2 s: its worker hung or was terminated)',
     { timeout: 10_000 },
@@ -81,10 +84,11 @@ test('Stop pressed while a CPU hangs: the stop times out, the workers are termin
 });
 
 test('a CPU worker terminated mid-run without a word: the watchdog notices', async ({ page }) => {
-  await withFault(page, { cpu: 1, kind: 'terminate', afterMs: 400 });
-  const live = new LivePage(page);
-  await live.open('#/live/percpu-classic?cpus=2');
-  await live.button('Run').click();
+  const live = await runWithFault(
+    page,
+    { cpu: 1, kind: 'terminate', afterMs: 400 },
+    'percpu-classic',
+  );
   await expect(live.status()).toContainText('CPU1 stopped responding', { timeout: 10_000 });
   await expectNoWorkers(page);
   await runsAgain(page, live);
