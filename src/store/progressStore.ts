@@ -91,10 +91,6 @@ function failingStorage(why: string): ProgressStorage {
 }
 
 export function createProgressStore(storage: ProgressStorage = browserStorage()) {
-  // What `problem` is about: an unreadable record (held until Reset), or storage that failed
-  // (cleared by the next write that succeeds).
-  let unreadable = false;
-
   let first: ReturnType<typeof readStored>;
   try {
     first = readStored(storage.getItem(PROGRESS_KEY));
@@ -104,7 +100,9 @@ export function createProgressStore(storage: ProgressStorage = browserStorage())
       problem: `Saved progress could not be read: ${reason(e)}. ${KEPT_IN_MEMORY}`,
     };
   }
-  unreadable = first.unreadable;
+  // What `problem` is about: an unreadable record (held until Reset), or storage that failed
+  // (cleared by the next write that succeeds).
+  let unreadable = first.unreadable;
   const { progress, problem } = first;
 
   return createStore<ProgressState>()((set, get) => {
