@@ -6,7 +6,6 @@ import {
   enabledEvents,
   Ev,
   formatEvent,
-  IllegalEventError,
   isTerminal,
   LegalMasks,
   makeEvent,
@@ -17,6 +16,7 @@ import { CPU_CUR, CPU_FIELDS, CTX_CPU } from './machine.ts';
 import { catalogue } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import { kit } from './testkit.ts';
+import { ReplayError } from './timeline.ts';
 
 function legal(k: ReturnType<typeof kit>): string[] {
   const out: number[] = [];
@@ -102,7 +102,7 @@ describe('enabledEvents and the legality rules of DESIGN §4', () => {
     expect(whyIllegal(k.m, k.s, makeEvent(Ev.Migrate, 0, 0))).toBe(
       'a task cannot migrate from CPU 0 to itself',
     );
-    expect(() => k.run('irq1')).toThrow(IllegalEventError);
+    expect(() => k.run('irq1')).toThrow(ReplayError);
   });
 
   it('preempt switches to the next waiting task; the preempted one resumes later', () => {

@@ -2,18 +2,17 @@
 // drive it with schedule strings.
 
 import { ProgramBuilder } from './builder.ts';
-import { applyChecked } from './events.ts';
-import { initialState, newTrace } from './interpreter.ts';
+import { initialState } from './interpreter.ts';
 import { LayoutBuilder } from './layout.ts';
 import { compile, type Machine } from './machine.ts';
-import { describeStep } from './narrate.ts';
 import { parseSchedule } from './schedule.ts';
+import { currentState, startTimeline, takeEvents } from './timeline.ts';
 import type { Program } from './isa.ts';
 
 export interface Kit {
   readonly m: Machine;
   s: Int32Array;
-  /** Applies a schedule string; returns the narration of each step. */
+  /** Applies a schedule string; returns the narration of each step (ReplayError if illegal). */
   run(schedule: string): string[];
   word(addr: number): number;
 }
@@ -57,14 +56,9 @@ export function kit(
     m,
     s: initialState(m),
     run(schedule) {
-      const out: string[] = [];
-      const trace = newTrace();
-      for (const ev of parseSchedule(schedule)) {
-        const before = k.s.slice();
-        applyChecked(m, k.s, ev, trace);
-        out.push(describeStep(m, before, k.s, ev, trace).text);
-      }
-      return out;
+      const t = takeEvents(startTimeline(m, k.s), parseSchedule(schedule));
+      k.s = currentState(t).slice();
+      return t.steps.map((st) => st.text);
     },
     word: (addr) => k.s[addr] as number,
   };

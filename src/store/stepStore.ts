@@ -5,6 +5,7 @@
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import { createStore } from 'zustand/vanilla';
 import { IllegalEventError, isTerminal } from '../machine/events.ts';
+import { ReplayError } from '../machine/timeline.ts';
 import { allowedEvents, budgetLimits, budgetUsed } from '../machine/budget.ts';
 import {
   formatSchedule,
@@ -13,10 +14,11 @@ import {
 } from '../machine/schedule.ts';
 import { catalogue, findScenario } from '../scenarios/index.ts';
 import { ParamError, paramsText } from '../scenarios/params.ts';
-import type { Scenario } from '../scenarios/types.ts';
+import type { ParamValue, Scenario } from '../scenarios/types.ts';
 import { decodeLink, encodeLink } from './link.ts';
 import {
   currentState,
+  loadSchedule,
   moveTo,
   type Session,
   startSession,
@@ -77,6 +79,7 @@ export function linkOf(s: Session, challenge: string | null = null): string {
 function messageOf(e: unknown): string {
   if (
     e instanceof IllegalEventError ||
+    e instanceof ReplayError ||
     e instanceof ParamError ||
     e instanceof ScheduleSyntaxError
   ) {
@@ -116,6 +119,20 @@ export function createStepStore(initial: Session = startSession(first)) {
         set({ notice: messageOf(e) });
       }
     };
+    // A schedule loaded at its start, ready to step: the schedule is the redo tail.
+    const loaded = (
+      params: Readonly<Record<string, ParamValue>>,
+      schedule: string,
+      also: Partial<Pick<StepState, 'revealed' | 'witness'>>,
+    ) => {
+      try {
+        const { events } = parseScheduleWithOffsets(schedule);
+        const session = loadSchedule(startSession(get().session.scenario, params), events);
+        set({ session, notice: null, playing: false, ...also });
+      } catch (e) {
+        set({ notice: messageOf(e) });
+      }
+    };
     return {
       session: initial,
       notice: null,
@@ -151,40 +168,12 @@ export function createStepStore(initial: Session = startSession(first)) {
         else set({ notice: `${session.scenario.id} has no preset '${name}'` });
       },
       witnessLoaded: (name) => {
-        const { session } = get();
-        const w = session.scenario.witnesses.find((x) => x.name === name);
-        if (!w) {
-          set({ notice: `no witness '${name}'` });
-          return;
-        }
-        try {
-          const full = takeEvents(
-            startSession(session.scenario, w.params),
-            parseScheduleWithOffsets(w.schedule).events,
-          );
-          // Loaded at its start, ready to step: the schedule is the redo tail.
-          set({
-            session: moveTo(full, 0),
-            notice: null,
-            playing: false,
-            revealed: false,
-            witness: name,
-          });
-        } catch (e) {
-          set({ notice: messageOf(e) });
-        }
+        const w = get().session.scenario.witnesses.find((x) => x.name === name);
+        if (w) loaded(w.params, w.schedule, { revealed: false, witness: name });
+        else set({ notice: `no witness '${name}'` });
       },
       scheduleLoaded: (params, schedule) => {
-        const { session } = get();
-        try {
-          const full = takeEvents(
-            startSession(session.scenario, params),
-            parseScheduleWithOffsets(schedule).events,
-          );
-          set({ session: moveTo(full, 0), notice: null, playing: false, witness: null });
-        } catch (e) {
-          set({ notice: messageOf(e) });
-        }
+        loaded(params, schedule, { witness: null });
       },
       eventRequested: (ev) => {
         update((s) => takeEvent(s, ev));
@@ -260,18 +249,16 @@ export function createStepStore(initial: Session = startSession(first)) {
         }
         try {
           const { events } = parseScheduleWithOffsets(link.schedule);
-          let full = startSession(sc, link.params);
-          for (const [i, ev] of events.entries()) {
-            try {
-              full = takeEvent(full, ev);
-            } catch (e) {
-              if (!(e instanceof IllegalEventError)) throw e;
-              // Which event of the schedule, counted as a person reads it.
-              throw new IllegalEventError(
-                ev,
-                `${e.reason} (event ${i + 1} of ${events.length} in the link's schedule)`,
-              );
-            }
+          let full: Session;
+          try {
+            full = takeEvents(startSession(sc, link.params), events);
+          } catch (e) {
+            if (!(e instanceof ReplayError)) throw e;
+            // Which event of the schedule, counted as a person reads it.
+            throw new IllegalEventError(
+              events[e.index] as number,
+              `${e.reason} (event ${e.index + 1} of ${events.length} in the link's schedule)`,
+            );
           }
           set({
             session: moveTo(full, link.cursor),
