@@ -5,9 +5,10 @@
 import { Ev, eventCpu, eventType } from '../machine/events.ts';
 import { pairValue } from '../machine/int64.ts';
 import { topContext } from '../machine/interpreter.ts';
-import { type Instr, Mode } from '../machine/isa.ts';
+import type { Instr } from '../machine/isa.ts';
 import { type AnyCell, type Cell, type PerCpuCell } from '../machine/layout.ts';
-import { ctxBase, CTX_CPU, CTX_PC, CTX_REGS, type Machine } from '../machine/machine.ts';
+import { ctxBase, CTX_CPU, CTX_PC, type Machine } from '../machine/machine.ts';
+import { operandAddress } from '../machine/read.ts';
 
 /** A timeline: the machine, every state (states[i + 1] follows events[i]) and the cursor. */
 export interface Run {
@@ -42,13 +43,7 @@ export function executedAt(run: Run, at: number): Executed | null {
   const ins = (m.code[ctx] as readonly Instr[])[s[cb + CTX_PC] as number];
   if (!ins) return null;
   const cpu = s[cb + CTX_CPU] as number;
-  const reg = (r: number) => s[cb + CTX_REGS + 2 * r] as number;
-  let addr = -1;
-  if (ins.mode === Mode.Abs) addr = ins.base;
-  else if (ins.mode === Mode.ThisCpu) addr = ins.base + cpu * ins.stride;
-  else if (ins.mode === Mode.Reg) addr = reg(ins.areg);
-  else if (ins.mode === Mode.Indexed) addr = ins.base + reg(ins.areg) * ins.stride;
-  return { at, ctx, cpu, ins, addr };
+  return { at, ctx, cpu, ins, addr: operandAddress(s, cb, ins) };
 }
 
 /** A global cell by name, or null. */

@@ -14,18 +14,10 @@
 // Outcomes are those of the full exploration (tested on every scenario); witnesses are real
 // schedules but need not be the cheapest.
 
-import {
-  cpuBase,
-  ctxBase,
-  CtxKind,
-  CPU_IRQ_ON,
-  CTX_CPU,
-  CTX_PC,
-  CTX_REGS,
-  type Machine,
-} from '../machine/machine.ts';
+import { cpuBase, ctxBase, CtxKind, CPU_IRQ_ON, CTX_PC, type Machine } from '../machine/machine.ts';
 import { type Instr, Mode, Op } from '../machine/isa.ts';
 import { topContext } from '../machine/interpreter.ts';
+import { operandAddress } from '../machine/read.ts';
 import { Legal, legalOn } from '../machine/events.ts';
 import type { Scenario } from '../scenarios/types.ts';
 
@@ -87,7 +79,7 @@ export function privateSteps(sc: Scenario, m: Machine, migrations: number): Priv
     if (touchesMemory(ins)) {
       if (writesMemory(ins) && (!memoryInvisible || (recordsTotal && ins.tally !== 0)))
         return false;
-      const a = address(s, cb, ins);
+      const a = operandAddress(s, cb, ins);
       const me = 1 << k;
       if (a < 0 || who[a] !== me) return false;
       if (ins.width === 64 && who[a + 1] !== me) return false;
@@ -106,21 +98,6 @@ export function privateSteps(sc: Scenario, m: Machine, migrations: number): Priv
     if ((legal & Legal.Migrate) !== 0 && left(3)) return false;
     return true;
   };
-
-  function address(s: Int32Array, cb: number, ins: Instr): number {
-    switch (ins.mode) {
-      case Mode.Abs:
-        return ins.base;
-      case Mode.ThisCpu:
-        return ins.base + (s[cb + CTX_CPU] as number) * ins.stride;
-      case Mode.Reg:
-        return s[cb + CTX_REGS + 2 * ins.areg] as number;
-      case Mode.Indexed:
-        return ins.base + (s[cb + CTX_REGS + 2 * ins.areg] as number) * ins.stride;
-      default:
-        return -1;
-    }
-  }
 
   return {
     pick(s, used, limits) {

@@ -5,6 +5,7 @@
 
 import { add64, cmp64, cmpAbs64, sub64 } from './int64.ts';
 import { Cond, type Instr, Kind, Mode, Op } from './isa.ts';
+import { operandAddress } from './read.ts';
 import {
   CPU_CUR,
   CPU_FIELDS,
@@ -84,24 +85,10 @@ export function initialState(m: Machine): Int32Array {
   return s;
 }
 
-function address(m: Machine, s: Int32Array, cb: number, ins: Instr, cpu: number): number {
-  let a: number;
-  switch (ins.mode) {
-    case Mode.Abs:
-      a = ins.base;
-      break;
-    case Mode.ThisCpu:
-      a = ins.base + cpu * ins.stride;
-      break;
-    case Mode.Reg:
-      a = s[cb + CTX_REGS + 2 * ins.areg] ?? -1;
-      break;
-    case Mode.Indexed:
-      a = ins.base + (s[cb + CTX_REGS + 2 * ins.areg] ?? 0) * ins.stride;
-      break;
-    default:
-      throw new MachineFault(`instruction ${ins.op} has no memory operand`);
-  }
+/** The word address of `ins`'s operand, checked against the memory's bounds. */
+function address(m: Machine, s: Int32Array, cb: number, ins: Instr): number {
+  const a = operandAddress(s, cb, ins);
+  if (ins.mode === Mode.None) throw new MachineFault(`instruction ${ins.op} has no memory operand`);
   const last = ins.width === 64 ? a + 1 : a;
   if (a < 0 || last >= m.memWords) throw new MachineFault(`address ${a} is outside memory`);
   return a;
@@ -289,16 +276,16 @@ export function step(
 
   switch (ins.op) {
     case Op.Load: {
-      const v = s[address(m, s, cb, ins, cpu)] as number;
+      const v = s[address(m, s, cb, ins)] as number;
       s[R + 2 * ins.dst] = v;
       s[R + 2 * ins.dst + 1] = v >> 31;
       break;
     }
     case Op.Store:
-      s[address(m, s, cb, ins, cpu)] = s[R + 2 * ins.src] as number;
+      s[address(m, s, cb, ins)] = s[R + 2 * ins.src] as number;
       break;
     case Op.Load64: {
-      const a = address(m, s, cb, ins, cpu);
+      const a = address(m, s, cb, ins);
       if (wide) setReg64(s, R + 2 * ins.dst, Atomics.load(wide, a >> 1));
       else {
         s[R + 2 * ins.dst] = s[a] as number;
@@ -307,7 +294,7 @@ export function step(
       break;
     }
     case Op.Store64: {
-      const a = address(m, s, cb, ins, cpu);
+      const a = address(m, s, cb, ins);
       if (wide) Atomics.store(wide, a >> 1, reg64(s, R + 2 * ins.src));
       else {
         s[a] = s[R + 2 * ins.src] as number;
@@ -316,20 +303,20 @@ export function step(
       break;
     }
     case Op.LoadLo:
-      s[R + 2 * ins.dst] = s[address(m, s, cb, ins, cpu)] as number;
+      s[R + 2 * ins.dst] = s[address(m, s, cb, ins)] as number;
       break;
     case Op.LoadHi:
-      s[R + 2 * ins.dst + 1] = s[address(m, s, cb, ins, cpu) + 1] as number;
+      s[R + 2 * ins.dst + 1] = s[address(m, s, cb, ins) + 1] as number;
       break;
     case Op.StoreLo:
-      s[address(m, s, cb, ins, cpu)] = s[R + 2 * ins.src] as number;
+      s[address(m, s, cb, ins)] = s[R + 2 * ins.src] as number;
       break;
     case Op.StoreHi:
-      s[address(m, s, cb, ins, cpu) + 1] = s[R + 2 * ins.src + 1] as number;
+      s[address(m, s, cb, ins) + 1] = s[R + 2 * ins.src + 1] as number;
       break;
     case Op.AtomicAdd:
     case Op.AtomicOr: {
-      const a = address(m, s, cb, ins, cpu);
+      const a = address(m, s, cb, ins);
       const vlo = ins.useImm ? ins.immLo : (s[R + 2 * ins.src] as number);
       const vhi = ins.useImm ? ins.immHi : (s[R + 2 * ins.src + 1] as number);
       const add = ins.op === Op.AtomicAdd;
@@ -358,7 +345,7 @@ export function step(
       break;
     }
     case Op.Xchg: {
-      const a = address(m, s, cb, ins, cpu);
+      const a = address(m, s, cb, ins);
       if (ins.width === 64 && wide) {
         setReg64(s, R + 2 * ins.dst, Atomics.exchange(wide, a >> 1, reg64(s, R + 2 * ins.src)));
       } else if (ins.width === 64) {
@@ -376,7 +363,7 @@ export function step(
       break;
     }
     case Op.Cmpxchg: {
-      const a = address(m, s, cb, ins, cpu);
+      const a = address(m, s, cb, ins);
       if (ins.width === 64 && wide) {
         const expected = reg64(s, R + 2 * ins.src);
         const old = Atomics.compareExchange(wide, a >> 1, expected, reg64(s, R + 2 * ins.src2));
@@ -404,7 +391,7 @@ export function step(
       break;
     }
     case Op.SpinLock: {
-      const a = address(m, s, cb, ins, cpu);
+      const a = address(m, s, cb, ins);
       if (Atomics.compareExchange(s, a, 0, ctx + 1) !== 0) {
         // Held: the CPU spins. Nothing changes, so spinning n times is the same state.
         if (trace) trace.spun = true;
@@ -414,7 +401,7 @@ export function step(
       break;
     }
     case Op.SpinUnlock: {
-      const a = address(m, s, cb, ins, cpu);
+      const a = address(m, s, cb, ins);
       if (Atomics.compareExchange(s, a, ctx + 1, 0) !== ctx + 1) {
         throw new MachineFault(`${contextName(m, ctx)} releases a lock it does not hold`);
       }

@@ -8,27 +8,61 @@
 import { type Instr, isLocal, type Program } from './isa.ts';
 import type { Layout } from './layout.ts';
 
-/** Per-CPU fields. */
-export const CPU_CUR = 0; // index of the running task context, or −1 when idle
-export const CPU_PREEMPT = 1; // preempt_count
-export const CPU_IRQ_ON = 2; // interrupts enabled (1) or disabled (0)
-export const CPU_PENDING = 3; // an IRQ is pending (raised while interrupts were off)
-export const CPU_IN_IRQ = 4; // the IRQ handler is active
-export const CPU_IN_NMI = 5; // the NMI handler is active
-export const CPU_NMI_SAVED = 6; // interrupt flag to restore when the NMI handler returns
-export const CPU_IRQS = 7; // IRQs delivered so far
-export const CPU_NMIS = 8; // NMIs delivered so far
-/** Unfinished tasks on this CPU, running or waiting (kept so legality checks are O(1)). */
-export const CPU_TASKS = 9;
-export const CPU_FIELDS = 10;
+/**
+ * The words of a CPU's record and of a context's record, in layout order, each with what it
+ * holds in people's words: the offsets below and the names `wordName` gives come from here.
+ */
+export const CPU_WORDS = [
+  ['CUR', 'running task'], // index of the running task context, or −1 when idle
+  ['PREEMPT', 'preempt_count'],
+  ['IRQ_ON', 'interrupts on'], // enabled (1) or disabled (0)
+  ['PENDING', 'pending IRQ'], // an IRQ raised while interrupts were off
+  ['IN_IRQ', 'in IRQ handler'],
+  ['IN_NMI', 'in NMI handler'],
+  ['NMI_SAVED', 'saved interrupt flag'], // to restore when the NMI handler returns
+  ['IRQS', 'IRQs taken'],
+  ['NMIS', 'NMIs taken'],
+  // Unfinished tasks on this CPU, running or waiting (kept so legality checks are O(1)).
+  ['TASKS', 'tasks on the runqueue'],
+] as const;
+export const CTX_WORDS = [
+  ['PC', 'pc'],
+  ['CPU', 'CPU'], // the CPU the context is on (tasks migrate; handlers stay)
+  ['DONE', 'finished'], // tasks: finished
+  ['TALLY', 'tally (low word)'], // 64-bit: what this context has added
+  ['TALLY_HI', 'tally (high word)'],
+  ['RETRIES', 'retries'], // sum retries taken
+] as const;
 
-/** Per-context fields; registers follow as (lo, hi) pairs. */
-export const CTX_PC = 0;
-export const CTX_CPU = 1; // the CPU the context is on (tasks migrate; handlers stay)
-export const CTX_DONE = 2; // tasks: finished
-export const CTX_TALLY = 3; // 64-bit: what this context has added (lo at 3, hi at 4)
-export const CTX_RETRIES = 5; // sum retries taken
-export const CTX_REGS = 6;
+type Offsets<T extends readonly (readonly [string, string])[]> = { [K in T[number][0]]: number };
+
+function offsets<T extends readonly (readonly [string, string])[]>(table: T): Offsets<T> {
+  return Object.fromEntries(table.map(([key], i) => [key, i])) as Offsets<T>;
+}
+
+const CPU = offsets(CPU_WORDS);
+const CTX = offsets(CTX_WORDS);
+
+/** Per-CPU fields: add to cpuBase(m, k). */
+export const CPU_CUR = CPU.CUR;
+export const CPU_PREEMPT = CPU.PREEMPT;
+export const CPU_IRQ_ON = CPU.IRQ_ON;
+export const CPU_PENDING = CPU.PENDING;
+export const CPU_IN_IRQ = CPU.IN_IRQ;
+export const CPU_IN_NMI = CPU.IN_NMI;
+export const CPU_NMI_SAVED = CPU.NMI_SAVED;
+export const CPU_IRQS = CPU.IRQS;
+export const CPU_NMIS = CPU.NMIS;
+export const CPU_TASKS = CPU.TASKS;
+export const CPU_FIELDS = CPU_WORDS.length;
+
+/** Per-context fields: add to ctxBase(m, c); registers follow as (lo, hi) pairs. */
+export const CTX_PC = CTX.PC;
+export const CTX_CPU = CTX.CPU;
+export const CTX_DONE = CTX.DONE;
+export const CTX_TALLY = CTX.TALLY; // lo here, hi at CTX_TALLY + 1
+export const CTX_RETRIES = CTX.RETRIES;
+export const CTX_REGS = CTX_WORDS.length;
 
 export const CtxKind = { Task: 0, Irq: 1, Nmi: 2 } as const;
 

@@ -9,7 +9,8 @@
 import { eventCpu, eventTarget, eventType, Ev } from './events.ts';
 import { pairValue } from './int64.ts';
 import { topContext, type Trace } from './interpreter.ts';
-import { type Instr, Kind, Mode, Op } from './isa.ts';
+import { type Instr, Kind, Op } from './isa.ts';
+import { operandAddress, registerValue } from './read.ts';
 import { cellAt } from './layout.ts';
 import {
   CPU_CUR,
@@ -21,7 +22,6 @@ import {
   CTX_CPU,
   CTX_DONE,
   CTX_PC,
-  CTX_REGS,
   CtxKind,
   contextName,
   type Machine,
@@ -83,24 +83,7 @@ function cellValue(m: Machine, s: Int32Array, addr: number): number | bigint {
 }
 
 function regValue(m: Machine, s: Int32Array, ctx: number, r: number): number | bigint {
-  const at = m.ctxOff + ctx * m.ctxStride + CTX_REGS + 2 * r;
-  return pairValue(s[at] as number, s[at + 1] as number);
-}
-
-function addressOf(m: Machine, s: Int32Array, ctx: number, ins: Instr, cpu: number): number {
-  const R = m.ctxOff + ctx * m.ctxStride + CTX_REGS;
-  switch (ins.mode) {
-    case Mode.Abs:
-      return ins.base;
-    case Mode.ThisCpu:
-      return ins.base + cpu * ins.stride;
-    case Mode.Reg:
-      return s[R + 2 * ins.areg] as number;
-    case Mode.Indexed:
-      return ins.base + (s[R + 2 * ins.areg] as number) * ins.stride;
-    default:
-      return -1;
-  }
+  return registerValue(m, s, ctx, r);
 }
 
 /** Describes the effect of event `ev`, which took state `before` to `after`. */
@@ -163,7 +146,7 @@ function describeInstruction(
   const onCpu = before[cb + CTX_CPU] as number;
   const who = actorName(m, before, ctx);
   const b = m.cpuOff + k * CPU_FIELDS;
-  const addr = ins.mode !== 0 && ins.op !== Op.AddrGen ? addressOf(m, before, ctx, ins, onCpu) : -1;
+  const addr = ins.op !== Op.AddrGen ? operandAddress(before, cb, ins) : -1;
   // A handler does not own the CPU's variables: "CPU0's delta", not "its delta".
   const viewCpu = m.ctxKind[ctx] === CtxKind.Task ? onCpu : -1;
   const cell = addr >= 0 ? describeAddress(m, addr, viewCpu) : '';

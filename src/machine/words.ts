@@ -2,28 +2,14 @@
 // Lockstep replay names the first word where the workers and the model differ with it.
 
 import { cellAt } from './layout.ts';
-import { CPU_FIELDS, CTX_REGS, contextName, type Machine } from './machine.ts';
-
-const CPU_FIELD_NAMES = [
-  'running task',
-  'preempt_count',
-  'interrupts on',
-  'pending IRQ',
-  'in IRQ handler',
-  'in NMI handler',
-  'saved interrupt flag',
-  'IRQs taken',
-  'NMIs taken',
-  'tasks on the runqueue',
-];
-const CTX_FIELD_NAMES = [
-  'pc',
-  'CPU',
-  'finished',
-  'tally (low word)',
-  'tally (high word)',
-  'retries',
-];
+import {
+  CPU_FIELDS,
+  CPU_WORDS,
+  CTX_REGS,
+  CTX_WORDS,
+  contextName,
+  type Machine,
+} from './machine.ts';
 
 /** What word i of a state is, e.g. "fbc->count (lo)", "CPU1 preempt_count", "T0 register v". */
 export function wordName(m: Machine, i: number): string {
@@ -35,14 +21,14 @@ export function wordName(m: Machine, i: number): string {
   }
   if (i < m.ctxOff) {
     const rel = i - m.cpuOff;
-    return `CPU${Math.floor(rel / CPU_FIELDS)} ${CPU_FIELD_NAMES[rel % CPU_FIELDS] ?? 'field'}`;
+    return `CPU${Math.floor(rel / CPU_FIELDS)} ${CPU_WORDS[rel % CPU_FIELDS]?.[1] ?? 'field'}`;
   }
   if (i < m.resOff) {
     const rel = i - m.ctxOff;
     const c = Math.floor(rel / m.ctxStride);
     const f = rel % m.ctxStride;
     const who = contextName(m, c);
-    if (f < CTX_REGS) return `${who} ${CTX_FIELD_NAMES[f] ?? 'field'}`;
+    if (f < CTX_REGS) return `${who} ${CTX_WORDS[f]?.[1] ?? 'field'}`;
     const r = Math.floor((f - CTX_REGS) / 2);
     return `${who} register ${m.programs[c]?.regNames[r] ?? String(r)}`;
   }
