@@ -1,10 +1,8 @@
-// What a run has come to: its observables and the invariants it broke, judged the way Explore
-// and the witnesses judge them (always-invariants at every state on the way, final ones at the
-// end of a finished run).
+// What a run has come to: its observables and the invariants it broke, judged as Explore and the
+// witnesses judge them (scenarios/judge.ts).
 
-import { isTerminal } from '../machine/events.ts';
 import type { Machine } from '../machine/machine.ts';
-import { alwaysViolations, finalViolations, observe } from '../scenarios/outcome.ts';
+import { brokenIds, judgeRun } from '../scenarios/judge.ts';
 import type { Observables, Params, Scenario } from '../scenarios/types.ts';
 
 export interface RunVerdict {
@@ -22,12 +20,6 @@ export function runVerdict(
   states: readonly Int32Array[],
   p: Params,
 ): RunVerdict {
-  const last = states[states.length - 1];
-  if (!last) throw new RangeError('a run has at least its initial state');
-  const broken = new Set<string>();
-  for (const s of states) for (const v of alwaysViolations(sc, m, s, p)) broken.add(v.id);
-  const terminal = isTerminal(m, last);
-  const observables = observe(sc, m, last, p);
-  if (terminal) for (const v of finalViolations(sc, observables, p)) broken.add(v.id);
-  return { terminal, observables, broken: [...broken].sort() };
+  const j = judgeRun(sc, m, states, p);
+  return { terminal: j.terminal, observables: j.observables, broken: brokenIds(j) };
 }

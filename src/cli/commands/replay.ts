@@ -1,7 +1,6 @@
 // `lab replay <id> "<schedule>"`: run a schedule step by step and report every step's narration
 // and the final observables with their verdicts. `--witness NAME` replays a stored witness.
 
-import { isTerminal } from '../../machine/events.ts';
 import { kindNames } from '../../machine/isa.ts';
 import { contextName } from '../../machine/machine.ts';
 import { replay, ReplayError } from '../../machine/replay.ts';
@@ -10,12 +9,8 @@ import {
   parseScheduleWithOffsets,
   ScheduleSyntaxError,
 } from '../../machine/schedule.ts';
-import {
-  alwaysViolations,
-  finalViolations,
-  jsonObservables,
-  observe,
-} from '../../scenarios/outcome.ts';
+import { judgeRun } from '../../scenarios/judge.ts';
+import { jsonObservables } from '../../scenarios/outcome.ts';
 import type { Params } from '../../scenarios/types.ts';
 import { paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { UsageError } from '../errors.ts';
@@ -70,20 +65,7 @@ export function replayCommand(argv: readonly string[]): string {
     throw e;
   }
   const { steps, states } = result;
-  const last = states[states.length - 1] as Int32Array;
-  const terminal = isTerminal(machine, last);
-  const observables = observe(sc, machine, last, params);
-  const violations: { id: string; reason: string; step?: number }[] = [];
-  // An always invariant is reported at the first state that breaks it.
-  const seen = new Set<string>();
-  states.forEach((s, i) => {
-    for (const v of alwaysViolations(sc, machine, s, params)) {
-      if (seen.has(v.id)) continue;
-      seen.add(v.id);
-      violations.push({ ...v, step: i - 1 });
-    }
-  });
-  if (terminal) violations.push(...finalViolations(sc, observables, params));
+  const { terminal, observables, violations } = judgeRun(sc, machine, states, params);
 
   const doc = {
     scenario: sc.id,

@@ -15,18 +15,13 @@ import {
   contextName,
   type Machine,
 } from '../../machine/machine.ts';
-import { Ev, makeEvent, whyIllegal, isTerminal } from '../../machine/events.ts';
+import { Ev, makeEvent, whyIllegal } from '../../machine/events.ts';
 import { pairValue } from '../../machine/int64.ts';
 import { topContext } from '../../machine/interpreter.ts';
 import type { Instr } from '../../machine/isa.ts';
 import { actorName } from '../../machine/narrate.ts';
-import {
-  alwaysViolations,
-  finalViolations,
-  observe,
-  type Violation,
-} from '../../scenarios/outcome.ts';
-import { currentState, type Session } from '../../store/session.ts';
+import { judgeRun, type RunViolation } from '../../scenarios/judge.ts';
+import type { Session } from '../../store/session.ts';
 
 /** Okabe–Ito colours: distinguishable with the common colour-vision deficiencies. */
 export const CPU_COLOURS = [
@@ -205,38 +200,17 @@ export interface InvariantView {
   readonly reason: string;
 }
 
-// Each state's always-verdicts, judged once: a render re-reads the whole history, and a long
-// session would otherwise re-check every earlier state at every step.
-const alwaysCache = new WeakMap<Int32Array, readonly Violation[]>();
-
-function alwaysOf(session: Session, s: Int32Array): readonly Violation[] {
-  let v = alwaysCache.get(s);
-  if (!v) {
-    v = alwaysViolations(session.scenario, session.instance.machine, s, session.params);
-    alwaysCache.set(s, v);
-  }
-  return v;
-}
-
 /** Verdicts at the cursor: always-invariants over every state so far, final ones at the end. */
 export function invariantViews(session: Session): InvariantView[] {
   const { scenario: sc, instance, params } = session;
-  const m = instance.machine;
-  const s = currentState(session);
-  const broken = new Map<string, Violation>();
-  for (let i = 0; i <= session.cursor; i++) {
-    for (const v of alwaysOf(session, session.states[i] as Int32Array)) {
-      if (!broken.has(v.id)) broken.set(v.id, v);
-    }
-  }
-  const done = isTerminal(m, s);
-  if (done)
-    for (const v of finalViolations(sc, observe(sc, m, s, params), params)) broken.set(v.id, v);
+  const j = judgeRun(sc, instance.machine, session.states.slice(0, session.cursor + 1), params);
+  const broken = new Map<string, RunViolation>();
+  for (const v of j.violations) if (!broken.has(v.id)) broken.set(v.id, v);
   return sc.invariants.map((inv) => {
     const v = broken.get(inv.id);
     if (v)
       return { id: inv.id, description: inv.description, status: 'violated', reason: v.reason };
-    if (inv.when === 'final' && !done) {
+    if (inv.when === 'final' && !j.terminal) {
       return {
         id: inv.id,
         description: inv.description,

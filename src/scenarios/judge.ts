@@ -1,0 +1,69 @@
+// Judging a run the one way Explore, the witnesses, Step mode's badges, `lab replay` and the
+// challenges all judge it: always-invariants at every state on the way (each reported at the
+// first state that breaks it), final ones once every task and handler has finished.
+
+import { isTerminal } from '../machine/events.ts';
+import type { Machine } from '../machine/machine.ts';
+import { alwaysViolations, finalViolations, observe, type Violation } from './outcome.ts';
+import type { Observables, Params, Scenario } from './types.ts';
+
+/** An invariant a run broke; always-invariants say at which state (events applied, 0: start). */
+export interface RunViolation extends Violation {
+  readonly step?: number;
+}
+
+export interface RunJudgement {
+  /** Whether the last state is terminal (every task and handler done, no IRQ pending). */
+  readonly terminal: boolean;
+  /** The observables of the last state. */
+  readonly observables: Observables;
+  /** Always-invariants first, in the order they broke; then the final ones, when terminal. */
+  readonly violations: readonly RunViolation[];
+}
+
+// Each state's always-verdicts, judged once per parameter set: Step mode judges the whole
+// history again at every key press, which would otherwise re-check every earlier state.
+const cache = new WeakMap<Params, WeakMap<Int32Array, readonly Violation[]>>();
+
+function alwaysOf(sc: Scenario, m: Machine, s: Int32Array, p: Params): readonly Violation[] {
+  let byState = cache.get(p);
+  if (!byState) {
+    byState = new WeakMap();
+    cache.set(p, byState);
+  }
+  let v = byState.get(s);
+  if (!v) {
+    v = alwaysViolations(sc, m, s, p);
+    byState.set(s, v);
+  }
+  return v;
+}
+
+/** Judges the run given as its states (states[0] the start, states[i] after i events). */
+export function judgeRun(
+  sc: Scenario,
+  m: Machine,
+  states: readonly Int32Array[],
+  p: Params,
+): RunJudgement {
+  const last = states[states.length - 1];
+  if (!last) throw new RangeError('a run has at least its initial state');
+  const violations: RunViolation[] = [];
+  const seen = new Set<string>();
+  states.forEach((s, step) => {
+    for (const v of alwaysOf(sc, m, s, p)) {
+      if (seen.has(v.id)) continue;
+      seen.add(v.id);
+      violations.push({ ...v, step });
+    }
+  });
+  const terminal = isTerminal(m, last);
+  const observables = observe(sc, m, last, p);
+  if (terminal) violations.push(...finalViolations(sc, observables, p));
+  return { terminal, observables, violations };
+}
+
+/** The ids of the invariants a judgement found broken, sorted. */
+export function brokenIds(j: RunJudgement): string[] {
+  return [...new Set(j.violations.map((v) => v.id))].sort();
+}
