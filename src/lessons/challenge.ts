@@ -5,6 +5,7 @@ import { budgetLimits, budgetUsed } from '../machine/budget.ts';
 import { replay, ReplayError } from '../machine/replay.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { ParamError, resolveParams } from '../scenarios/params.ts';
+import type { Machine } from '../machine/machine.ts';
 import type { Observables, Params, Scenario } from '../scenarios/types.ts';
 import { goalMet } from './goal.ts';
 import { score, type Score } from './score.ts';
@@ -42,22 +43,24 @@ export type AttemptVerdict =
 
 const KINDS = ['IRQs', 'NMIs', 'preemptions', 'migrations'] as const;
 
+/** A run already taken (Step mode's timeline): its machine, events and every state. */
+export interface TakenRun {
+  readonly machine: Machine;
+  readonly events: readonly number[];
+  /** states[i] after i events; states.length is events.length + 1. */
+  readonly states: readonly Int32Array[];
+}
+
 /**
- * Judges a student's schedule (text or parsed events) for a challenge. Never throws on bad
- * input: a malformed or illegal schedule is an 'invalid' verdict saying where and why.
+ * Judges a student's schedule (text, parsed events, or a run already taken) for a challenge.
+ * Never throws on bad input: a malformed or illegal schedule is an 'invalid' verdict saying
+ * where and why. A taken run is judged on the states it holds, without running the machine.
  */
 export function checkAttempt(
   sc: Scenario,
   challenge: Challenge,
-  schedule: string | readonly number[],
+  schedule: string | readonly number[] | TakenRun,
 ): AttemptVerdict {
-  let events: readonly number[];
-  try {
-    events = typeof schedule === 'string' ? parseSchedule(schedule) : schedule;
-  } catch (e) {
-    if (e instanceof ScheduleSyntaxError) return { kind: 'invalid', reason: e.message };
-    throw e;
-  }
   let p: Params;
   try {
     p = challengeParams(sc, challenge);
@@ -66,15 +69,26 @@ export function checkAttempt(
     if (e instanceof ParamError) return { kind: 'invalid', reason: e.message };
     throw e;
   }
-  const { machine } = sc.build(p);
-  let states: Int32Array[];
-  try {
-    states = replay(machine, events).states;
-  } catch (e) {
-    if (e instanceof ReplayError) return { kind: 'invalid', reason: e.message, index: e.index };
-    throw e;
+  let run: TakenRun;
+  if (typeof schedule !== 'string' && 'states' in schedule) run = schedule;
+  else {
+    let events: readonly number[];
+    try {
+      events = typeof schedule === 'string' ? parseSchedule(schedule) : schedule;
+    } catch (e) {
+      if (e instanceof ScheduleSyntaxError) return { kind: 'invalid', reason: e.message };
+      throw e;
+    }
+    const { machine } = sc.build(p);
+    try {
+      run = { machine, events, states: replay(machine, events).states };
+    } catch (e) {
+      if (e instanceof ReplayError) return { kind: 'invalid', reason: e.message, index: e.index };
+      throw e;
+    }
   }
-  const s = score(machine, events);
+  const { machine, events, states } = run;
+  const s = score(machine, events, states);
   const used = budgetUsed(events);
   const limits = budgetLimits(challenge.bounds);
   const over = KINDS.filter((_, i) => (used[i] as number) > (limits[i] as number));

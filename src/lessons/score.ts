@@ -19,21 +19,29 @@ export interface Score {
   readonly steps: number;
 }
 
-/** The score of a legal schedule of machine m (events as parseSchedule returns them). */
-export function score(m: Machine, events: readonly number[]): Score {
-  const s = initialState(m);
+/**
+ * The score of a legal schedule of machine m (events as parseSchedule returns them). With the
+ * run's `states` (states[i] before events[i]) it reads them instead of running the machine.
+ */
+export function score(
+  m: Machine,
+  events: readonly number[],
+  states?: readonly Int32Array[],
+): Score {
+  const s = states ? null : initialState(m);
   let interventions = 0;
   let switches = 0;
   let last = -1;
-  for (const ev of events) {
+  events.forEach((ev, i) => {
+    const before = s ?? (states?.[i] as Int32Array);
     if (budgetSlot(ev) >= 0) interventions++;
     if (eventType(ev) === Ev.Step) {
       const k = eventCpu(ev);
-      if (last >= 0 && k !== last && (legalOn(m, s, last) & Legal.Step) !== 0) switches++;
+      if (last >= 0 && k !== last && (legalOn(m, before, last) & Legal.Step) !== 0) switches++;
       last = k;
     }
-    apply(m, s, ev);
-  }
+    if (s) apply(m, s, ev);
+  });
   return { interventions, switches, steps: events.length };
 }
 

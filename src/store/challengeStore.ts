@@ -92,7 +92,12 @@ export function checkSession(session: Session, ch: Challenge): ChallengeCheck {
   const sc = session.scenario;
   const want = JSON.stringify(challengeParamsText(sc, ch));
   if (JSON.stringify(paramsText(session.params, sc)) !== want) return { kind: 'params-differ' };
-  return checkAttempt(sc, ch, session.events.slice(0, session.cursor));
+  // Judged on the states the timeline already holds: a key press costs one step of machine work.
+  return checkAttempt(sc, ch, {
+    machine: session.instance.machine,
+    events: session.events.slice(0, session.cursor),
+    states: session.states.slice(0, session.cursor + 1),
+  });
 }
 
 /** True when the stats of an 'impossible' challenge prove that no end state reaches its goal. */
