@@ -157,7 +157,8 @@ describe('lab CLI', () => {
       stats: { states: number; depth: number };
     };
     expect([doc.complete, doc.stopped, doc.stats.states]).toEqual([false, 'max-states', 1001]);
-    const full = lab(...args);
+    // Progress every 0 ms: a line at every check (4096 states), however fast this machine is.
+    const full = lab(...args, '--progress-ms', '0');
     expect(full.out).toMatch(/^global-plain: 779230 states, \d+ transitions in \d+ ms\n/);
     expect(full.err).toMatch(
       /^explore: \d+ states, \d+ states\/s, \d+ transitions, depth \d+, \d+ MB, \d+\.\d s$/m,

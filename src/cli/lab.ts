@@ -43,6 +43,7 @@ Options:
   --symmetry         (explore) one state per renaming of CPUs that run the same programs
   --por              (explore) a CPU's private step alone when nothing can interfere
   --quiet            (explore) no progress line on stderr
+  --progress-ms N    (explore) a progress line every N ms once the run lasts that long (default 1000)
   --engine E         (live, bench) compiled (WebAssembly, the default) or interpreted
 
 Schedules: events separated by spaces: N (step CPU N), irqN, nmiN, preN (preempt CPU N),

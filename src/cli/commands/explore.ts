@@ -27,6 +27,7 @@ export function exploreCommand(argv: readonly string[]): string {
     symmetry: { type: 'boolean' },
     por: { type: 'boolean' },
     quiet: { type: 'boolean' },
+    'progress-ms': { type: 'string' },
   });
   const sc = scenarioArg(positionals[0]);
   const params = paramsArg(sc, values.set, values.preset);
@@ -49,7 +50,10 @@ export function exploreCommand(argv: readonly string[]): string {
     simplest: values.simplest === true,
     symmetry: values.symmetry === true,
     por: values.por === true,
-    progress: values.quiet === true ? undefined : progressLine(),
+    progress:
+      values.quiet === true
+        ? undefined
+        : progressLine(intOption('progress-ms', values['progress-ms'], 1000, 3_600_000)),
   });
   const j = exploreJson(r);
   const outcomes = j.outcomes;
@@ -127,11 +131,14 @@ function ending(
   }
 }
 
-/** A progress line on stderr about every second, once a run has lasted a second (like SPIN's). */
-function progressLine(): (p: ExploreProgress) => boolean {
+/**
+ * A progress line on stderr about every `every` ms once a run has lasted that long (a second by
+ * default, like SPIN's), checked every 4096 states.
+ */
+function progressLine(every: number): (p: ExploreProgress) => boolean {
   let shown = 0;
   return (p) => {
-    if (p.ms < 1000 || p.ms - shown < 1000) return false;
+    if (p.ms < every || p.ms - shown < every) return false;
     shown = p.ms;
     const rate = Math.round(p.states / (p.ms / 1000));
     process.stderr.write(
