@@ -25,6 +25,8 @@ import type { Scenario } from '../scenarios/types.ts';
 const RECORDS = 1;
 /** ... or run off the end of the program. */
 const ENDS = 2;
+/** ... or add to the context's tally (Op.Tally: an add completing at its call's return). */
+const TALLIES = 4;
 
 export interface PrivateSteps {
   /** A CPU whose next step may be explored alone in state s, or −1. `used`: budget spent. */
@@ -71,8 +73,11 @@ export function privateSteps(sc: Scenario, m: Machine, migrations: number): Priv
     const cb = ctxBase(m, top);
     const pc = s[cb + CTX_PC] as number;
     const ins = (programs[top] as readonly Instr[])[pc] as Instr;
+    if (ins.op === Op.Halt) return false;
     const flags = (after[top] as number[])[pc] as number;
     if ((flags & RECORDS) !== 0) return false;
+    // A tally changes the exact total that another CPU's RecordTotal may be about to read.
+    if (recordsTotal && (flags & TALLIES) !== 0) return false;
     const ends = (flags & ENDS) !== 0;
     if (ends && ctxKind[top] === CtxKind.Task && (used[3] as number) < (limits[3] as number))
       return false;
@@ -108,7 +113,7 @@ export function privateSteps(sc: Scenario, m: Machine, migrations: number): Priv
 }
 
 function touchesMemory(ins: Instr): boolean {
-  return ins.op <= Op.SpinUnlock;
+  return ins.op <= Op.SpinUnlock || ins.op === Op.SpinTrylock;
 }
 
 function writesMemory(ins: Instr): boolean {
@@ -122,10 +127,10 @@ function writesMemory(ins: Instr): boolean {
 
 /** Visible instructions that touch only the CPU's own fields and the context's registers. */
 function schedulingOnly(ins: Instr): boolean {
-  return ins.op > Op.SpinUnlock && ins.op < Op.FirstLocal;
+  return !touchesMemory(ins) && ins.op < Op.FirstLocal;
 }
 
-/** What the local code from `start` up to the next visible instruction may do (RECORDS, ENDS). */
+/** What the local code from `start` up to the next visible instruction may do (RECORDS…). */
 function localsAfter(code: readonly Instr[], start: number): number {
   let flags = 0;
   const seen = new Set<number>();
@@ -141,6 +146,7 @@ function localsAfter(code: readonly Instr[], start: number): number {
     const ins = code[pc] as Instr;
     if (ins.op < Op.FirstLocal) continue;
     if (ins.op === Op.Record || ins.op === Op.RecordTotal) flags |= RECORDS;
+    if (ins.op === Op.Tally) flags |= TALLIES;
     if (ins.op === Op.Branch) todo.push(pc + 1, ins.target);
     else if (ins.op === Op.Jump) todo.push(ins.target);
     else todo.push(pc + 1);

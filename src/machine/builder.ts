@@ -99,6 +99,7 @@ const blank: Omit<Draft, 'targetLabel'> = {
   cond: Cond.Eq,
   target: -1,
   line: 0,
+  col: 0,
   kind: Kind.Plain,
   tail: false,
   tally: 0,

@@ -12,7 +12,7 @@ import {
   topContext,
   type Trace,
 } from './interpreter.ts';
-import type { Instr } from './isa.ts';
+import { type Instr, Op } from './isa.ts';
 import {
   CPU_CUR,
   CPU_FIELDS,
@@ -113,8 +113,14 @@ export function whyIllegal(m: Machine, s: Int32Array, ev: number): string {
   if (k >= m.cpus) return `CPU ${k} does not exist (this machine has ${m.cpus})`;
   const b = m.cpuOff + k * CPU_FIELDS;
   switch (type) {
-    case Ev.Step:
-      return topContext(m, s, k) < 0 ? `CPU ${k} has nothing left to run` : '';
+    case Ev.Step: {
+      const top = topContext(m, s, k);
+      if (top < 0) return `CPU ${k} has nothing left to run`;
+      const ins = m.code[top]?.[s[m.ctxOff + top * m.ctxStride + CTX_PC] as number];
+      return ins?.op === Op.Halt
+        ? `CPU ${k} stopped at the bound of the loop on line ${ins.line}: raise #pragma lab loop_bound to go on`
+        : '';
+    }
     case Ev.Irq:
       if (m.irqCtx[k] === -1) return `this scenario has no IRQ handler on CPU ${k}`;
       if (s[b + CPU_PENDING] !== 0) return `an IRQ is already pending on CPU ${k}`;
@@ -161,8 +167,10 @@ export function legalOn(m: Machine, s: Int32Array, k: number): number {
   if (top >= 0) {
     const prog = m.code[top] as readonly Instr[];
     const pc = s[m.ctxOff + top * m.ctxStride + CTX_PC] as number;
-    if (pc < prog.length && (prog[pc] as Instr).tail) return Legal.Step; // mid-instruction
-    mask = Legal.Step;
+    const ins = prog[pc];
+    if (ins !== undefined && ins.tail) return Legal.Step; // mid-instruction
+    // A loop bound reached: the context never steps again (other events still may happen).
+    mask = ins !== undefined && ins.op === Op.Halt ? 0 : Legal.Step;
   }
   if (m.irqCtx[k] !== -1 && s[b + CPU_PENDING] === 0) mask |= Legal.Irq;
   if (m.nmiCtx[k] !== -1 && inNmi === 0) mask |= Legal.Nmi;

@@ -187,6 +187,30 @@ export function runLocals(
       case Op.Pause:
         pc++;
         break;
+      case Op.Xor:
+        s[d] = alo ^ blo;
+        s[d + 1] = ahi ^ bhi;
+        pc++;
+        break;
+      case Op.Mul:
+      case Op.Div:
+      case Op.Mod:
+      case Op.Shl:
+      case Op.Shr:
+        setReg64(s, d, arith(ins.op, big(alo, ahi), big(blo, bhi)));
+        pc++;
+        break;
+      case Op.SetCond:
+        s[d] = holds(ins.cond, alo, ahi, blo, bhi) ? 1 : 0;
+        s[d + 1] = 0;
+        pc++;
+        break;
+      case Op.Tally: {
+        const t = cb + CTX_TALLY;
+        add64(s, t, s[t] as number, s[t + 1] as number, blo, bhi);
+        pc++;
+        break;
+      }
       case Op.RecordTotal: {
         const at = m.resOff + ins.base;
         const n = Math.min(s[at] as number, ins.stride - 1);
@@ -209,6 +233,24 @@ export function runLocals(
     }
   }
   return pc;
+}
+
+/** The 64-bit operations of a typed program's C (rare: they go through BigInt). */
+function arith(op: number, a: bigint, b: bigint): bigint {
+  switch (op) {
+    case Op.Mul:
+      return a * b;
+    case Op.Div:
+      if (b === 0n) throw new MachineFault('division by zero');
+      return a / b;
+    case Op.Mod:
+      if (b === 0n) throw new MachineFault('division by zero (in %)');
+      return a % b;
+    case Op.Shl:
+      return BigInt.asIntN(64, a << (b & 63n));
+    default:
+      return a >> (b & 63n);
+  }
 }
 
 function holds(cond: number, alo: number, ahi: number, blo: number, bhi: number): boolean {
@@ -400,6 +442,14 @@ export function step(
       s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) + 1;
       break;
     }
+    case Op.SpinTrylock: {
+      const a = address(m, s, cb, ins);
+      const got = Atomics.compareExchange(s, a, 0, ctx + 1) === 0;
+      if (got) s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) + 1;
+      s[R + 2 * ins.dst] = got ? 1 : 0;
+      s[R + 2 * ins.dst + 1] = 0;
+      break;
+    }
     case Op.SpinUnlock: {
       const a = address(m, s, cb, ins);
       if (Atomics.compareExchange(s, a, ctx + 1, 0) !== ctx + 1) {
@@ -438,6 +488,8 @@ export function step(
       s[R + 2 * ins.dst] = cpu;
       s[R + 2 * ins.dst + 1] = 0;
       break;
+    case Op.Halt:
+      throw new MachineFault(`${contextName(m, ctx)} is stopped at a loop bound`);
     default:
       throw new MachineFault(`unknown visible opcode ${ins.op}`);
   }

@@ -53,6 +53,13 @@ export const Op = {
   AddrGen: 20,
   /** smp_processor_id(): dst = the CPU the context is on at this step. */
   CpuId: 21,
+  /** spin_trylock: takes the lock word if 0 (preemption off) and dst = 1, else dst = 0. */
+  SpinTrylock: 22,
+  /**
+   * A loop of a typed program reached its bound (`#pragma lab loop_bound`): the context can go
+   * no further. Never a legal step; Explore reports the paths it cuts as incomplete.
+   */
+  Halt: 23,
 
   /** First local opcode: the ones below never count as a step of their own. */
   FirstLocal: 32,
@@ -80,6 +87,25 @@ export const Op = {
    * truth when it started and when it returned.
    */
   RecordTotal: 41,
+  /** dst = src × (src2 or immediate), 64-bit, wrapping. */
+  Mul: 42,
+  /** dst = src ÷ (src2 or immediate), truncated toward zero (C's /). */
+  Div: 43,
+  /** dst = src mod (src2 or immediate), with the sign of src (C's %). */
+  Mod: 44,
+  /** dst = src ^ (src2 or immediate), bitwise on both words. */
+  Xor: 45,
+  /** dst = src << (src2 or immediate), 64-bit. */
+  Shl: 46,
+  /** dst = src >> (src2 or immediate), arithmetic, 64-bit. */
+  Shr: 47,
+  /** dst = cond(src, src2 or immediate) ? 1 : 0. */
+  SetCond: 48,
+  /**
+   * Adds (src2 or immediate) to the context's tally: an add completes here, at its call's
+   * return, where no single store completes it (a typed program's add, docs/language.md).
+   */
+  Tally: 49,
 } as const;
 
 /** Branch conditions (signed 64-bit comparisons). */
@@ -190,8 +216,10 @@ export interface Instr {
   readonly cond: number;
   /** Jump target (an index into the program), or −1. */
   readonly target: number;
-  /** Line of the scenario's pseudo-C listing this instruction implements (1-based), or 0. */
+  /** Line of the scenario's listing this instruction implements (1-based), or 0. */
   readonly line: number;
+  /** Column of that line where the statement starts (1-based), or 0 when not known. */
+  readonly col: number;
   readonly kind: number;
   /**
    * The second half of a local-atomic (non-LOCK single x86 instruction): no IRQ, NMI or
@@ -206,11 +234,22 @@ export interface Instr {
   readonly saySpin: string;
 }
 
+/** Where an instruction came from in a typed program's text: a half-open range of offsets. */
+export interface Site {
+  readonly start: number;
+  readonly end: number;
+}
+
 /** A program: instructions plus the names of its registers (for narration and debugging). */
 export interface Program {
   readonly name: string;
   readonly instrs: readonly Instr[];
   readonly regNames: readonly string[];
+  /**
+   * Programs compiled from text (src/lang): the text, and for each instruction the statement it
+   * belongs to, so the narration can quote it and the listing can mark it.
+   */
+  readonly source?: { readonly text: string; readonly sites: readonly Site[] };
 }
 
 export function isLocal(op: number): boolean {

@@ -12,7 +12,7 @@ import {
   type Machine,
 } from '../../machine/machine.ts';
 import { deliverIrq, finish, MachineFault, step } from '../../machine/interpreter.ts';
-import { isLocal } from '../../machine/isa.ts';
+import { isLocal, Op } from '../../machine/isa.ts';
 import { compileCpu, COUNTERS, Exit, Flag } from '../wasm/codegen.ts';
 import { instantiate, WASM_PAGE, type WasmMemory } from '../wasm/runtime.ts';
 import { Burst, type Counters, type Engine, zeroCounters } from './engine.ts';
@@ -51,6 +51,7 @@ export function compiledEngine(m: Machine, mem: CompiledMemory, k: number): Engi
   const fault = (c: number): never => {
     const pc = s[ctxBase(m, c) + CTX_PC] as number;
     const ins = m.code[c]?.[pc];
+    if (ins && (ins.op === Op.Div || ins.op === Op.Mod)) throw new MachineFault('division by zero');
     if (ins && isLocal(ins.op)) throw new MachineFault('a local loop never reaches a visible step');
     step(m, s, k, null, mem.wide);
     throw new MachineFault(`${contextName(m, c)} faulted at instruction ${pc}`);

@@ -398,6 +398,19 @@ class ContextCompiler {
         b.i32(pc).set(L_PC).br(this.dispatch).end();
         b.get(L_PRE).i32(1).op(Code.i32Add).set(L_PRE);
         return;
+      case Op.SpinTrylock:
+        // One attempt: 0 → this context's mark takes the lock; dst = whether it did.
+        this.countKind(ins);
+        b.get(L_A)
+          .i32(0)
+          .i32(this.ctx + 1)
+          .atomic(Atomic.i32RmwCmpxchg, 2, 0)
+          .op(Code.i32Eqz)
+          .tee(L_T)
+          .op(Code.i64ExtendI32U)
+          .set(dst);
+        b.get(L_PRE).get(L_T).op(Code.i32Add).set(L_PRE);
+        return;
       case Op.SpinUnlock:
         b.get(L_A)
           .i32(this.ctx + 1)
@@ -481,6 +494,53 @@ class ContextCompiler {
                 ? Code.i64And
                 : Code.i64Or;
         b.op(op).set(dst);
+        return;
+      }
+      case Op.Xor:
+      case Op.Mul:
+      case Op.Shl:
+      case Op.Shr: {
+        this.value(ins.src);
+        this.right(ins);
+        const op = {
+          [Op.Xor]: Code.i64Xor,
+          [Op.Mul]: Code.i64Mul,
+          [Op.Shl]: Code.i64Shl,
+          [Op.Shr]: Code.i64ShrS,
+        }[ins.op];
+        b.op(op).set(dst);
+        return;
+      }
+      case Op.Div:
+      case Op.Mod:
+        // Wasm traps where the interpreter faults (÷ 0) and where C wraps (INT64_MIN ÷ −1):
+        // fault on the first, and divide by −1 as a negation (remainder 0) for the second.
+        this.right(ins);
+        b.set(L_V).get(L_V).op(Code.i64Eqz).if();
+        this.fault(pc);
+        b.end();
+        b.get(L_V).i64(-1n).op(Code.i64Eq).if();
+        if (ins.op === Op.Div) {
+          b.i64(0n);
+          this.value(ins.src);
+          b.op(Code.i64Sub).set(dst);
+        } else b.i64(0n).set(dst);
+        b.else();
+        this.value(ins.src);
+        b.get(L_V)
+          .op(ins.op === Op.Div ? Code.i64DivS : Code.i64RemS)
+          .set(dst);
+        b.end();
+        return;
+      case Op.SetCond:
+        this.condition(ins);
+        b.op(Code.i64ExtendI32U).set(dst);
+        return;
+      case Op.Tally: {
+        const at = this.word(this.cb + CTX_TALLY);
+        b.i32(0).i32(0).mem(Code.i64Load, 2, at);
+        this.right(ins);
+        b.op(Code.i64Add).mem(Code.i64Store, 2, at);
         return;
       }
       case Op.Branch:
@@ -621,7 +681,7 @@ class ContextCompiler {
 }
 
 function usesMemory(op: number): boolean {
-  return op <= Op.SpinUnlock;
+  return op <= Op.SpinUnlock || op === Op.SpinTrylock;
 }
 
 function atomic64(ins: Instr): boolean {
