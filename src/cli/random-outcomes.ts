@@ -53,7 +53,7 @@ export function randomOutcomes(
     const observables = observe(sc, machine, run.state, params);
     const violations = [
       ...always.values(),
-      ...(run.terminal ? finalViolations(sc, observables, params) : []),
+      ...(run.terminal ? finalViolations(sc, observables, params, machine, run.state) : []),
     ];
     const key = `${run.terminal ? 'T' : 'N'}${outcomeKey(observables)}${violations.map((v) => v.id).join(',')}`;
     const seen = byKey.get(key);

@@ -29,7 +29,14 @@ import {
 } from '../machine/events.ts';
 import { initialState, topContext } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
-import { ctxBase, CTX_RETRIES, type Machine } from '../machine/machine.ts';
+import {
+  contextName,
+  ctxBase,
+  CTX_DONE,
+  CTX_PC,
+  CTX_RETRIES,
+  type Machine,
+} from '../machine/machine.ts';
 import { hashKey, statesEqual } from '../machine/state.ts';
 import { finalViolations, observe, outcomeKey, type Violation } from '../scenarios/outcome.ts';
 import type { InvariantSpec, Observables, Params, Scenario } from '../scenarios/types.ts';
@@ -113,8 +120,8 @@ export interface LivelockReport {
   readonly cycle: readonly number[];
 }
 
-/** Why an incomplete run stopped. */
-export type StopReason = 'max-states' | 'max-memory' | 'cancelled' | 'simplest';
+/** Why an incomplete run stopped (or, for 'loop-bound', why it could not cover every path). */
+export type StopReason = 'max-states' | 'max-memory' | 'cancelled' | 'simplest' | 'loop-bound';
 
 /** Whether a reduction asked for ran, and if not, why. */
 export interface ReductionUse {
@@ -246,6 +253,8 @@ export function explore(
   const outcomes = new Map<string, Outcome & { mask: number }>();
   const firstBroken = new Map<string, { id: number }>();
   let transitions = 0;
+  // Paths a loop bound cut (a typed program's loop reached #pragma lab loop_bound).
+  let cut = 0;
   let stopped = null as StopReason | null; // set inside `follow` too
   let depth = 0;
   // Every transition, for livelock detection (a cycle is a property of the whole graph).
@@ -333,15 +342,18 @@ export function explore(
     const mask = maskOf(meta);
     const add = (state: Int32Array, events: () => number[]) => {
       const o = observe(sc, m, state, params);
-      const key = `${terminal ? 'T' : 'D'}${mask}${outcomeKey(o)}`;
+      // Judged per end state (a typed program's final invariants may read the state itself), so
+      // end states with the same observables but other verdicts are other outcomes.
+      const violations: Violation[] = terminal
+        ? finalViolations(sc, o, params, m, state)
+        : [stuck(m, state)];
+      const key = `${terminal ? 'T' : 'D'}${mask}${violations.map((v) => v.id).join(',')}|${outcomeKey(o)}`;
       const seen = outcomes.get(key);
       if (seen) {
         seen.states++;
         return;
       }
-      const violations: Violation[] = terminal
-        ? finalViolations(sc, o, params)
-        : [{ id: 'deadlock', reason: 'no CPU can make progress' }];
+      if (violations[0]?.id === 'loop-bound') cut++;
       if (violations.length > 0 || mask !== 0) violated = true;
       outcomes.set(key, {
         observables: o,
@@ -501,6 +513,8 @@ export function explore(
   }
 
   if (options.simplest && violated && stopped === null) stopped = 'simplest';
+  // A loop bound cut some paths: what was found is real, but more may lie beyond the bound.
+  if (stopped === null && cut > 0) stopped = 'loop-bound';
   const complete = stopped === null;
   const livelocks: LivelockReport[] = [];
   if (complete && endless) {
@@ -559,6 +573,20 @@ export function explore(
     always: alwaysOut,
     livelocks,
   };
+}
+
+/** Why a state that is not finished can go no further: a deadlock, or a loop bound reached. */
+function stuck(m: Machine, s: Int32Array): Violation {
+  for (let c = 0; c < m.contexts; c++) {
+    const ins = m.code[c]?.[s[ctxBase(m, c) + CTX_PC] as number];
+    if (ins?.op === Op.Halt && (m.ctxKind[c] !== 0 || s[ctxBase(m, c) + CTX_DONE] === 0)) {
+      return {
+        id: 'loop-bound',
+        reason: `${contextName(m, c)} stopped at the bound of the loop on line ${ins.line}: raise #pragma lab loop_bound to see further`,
+      };
+    }
+  }
+  return { id: 'deadlock', reason: 'no CPU can make progress' };
 }
 
 function replayTo(

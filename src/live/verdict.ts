@@ -35,7 +35,7 @@ export function liveVerdict(
 ): LiveVerdict {
   if (!isTerminal(m, state)) return { terminal: false, violations: [] };
   const violations: Violation[] = [];
-  for (const v of finalViolations(sc, reading.observables, p)) {
+  for (const v of finalViolations(sc, reading.observables, p, m, state)) {
     if (!(v.id in PER_CALL)) violations.push(v);
   }
   for (const [id, check] of Object.entries(PER_CALL)) {

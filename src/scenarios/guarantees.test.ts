@@ -30,7 +30,9 @@ describe('guarantees over random schedules', () => {
         });
         expect(run.terminal).toBe(true);
         const o = observe(sc, machine, run.state, p);
-        expect(finalViolations(sc, o, p).filter((v) => wanted.has(v.id))).toEqual([]);
+        expect(
+          finalViolations(sc, o, p, machine, run.state).filter((v) => wanted.has(v.id)),
+        ).toEqual([]);
       }),
       { seed: 42, numRuns: 1000 },
     );

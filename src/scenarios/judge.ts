@@ -59,7 +59,7 @@ export function judgeRun(
   });
   const terminal = isTerminal(m, last);
   const observables = observe(sc, m, last, p);
-  if (terminal) violations.push(...finalViolations(sc, observables, p));
+  if (terminal) violations.push(...finalViolations(sc, observables, p, m, last));
   return { terminal, observables, violations };
 }
 

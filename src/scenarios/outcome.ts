@@ -15,12 +15,18 @@ export function observe(sc: Scenario, m: Machine, s: Int32Array, p: Params): Obs
   return out;
 }
 
-/** The final invariants that a terminal outcome violates. */
-export function finalViolations(sc: Scenario, o: Observables, p: Params): Violation[] {
+/** The final invariants that a terminal outcome (observables o of state s) violates. */
+export function finalViolations(
+  sc: Scenario,
+  o: Observables,
+  p: Params,
+  m: Machine,
+  s: Int32Array,
+): Violation[] {
   const out: Violation[] = [];
   for (const inv of sc.invariants) {
     if (inv.when !== 'final' || !inv.final) continue;
-    const reason = inv.final(o, p);
+    const reason = inv.final(o, p, m, s);
     if (reason !== null) out.push({ id: inv.id, reason });
   }
   return out;

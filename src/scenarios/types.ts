@@ -54,8 +54,11 @@ export interface InvariantSpec {
   /** final: judged on terminal states; always: judged at every state. */
   readonly when: 'final' | 'always';
   readonly description: string;
-  /** For final invariants: the reason it is violated, or null. */
-  readonly final?: (o: Observables, p: Params) => string | null;
+  /**
+   * For final invariants: the reason it is violated, or null. Judged from the observables (and,
+   * for a typed program's invariants, the terminal state they were read from).
+   */
+  readonly final?: (o: Observables, p: Params, m: Machine, s: Int32Array) => string | null;
   /** For always invariants: the reason it is violated in state s, or null. */
   readonly always?: (m: Machine, s: Int32Array, p: Params) => string | null;
   /**
@@ -103,8 +106,14 @@ export interface Preset {
   readonly apply: (p: Params) => Params;
 }
 
-/** How to lay out an instance's memory (the model's default is compact). */
-export type BuildOptions = LayoutOptions;
+/** How to lay out an instance's memory (the model's default is compact), and for whom. */
+export type BuildOptions = LayoutOptions & {
+  /**
+   * For live CPUs: a typed program's loops then run unbounded (a real CPU has no loop bound);
+   * the model stops a loop that carries state at its bound (docs/language.md).
+   */
+  readonly live?: boolean;
+};
 
 export interface ScenarioInstance {
   readonly params: Params;
@@ -127,6 +136,11 @@ export interface Scenario {
   /** Named parameter sets, e.g. "kernel" with the kernel's values. */
   readonly presets: Readonly<Record<string, Preset>>;
   readonly build: (p: Params, opts?: BuildOptions) => ScenarioInstance;
+  /**
+   * The program as text for these parameters (docs/language.md): what "Edit a copy" opens and
+   * `lab export` prints. A typed program's own source; absent where a scenario is not text yet.
+   */
+  readonly text?: (p: Params) => string;
   /** What an outcome reports; may depend on the parameters (e.g. one `slotN` per CPU). */
   readonly observables: (p: Params) => readonly ObservableSpec[];
   readonly invariants: readonly InvariantSpec[];

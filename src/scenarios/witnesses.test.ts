@@ -27,7 +27,7 @@ describe('witnesses', () => {
     // Always-invariants broken anywhere along the way, then final ones.
     const broken = new Set<string>();
     for (const s of states) for (const v of alwaysViolations(sc, machine, s, p)) broken.add(v.id);
-    for (const v of finalViolations(sc, o, p)) broken.add(v.id);
+    for (const v of finalViolations(sc, o, p, machine, last)) broken.add(v.id);
     expect([...broken].sort()).toEqual([...w.violates].sort());
   });
 

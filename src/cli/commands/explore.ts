@@ -128,6 +128,8 @@ function ending(
       return ` (INCOMPLETE: the memory limit of ${maxMemoryMB} MB; ${covered}; raise --max-memory)`;
     case 'cancelled':
       return ` (INCOMPLETE: cancelled; ${covered})`;
+    case 'loop-bound':
+      return ' (INCOMPLETE: a loop reached its bound on some paths; raise #pragma lab loop_bound)';
   }
 }
 

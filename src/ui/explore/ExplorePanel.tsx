@@ -47,7 +47,9 @@ function statusOf(r: ExploreJson, memoryMB: number): string {
         ? `Incomplete: stopped at the memory limit of ${memoryMB} MB (${covered}); raise the limit or add a reduction`
         : r.stopped === 'simplest'
           ? 'Stopped at the simplest violation'
-          : `Incomplete: ${r.stopped === 'cancelled' ? 'cancelled' : 'stopped at the state limit'} (${covered})`;
+          : r.stopped === 'loop-bound'
+            ? 'Incomplete: a loop reached its bound on some paths (raise #pragma lab loop_bound in the program)'
+            : `Incomplete: ${r.stopped === 'cancelled' ? 'cancelled' : 'stopped at the state limit'} (${covered})`;
   const reductions = Object.entries(r.reductions)
     .map(([name, use]) => `${name} ${use.on ? 'on' : `off: ${use.why ?? ''}`}`)
     .join('; ');
