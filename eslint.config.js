@@ -8,7 +8,8 @@ import tseslint from 'typescript-eslint';
 
 // The layer rule of DESIGN.md §3: the pure core runs unchanged in Node, workers and the main
 // thread, so it imports nothing from the UI side. Each message names where the code belongs.
-const pureCore = 'The pure core (src/machine, src/scenarios, src/explore, src/live, src/lessons)';
+const pureCore =
+  'The pure core (src/machine, src/lang, src/scenarios, src/explore, src/live, src/lessons)';
 const pureCoreImports = {
   paths: [
     {
@@ -146,6 +147,7 @@ export default defineConfig([
   {
     files: [
       'src/machine/**',
+      'src/lang/**',
       'src/scenarios/**',
       'src/explore/**',
       'src/live/**',

@@ -1,0 +1,281 @@
+// A program's final clauses as the explorer and the screens use them: the observables an
+// outcome reports, the invariants it is judged by, and herd7's condition. The observables are
+// the program's `observe` clauses and `record()` names; a litmus file without them observes what
+// herd7 would show: its `locations` and every location its condition reads.
+
+import type { Machine } from '../machine/machine.ts';
+import type { Expr, Item, Stmt } from './ast.ts';
+import { builtinInvariant, type LangInvariant } from './builtins.ts';
+import type { CompiledProgram } from './compile.ts';
+import { type ClauseValue, locationText, readerOf, recorded, type Scalar } from './evaluate.ts';
+import { LangFault } from './source.ts';
+
+export interface LangObservable {
+  readonly name: string;
+  readonly description: string;
+  readonly read: (m: Machine, s: Int32Array) => ClauseValue;
+}
+
+/** herd7's final condition: `exists P`, `~exists P` or `forall P`. */
+export interface Condition {
+  readonly quantifier: 'exists' | '~exists' | 'forall';
+  /** As written, e.g. "(0:r0=0 /\ 1:r0=0)". */
+  readonly text: string;
+  readonly holds: (m: Machine, s: Int32Array) => boolean;
+}
+
+export interface ProgramClauses {
+  readonly observables: readonly LangObservable[];
+  readonly invariants: readonly LangInvariant[];
+  readonly condition: Condition | null;
+  /** herd7's `filter`: end states that fail it are not counted. */
+  readonly filter: ((m: Machine, s: Int32Array) => boolean) | null;
+  /** What herd7 prints of an end state: the `locations` and what the condition reads, sorted. */
+  readonly herdLocations: readonly {
+    readonly text: string;
+    readonly read: (m: Machine, s: Int32Array) => Scalar;
+  }[];
+}
+
+const num = (v: bigint): number | bigint =>
+  v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+
+const scalar = (v: Scalar): ClauseValue => (v === null ? null : num(v));
+
+/** The clauses of a compiled program; throws LangFault for a clause that does not make sense. */
+export function clausesOf(p: CompiledProgram): ProgramClauses {
+  const observables: LangObservable[] = [];
+  const named = new Set<string>();
+  const add = (o: LangObservable, at: Expr | Item) => {
+    if (named.has(o.name))
+      throw new LangFault(at.span, `the observable \`${o.name}\` is named twice.`);
+    named.add(o.name);
+    observables.push(o);
+  };
+  const recordObservable = (name: string): LangObservable => {
+    const many = (p.recordCounts.get(name) ?? 1) > 1;
+    return {
+      name,
+      description: many
+        ? `every value recorded as ${name}`
+        : `the value recorded as ${name} (none until it is)`,
+      read: (m, s) => {
+        const v = recorded(m, s, name);
+        if (many) return v.map(num);
+        return v.length === 0 ? null : num(v[v.length - 1] as bigint);
+      },
+    };
+  };
+  const location = (e: Expr): LangObservable => {
+    const r = readerOf(p, e);
+    const text = locationText(p, e);
+    return { name: text, description: `the value of ${text}`, read: (m, s) => scalar(r(m, s)) };
+  };
+  const invariants: LangInvariant[] = [];
+  let condition: Condition | null = null;
+  let filter: ProgramClauses['filter'] = null;
+  const props: Expr[] = [];
+  const herd = new Map<
+    string,
+    { text: string; read: (m: Machine, s: Int32Array) => Scalar; e: Expr }
+  >();
+  const herdLocation = (e: Expr) => {
+    if (e.kind === 'name' && !p.module.globals.has(e.name)) return;
+    const text = locationText(p, e);
+    if (!herd.has(text)) herd.set(text, { text, read: readerOf(p, e), e });
+  };
+  for (const c of p.clauseItems) {
+    switch (c.kind) {
+      case 'observe': {
+        if (c.value === null) {
+          if (p.recordCounts.has(c.name)) add(recordObservable(c.name), c);
+          else add({ ...location({ kind: 'name', name: c.name, span: c.span }), name: c.name }, c);
+          break;
+        }
+        const v = c.value;
+        if (v.kind === 'name' && p.recordCounts.has(v.name)) {
+          add({ ...recordObservable(v.name), name: c.name }, c);
+          break;
+        }
+        const r = readerOf(p, v);
+        add(
+          {
+            name: c.name,
+            description: p.source.slice(v.span.start, v.span.end),
+            read: (m, s) => scalar(r(m, s)),
+          },
+          c,
+        );
+        break;
+      }
+      case 'locations':
+        for (const l of c.locations) herdLocation(l);
+        for (const l of c.locations) {
+          const o = location(l);
+          if (!named.has(o.name)) add(o, l);
+        }
+        break;
+      case 'invariant':
+        invariants.push(
+          c.prop === null
+            ? builtinInvariant(p, c.id, c.when, c.span)
+            : propInvariant(p, c.id, c.when, c.prop, c.description),
+        );
+        break;
+      case 'exists': {
+        if (condition !== null)
+          throw new LangFault(
+            c.span,
+            'a program has one final condition (exists, ~exists or forall).',
+          );
+        const r = readerOf(p, c.prop);
+        const text = p.source.slice(c.prop.span.start, c.prop.span.end);
+        condition = { quantifier: c.quantifier, text, holds: (m, s) => (r(m, s) ?? 0n) !== 0n };
+        props.push(c.prop);
+        for (const l of locationsIn(c.prop)) herdLocation(l);
+        if (c.quantifier !== 'exists') {
+          const claim =
+            c.quantifier === '~exists' ? `no end state has ${text}` : `every end state has ${text}`;
+          const never = c.quantifier === '~exists';
+          invariants.push({
+            id: 'condition',
+            when: 'final',
+            description: `${c.quantifier} ${text}: ${claim}`,
+            check: (m, s) =>
+              ((r(m, s) ?? 0n) !== 0n) === never
+                ? `${never ? 'this end state has' : 'this end state does not have'} ${text}`
+                : null,
+          });
+        }
+        break;
+      }
+      case 'filter': {
+        const r = readerOf(p, c.prop);
+        filter = (m, s) => (r(m, s) ?? 0n) !== 0n;
+        props.push(c.prop);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  // What the condition reads is observed, as herd7 shows it.
+  for (const e of props) {
+    for (const l of locationsIn(e)) {
+      if (l.kind === 'name' && !p.module.globals.has(l.name) && !p.recordCounts.has(l.name))
+        continue;
+      const o = location(l);
+      if (!named.has(o.name)) add(o, l);
+    }
+  }
+  for (const name of p.recordCounts.keys())
+    if (!name.startsWith('@') && !named.has(name))
+      add(recordObservable(name), p.ast.items[0] ?? ({ span: { start: 0, end: 0 } } as Item));
+  if (observables.length === 0) {
+    // Nothing asked for: every global and every thread's own locals.
+    for (const [name, g] of p.module.globals) {
+      if (g.k !== 'scalar' || g.storage.ty.k === 'lock') continue;
+      const o = location({ kind: 'name', name, span: { start: 0, end: 0 } });
+      observables.push({ ...o, name, description: `the value of ${name}` });
+    }
+    for (const t of p.threads) {
+      if (t.role !== 'P') continue;
+      const item = p.module.threads.find((x) => x.name === t.name);
+      for (const local of item ? topLocals(item.item.body) : []) {
+        const e: Expr = {
+          kind: 'regref',
+          thread: t.index,
+          name: local,
+          span: { start: 0, end: 0 },
+        };
+        const r = readerOf(p, e);
+        observables.push({
+          name: `${t.index}:${local}`,
+          description: `P${t.index}'s ${local}`,
+          read: (m, s) => scalar(r(m, s)),
+        });
+      }
+    }
+  }
+  // herd7 lists registers (by thread) before memory locations, each group by name.
+  const rank = (e: Expr) =>
+    e.kind === 'regref'
+      ? `0${String(e.thread).padStart(4, '0')}:${e.name}`
+      : `1${locationText(p, e)}`;
+  const herdLocations = [...herd.values()]
+    .sort((a, b) => (rank(a.e) < rank(b.e) ? -1 : 1))
+    .map(({ text, read }) => ({ text, read }));
+  return { observables, invariants, condition, filter, herdLocations };
+}
+
+/** An invariant written as a condition: what it saw when the condition fails. */
+function propInvariant(
+  p: CompiledProgram,
+  id: string,
+  when: 'final' | 'always',
+  prop: Expr,
+  description: string | null,
+): LangInvariant {
+  let seen: string[] = [];
+  const r = readerOf(p, prop, (text, v) => {
+    const shown = `${text} = ${v === null ? 'none' : String(v)}`;
+    if (!seen.includes(shown)) seen.push(shown);
+  });
+  const text = p.source.slice(prop.span.start, prop.span.end);
+  return {
+    id,
+    when,
+    description: description ?? text,
+    check: (m, s) => {
+      seen = [];
+      const v = r(m, s);
+      if (v === null || v !== 0n) return null;
+      return `${text} does not hold${seen.length > 0 ? `: ${seen.join(', ')}` : ''}`;
+    },
+  };
+}
+
+/** The locations a condition reads: registers, globals, fields, per-CPU elements. */
+function locationsIn(e: Expr): Expr[] {
+  const out: Expr[] = [];
+  const walk = (x: Expr): void => {
+    switch (x.kind) {
+      case 'regref':
+      case 'name':
+      case 'member':
+        out.push(x);
+        return;
+      case 'call':
+        if (x.callee === 'per_cpu') out.push(x);
+        else x.args.forEach(walk);
+        return;
+      case 'unary':
+        walk(x.arg);
+        return;
+      case 'binary':
+        // `1:r0 = x` compares a pointer with x's address: only the register is a location.
+        walk(x.left);
+        if (!(x.left.kind === 'regref' && x.right.kind === 'name')) walk(x.right);
+        return;
+      case 'ternary':
+        walk(x.cond);
+        walk(x.then);
+        walk(x.otherwise);
+        return;
+      case 'cast':
+        walk(x.arg);
+        return;
+      default:
+        return;
+    }
+  };
+  walk(e);
+  return out;
+}
+
+/** The local variables a thread's body declares at its top level. */
+function topLocals(body: Stmt & { kind: 'block' }): string[] {
+  const out: string[] = [];
+  for (const s of body.body) if (s.kind === 'decl') for (const d of s.declarators) out.push(d.name);
+  return out;
+}

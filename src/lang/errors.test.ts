@@ -1,0 +1,100 @@
+// Errors that teach: each has a line, a column, the offending text and a sentence; limits are
+// refused by name. Written as the message a user reads.
+
+import { describe, expect, it } from 'vitest';
+import { compileProgram } from './compile.ts';
+import { describeError, formatError, LineMap } from './source.ts';
+
+function firstError(source: string): string {
+  const r = compileProgram(source);
+  if (r.ok) throw new Error('expected an error');
+  return describeError(new LineMap(source), r.errors[0] as never);
+}
+
+const counter = (body: string) => `DEFINE_PER_CPU(int, c);
+
+P0()
+{
+${body}
+}
+`;
+
+describe('compile errors', () => {
+  it.each([
+    [
+      'a misspelt primitive, with the one meant',
+      counter('\tthis_cpu_ad(c, 1);'),
+      'line 5, column 2: `this_cpu_ad` is not a primitive the lab knows, nor a function of the program. Did you mean `this_cpu_add`?',
+    ],
+    [
+      'a missing semicolon',
+      counter('\tint r = 1\n\tr++;'),
+      'line 6, column 2: expected `;` after the declaration, found `r`.',
+    ],
+    [
+      'an undeclared variable, with a close name',
+      counter('\tint count = 0;\n\tcout++;'),
+      'line 6, column 2: `cout` is not declared. Did you mean `count`?',
+    ],
+    [
+      'a primitive the machine does not model, refused by name',
+      counter('\trcu_read_lock();'),
+      'line 5, column 2: `rcu_read_lock` is not supported: RCU read-side critical sections are not modelled: the machine has no grace periods.',
+    ],
+    [
+      'an argument too few',
+      counter('\tWRITE_ONCE(c);'),
+      'line 5, column 2: `WRITE_ONCE` takes 2 arguments, not 1.',
+    ],
+    [
+      'a per-CPU variable read as a plain one',
+      counter('\tint r = c;'),
+      'line 5, column 10: a per-CPU variable has one value per CPU. Read this CPU’s with this_cpu_read(v), another’s with per_cpu(v, cpu).',
+    ],
+    [
+      'a block never closed',
+      'P0()\n{\n\tint r;\n',
+      'line 2, column 1: this block is not closed: expected `}`.',
+    ],
+    [
+      'a recursive function',
+      'void f(void) { f(); }\nP0() { f(); }',
+      'line 1, column 16: `f` calls itself: the lab inlines every call, so recursion is not supported.',
+    ],
+  ])('%s', (_, source, message) => {
+    expect(firstError(source)).toBe(message);
+  });
+
+  it('refuses the limits by name', () => {
+    expect(firstError('#pragma lab loop_bound 100000\nP0() { }')).toBe(
+      'line 1, column 1: the loop bound must be 1 to 1000, not `100000`.',
+    );
+    expect(firstError('#define NR_CPUS 65\nP0() { }')).toMatch(/NR_CPUS must be 1 to 64, not 65/);
+    expect(firstError(`int x;\nP0() {\n${'\tx++;\n'.repeat(5)}}\nP99() { }`)).toMatch(
+      /a thread runs on CPU 99|needs 100 CPUs/,
+    );
+    expect(
+      firstError(
+        '#define NR_CPUS 64\nDEFINE_PER_CPU(int, c);\nP0() { int a; int b; int s; for_each_online_cpu(a) for_each_online_cpu(b) for_each_online_cpu(s) this_cpu_inc(c); }',
+      ),
+    ).toMatch(/P0 compiles to more than the 20000 instructions the lab runs/);
+    const long = `P0() { }\n${'// filler\n'.repeat(8000)}`;
+    expect(compileProgram(long).ok).toBe(false);
+    expect(firstError(long)).toMatch(/more than the 65536 the lab takes/);
+  });
+
+  it('prints an error as a compiler does: file:line:col, the line, a caret under the text', () => {
+    const source = counter('\tthis_cpu_ad(c, 1);');
+    const r = compileProgram(source);
+    if (r.ok) throw new Error('expected an error');
+    expect(formatError(new LineMap(source), r.errors[0] as never, 'counter.c')).toBe(
+      [
+        'counter.c:5:2: `this_cpu_ad` is not a primitive the lab knows, nor a function of the program.',
+        '  |',
+        '5 |     this_cpu_ad(c, 1);',
+        '  |     ^^^^^^^^^^^',
+        '  = Did you mean `this_cpu_add`?',
+      ].join('\n'),
+    );
+  });
+});

@@ -1,0 +1,496 @@
+// Reading a state through a program's own names: the expressions of final clauses, observables
+// and invariants (`fbc.count + per_cpu(fbc.counters, 0) == exact`, `1:r0 = 0 /\ x = 1`), turned
+// into functions of a machine state. Names are resolved when the clause is compiled; addresses
+// when a state is read, from the machine's own layout (a live run's padded layout places cells
+// elsewhere than the model's compact one).
+
+import { pairValue, unwrap32 } from '../machine/int64.ts';
+import type { AnyCell, Cell, PerCpuCell, ResultSlot } from '../machine/layout.ts';
+import {
+  cpuBase,
+  ctxBase,
+  CPU_IRQS,
+  CPU_NMIS,
+  CTX_REGS,
+  CTX_RETRIES,
+  CTX_TALLY,
+  type Machine,
+} from '../machine/machine.ts';
+import type { Expr, Stmt } from './ast.ts';
+import type { CompiledProgram } from './compile.ts';
+import { foldBinary, type Storage } from './module.ts';
+import { didYouMean, LangFault } from './source.ts';
+
+/** A value read from a state; null where there is none yet (a record() not made). */
+export type Scalar = bigint | null;
+export type Reader = (m: Machine, s: Int32Array) => Scalar;
+
+/** An observable's value: a number, a list (a record() made several times), or null. */
+export type ClauseValue = number | bigint | readonly (number | bigint)[] | null;
+
+const cellCache = new WeakMap<Machine, Map<string, AnyCell>>();
+
+function cellNamed(m: Machine, name: string): AnyCell {
+  let map = cellCache.get(m);
+  if (!map) {
+    map = new Map(m.layout.cells.map((c) => [c.name, c]));
+    cellCache.set(m, map);
+  }
+  const c = map.get(name);
+  if (!c) throw new Error(`no cell ${name}`);
+  return c;
+}
+
+function wordValue(s: Int32Array, cell: AnyCell, addr: number): bigint {
+  return cell.type === 's64'
+    ? BigInt(pairValue(s[addr] as number, s[addr + 1] as number))
+    : BigInt(s[addr] as number);
+}
+
+/** A global cell's value in state s. */
+export function cellValue(m: Machine, s: Int32Array, name: string): bigint {
+  const c = cellNamed(m, name) as Cell;
+  return wordValue(s, c, c.addr);
+}
+
+/** CPU k's element of a per-CPU variable in state s. */
+export function elementValue(m: Machine, s: Int32Array, name: string, k: number): bigint {
+  const c = cellNamed(m, name) as PerCpuCell;
+  return wordValue(s, c, c.base + k * c.stride);
+}
+
+function slotOf(m: Machine, name: string): ResultSlot {
+  const slot = m.layout.results.find((r) => r.name === name);
+  if (!slot) throw new Error(`no result slot ${name}`);
+  return slot;
+}
+
+/** The values recorded in a result slot. */
+export function recorded(m: Machine, s: Int32Array, name: string): bigint[] {
+  const slot = slotOf(m, name);
+  const at = m.resOff + slot.offset;
+  const n = s[at] as number;
+  const out: bigint[] = [];
+  for (let i = 0; i < n; i++)
+    out.push(BigInt(pairValue(s[at + 1 + 2 * i] as number, s[at + 2 + 2 * i] as number)));
+  return out;
+}
+
+/** Σ of every context's tally: what the adds have added so far. */
+export function tallies(m: Machine, s: Int32Array): bigint {
+  let t = 0n;
+  for (let c = 0; c < m.contexts; c++) {
+    const at = ctxBase(m, c) + CTX_TALLY;
+    t += BigInt(pairValue(s[at] as number, s[at + 1] as number));
+  }
+  return t;
+}
+
+/** The counter's value in a state: count + every delta + the other parts. */
+export function counterValue(
+  p: CompiledProgram,
+  m: Machine,
+  s: Int32Array,
+  initial = false,
+): bigint {
+  const a = p.anatomy;
+  if (!a) throw new Error('no counter');
+  const from = initial ? m.layout.initial : s;
+  let v = 0n;
+  if (a.count) v += cellValue(m, from, a.count.name);
+  if (a.deltas) for (let k = 0; k < m.cpus; k++) v += elementValue(m, from, a.deltas.name, k);
+  for (const part of a.parts) v += cellValue(m, from, part.name);
+  return v;
+}
+
+/** The exact total: the counter's initial value plus everything the adds added. */
+export function exactValue(p: CompiledProgram, m: Machine, s: Int32Array): bigint {
+  return counterValue(p, m, s, true) + tallies(m, s);
+}
+
+/** The counter's value, read the way a word of its width wraps (an int counter after 2^32 adds). */
+export function counterReading(p: CompiledProgram, m: Machine, s: Int32Array): bigint {
+  const v = counterValue(p, m, s);
+  const a = p.anatomy;
+  const single = a && a.deltas === null && a.parts.length === 0 && a.count?.type === 's32';
+  return single ? BigInt(unwrap32(v, exactValue(p, m, s))) : v;
+}
+
+/**
+ * Compiles a clause expression to a reader. `values` receives the value of every location read,
+ * as written (`fbc.count`, `1:r0`), so a broken invariant can say what it saw.
+ */
+export function readerOf(
+  p: CompiledProgram,
+  e: Expr,
+  seen?: (text: string, v: Scalar) => void,
+): Reader {
+  return new ClauseCompiler(p, seen).compile(e);
+}
+
+/** The text of a location as herd7 writes it: `x`, `0:r1`, `fbc.count`, `per_cpu(c,1)`. */
+export function locationText(p: CompiledProgram, e: Expr): string {
+  return p.source.slice(e.span.start, e.span.end).replace(/\s+/g, '');
+}
+
+/** Names a pure function's parameters stand for while its `return` expression is read. */
+interface Bindings {
+  readonly values: ReadonlyMap<string, Reader>;
+  readonly storages: ReadonlyMap<string, Storage>;
+  /** Struct pointer parameters: the global struct each names. */
+  readonly structs: ReadonlyMap<string, string>;
+}
+
+const NONE: Bindings = { values: new Map(), storages: new Map(), structs: new Map() };
+
+class ClauseCompiler {
+  constructor(
+    private readonly p: CompiledProgram,
+    private readonly seen?: (text: string, v: Scalar) => void,
+  ) {}
+
+  private watch(e: Expr, r: Reader): Reader {
+    const see = this.seen;
+    if (!see) return r;
+    const text = locationText(this.p, e);
+    return (m, s) => {
+      const v = r(m, s);
+      see(text, v);
+      return v;
+    };
+  }
+
+  compile(e: Expr, bindings: Bindings = NONE): Reader {
+    switch (e.kind) {
+      case 'num': {
+        const v = e.value;
+        return () => v;
+      }
+      case 'regref':
+        return this.watch(e, this.register(e));
+      case 'name': {
+        const bound = bindings.values.get(e.name);
+        if (bound) return bound;
+        if (bindings.storages.has(e.name) || bindings.structs.has(e.name))
+          throw new LangFault(e.span, `\`${e.name}\` is a pointer here: read through it.`);
+        return this.watch(e, this.named(e));
+      }
+      case 'member': {
+        const st = this.storage(e, bindings);
+        if (st.k !== 'cell')
+          throw new LangFault(
+            e.span,
+            'this is a per-CPU variable: read one CPU’s, as per_cpu(v, 0).',
+          );
+        const name = st.cell.name;
+        return this.watch(e, (m, s) => cellValue(m, s, name));
+      }
+      case 'unary': {
+        if (e.op === '*' || e.op === '&') {
+          if (e.arg.kind === 'call' && e.arg.callee === 'per_cpu_ptr')
+            return this.watch(e, this.element(e.arg, bindings));
+          const st = this.storage(e.arg, bindings);
+          if (st.k !== 'cell')
+            throw new LangFault(e.span, 'read one CPU’s element, as per_cpu(v, 0).');
+          const name = st.cell.name;
+          return this.watch(e, (m, s) => cellValue(m, s, name));
+        }
+        const a = this.compile(e.arg, bindings);
+        const op = e.op;
+        return (m, s) => {
+          const v = a(m, s);
+          if (v === null) return null;
+          if (op === '-') return -v;
+          if (op === '+') return v;
+          // In final clauses `~` is herd7's "not"; `!` is C's.
+          return v === 0n ? 1n : 0n;
+        };
+      }
+      case 'binary': {
+        const pointerCompare = this.addressComparison(e);
+        if (pointerCompare) return pointerCompare;
+        const a = this.compile(e.left, bindings);
+        const b = this.compile(e.right, bindings);
+        const op = e.op;
+        if (op === '&&' || op === '/\\')
+          return (m, s) => {
+            const x = a(m, s);
+            if (x === null || x === 0n) return x === null ? null : 0n;
+            const y = b(m, s);
+            return y === null ? null : y !== 0n ? 1n : 0n;
+          };
+        if (op === '||' || op === '\\/')
+          return (m, s) => {
+            const x = a(m, s);
+            if (x !== null && x !== 0n) return 1n;
+            const y = b(m, s);
+            return y === null ? x : y !== 0n ? 1n : 0n;
+          };
+        return (m, s) => {
+          const x = a(m, s);
+          const y = b(m, s);
+          if (x === null || y === null)
+            return op === '=' || op === '=='
+              ? x === y
+                ? 1n
+                : 0n
+              : op === '!='
+                ? x === y
+                  ? 0n
+                  : 1n
+                : null;
+          return foldBinary(op, x, y);
+        };
+      }
+      case 'ternary': {
+        const c = this.compile(e.cond, bindings);
+        const t = this.compile(e.then, bindings);
+        const f = this.compile(e.otherwise, bindings);
+        return (m, s) => {
+          const v = c(m, s);
+          if (v === null) return null;
+          return v !== 0n ? t(m, s) : f(m, s);
+        };
+      }
+      case 'cast':
+        return this.compile(e.arg, bindings);
+      case 'call':
+        return this.call(e, bindings);
+      default:
+        throw new LangFault(e.span, 'this cannot be read from a state.');
+    }
+  }
+
+  private register(e: Expr & { kind: 'regref' }): Reader {
+    const t = this.p.threads.find((x) => x.role === 'P' && x.index === e.thread);
+    if (!t) throw new LangFault(e.span, `there is no thread P${e.thread}.`);
+    const names = this.p.machine.programs[t.ctx]?.regNames ?? [];
+    const r = names.indexOf(e.name);
+    if (r < 0)
+      throw new LangFault(
+        e.span,
+        `P${e.thread} has no local variable \`${e.name}\`.`,
+        didYouMean(
+          e.name,
+          names.filter((n) => !n.startsWith('%')),
+        ),
+      );
+    const ctx = t.ctx;
+    return (m, s) => {
+      const at = ctxBase(m, ctx) + CTX_REGS + 2 * r;
+      return BigInt(pairValue(s[at] as number, s[at + 1] as number));
+    };
+  }
+
+  private named(e: Expr & { kind: 'name' }): Reader {
+    const mod = this.p.module;
+    if (this.p.recordCounts.has(e.name)) {
+      const name = e.name;
+      return (m, s) => {
+        const v = recorded(m, s, name);
+        return v.length === 0 ? null : (v[v.length - 1] as bigint);
+      };
+    }
+    const g = mod.globals.get(e.name);
+    if (g) {
+      if (g.k !== 'scalar')
+        throw new LangFault(
+          e.span,
+          `\`${e.name}\` is ${g.k === 'struct' ? 'a struct: read a field' : 'per-CPU: read per_cpu(v, cpu)'}.`,
+        );
+      const name = g.storage.cell.name;
+      return (m, s) => cellValue(m, s, name);
+    }
+    const c = mod.constantName(e.name, e.span);
+    if (c !== null) return () => c;
+    switch (e.name) {
+      case 'exact': {
+        this.needCounter(e);
+        const p = this.p;
+        return (m, s) => exactValue(p, m, s);
+      }
+      case 'retries':
+        return (m, s) => {
+          let n = 0n;
+          for (let k = 0; k < m.contexts; k++)
+            n += BigInt(s[ctxBase(m, k) + CTX_RETRIES] as number);
+          return n;
+        };
+      case 'irqs':
+      case 'nmis': {
+        const field = e.name === 'irqs' ? CPU_IRQS : CPU_NMIS;
+        return (m, s) => {
+          let n = 0n;
+          for (let k = 0; k < m.cpus; k++) n += BigInt(s[cpuBase(m, k) + field] as number);
+          return n;
+        };
+      }
+      default:
+        throw new LangFault(
+          e.span,
+          `\`${e.name}\` is not a global, a recorded value or a constant.`,
+          didYouMean(e.name, [
+            ...mod.globals.keys(),
+            ...this.p.recordCounts.keys(),
+            'exact',
+            'retries',
+            'irqs',
+          ]),
+        );
+    }
+  }
+
+  private needCounter(e: Expr): void {
+    if (!this.p.anatomy)
+      throw new LangFault(
+        e.span,
+        '`exact` is the true total of a counter: declare the counter with `counter { … }`.',
+      );
+  }
+
+  /** The storage a location expression names (`fbc.count`, `x`, through pointer parameters). */
+  private storage(e: Expr, bindings: Bindings): Storage {
+    const mod = this.p.module;
+    if (e.kind === 'unary' && (e.op === '&' || e.op === '*')) return this.storage(e.arg, bindings);
+    if (e.kind === 'name') {
+      const b = bindings.storages.get(e.name);
+      if (b) return b;
+      const g = mod.globals.get(e.name);
+      if (g?.k === 'scalar' || g?.k === 'percpu') return g.storage;
+      throw new LangFault(e.span, `\`${e.name}\` is not a global variable.`);
+    }
+    if (e.kind === 'member') {
+      const obj = e.object.kind === 'unary' && e.object.op === '&' ? e.object.arg : e.object;
+      const name = obj.kind === 'name' ? obj.name : null;
+      const structName = name === null ? null : (bindings.structs.get(name) ?? name);
+      const sg = structName === null ? undefined : mod.globals.get(structName);
+      if (sg?.k !== 'struct') throw new LangFault(e.object.span, 'this is not a global struct.');
+      const st = sg.obj.fields.get(e.field);
+      if (!st)
+        throw new LangFault(e.span, `struct ${sg.obj.def.name} has no field \`${e.field}\`.`);
+      return st;
+    }
+    throw new LangFault(e.span, 'this is not a location.');
+  }
+
+  private element(e: Expr & { kind: 'call' }, bindings: Bindings): Reader {
+    if (e.args.length !== 2)
+      throw new LangFault(e.span, `\`${e.callee}\` takes a per-CPU variable and a CPU.`);
+    const st = this.storage(e.args[0] as Expr, bindings);
+    if (st.k !== 'percpu')
+      throw new LangFault((e.args[0] as Expr).span, 'this is not a per-CPU variable.');
+    const k = this.p.module.smallConstant(
+      e.args[1] as Expr,
+      'a CPU number',
+      0,
+      this.p.module.settings.cpus - 1,
+    );
+    const name = st.pc.name;
+    return (m, s) => elementValue(m, s, name, k);
+  }
+
+  private call(e: Expr & { kind: 'call' }, bindings: Bindings): Reader {
+    switch (e.callee) {
+      case 'per_cpu':
+        return this.watch(e, this.element(e, bindings));
+      case 'READ_ONCE':
+      case 'atomic_read':
+      case 'atomic64_read':
+      case 'atomic_long_read':
+      case 'smp_load_acquire': {
+        const arg = e.args[0] as Expr;
+        const target =
+          e.callee === 'READ_ONCE'
+            ? arg
+            : ({ kind: 'unary', op: '*', arg, span: arg.span } as Expr);
+        return this.watch(e, this.compile(target, bindings));
+      }
+      case 'abs': {
+        const a = this.compile(e.args[0] as Expr, bindings);
+        return (m, s) => {
+          const v = a(m, s);
+          return v === null ? null : v < 0n ? -v : v;
+        };
+      }
+      case 'min':
+      case 'max': {
+        const a = this.compile(e.args[0] as Expr, bindings);
+        const b = this.compile(e.args[1] as Expr, bindings);
+        const max = e.callee === 'max';
+        return (m, s) => {
+          const x = a(m, s);
+          const y = b(m, s);
+          if (x === null || y === null) return null;
+          return max ? (x > y ? x : y) : x < y ? x : y;
+        };
+      }
+      default:
+        return this.pureFunction(e);
+    }
+  }
+
+  /** A function of the program whose body is one `return expr;` (percpu_counter_read()). */
+  private pureFunction(e: Expr & { kind: 'call' }): Reader {
+    const f = this.p.module.functions.get(e.callee);
+    if (!f) throw new LangFault(e.calleeSpan, `\`${e.callee}\` cannot be read from a state.`);
+    const body = f.item.body.body.filter((st: Stmt) => st.kind !== 'empty');
+    const ret = body.length === 1 && body[0]?.kind === 'return' ? body[0].value : null;
+    if (!ret)
+      throw new LangFault(
+        e.calleeSpan,
+        `\`${e.callee}\` must be one \`return …;\` to be read at rest.`,
+      );
+    const values = new Map<string, Reader>();
+    const storages = new Map<string, Storage>();
+    const structs = new Map<string, string>();
+    f.params.forEach((param, i) => {
+      const arg = e.args[i];
+      if (!arg) throw new LangFault(e.span, `\`${e.callee}\` takes ${f.params.length} arguments.`);
+      if (param.ty.k === 'ptr' && param.ty.to.k === 'struct') {
+        const inner = arg.kind === 'unary' && arg.op === '&' ? arg.arg : arg;
+        if (inner.kind !== 'name') throw new LangFault(arg.span, 'pass the struct as &name.');
+        structs.set(param.name, inner.name);
+      } else if (param.ty.k === 'ptr' || param.ty.k === 'percpu') {
+        storages.set(param.name, this.storage(arg, NONE));
+      } else values.set(param.name, this.compile(arg));
+    });
+    return this.compile(ret, { values, storages, structs });
+  }
+
+  /** herd7's `1:r0=x` where r0 holds a pointer: x is then the address of x. */
+  private addressComparison(e: Expr & { kind: 'binary' }): Reader | null {
+    if (e.op !== '=' && e.op !== '==' && e.op !== '!=') return null;
+    const [reg, other] =
+      e.left.kind === 'regref'
+        ? [e.left, e.right]
+        : e.right.kind === 'regref'
+          ? [e.right, e.left]
+          : [null, null];
+    if (!reg || other.kind !== 'name' || !pointerLocal(this.p, reg)) return null;
+    const g = this.p.module.globals.get(other.name);
+    if (g?.k !== 'scalar') return null;
+    const r = this.register(reg);
+    const name = g.storage.cell.name;
+    const eq = e.op !== '!=';
+    return (m, s) => {
+      const v = r(m, s);
+      const addr = BigInt((cellNamed(m, name) as Cell).addr);
+      return (v === addr) === eq ? 1n : 0n;
+    };
+  }
+}
+
+/** Whether thread N's local `r` is declared as a pointer. */
+function pointerLocal(p: CompiledProgram, reg: Expr & { kind: 'regref' }): boolean {
+  const t = p.module.threads.find((x) => x.item.role === 'P' && x.item.index === reg.thread);
+  if (!t) return false;
+  let found = false;
+  const walk = (st: Stmt): void => {
+    if (st.kind === 'decl')
+      for (const d of st.declarators)
+        if (d.name === reg.name && st.type.pointers + d.pointers > 0) found = true;
+    if (st.kind === 'block') st.body.forEach(walk);
+  };
+  walk(t.item.body);
+  return found;
+}

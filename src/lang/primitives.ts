@@ -1,0 +1,756 @@
+// The kernel primitives a program may call, each lowered to the machine's steps as the lab's
+// machine model says (docs/language.md has the table): a LOCK-prefixed read-modify-write is one
+// step; a this_cpu operation is x86's single instruction (a load and a store that nothing on the
+// CPU can split); spin_lock is one step that takes the lock or spins; barriers order nothing more
+// on this sequentially consistent machine and emit nothing (the listing says so). Primitives the
+// machine does not model (RCU, SRCU, bottom halves, sleeping locks) are refused by name.
+
+import { Cond, Mode, Op } from '../machine/isa.ts';
+import type { Expr } from './ast.ts';
+import type { Reg } from './emit.ts';
+import type { ExprGen } from './expressions.ts';
+import { LangFault, type Span } from './source.ts';
+import { BOOL, INT, S64, type Ty, typeName, wordsOf } from './types.ts';
+import type { MemPlace, Val } from './values.ts';
+
+type Call = Expr & { kind: 'call' };
+
+interface Primitive {
+  /** How many arguments it takes. */
+  readonly args: number;
+  readonly lower: (g: ExprGen, a: readonly Expr[], call: Call) => Val;
+}
+
+const VOID: Val = { k: 'void' };
+const table = new Map<string, Primitive>();
+
+function def(names: string | readonly string[], args: number, lower: Primitive['lower']): void {
+  for (const n of typeof names === 'string' ? [names] : names) table.set(n, { args, lower });
+}
+
+/** `name` and its _relaxed, _acquire and _release forms (the same step on this machine). */
+function ordered(name: string): string[] {
+  return [name, `${name}_relaxed`, `${name}_acquire`, `${name}_release`];
+}
+
+// ---- arguments -----------------------------------------------------------------------------------
+
+/** The memory a pointer argument points to (`&x`, or a pointer parameter `x`). */
+function pointee(g: ExprGen, e: Expr): MemPlace {
+  const p = g.deref(g.value(e), e.span);
+  if (p.k !== 'mem')
+    throw new LangFault(
+      e.span,
+      'this needs a pointer to one word of memory, such as `&x` or a parameter `int *x`.',
+    );
+  return p;
+}
+
+/** The memory an lvalue argument names (`x`, `*p`, `fbc->count`, `per_cpu(v, 1)`). */
+function lvalue(g: ExprGen, e: Expr): MemPlace {
+  const p = g.place(e);
+  if (p.k === 'local')
+    throw new LangFault(
+      e.span,
+      `\`${p.name}\` is a local variable: READ_ONCE and its kind are for shared memory.`,
+      'Read a local directly.',
+    );
+  if (p.k !== 'mem') throw new LangFault(e.span, 'this needs a variable in memory.');
+  return p;
+}
+
+/** This CPU's element of a per-CPU variable argument (`v`, or `*p` for a __percpu pointer). */
+function thisCpuArg(g: ExprGen, e: Expr): MemPlace {
+  const p = g.place(e);
+  if (p.k !== 'pcpuvar')
+    throw new LangFault(
+      e.span,
+      'a this_cpu operation takes a per-CPU variable: DEFINE_PER_CPU(type, v) and then v, or *p for a `T __percpu *p`.',
+    );
+  return g.thisCpu(p.pc, p.elem);
+}
+
+/** A local variable argument (the `flags` of local_irq_save, the `&old` of try_cmpxchg). */
+function localArg(g: ExprGen, e: Expr, what: string): Reg {
+  const inner = e.kind === 'unary' && e.op === '&' ? e.arg : e;
+  const p = g.place(inner);
+  if (p.k !== 'local') throw new LangFault(e.span, `${what} must be a local variable.`);
+  return p.r;
+}
+
+function atomicPlace(g: ExprGen, e: Expr, bits: 32 | 64 | 'long'): MemPlace {
+  const p = pointee(g, e);
+  const want = bits === 'long' ? g.mod.settings.wordBits : bits;
+  if (p.ty.k !== 'atomic' || p.ty.bits !== want) {
+    const name = bits === 32 ? 'atomic_t' : bits === 64 ? 'atomic64_t' : 'atomic_long_t';
+    throw new LangFault(
+      e.span,
+      `this needs a pointer to an ${name}, and this points to ${typeName(p.ty)}.`,
+    );
+  }
+  return p;
+}
+
+function lockPlace(g: ExprGen, e: Expr): MemPlace {
+  const p = pointee(g, e);
+  if (p.ty.k !== 'lock')
+    throw new LangFault(e.span, `this needs a pointer to a spinlock_t, not to ${typeName(p.ty)}.`);
+  return p;
+}
+
+/** A register holding −v (for atomic_sub and friends). */
+function negated(g: ExprGen, e: Expr): Reg | bigint {
+  const v = g.value(e);
+  g.checkNumber(v, e.span);
+  if (v.k === 'const') return -v.v;
+  const d = g.temp();
+  g.e.mov(d, 0n);
+  g.e.arith(Op.Sub, d, d, g.reg(v, e.span));
+  return d;
+}
+
+function operandValue(g: ExprGen, e: Expr): Reg | bigint {
+  const v = g.value(e);
+  g.checkNumber(v, e.span);
+  return v.k === 'const' ? v.v : g.reg(v, e.span);
+}
+
+function valueTy(p: MemPlace): Ty {
+  return wordsOf(p.ty) === 2 ? S64 : INT;
+}
+
+// ---- accesses --------------------------------------------------------------------------------------
+
+const read = (g: ExprGen, p: MemPlace, atomic: boolean): Val => {
+  const r = g.temp();
+  g.loadInto(p, r, atomic);
+  return { k: 'reg', r, ty: valueTy(p) };
+};
+
+def(['READ_ONCE', 'rcu_dereference', 'rcu_access_pointer', 'rcu_dereference_raw'], 1, (g, [x]) =>
+  read(g, lvalue(g, x as Expr), false),
+);
+def(['WRITE_ONCE', 'rcu_assign_pointer', 'RCU_INIT_POINTER'], 2, (g, [x, v]) => {
+  const p = lvalue(g, x as Expr);
+  g.storeFrom(p, g.reg(g.value(v as Expr), (v as Expr).span), false);
+  return VOID;
+});
+def('smp_load_acquire', 1, (g, [x]) => read(g, pointee(g, x as Expr), false));
+def('smp_store_release', 2, (g, [x, v]) => {
+  g.storeFrom(pointee(g, x as Expr), g.reg(g.value(v as Expr), (v as Expr).span), false);
+  return VOID;
+});
+def('smp_store_mb', 2, (g, [x, v], c) => {
+  g.storeFrom(lvalue(g, x as Expr), g.reg(g.value(v as Expr), (v as Expr).span), false);
+  g.note(
+    c.span,
+    'smp_store_mb(): a store and a full barrier; on this sequentially consistent machine the barrier orders nothing more',
+  );
+  return VOID;
+});
+
+// ---- barriers: nothing to order on a sequentially consistent machine ----------------------------
+
+const BARRIERS: Readonly<Record<string, string>> = {
+  smp_mb: 'a full barrier',
+  smp_rmb: 'a read barrier',
+  smp_wmb: 'a write barrier',
+  mb: 'a full barrier',
+  rmb: 'a read barrier',
+  wmb: 'a write barrier',
+  smp_mb__before_atomic: 'a full barrier before an atomic',
+  smp_mb__after_atomic: 'a full barrier after an atomic',
+  smp_mb__after_spinlock: 'a full barrier after taking a lock',
+  smp_mb__after_unlock_lock: 'a full barrier after an unlock and a lock',
+  smp_read_barrier_depends: 'a dependency barrier',
+};
+for (const [name, what] of Object.entries(BARRIERS)) {
+  def(name, 0, (g, _a, c) => {
+    g.note(
+      c.span,
+      `${name}(): ${what}. The machine is sequentially consistent (every store is seen by every CPU at once), so it orders nothing more here and takes no step`,
+    );
+    return VOID;
+  });
+}
+def('barrier', 0, (g, _a, c) => {
+  g.note(
+    c.span,
+    'barrier(): a compiler barrier; the lab keeps every access in program order anyway',
+  );
+  return VOID;
+});
+def('cpu_relax', 0, (g, _a, c) => {
+  g.note(c.span, 'cpu_relax(): a pause in a spin loop; it takes no step in the model');
+  return VOID;
+});
+
+// ---- atomic_t, atomic64_t, atomic_long_t ------------------------------------------------------------
+
+for (const [prefix, bits] of [
+  ['atomic', 32],
+  ['atomic64', 64],
+  ['atomic_long', 'long'],
+] as const) {
+  const at = (g: ExprGen, e: Expr) => atomicPlace(g, e, bits);
+  const addOp = (g: ExprGen, p: MemPlace, v: Reg | bigint, dst: Reg | null) => {
+    g.markWrite(g.e.atomic(Op.AtomicAdd, g.operand(p, wordsOf(p.ty) === 2 ? 64 : 32), v, dst), p);
+  };
+  def([`${prefix}_read`, `${prefix}_read_acquire`], 1, (g, [x]) => read(g, at(g, x as Expr), true));
+  def([`${prefix}_set`, `${prefix}_set_release`], 2, (g, [x, v]) => {
+    const p = at(g, x as Expr);
+    g.storeFrom(p, g.reg(g.value(v as Expr), (v as Expr).span), true);
+    return VOID;
+  });
+  def(`${prefix}_add`, 2, (g, [v, x]) => {
+    const amount = operandValue(g, v as Expr);
+    addOp(g, at(g, x as Expr), amount, null);
+    return VOID;
+  });
+  def(`${prefix}_sub`, 2, (g, [v, x]) => {
+    const amount = negated(g, v as Expr);
+    addOp(g, at(g, x as Expr), amount, null);
+    return VOID;
+  });
+  def(`${prefix}_inc`, 1, (g, [x]) => {
+    addOp(g, at(g, x as Expr), 1n, null);
+    return VOID;
+  });
+  def(`${prefix}_dec`, 1, (g, [x]) => {
+    addOp(g, at(g, x as Expr), -1n, null);
+    return VOID;
+  });
+  // The _return forms give the new value, the fetch_ forms the old one.
+  type Delta = (g: ExprGen, a: readonly Expr[]) => { x: Expr; v: Reg | bigint };
+  const returning = (name: string, args: number, delta: Delta, fetch: boolean) => {
+    def(ordered(name), args, (g, a) => {
+      const { x, v } = delta(g, a);
+      const p = at(g, x);
+      const d = g.temp();
+      addOp(g, p, v, d);
+      if (fetch) g.e.arith(Op.Sub, d, d, v);
+      return { k: 'reg', r: d, ty: valueTy(p) };
+    });
+  };
+  for (const fetch of [false, true]) {
+    const name = (op: string) => (fetch ? `${prefix}_fetch_${op}` : `${prefix}_${op}_return`);
+    returning(
+      name('add'),
+      2,
+      (g, [v, x]) => ({ x: x as Expr, v: operandValue(g, v as Expr) }),
+      fetch,
+    );
+    returning(name('sub'), 2, (g, [v, x]) => ({ x: x as Expr, v: negated(g, v as Expr) }), fetch);
+    returning(name('inc'), 1, (_g, [x]) => ({ x: x as Expr, v: 1n }), fetch);
+    returning(name('dec'), 1, (_g, [x]) => ({ x: x as Expr, v: -1n }), fetch);
+  }
+  def(ordered(`${prefix}_xchg`), 2, (g, [x, v]) => {
+    const p = at(g, x as Expr);
+    const d = g.temp();
+    g.markWrite(g.e.xchg(d, g.operand(p), g.reg(g.value(v as Expr), (v as Expr).span)), p);
+    return { k: 'reg', r: d, ty: valueTy(p) };
+  });
+  def(ordered(`${prefix}_cmpxchg`), 3, (g, [x, o, n]) =>
+    cmpxchg(g, at(g, x as Expr), o as Expr, n as Expr),
+  );
+  def(ordered(`${prefix}_try_cmpxchg`), 3, (g, [x, o, n]) =>
+    tryCmpxchg(g, at(g, x as Expr), o as Expr, n as Expr),
+  );
+  const tested = (
+    name: string,
+    args: number,
+    cond: number,
+    delta: (g: ExprGen, a: readonly Expr[]) => { x: Expr; v: Reg | bigint },
+  ) => {
+    def(name, args, (g, a) => {
+      const { x, v } = delta(g, a);
+      const p = at(g, x);
+      const d = g.temp();
+      addOp(g, p, v, d);
+      g.e.setCond(cond, d, d, 0n);
+      return { k: 'reg', r: d, ty: BOOL };
+    });
+  };
+  tested(`${prefix}_sub_and_test`, 2, Cond.Eq, (g, [v, x]) => ({
+    x: x as Expr,
+    v: negated(g, v as Expr),
+  }));
+  tested(`${prefix}_dec_and_test`, 1, Cond.Eq, (_g, [x]) => ({ x: x as Expr, v: -1n }));
+  tested(`${prefix}_inc_and_test`, 1, Cond.Eq, (_g, [x]) => ({ x: x as Expr, v: 1n }));
+  tested(`${prefix}_add_negative`, 2, Cond.Lt, (g, [v, x]) => ({
+    x: x as Expr,
+    v: operandValue(g, v as Expr),
+  }));
+  def(`${prefix}_add_unless`, 3, (g, [x, a, u]) =>
+    addUnless(g, at(g, x as Expr), a as Expr, u as Expr, false),
+  );
+  def(`${prefix}_fetch_add_unless`, 3, (g, [x, a, u]) =>
+    addUnless(g, at(g, x as Expr), a as Expr, u as Expr, true),
+  );
+  def(`${prefix}_inc_not_zero`, 1, (g, [x], c) =>
+    addUnless(
+      g,
+      at(g, x as Expr),
+      { kind: 'num', span: c.span, value: 1n, text: '1' },
+      { kind: 'num', span: c.span, value: 0n, text: '0' },
+      false,
+    ),
+  );
+  def(`${prefix}_or`, 2, (g, [v, x]) => {
+    const p = at(g, x as Expr);
+    g.markWrite(g.e.atomic(Op.AtomicOr, g.operand(p), operandValue(g, v as Expr), null), p);
+    return VOID;
+  });
+  for (const [op, code] of [
+    ['and', Op.And],
+    ['andnot', -1],
+    ['xor', Op.Xor],
+    ['fetch_or', Op.Or],
+    ['fetch_and', Op.And],
+    ['fetch_xor', Op.Xor],
+  ] as const) {
+    def(ordered(`${prefix}_${op}`), 2, (g, [v, x]) => {
+      const p = at(g, x as Expr);
+      let m = operandValue(g, v as Expr);
+      let use: number = code;
+      if (code === -1) {
+        // andnot: and with the complement.
+        use = Op.And;
+        if (typeof m === 'bigint') m = ~m;
+        else {
+          const d = g.temp();
+          g.e.arith(Op.Xor, d, m, -1n);
+          m = d;
+        }
+      }
+      const old = rmwLoop(g, p, (prev, next) => {
+        g.e.arith(use, next, prev, m);
+      });
+      return op.startsWith('fetch_') ? { k: 'reg', r: old, ty: valueTy(p) } : VOID;
+    });
+  }
+}
+
+/** dst = cmpxchg(*p, old, new): the value found; it stored `new` if that was `old`. */
+function cmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr): Val {
+  const expected = g.reg(g.value(o), o.span);
+  const next = g.reg(g.value(n), n.span);
+  const d = g.temp();
+  g.markWrite(g.e.cmpxchg(d, g.operand(p), expected, next), p);
+  return { k: 'reg', r: d, ty: valueTy(p) };
+}
+
+/** try_cmpxchg(p, &old, new): true if it stored; else old = the value found. */
+function tryCmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr): Val {
+  const old = localArg(g, o, 'try_cmpxchg’s expected value (&old)');
+  const next = g.reg(g.value(n), n.span);
+  const d = g.temp();
+  g.markWrite(g.e.cmpxchg(d, g.operand(p), old, next), p);
+  const ok = g.temp();
+  g.e.setCond(Cond.Eq, ok, d, old);
+  g.e.mov(old, d);
+  return { k: 'reg', r: ok, ty: BOOL };
+}
+
+/**
+ * A read-modify-write the machine has no single step for, as the kernel writes it: read, compute
+ * the new value, cmpxchg, again if another CPU changed the word in between. Returns the register
+ * holding the old value. The loop holds no state across its turns, so a retry returns to a state
+ * already met: it needs no loop bound.
+ */
+function rmwLoop(g: ExprGen, p: MemPlace, compute: (prev: Reg, next: Reg) => void): Reg {
+  const top = g.e.label();
+  const prev = g.temp();
+  const next = g.temp();
+  const found = g.temp();
+  g.e.bind(top);
+  g.loadInto(p, prev, true);
+  compute(prev, next);
+  g.markWrite(g.e.cmpxchg(found, g.operand(p), prev, next), p);
+  g.e.branch(Cond.Ne, found, prev, top);
+  return prev;
+}
+
+/** add_unless(p, a, u): adds a unless the value is u; says whether it added (or the old value). */
+function addUnless(g: ExprGen, p: MemPlace, a: Expr, u: Expr, fetch: boolean): Val {
+  const amount = operandValue(g, a);
+  const unless = operandValue(g, u);
+  const top = g.e.label();
+  const done = g.e.label();
+  const prev = g.temp();
+  const next = g.temp();
+  const found = g.temp();
+  const added = g.temp();
+  g.e.mov(added, 0n);
+  g.e.bind(top);
+  g.loadInto(p, prev, true);
+  g.e.branch(Cond.Eq, prev, unless, done);
+  g.e.arith(Op.Add, next, prev, amount);
+  g.markWrite(g.e.cmpxchg(found, g.operand(p), prev, next), p);
+  g.e.branch(Cond.Ne, found, prev, top);
+  g.e.mov(added, 1n);
+  g.e.bind(done);
+  return fetch ? { k: 'reg', r: prev, ty: valueTy(p) } : { k: 'reg', r: added, ty: BOOL };
+}
+
+// ---- xchg and cmpxchg on plain words -------------------------------------------------------------------
+
+def(ordered('xchg'), 2, (g, [x, v]) => {
+  const p = pointee(g, x as Expr);
+  const d = g.temp();
+  g.markWrite(g.e.xchg(d, g.operand(p), g.reg(g.value(v as Expr), (v as Expr).span)), p);
+  return { k: 'reg', r: d, ty: valueTy(p) };
+});
+def([...ordered('cmpxchg'), 'cmpxchg64', 'cmpxchg64_relaxed'], 3, (g, [x, o, n]) =>
+  cmpxchg(g, pointee(g, x as Expr), o as Expr, n as Expr),
+);
+def(ordered('try_cmpxchg'), 3, (g, [x, o, n]) =>
+  tryCmpxchg(g, pointee(g, x as Expr), o as Expr, n as Expr),
+);
+def(['cmpxchg_local', 'cmpxchg64_local'], 3, (g, [x, o, n]) =>
+  localCmpxchg(g, pointee(g, x as Expr), o as Expr, n as Expr),
+);
+
+/**
+ * x86's cmpxchg without LOCK (cmpxchg_local, this_cpu_cmpxchg): one instruction, so nothing on
+ * this CPU comes between its load and its store, but another CPU may.
+ */
+function localCmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr): Val {
+  const expected = g.reg(g.value(o), o.span);
+  const next = g.reg(g.value(n), n.span);
+  const d = g.temp();
+  const done = g.e.label();
+  g.loadInto(p, d, true);
+  g.e.branch(Cond.Ne, d, expected, done);
+  const st = g.storeFrom(p, next, true);
+  st.tail = true;
+  g.e.bind(done);
+  return { k: 'reg', r: d, ty: valueTy(p) };
+}
+
+// ---- locks ---------------------------------------------------------------------------------------------
+
+for (const raw of ['', 'raw_']) {
+  def(`${raw}spin_lock`, 1, (g, [x]) => {
+    const p = lockPlace(g, x as Expr);
+    g.markWrite(g.e.lockOp(Op.SpinLock, g.operand(p, 32)), p);
+    return VOID;
+  });
+  def(`${raw}spin_unlock`, 1, (g, [x]) => {
+    const p = lockPlace(g, x as Expr);
+    g.markWrite(g.e.lockOp(Op.SpinUnlock, g.operand(p, 32)), p);
+    return VOID;
+  });
+  def(`${raw}spin_trylock`, 1, (g, [x]) => {
+    const p = lockPlace(g, x as Expr);
+    const d = g.temp();
+    g.markWrite(g.e.lockOp(Op.SpinTrylock, g.operand(p, 32), d), p);
+    return { k: 'reg', r: d, ty: BOOL };
+  });
+  def(`${raw}spin_is_locked`, 1, (g, [x]) => {
+    const p = lockPlace(g, x as Expr);
+    const d = g.temp();
+    g.e.load(d, g.operand(p, 32));
+    g.e.setCond(Cond.Ne, d, d, 0n);
+    return { k: 'reg', r: d, ty: BOOL };
+  });
+  def(`${raw}spin_lock_irqsave`, 2, (g, [x, f]) => {
+    const p = lockPlace(g, x as Expr);
+    g.e.plain(Op.IrqSave, { dst: localArg(g, f as Expr, 'the flags').index });
+    g.markWrite(g.e.lockOp(Op.SpinLock, g.operand(p, 32)), p);
+    return VOID;
+  });
+  def(`${raw}spin_unlock_irqrestore`, 2, (g, [x, f]) => {
+    const p = lockPlace(g, x as Expr);
+    g.markWrite(g.e.lockOp(Op.SpinUnlock, g.operand(p, 32)), p);
+    g.e.plain(Op.IrqRestore, { src: localArg(g, f as Expr, 'the flags').index });
+    return VOID;
+  });
+  def(`${raw}spin_lock_irq`, 1, (g, [x]) => {
+    const p = lockPlace(g, x as Expr);
+    g.e.plain(Op.IrqDisable);
+    g.markWrite(g.e.lockOp(Op.SpinLock, g.operand(p, 32)), p);
+    return VOID;
+  });
+  def(`${raw}spin_unlock_irq`, 1, (g, [x]) => {
+    const p = lockPlace(g, x as Expr);
+    g.markWrite(g.e.lockOp(Op.SpinUnlock, g.operand(p, 32)), p);
+    g.e.plain(Op.IrqEnable);
+    return VOID;
+  });
+  def(`${raw}spin_lock_init`, 1, (g, [x]) => {
+    const p = lockPlace(g, x as Expr);
+    const z = g.temp();
+    g.e.mov(z, 0n);
+    g.e.store(g.operand(p, 32), z);
+    return VOID;
+  });
+}
+
+// ---- preemption, interrupts, CPU numbers --------------------------------------------------------------
+
+def('preempt_disable', 0, (g) => {
+  g.e.plain(Op.PreemptDisable);
+  return VOID;
+});
+def(['preempt_enable', 'preempt_enable_no_resched'], 0, (g) => {
+  g.e.plain(Op.PreemptEnable);
+  return VOID;
+});
+def(['smp_processor_id', 'raw_smp_processor_id'], 0, (g) => {
+  const d = g.temp();
+  g.e.plain(Op.CpuId, { dst: d.index });
+  return { k: 'reg', r: d, ty: INT };
+});
+def('get_cpu', 0, (g) => {
+  g.e.plain(Op.PreemptDisable);
+  const d = g.temp();
+  g.e.plain(Op.CpuId, { dst: d.index });
+  return { k: 'reg', r: d, ty: INT };
+});
+def('put_cpu', 0, (g) => {
+  g.e.plain(Op.PreemptEnable);
+  return VOID;
+});
+def(['num_online_cpus', 'num_possible_cpus', 'num_present_cpus'], 0, (g) => ({
+  k: 'const',
+  v: BigInt(g.mod.settings.cpus),
+  ty: INT,
+}));
+for (const raw of ['', 'raw_']) {
+  def(`${raw}local_irq_save`, 1, (g, [f]) => {
+    g.e.plain(Op.IrqSave, { dst: localArg(g, f as Expr, 'the flags').index });
+    return VOID;
+  });
+  def(`${raw}local_irq_restore`, 1, (g, [f]) => {
+    g.e.plain(Op.IrqRestore, { src: localArg(g, f as Expr, 'the flags').index });
+    return VOID;
+  });
+  def(`${raw}local_irq_disable`, 0, (g) => {
+    g.e.plain(Op.IrqDisable);
+    return VOID;
+  });
+  def(`${raw}local_irq_enable`, 0, (g) => {
+    g.e.plain(Op.IrqEnable);
+    return VOID;
+  });
+}
+
+// ---- per-CPU operations ----------------------------------------------------------------------------------
+
+def(['this_cpu_ptr', 'raw_cpu_ptr'], 1, (g, [x]) => {
+  const v = g.value(x as Expr);
+  if (v.k !== 'pcpu')
+    throw new LangFault(
+      (x as Expr).span,
+      'this_cpu_ptr() takes a per-CPU pointer: &v for DEFINE_PER_CPU(T, v), or a `T __percpu *`.',
+    );
+  const d = g.temp();
+  g.e.plain(Op.AddrGen, { dst: d.index, mode: Mode.ThisCpu, base: v.pc.base, stride: v.pc.stride });
+  return {
+    k: 'reg',
+    r: d,
+    ty: { k: 'ptr', to: v.elem },
+    points: { k: 'percpu', pc: v.pc, ty: v.elem },
+  };
+});
+def('per_cpu_ptr', 2, (g, [x, cpu]) => {
+  const v = g.value(x as Expr);
+  if (v.k !== 'pcpu')
+    throw new LangFault((x as Expr).span, 'per_cpu_ptr() takes a per-CPU pointer.');
+  const idx = g.value(cpu as Expr);
+  g.checkNumber(idx, (cpu as Expr).span);
+  return { k: 'elem', pc: v.pc, elem: v.elem, idx, ty: { k: 'ptr', to: v.elem } };
+});
+def('per_cpu', 2, (g, _a, c) => read(g, g.perCpuElement(c), false));
+
+for (const pre of ['this_cpu', '__this_cpu', 'raw_cpu']) {
+  def(`${pre}_read`, 1, (g, [x]) => read(g, thisCpuArg(g, x as Expr), true));
+  def(`${pre}_write`, 2, (g, [x, v]) => {
+    const p = thisCpuArg(g, x as Expr);
+    g.storeFrom(p, g.reg(g.value(v as Expr), (v as Expr).span), true);
+    return VOID;
+  });
+  const local = (
+    name: string,
+    args: number,
+    op: (g: ExprGen, a: readonly Expr[], prev: Reg, next: Reg) => void,
+    result: 'none' | 'new' | 'old',
+  ) => {
+    def(`${pre}_${name}`, args, (g, a) => {
+      const p = thisCpuArg(g, a[0] as Expr);
+      const prev = g.temp();
+      const next = g.temp();
+      g.loadInto(p, prev, true);
+      op(g, a, prev, next);
+      const st = g.storeFrom(p, next, true);
+      st.tail = true;
+      if (result === 'none') return VOID;
+      return { k: 'reg', r: result === 'new' ? next : prev, ty: valueTy(p) };
+    });
+  };
+  const add =
+    (sign: 1n | -1n, fixed: bigint | null) =>
+    (g: ExprGen, a: readonly Expr[], prev: Reg, next: Reg) => {
+      if (fixed !== null) g.e.arith(Op.Add, next, prev, fixed);
+      else {
+        const v = sign === 1n ? operandValue(g, a[1] as Expr) : negated(g, a[1] as Expr);
+        g.e.arith(Op.Add, next, prev, v);
+      }
+    };
+  local('add', 2, add(1n, null), 'none');
+  local('sub', 2, add(-1n, null), 'none');
+  local('inc', 1, add(1n, 1n), 'none');
+  local('dec', 1, add(1n, -1n), 'none');
+  local('add_return', 2, add(1n, null), 'new');
+  local('sub_return', 2, add(-1n, null), 'new');
+  local('inc_return', 1, add(1n, 1n), 'new');
+  local('dec_return', 1, add(1n, -1n), 'new');
+  local(
+    'xchg',
+    2,
+    (g, a, _prev, next) => {
+      g.valueInto(a[1] as Expr, next);
+    },
+    'old',
+  );
+  local(
+    'and',
+    2,
+    (g, a, prev, next) => {
+      g.e.arith(Op.And, next, prev, operandValue(g, a[1] as Expr));
+    },
+    'none',
+  );
+  local(
+    'or',
+    2,
+    (g, a, prev, next) => {
+      g.e.arith(Op.Or, next, prev, operandValue(g, a[1] as Expr));
+    },
+    'none',
+  );
+  def(`${pre}_cmpxchg`, 3, (g, [x, o, n]) => {
+    const p = thisCpuArg(g, x as Expr);
+    return localCmpxchg(g, p, o as Expr, n as Expr);
+  });
+  def(`${pre}_try_cmpxchg`, 3, (g, [x, o, n]) => {
+    const p = thisCpuArg(g, x as Expr);
+    const old = localArg(g, o as Expr, 'this_cpu_try_cmpxchg’s expected value (&old)');
+    const next = g.reg(g.value(n as Expr), (n as Expr).span);
+    const d = g.temp();
+    const done = g.e.label();
+    g.loadInto(p, d, true);
+    g.e.branch(Cond.Ne, d, old, done);
+    const st = g.storeFrom(p, next, true);
+    st.tail = true;
+    g.e.bind(done);
+    const ok = g.temp();
+    g.e.setCond(Cond.Eq, ok, d, old);
+    g.e.mov(old, d);
+    return { k: 'reg', r: ok, ty: BOOL };
+  });
+}
+
+// ---- small helpers of kernel C ---------------------------------------------------------------------------
+
+def('abs', 1, (g, [x]) => {
+  const v = g.value(x as Expr);
+  g.checkNumber(v, (x as Expr).span);
+  if (v.k === 'const') return { ...v, v: v.v < 0n ? -v.v : v.v };
+  const r = g.reg(v, (x as Expr).span);
+  const d = g.temp();
+  const done = g.e.label();
+  g.e.mov(d, r);
+  g.e.branch(Cond.Ge, r, 0n, done);
+  g.e.mov(d, 0n);
+  g.e.arith(Op.Sub, d, d, r);
+  g.e.bind(done);
+  return { k: 'reg', r: d, ty: v.k === 'reg' ? v.ty : INT };
+});
+for (const name of ['min', 'max']) {
+  def(name, 2, (g, [a, b]) => {
+    const x = g.reg(g.value(a as Expr), (a as Expr).span);
+    const y = g.reg(g.value(b as Expr), (b as Expr).span);
+    const d = g.temp();
+    const done = g.e.label();
+    g.e.mov(d, x);
+    g.e.branch(name === 'min' ? Cond.Le : Cond.Ge, x, y, done);
+    g.e.mov(d, y);
+    g.e.bind(done);
+    return { k: 'reg', r: d, ty: S64 };
+  });
+}
+
+// ---- what the machine does not model ----------------------------------------------------------------------
+
+const REFUSED: Readonly<Record<string, string>> = {
+  rcu_read_lock:
+    'RCU read-side critical sections are not modelled: the machine has no grace periods.',
+  rcu_read_unlock:
+    'RCU read-side critical sections are not modelled: the machine has no grace periods.',
+  synchronize_rcu: 'RCU grace periods are not modelled.',
+  synchronize_rcu_expedited: 'RCU grace periods are not modelled.',
+  call_rcu: 'RCU callbacks are not modelled.',
+  rcu_barrier: 'RCU callbacks are not modelled.',
+  srcu_read_lock: 'SRCU is not modelled.',
+  srcu_read_unlock: 'SRCU is not modelled.',
+  synchronize_srcu: 'SRCU is not modelled.',
+  synchronize_srcu_expedited: 'SRCU is not modelled.',
+  smp_mb__after_srcu_read_unlock: 'SRCU is not modelled.',
+  local_bh_disable: 'softirqs (bottom halves) are not modelled; the machine has IRQs and NMIs.',
+  local_bh_enable: 'softirqs (bottom halves) are not modelled; the machine has IRQs and NMIs.',
+  spin_lock_bh: 'softirqs (bottom halves) are not modelled: use spin_lock_irqsave, or spin_lock.',
+  spin_unlock_bh: 'softirqs (bottom halves) are not modelled.',
+  read_lock: 'reader-writer locks are not modelled: use a spinlock.',
+  read_unlock: 'reader-writer locks are not modelled.',
+  write_lock: 'reader-writer locks are not modelled: use a spinlock.',
+  write_unlock: 'reader-writer locks are not modelled.',
+  mutex_lock: 'sleeping locks are not modelled: a task never sleeps here; use a spinlock.',
+  mutex_unlock: 'sleeping locks are not modelled.',
+  down: 'semaphores are not modelled.',
+  up: 'semaphores are not modelled.',
+  schedule:
+    'a task cannot give up its CPU by itself here: preemption is a scheduler event (pre0 in a schedule).',
+  msleep: 'time is not modelled: a step is a step.',
+  udelay: 'time is not modelled: a step is a step.',
+  kmalloc: 'allocation is not modelled: declare the variables the program needs.',
+  kfree: 'allocation is not modelled.',
+  alloc_percpu:
+    'per-CPU allocation is implicit: a `T __percpu *` field of a global struct gets one element per CPU.',
+  free_percpu: 'per-CPU allocation is implicit.',
+  printk: 'there is no console: record(name, value) makes a value an observable.',
+  pr_info: 'there is no console: record(name, value) makes a value an observable.',
+  BUG_ON: 'write the condition as an invariant: `invariant always name: …`.',
+  WARN_ON: 'write the condition as an invariant: `invariant always name: …`.',
+  WARN_ON_ONCE: 'write the condition as an invariant: `invariant always name: …`.',
+  irqs_disabled: 'reading the interrupt flag is not supported yet.',
+  in_interrupt: 'reading the context is not supported yet.',
+  might_sleep: 'sleeping is not modelled.',
+  lockdep_assert_held: 'lockdep is not modelled.',
+  this_cpu_generic_read:
+    'write the generic fallback out: preempt_disable(); v = __this_cpu_read(x); preempt_enable().',
+};
+
+/** Every name a program may call besides its own functions (for "did you mean"). */
+export function primitiveNames(): string[] {
+  return [...table.keys(), 'record'];
+}
+
+export function refusedReason(name: string): string | undefined {
+  return REFUSED[name];
+}
+
+/** The primitive of this name, or undefined. */
+export function primitive(name: string): Primitive | undefined {
+  return table.get(name);
+}
+
+/** Checks a call's argument count against the primitive's. */
+export function checkArity(p: Primitive, call: Call, span: Span): void {
+  if (call.args.length !== p.args)
+    throw new LangFault(
+      span,
+      `\`${call.callee}\` takes ${p.args} argument${p.args === 1 ? '' : 's'}, not ${call.args.length}.`,
+    );
+}
