@@ -217,6 +217,13 @@ function describeInstruction(
     case Op.SpinUnlock:
       text = `${who} releases ${cell}`;
       break;
+    case Op.SpinTrylock: {
+      const got = after[addr] === ctx + 1 && before[addr] !== ctx + 1;
+      text = got
+        ? `${who} takes ${cell} (preemption off): trylock succeeds`
+        : `${who} finds ${cell} held by ${actorName(m, before, (before[addr] as number) - 1)}: trylock fails`;
+      break;
+    }
     case Op.PreemptDisable:
       text = `${who} disables preemption (preempt_count ${after[b + CPU_PREEMPT]})`;
       break;
@@ -250,6 +257,11 @@ function describeInstruction(
 
   if (ins.say && !trace.spun)
     text = fill(ins.say, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}` });
+  // A typed program's step quotes the statement it belongs to.
+  const source = m.programs[ctx]?.source;
+  const site = source?.sites[pc];
+  if (source && site && text.startsWith(`${who} `))
+    text = `${who} \`${statementText(source.text, site)}\`: ${text.slice(who.length + 1)}`;
   if (ins.tail) text += ', completing one instruction that no interrupt could split';
   else if (!trace.spun && code[after[cb + CTX_PC] as number]?.tail === true) {
     text += ' (first half of one instruction: no interrupt can come before its second half)';
@@ -261,10 +273,15 @@ function describeInstruction(
     if (li.op === Op.Record) {
       const slot = m.layout.results.find((r) => r.offset === li.base);
       const value = regValue(m, after, ctx, li.src);
+      // A typed program's record(name, v) names what it records; its sum() says it returned.
+      const recorded =
+        source && slot && !slot.name.startsWith('@')
+          ? `records ${slot.name} = ${fmt(value)}`
+          : null;
       extras.push(
         li.say
           ? fill(li.say, m, before, after, ctx, { who, cell, v: value, addr, cpu: `CPU${onCpu}` })
-          : `${slot?.label ?? 'it'} returns ${fmt(value)}`,
+          : (recorded ?? `${slot?.label ?? 'it'} returns ${fmt(value)}`),
       );
       if (kind === ins.kind && ins.kind === Kind.Plain) kind = Kind.Result;
     } else {
@@ -302,6 +319,12 @@ function describeInstruction(
     ctx,
     cpu: k,
   };
+}
+
+/** A statement's text as the narration quotes it: one line, without its `;`, at most 60 characters. */
+export function statementText(source: string, site: { start: number; end: number }): string {
+  const t = source.slice(site.start, site.end).replace(/\s+/g, ' ').replace(/;$/, '').trim();
+  return t.length > 60 ? `${t.slice(0, 57)}…` : t;
 }
 
 /** The first word of the cell holding `addr` (the low word of an s64). */
