@@ -1,6 +1,10 @@
 // Shared option parsing for the commands: scenario lookup, --set, --preset, --json.
 
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { CompiledProgram } from '../lang/compile.ts';
+import { formatError, LineMap } from '../lang/source.ts';
+import { programScenario } from '../scenarios/program.ts';
 import { findScenario, catalogue } from '../scenarios/index.ts';
 import { ParamError, resolveParams, splitAssignment } from '../scenarios/params.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
@@ -31,15 +35,46 @@ export const scenarioOptions = {
   json: { type: 'boolean' },
 } as const;
 
-/** The scenario named by an id, or a UsageError listing the ids. */
+/** Whether a command-line argument names a program file rather than a scenario id. */
+export function isProgramPath(arg: string): boolean {
+  return /[/\\]|\.(c|litmus|lab)$/.test(arg) || (existsSync(arg) && !findScenario(arg));
+}
+
+/**
+ * A typed program from a file, as a scenario; its compile errors as one usage error, each as a
+ * compiler prints it (`file:line:col: message`, the line, a caret).
+ */
+export function programArg(path: string): {
+  scenario: Scenario;
+  source: string;
+  compiled: CompiledProgram;
+} {
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const r = programScenario(source);
+  if (!r.ok) {
+    const map = new LineMap(source);
+    throw new UsageError(r.errors.map((e) => formatError(map, e, path)).join('\n'));
+  }
+  return { scenario: r.scenario, source, compiled: r.compiled };
+}
+
+/** The scenario named by an id or a program file, or a UsageError listing the ids. */
 export function scenarioArg(id: string | undefined): Scenario {
   if (id === undefined) {
-    throw new UsageError(`missing scenario id; one of: ${catalogue.map((s) => s.id).join(', ')}`);
+    throw new UsageError(
+      `missing scenario id or program file; one of: ${catalogue.map((s) => s.id).join(', ')}`,
+    );
   }
+  if (isProgramPath(id)) return programArg(id).scenario;
   const sc = findScenario(id);
   if (!sc) {
     throw new UsageError(
-      `unknown scenario '${id}'; one of: ${catalogue.map((s) => s.id).join(', ')}`,
+      `unknown scenario '${id}'; one of: ${catalogue.map((s) => s.id).join(', ')} (or a program file: prog.c, test.litmus)`,
     );
   }
   return sc;

@@ -6,6 +6,8 @@
 import { MachineFault } from '../machine/interpreter.ts';
 import { benchCommand } from './commands/bench.ts';
 import { exploreCommand } from './commands/explore.ts';
+import { checkCommand } from './commands/check.ts';
+import { exportCommand } from './commands/export.ts';
 import { list } from './commands/list.ts';
 import { liveCommand } from './commands/live.ts';
 import { randomCommand } from './commands/random.ts';
@@ -18,8 +20,12 @@ const HELP = `percpu-lab: the Linux kernel's per-CPU counters, step by step
 
 Usage: npm run lab -- <command> [options]
 
+  <id> is a scenario of the catalogue or a program file (prog.c, test.litmus: docs/language.md).
+
   list                                   every scenario (id, title, source)
   show <id>                              listing, parameters, observables, invariants, witnesses
+  check <file>                           explore a program; herd7's verdict on its condition
+  export <id> [--format lab|litmus]      a scenario or program as text (litmus: for herd7)
   replay <id> "<schedule>"               run a schedule, narrating every step
   replay <id> --witness <name>           replay one of the scenario's witnesses
   random <id> --seed N [--runs K]        seeded random schedules, grouped by outcome
@@ -57,6 +63,8 @@ const commands: Record<string, (argv: readonly string[]) => string | Promise<str
   replay: replayCommand,
   random: randomCommand,
   explore: exploreCommand,
+  check: checkCommand,
+  export: exportCommand,
 };
 
 /** Where the command line writes. */
