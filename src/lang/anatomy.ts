@@ -31,7 +31,9 @@ export interface Anatomy {
   /** The cell a write to which is a fold (the count, when there are deltas), or null. */
   readonly foldsInto: string | null;
   readonly sequences: ReadonlyMap<string, SequenceKind>;
+  /** The bound on a delta: reaching ±batch folds it (percpu_counter), or passing ±threshold does. */
   readonly batch: Expr | null;
+  readonly limit: 'batch' | 'threshold';
   /** How far read() may be from the exact total at rest, or null. */
   readonly error: Expr | null;
   readonly adds: ReadonlyMap<string, AddFunction>;
@@ -40,7 +42,18 @@ export interface Anatomy {
   readonly read: (Expr & { kind: 'call' }) | null;
 }
 
-const KEYS = ['count', 'deltas', 'parts', 'batch', 'error', 'add', 'sum', 'read', 'sequence'];
+const KEYS = [
+  'count',
+  'deltas',
+  'parts',
+  'batch',
+  'threshold',
+  'error',
+  'add',
+  'sum',
+  'read',
+  'sequence',
+];
 
 /** The program's counter declaration, resolved against its globals; null when it has none. */
 export function resolveAnatomy(mod: Module, clauses: readonly Item[]): Anatomy | null {
@@ -54,6 +67,7 @@ export function resolveAnatomy(mod: Module, clauses: readonly Item[]): Anatomy |
   const parts: Cell[] = [];
   const sequences = new Map<string, SequenceKind>();
   let batch: Expr | null = null;
+  let limit: 'batch' | 'threshold' = 'batch';
   let error: Expr | null = null;
   const adds = new Map<string, AddFunction>();
   let sum: string | null = null;
@@ -87,9 +101,12 @@ export function resolveAnatomy(mod: Module, clauses: readonly Item[]): Anatomy |
         for (const v of e.values) parts.push(cellOf(mod, v, 'a part of the value'));
         break;
       case 'batch':
-        once(e, batch);
+      case 'threshold':
+        if (batch !== null)
+          throw new LangFault(e.span, 'the counter names its batch (or threshold) twice.');
         mod.constant(first);
         batch = first;
+        limit = e.key;
         break;
       case 'error':
         once(e, error);
@@ -165,6 +182,7 @@ export function resolveAnatomy(mod: Module, clauses: readonly Item[]): Anatomy |
     foldsInto: count !== null && deltas !== null ? count.name : null,
     sequences,
     batch,
+    limit,
     error,
     adds,
     sum,

@@ -65,6 +65,8 @@ export type Expr =
       readonly then: Expr;
       readonly otherwise: Expr;
     }
+  /** `sums[1]` in final clauses: the value a record() made second. */
+  | { readonly kind: 'index'; readonly span: Span; readonly object: Expr; readonly index: Expr }
   /** `{ .field = value, … }` or `{ value, … }`: an initialiser. */
   | {
       readonly kind: 'init-list';

@@ -2,6 +2,7 @@
 // against the program's counter declaration. `invariant final no-lost-update;` names one.
 
 import { distance } from '../machine/int64.ts';
+import { counterReaders } from './counter.ts';
 import type { Machine } from '../machine/machine.ts';
 import type { CompiledProgram } from './compile.ts';
 import {
@@ -51,7 +52,11 @@ export function builtinInvariant(
     throw new LangFault(span, `\`${id}\` judges a counter: declare it with \`counter { … }\`.`);
   const expectWhen = id === 'sum-within-window' || id === 'slot-below-batch' ? 'always' : 'final';
   if (when !== expectWhen) throw new LangFault(span, `\`${id}\` is an ${expectWhen} invariant.`);
-  const parts = [a.count?.label, a.deltas ? 'the deltas' : null, ...a.parts.map((c) => c.label)]
+  const parts = [
+    a.count?.label,
+    a.deltas ? `Σ ${a.deltas.label}` : null,
+    ...a.parts.map((c) => c.label),
+  ]
     .filter(Boolean)
     .join(' + ');
   switch (id) {
@@ -79,10 +84,10 @@ export function builtinInvariant(
           span,
           '`read-within-bound` needs how far read() may be off: `error (BATCH - 1) * NR_CPUS;`.',
         );
-      const read = readerOf(p, a.read);
-      const bound = p.module.constant(a.error);
-      const name = p.source.slice(a.read.calleeSpan.start, a.read.calleeSpan.end);
-      const boundText = p.source.slice(a.error.span.start, a.error.span.end);
+      const r = counterReaders(p)?.read;
+      if (!r || r.bound === null) throw new Error('the counter has a read and an error');
+      const { name, bound, boundText } = r;
+      const read = r.value;
       return {
         id,
         when,
@@ -136,7 +141,7 @@ export function builtinInvariant(
       };
     }
     case 'slot-below-batch': {
-      if (!a.deltas || !a.batch)
+      if (!a.deltas || !a.batch || a.limit !== 'batch')
         throw new LangFault(span, '`slot-below-batch` needs the deltas and the batch.');
       const batch = p.module.constant(a.batch);
       const deltas = a.deltas.name;

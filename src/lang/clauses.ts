@@ -168,8 +168,11 @@ export function clausesOf(p: CompiledProgram): ProgramClauses {
       if (!named.has(o.name)) add(o, l);
     }
   }
+  // Without `observe` clauses, every record() name is observed; with them, only those they name
+  // (a record() may keep a value for an invariant alone).
+  const explicit = p.clauseItems.some((c) => c.kind === 'observe');
   for (const name of p.recordCounts.keys())
-    if (!name.startsWith('@') && !named.has(name))
+    if (!explicit && !name.startsWith('@') && !named.has(name))
       add(recordObservable(name), p.ast.items[0] ?? ({ span: { start: 0, end: 0 } } as Item));
   if (observables.length === 0) {
     // Nothing asked for: every global and every thread's own locals.
@@ -217,9 +220,13 @@ function propInvariant(
   description: string | null,
 ): LangInvariant {
   let seen: string[] = [];
-  const r = readerOf(p, prop, (text, v) => {
+  // The value that failed an all() leads: it says most.
+  const r = readerOf(p, prop, (text, v, lead) => {
     const shown = `${text} = ${v === null ? 'none' : String(v)}`;
-    if (!seen.includes(shown)) seen.push(shown);
+    if (!seen.includes(shown)) {
+      if (lead === true) seen.unshift(shown);
+      else seen.push(shown);
+    }
   });
   const text = p.source.slice(prop.span.start, prop.span.end);
   return {

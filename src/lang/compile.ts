@@ -3,12 +3,12 @@
 // takes; the second compiles again with hidden counters on those loops and the result slots
 // laid out. Errors come back as values with spans; nothing throws across this boundary.
 
-import type { Program as MachineProgram } from '../machine/isa.ts';
+import { Op, type Program as MachineProgram } from '../machine/isa.ts';
 import type { LayoutOptions, ResultSlot } from '../machine/layout.ts';
 import { compile as compileMachine, type Machine, type TaskSpec } from '../machine/machine.ts';
 import type { Expr, Item, Program } from './ast.ts';
 import { type Anatomy, resolveAnatomy } from './anatomy.ts';
-import { Emitter } from './emit.ts';
+import { type Draft, Emitter } from './emit.ts';
 import type { GenContext, PassInfo, SlotRef } from './gen.ts';
 import { loopsNeedingBounds } from './loops.ts';
 import { LIMITS, Module, type Storage, type ThreadItem } from './module.ts';
@@ -97,7 +97,12 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
 
   // Pass 1: which loops carry state, and how many values each slot takes.
   const info: PassInfo = { loops: [], records: new Map() };
-  const dummy: SlotRef = { offset: 0, capacity: 1 };
+  // Pass 1's slots are stand-ins that tell the names apart: the offset is the name's number.
+  const provisional = new Map<string, number>();
+  const provisionalSlot = (name: string): SlotRef => {
+    if (!provisional.has(name)) provisional.set(name, provisional.size);
+    return { offset: provisional.get(name) as number, capacity: 1 };
+  };
   const first = new Map<string, Emitter>();
   for (const t of threads) {
     const e = new Emitter(t.name, lines, LIMITS.instructions);
@@ -106,7 +111,7 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
       anatomy,
       bounded: new Set(),
       loopBounds,
-      slot: () => dummy,
+      slot: provisionalSlot,
       info,
       notes: new Map(),
       amounts: [],
@@ -127,7 +132,17 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
   const bound = mod.settings.loopBound;
   for (const [name, r] of info.records) {
     const count = Math.max(1, r.sites * (r.inLoop ? Math.max(bound, 8) : 1));
-    recordCounts.set(name, r.sites === 1 && !r.inLoop ? 1 : count);
+    // One value at most in every run (sites on exclusive paths, as before each `return`): the
+    // observable is that value, not a list.
+    const base = provisional.get(name);
+    const perRun =
+      base === undefined
+        ? r.sites
+        : threads.reduce(
+            (n, t) => n + recordsPerRun((first.get(t.name) as Emitter).drafts, base),
+            0,
+          );
+    recordCounts.set(name, perRun <= 1 && !r.inLoop ? 1 : count);
     const capacity = Math.min(count, 64);
     const label = name.startsWith('@sum:') ? `${anatomy?.sum ?? 'sum'}()` : name;
     slots.set(name, mod.layout.result(name, label, capacity));
@@ -162,6 +177,16 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
     programs.set(t.name, e.build(source));
   }
 
+  if (anatomy) {
+    mod.layout.declareCounter({
+      count: anatomy.count?.name ?? null,
+      deltas: anatomy.deltas?.name ?? null,
+      parts: anatomy.parts.map((c) => c.name),
+      batch: anatomy.batch ? Number(mod.constant(anatomy.batch)) : null,
+      limit: anatomy.limit,
+      sequences: [...anatomy.sequences].map(([cell, kind]) => ({ cell, kind })),
+    });
+  }
   const layout = mod.layout.build();
   if (layout.memWords > LIMITS.memoryWords)
     throw new LangFault(
@@ -327,4 +352,31 @@ function targetOf(mod: Module, e: Expr): Target {
     return { k: 'storage', st: v.st, cpu };
   }
   throw new LangFault(e.span, 'an initial value goes to a global: x, s.field, or per_cpu(v, cpu).');
+}
+
+/**
+ * The most records into slot `base` one run of a thread's instructions can make: the longest
+ * path's count, back edges aside (a record inside a loop is counted as repeating elsewhere; one a
+ * backward jump spans counts as unbounded).
+ */
+function recordsPerRun(drafts: readonly Draft[], base: number): number {
+  const isRecord = (d: Draft) => (d.op === Op.Record || d.op === Op.RecordTotal) && d.base === base;
+  const best = new Array<number>(drafts.length + 1).fill(0);
+  for (let pc = drafts.length - 1; pc >= 0; pc--) {
+    const d = drafts[pc] as Draft;
+    const target = d.to ? d.to.pc : -1;
+    if ((d.op === Op.Jump || d.op === Op.Branch) && target >= 0 && target <= pc)
+      for (let q = target; q <= pc; q++) if (isRecord(drafts[q] as Draft)) return Infinity;
+    const succs =
+      d.op === Op.Jump
+        ? [target]
+        : d.op === Op.Halt
+          ? []
+          : d.op === Op.Branch
+            ? [pc + 1, target]
+            : [pc + 1];
+    const next = Math.max(0, ...succs.filter((q) => q > pc).map((q) => best[q] ?? 0));
+    best[pc] = (isRecord(d) ? 1 : 0) + next;
+  }
+  return best[0] ?? 0;
 }

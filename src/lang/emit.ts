@@ -64,6 +64,7 @@ const BLANK: Omit<Draft, 'site' | 'fns' | 'to'> = {
 
 export class Emitter {
   readonly drafts: Draft[] = [];
+  private readonly labels: Label[] = [];
   private readonly regs: string[] = [];
   private readonly names = new Map<string, number>();
   private site: Site = { start: 0, end: 0 };
@@ -114,7 +115,38 @@ export class Emitter {
   }
 
   label(): Label {
-    return new Label();
+    const l = new Label();
+    this.labels.push(l);
+    return l;
+  }
+
+  /**
+   * Inserts a local instruction right after draft `pc`, in the same step (labels and the loop
+   * ranges given move with the instructions they point to).
+   */
+  insertAfter(
+    pc: number,
+    fields: Partial<Omit<Draft, 'site' | 'fns'>>,
+    ranges: { start: number; end: number; header: number }[],
+  ): void {
+    const at = pc + 1;
+    const like = this.drafts[pc] as Draft;
+    const d: Draft = {
+      ...BLANK,
+      line: like.line,
+      col: like.col,
+      ...fields,
+      to: null,
+      site: like.site,
+      fns: like.fns,
+    };
+    this.drafts.splice(at, 0, d);
+    for (const l of this.labels) if (l.pc >= at) l.pc++;
+    for (const r of ranges) {
+      if (r.start >= at) r.start++;
+      if (r.end >= at) r.end++;
+      if (r.header >= at) r.header++;
+    }
   }
 
   bind(l: Label): void {

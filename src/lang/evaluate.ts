@@ -108,12 +108,14 @@ export function exactValue(p: CompiledProgram, m: Machine, s: Int32Array): bigin
   return counterValue(p, m, s, true) + tallies(m, s);
 }
 
-/** The counter's value, read the way a word of its width wraps (an int counter after 2^32 adds). */
+/** The counter's value, read the way its global word wraps (an int count after 2^32 adds). */
 export function counterReading(p: CompiledProgram, m: Machine, s: Int32Array): bigint {
   const v = counterValue(p, m, s);
   const a = p.anatomy;
-  const single = a && a.deltas === null && a.parts.length === 0 && a.count?.type === 's32';
-  return single ? BigInt(unwrap32(v, exactValue(p, m, s))) : v;
+  // The global part is what accumulates a run's adds (the deltas are bounded): an int count wraps
+  // after 2^32 of them, and the value then stands for the one nearest the exact total.
+  const narrow = a?.count?.type === 's32';
+  return narrow ? BigInt(unwrap32(v, exactValue(p, m, s))) : v;
 }
 
 /**
@@ -123,7 +125,7 @@ export function counterReading(p: CompiledProgram, m: Machine, s: Int32Array): b
 export function readerOf(
   p: CompiledProgram,
   e: Expr,
-  seen?: (text: string, v: Scalar) => void,
+  seen?: (text: string, v: Scalar, lead?: boolean) => void,
 ): Reader {
   return new ClauseCompiler(p, seen).compile(e);
 }
@@ -146,7 +148,7 @@ const NONE: Bindings = { values: new Map(), storages: new Map(), structs: new Ma
 class ClauseCompiler {
   constructor(
     private readonly p: CompiledProgram,
-    private readonly seen?: (text: string, v: Scalar) => void,
+    private readonly seen?: (text: string, v: Scalar, lead?: boolean) => void,
   ) {}
 
   private watch(e: Expr, r: Reader): Reader {
@@ -256,6 +258,17 @@ class ClauseCompiler {
         return this.compile(e.arg, bindings);
       case 'call':
         return this.call(e, bindings);
+      case 'index': {
+        const name = e.object.kind === 'name' ? e.object.name : null;
+        if (name === null || !this.p.recordCounts.has(name))
+          throw new LangFault(e.object.span, '`name[i]` reads the values a record(name, …) made.');
+        const i = this.compile(e.index, bindings);
+        return this.watch(e, (m, s) => {
+          const at = i(m, s);
+          if (at === null) return null;
+          return recorded(m, s, name)[Number(at)] ?? null;
+        });
+      }
       default:
         throw new LangFault(e.span, 'this cannot be read from a state.');
     }
@@ -304,6 +317,9 @@ class ClauseCompiler {
     const c = mod.constantName(e.name, e.span);
     if (c !== null) return () => c;
     switch (e.name) {
+      case 'none':
+        // No value (an observable a variant does not have).
+        return () => null;
       case 'exact': {
         this.needCounter(e);
         const p = this.p;
@@ -405,6 +421,38 @@ class ClauseCompiler {
             : ({ kind: 'unary', op: '*', arg, span: arg.span } as Expr);
         return this.watch(e, this.compile(target, bindings));
       }
+      case 'count': {
+        const name = this.recordName(e);
+        return (m, s) => BigInt(recorded(m, s, name).length);
+      }
+      case 'all': {
+        // all(name, x, condition): the condition holds for every value x recorded as name.
+        const name = this.recordName(e);
+        const x = e.args[1];
+        const cond = e.args[2];
+        if (e.args.length !== 3 || x?.kind !== 'name' || !cond)
+          throw new LangFault(
+            e.span,
+            'write `all(name, x, condition)`: x stands for each value recorded as name.',
+          );
+        let current: bigint | null = null;
+        const values = new Map(bindings.values);
+        values.set(x.name, () => current);
+        const c = this.compile(cond, { ...bindings, values });
+        const see = this.seen;
+        return (m, s) => {
+          for (const v of recorded(m, s, name)) {
+            current = v;
+            const ok = c(m, s);
+            if (ok !== null && ok === 0n) {
+              // A failure names the value that failed: "read = 16".
+              see?.(name, v, true);
+              return 0n;
+            }
+          }
+          return 1n;
+        };
+      }
       case 'abs': {
         const a = this.compile(e.args[0] as Expr, bindings);
         return (m, s) => {
@@ -427,6 +475,17 @@ class ClauseCompiler {
       default:
         return this.pureFunction(e);
     }
+  }
+
+  /** The record name a clause function's first argument names. */
+  private recordName(e: Expr & { kind: 'call' }): string {
+    const a = e.args[0];
+    if (a?.kind !== 'name' || !this.p.recordCounts.has(a.name))
+      throw new LangFault(
+        a?.span ?? e.span,
+        `\`${e.callee}\` takes the name of a record(name, …).`,
+      );
+    return a.name;
   }
 
   /** A function of the program whose body is one `return expr;` (percpu_counter_read()). */

@@ -100,6 +100,11 @@ export abstract class ExprGen extends GenBase {
         return this.ternary(e);
       case 'init-list':
         throw new LangFault(e.span, 'a `{ … }` initialiser only initialises a global.');
+      case 'index':
+        throw new LangFault(
+          e.span,
+          'arrays are not supported yet; `name[i]` reads a record() in final clauses.',
+        );
     }
   }
 
@@ -228,6 +233,13 @@ export abstract class ExprGen extends GenBase {
         return this.memberPlace(e);
       case 'call':
         if (e.callee === 'per_cpu') return this.perCpuElement(e);
+        if (e.callee === '__get_cpu_var' || e.callee === 'get_cpu_var') {
+          // The 2.6-era lvalue of this CPU's element; &__get_cpu_var(v) is this_cpu_ptr(&v).
+          const v = e.args.length === 1 ? this.place(e.args[0] as Expr) : null;
+          if (v?.k !== 'pcpuvar')
+            throw new LangFault(e.span, `\`${e.callee}\` takes a per-CPU variable.`);
+          return this.thisCpu(v.pc, v.elem);
+        }
         break;
       case 'cast':
         return this.place(e.arg);
@@ -241,7 +253,13 @@ export abstract class ExprGen extends GenBase {
   perCpuElement(e: Expr & { kind: 'call' }): MemPlace {
     if (e.args.length !== 2)
       throw new LangFault(e.span, '`per_cpu` takes a per-CPU variable and a CPU number.');
-    const v = this.place(e.args[0] as Expr);
+    const arg = e.args[0] as Expr;
+    // per_cpu(v, cpu) for a per-CPU variable v; per_cpu(p, cpu) for a `T __percpu *p` too.
+    const asValue = arg.kind === 'member' ? this.value(arg) : null;
+    const v: Place =
+      asValue?.k === 'pcpu'
+        ? { k: 'pcpuvar', pc: asValue.pc, elem: asValue.elem }
+        : this.place(arg);
     if (v.k !== 'pcpuvar')
       throw new LangFault(
         (e.args[0] as Expr).span,

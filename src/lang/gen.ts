@@ -121,6 +121,21 @@ export class GenBase {
     this.freeTemps.push(...this.usedTemps.splice(0));
   }
 
+  /**
+   * Keeps the scratch registers in use out of reach while `body` runs (an inlined call, whose
+   * statements give back their own temps but must not reuse the caller's: its arguments and
+   * the half-evaluated expression around the call live in them).
+   */
+  protected holdTemps<T>(body: () => T): T {
+    const held = this.usedTemps.splice(0);
+    try {
+      return body();
+    } finally {
+      this.releaseTemps();
+      this.usedTemps.push(...held);
+    }
+  }
+
   /** A register holding the value (a new scratch one unless it is a register already). */
   reg(v: Val, span: Span): Reg {
     switch (v.k) {
@@ -244,8 +259,10 @@ export class GenBase {
   markWrite(d: Draft, p: MemPlace): Draft {
     const a = this.ctx.anatomy;
     if (a && p.owner !== null) {
+      const seq = a.sequences.get(p.owner);
       if (a.foldsInto === p.owner) d.kind = Kind.Fold;
-      else if (a.sequences.has(p.owner)) d.kind = Kind.SeqBump;
+      // A bump of a sequence or change counter (not a count of sums or folds under way).
+      else if (seq === 'inflight' || seq === 'changes') d.kind = Kind.SeqBump;
     }
     owners.set(d, p.owner);
     return d;
@@ -260,10 +277,10 @@ export class GenBase {
     if (words === 2 && this.wide32 && !atomic) {
       const halves =
         this.mod.settings.loadOrder === 'lo-hi' ? [Op.LoadLo, Op.LoadHi] : [Op.LoadHi, Op.LoadLo];
-      for (const op of halves) this.e.half(op, dst, this.operand(p, 64));
+      for (const op of halves) owners.set(this.e.half(op, dst, this.operand(p, 64)), p.owner);
       return;
     }
-    this.e.load(dst, this.operand(p));
+    owners.set(this.e.load(dst, this.operand(p)), p.owner);
     if (p.ty.k === 'int' && p.ty.unsigned && words === 1)
       this.e.arith(Op.And, dst, dst, 0xffffffffn);
   }
@@ -322,6 +339,20 @@ export class GenBase {
     switch (p.k) {
       case 'mem': {
         if (p.mode === Mode.Abs) return { k: 'addr', place: p, ty: { k: 'ptr', to: p.ty } };
+        if (p.mode === Mode.ThisCpu) {
+          // &this CPU's element (&__get_cpu_var(v)): the address, computed at this step.
+          const d = this.temp();
+          this.e.plain(Op.AddrGen, {
+            dst: d.index,
+            mode: Mode.ThisCpu,
+            base: p.base,
+            stride: p.stride,
+          });
+          const pc = this.mod.layout.perCpuNamed(p.owner ?? '');
+          return pc
+            ? { k: 'reg', r: d, ty: { k: 'ptr', to: p.ty }, points: { k: 'percpu', pc, ty: p.ty } }
+            : { k: 'reg', r: d, ty: { k: 'ptr', to: p.ty } };
+        }
         throw new LangFault(
           span,
           'this element’s address depends on the CPU: use this_cpu_ptr() or per_cpu_ptr().',
@@ -370,7 +401,7 @@ export class GenBase {
   }
 }
 
-/** The memory owner of each write, for the anatomy pass (kept beside the draft). */
+/** The memory each access touches (a cell's name), for the anatomy pass (kept beside the draft). */
 export const owners = new WeakMap<Draft, string | null>();
 
 export { INT };

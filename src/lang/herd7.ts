@@ -290,5 +290,7 @@ function expr(
       return refuse(e.span, '`++` and `--`');
     case 'init-list':
       return refuse(e.span, 'initialiser lists');
+    case 'index':
+      return refuse(e.span, 'indexes');
   }
 }

@@ -1,9 +1,11 @@
 // Which loops need a bound. A loop whose turns carry nothing from one to the next in registers
-// (a retry that reloads what it tests, a spin on a flag) returns to a state already met, so
-// Explore terminates on it without help; a loop that carries a register across turns (a counter,
-// an accumulator) could make every turn a new state, so it gets a hidden counter and stops at the
-// program's loop bound. Decided on the first pass's instructions by liveness: a loop carries state
-// when a register it writes is live at its head.
+// (a retry that reloads what it tests, a spin on a flag, a cmpxchg loop that takes the value it
+// found) returns to a state already met, so Explore terminates on it without help; a loop that
+// carries a register across turns (a counter, an accumulator: i = i + 1) could make every turn a
+// new state, so it gets a hidden counter and stops at the program's loop bound. Decided on the
+// first pass's instructions: a loop carries state when a register live at its head may still
+// depend, at a back edge, on the value it had at the head (a value just loaded from memory does
+// not).
 
 import { Mode, Op } from '../machine/isa.ts';
 import type { Draft } from './emit.ts';
@@ -23,6 +25,27 @@ function uses(d: Draft): number[] {
 function kills(d: Draft): number {
   if (d.dst < 0 || d.op === Op.LoadLo || d.op === Op.LoadHi) return -1;
   return d.dst;
+}
+
+/** Whether the register an instruction writes takes its value from memory (not from registers). */
+function fromMemory(d: Draft): boolean {
+  switch (d.op) {
+    case Op.Load:
+    case Op.Load64:
+    case Op.Xchg:
+    case Op.Cmpxchg:
+    case Op.AtomicAdd:
+    case Op.AtomicOr:
+    case Op.SpinTrylock:
+    case Op.CpuId:
+    case Op.AddrGen:
+    case Op.IrqSave:
+      return true;
+    case Op.Mov:
+      return d.useImm;
+    default:
+      return false;
+  }
 }
 
 function successors(drafts: readonly Draft[], pc: number): number[] {
@@ -58,6 +81,86 @@ function liveness(drafts: readonly Draft[]): Set<number>[] {
   return live;
 }
 
+const immediate = (d: Draft) => BigInt(d.immLo >>> 0) + (BigInt(d.immHi) << 32n);
+
+/** A branch condition on two known values (the comparisons a flag is tested with). */
+function branchHolds(cond: number, a: bigint, b: bigint): boolean | null {
+  switch (cond) {
+    case 0:
+      return a === b;
+    case 1:
+      return a !== b;
+    case 2:
+      return a < b;
+    case 3:
+      return a <= b;
+    case 4:
+      return a > b;
+    case 5:
+      return a >= b;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Whether a register live at the loop's head may still hold, at a back edge, a value that depends
+ * on what it held at the head: a forward walk over the loop's paths, carrying the set of such
+ * registers and the registers known to hold constants (a branch on one goes one way only, as a
+ * try_cmpxchg's success flag decides its loop's exit).
+ */
+function carriesState(
+  drafts: readonly Draft[],
+  header: number,
+  end: number,
+  atHead: ReadonlySet<number>,
+): boolean {
+  type Path = [pc: number, taint: Set<number>, changed: Set<number>, known: Map<number, bigint>];
+  const seen = new Set<string>();
+  // taint: registers whose value depends on the head's; changed: those the turn recomputed so.
+  const todo: Path[] = [[header, new Set(atHead), new Set(), new Map()]];
+  const sorted = (x: Set<number>) => [...x].sort((a, b) => a - b).join(',');
+  while (todo.length > 0) {
+    const [pc, taint, changed, known] = todo.pop() as Path;
+    const key = `${pc}|${sorted(taint)}|${sorted(changed)}|${[...known].join(';')}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    // Too many paths to follow: say it carries state, which only adds a bound.
+    if (seen.size > 20_000) return true;
+    const d = drafts[pc] as Draft;
+    const t = new Set(taint);
+    const c = new Set(changed);
+    const k2 = new Map(known);
+    const k = kills(d);
+    if (k >= 0) {
+      if (!fromMemory(d) && uses(d).some((r) => taint.has(r))) {
+        t.add(k);
+        c.add(k);
+      } else {
+        t.delete(k);
+        c.delete(k);
+      }
+      if (d.op === Op.Mov && d.useImm) k2.set(k, immediate(d));
+      else k2.delete(k);
+    }
+    let succs = successors(drafts, pc);
+    if (d.op === Op.Branch) {
+      const a = known.get(d.src);
+      const b = d.useImm ? immediate(d) : known.get(d.src2);
+      const holds = a !== undefined && b !== undefined ? branchHolds(d.cond, a, b) : null;
+      if (holds !== null) succs = [holds ? (d.to?.pc ?? -1) : pc + 1];
+    }
+    for (const s of succs) {
+      if (s === header) {
+        if ([...atHead].some((r) => c.has(r))) return true;
+        continue;
+      }
+      if (s > header && s < end) todo.push([s, t, c, k2]);
+    }
+  }
+  return false;
+}
+
 /** The keys of the loops among `loops` that need a hidden counter. */
 export function loopsNeedingBounds(
   drafts: readonly Draft[],
@@ -67,16 +170,16 @@ export function loopsNeedingBounds(
   if (loops.length === 0) return out;
   const live = liveness(drafts);
   for (const l of loops) {
-    const atHead = live[l.header] ?? new Set<number>();
     let visible = false;
-    let carries = false;
-    for (let pc = l.start; pc < l.end; pc++) {
-      const d = drafts[pc] as Draft;
-      if (d.op < Op.FirstLocal) visible = true;
-      const k = d.dst;
-      if (k >= 0 && atHead.has(k)) carries = true;
+    for (let pc = l.start; pc < l.end; pc++)
+      if ((drafts[pc] as Draft).op < Op.FirstLocal) visible = true;
+    // A loop of register arithmetic alone takes no step: bound it, or one step never ends.
+    if (!visible) {
+      out.add(l.key);
+      continue;
     }
-    if (carries || !visible) out.add(l.key);
+    const atHead = live[l.header] ?? new Set<number>();
+    if (carriesState(drafts, l.header, l.end, atHead)) out.add(l.key);
   }
   return out;
 }

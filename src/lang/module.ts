@@ -565,6 +565,10 @@ export function walkExprs(p: Program, f: (e: Expr) => void): void {
       case 'member':
         expr(e.object);
         break;
+      case 'index':
+        expr(e.object);
+        expr(e.index);
+        break;
       case 'ternary':
         expr(e.cond);
         expr(e.then);

@@ -174,8 +174,14 @@ class Parser {
     if (t.kind === 'header') this.fail('`C name` must be the first line of the program.');
     if (this.is('{')) return this.initBlock();
     if (t.kind === 'ident') {
+      // `static DEFINE_PER_CPU(…)`: storage class means nothing to a program of one file.
+      if (t.text === 'static' && /^DEFINE_/.test(this.peek().text)) {
+        this.next();
+        return this.item();
+      }
       if (THREAD_NAME.test(t.text) && this.is('(', this.peek())) return this.thread();
       if (t.text === 'DEFINE_PER_CPU') return this.perCpu();
+      if (t.text === 'DEFINE_SPINLOCK' || t.text === 'DEFINE_RAW_SPINLOCK') return this.spinlock();
       if (CLAUSE_WORDS.has(t.text) && t.text !== 'final' && t.text !== 'always')
         return this.clause();
       if (t.text === 'typedef')
@@ -209,7 +215,12 @@ class Parser {
           t,
           'For example `#pragma lab loop_bound 8` (docs/language.md lists them).',
         );
-      return { kind: 'pragma', span: t.span, key: p[1] as string, value: (p[2] as string).trim() };
+      // A comment after the value is the writer's, not part of it.
+      const value = (p[2] as string)
+        .replace(/\/\*[\s\S]*?\*\//g, ' ')
+        .replace(/\/\/.*$/, '')
+        .trim();
+      return { kind: 'pragma', span: t.span, key: p[1] as string, value };
     }
     if (word === 'define') {
       const d = /^([A-Za-z_]\w*)(\()?\s*(.*)$/s.exec(rest);
@@ -278,6 +289,27 @@ class Parser {
     const init = this.accept('=') ? this.expression() : null;
     this.expect(';');
     return { kind: 'percpu', span: this.span(start), type, name, init };
+  }
+
+  /** `DEFINE_SPINLOCK(name);`: a global spinlock, unlocked. */
+  private spinlock(): Item {
+    const t = this.next();
+    this.expect('(');
+    const name = this.ident('the lock’s name');
+    this.expect(')');
+    this.expect(';');
+    const type: TypeRef = {
+      span: t.span,
+      base: t.text === 'DEFINE_RAW_SPINLOCK' ? 'raw_spinlock_t' : 'spinlock_t',
+      pointers: 0,
+      percpu: false,
+    };
+    return {
+      kind: 'global',
+      span: this.span(t.span),
+      type,
+      declarators: [{ span: name.span, name: name.text, pointers: 0, init: null }],
+    };
   }
 
   private thread(): Item {
@@ -788,6 +820,12 @@ class Parser {
       } else if (this.is('++') || this.is('--')) {
         this.next();
         e = { kind: 'incdec', span: this.span(e.span), op: t.text as '++', prefix: false, arg: e };
+      } else if (this.is('[') && this.prop) {
+        // In final clauses, `sums[1]`: a value a record() made.
+        this.next();
+        const index = this.propExpr();
+        this.expect(']');
+        e = { kind: 'index', span: this.span(e.span), object: e, index };
       } else if (this.is('[')) {
         this.fail('arrays are not supported yet.', t, 'Use per_cpu(v, cpu) for a per-CPU element.');
       } else return e;

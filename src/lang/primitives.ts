@@ -340,15 +340,31 @@ function cmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr): Val {
   return { k: 'reg', r: d, ty: valueTy(p) };
 }
 
-/** try_cmpxchg(p, &old, new): true if it stored; else old = the value found. */
+/**
+ * try_cmpxchg(p, &old, new): true if it stored; else old = the value found. The flag is set on
+ * each path by a constant, so a loop around it (`while (!try_cmpxchg(…))`) is seen to exit on
+ * success only (statements.ts places an add's tally by following such flags).
+ */
 function tryCmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr): Val {
   const old = localArg(g, o, 'try_cmpxchg’s expected value (&old)');
   const next = g.reg(g.value(n), n.span);
   const d = g.temp();
   g.markWrite(g.e.cmpxchg(d, g.operand(p), old, next), p);
+  return outcomeOf(g, d, old);
+}
+
+/** ok = (found == old), as a constant on each path; on failure old = found. */
+function outcomeOf(g: ExprGen, found: Reg, old: Reg): Val {
   const ok = g.temp();
-  g.e.setCond(Cond.Eq, ok, d, old);
-  g.e.mov(old, d);
+  const fail = g.e.label();
+  const join = g.e.label();
+  g.e.branch(Cond.Ne, found, old, fail);
+  g.e.mov(ok, 1n);
+  g.e.jump(join);
+  g.e.bind(fail);
+  g.e.mov(ok, 0n);
+  g.e.mov(old, found);
+  g.e.bind(join);
   return { k: 'reg', r: ok, ty: BOOL };
 }
 
@@ -486,6 +502,48 @@ for (const raw of ['', 'raw_']) {
     return VOID;
   });
 }
+
+// ---- lglock (2.6.39 include/linux/lglock.h): one spinlock per CPU -------------------------------------
+//
+// A lock declared as `spinlock_t __percpu *lock`. lg_local_lock takes this CPU's (the API's
+// preempt_disable() is folded into the lock step, which disables preemption anyway);
+// lg_global_lock takes every CPU's lock in CPU order, one step each.
+
+/** The per-CPU lock variable an lglock argument names. */
+function lglockArg(g: ExprGen, e: Expr): { pc: import('../machine/layout.ts').PerCpuCell } {
+  const v = g.value(e);
+  if (v.k !== 'pcpu' || v.elem.k !== 'lock')
+    throw new LangFault(
+      e.span,
+      'an lglock here is a per-CPU spinlock: a `spinlock_t __percpu *` field.',
+    );
+  return { pc: v.pc };
+}
+
+def(['lg_local_lock', 'lg_local_unlock'], 1, (g, [x], c) => {
+  const { pc } = lglockArg(g, x as Expr);
+  const p = g.thisCpu(pc, { k: 'lock', name: 'spinlock_t' });
+  const op = c.callee === 'lg_local_lock' ? Op.SpinLock : Op.SpinUnlock;
+  g.markWrite(g.e.lockOp(op, g.operand(p, 32)), p);
+  return VOID;
+});
+def(['lg_global_lock', 'lg_global_unlock'], 1, (g, [x], c) => {
+  const { pc } = lglockArg(g, x as Expr);
+  const op = c.callee === 'lg_global_lock' ? Op.SpinLock : Op.SpinUnlock;
+  const i = g.temp();
+  g.e.mov(i, 0n);
+  for (let k = 0; k < pc.count; k++) {
+    const p = g.element(
+      pc,
+      { k: 'lock', name: 'spinlock_t' },
+      { k: 'reg', r: i, ty: INT },
+      (x as Expr).span,
+    );
+    g.markWrite(g.e.lockOp(op, g.operand(p, 32)), p);
+    g.e.arith(Op.Add, i, i, 1n);
+  }
+  return VOID;
+});
 
 // ---- preemption, interrupts, CPU numbers --------------------------------------------------------------
 
@@ -639,15 +697,19 @@ for (const pre of ['this_cpu', '__this_cpu', 'raw_cpu']) {
     const old = localArg(g, o as Expr, 'this_cpu_try_cmpxchg’s expected value (&old)');
     const next = g.reg(g.value(n as Expr), (n as Expr).span);
     const d = g.temp();
-    const done = g.e.label();
+    const fail = g.e.label();
+    const join = g.e.label();
+    const ok = g.temp();
     g.loadInto(p, d, true);
-    g.e.branch(Cond.Ne, d, old, done);
+    g.e.branch(Cond.Ne, d, old, fail);
     const st = g.storeFrom(p, next, true);
     st.tail = true;
-    g.e.bind(done);
-    const ok = g.temp();
-    g.e.setCond(Cond.Eq, ok, d, old);
+    g.e.mov(ok, 1n);
+    g.e.jump(join);
+    g.e.bind(fail);
+    g.e.mov(ok, 0n);
     g.e.mov(old, d);
+    g.e.bind(join);
     return { k: 'reg', r: ok, ty: BOOL };
   });
 }

@@ -92,6 +92,8 @@ export function printExpr(e: Expr): string {
       return `${e.callee}(${e.args.map((a) => wrap(a, ASSIGN)).join(', ')})`;
     case 'member':
       return `${wrap(e.object, POSTFIX)}${e.arrow ? '->' : '.'}${e.field}`;
+    case 'index':
+      return `${wrap(e.object, POSTFIX)}[${printExpr(e.index)}]`;
     case 'cast':
       return `(${printType(e.type)})${wrap(e.arg, UNARY)}`;
     case 'ternary':

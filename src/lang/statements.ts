@@ -4,6 +4,7 @@
 // accumulator) gets a hidden counter and stops at the program's loop bound, where its context
 // halts and Explore reports the run incomplete (compile.ts decides which, from a first pass).
 
+import { pairValue } from '../machine/int64.ts';
 import { Cond, type Instr, Kind, Op } from '../machine/isa.ts';
 import type { Expr, Stmt } from './ast.ts';
 import type { Draft, Label, Reg } from './emit.ts';
@@ -283,8 +284,11 @@ export class StmtGen extends ExprGen {
       this.releaseTemps();
     }
     this.e.at(cond && test ? cond.span : s.span);
-    if (forever && this.thread.item.role === 'P') this.e.emit({ op: Op.Pause });
-    const retry = this.inSum() && s.kind !== 'for';
+    // A task that repeats forever by design (its body is `for (;;)`) pauses between rounds, as
+    // the catalogue's endless adders do; a retry loop inside a function does not.
+    if (forever && this.thread.item.role === 'P' && this.frames.length === 1)
+      this.e.emit({ op: Op.Pause });
+    const retry = s.kind !== 'for' && this.retries(start);
     this.backEdge(top, counter, test && cond ? cond : null, retry, end);
     this.e.bind(end);
     this.ctx.info.loops.push({
@@ -374,9 +378,22 @@ export class StmtGen extends ExprGen {
     return steps && !assigns(body, v);
   }
 
-  private inSum(): boolean {
-    const sum = this.ctx.anatomy?.sum;
-    return sum !== undefined && sum !== null && this.frames.some((f) => f.name === sum);
+  /**
+   * Whether a back edge to `from` in the sum is a retry: the sum starts over, reading the
+   * counter again (a loop that only waits, as on `changing`, reads none of its value).
+   */
+  private retries(from: number): boolean {
+    const a = this.ctx.anatomy;
+    const sum = a?.sum;
+    if (!a || sum === null || sum === undefined || !this.frames.some((f) => f.name === sum))
+      return false;
+    for (let pc = from; pc < this.e.here; pc++) {
+      const d = this.e.drafts[pc] as Draft;
+      const owner = owners.get(d);
+      if (owner !== undefined && owner !== null && a.valueCells.has(owner) && !writes(d))
+        return true;
+    }
+    return false;
   }
 
   private forEachCpu(s: Stmt & { kind: 'for-each-cpu' }): void {
@@ -451,7 +468,7 @@ export class StmtGen extends ExprGen {
     // Backward: a loop.
     const counter = f.gotoCounters.get(s.label) ?? null;
     const end = this.e.label();
-    this.backEdge(l, counter, null, this.inSum(), end);
+    this.backEdge(l, counter, null, this.retries(l.pc), end);
     this.e.bind(end);
     this.ctx.info.loops.push({
       key: `${f.path}@goto:${s.label}`,
@@ -473,6 +490,7 @@ export class StmtGen extends ExprGen {
 
   protected call(e: Expr & { kind: 'call' }): Val {
     if (e.callee === 'record') return this.record(e);
+    if (e.callee === 'record_added') return this.recordAdded(e);
     const f = this.mod.functions.get(e.callee);
     if (f) return this.inline(f, e);
     const p = primitive(e.callee);
@@ -489,6 +507,30 @@ export class StmtGen extends ExprGen {
     );
   }
 
+  /** record_added(name): appends what every add has added so far (the tallies) to `name`. */
+  private recordAdded(e: Expr & { kind: 'call' }): Val {
+    const [name] = e.args;
+    if (e.args.length !== 1 || name?.kind !== 'name')
+      throw new LangFault(e.span, 'write `record_added(name)`.');
+    this.e.recordTotal(this.ctx.slot(name.name));
+    this.noteRecord(name.name);
+    return { k: 'void' };
+  }
+
+  private noteRecord(name: string): void {
+    const known = this.ctx.info.records.get(name);
+    this.ctx.info.records.set(name, {
+      sites: (known?.sites ?? 0) + 1,
+      // A handler runs once per interrupt: its records repeat like a loop's.
+      inLoop:
+        (known?.inLoop ?? false) ||
+        this.loopStack.length > 0 ||
+        this.frames.some((f) => f.labels.size > 0) ||
+        this.thread.item.role !== 'P',
+      thread: known?.thread ?? this.thread.name,
+    });
+  }
+
   /** record(name, value): appends the value to the observable `name`. */
   private record(e: Expr & { kind: 'call' }): Val {
     const [name, value] = e.args;
@@ -496,15 +538,7 @@ export class StmtGen extends ExprGen {
       throw new LangFault(e.span, 'write `record(name, value)`: name is the observable’s.');
     const r = this.valueReg(value as Expr);
     this.e.record(this.ctx.slot(name.name), r);
-    const known = this.ctx.info.records.get(name.name);
-    this.ctx.info.records.set(name.name, {
-      sites: (known?.sites ?? 0) + 1,
-      inLoop:
-        (known?.inLoop ?? false) ||
-        this.loopStack.length > 0 ||
-        this.frames.some((f) => f.labels.size > 0),
-      thread: known?.thread ?? this.thread.name,
-    });
+    this.noteRecord(name.name);
     return { k: 'void' };
   }
 
@@ -537,7 +571,8 @@ export class StmtGen extends ExprGen {
       gotos: new Map(),
     };
     const anatomy = this.ctx.anatomy;
-    const isSum = anatomy?.sum === name;
+    // A sum a thread calls is judged (its window recorded); one inside another function is not.
+    const isSum = anatomy?.sum === name && this.frames.length === 1;
     const addFn = this.add === null ? anatomy?.adds.get(name) : undefined;
     this.e.at(call.span);
     if (isSum) this.e.recordTotal(this.ctx.slot(`@window:${this.thread.name}`));
@@ -565,7 +600,9 @@ export class StmtGen extends ExprGen {
       this.bind(p.name, args[i] as import('./gen.ts').Binding);
     });
     this.frameCounters(frame, f.item.body);
-    for (const s of f.item.body.body) this.statement(s);
+    this.holdTemps(() => {
+      for (const s of f.item.body.body) this.statement(s);
+    });
     this.checkLabels(frame);
     this.popScope();
     this.e.bind(frame.end);
@@ -653,49 +690,117 @@ export class StmtGen extends ExprGen {
       return [pc + 1];
     };
     const inside = (pc: number) => pc >= from && pc < to;
+    /**
+     * Walks the paths from `pcs` (stopping at writes when `stopAtWrites`), following a branch
+     * only where it can go: registers set to constants on the way (a try_cmpxchg's success flag)
+     * decide the branches that test them. Says whether the call's end is reached, and whether a
+     * write is.
+     */
+    const walk = (
+      pcs: readonly number[],
+      stopAtWrites: boolean,
+    ): { exit: boolean; write: boolean } => {
+      const seen = new Set<string>();
+      const todo: [number, Map<number, bigint>][] = pcs.map((pc) => [
+        pc,
+        new Map<number, bigint>(),
+      ]);
+      let exit = false;
+      let write = false;
+      while (todo.length > 0) {
+        const [pc, known] = todo.pop() as [number, Map<number, bigint>];
+        if (!inside(pc)) {
+          exit = true;
+          continue;
+        }
+        const key = `${pc}|${[...known].join(';')}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (isWrite(pc)) {
+          write = true;
+          if (stopAtWrites) continue;
+        }
+        const d = drafts[pc] as Draft;
+        const next = new Map(known);
+        if (d.dst >= 0) {
+          if (d.op === Op.Mov && d.useImm) next.set(d.dst, BigInt(pairValue(d.immLo, d.immHi)));
+          else next.delete(d.dst);
+        }
+        let succs = succ(pc);
+        if (d.op === Op.Branch) {
+          const a = known.get(d.src);
+          const b = d.useImm ? BigInt(pairValue(d.immLo, d.immHi)) : known.get(d.src2);
+          if (a !== undefined && b !== undefined)
+            succs = [holdsConst(d.cond, a, b) ? (d.to?.pc ?? -1) : pc + 1];
+        }
+        for (const s2 of succs) todo.push([s2, next]);
+      }
+      return { exit, write };
+    };
     /** Can the call's end be reached from `pcs` without passing a write? */
-    const cleanExit = (pcs: readonly number[]): boolean => {
-      const seen = new Set<number>();
-      const todo = [...pcs];
-      while (todo.length > 0) {
-        const pc = todo.pop() as number;
-        if (!inside(pc)) return true;
-        if (seen.has(pc)) continue;
-        seen.add(pc);
-        if (isWrite(pc)) continue;
-        todo.push(...succ(pc));
-      }
-      return false;
-    };
-    const reachesWrite = (pcs: readonly number[]): boolean => {
-      const seen = new Set<number>();
-      const todo = [...pcs];
-      while (todo.length > 0) {
-        const pc = todo.pop() as number;
-        if (!inside(pc) || seen.has(pc)) continue;
-        seen.add(pc);
-        if (isWrite(pc)) return true;
-        todo.push(...succ(pc));
-      }
-      return false;
-    };
+    const cleanExit = (pcs: readonly number[]): boolean => walk(pcs, true).exit;
+    const reachesWrite = (pcs: readonly number[]): boolean => walk(pcs, false).write;
     const ws: number[] = [];
     for (let pc = from; pc < to; pc++) if (isWrite(pc)) ws.push(pc);
     const precise =
       ws.length > 0 &&
-      !cleanExit([from]) &&
       ws.every((w) => {
         const d = drafts[w] as Draft;
         if (d.op === Op.Cmpxchg) return false;
         const next = succ(w);
         return !(reachesWrite(next) && cleanExit(next));
       });
-    if (precise) {
-      for (const w of ws)
-        if (!reachesWrite(succ(w))) (drafts[w] as Draft).tally = Number(add.amount);
+    if (!precise) {
+      this.e.tally(add.amount);
       return;
     }
+    const last = ws.filter((w) => !reachesWrite(succ(w)));
+    for (const w of last) (drafts[w] as Draft).tally = Number(add.amount);
+    if (!cleanExit([from])) return;
+    // The instructions allow a path with no write (a cmpxchg loop's exit, which only a failed
+    // compare takes, and the compare is not visible to this analysis): a flag says whether the
+    // call's write ran, and the call's end counts the add when it did not. The flag is 0 outside
+    // the call, so it splits no state.
+    const flag = this.e.reg('%added');
+    // Only this thread's loops live in this emitter's instructions.
+    const loops = this.ctx.info.loops.filter((l) => l.thread === this.thread.name);
+    for (const w of [...last].sort((a, b) => b - a))
+      this.e.insertAfter(
+        w,
+        { op: Op.Mov, dst: flag.index, useImm: true, immLo: 1, immHi: 0 },
+        loops,
+      );
+    const skip = this.e.label();
+    this.e.branch(Cond.Ne, flag, 0n, skip);
     this.e.tally(add.amount);
+    this.e.bind(skip);
+    this.e.mov(flag, 0n);
+  }
+}
+
+/** A branch condition on two known values (the machine's signed comparisons). */
+function holdsConst(cond: number, a: bigint, b: bigint): boolean {
+  switch (cond) {
+    case Cond.Eq:
+      return a === b;
+    case Cond.Ne:
+      return a !== b;
+    case Cond.Lt:
+      return a < b;
+    case Cond.Le:
+      return a <= b;
+    case Cond.Gt:
+      return a > b;
+    case Cond.Ge:
+      return a >= b;
+    case Cond.AbsGe:
+      return (a < 0n ? -a : a) >= b;
+    case Cond.AbsLt:
+      return (a < 0n ? -a : a) < b;
+    case Cond.BitSet:
+      return (a & b) !== 0n;
+    default:
+      return (a & b) === 0n;
   }
 }
 

@@ -43,6 +43,28 @@ export interface ResultSlot {
   readonly capacity: number;
 }
 
+/**
+ * What a program's counter is made of, as the program declares it (docs/language.md): the
+ * charts, Live and Scaling read this instead of guessing from cell names.
+ */
+export interface CounterAnatomy {
+  /** The global part's cell (fbc->count, nr_files), or null. */
+  readonly count: string | null;
+  /** The per-CPU deltas' cell, or null. */
+  readonly deltas: string | null;
+  /** Other cells of the value (slowcount). */
+  readonly parts: readonly string[];
+  /** The threshold drawn on the deltas, or null. */
+  readonly batch: number | null;
+  /** What the threshold is called: a delta reaching ±batch folds, one passing ±threshold does. */
+  readonly limit: 'batch' | 'threshold';
+  /** Words a sequence chart draws, and what each means. */
+  readonly sequences: readonly {
+    readonly cell: string;
+    readonly kind: 'inflight' | 'changes' | 'sums' | 'folds';
+  }[];
+}
+
 export interface Layout {
   readonly cells: readonly AnyCell[];
   readonly memWords: number;
@@ -57,6 +79,8 @@ export interface Layout {
    * record whole lines, since the CPU running it writes them at every step.
    */
   readonly lines: boolean;
+  /** The counter the program declares, or null. */
+  readonly counter: CounterAnatomy | null;
 }
 
 /** How a layout places its cells: compact (the model's default) or for live workers. */
@@ -89,6 +113,7 @@ export class LayoutBuilder {
   /** Cells on lines of their own. */
   private readonly padded: boolean;
   private readonly lines: boolean;
+  private counter: CounterAnatomy | null = null;
 
   constructor(
     readonly cpus: number,
@@ -148,6 +173,17 @@ export class LayoutBuilder {
     return slot;
   }
 
+  /** The per-CPU variable of this name, if one was declared. */
+  perCpuNamed(name: string): PerCpuCell | undefined {
+    const c = this.cells.find((x) => x.name === name);
+    return c?.perCpu ? c : undefined;
+  }
+
+  /** Declares what the layout's counter is made of (see CounterAnatomy). */
+  declareCounter(a: CounterAnatomy): void {
+    this.counter = a;
+  }
+
   build(): Layout {
     const memWords = this.lines ? Math.ceil(this.next / LINE_WORDS) * LINE_WORDS : this.next;
     const initial = new Int32Array(memWords);
@@ -163,6 +199,7 @@ export class LayoutBuilder {
       initial,
       padded: this.padded,
       lines: this.lines,
+      counter: this.counter,
     };
   }
 }
