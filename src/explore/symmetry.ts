@@ -73,8 +73,15 @@ export function findSymmetry(
     for (let t = 0; t < m.tasks; t++) if (m.ctxHome[t] === k) tasks.push(t);
     own.push([...tasks, m.irqCtx[k] as number, m.nmiCtx[k] as number]);
   }
+  // What a CPU's programs do, not where they are written: two threads of a typed program run
+  // the same code from different lines of its text.
+  const meaning = (key: string, v: unknown) =>
+    key === 'line' || key === 'col' || key === 'say' || key === 'saySpin' ? undefined : v;
   const shape = (k: number) =>
-    JSON.stringify((own[k] as number[]).map((c) => (c < 0 ? null : m.code[c])));
+    JSON.stringify(
+      (own[k] as number[]).map((c) => (c < 0 ? null : m.code[c])),
+      meaning,
+    );
   const kinds = wordKinds(m);
   const swaps = (k: number, j: number): Int32Array => {
     const p = Int32Array.from({ length: m.cpus }, (_, i) => i);
