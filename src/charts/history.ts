@@ -6,7 +6,12 @@ import { Ev, eventCpu, eventType } from '../machine/events.ts';
 import { pairValue } from '../machine/int64.ts';
 import { topContext } from '../machine/interpreter.ts';
 import type { Instr } from '../machine/isa.ts';
-import { type AnyCell, type Cell, type PerCpuCell } from '../machine/layout.ts';
+import {
+  type AnyCell,
+  type Cell,
+  type CounterAnatomy,
+  type PerCpuCell,
+} from '../machine/layout.ts';
 import { ctxBase, CTX_CPU, CTX_PC, type Machine } from '../machine/machine.ts';
 import { operandAddress } from '../machine/read.ts';
 
@@ -65,10 +70,17 @@ export function cellValue(s: Int32Array, c: Cell): number | bigint {
     : (s[c.addr] as number);
 }
 
+/** What the machine's counter is made of, as its program declares it (null: no counter). */
+export function counterOf(m: Machine): CounterAnatomy | null {
+  return m.layout.counter;
+}
+
 /** The counter parts the charts draw: the global count and the per-CPU deltas (or null). */
 export function counterCells(m: Machine): { global: Cell; slots: PerCpuCell } | null {
-  const slots = perCpuCell(m, 'slots') ?? perCpuCell(m, 'local');
-  const global = globalCell(m, 'count') ?? globalCell(m, 'global');
+  const a = counterOf(m);
+  if (!a || a.count === null || a.deltas === null) return null;
+  const slots = perCpuCell(m, a.deltas);
+  const global = globalCell(m, a.count);
   return slots && global ? { global, slots } : null;
 }
 

@@ -17,23 +17,22 @@ export interface SeqWordView {
 /** How many low bits the chart draws. */
 export const BITS = 4;
 
-/** The cells drawn as sequence words, and what each one is for. */
-const WORDS: Readonly<Record<string, (v: number) => { parity: boolean; meaning: string }>> = {
+export type SequenceKind = 'inflight' | 'changes' | 'sums' | 'folds';
+
+/** What each kind of sequence word says, as its program declares it (`sequence x inflight;`). */
+const WORDS: Readonly<Record<SequenceKind, (v: number) => { parity: boolean; meaning: string }>> = {
   // percpu-seq (Eric Dumazet's V1): "Low order bit of the 'sequence' is used to signal _sum() is
   // in flight, while _add() threads that overflow their percpu s32 variable do a sequence += 2".
-  sequence: (v) => ({
+  inflight: (v) => ({
     parity: true,
     meaning:
       v & 1
         ? 'odd: a sum is in flight (new adds go to slowcount)'
         : 'even: no sum in flight (adds use their deltas)',
   }),
-  // percpu-sum-fuzzy (seqcount variant): a change counter with no in-flight bit.
-  seqcount: (v) => ({
-    parity: false,
-    meaning: `bumped once per fold (${String(v)} so far); no in-flight bit`,
-  }),
-  // percpu-seq-multi (V2): a count of sums instead of a bit, and a separate change counter.
+  // A change counter with no in-flight bit (percpu-sum-fuzzy's seqcount, percpu-seq-multi's changed).
+  changes: (v) => ({ parity: false, meaning: `bumped once per fold (${String(v)} so far)` }),
+  // percpu-seq-multi (V2): a count of sums instead of a bit.
   sums: (v) => ({
     parity: false,
     meaning:
@@ -41,23 +40,20 @@ const WORDS: Readonly<Record<string, (v: number) => { parity: boolean; meaning: 
         ? 'no sum in flight (adds use their deltas)'
         : `${String(v)} sum${v === 1 ? '' : 's'} in flight (new adds go to slowcount)`,
   }),
-  changed: (v) => ({ parity: false, meaning: `bumped once per fold (${String(v)} so far)` }),
-  changing: (v) => ({
+  folds: (v) => ({
     parity: false,
     meaning: v === 0 ? 'no fold under way' : `${String(v)} fold${v === 1 ? '' : 's'} under way`,
   }),
 };
 
-/** Is `name` a word the sequence chart draws? */
-export function isSeqWord(name: string): boolean {
-  return name in WORDS;
-}
-
-/** The view of word `name` holding `value`, or null when it is not a sequence-like word. */
-export function seqWordOf(name: string, label: string, value: number): SeqWordView | null {
-  const of = WORDS[name];
-  if (!of) return null;
-  const { parity, meaning } = of(value);
+/** The view of a sequence word of kind `kind`, named `name`, holding `value`. */
+export function seqWordOf(
+  kind: SequenceKind,
+  name: string,
+  label: string,
+  value: number,
+): SeqWordView {
+  const { parity, meaning } = WORDS[kind](value);
   const mask = (1 << BITS) - 1;
   return {
     name,

@@ -160,7 +160,9 @@ export function sumSweeps(run: Run): SumSweep[] {
   const cells = counterCells(m);
   const who = summers(m);
   if (!cells || who.length === 0) return [];
-  const slow = globalCell(m, 'slowcount');
+  // A part of the value beside the count and the deltas (slowcount), which the sum also reads.
+  const part = m.layout.counter?.parts[0];
+  const slow = part === undefined ? null : globalCell(m, part);
   const results = sumSlots(m);
   const retriesOf = (s: Int32Array, ctx: number) => s[ctxBase(m, ctx) + CTX_RETRIES] as number;
   const start = run.states[0] as Int32Array;

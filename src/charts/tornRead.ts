@@ -46,7 +46,10 @@ export function hex32(w: number): string {
  * The latest split read of an s64 global cell by a reading context (one that records what it
  * read: a task's or handler's percpu_counter_read()), or null when there is none.
  */
-export function tornRead(run: Run, cellName = 'count'): TornReadView | null {
+export function tornRead(
+  run: Run,
+  cellName = run.m.layout.counter?.count ?? 'count',
+): TornReadView | null {
   const { m } = run;
   const cell = m.layout.cells.find((c) => c.name === cellName && !c.perCpu) as Cell | undefined;
   if (!cell || cell.type !== 's64' || m.spec.wordBits !== 32) return null;

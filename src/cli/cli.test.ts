@@ -53,15 +53,15 @@ describe('lab CLI', () => {
       final: { observables: Record<string, unknown>; violations: { id: string; reason: string }[] };
     };
     expect(doc.steps.map((s) => s.narration)).toEqual([
-      'CPU0 reads nr_files: 0',
-      'CPU1 reads nr_files: 0',
-      'CPU0 writes nr_files = 1; T0 finishes',
-      'CPU1 writes nr_files = 1; T1 finishes',
+      'CPU0 `r = nr_files`: reads nr_files: 0',
+      'CPU1 `r = nr_files`: reads nr_files: 0',
+      'CPU0 `nr_files = r`: writes nr_files = 1; P0 finishes',
+      'CPU1 `nr_files = r`: writes nr_files = 1; P1 finishes',
     ]);
-    expect(doc.steps[1]).toMatchObject({ index: 1, event: '1', cpu: 1, context: 'T1', line: 6 });
+    expect(doc.steps[1]).toMatchObject({ index: 1, event: '1', cpu: 1, context: 'P1', line: 18 });
     expect(doc.final.observables).toEqual({ nr: 1, exact: 2 });
     expect(doc.final.violations).toEqual([
-      { id: 'no-lost-update', reason: 'nr is 1 but 2 files were counted: 1 increment lost' },
+      { id: 'no-lost-update', reason: 'nr_files = 1, but the exact total is 2: 1 lost' },
     ]);
   });
 
@@ -190,10 +190,14 @@ describe('lab CLI', () => {
       'no-lost-update',
       'read-within-bound',
     ]);
+    // The listing is the program's text, the threshold its parameter.
     expect((doc.listing as { line: number; text: string }[])[0]).toEqual({
       line: 1,
-      text: '#define NR_FILES_THRESHOLD 1      /* 16 in the patch */',
+      text: 'C lazy-nr-files',
     });
+    expect(doc.listing).toContainEqual(
+      expect.objectContaining({ text: '#define NR_FILES_THRESHOLD 1\t/* 16 in the patch */' }),
+    );
   });
 
   it('live races real threads: global-atomic stays exact at rest, with a JSON report', () => {

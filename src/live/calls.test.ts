@@ -3,14 +3,16 @@ import { initialState } from '../machine/interpreter.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { callChecks } from './calls.ts';
 import { inFlightSlack } from './slack.ts';
+import { liveCounter } from './counter.ts';
+import { liveMachine } from './run.ts';
 import { liveParams } from './specs.ts';
 
 describe('judging each sum() as it returns', () => {
   const sc = findScenario('percpu-atomic64');
   if (!sc) throw new Error('missing');
   const p = liveParams('percpu-atomic64', 3);
-  const m = sc.build(p, { padded: true }).machine;
-  const checks = callChecks(sc, m, p);
+  const m = liveMachine('percpu-atomic64', p);
+  const checks = callChecks(m, liveCounter(sc, p, m));
   const slot = (name: string) => {
     const r = m.layout.results.find((x) => x.name === name);
     if (!r) throw new Error(name);
@@ -19,11 +21,11 @@ describe('judging each sum() as it returns', () => {
   /** A state where the summer's last call saw totals a..b and returned v. */
   const call = (a: number, b: number, v: number) => {
     const s = initialState(m);
-    s[slot('window1')] = 2;
-    s[slot('window1') + 1] = a;
-    s[slot('window1') + 3] = b;
-    s[slot('sum')] = 1;
-    s[slot('sum') + 1] = v;
+    s[slot('@window:P2')] = 2;
+    s[slot('@window:P2') + 1] = a;
+    s[slot('@window:P2') + 3] = b;
+    s[slot('@sum:P2')] = 1;
+    s[slot('@sum:P2') + 1] = v;
     return s;
   };
 
@@ -43,7 +45,7 @@ describe('judging each sum() as it returns', () => {
 
   it('judges nothing when adds have both signs, as the model does not', () => {
     const mixed = liveParams('percpu-atomic64', 3, { amounts: '1,-1' });
-    const mm = sc.build(mixed, { padded: true }).machine;
-    expect(callChecks(sc, mm, mixed).every((c) => c === null)).toBe(true);
+    const mm = liveMachine('percpu-atomic64', mixed);
+    expect(callChecks(mm, liveCounter(sc, mixed, mm)).every((c) => c === null)).toBe(true);
   });
 });

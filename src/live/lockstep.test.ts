@@ -16,7 +16,7 @@ describe('lockstep comparison', () => {
   });
 
   it('names the first differing word: a cell, a CPU field, a context field', () => {
-    const count = m.layout.cells.find((c) => c.name === 'count');
+    const count = m.layout.cells.find((c) => c.name === 'fbc.count');
     if (!count || count.perCpu) throw new Error('no count');
     const hw = model.slice();
     hw[count.addr + 1] = 7;
@@ -26,6 +26,6 @@ describe('lockstep comparison', () => {
     expect(firstDifference(m, model, cpu)).toMatch(/^CPU1 preempt_count/);
     const ctx = model.slice();
     ctx[ctxBase(m, 1) + CTX_PC] = 99;
-    expect(firstDifference(m, model, ctx)).toMatch(/^T1 pc: the model has \d+, the workers 99/);
+    expect(firstDifference(m, model, ctx)).toMatch(/^P1 pc: the model has \d+, the workers 99/);
   });
 });

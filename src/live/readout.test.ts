@@ -3,20 +3,24 @@ import { initialState } from '../machine/interpreter.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { allocateLive, C_EXITED, STAT_SLOTS, Stat } from './memory.ts';
 import { readSample, relevantCounts, takeSample } from './readout.ts';
-import { liveParams, liveSpecOf, liveSpecs } from './specs.ts';
+import { liveCounter } from './counter.ts';
+import { liveMachine } from './run.ts';
+import { liveParams, liveSpecs } from './specs.ts';
 
 describe('live readings', () => {
   it.each(liveSpecs.flatMap((s) => [1, 3].map((cpus) => ({ id: s.id, cpus }))))(
     '$id on $cpus CPU(s) reads at rest: nothing lost, read() within its band',
     ({ id, cpus }) => {
       const sc = findScenario(id);
-      const spec = liveSpecOf(id);
-      if (!sc || !spec) throw new Error(id);
+      if (!sc) throw new Error(id);
       const p = liveParams(id, cpus);
-      const m = sc.build(p, { padded: true }).machine;
+      const m = liveMachine(id, p);
+      // Every scenario that runs live declares the counter its charts read.
+      const counter = liveCounter(sc, p, m);
+      if (!counter) throw new Error(`${id} declares no counter`);
       const mem = allocateLive(m, initialState(m));
       mem.stats[mem.statLine(0) + Stat.Adds] = 7;
-      const r = readSample(sc, spec, m, p, takeSample(mem, m));
+      const r = readSample(sc, counter, m, p, takeSample(mem, m));
       expect(r.lost).toBe(0);
       expect(r.total.adds).toBe(7);
       if (r.read) expect(Math.abs(r.read.error)).toBeLessThanOrEqual(r.read.bound);
@@ -45,18 +49,19 @@ describe('live readings', () => {
 
   it("at rest, read()'s error is exactly read() − exact; while running it allows for adds in flight", () => {
     const sc = findScenario('percpu-classic');
-    const spec = liveSpecOf('percpu-classic');
-    if (!sc || !spec) throw new Error('missing');
+    if (!sc) throw new Error('missing');
     // fbc->count 0 and slots 3 + 2: the exact total is 5, percpu_counter_read() says 0.
     const p = liveParams('percpu-classic', 3, { slots: '3,2' });
-    const m = sc.build(p, { padded: true }).machine;
+    const m = liveMachine('percpu-classic', p);
+    const counter = liveCounter(sc, p, m);
+    if (!counter) throw new Error('no counter');
     const mem = allocateLive(m, initialState(m));
-    const running = readSample(sc, spec, m, p, takeSample(mem, m));
+    const running = readSample(sc, counter, m, p, takeSample(mem, m));
     expect(running.read?.value).toBe(0);
     // Two adders each may have an add in memory that the totals do not count yet.
     expect(running.read?.error).toBe(-3);
     mem.words[C_EXITED] = m.cpus;
-    const rest = readSample(sc, spec, m, p, takeSample(mem, m));
+    const rest = readSample(sc, counter, m, p, takeSample(mem, m));
     expect(rest.read?.error).toBe(-5);
   });
 });

@@ -12,7 +12,7 @@ import type { Observables, Params, Scenario } from '../scenarios/types.ts';
 import type { EngineKind } from './engine/engine.ts';
 import { C_EXITED, ENGINE_CODES, type LiveMemory, STAT_SLOTS, Stat } from './memory.ts';
 import { inFlightSlack } from './slack.ts';
-import type { LiveSpec } from './specs.ts';
+import type { LiveCounter } from './counter.ts';
 
 /** A copy of the shared memory at one moment, bracketed by the exact total before and after. */
 export interface Sample {
@@ -120,7 +120,9 @@ function sumOf(list: readonly CpuReading[]): CpuReading {
   return out;
 }
 
-const toNum = (v: unknown): number | bigint => (typeof v === 'bigint' ? v : Number(v ?? 0));
+/** A value as the readings carry it: a number where it is exact as one, else a bigint. */
+const num = (v: bigint): number | bigint =>
+  v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
 /** a − b as a number (errors are small; a huge one only needs to look huge). */
 const signed = (a: number | bigint, b: number | bigint): number => Number(minus(a, b));
 
@@ -172,7 +174,7 @@ function engineOf(sample: Sample, cpus: number): LiveReading['engine'] {
 /** What one sample shows. */
 export function readSample(
   sc: Scenario,
-  spec: LiveSpec,
+  counter: LiveCounter,
   m: Machine,
   p: Params,
   sample: Sample,
@@ -180,8 +182,8 @@ export function readSample(
   const s = sample.state;
   const cpus = Array.from({ length: m.cpus }, (_, k) => cpuReading(m, sample, k));
   const o = observe(sc, m, s, p);
-  const exact = toNum(o.exact);
-  const value = spec.value(o, p);
+  const exact = num(counter.exact(m, s));
+  const value = num(counter.value(m, s));
   // The initial value: the exact total minus what the tallies in this copy add up to.
   const initial = minus(exact, totalTally(m, s));
   // Adds in flight may be in memory before the totals count them (see slack.ts).
@@ -193,8 +195,10 @@ export function readSample(
     return v < lo ? signed(v, lo) : v > hi ? signed(v, hi) : 0;
   };
   let read: LiveReading['read'] = null;
-  if (spec.read) {
-    const v = spec.read.value(o);
+  const r = counter.read;
+  const rv = r ? r.value(m, s) : null;
+  if (r && rv !== null) {
+    const v = num(rv);
     // Against the exact totals just before and just after the copy; at rest nothing is in
     // flight, so the error is exactly read() − exact.
     const error = outside(
@@ -203,14 +207,14 @@ export function readSample(
       plus(initial, sample.talliesAfter),
       sample.atRest ? 0 : inFlight,
     );
-    read = { value: v, error, bound: spec.read.bound(p) };
+    read = { value: v, error, bound: r.bound === null ? Infinity : Number(r.bound) };
   }
   let sum: LiveReading['sum'] = null;
-  // No summer (one CPU, say): the scenario then has no sum() result slot.
-  const hasSlot = (name: string) => m.layout.results.some((r) => r.name === name);
-  if (spec.sum && hasSlot(spec.sum) && hasSlot('window1')) {
-    const got = readResults(m, s, spec.sum);
-    const window = readResults(m, s, 'window1');
+  // The first summer's latest call (no summer on one CPU, say).
+  const summer = counter.summers[0];
+  if (summer) {
+    const got = readResults(m, s, summer.sum);
+    const window = readResults(m, s, summer.window);
     if (got.length > 0 && window.length >= 2) {
       const v = got[0] as number | bigint;
       const error = outside(
@@ -223,7 +227,7 @@ export function readSample(
       sum = { value: v, error };
     }
   }
-  const slots = spec.slots ? readPerCpu(m, s, spec.slots).map((v) => Number(v)) : null;
+  const slots = counter.deltas ? readPerCpu(m, s, counter.deltas).map((v) => Number(v)) : null;
   return {
     ms: Math.max(0, ...cpus.map((_, k) => sample.stats[k * STAT_SLOTS + Stat.Time] ?? 0)),
     engine: engineOf(sample, m.cpus),
@@ -236,7 +240,7 @@ export function readSample(
       ...cpus.map((_, k) => sample.stats[k * STAT_SLOTS + Stat.MaxRetries] ?? 0),
     ),
     slots,
-    batch: spec.batch(p),
+    batch: counter.batch,
     observables: o,
     exact,
     value,

@@ -21,7 +21,7 @@ import type { EngineKind } from './engine/engine.ts';
 import { compareWithModel, driveLockstep, type LockstepReport, runLockstep } from './lockstep.ts';
 import { allocateLive, C_QUIESCED, type LiveMemory, mapLive, type SharedMemory } from './memory.ts';
 import { type LiveReading, readSample, type Sample, takeSample } from './readout.ts';
-import { liveSpecOf } from './specs.ts';
+import { liveCounter } from './counter.ts';
 import { chooseEngine } from './engine/choose.ts';
 import { PROBE_ID, probeMachine, type ProbeResult, probeSeen, runProbeCpu } from './probe.ts';
 import { intParam } from '../scenarios/params.ts';
@@ -65,7 +65,8 @@ export function liveMachine(
 ): Machine {
   if (scenario === PROBE_ID) return probeMachine(intParam(params, 'writes'));
   const packedCells = layout === 'packed';
-  return scenarioOf(scenario).build(params, { padded: true, packedCells }).machine;
+  // Live repeats each program as written: its loops run free, with no hidden bound.
+  return scenarioOf(scenario).build(params, { padded: true, packedCells, live: true }).machine;
 }
 
 /** A worker's whole life: maps the memory, rebuilds the machine, runs its CPU to the end. */
@@ -75,7 +76,8 @@ export function runJob(job: CpuJob, clock: CpuClock): void {
   if (job.mode === 'probe') {
     runProbeCpu(mem, m, job.cpu, chooseEngine(mem, m, job.cpu, job.engine));
   } else if (job.mode === 'free') {
-    const checks = callChecks(scenarioOf(job.scenario), m, job.params);
+    const sc = scenarioOf(job.scenario);
+    const checks = callChecks(m, liveCounter(sc, job.params, m, job.layout));
     runCpu(mem, m, job.cpu, clock, { checks, engine: job.engine });
   } else runLockstep(mem, m, job.cpu);
 }
@@ -219,10 +221,10 @@ export interface RunReading {
 /** The read-and-judge step: a copy of the memory, what it shows, and the verdict. */
 export function readRun(run: LiveRun): RunReading {
   const sc = scenarioOf(run.scenario);
-  const spec = liveSpecOf(run.scenario);
-  if (!spec) throw new Error(`${run.scenario} does not run live`);
+  const counter = liveCounter(sc, run.params, run.machine);
+  if (!counter) throw new Error(`${run.scenario} declares no counter to read`);
   const sample = takeSample(run.mem, run.machine);
-  const reading = readSample(sc, spec, run.machine, run.params, sample);
+  const reading = readSample(sc, counter, run.machine, run.params, sample);
   const verdict = liveVerdict(sc, run.machine, sample.state, run.params, reading);
   return { sample, reading, verdict };
 }

@@ -1,11 +1,10 @@
 // Which scenarios run live, and how: live workers repeat each task's program, so a scenario runs
-// live with parameters that make each program ONE operation (one add, one sum), and the charts
-// need to know which cells are the per-CPU slots and what the counter's full value is.
+// live with parameters that make each program ONE operation (one add, one sum). What the charts
+// read of the counter comes from the program's own declaration (counter.ts).
 
 import { catalogue, findScenario } from '../scenarios/index.ts';
-import { plus, unwrap32 } from '../machine/int64.ts';
-import { intParam, resolveParams } from '../scenarios/params.ts';
-import type { Observables, Params, ParamValue, Scenario } from '../scenarios/types.ts';
+import { resolveParams } from '../scenarios/params.ts';
+import type { Params, ParamValue, Scenario } from '../scenarios/types.ts';
 
 export interface LiveSpec {
   readonly id: string;
@@ -18,55 +17,18 @@ export interface LiveSpec {
   readonly loop: (cpus: number, summer: boolean) => Readonly<Record<string, ParamValue>>;
   /** The scenario has a sum() a CPU can call while the others add. */
   readonly hasSummer: boolean;
-  /** The counter's full value in memory: lost updates are the exact total minus this, at rest. */
-  readonly value: (o: Observables, p: Params) => number | bigint;
-  /** The per-CPU deltas drawn as bars against the batch (null: the scenario has none). */
-  readonly slots: string | null;
-  /** The threshold drawn on the bars (percpu_counter_batch), or null. */
-  readonly batch: (p: Params) => number | null;
-  /**
-   * The cheap approximate read (percpu_counter_read(), get_nr_files()) from the observables, and
-   * its error bound at rest, where the scenario has one.
-   */
-  readonly read: {
-    /** What the kernel calls it, e.g. "percpu_counter_read()". */
-    readonly name: string;
-    readonly value: (o: Observables) => number | bigint;
-    readonly bound: (p: Params) => number;
-    /** The bound in words, e.g. "(batch − 1) × CPUs". */
-    readonly boundText: string;
-  } | null;
-  /** The result slot where sum() writes what it returned, where there is a summer. */
-  readonly sum: string | null;
   /** Parameters the live controls offer besides `cpus` (when the scenario has them). */
   readonly controls: readonly string[];
   /** The number of CPUs is fixed by the scenario (e.g. one CPU and its IRQ). */
   readonly fixedCpus: number | null;
 }
 
-const num = (v: unknown): number | bigint => (typeof v === 'bigint' ? v : Number(v ?? 0));
-
-/** `start` plus every slotN observable. */
-function slotTotal(o: Observables, start: number | bigint): number | bigint {
-  let total = start;
-  for (const [name, v] of Object.entries(o))
-    if (/^slot\d+$/.test(name)) total = plus(total, num(v));
-  return total;
-}
-
-/** count + every slotN (+ slowcount where the variant has one). */
-function percpuValue(o: Observables): number | bigint {
-  return slotTotal(o, plus(num(o.count), 'slowcount' in o ? num(o.slowcount) : 0));
-}
-
-const bandOf = (p: Params) => (intParam(p, 'batch') - 1) * intParam(p, 'cpus');
-
 /** Every percpu_counter variant: the last CPU sums (with 2 CPUs or more), the others add. */
 function percpu(
   id: string,
   operation: string,
   extra: (cpus: number, summer: boolean) => Record<string, ParamValue> = () => ({}),
-) {
+): LiveSpec {
   return {
     id,
     operation,
@@ -80,20 +42,9 @@ function percpu(
       ...extra(cpus, summer),
     }),
     hasSummer: true,
-    value: percpuValue,
-    slots: 'slots',
-    batch: (p: Params) => intParam(p, 'batch'),
-    // read() is fbc->count, plus slowcount where the variant diverts adds there.
-    read: {
-      name: 'percpu_counter_read()',
-      value: (o: Observables) => plus(num(o.count), num(o.slowcount)),
-      bound: bandOf,
-      boundText: '(batch − 1) × CPUs',
-    },
-    sum: 'sum',
     controls: ['batch', 'amounts', 'variant'],
     fixedCpus: null,
-  } satisfies LiveSpec;
+  };
 }
 
 function nrFiles(id: string, operation: string): LiveSpec {
@@ -102,20 +53,6 @@ function nrFiles(id: string, operation: string): LiveSpec {
     operation,
     loop: (cpus) => ({ cpus, iterations: 1 }),
     hasSummer: false,
-    // An int that may have wrapped in a long run: the value it stands for (see unwrap32).
-    value: (o) => unwrap32(num(o.nr), num(o.exact)),
-    slots: id === 'lazy-nr-files' ? 'local' : null,
-    batch: (p) => (id === 'lazy-nr-files' ? intParam(p, 'threshold') : null),
-    read:
-      id === 'lazy-nr-files'
-        ? {
-            name: 'get_nr_files()',
-            value: (o) => unwrap32(num(o.read), num(o.exact)),
-            bound: (p) => intParam(p, 'threshold') * intParam(p, 'cpus'),
-            boundText: 'threshold × CPUs',
-          }
-        : null,
-    sum: null,
     controls: id === 'lazy-nr-files' ? ['threshold'] : [],
     fixedCpus: null,
   };
@@ -136,18 +73,11 @@ export const liveSpecs: readonly LiveSpec[] = [
   })),
   percpu('percpu-sum-fuzzy', 'percpu_counter_add with a retrying sum'),
   percpu('percpu-modern', 'percpu_counter_add_batch (mainline)'),
-  // In these two the per-CPU cells are whole counters, not deltas bounded by a batch: bars of
-  // millions would show nothing, so they have no slot chart.
   {
     id: 'irq-local-rmw',
     operation: 'a per-CPU add an IRQ can interrupt',
     loop: () => ({}),
     hasSummer: false,
-    value: (o) => num(o.c),
-    slots: null,
-    batch: () => null,
-    read: null,
-    sum: null,
     controls: ['variant'],
     fixedCpus: 1,
   },
@@ -156,11 +86,6 @@ export const liveSpecs: readonly LiveSpec[] = [
     operation: 'one this_cpu add',
     loop: () => ({}),
     hasSummer: false,
-    value: (o) => slotTotal(o, 0),
-    slots: null,
-    batch: () => null,
-    read: null,
-    sum: null,
     controls: ['variant'],
     fixedCpus: 2,
   },

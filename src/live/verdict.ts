@@ -5,14 +5,13 @@
 import { isTerminal } from '../machine/events.ts';
 import type { Machine } from '../machine/machine.ts';
 import { alwaysViolations, finalViolations, type Violation } from '../scenarios/outcome.ts';
-import { intParam } from '../scenarios/params.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 import type { LiveReading } from './readout.ts';
 
 /** Invariants judged per call on live CPUs, with the check that replaces them. */
-const PER_CALL: Readonly<Record<string, (r: LiveReading, p: Params) => string | null>> = {
-  'retries-bounded': (r, p) => {
-    const limit = intParam(p, 'cpus');
+const PER_CALL: Readonly<Record<string, (r: LiveReading, m: Machine) => string | null>> = {
+  'retries-bounded': (r, m) => {
+    const limit = m.cpus;
     return r.maxRetriesPerCall <= limit
       ? null
       : `one sum() retried ${String(r.maxRetriesPerCall)} times, more than once per CPU (${String(limit)})`;
@@ -40,7 +39,7 @@ export function liveVerdict(
   }
   for (const [id, check] of Object.entries(PER_CALL)) {
     if (!sc.invariants.some((i) => i.id === id)) continue;
-    const reason = check(reading, p);
+    const reason = check(reading, m);
     if (reason) violations.push({ id, reason });
   }
   for (const v of alwaysViolations(sc, m, state, p)) {

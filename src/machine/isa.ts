@@ -11,6 +11,8 @@
 // step as the visible instruction before them; interleavings are therefore exactly those of the
 // visible instructions, and `x++` on shared memory is two steps (load; store), as DESIGN §4 says.
 
+import { pairValue } from './int64.ts';
+
 /** Opcodes. Visible ones are below `Op.FirstLocal`. */
 export const Op = {
   /** dst = sign-extended 32-bit load. */
@@ -254,4 +256,15 @@ export interface Program {
 
 export function isLocal(op: number): boolean {
   return op >= Op.FirstLocal;
+}
+
+/**
+ * What an instruction adds to its context's tally: a memory step's own `tally`, or a Tally
+ * instruction's immediate (an add that completes at its call's return). A Tally from a register
+ * is not known here: 0.
+ */
+export function tallyOf(ins: Instr): number {
+  if (ins.tally !== 0) return ins.tally;
+  if (ins.op !== Op.Tally || !ins.useImm) return 0;
+  return Number(pairValue(ins.immLo, ins.immHi));
 }

@@ -1,13 +1,6 @@
 // Reading a state the way observables and invariants need: cells by name, results, tallies.
 
-import {
-  cpuBase,
-  ctxBase,
-  CPU_IRQS,
-  CTX_RETRIES,
-  CTX_TALLY,
-  type Machine,
-} from '../machine/machine.ts';
+import { ctxBase, CTX_TALLY, type Machine } from '../machine/machine.ts';
 import { add64, pairValue } from '../machine/int64.ts';
 import type { AnyCell } from '../machine/layout.ts';
 
@@ -58,18 +51,4 @@ export function totalTally(m: Machine, s: Int32Array): number | bigint {
     add64(acc, 0, acc[0] as number, acc[1] as number, s[t] as number, s[t + 1] as number);
   }
   return pairValue(acc[0] as number, acc[1] as number);
-}
-
-/** Sum retries taken by every context. */
-export function totalRetries(m: Machine, s: Int32Array): number {
-  let n = 0;
-  for (let c = 0; c < m.contexts; c++) n += s[ctxBase(m, c) + CTX_RETRIES] as number;
-  return n;
-}
-
-/** IRQs delivered on all CPUs. */
-export function irqsDelivered(m: Machine, s: Int32Array): number {
-  let n = 0;
-  for (let k = 0; k < m.cpus; k++) n += s[cpuBase(m, k) + CPU_IRQS] as number;
-  return n;
 }

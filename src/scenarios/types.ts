@@ -3,6 +3,7 @@
 import type { Budget } from '../machine/budget.ts';
 import type { LayoutOptions } from '../machine/layout.ts';
 import type { Machine } from '../machine/machine.ts';
+import type { CompiledProgram } from '../lang/compile.ts';
 
 export type ParamValue = number | string | readonly number[];
 export type Params = Readonly<Record<string, ParamValue>>;
@@ -141,6 +142,8 @@ export interface Scenario {
    * `lab export` prints. A typed program's own source; absent where a scenario is not text yet.
    */
   readonly text?: (p: Params) => string;
+  /** The compiled program behind `build` (its counter, clauses and names); text scenarios only. */
+  readonly program?: (p: Params, opts?: BuildOptions) => CompiledProgram;
   /** What an outcome reports; may depend on the parameters (e.g. one `slotN` per CPU). */
   readonly observables: (p: Params) => readonly ObservableSpec[];
   readonly invariants: readonly InvariantSpec[];

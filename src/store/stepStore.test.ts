@@ -19,7 +19,7 @@ describe('the Step-mode store', () => {
     expect(Array.from(currentState(store.getState().session))).toEqual(Array.from(after1));
     a.forwardRequested();
     expect(store.getState().session.cursor).toBe(2);
-    expect(store.getState().session.steps[1]?.text).toBe('CPU1 reads nr_files: 0');
+    expect(store.getState().session.steps[1]?.text).toBe('CPU1 `r = nr_files`: reads nr_files: 0');
   });
 
   it('an illegal event leaves a notice and changes nothing', () => {
@@ -54,7 +54,9 @@ describe('the Step-mode store', () => {
     const s = store.getState().session;
     expect([s.cursor, s.events.length]).toEqual([0, 4]);
     for (let i = 0; i < 4; i++) store.getState().forwardRequested();
-    expect(store.getState().session.steps[3]?.text).toBe('CPU1 writes nr_files = 101; T1 finishes');
+    expect(store.getState().session.steps[3]?.text).toBe(
+      'CPU1 `nr_files = r`: writes nr_files = 101; P1 finishes',
+    );
   });
 
   it('a link reopens the same moment; a bad link opens the default with a message', () => {

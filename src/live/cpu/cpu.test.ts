@@ -38,7 +38,7 @@ describe('a live CPU', () => {
     expect(mem.words[C_EXITED]).toBe(1);
     expect(isTerminal(m, mem.state)).toBe(true);
     // One add, counted in memory, in the tally and in the statistics.
-    expect(readCell(m, mem.state, 'nr')).toBe(1);
+    expect(readCell(m, mem.state, 'nr_files')).toBe(1);
     expect(mem.state[ctxBase(m, 0) + CTX_TALLY]).toBe(1);
     expect(mem.stats[mem.statLine(0) + Stat.Adds]).toBe(1);
   });

@@ -32,6 +32,7 @@ import {
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import type { CallChecks } from '../calls.ts';
 import { chooseEngine } from '../engine/choose.ts';
+import { tallyOf } from '../../machine/isa.ts';
 import { type Engine, type EngineKind, restartTask } from '../engine/engine.ts';
 import { apply, Ev, makeEvent, notPreemptible, whyIllegal } from '../../machine/events.ts';
 import { nextReady, topContext } from '../../machine/interpreter.ts';
@@ -88,7 +89,7 @@ export interface CpuOptions {
 
 /** What a task does: observing tasks (sum, read) wait the summer period between calls. */
 function observers(m: Machine): boolean[] {
-  return m.programs.slice(0, m.tasks).map((p) => !p.instrs.some((i) => i.tally !== 0));
+  return m.programs.slice(0, m.tasks).map((p) => !p.instrs.some((i) => tallyOf(i) !== 0));
 }
 
 /**

@@ -5,15 +5,11 @@
 // cases two updates can each "succeed" while one overwrites the other.
 
 import { CMPXCHG_LOCAL_2007_GROUP } from '../groups.ts';
-import { abs, ProgramBuilder } from '../../machine/builder.ts';
-import { Cond } from '../../machine/isa.ts';
-import { type Cell, LayoutBuilder } from '../../machine/layout.ts';
-import { compile, type TaskSpec } from '../../machine/machine.ts';
-import { contextTally, KeyedListing, MD_2007, cellHoldsEveryAdd } from '../local-ops.ts';
-import { readCell, totalTally } from '../observe.ts';
-import { plus } from '../../machine/int64.ts';
+import { MD_2007 } from '../local-ops.ts';
 import { intParam, intSpec } from '../params.ts';
-import { defineScenario, type VariantOf, variants } from '../define.ts';
+import { type VariantOf, variants } from '../define.ts';
+import { textScenario } from '../text-scenario.ts';
+import type { Params } from '../types.ts';
 
 const VARIANT = variants(
   ['irq', 'nmi', 'smp'],
@@ -22,50 +18,70 @@ const VARIANT = variants(
 );
 type Variant = VariantOf<typeof VARIANT>;
 
+/** The other updater's thread, as each variant has it. */
 const OTHER: Record<Variant, string> = {
-  irq: "CPU0's IRQ handler",
-  nmi: "CPU0's NMI handler",
-  smp: 'the task on CPU1',
+  irq: "IRQ0()\t\t\t\t/* CPU0's IRQ handler */",
+  nmi: "NMI0()\t\t\t\t/* CPU0's NMI handler: local_irq_save() does not mask it */",
+  smp: 'P1()\t\t\t\t/* the task on CPU1 */',
 };
 
-function listingOf(variant: Variant): KeyedListing {
-  return new KeyedListing([
-    '/* asm-generic/cmpxchg-local.h (2007), in teaching form */',
-    'unsigned long cmpxchg_local(unsigned long *ptr, unsigned long old, unsigned long new)',
-    '{',
-    '\tunsigned long flags, prev;',
-    '',
-    [
-      'save',
-      '\tlocal_irq_save(flags);      /* masks IRQs on THIS CPU: not NMIs, not other CPUs */',
-    ],
-    ['load', '\tprev = *ptr;'],
-    ['cmp', '\tif (prev == old)'],
-    ['store', '\t\t*ptr = new;'],
-    ['restore', '\tlocal_irq_restore(flags);'],
-    '\treturn prev;',
-    '}',
-    '',
-    'unsigned long c;                             /* starts at `initial` */',
-    '',
-    `/* the task on CPU0 adds amount; ${OTHER[variant]} adds otherAmount */`,
-    'void counter_add(long amount)',
-    '{',
-    ['read', '\tunsigned long old = c, prev;'],
-    '',
-    ['call', '\twhile ((prev = cmpxchg_local(&c, old, old + amount)) != old)'],
-    ['retry', '\t\told = prev;                   /* it changed: retry from what we saw */'],
-    '}',
-    ...(variant === 'smp'
-      ? []
-      : [
-          '',
-          `void ${variant}_handler(void)             /* CPU0's ${variant === 'irq' ? 'IRQ' : 'NMI'} handler */`,
-          '{',
-          '\tcounter_add(otherAmount);',
-          '}',
-        ]),
-  ]);
+function programOf(p: Params): string {
+  const variant = VARIANT.of(p);
+  return `C cmpxchg-local-generic-${variant}
+
+/*
+ * The generic cmpxchg_local of include/asm-generic/cmpxchg-local.h (Mathieu Desnoyers, 2007),
+ * in teaching form: the kernel's also takes the operand's size.
+ */
+
+#define INITIAL ${intParam(p, 'initial')}		/* c at the start */
+#define AMOUNT ${intParam(p, 'amount')}		/* what CPU0's task adds */
+#define OTHER_AMOUNT ${intParam(p, 'otherAmount')}	/* what the ${variant === 'smp' ? 'task on CPU1' : `${variant.toUpperCase()} handler`} adds */
+
+unsigned long c = INITIAL;
+
+unsigned long __cmpxchg_local_generic(unsigned long *ptr, unsigned long old, unsigned long new)
+{
+	unsigned long flags, prev;
+
+	local_irq_save(flags);		/* masks IRQs on THIS CPU: not NMIs, not other CPUs */
+	prev = *ptr;
+	if (prev == old)
+		*ptr = new;
+	local_irq_restore(flags);
+	return prev;
+}
+
+void counter_add(long amount)
+{
+	unsigned long old = c, prev;
+
+	while ((prev = __cmpxchg_local_generic(&c, old, old + amount)) != old)
+		old = prev;			/* it changed: retry from what we saw */
+	record(succeeded, 1);		/* the call returned prev == old */
+}
+
+P0()				/* the task on CPU0 */
+{
+	counter_add(AMOUNT);
+}
+
+${OTHER[variant]}
+{
+	counter_add(OTHER_AMOUNT);
+}
+
+counter {
+	count c;
+	add counter_add(amount);
+}
+
+observe c = c;
+observe succeeded = count(succeeded);	/* calls that reported success */
+observe exact;
+
+invariant final no-lost-update;
+`;
 }
 
 const NOTES: Record<Variant, string[]> = {
@@ -83,46 +99,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-const variantOf = VARIANT.of;
-
-function addProgram(name: string, lst: KeyedListing, c: Cell, amount: number, handler: string) {
-  const b = new ProgramBuilder(name);
-  const old = b.reg('old');
-  const prev = b.reg('prev');
-  const next = b.reg('new');
-  const flags = b.reg('flags');
-  const top = b.label();
-  const done = b.label();
-  const skip = b.label();
-  b.line(lst.at('read')).load(old, abs(c), { say: '{who} reads {cell}: old = {v}' });
-  b.bind(top);
-  b.line(lst.at('save'))
-    .add(next, old, amount)
-    .irqSave(flags, { say: '{who} disables its own interrupts (local_irq_save)' });
-  b.line(lst.at('load')).load(prev, abs(c), { say: '{who} loads {cell}: prev = {v}' });
-  b.line(lst.at('cmp')).branch(Cond.Ne, prev, old, skip);
-  b.line(lst.at('store')).store(abs(c), next, {
-    tally: amount,
-    say: '{who} saw prev == old, so it stores new: {cell} {old} → {new}',
-  });
-  b.bind(skip);
-  b.line(lst.at('restore')).irqRestore(flags, {
-    say:
-      handler === 'irq'
-        ? '{who} restores the saved flags: interrupts stay off inside the handler'
-        : handler === 'nmi'
-          ? '{who} restores the saved flags (an NMI runs with interrupts off)'
-          : '',
-  });
-  b.line(lst.at('call')).branch(Cond.Eq, prev, old, done);
-  b.line(lst.at('retry')).mov(old, prev).jump(top, {
-    say: 'cmpxchg_local returned prev ≠ old: c changed, retry with old = prev',
-  });
-  b.bind(done);
-  return b.build();
-}
-
-export const cmpxchgLocalGeneric = defineScenario({
+export const cmpxchgLocalGeneric = textScenario({
   id: 'cmpxchg-local-generic',
   title: 'Generic cmpxchg_local: safe against IRQs, not NMIs or other CPUs',
   group: CMPXCHG_LOCAL_2007_GROUP,
@@ -146,64 +123,11 @@ export const cmpxchgLocalGeneric = defineScenario({
     'nmi variant: NMI on CPU0: counter_add(otherAmount) with cmpxchg_local (c += 5)',
     'smp variant: no handlers; CPU1 runs counter_add(otherAmount)',
   ],
-  build(p, opts) {
-    const variant = variantOf(p);
-    const cpus = variant === 'smp' ? 2 : 1;
-    const L = new LayoutBuilder(cpus, opts);
-    const c = L.cell('c', 'c', 's64', intParam(p, 'initial'));
-    const lst = listingOf(variant);
-    const amount = intParam(p, 'amount');
-    const other = intParam(p, 'otherAmount');
-    const tasks: TaskSpec[] = [
-      { name: 'T0', cpu: 0, program: addProgram('T0', lst, c, amount, '') },
-    ];
-    if (variant === 'smp')
-      tasks.push({ name: 'T1', cpu: 1, program: addProgram('T1', lst, c, other, '') });
-    const handler = variant === 'smp' ? null : addProgram(variant, lst, c, other, variant);
-    return {
-      params: p,
-      machine: compile({
-        cpus,
-        wordBits: 64,
-        layout: L.build(),
-        tasks,
-        irq: variant === 'irq' ? [handler] : [],
-        nmi: variant === 'nmi' ? [handler] : [],
-      }),
-      listing: {
-        lines: lst.lines,
-        notes: [
-          ...NOTES[variant],
-          'succeeded counts the cmpxchg_local calls that returned prev == old (each completed add ends with one). exact is initial plus every add that reported success.',
-        ],
-      },
-    };
-  },
-  observables: () => [
-    {
-      name: 'c',
-      description: 'c at the end',
-      read: (m, s) => readCell(m, s, 'c'),
-    },
-    {
-      name: 'succeeded',
-      description: 'How many cmpxchg_local calls reported success (returned prev == old)',
-      read: (m, s, p) => {
-        let n = 0;
-        for (let ctx = 0; ctx < m.contexts; ctx++) {
-          const amount = ctx === 0 ? intParam(p, 'amount') : intParam(p, 'otherAmount');
-          n += Number(contextTally(m, s, ctx)) / amount;
-        }
-        return n;
-      },
-    },
-    {
-      name: 'exact',
-      description: 'initial + every amount whose cmpxchg_local reported success',
-      read: (m, s, p) => plus(intParam(p, 'initial'), totalTally(m, s)),
-    },
+  text: programOf,
+  notes: (p) => [
+    ...NOTES[VARIANT.of(p)],
+    'succeeded counts the adds whose cmpxchg_local returned prev == old (each completed add ends with one). exact is initial plus every add that reported success.',
   ],
-  invariants: [cellHoldsEveryAdd('c', 'c')],
   bounds: { irqs: 1, nmis: 1 },
   guarantees: VARIANT.guarantees({ irq: ['no-lost-update'], nmi: [], smp: [] }),
   witnesses: [

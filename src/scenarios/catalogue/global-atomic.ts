@@ -1,32 +1,40 @@
 // global-atomic: Dipankar Sarma's `atomic_t nr_files` (2006). One LOCK-prefixed instruction per
 // increment: always exact, but every CPU writes the same cache line.
 
-import { abs } from '../../machine/builder.ts';
+import { NR_FILES_GROUP } from '../groups.ts';
 import * as nrFiles from '../nr-files.ts';
+import { textScenario } from '../text-scenario.ts';
 
-const listing = [
-  'atomic_t nr_files;             /* Dipankar Sarma, "[patch 2/2] fix file counting" */',
-  '',
-  'void file_opened(void)         /* each CPU runs this `iterations` times */',
-  '{',
-  '\tatomic_inc(&nr_files);       /* lock incl nr_files: one indivisible step */',
-  '}',
-];
+const CODE = `
+atomic_t nr_files = ATOMIC_INIT(INITIAL);	/* Dipankar Sarma, "[patch 2/2] fix file counting" */
 
-export const globalAtomic = nrFiles.globalCounter({
+void file_opened(void)
+{
+	atomic_inc(&nr_files);		/* lock incl nr_files: one indivisible step */
+}
+`;
+
+export const globalAtomic = textScenario({
   id: 'global-atomic',
   title: 'Atomic global counter: atomic_inc(&nr_files)',
+  group: NR_FILES_GROUP,
+  source: nrFiles.NR_FILES_SOURCE,
   summary:
     'A LOCK-prefixed increment is one indivisible step: always exact, but every CPU bounces one cache line.',
-  listing,
-  notes: [
+  reconstruction: false,
+  params: nrFiles.params,
+  text: (p) =>
+    nrFiles.nrFilesText(p, {
+      id: 'global-atomic',
+      about: ["Dipankar Sarma's fix: nr_files becomes an atomic_t."],
+      code: CODE,
+      counter: ['count nr_files;', 'add file_opened;'],
+      observe: ['observe nr = nr_files;'],
+    }),
+  notes: () => [
     'The LOCK prefix makes the load and the store one step: no other CPU can come between them.',
     'Correct, but each increment must own the cache line holding nr_files, so it ping-pongs between CPUs (Bench mode measures the cost).',
   ],
-  before: () => null,
-  increment: (b, nr) => {
-    b.line(5).atomicAdd(abs(nr), 1, { tally: 1 });
-  },
   guarantees: { '*': ['no-lost-update'] },
   witnesses: [
     {

@@ -2,38 +2,45 @@
 // load and a store, and two CPUs can both load the old value: one increment is lost.
 // Reference §6a. The strawman every fix in the 2006 thread improves on.
 
-import { abs } from '../../machine/builder.ts';
+import { NR_FILES_GROUP } from '../groups.ts';
 import * as nrFiles from '../nr-files.ts';
+import { textScenario } from '../text-scenario.ts';
 
-const listing = [
-  'int nr_files;                  /* one counter, shared by every CPU */',
-  '',
-  'void file_opened(void)         /* each CPU runs this `iterations` times */',
-  '{',
-  '\t/* nr_files++ compiles to a load, an add and a store: */',
-  '\tint r = nr_files;            /* mov nr_files, %eax   (load)  */',
-  '\tr = r + 1;                   /* inc %eax             (local) */',
-  '\tnr_files = r;                /* mov %eax, nr_files   (store) */',
-  '}',
-];
+const CODE = `
+int nr_files = INITIAL;			/* one counter, shared by every CPU */
 
-export const globalPlain = nrFiles.globalCounter({
+void file_opened(void)
+{
+	int r;
+
+	/* nr_files++ compiles to a load, an add and a store: */
+	r = nr_files;			/* mov nr_files, %eax   (load)  */
+	r = r + 1;			/* inc %eax             (local) */
+	nr_files = r;			/* mov %eax, nr_files   (store) */
+}
+`;
+
+export const globalPlain = textScenario({
   id: 'global-plain',
   title: 'Plain global counter: nr_files++',
+  group: NR_FILES_GROUP,
+  source: nrFiles.NR_FILES_SOURCE,
   summary:
     'nr_files++ is a load and a store: two CPUs can both read the old value and lose an update.',
-  listing,
-  notes: [
+  reconstruction: false,
+  params: nrFiles.params,
+  text: (p) =>
+    nrFiles.nrFilesText(p, {
+      id: 'global-plain',
+      about: ['The strawman of the 2006 nr_files thread: one int, incremented by every CPU.'],
+      code: CODE,
+      counter: ['count nr_files;', 'add file_opened;'],
+      observe: ['observe nr = nr_files;'],
+    }),
+  notes: () => [
     'A non-LOCK `incl nr_files` behaves the same on SMP: the CPU still loads and stores.',
     'The add happens in a register, so it is not a step of its own.',
   ],
-  before: () => null,
-  increment: (b, nr) => {
-    const r = b.reg('r');
-    b.line(6).load(r, abs(nr));
-    b.line(7).add(r, r, 1);
-    b.line(8).store(abs(nr), r, { tally: 1 });
-  },
   witnesses: [
     {
       name: 'lost-update',

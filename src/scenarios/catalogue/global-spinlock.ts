@@ -1,42 +1,45 @@
 // global-spinlock: the 2.6.16 nr_files, counted under `filp_count_lock` with interrupts off.
 // Exact, but every CPU takes one lock for every file it opens: the CPUs that lose the race spin.
 
-import { abs } from '../../machine/builder.ts';
+import { NR_FILES_GROUP } from '../groups.ts';
 import * as nrFiles from '../nr-files.ts';
+import { textScenario } from '../text-scenario.ts';
 
-const listing = [
-  'static DEFINE_SPINLOCK(filp_count_lock);   /* 2.6.16: fs/file_table.c */',
-  'int nr_files;',
-  '',
-  'void file_opened(void)         /* each CPU runs this `iterations` times */',
-  '{',
-  '\tunsigned long flags;',
-  '',
-  '\tspin_lock_irqsave(&filp_count_lock, flags);',
-  '\tnr_files++;                  /* load; store: safe under the lock */',
-  '\tspin_unlock_irqrestore(&filp_count_lock, flags);',
-  '}',
-];
+const CODE = `
+static DEFINE_SPINLOCK(filp_count_lock);	/* 2.6.16: fs/file_table.c */
+int nr_files = INITIAL;
 
-export const globalSpinlock = nrFiles.globalCounter({
+void file_opened(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&filp_count_lock, flags);
+	nr_files++;			/* load; store: safe under the lock */
+	spin_unlock_irqrestore(&filp_count_lock, flags);
+}
+`;
+
+export const globalSpinlock = textScenario({
   id: 'global-spinlock',
   title: 'Global counter under a spinlock: filp_count_lock',
+  group: NR_FILES_GROUP,
   source: `Linux 2.6.16 fs/file_table.c (filp_count_lock), as replaced in ${nrFiles.NR_FILES_SOURCE}`,
   summary: 'The lock makes load and store a critical section: exact, but CPUs wait for each other.',
-  listing,
-  notes: [
+  reconstruction: false,
+  params: nrFiles.params,
+  text: (p) =>
+    nrFiles.nrFilesText(p, {
+      id: 'global-spinlock',
+      about: ['nr_files in Linux 2.6.16, counted under filp_count_lock with interrupts off.'],
+      code: CODE,
+      counter: ['count nr_files;', 'add file_opened;'],
+      observe: ['observe nr = nr_files;'],
+    }),
+  notes: () => [
     'In 2.6.16 this counting ran in the filp slab constructor and destructor (filp_ctor, filp_dtor) on files_stat.nr_files; file_opened() stands for them.',
     'spin_lock_irqsave is two steps here: interrupts off, then the lock (which also disables preemption).',
     'A CPU that finds the lock taken spins: its step changes nothing until the holder releases it.',
   ],
-  before: (L) => L.cell('lock', 'filp_count_lock', 'lock'),
-  increment: (b, nr, lock) => {
-    const flags = b.reg('flags');
-    const r = b.reg('r');
-    b.line(8).irqSave(flags).spinLock(lock);
-    b.line(9).load(r, abs(nr)).add(r, r, 1).store(abs(nr), r, { tally: 1 });
-    b.line(10).spinUnlock(lock).irqRestore(flags);
-  },
   guarantees: { '*': ['no-lost-update'] },
   witnesses: [
     {

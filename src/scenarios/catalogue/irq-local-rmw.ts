@@ -5,15 +5,10 @@
 // cmpxchg in a retry loop (atomic with respect to this CPU's interrupts).
 
 import { THIS_CPU_GROUP } from '../groups.ts';
-import { ProgramBuilder, thisCpu } from '../../machine/builder.ts';
-import { Cond } from '../../machine/isa.ts';
-import { LayoutBuilder, type PerCpuCell } from '../../machine/layout.ts';
-import { compile } from '../../machine/machine.ts';
-import { KeyedListing, cellHoldsEveryAdd } from '../local-ops.ts';
-import { irqsDelivered, readPerCpu, totalTally } from '../observe.ts';
-import { plus } from '../../machine/int64.ts';
 import { intParam, intSpec } from '../params.ts';
-import { defineScenario, type VariantOf, variants } from '../define.ts';
+import { type VariantOf, variants } from '../define.ts';
+import { textScenario } from '../text-scenario.ts';
+import type { Params } from '../types.ts';
 
 const VARIANT = variants(
   ['none', 'irqsave', 'cmpxchg-local'],
@@ -22,69 +17,80 @@ const VARIANT = variants(
 );
 type Variant = VariantOf<typeof VARIANT>;
 
-function listingOf(variant: Variant): KeyedListing {
-  const head = [
-    "DEFINE_PER_CPU(long, c);                 /* CPU0's c starts at `initial` */",
-    '',
-    "/* called by the task on CPU0 (amount) and by CPU0's IRQ handler (irqAmount) */",
-    'void counter_add(long amount)',
-    '{',
-  ];
-  const tail = [
-    '}',
-    '',
-    'irqreturn_t irq_handler(int irq, void *dev)   /* CPU0, interrupts off */',
-    '{',
-    ['irq', '\tcounter_add(irqAmount);'],
-    '\treturn IRQ_HANDLED;',
-    '}',
-  ] as const;
-  switch (variant) {
-    case 'none':
-      return new KeyedListing([
-        ...head,
-        '\tlong v;',
-        '',
-        '\t/* the 2.6.39 fast path: preemption off, interrupts on */',
-        ['off', '\tpreempt_disable();'],
-        ['load', '\tv = __this_cpu_read(c) + amount;     /* load */'],
-        [
-          'store',
-          '\t__this_cpu_write(c, v);              /* store: an IRQ may have come between */',
-        ],
-        ['on', '\tpreempt_enable();'],
-        ...tail,
-      ]);
-    case 'irqsave':
-      return new KeyedListing([
-        ...head,
-        '\tunsigned long flags;',
-        '\tlong v;',
-        '',
-        ['save', '\tlocal_irq_save(flags);               /* an IRQ now waits, pending */'],
-        ['load', '\tv = __this_cpu_read(c) + amount;'],
-        ['store', '\t__this_cpu_write(c, v);'],
-        ['restore', '\tlocal_irq_restore(flags);            /* a pending IRQ is taken here */'],
-        ...tail,
-      ]);
-    case 'cmpxchg-local':
-      return new KeyedListing([
-        ...head,
-        '\tlong old, prev;',
-        '',
-        ['load', '\told = this_cpu_read(c);'],
-        '\tfor (;;) {',
-        [
-          'cmpxchg',
-          '\t\tprev = this_cpu_cmpxchg(c, old, old + amount);   /* x86: one cmpxchg, no LOCK */',
-        ],
-        ['ok', '\t\tif (prev == old)'],
-        '\t\t\tbreak;',
-        ['retry', '\t\told = prev;                      /* c changed under us: try again */'],
-        '\t}',
-        ...tail,
-      ]);
-  }
+/** counter_add's body, as each variant writes it. */
+const ADD: Record<Variant, string> = {
+  none: `
+	long v;
+
+	/* the 2.6.39 fast path: preemption off, interrupts on */
+	preempt_disable();
+	v = __this_cpu_read(c) + amount;	/* load */
+	__this_cpu_write(c, v);			/* store: an IRQ may have come between */
+	preempt_enable();`,
+  irqsave: `
+	unsigned long flags;
+	long v;
+
+	local_irq_save(flags);			/* an IRQ now waits, pending */
+	v = __this_cpu_read(c) + amount;
+	__this_cpu_write(c, v);
+	local_irq_restore(flags);		/* a pending IRQ is taken here */`,
+  'cmpxchg-local': `
+	long old, prev;
+
+	old = this_cpu_read(c);
+	for (;;) {
+		prev = this_cpu_cmpxchg(c, old, old + amount);	/* x86: one cmpxchg, no LOCK */
+		if (prev == old)
+			break;
+		old = prev;			/* c changed under us: try again */
+	}`,
+};
+
+function programOf(p: Params): string {
+  const variant = VARIANT.of(p);
+  return `C irq-local-rmw-${variant}
+
+/*
+ * A per-CPU add that CPU0's task and CPU0's IRQ handler both make: one CPU is enough, the race
+ * is between the task and an interrupt on its own CPU.
+ */
+
+#define INITIAL ${intParam(p, 'initial')}		/* CPU0's c at the start */
+#define AMOUNT ${intParam(p, 'amount')}		/* what the task adds */
+#define IRQ_AMOUNT ${intParam(p, 'irqAmount')}	/* what the IRQ handler adds, each time */
+
+DEFINE_PER_CPU(long, c);
+
+{
+	per_cpu(c, 0) = INITIAL;
+}
+
+void counter_add(long amount)
+{${ADD[variant]}
+}
+
+P0()				/* the task on CPU0 */
+{
+	counter_add(AMOUNT);
+}
+
+IRQ0()				/* CPU0's IRQ handler: interrupts off */
+{
+	counter_add(IRQ_AMOUNT);
+}
+
+counter {
+	deltas c;
+	add counter_add(amount);
+}
+
+observe c = per_cpu(c, 0);
+observe irqs;
+observe exact;
+
+invariant final no-lost-update;
+`;
 }
 
 const NOTES: Record<Variant, string[]> = {
@@ -102,59 +108,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-const variantOf = VARIANT.of;
-const WRITE = '{who} writes {cell}: {old} → {new}';
-
-function addProgram(
-  name: string,
-  variant: Variant,
-  lst: KeyedListing,
-  c: PerCpuCell,
-  amount: number,
-  inIrq: boolean,
-) {
-  const b = new ProgramBuilder(name);
-  const v = b.reg('v');
-  switch (variant) {
-    case 'none':
-      b.line(lst.at('off')).preemptDisable();
-      b.line(lst.at('load')).load(v, thisCpu(c)).add(v, v, amount);
-      b.line(lst.at('store')).store(thisCpu(c), v, { tally: amount, say: WRITE });
-      b.line(lst.at('on')).preemptEnable();
-      break;
-    case 'irqsave': {
-      const flags = b.reg('flags');
-      b.line(lst.at('save')).irqSave(flags);
-      b.line(lst.at('load')).load(v, thisCpu(c)).add(v, v, amount);
-      b.line(lst.at('store')).store(thisCpu(c), v, { tally: amount, say: WRITE });
-      b.line(lst.at('restore')).irqRestore(flags, {
-        say: inIrq ? '{who} restores the saved flags: interrupts stay off inside the handler' : '',
-      });
-      break;
-    }
-    case 'cmpxchg-local': {
-      const old = b.reg('old');
-      const prev = b.reg('prev');
-      const next = b.reg('new');
-      const top = b.label();
-      const done = b.label();
-      b.line(lst.at('load')).load(old, thisCpu(c));
-      b.bind(top);
-      b.line(lst.at('cmpxchg'))
-        .add(next, old, amount)
-        .cmpxchgLocal(prev, thisCpu(c), old, next, { tally: amount });
-      b.line(lst.at('ok')).branch(Cond.Eq, prev, old, done);
-      b.line(lst.at('retry')).mov(old, prev).jump(top, {
-        say: 'c is not old any more: the cmpxchg fails and returns what it found; retry with old = prev',
-      });
-      b.bind(done);
-      break;
-    }
-  }
-  return b.build();
-}
-
-export const irqLocalRmw = defineScenario({
+export const irqLocalRmw = textScenario({
   id: 'irq-local-rmw',
   title: 'A per-CPU add interrupted by an IRQ on the same CPU',
   group: THIS_CPU_GROUP,
@@ -175,49 +129,11 @@ export const irqLocalRmw = defineScenario({
     ),
   ],
   handlers: ['IRQ on CPU0: counter_add(irqAmount), c += 5 by default'],
-  build(p, opts) {
-    const variant = variantOf(p);
-    const L = new LayoutBuilder(1, opts);
-    const c = L.perCpu('c', 'c', 's64', [intParam(p, 'initial')]);
-    const lst = listingOf(variant);
-    const task = addProgram('T', variant, lst, c, intParam(p, 'amount'), false);
-    const irq = addProgram('irq', variant, lst, c, intParam(p, 'irqAmount'), true);
-    return {
-      params: p,
-      machine: compile({
-        cpus: 1,
-        wordBits: 64,
-        layout: L.build(),
-        tasks: [{ name: 'T', cpu: 0, program: task }],
-        irq: [irq],
-      }),
-      listing: {
-        lines: lst.lines,
-        notes: [
-          ...NOTES[variant],
-          "One CPU is enough: the race is between the task and an interrupt on its own CPU. exact is initial plus every add that completed (the task's and each IRQ's).",
-        ],
-      },
-    };
-  },
-  observables: () => [
-    {
-      name: 'c',
-      description: "CPU0's c",
-      read: (m, s) => readPerCpu(m, s, 'c')[0] ?? null,
-    },
-    {
-      name: 'irqs',
-      description: 'IRQs delivered (handler runs)',
-      read: (m, s) => irqsDelivered(m, s),
-    },
-    {
-      name: 'exact',
-      description: "initial + the task's amount + irqAmount for every IRQ handled",
-      read: (m, s, p) => plus(intParam(p, 'initial'), totalTally(m, s)),
-    },
+  text: programOf,
+  notes: (p) => [
+    ...NOTES[VARIANT.of(p)],
+    "exact is initial plus every add that completed (the task's and each IRQ's).",
   ],
-  invariants: [cellHoldsEveryAdd('c', 'c')],
   bounds: { irqs: 1 },
   guarantees: VARIANT.guarantees({
     none: [],

@@ -4,45 +4,47 @@
 // to ±threshold per CPU ("Its value can be off with a delta of +/- 16*num_possible_cpus()").
 
 import { NR_FILES_GROUP } from '../groups.ts';
-import { deref, abs } from '../../machine/builder.ts';
-import { Cond, Kind } from '../../machine/isa.ts';
-import { LayoutBuilder } from '../../machine/layout.ts';
 import { intParam, intSpec } from '../params.ts';
 import * as nrFiles from '../nr-files.ts';
-import { readCell, readPerCpu } from '../observe.ts';
-import { distance, plus, unwrap32 } from '../../machine/int64.ts';
-import { defineScenario } from '../define.ts';
+import { textScenario } from '../text-scenario.ts';
 import type { Params } from '../types.ts';
 
-function listing(threshold: number): string[] {
-  return [
-    `#define NR_FILES_THRESHOLD ${threshold}      /* 16 in the patch */`,
-    'static DEFINE_PER_CPU(int, nr_files);   /* files this CPU has not yet reported */',
-    'struct { atomic_t nr_files; } files_stat;   /* the global, read by get_nr_files() */',
-    '',
-    'static void add_nr_files(int delta)     /* each CPU: `iterations` times, delta +1 */',
-    '{',
-    '\tint *local;',
-    '\tpreempt_disable();',
-    '\tlocal = &__get_cpu_var(nr_files);',
-    '\t*local += delta;',
-    '\tif (*local > NR_FILES_THRESHOLD || *local < -NR_FILES_THRESHOLD) {',
-    '\t\tatomic_add(*local, &files_stat.nr_files);',
-    '\t\t*local = 0;',
-    '\t}',
-    '\tpreempt_enable();',
-    '}',
-    '',
-    'int get_nr_files(void)',
-    '{',
-    '\treturn atomic_read(&files_stat.nr_files);   /* lazy: misses the local counts */',
-    '}',
-  ];
+const CODE = `
+static DEFINE_PER_CPU(int, nr_files);		/* files this CPU has not yet reported */
+struct files_stat_struct { atomic_t nr_files; };
+struct files_stat_struct files_stat = { .nr_files = ATOMIC_INIT(INITIAL) };	/* the global */
+
+static void add_nr_files(int delta)
+{
+	int *local;
+	int v;
+
+	preempt_disable();
+	local = &__get_cpu_var(nr_files);
+	v = *local + delta;		/* the patch: *local += delta, then tests *local */
+	*local = v;
+	if (v > NR_FILES_THRESHOLD || v < -NR_FILES_THRESHOLD) {
+		atomic_add(v, &files_stat.nr_files);
+		*local = 0;
+	}
+	preempt_enable();
+}
+
+int get_nr_files(void)
+{
+	return atomic_read(&files_stat.nr_files);	/* lazy: misses the local counts */
+}
+`;
+
+/** The count held in memory: the global and every CPU's local count. */
+function held(p: Params): string {
+  const locals = Array.from({ length: intParam(p, 'cpus') }, (_, k) => `per_cpu(nr_files, ${k})`);
+  return ['files_stat.nr_files', ...locals].join(' + ');
 }
 
 const thresholdOf = (p: Params) => intParam(p, 'threshold');
 
-export const lazyNrFiles = defineScenario({
+export const lazyNrFiles = textScenario({
   id: 'lazy-nr-files',
   title: 'Lazy per-CPU nr_files (Eric Dumazet, 2006)',
   group: NR_FILES_GROUP,
@@ -68,70 +70,31 @@ export const lazyNrFiles = defineScenario({
       apply: () => ({ threshold: 16 }),
     },
   },
-  build(p, opts) {
-    const threshold = thresholdOf(p);
-    const L = new LayoutBuilder(intParam(p, 'cpus'), opts);
-    const global = L.cell('global', 'files_stat.nr_files', 's32', intParam(p, 'initial'));
-    const local = L.perCpu('local', 'nr_files', 's32');
-    const tasks = nrFiles.perCpuTasks(p, (b) => {
-      const ptr = b.reg('local');
-      const v = b.reg('v');
-      b.line(8).preemptDisable();
-      b.line(9).addrGen(ptr, local, {
-        say: "{who} computes &__get_cpu_var(nr_files): the address of {cpu}'s local count",
-      });
-      b.line(10).load(v, deref(ptr)).add(v, v, 1).store(deref(ptr), v, { tally: 1 });
-      b.line(11).ifThen(Cond.AbsGe, v, threshold + 1, () => {
-        b.line(12).atomicAdd(abs(global), v, {
-          kind: Kind.Fold,
-          say: "{who}'s local count passed the threshold: adds {v} to {cell}, now {new}",
-        });
-        b.line(13).mov(v, 0).store(deref(ptr), v);
-      });
-      b.line(15).preemptEnable();
-    });
-    return {
-      params: p,
-      machine: nrFiles.machineOf(p, L.build(), tasks),
-      listing: {
-        lines: listing(threshold),
-        notes: [
-          'The test is strict (>), so a CPU can hold up to ±threshold unreported: get_nr_files() is within ±threshold × CPUs of the truth.',
-          'Preemption is off for the whole update, so the task cannot move between computing `local` and using it.',
-          'nr below is where the count really is (the global plus every local count); read is what get_nr_files() returns.',
-        ],
-      },
-    };
-  },
-  observables: () => [
-    {
-      name: 'nr',
-      description:
-        "The full count held in memory: files_stat.nr_files + every CPU's local nr_files",
-      read: (m, s) => readPerCpu(m, s, 'local').reduce(plus, readCell(m, s, 'global')),
-    },
-    {
-      name: 'read',
-      description: 'What get_nr_files() returns: the lazy global alone',
-      read: (m, s) => readCell(m, s, 'global'),
-    },
-    nrFiles.exactObservable,
-  ],
-  invariants: [
-    nrFiles.everyFileCounted,
-    {
-      id: 'read-within-bound',
-      when: 'final',
-      description: 'get_nr_files() is within ±threshold × CPUs of the exact count',
-      final: (o, p) => {
-        const bound = thresholdOf(p) * intParam(p, 'cpus');
-        // The global count is an int: read modulo 2^32 (see unwrap32).
-        const d = distance(o.exact as number, unwrap32(o.read as number, o.exact as number));
-        return d <= bound
-          ? null
-          : `read is ${String(o.read)}, ${String(d)} away from ${String(o.exact)} (bound ${bound})`;
-      },
-    },
+  text: (p) =>
+    nrFiles.nrFilesText(p, {
+      id: 'lazy-nr-files',
+      about: [
+        "Eric Dumazet's per-CPU nr_files (LKML, 26 Jan 2006): each CPU counts locally and",
+        'reports to files_stat.nr_files only when its count passes the threshold.',
+      ],
+      defines: [`#define NR_FILES_THRESHOLD ${thresholdOf(p)}\t/* 16 in the patch */`],
+      code: CODE,
+      open: 'add_nr_files(1)',
+      counter: [
+        'count files_stat.nr_files;',
+        'deltas nr_files;',
+        'threshold NR_FILES_THRESHOLD;\t/* a count past it is reported */',
+        'error NR_FILES_THRESHOLD * NR_CPUS;\t/* how far get_nr_files() may be off */',
+        'add add_nr_files(delta);',
+        'read get_nr_files();',
+      ],
+      observe: [`observe nr = ${held(p)};`, 'observe read = get_nr_files();'],
+      invariants: ['invariant final read-within-bound;'],
+    }),
+  notes: () => [
+    'The test is strict (>), so a CPU can hold up to ±threshold unreported: get_nr_files() is within ±threshold × CPUs of the truth.',
+    'Preemption is off for the whole update, so the task cannot move between computing `local` and using it.',
+    'nr below is where the count really is (the global plus every local count); read is what get_nr_files() returns.',
   ],
   guarantees: { '*': ['no-lost-update', 'read-within-bound'] },
   witnesses: [

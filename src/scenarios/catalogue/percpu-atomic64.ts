@@ -1,36 +1,46 @@
 // percpu-atomic64: Shaohua Li's "last post" of April 2011 (reconstruction): fbc->count becomes an
 // atomic64_t and the overflow path drops fbc->lock. Adds scale, but a lockless sum can now read
 // fbc->count and the deltas on either side of a transfer, so it can miss or double-count a whole
-// batch (Tejun Heo's "@batch deviations"). Reference §2.3, walk-through §6d part 1.
+// batch (Tejun Heo's "@batch deviations").
 
 import { PERCPU_2011_GROUP } from '../groups.ts';
-import { abs } from '../../machine/builder.ts';
 import * as percpu from '../percpu/index.ts';
-import { defineScenario } from '../define.ts';
+import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
+import { textScenario } from '../text-scenario.ts';
 
-const listing = percpu.counterListing({
-  fields: [
-    '\tatomic64_t count;                /* no spinlock any more */',
-    '\ts32 __percpu *counters;',
-  ],
-  add: [
-    '\tpreempt_disable();',
-    ...percpu.batchTest([
-      '\t\tatomic64_add(count, &fbc->count);',
-      '\t\t__this_cpu_write(*fbc->counters, 0);',
-    ]),
-    '\tpreempt_enable();',
-  ],
-  sum: [
-    '\ts64 ret = atomic64_read(&fbc->count);   /* no lock: a transfer can be half done */',
-    '\tint cpu;',
-    '',
-    ...percpu.addEveryDelta,
-  ],
-  read: 'return atomic64_read(&fbc->count);',
-});
+const FUNCTIONS = `
+void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)
+{
+	s64 count;
 
-export const percpuAtomic64 = defineScenario({
+	preempt_disable();
+	count = __this_cpu_read(*fbc->counters) + amount;
+	if (count >= batch || count <= -batch) {
+		atomic64_add(count, &fbc->count);
+		__this_cpu_write(*fbc->counters, 0);
+	} else {
+		__this_cpu_write(*fbc->counters, count);
+	}
+	preempt_enable();
+}
+
+s64 __percpu_counter_sum(struct percpu_counter *fbc)
+{
+	s64 ret = atomic64_read(&fbc->count);	/* no lock: a transfer can be half done */
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		ret += *per_cpu_ptr(fbc->counters, cpu);
+	return ret;
+}
+
+s64 percpu_counter_read(struct percpu_counter *fbc)
+{
+	return atomic64_read(&fbc->count);
+}
+`;
+
+export const percpuAtomic64 = textScenario({
   id: 'percpu-atomic64',
   title: 'atomic64 count, no lock: a sum can miss a whole batch',
   group: PERCPU_2011_GROUP,
@@ -49,43 +59,21 @@ export const percpuAtomic64 = defineScenario({
     },
   },
   explorePresets: { '*': 'five-adds' },
-  build(p, opts) {
-    const r = percpu.rolesOf(p);
-    const c = percpu.counterLayout(p, r, () => null, opts);
-    const tasks = percpu.tasksOf(c, r, 64, {
-      add: (b, amount) => {
-        b.line(10).preemptDisable();
-        percpu.batchedAdd(b, c, r, amount, { read: 11, test: 12, fast: 16 }, (count) => {
-          percpu.atomicFold(b, c, count, 13);
-          percpu.resetDelta(b, c, amount, 14);
-        });
-        b.line(18).preemptEnable();
-      },
-      sum: (b, ret) => {
-        b.line(23).load(ret, abs(c.count), {
-          say: '{who} starts the sum without a lock: ret = fbc->count = {v}',
-        });
-        percpu.addEverySlot(b, c, r, ret, 27);
-      },
-      read: (b, ret) => {
-        b.line(33).load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
-      },
-    });
-    return percpu.instanceOf(p, c, r, tasks, {
-      lines: listing,
-      notes: [
-        "Reconstruction: the patch is described in the thread (cover letter SL-v2, Tejun's replies); its code is not at hand. This is the design as described.",
-        'atomic64_read and atomic64_add are one step each (on x86-32 they use cmpxchg8b, so they do not tear either).',
-        'The transfer is two steps (atomic64_add, then the delta reset), so a sum that reads fbc->count and the deltas in between sees the batch twice or not at all.',
+  text: (p) =>
+    counterText(p, {
+      id: 'percpu-atomic64',
+      about: [
+        "The lockless percpu_counter of Shaohua Li's April 2011 series (a reconstruction: the",
+        'design as the thread describes it; its code is not at hand).',
       ],
-    });
-  },
-  observables: (p) => percpu.observables(p),
-  invariants: [
-    percpu.counterHoldsEveryAdd(),
-    percpu.readWithinBound(),
-    percpu.sumWithinWindow,
-    percpu.slotBelowBatch,
+      fields: ['\tatomic64_t count;\t\t/* no spinlock any more */', '\ts32 __percpu *counters;'],
+      functions: FUNCTIONS,
+      invariants: CORRECT_CLAUSES,
+    }),
+  notes: () => [
+    "Reconstruction: the patch is described in the thread (cover letter SL-v2, Tejun's replies); its code is not at hand. This is the design as described.",
+    'atomic64_read and atomic64_add are one step each (on x86-32 they use cmpxchg8b, so they do not tear either).',
+    'The transfer is two steps (atomic64_add, then the delta reset), so a sum that reads fbc->count and the deltas in between sees the batch twice or not at all.',
   ],
   bounds: { migrations: 1 },
   guarantees: { '*': ['no-lost-update', 'read-within-bound', 'slot-below-batch'] },

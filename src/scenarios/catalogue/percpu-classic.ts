@@ -1,69 +1,172 @@
 // percpu-classic: `percpu_counter` as in Linux 2.6.39 (lib/percpu_counter.c). Adds stay in a
 // per-CPU s32 until it reaches ±batch, then fold into fbc->count under fbc->lock. read() is the
 // global alone (off by up to (batch − 1) × CPUs); sum() holds the lock, so overflowing adders on
-// every CPU wait for the whole scan. Reference §1.2–1.9, walk-throughs §6b and §6c.
+// every CPU wait for the whole scan. The program is text (its one home): percpu/text.ts writes
+// what every percpu_counter entry shares, this file the 2.6.39 functions.
 
 import { PERCPU_2_6_39_GROUP } from '../groups.ts';
-import { abs, ProgramBuilder, type Reg } from '../../machine/builder.ts';
 import * as percpu from '../percpu/index.ts';
-import { readCell, readResults } from '../observe.ts';
-import { plus } from '../../machine/int64.ts';
+import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
 import { intParam, listParam, ParamError, intSpec } from '../params.ts';
-import { defineScenario } from '../define.ts';
-import type { Machine } from '../../machine/machine.ts';
-import { Cond } from '../../machine/isa.ts';
+import { textScenario } from '../text-scenario.ts';
+import type { Params, Scenario } from '../types.ts';
 
-const listing = percpu.counterListing({
-  fields: [
-    '\tspinlock_t lock;',
-    '\ts64 count;                       /* the global part */',
-    '\ts32 __percpu *counters;          /* one delta per CPU */',
-  ],
-  add: [
-    '\tpreempt_disable();',
-    ...percpu.batchTest([
-      '\t\tspin_lock(&fbc->lock);',
-      '\t\tfbc->count += count;',
-      '\t\t__this_cpu_write(*fbc->counters, 0);',
-      '\t\tspin_unlock(&fbc->lock);',
-    ]),
-    '\tpreempt_enable();',
-  ],
-  sum: [
-    ...percpu.sumLocals,
-    '',
-    '\tspin_lock(&fbc->lock);',
-    '\tret = fbc->count;',
-    ...percpu.addEveryDelta,
-    '\tspin_unlock(&fbc->lock);',
-  ],
-  read: 'return fbc->count;               /* no lock */',
-  more: [
-    'int percpu_counter_compare(struct percpu_counter *fbc, s64 rhs)',
+const FUNCTIONS = `
+void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)
+{
+	s64 count;
+
+	preempt_disable();
+	count = __this_cpu_read(*fbc->counters) + amount;
+	if (count >= batch || count <= -batch) {
+		spin_lock(&fbc->lock);
+		fbc->count += count;
+		__this_cpu_write(*fbc->counters, 0);
+		spin_unlock(&fbc->lock);
+	} else {
+		__this_cpu_write(*fbc->counters, count);
+	}
+	preempt_enable();
+}
+
+s64 __percpu_counter_sum(struct percpu_counter *fbc)
+{
+	s64 ret;
+	int cpu;
+
+	spin_lock(&fbc->lock);
+	ret = fbc->count;
+	for_each_online_cpu(cpu)
+		ret += *per_cpu_ptr(fbc->counters, cpu);
+	spin_unlock(&fbc->lock);
+	return ret;
+}
+
+s64 percpu_counter_read(struct percpu_counter *fbc)
+{
+	return fbc->count;			/* no lock */
+}
+
+int percpu_counter_compare(struct percpu_counter *fbc, s64 rhs)
+{
+	s64 count;
+
+	count = percpu_counter_read(fbc);
+	/* is the rough count far enough from rhs to decide? */
+	if (abs(count - rhs) > BATCH * NR_CPUS) {
+		if (count > rhs)
+			return 1;
+		else
+			return -1;
+	}
+	/* no: use the precise count */
+	count = __percpu_counter_sum(fbc);
+	if (count > rhs)
+		return 1;
+	else if (count < rhs)
+		return -1;
+	else
+		return 0;
+}
+`;
+
+/** The comparer's thread: its adds, then one percpu_counter_compare(fbc, RHS). */
+function comparer(k: number, adds: number, amount: number): string {
+  const each =
+    adds === 0
+      ? []
+      : adds === 1
+        ? [`\t__percpu_counter_add(&fbc, ${amount}, BATCH);`]
+        : [`\tfor (i = 0; i < ${adds}; i++)`, `\t\t__percpu_counter_add(&fbc, ${amount}, BATCH);`];
+  return [
+    `P${k}()\t\t\t\t/* adds, then compares */`,
     '{',
-    '\ts64 count;',
+    '\tint i;',
+    '\tint res;',
     '',
-    '\tcount = percpu_counter_read(fbc);',
-    '\t/* is the rough count far enough from rhs to decide? */',
-    '\tif (abs(count - rhs) > (percpu_counter_batch * num_online_cpus())) {',
-    '\t\tif (count > rhs)',
-    '\t\t\treturn 1;',
-    '\t\telse',
-    '\t\t\treturn -1;',
-    '\t}',
-    '\t/* no: use the precise count */',
-    '\tcount = percpu_counter_sum(fbc);',
-    '\tif (count > rhs)',
-    '\t\treturn 1;',
-    '\telse if (count < rhs)',
-    '\t\treturn -1;',
-    '\telse',
-    '\t\treturn 0;',
+    ...each,
+    '\trecord_added(cmpwindow);\t\t/* the exact total when compare() starts */',
+    '\tres = percpu_counter_compare(&fbc, RHS);',
+    '\trecord_added(cmpwindow);\t\t/* and when it returns */',
+    '\trecord(compare, res);',
     '}',
-  ],
-});
+  ].join('\n');
+}
 
-export const percpuClassic = defineScenario({
+/**
+ * compare-correct: compare() answers as the true value did at some point while it ran, judged
+ * when all adds have one sign (else the total may leave the window between its two ends).
+ */
+function compareClause(p: Params, present: boolean): string {
+  const r = percpu.rolesOf(p);
+  const mixed = r.amounts.some((a) => a > 0) && r.amounts.some((a) => a < 0);
+  const initial = listParam(p, 'slots').reduce((a, v) => a + v, intParam(p, 'count'));
+  const text =
+    'percpu_counter_compare() answers as the true value did at some point while it ran (judged when all adds have one sign)';
+  if (!present || mixed) return `invariant always compare-correct: 1 ${JSON.stringify(text)};`;
+  const lo = `min(cmpwindow[0], cmpwindow[1]) + ${initial}`;
+  const hi = `max(cmpwindow[0], cmpwindow[1]) + ${initial}`;
+  return [
+    'invariant always compare-correct:',
+    '\tcount(compare) == 0 ||',
+    `\t(compare > 0 ? ${hi} > RHS :`,
+    `\t compare < 0 ? ${lo} < RHS :`,
+    `\t ${lo} <= RHS && RHS <= ${hi})`,
+    `\t${JSON.stringify(text)};`,
+  ].join('\n');
+}
+
+function text(p: Params): string {
+  const r = percpu.rolesOf(p);
+  const cmp = intParam(p, 'comparer');
+  if (cmp >= r.cpus)
+    throw new ParamError(`comparer must be a CPU below ${r.cpus} (or −1), got ${cmp}`);
+  if (cmp >= 0 && (r.summers.includes(cmp) || cmp === r.reader))
+    throw new ParamError('the comparer must be an adding CPU, not the summer or the reader');
+  return counterText(
+    p,
+    {
+      id: 'percpu-classic',
+      about: [
+        'percpu_counter in Linux 2.6.39 (lib/percpu_counter.c, include/linux/percpu_counter.h),',
+        "in teaching form: the functions are the kernel's, the threads below drive them.",
+      ],
+      fields: [
+        '\tspinlock_t lock;',
+        '\ts64 count;\t\t\t/* the global part */',
+        '\ts32 __percpu *counters;\t\t/* one delta per CPU */',
+      ],
+      defines:
+        cmp >= 0
+          ? [`#define RHS ${intParam(p, 'rhs')}\t\t\t/* what the comparer compares with */`]
+          : [],
+      functions: FUNCTIONS,
+      observe: [
+        ...(cmp >= 0 ? ['observe compare;'] : []),
+        'observe readPositive = fbc.count < 0 ? 1 : fbc.count;\t/* 2.6.39: 1 for a negative count */',
+      ],
+      invariants: [...CORRECT_CLAUSES, compareClause(p, cmp >= 0)],
+    },
+    (k) => (k === cmp ? comparer(k, r.adds[k] ?? 0, r.amounts[k] ?? 0) : null),
+  );
+}
+
+const params = percpu.parameters([
+  intSpec(
+    'comparer',
+    -1,
+    [-1, 63],
+    'An adding CPU that calls percpu_counter_compare(fbc, rhs) after its adds (−1: none)',
+  ),
+  intSpec(
+    'rhs',
+    0,
+    [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+    'The value percpu_counter_compare() compares the counter with',
+  ),
+]);
+
+export const percpuClassic: Scenario = textScenario({
   id: 'percpu-classic',
   title: 'percpu_counter in 2.6.39: batch, fold under fbc->lock',
   group: PERCPU_2_6_39_GROUP,
@@ -71,170 +174,14 @@ export const percpuClassic = defineScenario({
   summary:
     'Per-CPU deltas fold into fbc->count at ±batch under a spinlock: read() is off by up to (batch − 1) × CPUs; sum() never sees a fold half done, but it blocks overflowing adders.',
   reconstruction: false,
-  params: percpu.parameters([
-    intSpec(
-      'comparer',
-      -1,
-      [-1, 63],
-      'An adding CPU that calls percpu_counter_compare(fbc, rhs) after its adds (−1: none)',
-    ),
-    intSpec(
-      'rhs',
-      0,
-      [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-      'The value percpu_counter_compare() compares the counter with',
-    ),
-  ]),
+  params,
   presets: { kernel: percpu.kernelPreset },
-  build(p, opts) {
-    const r = percpu.rolesOf(p);
-    const comparer = intParam(p, 'comparer');
-    if (comparer >= r.cpus) {
-      throw new ParamError(`comparer must be a CPU below ${r.cpus} (or −1), got ${comparer}`);
-    }
-    if (comparer >= 0 && (r.summers.includes(comparer) || comparer === r.reader)) {
-      throw new ParamError('the comparer must be an adding CPU, not the summer or the reader');
-    }
-    const c = percpu.counterLayout(
-      p,
-      r,
-      (L) => ({
-        lock: L.cell('lock', 'fbc->lock', 'lock'),
-        cmpOut: L.result('compare', 'percpu_counter_compare()', 1),
-        cmpWindow: L.result('cmpwindow', 'exact total around compare()', 2),
-      }),
-      opts,
-    );
-    const { lock: lockCell, cmpOut, cmpWindow } = c.cells;
-    const add = (b: ProgramBuilder, amount: number) => {
-      b.line(11).preemptDisable();
-      percpu.batchedAdd(b, c, r, amount, { read: 12, test: 13, fast: 19 }, (count) => {
-        percpu.lockedFold(b, c, r, lockCell, count, { lock: 14, fold: 15 });
-        percpu.resetDelta(b, c, amount, 16);
-        b.line(17).spinUnlock(lockCell);
-      });
-      b.line(21).preemptEnable();
-    };
-    const sum = (b: ProgramBuilder, ret: Reg, line?: number) => {
-      b.line(line ?? 29).spinLock(lockCell);
-      b.line(line ?? 30).load(ret, abs(c.count), {
-        say: '{who} starts the sum: ret = fbc->count = {v}',
-      });
-      percpu.addEverySlot(b, c, r, ret, line ?? 32);
-      b.line(line ?? 33).spinUnlock(lockCell);
-    };
-    const tasks = percpu.tasksOf(c, r, 64, {
-      add,
-      sum: (b, ret) => {
-        sum(b, ret);
-      },
-      read: (b, ret) => {
-        b.line(39).load(ret, abs(c.count), { say: '{who} reads fbc->count without the lock: {v}' });
-      },
-    });
-    if (comparer >= 0) {
-      // The comparer makes its adds, then one percpu_counter_compare(fbc, rhs).
-      const rhs = intParam(p, 'rhs');
-      const limit = r.batch * r.cpus;
-      const b = new ProgramBuilder(`T${comparer}`);
-      b.repeat(r.adds[comparer] ?? 0, () => {
-        add(b, r.amounts[comparer] ?? 0);
-      });
-      const count = b.reg('count');
-      const d = b.reg('d');
-      const res = b.reg('res');
-      const sign = () => {
-        b.sub(d, count, rhs).mov(res, 0);
-        b.ifThen(Cond.Gt, d, 0, () => b.mov(res, 1));
-        b.ifThen(Cond.Lt, d, 0, () => b.mov(res, -1));
-      };
-      b.recordTotal(cmpWindow);
-      b.line(45).load(count, abs(c.count), {
-        say: `{who} reads fbc->count: {v}, |{v} − ${rhs}| vs batch × CPUs = ${limit}`,
-      });
-      b.sub(d, count, rhs);
-      b.ifThen(
-        Cond.AbsGe,
-        d,
-        limit + 1,
-        () => {
-          b.line(47);
-          sign();
-        },
-        () => {
-          sum(b, count, 54);
-          sign();
-        },
-      );
-      b.recordTotal(cmpWindow).record(cmpOut, res, {
-        say: `percpu_counter_compare(fbc, ${rhs}) returns {v}`,
-      });
-      tasks[comparer] = { name: `T${comparer}`, cpu: comparer, program: b.build() };
-    }
-    return percpu.instanceOf(p, c, r, tasks, {
-      lines: listing,
-      notes: [
-        'Only preemption is disabled in add(), not interrupts: see irq-local-rmw for what an IRQ user of the same counter does.',
-        'spin_lock also disables preemption, so a CPU spinning for fbc->lock cannot be preempted.',
-        'The slow path writes 0 to the delta (2.6.39); modern kernels subtract instead (percpu-modern).',
-        '2.6.39 percpu_counter_read_positive() returns 1 for a negative count (modern kernels return 0).',
-      ],
-    });
-  },
-  observables: (p) =>
-    percpu.observables(p, [
-      ...(intParam(p, 'comparer') >= 0
-        ? [
-            {
-              name: 'compare',
-              description: 'What percpu_counter_compare(fbc, rhs) returned',
-              read: (m: Machine, s: Int32Array) => readResults(m, s, 'compare')[0] ?? null,
-            },
-          ]
-        : []),
-      {
-        name: 'readPositive',
-        description:
-          'What percpu_counter_read_positive() would return now (2.6.39: 1 for a negative count)',
-        read: (m, s) => {
-          const v = readCell(m, s, 'count');
-          return v < 0 ? 1 : v;
-        },
-      },
-    ]),
-  invariants: [
-    percpu.counterHoldsEveryAdd(),
-    percpu.readWithinBound(),
-    percpu.sumWithinWindow,
-    percpu.slotBelowBatch,
-    {
-      id: 'compare-correct',
-      when: 'always',
-      reads: 'results',
-      description:
-        'percpu_counter_compare() answers as the true value did at some point while it ran (judged when all adds have one sign)',
-      always: (m, s, p) => {
-        const got = readResults(m, s, 'compare');
-        if (got.length === 0) return null;
-        const r = percpu.rolesOf(p);
-        if (r.amounts.some((a) => a > 0) && r.amounts.some((a) => a < 0)) return null;
-        const initial = listParam(p, 'slots').reduce<number | bigint>(
-          (a, v) => plus(a, v),
-          intParam(p, 'count'),
-        );
-        const w = readResults(m, s, 'cmpwindow');
-        const a = Number(plus(initial, w[0] ?? 0));
-        const b = Number(plus(initial, w[1] ?? 0));
-        const lo = Math.min(a, b);
-        const hi = Math.max(a, b);
-        const rhs = intParam(p, 'rhs');
-        const res = Number(got[0]);
-        const ok = res > 0 ? hi > rhs : res < 0 ? lo < rhs : lo <= rhs && rhs <= hi;
-        return ok
-          ? null
-          : `compare() returned ${res} but the true value was ${lo === hi ? lo : `${lo}..${hi}`} against rhs ${rhs}`;
-      },
-    },
+  text,
+  notes: () => [
+    'Only preemption is disabled in add(), not interrupts: see irq-local-rmw for what an IRQ user of the same counter does.',
+    'spin_lock also disables preemption, so a CPU spinning for fbc->lock cannot be preempted.',
+    'The slow path writes 0 to the delta (2.6.39); modern kernels subtract instead (percpu-modern).',
+    '2.6.39 percpu_counter_read_positive() returns 1 for a negative count (modern kernels return 0).',
   ],
   bounds: { migrations: 1 },
   guarantees: {

@@ -1,39 +1,49 @@
 // percpu-lglock: Shaohua Li's v2 (11 May 2011), reconstructed from the cover letter and the
 // 2.6.39 lglock API: each CPU's add takes only its own lock; a sum takes every CPU's lock, so a
 // transfer can never be half done under it. Exact again, but while a sum runs every adder on
-// every CPU waits, even on its fast path. Reference §2.3 (lglock variant).
+// every CPU waits, even on its fast path.
 
 import { PERCPU_2011_GROUP } from '../groups.ts';
-import { abs, cpuOf, thisCpu } from '../../machine/builder.ts';
 import * as percpu from '../percpu/index.ts';
-import { defineScenario } from '../define.ts';
+import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
+import { textScenario } from '../text-scenario.ts';
 
-const listing = percpu.counterListing({
-  fields: [
-    '\tatomic64_t count;',
-    '\tstruct lglock lglock;             /* one arch_spinlock_t per CPU */',
-    '\ts32 __percpu *counters;',
-  ],
-  add: [
-    "\tlg_local_lock(&fbc->lglock);      /* preemption off + this CPU's lock */",
-    ...percpu.batchTest([
-      '\t\tatomic64_add(count, &fbc->count);',
-      '\t\t__this_cpu_write(*fbc->counters, 0);',
-    ]),
-    '\tlg_local_unlock(&fbc->lglock);',
-  ],
-  sum: [
-    ...percpu.sumLocals,
-    '',
-    "\tlg_global_lock(&fbc->lglock);     /* every CPU's lock, in CPU order */",
-    '\tret = atomic64_read(&fbc->count);',
-    ...percpu.addEveryDelta,
-    '\tlg_global_unlock(&fbc->lglock);',
-  ],
-  read: 'return atomic64_read(&fbc->count);',
-});
+const FUNCTIONS = `
+void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)
+{
+	s64 count;
 
-export const percpuLglock = defineScenario({
+	lg_local_lock(fbc->lglock);		/* preemption off + this CPU's lock */
+	count = __this_cpu_read(*fbc->counters) + amount;
+	if (count >= batch || count <= -batch) {
+		atomic64_add(count, &fbc->count);
+		__this_cpu_write(*fbc->counters, 0);
+	} else {
+		__this_cpu_write(*fbc->counters, count);
+	}
+	lg_local_unlock(fbc->lglock);
+}
+
+s64 __percpu_counter_sum(struct percpu_counter *fbc)
+{
+	s64 ret;
+	int cpu;
+
+	lg_global_lock(fbc->lglock);		/* every CPU's lock, in CPU order */
+	ret = atomic64_read(&fbc->count);
+	for_each_online_cpu(cpu)
+		ret += *per_cpu_ptr(fbc->counters, cpu);
+	lg_global_unlock(fbc->lglock);
+	return ret;
+}
+
+s64 percpu_counter_read(struct percpu_counter *fbc)
+{
+	return atomic64_read(&fbc->count);
+}
+`;
+
+export const percpuLglock = textScenario({
   id: 'percpu-lglock',
   title: 'Per-CPU locks (lglock): exact sums, but a sum stops every adder',
   group: PERCPU_2011_GROUP,
@@ -44,62 +54,25 @@ export const percpuLglock = defineScenario({
   reconstruction: true,
   params: percpu.parameters(),
   presets: { kernel: percpu.kernelPreset },
-  build(p, opts) {
-    const r = percpu.rolesOf(p);
-    const c = percpu.counterLayout(p, r, (L) => L.perCpu('locks', 'lglock', 'lock'), opts);
-    const locks = c.cells;
-    const tasks = percpu.tasksOf(c, r, 64, {
-      add: (b, amount) => {
-        b.line(11).spinLock(thisCpu(locks), { say: '{who} takes {cell} (lg_local_lock)' });
-        percpu.batchedAdd(b, c, r, amount, { read: 12, test: 13, fast: 17 }, (count) => {
-          percpu.atomicFold(b, c, count, 14);
-          percpu.resetDelta(b, c, amount, 15);
-        });
-        b.line(19).spinUnlock(thisCpu(locks));
-      },
-      sum: (b, ret) => {
-        const i = b.reg('cpu');
-        const v = b.reg('v');
-        b.mov(i, 0);
-        for (let k = 0; k < r.cpus; k++) {
-          b.line(27)
-            .spinLock(cpuOf(locks, i), { say: `{who} takes CPU${k}'s lglock (lg_global_lock)` })
-            .add(i, i, 1);
-        }
-        b.line(28).load(ret, abs(c.count), { say: '{who} reads fbc->count: ret = {v}' });
-        b.mov(i, 0);
-        for (let k = 0; k < r.cpus; k++) {
-          b.line(30)
-            .load(v, cpuOf(c.slots, i), { say: `{who} adds CPU${k}'s delta {v} to ret: {r:ret}` })
-            .add(ret, ret, v)
-            .add(i, i, 1);
-        }
-        b.mov(i, 0);
-        for (let k = 0; k < r.cpus; k++) {
-          b.line(31)
-            .spinUnlock(cpuOf(locks, i), { say: `{who} releases CPU${k}'s lglock` })
-            .add(i, i, 1);
-        }
-      },
-      read: (b, ret) => {
-        b.line(37).load(ret, abs(c.count), { say: '{who} reads fbc->count: {v}' });
-      },
-    });
-    return percpu.instanceOf(p, c, r, tasks, {
-      lines: listing,
-      notes: [
-        "Reconstruction: the patch's code is not at hand; this follows its cover letter and the 2.6.39 lglock API (lg_local_lock = preempt_disable + this CPU's arch_spin_lock; lg_global_lock takes every CPU's lock in order).",
-        "The model folds lg_local_lock's one preempt_disable() into the lock step (each lock step counts in preempt_count): the same effect on what can be preempted.",
-        "The transfer runs under the adding CPU's own lock and the sum holds all of them, so no sum can see it half done.",
+  text: (p) =>
+    counterText(p, {
+      id: 'percpu-lglock',
+      about: [
+        "Shaohua Li's v2 of May 2011 with per-CPU locks (a reconstruction from its cover letter",
+        'and the 2.6.39 lglock API).',
       ],
-    });
-  },
-  observables: (p) => percpu.observables(p),
-  invariants: [
-    percpu.counterHoldsEveryAdd(),
-    percpu.readWithinBound(),
-    percpu.sumWithinWindow,
-    percpu.slotBelowBatch,
+      fields: [
+        '\tatomic64_t count;',
+        '\tspinlock_t __percpu *lglock;\t/* struct lglock: one lock per CPU */',
+        '\ts32 __percpu *counters;',
+      ],
+      functions: FUNCTIONS,
+      invariants: CORRECT_CLAUSES,
+    }),
+  notes: () => [
+    "Reconstruction: the patch's code is not at hand; this follows its cover letter and the 2.6.39 lglock API (lg_local_lock = preempt_disable + this CPU's arch_spin_lock; lg_global_lock takes every CPU's lock in order).",
+    "The model folds lg_local_lock's one preempt_disable() into the lock step (each lock step counts in preempt_count): the same effect on what can be preempted.",
+    "The transfer runs under the adding CPU's own lock and the sum holds all of them, so no sum can see it half done.",
   ],
   bounds: { migrations: 1 },
   guarantees: {

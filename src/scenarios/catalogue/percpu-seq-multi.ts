@@ -8,14 +8,14 @@
 // - guarded: the fold also counts itself in `changing` while it runs; the sum waits for
 //   `changing` to be 0 and rejects a pass during which it was not: no idealised multi-word step
 //   is needed, and no sum accepts a half-done fold.
-// Reference §2.5 (V2 as described; "This reference has no separate model of V2").
 
 import { PERCPU_2011_GROUP } from '../groups.ts';
-import { abs } from '../../machine/builder.ts';
-import { Cond, Kind } from '../../machine/isa.ts';
 import * as percpu from '../percpu/index.ts';
+import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
 import { choiceParam, intSpec } from '../params.ts';
-import { defineScenario, type VariantOf, variants } from '../define.ts';
+import { type VariantOf, variants } from '../define.ts';
+import { textScenario } from '../text-scenario.ts';
+import type { Params } from '../types.ts';
 
 const VARIANT = variants(
   ['guarded', 'as-described'],
@@ -24,51 +24,94 @@ const VARIANT = variants(
 );
 type Variant = VariantOf<typeof VARIANT>;
 
-const listing = percpu.counterListing({
-  fields: [
-    '\tatomic_t sums;                    /* sums in flight (V1 had a bit) */',
-    '\tatomic_t changed;                 /* add_did_change_fbc_count */',
-    '\tatomic_t changing;                /* folds under way (guarded variant) */',
-    '\tatomic64_t count;',
-    '\tatomic64_t slowcount;',
-    '\ts32 __percpu *counters;',
-  ],
-  add: [
-    '\tpreempt_disable();',
-    '\tif (atomic_read(&fbc->sums)) {    /* a sum is in flight */',
-    '\t\tatomic64_add(amount, &fbc->slowcount);',
-    '\t\tgoto out;',
-    '\t}',
-    ...percpu.batchTest([
-      '\t\tatomic_inc(&fbc->changing);     /* guarded variant */',
-      '\t\tatomic64_add(count, &fbc->count);',
-      '\t\t__this_cpu_write(*fbc->counters, 0);',
-      '\t\tatomic_inc(&fbc->changed);',
-      '\t\tatomic_dec(&fbc->changing);     /* guarded variant */',
-    ]),
-    'out:',
-    '\tpreempt_enable();',
-  ],
-  sum: [
-    '\ts64 ret;',
-    '\tint changed, cpu;',
-    '',
-    '\tatomic_inc(&fbc->sums);           /* no spinlock */',
-    'again:',
-    '\twhile (atomic_read(&fbc->changing))   /* guarded variant */',
-    '\t\tcpu_relax();',
-    '\tchanged = atomic_read(&fbc->changed);',
-    '\tret = atomic64_read(&fbc->count) + atomic64_read(&fbc->slowcount);',
-    ...percpu.addEveryDelta,
-    '\tif (atomic_read(&fbc->changing) ||    /* guarded variant */',
-    '\t    atomic_read(&fbc->changed) != changed)',
-    '\t\tgoto again;',
-    '\tatomic_dec(&fbc->sums);',
-  ],
-  read: 'return atomic64_read(&fbc->count) + atomic64_read(&fbc->slowcount);',
-});
+function functions(v: Variant): string {
+  const g = v === 'guarded';
+  const lines = (xs: readonly string[]) => xs.filter((x) => x !== '').join('\n');
+  return `
+void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)
+{
+	s64 count;
 
-export const percpuSeqMulti = defineScenario({
+	preempt_disable();
+	if (atomic_read(&fbc->sums)) {		/* a sum is in flight */
+		atomic64_add(amount, &fbc->slowcount);
+		goto out;
+	}
+	count = __this_cpu_read(*fbc->counters) + amount;
+	if (count >= batch || count <= -batch) {
+${lines([
+  g ? '\t\tatomic_inc(&fbc->changing);\t\t/* guarded: a fold is under way */' : '',
+  '\t\tatomic64_add(count, &fbc->count);',
+  '\t\t__this_cpu_write(*fbc->counters, 0);',
+  '\t\tatomic_inc(&fbc->changed);',
+  g ? '\t\tatomic_dec(&fbc->changing);\t\t/* guarded: it is done */' : '',
+])}
+	} else {
+		__this_cpu_write(*fbc->counters, count);
+	}
+out:
+	preempt_enable();
+}
+
+s64 __percpu_counter_sum(struct percpu_counter *fbc)
+{
+	s64 ret;
+	int changed, cpu;
+
+	atomic_inc(&fbc->sums);			/* no spinlock */
+again:
+${lines([
+  g ? '\twhile (atomic_read(&fbc->changing))\t/* guarded: wait for a fold to end */' : '',
+  g ? '\t\tcpu_relax();' : '',
+  '\tchanged = atomic_read(&fbc->changed);',
+  '\tret = atomic64_read(&fbc->count) + atomic64_read(&fbc->slowcount);',
+  '\tfor_each_online_cpu(cpu)',
+  '\t\tret += *per_cpu_ptr(fbc->counters, cpu);',
+  g
+    ? '\tif (atomic_read(&fbc->changing) ||\t/* guarded: a fold began meanwhile */\n\t    atomic_read(&fbc->changed) != changed)'
+    : '\tif (atomic_read(&fbc->changed) != changed)',
+  '\t\tgoto again;',
+])}
+	atomic_dec(&fbc->sums);
+	return ret;
+}
+
+s64 percpu_counter_read(struct percpu_counter *fbc)
+{
+	return atomic64_read(&fbc->count) + atomic64_read(&fbc->slowcount);
+}
+`;
+}
+
+function text(p: Params): string {
+  const v = choiceParam(p, 'variant') as Variant;
+  return counterText(p, {
+    id: 'percpu-seq-multi',
+    about: [
+      'Eric Dumazet\'s V2 of "percpu_counter: scalability works" (13 May 2011), reconstructed from',
+      `its announcement: a count of sums in flight and no spinlock. Variant: ${v}.`,
+    ],
+    fields: [
+      '\tatomic_t sums;\t\t\t/* sums in flight (V1 had a bit) */',
+      '\tatomic_t changed;\t\t/* add_did_change_fbc_count */',
+      '\tatomic_t changing;\t\t/* folds under way (guarded variant) */',
+      '\tatomic64_t count;',
+      '\tatomic64_t slowcount;',
+      '\ts32 __percpu *counters;',
+    ],
+    functions: functions(v),
+    counter: [
+      'parts fbc.slowcount;',
+      'sequence fbc.sums, sums;',
+      'sequence fbc.changed, changes;',
+      'sequence fbc.changing, folds;',
+    ],
+    observe: ['observe slowcount = fbc.slowcount;', 'observe retries;'],
+    invariants: [...CORRECT_CLAUSES, 'invariant final retries-bounded;'],
+  });
+}
+
+export const percpuSeqMulti = textScenario({
   id: 'percpu-seq-multi',
   title: "Several sums in flight, no spinlock (Eric's V2)",
   group: PERCPU_2011_GROUP,
@@ -98,108 +141,14 @@ export const percpuSeqMulti = defineScenario({
     },
   },
   explorePresets: { 'as-described': 'half-done-fold' },
-  build(p, opts) {
-    const v = choiceParam(p, 'variant') as Variant;
-    const guarded = v === 'guarded';
-    const r = percpu.rolesOf(p);
-    const c = percpu.counterLayout(
-      p,
-      r,
-      (L) => ({
-        sums: L.cell('sums', 'fbc->sums', 's32', 0),
-        changed: L.cell('changed', 'fbc->changed', 's32', 0),
-        changing: L.cell('changing', 'fbc->changing', 's32', 0),
-        slow: L.cell('slowcount', 'fbc->slowcount', 's64', 0),
-      }),
-      opts,
-    );
-    const { sums, changed, changing, slow } = c.cells;
-    const tasks = percpu.tasksOf(c, r, 64, {
-      add: (b, amount) => {
-        const n = b.reg('sums');
-        const out = b.label();
-        b.line(14).preemptDisable();
-        b.line(15).load(n, abs(sums), { say: '{who} checks fbc->sums: {v} sum(s) in flight' });
-        b.ifThen(Cond.Ne, n, 0, () => {
-          b.line(16).atomicAdd(abs(slow), amount, {
-            tally: amount,
-            say: '{who} adds {v} to fbc->slowcount instead of its delta: {new}',
-          });
-          b.jump(out);
-        });
-        percpu.batchedAdd(b, c, r, amount, { read: 19, test: 20, fast: 27 }, (count) => {
-          if (guarded) {
-            b.line(21).atomicAdd(abs(changing), 1, {
-              say: '{who} announces a fold: fbc->changing = {new}',
-            });
-          }
-          percpu.atomicFold(b, c, count, 22);
-          percpu.resetDelta(b, c, amount, 23);
-          b.line(24).atomicAdd(abs(changed), 1, {
-            kind: Kind.SeqBump,
-            say: '{who} bumps fbc->changed: {new}',
-          });
-          if (guarded) {
-            b.line(25).atomicAdd(abs(changing), -1, {
-              say: '{who} ends its fold: fbc->changing = {new}',
-            });
-          }
-        });
-        b.bind(out);
-        b.line(30).preemptEnable();
-      },
-      sum: (b, ret) => {
-        const ch = b.reg('changed');
-        const now = b.reg('now');
-        const busy = b.reg('busy');
-        const sl = b.reg('slow');
-        const again = b.label();
-        b.line(38).atomicAdd(abs(sums), 1, { say: '{who} announces its sum: fbc->sums = {new}' });
-        b.bind(again);
-        if (guarded) {
-          const wait = b.label();
-          b.bind(wait);
-          b.line(40).load(busy, abs(changing), { say: '{who} checks fbc->changing: {v}' });
-          b.branch(Cond.Ne, busy, 0, wait, { say: 'a fold is under way: it waits' });
-        }
-        b.line(42).load(ch, abs(changed), { say: '{who} notes fbc->changed = {v}' });
-        b.line(43)
-          .load(ret, abs(c.count), { say: '{who} reads fbc->count: ret = {v}' })
-          .load(sl, abs(slow), { say: '{who} adds fbc->slowcount {v}: ret = {r:ret}' })
-          .add(ret, ret, sl);
-        percpu.addEverySlot(b, c, r, ret, 45);
-        if (guarded) {
-          b.line(46).load(busy, abs(changing), { say: '{who} checks fbc->changing again: {v}' });
-          b.branch(Cond.Ne, busy, 0, again, {
-            kind: Kind.SumRetry,
-            say: 'a fold started during the scan: the sum starts over',
-          });
-        }
-        b.line(47).load(now, abs(changed), { say: '{who} checks fbc->changed: {v}' });
-        b.line(48).branch(Cond.Ne, now, ch, again, {
-          kind: Kind.SumRetry,
-          say: 'a fold ran during the scan: the sum starts over',
-        });
-        b.line(49).atomicAdd(abs(sums), -1, { say: '{who} is done: fbc->sums = {new}' });
-      },
-      read: (b, ret) => {
-        const sl = b.reg('slow');
-        b.line(55).load(ret, abs(c.count)).load(sl, abs(slow)).add(ret, ret, sl);
-      },
-    });
-    return percpu.instanceOf(p, c, r, tasks, {
-      lines: listing,
-      notes: [
-        'Reconstruction: V2 is known only from its announcement in the V1 mail (several sums, an atomic count instead of the bit, no spinlock, a separate changed count). The lines marked "guarded variant" are ours.',
-        "as-described bumps `changed` after the fold: a sum can see fbc->count after the atomic64_add and the delta before its reset, then `changed` before the bump, and accept the batch twice (Tejun's objection to lockless transfers).",
-        'guarded adds `changing`: the sum waits until no fold is under way and rejects a scan during which one started, so every accepted scan saw each fold either wholly or not at all.',
-        'While any sum is in flight, new adds go to slowcount, so only folds already under way can make a sum start over: at most once per CPU.',
-        "V2 is said to remove one atomic operation from _add(); which one is not known. Here `changed` is an atomic_inc, which keeps the sum's check exact.",
-      ],
-    });
-  },
-  observables: (p) => percpu.observables(p, [percpu.slowcountObservable, percpu.retriesObservable]),
-  invariants: percpu.slowcountInvariants,
+  text,
+  notes: () => [
+    'Reconstruction: V2 is known only from its announcement in the V1 mail (several sums, an atomic count instead of the bit, no spinlock, a separate changed count). The lines marked "guarded" are ours.',
+    "as-described bumps `changed` after the fold: a sum can see fbc->count after the atomic64_add and the delta before its reset, then `changed` before the bump, and accept the batch twice (Tejun's objection to lockless transfers).",
+    'guarded adds `changing`: the sum waits until no fold is under way and rejects a scan during which one started, so every accepted scan saw each fold either wholly or not at all.',
+    'While any sum is in flight, new adds go to slowcount, so only folds already under way can make a sum start over: at most once per CPU.',
+    "V2 is said to remove one atomic operation from _add(); which one is not known. Here `changed` is an atomic_inc, which keeps the sum's check exact.",
+  ],
   // No migration by default: adders run with preemption off, and two summers already make a
   // large space (400 k states with one migration, 82 k without).
   guarantees: VARIANT.guarantees({

@@ -6,73 +6,108 @@
 //   change fbc->count; the sum starts over if it moved by maxfuzzy or more.
 // Nothing stops adders from folding while a sum runs, so adders that keep overflowing can keep
 // the sum retrying (a livelock, bounded here only because the adders stop), and the seqcount
-// sum can still accept a scan that saw a fold half done. Reference §2.2 ("Fuzzy-bounded sums").
+// sum can still accept a scan that saw a fold half done.
 
 import { PERCPU_2011_GROUP } from '../groups.ts';
-import { abs } from '../../machine/builder.ts';
-import { Cond, Kind } from '../../machine/isa.ts';
 import * as percpu from '../percpu/index.ts';
+import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
 import { choiceParam, intParam, intSpec } from '../params.ts';
-import { defineScenario, type VariantOf, variants } from '../define.ts';
+import { type VariantOf, variants } from '../define.ts';
+import { textScenario } from '../text-scenario.ts';
+import type { Params } from '../types.ts';
 
 const VARIANT = variants(['retry-delta', 'seqcount'], 'retry-delta', 'Which retrying sum');
 type Variant = VariantOf<typeof VARIANT>;
 
-const addListing = [
-  ...percpu.addOpening,
-  '\tpreempt_disable();',
-  ...percpu.batchTest([
-    '\t\tatomic64_add(count, &fbc->count);   /* no lock (the atomic64 design) */',
-    '\t\t__this_cpu_write(*fbc->counters, 0);',
-    '\t\tatomic_inc(&fbc->seqcount);         /* seqcount variant only */',
-  ]),
-  '\tpreempt_enable();',
-  '}',
-  '',
-];
+const SUMS: Record<Variant, string> = {
+  'retry-delta': `
+/* Shaohua Li, linux-mm, 22 Apr 2011 */
+s64 __percpu_counter_sum(struct percpu_counter *fbc)
+{
+	s64 sum, old, new;
+	int cpu;
 
-const readListing = [...percpu.readListing('return atomic64_read(&fbc->count);')];
+again:
+	sum = 0;
+	old = atomic64_read(&fbc->count);
+	for_each_online_cpu(cpu)
+		sum += *per_cpu_ptr(fbc->counters, cpu);
+	new = atomic64_read(&fbc->count);
+	if (new - old > BATCH * NR_CPUS || old - new > BATCH * NR_CPUS)
+		goto again;
+	return new + sum;
+}`,
+  seqcount: `
+/* Eric Dumazet, linux-mm, 28 Apr 2011 (with his correction) */
+s64 __percpu_counter_sum(struct percpu_counter *fbc, unsigned int maxfuzzy)
+{
+	s64 ret;
+	unsigned int oldseq, newseq;
+	int cpu;
 
-const sumListings: Record<Variant, string[]> = {
-  'retry-delta': [
-    '/* Shaohua Li, linux-mm, 22 Apr 2011 */',
-    's64 __percpu_counter_sum(struct percpu_counter *fbc)',
-    '{',
-    '\ts64 sum, old, new;',
-    '\tint cpu;',
-    'again:',
-    '\tsum = 0;',
-    '\told = atomic64_read(&fbc->count);',
-    '\tfor_each_online_cpu(cpu)',
-    '\t\tsum += *per_cpu_ptr(fbc->counters, cpu);',
-    '\tnew = atomic64_read(&fbc->count);',
-    '\tif (new - old > batch * num_online_cpus() || old - new > batch * num_online_cpus())',
-    '\t\tgoto again;',
-    '\treturn new + sum;',
-    '}',
-  ],
-  seqcount: [
-    '/* Eric Dumazet, linux-mm, 28 Apr 2011 (with his correction) */',
-    's64 __percpu_counter_sum(struct percpu_counter *fbc, unsigned maxfuzzy)',
-    '{',
-    '\ts64 ret;',
-    '\tunsigned int oldseq, newseq;',
-    '\tint cpu;',
-    'restart:',
-    '\toldseq = fbc->seqcount;',
-    '\tsmp_rmb();',
-    '\tret = atomic64_read(&fbc->count);',
-    ...percpu.addEveryDelta,
-    '\tsmp_rmb();',
-    '\tnewseq = fbc->seqcount;',
-    '\tif (newseq - oldseq >= maxfuzzy)',
-    '\t\tgoto restart;',
-    '\treturn ret;',
-    '}',
-  ],
+restart:
+	oldseq = atomic_read(&fbc->seqcount);
+	smp_rmb();
+	ret = atomic64_read(&fbc->count);
+	for_each_online_cpu(cpu)
+		ret += *per_cpu_ptr(fbc->counters, cpu);
+	smp_rmb();
+	newseq = atomic_read(&fbc->seqcount);
+	if (newseq - oldseq >= maxfuzzy)
+		goto restart;
+	return ret;
+}`,
 };
 
-export const percpuSumFuzzy = defineScenario({
+function functions(v: Variant): string {
+  return `
+void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)
+{
+	s64 count;
+
+	preempt_disable();
+	count = __this_cpu_read(*fbc->counters) + amount;
+	if (count >= batch || count <= -batch) {
+		atomic64_add(count, &fbc->count);	/* no lock (the atomic64 design) */
+		__this_cpu_write(*fbc->counters, 0);${v === 'seqcount' ? '\n\t\tatomic_inc(&fbc->seqcount);' : ''}
+	} else {
+		__this_cpu_write(*fbc->counters, count);
+	}
+	preempt_enable();
+}
+${SUMS[v]}
+
+s64 percpu_counter_read(struct percpu_counter *fbc)
+{
+	return atomic64_read(&fbc->count);
+}
+`;
+}
+
+function text(p: Params): string {
+  const v = choiceParam(p, 'variant') as Variant;
+  return counterText(p, {
+    id: 'percpu-sum-fuzzy',
+    about: [
+      'The retrying sums of linux-mm, April 2011, on the lockless atomic64 percpu_counter.',
+      `Variant: ${v}.`,
+    ],
+    fields: [
+      '\tatomic64_t count;',
+      ...(v === 'seqcount' ? ['\tatomic_t seqcount;\t\t/* bumped at every fold */'] : []),
+      '\ts32 __percpu *counters;',
+    ],
+    defines: v === 'seqcount' ? [`#define MAXFUZZY ${intParam(p, 'maxfuzzy')}`] : [],
+    functions: functions(v),
+    sumCall:
+      v === 'seqcount' ? '__percpu_counter_sum(&fbc, MAXFUZZY)' : '__percpu_counter_sum(&fbc)',
+    counter: v === 'seqcount' ? ['sequence fbc.seqcount, changes;'] : [],
+    observe: ['observe retries;'],
+    invariants: [...CORRECT_CLAUSES, 'invariant final retries-bounded;'],
+  });
+}
+
+export const percpuSumFuzzy = textScenario({
   id: 'percpu-sum-fuzzy',
   title: 'Retrying sums without an in-flight bit: fuzzy, and a livelock',
   group: PERCPU_2011_GROUP,
@@ -95,93 +130,10 @@ export const percpuSumFuzzy = defineScenario({
     { cpus: 3, summer: 2, amounts: [20], adds: [2] },
   ),
   presets: { kernel: percpu.kernelPreset },
-  build(p, opts) {
-    const v = choiceParam(p, 'variant') as Variant;
-    const maxfuzzy = intParam(p, 'maxfuzzy');
-    const r = percpu.rolesOf(p);
-    const c = percpu.counterLayout(
-      p,
-      r,
-      (L) => L.cell('seqcount', 'fbc->seqcount', 's32', 0),
-      opts,
-    );
-    const seqcount = c.cells;
-    const off = addListing.length; // sum lines follow the add listing
-    const tasks = percpu.tasksOf(c, r, 64, {
-      add: (b, amount) => {
-        b.line(5).preemptDisable();
-        percpu.batchedAdd(b, c, r, amount, { read: 6, test: 7, fast: 12 }, (count) => {
-          percpu.atomicFold(b, c, count, 8);
-          percpu.resetDelta(b, c, amount, 9);
-          if (v === 'seqcount') {
-            b.line(10).atomicAdd(abs(seqcount), 1, {
-              kind: Kind.SeqBump,
-              say: '{who} bumps fbc->seqcount: {new}',
-            });
-          }
-        });
-        b.line(14).preemptEnable();
-      },
-      sum: (b, ret) => {
-        const again = b.label();
-        const old = b.reg('old');
-        const now = b.reg('new');
-        const d = b.reg('d');
-        b.bind(again);
-        if (v === 'retry-delta') {
-          const limit = r.batch * r.cpus;
-          b.line(off + 7).mov(ret, 0);
-          b.line(off + 8).load(old, abs(c.count), {
-            say: '{who} starts the sum: old = fbc->count = {v}',
-          });
-          percpu.addEverySlot(b, c, r, ret, off + 10, 'sum');
-          b.line(off + 11).load(now, abs(c.count), {
-            say: '{who} reads fbc->count again: new = {v}',
-          });
-          b.line(off + 12).sub(d, now, old);
-          b.branch(Cond.AbsGe, d, limit + 1, again, {
-            kind: Kind.SumRetry,
-            say: `fbc->count moved by {r:d}, more than batch × CPUs = ${limit}: the sum starts over`,
-          });
-          b.line(off + 14).add(ret, ret, now);
-        } else {
-          b.line(off + 8).load(old, abs(seqcount), {
-            say: '{who} reads fbc->seqcount: oldseq = {v}',
-          });
-          b.line(off + 10).load(ret, abs(c.count), { say: '{who} reads fbc->count: ret = {v}' });
-          percpu.addEverySlot(b, c, r, ret, off + 12);
-          b.line(off + 14).load(now, abs(seqcount), {
-            say: '{who} reads fbc->seqcount again: newseq = {v}',
-          });
-          b.line(off + 15).sub(d, now, old);
-          b.branch(Cond.Ge, d, maxfuzzy, again, {
-            kind: Kind.SumRetry,
-            say: `the seqcount moved by {r:d} (maxfuzzy ${maxfuzzy}): the sum starts over`,
-          });
-        }
-      },
-      read: (b, ret) => {
-        b.line(off + sumListings[v].length + 1 + 3).load(ret, abs(c.count), {
-          say: '{who} reads fbc->count: {v}',
-        });
-      },
-    });
-    return percpu.instanceOf(p, c, r, tasks, {
-      lines: [...addListing, ...sumListings[v], '', ...readListing],
-      notes: [
-        'The sums are the code quoted in the thread; the adds are the reconstructed lockless atomic64 design of percpu-atomic64. Our choices: the seqcount bump comes right after the fold ("increment it each time one cpu changes global count"), and fbc->count is read with atomic64_read (Eric wrote `ret = fbc->count;` against the 2.6.39 s64).',
-        "The model has finitely many adds, so the retries end when the adders stop; in the kernel, adders that keep overflowing could keep a sum retrying forever. percpu-seq's in-flight bit bounds the retries.",
-        'smp_rmb() is not a step: every step of the model is already sequentially consistent.',
-      ],
-    });
-  },
-  observables: (p) => percpu.observables(p, [percpu.retriesObservable]),
-  invariants: [
-    percpu.counterHoldsEveryAdd(),
-    percpu.readWithinBound(),
-    percpu.sumWithinWindow,
-    percpu.slotBelowBatch,
-    percpu.retriesBounded,
+  text,
+  notes: () => [
+    'The sums are the code quoted in the thread; the adds are the reconstructed lockless atomic64 design of percpu-atomic64. Our choices: the seqcount bump comes right after the fold ("increment it each time one cpu changes global count"), and fbc->count is read with atomic64_read (Eric wrote `ret = fbc->count;` against the 2.6.39 s64), and so is the seqcount, which the adds bump with atomic_inc.',
+    "The model has finitely many adds, so the retries end when the adders stop; in the kernel, adders that keep overflowing could keep a sum retrying forever. percpu-seq's in-flight bit bounds the retries.",
   ],
   bounds: { migrations: 1 },
   guarantees: VARIANT.guarantees({

@@ -6,22 +6,11 @@
 // makes the read-decide-reset a single operation.
 
 import { MEMCG_2009_GROUP } from '../groups.ts';
-import { ProgramBuilder, thisCpu } from '../../machine/builder.ts';
-import { Cond } from '../../machine/isa.ts';
-import { LayoutBuilder } from '../../machine/layout.ts';
-import { compile } from '../../machine/machine.ts';
-import {
-  initialSlots,
-  KeyedListing,
-  KH_2009,
-  migrationCpusParam,
-  slotObservables,
-} from '../local-ops.ts';
-import { readResults } from '../observe.ts';
-import { plus } from '../../machine/int64.ts';
+import { initialSlots, KH_2009, migrationCpusParam } from '../local-ops.ts';
 import { intParam, intSpec } from '../params.ts';
-import { defineScenario, type VariantOf, variants } from '../define.ts';
-import type { BuildOptions, Observables, Params } from '../types.ts';
+import { type VariantOf, variants } from '../define.ts';
+import { textScenario } from '../text-scenario.ts';
+import type { Params } from '../types.ts';
 
 const VARIANT = variants(
   ['raw', 'preempt-off', 'this-cpu-pair', 'cmpxchg'],
@@ -30,89 +19,107 @@ const VARIANT = variants(
 );
 type Variant = VariantOf<typeof VARIANT>;
 
-function listingOf(variant: Variant, threshold: number): KeyedListing {
-  const head = [
-    'struct mem_cgroup_stat_cpu { s64 count[MEMCG_STAT_NSTATS]; };   /* one per CPU */',
-    `#define SOFTLIMIT_EVENTS_THRESH ${threshold}`,
-    "/* events: this CPU's mem->cpustat->count[MEMCG_EVENTS] */",
-    '',
-    '/* task T, preemptible, starts on CPU0 */',
-    'static bool mem_cgroup_soft_limit_check(struct mem_cgroup *mem)',
-    '{',
-  ] as const;
-  const tail = ['}'];
-  switch (variant) {
-    case 'raw':
-      return new KeyedListing([
-        ...head,
-        '\ts64 val;',
-        '',
-        '\t/* v1, 6 Nov 2009: get_cpu()/put_cpu() are gone, nothing replaces them */',
-        ['read', '\tval = __this_cpu_read(events);         /* the CPU T is on now */'],
-        ['test', '\tif (val > SOFTLIMIT_EVENTS_THRESH) {'],
-        ['write', '\t\t__this_cpu_write(events, 0);        /* the CPU T is on NOW */'],
-        ['true', '\t\treturn true;'],
-        '\t}',
-        ['false', '\treturn false;'],
-        ...tail,
-      ]);
-    case 'preempt-off':
-      return new KeyedListing([
-        ...head,
-        '\tbool ret = false;',
-        '\ts64 val;',
-        '',
-        '\t/* Christoph Lameter: "You need to keep preempt_disable/enable here" */',
-        ['off', '\tpreempt_disable();'],
-        ['read', '\tval = __this_cpu_read(events);'],
-        ['test', '\tif (val > SOFTLIMIT_EVENTS_THRESH) {'],
-        ['write', '\t\t__this_cpu_write(events, 0);        /* same CPU: T cannot move */'],
-        '\t\tret = true;',
-        '\t}',
-        ['on', '\tpreempt_enable();'],
-        ['ret', '\treturn ret;'],
-        ...tail,
-      ]);
-    case 'this-cpu-pair':
-      return new KeyedListing([
-        ...head,
-        '\ts64 val;',
-        '',
-        '\t/* v2, 9 Nov 2009: each op protects itself (generic fallback shown) */',
-        ['read', '\tval = this_cpu_read(events);'],
-        ['read-off', '\t\t/* = preempt_disable(); */'],
-        ['read-ld', '\t\t/*   v = *this_cpu_ptr(&events); */'],
-        ['read-on', '\t\t/*   preempt_enable(); */'],
-        ['test', '\tif (val > SOFTLIMIT_EVENTS_THRESH) {     /* T can move here */'],
-        ['write', '\t\tthis_cpu_write(events, 0);'],
-        ['write-off', '\t\t\t/* = preempt_disable(); */'],
-        ['write-st', '\t\t\t/*   *this_cpu_ptr(&events) = 0; */'],
-        ['write-on', '\t\t\t/*   preempt_enable(); */'],
-        ['true', '\t\treturn true;'],
-        '\t}',
-        ['false', '\treturn false;'],
-        ...tail,
-      ]);
-    case 'cmpxchg':
-      return new KeyedListing([
-        ...head,
-        '\ts64 val, prev;',
-        '',
-        '\t/* one operation reads, compares and resets the same slot */',
-        ['read', '\tval = this_cpu_read(events);'],
-        ['test', '\twhile (val > SOFTLIMIT_EVENTS_THRESH) {'],
-        [
-          'cmpxchg',
-          '\t\tprev = this_cpu_cmpxchg(events, val, 0);   /* x86: one cmpxchg %gs:, no LOCK */',
-        ],
-        ['ok', '\t\tif (prev == val)'],
-        ['true', '\t\t\treturn true;     /* reset exactly the events it checked */'],
-        ['retry', '\t\tval = prev;           /* T moved, or the slot changed: look again */'],
-        '\t}',
-        ['false', '\treturn false;'],
-        ...tail,
-      ]);
-  }
+/** The check's body, as each version has it. */
+const CHECK: Record<Variant, string> = {
+  raw: `
+	s64 val;
+
+	/* v1, 6 Nov 2009: get_cpu()/put_cpu() are gone, nothing replaces them */
+	val = __this_cpu_read(events);		/* the CPU the task is on now */
+	if (val > SOFTLIMIT_EVENTS_THRESH) {
+		__this_cpu_write(events, 0);	/* the CPU the task is on NOW */
+		record(val, val);
+		return true;
+	}
+	record(val, val);
+	return false;`,
+  'preempt-off': `
+	bool ret = false;
+	s64 val;
+
+	/* Christoph Lameter: "You need to keep preempt_disable/enable here" */
+	preempt_disable();
+	val = __this_cpu_read(events);
+	if (val > SOFTLIMIT_EVENTS_THRESH) {
+		__this_cpu_write(events, 0);	/* same CPU: the task cannot move */
+		ret = true;
+	}
+	preempt_enable();
+	record(val, val);
+	return ret;`,
+  'this-cpu-pair': `
+	s64 val;
+
+	/* v2, 9 Nov 2009: each op protects itself; the generic fallbacks, written out */
+	preempt_disable();			/* val = this_cpu_read(events); */
+	val = __this_cpu_read(events);
+	preempt_enable();
+	if (val > SOFTLIMIT_EVENTS_THRESH) {	/* the task can move here */
+		preempt_disable();		/* this_cpu_write(events, 0); */
+		__this_cpu_write(events, 0);
+		preempt_enable();
+		record(val, val);
+		return true;
+	}
+	record(val, val);
+	return false;`,
+  cmpxchg: `
+	bool fired = false;
+	s64 val, prev;
+
+	/* one operation reads, compares and resets the same slot */
+	val = this_cpu_read(events);
+	while (val > SOFTLIMIT_EVENTS_THRESH) {
+		prev = this_cpu_cmpxchg(events, val, 0);	/* x86: one cmpxchg %gs:, no LOCK */
+		if (prev == val) {
+			fired = true;		/* reset exactly the events it checked */
+			break;
+		}
+		val = prev;			/* moved, or the slot changed: look again */
+	}
+	record(val, val);
+	return fired;`,
+};
+
+function programOf(p: Params): string {
+  const variant = VARIANT.of(p);
+  const cpus = intParam(p, 'cpus');
+  const slots = initialSlots(p);
+  const init = slots
+    .map((v, k) => (v === 0 ? null : `\tper_cpu(events, ${k}) = ${v};`))
+    .filter((l): l is string => l !== null);
+  const each = Array.from({ length: cpus }, (_, k) => `per_cpu(events, ${k})`);
+  const total = slots.reduce((a, b) => a + b, 0);
+  return `C this-cpu-migrate-${variant}
+
+/*
+ * memcg's soft-limit check of November 2009, rewritten with this_cpu operations. The task
+ * starts on CPU0, preemptible; the other CPUs run nothing else, so a migrated task runs there
+ * at once and every change to a slot is the task's.
+ */
+
+#define NR_CPUS ${cpus}
+#define SOFTLIMIT_EVENTS_THRESH ${intParam(p, 'threshold')}
+#define EVENTS ${total}			/* every CPU's events at the start */
+
+DEFINE_PER_CPU(s64, events);		/* this CPU's mem->cpustat->count[MEMCG_EVENTS] */
+${init.length > 0 ? `\n{\n${init.join('\n')}\n}\n` : ''}
+static bool mem_cgroup_soft_limit_check(void)
+{${CHECK[variant]}
+}
+
+P0()
+{
+	record(fired, mem_cgroup_soft_limit_check());
+}
+
+${Array.from({ length: cpus }, (_, k) => `observe slot${k} = per_cpu(events, ${k});`).join('\n')}
+observe val;				/* the count the check decided on */
+observe fired;				/* 1 if it fired and reset a slot */
+
+/* A check that fires consumes the events it saw: the reset must hit the slot it read. */
+invariant final reset-own-slot: EVENTS - (${each.join(' + ')}) == (fired ? val : 0) "The reset discards exactly the events the check read (val if it fired, nothing otherwise): it hits the slot it read";
+`;
 }
 
 const NOTES: Record<Variant, string[]> = {
@@ -135,141 +142,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-const variantOf = VARIANT.of;
-
-function build(p: Params, opts?: BuildOptions) {
-  const variant = variantOf(p);
-  const threshold = intParam(p, 'threshold');
-  const cpus = intParam(p, 'cpus');
-  const L = new LayoutBuilder(cpus, opts);
-  const events = L.perCpu('events', 'events', 's64', initialSlots(p));
-  const valSlot = L.result('val', 'val', 1);
-  const retSlot = L.result('ret', 'mem_cgroup_soft_limit_check()', 1);
-  const lst = listingOf(variant, threshold);
-  const b = new ProgramBuilder('T');
-  const val = b.reg('val');
-  const zero = b.reg('zero');
-  const ret = b.reg('ret');
-  const read = (line: number) =>
-    b.line(line).load(val, thisCpu(events), { say: '{who} reads {cell}: val = {v}' });
-  const reset = (line: number) =>
-    b.line(line).store(thisCpu(events), zero, {
-      say: '{who} resets {cell}: {old} → {new}',
-    });
-  const returns = (line: number, fired: boolean) => {
-    b.line(line).mov(ret, fired ? 1 : 0);
-    b.record(valSlot, val, { say: `the check ${fired ? 'fired on' : 'saw'} val = {v}` });
-    b.record(retSlot, ret, {
-      say: `mem_cgroup_soft_limit_check() returns ${fired ? 'true' : 'false'}`,
-    });
-  };
-
-  switch (variant) {
-    case 'raw':
-      read(lst.at('read'));
-      b.line(lst.at('test')).ifThen(
-        Cond.Gt,
-        val,
-        threshold,
-        () => {
-          reset(lst.at('write'));
-          returns(lst.at('true'), true);
-        },
-        () => {
-          returns(lst.at('false'), false);
-        },
-      );
-      break;
-    case 'preempt-off': {
-      b.line(lst.at('off')).preemptDisable();
-      read(lst.at('read'));
-      const fired = b.label();
-      const done = b.label();
-      b.line(lst.at('test')).branch(Cond.Gt, val, threshold, fired);
-      b.line(lst.at('on')).preemptEnable();
-      returns(lst.at('ret'), false);
-      b.jump(done);
-      b.bind(fired);
-      reset(lst.at('write'));
-      b.line(lst.at('on')).preemptEnable();
-      returns(lst.at('ret'), true);
-      b.bind(done);
-      break;
-    }
-    case 'this-cpu-pair':
-      b.line(lst.at('read-off')).preemptDisable();
-      read(lst.at('read-ld'));
-      b.line(lst.at('read-on')).preemptEnable();
-      b.line(lst.at('test')).ifThen(
-        Cond.Gt,
-        val,
-        threshold,
-        () => {
-          b.line(lst.at('write-off')).preemptDisable();
-          reset(lst.at('write-st'));
-          b.line(lst.at('write-on')).preemptEnable();
-          returns(lst.at('true'), true);
-        },
-        () => {
-          returns(lst.at('false'), false);
-        },
-      );
-      break;
-    case 'cmpxchg': {
-      const prev = b.reg('prev');
-      const top = b.label();
-      const notFired = b.label();
-      const end = b.label();
-      read(lst.at('read'));
-      b.bind(top);
-      b.line(lst.at('test')).branch(Cond.Le, val, threshold, notFired);
-      b.line(lst.at('cmpxchg')).cmpxchgLocal(prev, thisCpu(events), val, zero);
-      const ok = b.label();
-      b.line(lst.at('ok')).branch(Cond.Eq, prev, val, ok);
-      b.line(lst.at('retry')).mov(val, prev).jump(top, {
-        say: 'the slot does not hold val: the cmpxchg fails and returns what it found; val = prev, decide again',
-      });
-      b.bind(ok);
-      returns(lst.at('true'), true);
-      b.jump(end);
-      b.bind(notFired);
-      returns(lst.at('false'), false);
-      b.bind(end);
-      break;
-    }
-  }
-  const machine = compile({
-    cpus,
-    wordBits: 64,
-    layout: L.build(),
-    tasks: [{ name: 'T', cpu: 0, program: b.build() }],
-  });
-  return {
-    params: p,
-    machine,
-    listing: {
-      lines: lst.lines,
-      notes: [
-        ...NOTES[variant],
-        "CPU1 runs nothing else: a migrated T runs there at once, and nobody else writes any slot, so every change to a slot is T's.",
-        'The check "consumes" the events it saw when it fires: reset-own-slot asks that the events discarded are exactly val.',
-      ],
-    },
-  };
-}
-
-/** Events the resets threw away: Σ initial slots − Σ final slots. */
-function discarded(o: Observables, p: Params): number | bigint {
-  const cpus = intParam(p, 'cpus');
-  const init = initialSlots(p);
-  let d: number | bigint = 0;
-  for (let k = 0; k < cpus; k++) {
-    d = plus(d, plus(init[k] ?? 0, -Number(o[`slot${k}`])));
-  }
-  return d;
-}
-
-export const thisCpuMigrate = defineScenario({
+export const thisCpuMigrate = textScenario({
   id: 'this-cpu-migrate',
   title: 'this_cpu read, migrate, this_cpu write: memcg soft-limit check (2009)',
   group: MEMCG_2009_GROUP,
@@ -296,45 +169,8 @@ export const thisCpuMigrate = defineScenario({
     ),
     migrationCpusParam,
   ],
-  build,
-  observables: (p) => [
-    ...slotObservables(intParam(p, 'cpus'), 'events', 'MEMCG_EVENTS count'),
-    {
-      name: 'val',
-      description: 'The count the check decided on (null until it returns)',
-      read: (m, s) => readResults(m, s, 'val')[0] ?? null,
-    },
-    {
-      name: 'fired',
-      description:
-        'Whether the check fired and reset a slot: 1 (true) or 0 (null until it returns)',
-      read: (m, s) => readResults(m, s, 'ret')[0] ?? null,
-    },
-  ],
-  invariants: [
-    {
-      id: 'reset-own-slot',
-      when: 'final',
-      description:
-        'The reset discards exactly the events the check read (val if it fired, nothing otherwise): it hits the slot it read',
-      final: (o, p) => {
-        const fired = Number(o.fired) === 1;
-        const gone = discarded(o, p);
-        const expected = fired ? (o.val as number | bigint) : 0;
-        if (String(gone) === String(expected)) return null;
-        const init = initialSlots(p);
-        const changed: string[] = [];
-        const kept: string[] = [];
-        init.forEach((v, k) => {
-          const now = o[`slot${k}`];
-          if (String(now) !== String(v)) changed.push(`CPU${k}'s slot ${v} → ${String(now)}`);
-          else if (fired && String(v) === String(o.val))
-            kept.push(`CPU${k}'s ${v} are still there`);
-        });
-        return `the check ${fired ? 'fired on' : 'read'} val = ${String(o.val)} but ${String(gone)} events were discarded (${changed.join(', ')})${kept.length ? `; ${kept.join(', ')}` : ''}`;
-      },
-    },
-  ],
+  text: programOf,
+  notes: (p) => NOTES[VARIANT.of(p)],
   bounds: { migrations: 1 },
   guarantees: VARIANT.guarantees({
     raw: [],

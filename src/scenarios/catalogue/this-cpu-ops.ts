@@ -5,22 +5,11 @@
 // it in preempt_disable(); x86's is one `add %gs:` instruction that nothing on the CPU can split.
 
 import { THIS_CPU_GROUP } from '../groups.ts';
-import { deref, ProgramBuilder, thisCpu } from '../../machine/builder.ts';
-import { LayoutBuilder, type PerCpuCell } from '../../machine/layout.ts';
-import { compile, type TaskSpec } from '../../machine/machine.ts';
-import {
-  initialSlots,
-  KeyedListing,
-  KH_2009,
-  migrationCpusParam,
-  same,
-  slotObservables,
-  total,
-} from '../local-ops.ts';
-import { totalTally } from '../observe.ts';
-import { plus } from '../../machine/int64.ts';
+import { initialSlots, KH_2009, migrationCpusParam } from '../local-ops.ts';
 import { intParam, intSpec } from '../params.ts';
-import { defineScenario, type VariantOf, variants } from '../define.ts';
+import { type VariantOf, variants } from '../define.ts';
+import { textScenario } from '../text-scenario.ts';
+import type { Params } from '../types.ts';
 
 const VARIANT = variants(
   ['generic', 'generic-preempt', 'x86'],
@@ -29,54 +18,77 @@ const VARIANT = variants(
 );
 type Variant = VariantOf<typeof VARIANT>;
 
-function listingOf(variant: Variant): KeyedListing {
-  const head = [
-    'DEFINE_PER_CPU(long, nr);                /* one slot per CPU */',
-    '',
-    '/* T: count(amount), starts on CPU0, preemptible.',
-    ' * U: count(otherAmount), waits on CPU0 and runs there when T leaves. */',
-  ];
-  switch (variant) {
-    case 'generic':
-      return new KeyedListing([
-        ...head,
-        '/* generic __this_cpu_add(nr, amount) = *this_cpu_ptr(&nr) += amount */',
-        'void count(long amount)',
-        '{',
-        [
-          'ptr',
-          '\tlong *p = this_cpu_ptr(&nr);   /* address of the slot of the CPU it is on now */',
-        ],
-        ['load', '\tlong v = *p;                    /* load */'],
-        ['store', '\t*p = v + amount;                /* store: maybe from another CPU by now */'],
-        '}',
-      ]);
-    case 'generic-preempt':
-      return new KeyedListing([
-        ...head,
-        '/* generic this_cpu_add(nr, amount), 2.6.32–2.6.39: preempt-safe */',
-        'void count(long amount)',
-        '{',
-        ['off', '\tpreempt_disable();'],
-        ['ptr', '\tlong *p = this_cpu_ptr(&nr);'],
-        ['load', '\tlong v = *p;'],
-        ['store', '\t*p = v + amount;'],
-        ['on', '\tpreempt_enable();'],
-        '}',
-      ]);
-    case 'x86':
-      return new KeyedListing([
-        ...head,
-        '/* x86 __this_cpu_add(nr, amount) (= this_cpu_add = irqsafe_cpu_add) */',
-        'void count(long amount)',
-        '{',
-        [
-          'add',
-          '\tthis_cpu_add(nr, amount);      /* addq %rsi, %gs:nr: one instruction, no LOCK */',
-        ],
-        '}',
-      ]);
-  }
+/** count(), as each implementation of the add has it. */
+const COUNT: Record<Variant, string> = {
+  generic: `/* generic __this_cpu_add(nr, amount) = *this_cpu_ptr(&nr) += amount */
+void count(long amount)
+{
+	long *p = this_cpu_ptr(&nr);	/* address of the slot of the CPU it is on now */
+	long v = *p;			/* load */
+
+	*p = v + amount;		/* store: maybe from another CPU by now */
+}`,
+  'generic-preempt': `/* generic this_cpu_add(nr, amount), 2.6.32–2.6.39: preempt-safe */
+void count(long amount)
+{
+	long *p, v;
+
+	preempt_disable();
+	p = this_cpu_ptr(&nr);
+	v = *p;
+	*p = v + amount;
+	preempt_enable();
+}`,
+  x86: `/* x86 __this_cpu_add(nr, amount) (= this_cpu_add = irqsafe_cpu_add) */
+void count(long amount)
+{
+	this_cpu_add(nr, amount);	/* addq %rsi, %gs:nr: one instruction, no LOCK */
+}`,
+};
+
+function programOf(p: Params): string {
+  const variant = VARIANT.of(p);
+  const cpus = intParam(p, 'cpus');
+  const init = initialSlots(p)
+    .map((v, k) => (v === 0 ? null : `\tper_cpu(nr, ${k}) = ${v};`))
+    .filter((l): l is string => l !== null);
+  const slots = Array.from({ length: cpus }, (_, k) => `observe slot${k} = per_cpu(nr, ${k});`);
+  return `C this-cpu-ops-${variant}
+
+/*
+ * One this_cpu add, as Linux 2.6.39 implements it. P0 starts on CPU0, preemptible; P1 waits on
+ * CPU0 and runs there when P0 is preempted or leaves. The other CPUs start idle, so a task
+ * migrated there runs at once.
+ */
+
+#define NR_CPUS ${cpus}
+#define AMOUNT ${intParam(p, 'amount')}		/* what P0 adds */
+#define OTHER_AMOUNT ${intParam(p, 'otherAmount')}	/* what P1 adds */
+
+DEFINE_PER_CPU(long, nr);		/* one slot per CPU */
+${init.length > 0 ? `\n{\n${init.join('\n')}\n}\n` : ''}
+${COUNT[variant]}
+
+P0()
+{
+	count(AMOUNT);
+}
+
+P1() on cpu 0
+{
+	count(OTHER_AMOUNT);
+}
+
+counter {
+	deltas nr;
+	add count(amount);
+}
+
+${slots.join('\n')}
+observe exact;
+
+invariant final no-lost-update;
+`;
 }
 
 const NOTES: Record<Variant, string[]> = {
@@ -95,31 +107,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-const variantOf = VARIANT.of;
-
-function countProgram(
-  name: string,
-  variant: Variant,
-  lst: KeyedListing,
-  nr: PerCpuCell,
-  amount: number,
-) {
-  const b = new ProgramBuilder(name);
-  const v = b.reg('v');
-  if (variant === 'x86') {
-    b.line(lst.at('add')).localAdd(thisCpu(nr), amount, v, { tally: amount });
-    return b.build();
-  }
-  const p = b.reg('p');
-  if (variant === 'generic-preempt') b.line(lst.at('off')).preemptDisable();
-  b.line(lst.at('ptr')).addrGen(p, nr);
-  b.line(lst.at('load')).load(v, deref(p, 64));
-  b.line(lst.at('store')).add(v, v, amount).store(deref(p, 64), v, { tally: amount });
-  if (variant === 'generic-preempt') b.line(lst.at('on')).preemptEnable();
-  return b.build();
-}
-
-export const thisCpuOps = defineScenario({
+export const thisCpuOps = textScenario({
   id: 'this-cpu-ops',
   title: 'One this_cpu add: generic, preempt-safe generic, x86',
   group: THIS_CPU_GROUP,
@@ -147,53 +135,10 @@ export const thisCpuOps = defineScenario({
     ),
     migrationCpusParam,
   ],
-  build(p, opts) {
-    const variant = variantOf(p);
-    const cpus = intParam(p, 'cpus');
-    const L = new LayoutBuilder(cpus, opts);
-    const nr = L.perCpu('nr', 'nr', 's64', initialSlots(p));
-    const lst = listingOf(variant);
-    const tasks: TaskSpec[] = [
-      { name: 'T', cpu: 0, program: countProgram('T', variant, lst, nr, intParam(p, 'amount')) },
-      {
-        name: 'U',
-        cpu: 0,
-        program: countProgram('U', variant, lst, nr, intParam(p, 'otherAmount')),
-      },
-    ];
-    return {
-      params: p,
-      machine: compile({ cpus, wordBits: 64, layout: L.build(), tasks }),
-      listing: {
-        lines: lst.lines,
-        notes: [
-          ...NOTES[variant],
-          'The other CPUs start idle, so a task migrated there runs at once. exact is the initial slots plus every add made; no-lost-update asks that the slots add up to it.',
-        ],
-      },
-    };
-  },
-  observables: (p) => [
-    ...slotObservables(intParam(p, 'cpus'), 'nr', 'nr'),
-    {
-      name: 'exact',
-      description: 'What the slots should add up to: the initial slots plus every add made',
-      read: (m, s, q) => plus(total(initialSlots(q)), totalTally(m, s)),
-    },
-  ],
-  invariants: [
-    {
-      id: 'no-lost-update',
-      when: 'final',
-      description: 'Every add is counted: Σ slots = exact',
-      final: (o, p) => {
-        const slots = Array.from({ length: intParam(p, 'cpus') }, (_, k) => o[`slot${k}`]);
-        const sum = total(slots as (number | bigint)[]);
-        if (same(sum, o.exact ?? null)) return null;
-        const lost = BigInt(String(o.exact)) - BigInt(String(sum));
-        return `the slots add up to ${String(sum)} but ${String(o.exact)} was added in all: ${String(lost)} lost`;
-      },
-    },
+  text: programOf,
+  notes: (p) => [
+    ...NOTES[VARIANT.of(p)],
+    'exact is the initial slots plus every add made; no-lost-update asks that the slots add up to it.',
   ],
   bounds: { preemptions: 1, migrations: 1 },
   guarantees: VARIANT.guarantees({

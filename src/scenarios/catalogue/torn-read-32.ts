@@ -6,15 +6,10 @@
 // count or have its own add overwritten (fixed by Manfred Spraul in Dec 2022).
 
 import { PERCPU_2011_GROUP } from '../groups.ts';
-import { abs, ProgramBuilder } from '../../machine/builder.ts';
-import { type Cell, LayoutBuilder, type ResultSlot } from '../../machine/layout.ts';
-import { compile, type Machine } from '../../machine/machine.ts';
-import { KeyedListing, cellHoldsEveryAdd, same } from '../local-ops.ts';
-import { readCell, readResults, totalTally } from '../observe.ts';
-import { plus } from '../../machine/int64.ts';
 import { choiceParam, intParam, intSpec } from '../params.ts';
-import { defineScenario, type VariantOf, variants } from '../define.ts';
-import type { BuildOptions, Params } from '../types.ts';
+import { type VariantOf, variants } from '../define.ts';
+import { textScenario } from '../text-scenario.ts';
+import type { Params } from '../types.ts';
 
 const VARIANT = variants(
   ['lo-hi', 'hi-lo', 'atomic64', 'up-irq'],
@@ -23,90 +18,119 @@ const VARIANT = variants(
 );
 type Variant = VariantOf<typeof VARIANT>;
 
-/** How many values the IRQ handler's reads can record (one per IRQ) before the slot is full. */
-const READS = 8;
-
 const variantOf = VARIANT.of;
 
-function listingOf(variant: Variant): KeyedListing {
-  switch (variant) {
-    case 'lo-hi':
-    case 'hi-lo': {
-      const order = variant === 'lo-hi' ? 'low half, then high half' : 'high half, then low half';
-      return new KeyedListing([
-        '/* v2.6.39 on a 32-bit SMP machine */',
-        'struct percpu_counter {',
-        '\tspinlock_t lock;',
-        '\ts64 count;                      /* two 32-bit words: low at +0, high at +4 */',
-        '\ts32 __percpu *counters;',
-        '};',
-        '',
-        '/* CPU0 */',
-        's64 percpu_counter_read(struct percpu_counter *fbc)',
-        '{',
-        ['read', `\treturn fbc->count;             /* no lock; two 32-bit loads: ${order} */`],
-        '}',
-        '',
-        "/* CPU1, in __percpu_counter_add()'s slow path: its delta (amount) reached the batch */",
-        ['lock', '\tspin_lock(&fbc->lock);'],
-        [
-          'add',
-          '\tfbc->count += count;           /* load lo, load hi, add with carry, store lo, store hi */',
-        ],
-        '\t/* ... and its per-CPU delta is reset (left out: it does not touch fbc->count) */',
-        ['unlock', '\tspin_unlock(&fbc->lock);'],
-      ]);
-    }
-    case 'atomic64':
-      return new KeyedListing([
-        '/* Shaohua Li, May 2011: "percpu_counter: use atomic64 for counter in SMP" (32-bit SMP) */',
-        'struct percpu_counter {',
-        '\tatomic64_t count;',
-        '\ts32 __percpu *counters;',
-        '};',
-        '',
-        '/* CPU0 */',
-        's64 percpu_counter_read(struct percpu_counter *fbc)',
-        '{',
-        [
-          'read',
-          '\treturn atomic64_read(&fbc->count);   /* x86-32: one cmpxchg8b reads both halves */',
-        ],
-        '}',
-        '',
-        '/* CPU1: its delta (amount) reached the batch */',
-        [
-          'add',
-          '\tatomic64_add(count, &fbc->count);     /* LOCK cmpxchg8b loop: one atomic update */',
-        ],
-      ]);
-    case 'up-irq':
-      return new KeyedListing([
-        '/* v2.6.39, uniprocessor (CONFIG_SMP=n), 32-bit */',
-        'struct percpu_counter { s64 count; };',
-        '',
-        'static inline void percpu_counter_add(struct percpu_counter *fbc, s64 amount)',
-        '{',
-        ['off', '\tpreempt_disable();              /* other tasks wait; interrupts do not */'],
-        [
-          'add',
-          '\tfbc->count += amount;           /* load lo, load hi, add with carry, store lo, store hi */',
-        ],
-        ['on', '\tpreempt_enable();'],
-        '}',
-        '',
-        'static inline s64 percpu_counter_read(struct percpu_counter *fbc)',
-        '{',
-        [
-          'read',
-          '\treturn fbc->count;              /* two 32-bit loads: low half, then high half */',
-        ],
-        '}',
-        '',
-        '/* the task: percpu_counter_add(fbc, amount);',
-        ' * the IRQ handler: percpu_counter_read(fbc) or percpu_counter_add(fbc, irqAmount) (irqDoes) */',
-      ]);
-  }
+/** The SMP variants' functions: the counter, its lockless read, and the fold that writes it. */
+function smpCode(variant: Exclude<Variant, 'up-irq'>): string {
+  if (variant === 'atomic64')
+    return `/* Shaohua Li, May 2011: "percpu_counter: use atomic64 for counter in SMP" (32-bit SMP) */
+struct percpu_counter {
+	atomic64_t count;
+};
+
+struct percpu_counter fbc = { .count = ATOMIC64_INIT(INITIAL) };
+
+s64 percpu_counter_read(struct percpu_counter *fbc)
+{
+	return atomic64_read(&fbc->count);	/* x86-32: one cmpxchg8b reads both halves */
+}
+
+/* CPU1: its delta (amount) reached the batch */
+void fold(struct percpu_counter *fbc, s64 count)
+{
+	atomic64_add(count, &fbc->count);	/* LOCK cmpxchg8b loop: one atomic update */
+}`;
+  const order = variant === 'lo-hi' ? 'low half, then high half' : 'high half, then low half';
+  return `/* v2.6.39 on a 32-bit SMP machine */
+struct percpu_counter {
+	spinlock_t lock;
+	s64 count;			/* two 32-bit words: low at +0, high at +4 */
+	/* s32 __percpu *counters; (the deltas play no part here) */
+};
+
+struct percpu_counter fbc = { .count = INITIAL };
+
+s64 percpu_counter_read(struct percpu_counter *fbc)
+{
+	return fbc->count;		/* no lock; two 32-bit loads: ${order} */
+}
+
+/* __percpu_counter_add()'s slow path, on CPU1: its delta (amount) reached the batch */
+void fold(struct percpu_counter *fbc, s64 count)
+{
+	spin_lock(&fbc->lock);
+	fbc->count += count;		/* load lo, load hi, add with carry, store lo, store hi */
+	/* ... and its per-CPU delta is reset (left out: it does not touch fbc->count) */
+	spin_unlock(&fbc->lock);
+}`;
+}
+
+const UP_CODE = `/* v2.6.39, uniprocessor (CONFIG_SMP=n), 32-bit */
+struct percpu_counter { s64 count; };
+
+struct percpu_counter fbc = { .count = INITIAL };
+
+static inline void percpu_counter_add(struct percpu_counter *fbc, s64 amount)
+{
+	preempt_disable();		/* other tasks wait; interrupts do not */
+	fbc->count += amount;		/* load lo, load hi, add with carry, store lo, store hi */
+	preempt_enable();
+}
+
+static inline s64 percpu_counter_read(struct percpu_counter *fbc)
+{
+	return fbc->count;		/* two 32-bit loads: low half, then high half */
+}`;
+
+function programOf(p: Params): string {
+  const variant = variantOf(p);
+  const up = variant === 'up-irq';
+  const irqReads = choiceParam(p, 'irqDoes') === 'read';
+  const threads = up
+    ? [
+        'P0()\t\t\t\t/* the task */\n{\n\tpercpu_counter_add(&fbc, AMOUNT);\n}',
+        irqReads
+          ? 'IRQ0()\t\t\t\t/* the IRQ handler reads */\n{\n\trecord(read, percpu_counter_read(&fbc));\n}'
+          : 'IRQ0()\t\t\t\t/* the IRQ handler adds */\n{\n\tpercpu_counter_add(&fbc, IRQ_AMOUNT);\n}',
+      ]
+    : [
+        'P0()\t\t\t\t/* reads, without the lock */\n{\n\trecord(read, percpu_counter_read(&fbc));\n}',
+        'P1()\t\t\t\t/* folds its delta */\n{\n\tfold(&fbc, AMOUNT);\n}',
+      ];
+  const reads = !up || irqReads;
+  return `C torn-read-32-${variant}
+
+/*
+ * 64-bit percpu_counter values on a 32-bit CPU: an s64 load or store is two 32-bit accesses.
+ * OLD is the count before the ${up ? "task's add" : "writer's add"}, NEW the count after it; a read that is
+ * neither is torn.
+ */
+
+#define BITS_PER_LONG 32
+${variant === 'hi-lo' ? '#pragma lab load_order hi-lo\t\t/* the compiler loads the high half first */\n' : ''}#define INITIAL ${intParam(p, 'initial')}
+#define AMOUNT ${intParam(p, 'amount')}${up && !irqReads ? `\n#define IRQ_AMOUNT ${intParam(p, 'irqAmount')}` : ''}
+#define OLD INITIAL
+#define NEW (INITIAL + AMOUNT)
+
+${up ? UP_CODE : smpCode(variant)}
+
+${threads.join('\n\n')}
+
+counter {
+	count fbc.count;
+	add ${up ? 'percpu_counter_add(amount)' : 'fold(count)'};
+	read percpu_counter_read(&fbc);
+}
+
+observe read = ${reads ? (up ? 'read[0]' : 'read') : 'none'};	/* what the first read returned */
+observe old = OLD;
+observe new = NEW;
+observe count = fbc.count;
+observe exact;
+
+invariant always read-not-torn: ${reads ? 'all(read, v, v == OLD || v == NEW)' : '1'} "Every percpu_counter_read() returns old or new, never a mix of their halves";
+invariant final no-lost-update;
+`;
 }
 
 const NOTES: Record<Variant, string[]> = {
@@ -126,111 +150,11 @@ const NOTES: Record<Variant, string[]> = {
   'up-irq': [
     'The UP percpu_counter_add() of 2.6.39 only disables preemption. Manfred Spraul (Dec 2022): "if an interrupt happens during the +=, then the result is undefined. Therefore: switch from preempt_disable() to local_irq_save()".',
     "The compiler is assumed to load both halves, add with carry, then store the low half and then the high half (as in the reference's table).",
-    `The handler's reads are recorded one per IRQ, up to ${READS}.`,
+    "The handler's reads are recorded one per IRQ; read is the first.",
   ],
 };
 
-function addInto(b: ProgramBuilder, count: Cell, amount: number, line: number) {
-  const v = b.reg('v');
-  b.line(line).load(v, abs(count)).add(v, v, amount).store(abs(count), v, { tally: amount });
-}
-
-function readInto(b: ProgramBuilder, count: Cell, slot: ResultSlot, line: number) {
-  const v = b.reg('v');
-  b.line(line).load(v, abs(count)).record(slot, v);
-}
-
-function build(p: Params, opts?: BuildOptions) {
-  const variant = variantOf(p);
-  const amount = intParam(p, 'amount');
-  const lst = listingOf(variant);
-  const up = variant === 'up-irq';
-  const L = new LayoutBuilder(up ? 1 : 2, opts);
-  const lock = up ? null : L.cell('lock', 'fbc->lock', 'lock');
-  const count = L.cell('count', 'fbc->count', 's64', intParam(p, 'initial'));
-  const slot = L.result('read', 'percpu_counter_read()', up ? READS : 1);
-  let machine: Machine;
-  if (up) {
-    const task = new ProgramBuilder('T', { wordBits: 32 });
-    task.line(lst.at('off')).preemptDisable();
-    addInto(task, count, amount, lst.at('add'));
-    task.line(lst.at('on')).preemptEnable();
-    const irq = new ProgramBuilder('irq', { wordBits: 32 });
-    if (choiceParam(p, 'irqDoes') === 'read') readInto(irq, count, slot, lst.at('read'));
-    else {
-      irq.line(lst.at('off')).preemptDisable();
-      addInto(irq, count, intParam(p, 'irqAmount'), lst.at('add'));
-      irq.line(lst.at('on')).preemptEnable();
-    }
-    machine = compile({
-      cpus: 1,
-      wordBits: 32,
-      layout: L.build(),
-      tasks: [{ name: 'T', cpu: 0, program: task.build() }],
-      irq: [irq.build()],
-    });
-  } else {
-    const reader = new ProgramBuilder('reader', {
-      wordBits: 32,
-      loadOrder: variant === 'hi-lo' ? 'hi-lo' : 'lo-hi',
-    });
-    const writer = new ProgramBuilder('writer', { wordBits: 32 });
-    if (variant === 'atomic64') {
-      const v = reader.reg('v');
-      reader
-        .line(lst.at('read'))
-        .cmpxchg(v, abs(count), v, v, {
-          say: '{who} reads {cell} with one cmpxchg8b (atomic64_read): {v}',
-        })
-        .record(slot, v);
-      writer.line(lst.at('add')).atomicAdd(abs(count), amount, { tally: amount });
-    } else {
-      readInto(reader, count, slot, lst.at('read'));
-      if (lock) writer.line(lst.at('lock')).spinLock(lock);
-      addInto(writer, count, amount, lst.at('add'));
-      if (lock) writer.line(lst.at('unlock')).spinUnlock(lock);
-    }
-    machine = compile({
-      cpus: 2,
-      wordBits: 32,
-      layout: L.build(),
-      tasks: [
-        { name: 'reader', cpu: 0, program: reader.build() },
-        { name: 'writer', cpu: 1, program: writer.build() },
-      ],
-    });
-  }
-  return {
-    params: p,
-    machine,
-    listing: {
-      lines: lst.lines,
-      notes: [
-        ...NOTES[variant],
-        "old is the count before the writer's add, new the count after it (old + amount). A read that is neither is torn.",
-      ],
-    },
-  };
-}
-
-const oldOf = (p: Params) => intParam(p, 'initial');
-const newOf = (p: Params) => plus(intParam(p, 'initial'), intParam(p, 'amount'));
-
-/** How a torn value relates to old and new: "2^32 above old", or the plain difference. */
-function offBy(v: number | bigint, p: Params): string {
-  const TWO32 = 1n << 32n;
-  const fromOld = BigInt(v) - BigInt(oldOf(p));
-  const fromNew = BigInt(v) - BigInt(newOf(p));
-  if (fromOld === TWO32 || fromOld === -TWO32) {
-    return `exactly 2^32 ${fromOld > 0n ? 'above' : 'below'} old`;
-  }
-  if (fromNew === TWO32 || fromNew === -TWO32) {
-    return `exactly 2^32 ${fromNew > 0n ? 'above' : 'below'} new`;
-  }
-  return `${fromOld >= 0n ? '+' : ''}${String(fromOld)} from old`;
-}
-
-export const tornRead32 = defineScenario({
+export const tornRead32 = textScenario({
   id: 'torn-read-32',
   title: 'Torn 64-bit reads of fbc->count on a 32-bit CPU',
   group: PERCPU_2011_GROUP,
@@ -286,50 +210,8 @@ export const tornRead32 = defineScenario({
   handlers: [
     'up-irq only: IRQ on CPU0: percpu_counter_read() (irqDoes = read) or percpu_counter_add(irqAmount) (irqDoes = add)',
   ],
-  build,
-  observables: () => [
-    {
-      name: 'read',
-      description: 'What the first percpu_counter_read() returned (null if none ran)',
-      read: (m, s) => readResults(m, s, 'read')[0] ?? null,
-    },
-    {
-      name: 'old',
-      description: "fbc->count before the writer's add",
-      read: (_m, _s, p) => oldOf(p),
-    },
-    {
-      name: 'new',
-      description: "fbc->count after the writer's add (old + amount)",
-      read: (_m, _s, p) => newOf(p),
-    },
-    {
-      name: 'count',
-      description: 'fbc->count at the end',
-      read: (m, s) => readCell(m, s, 'count'),
-    },
-    {
-      name: 'exact',
-      description: "initial + every add made (the writer's, and the IRQ handler's in up-irq)",
-      read: (m, s, p) => plus(intParam(p, 'initial'), totalTally(m, s)),
-    },
-  ],
-  invariants: [
-    {
-      id: 'read-not-torn',
-      when: 'always',
-      reads: 'results',
-      description: 'Every percpu_counter_read() returns old or new, never a mix of their halves',
-      always: (m, s, p) => {
-        for (const v of readResults(m, s, 'read')) {
-          if (same(v, oldOf(p)) || same(v, newOf(p))) continue;
-          return `percpu_counter_read() returned ${String(v)}, neither old ${String(oldOf(p))} nor new ${String(newOf(p))} (${offBy(v, p)}): one half came from before the add, the other from after`;
-        }
-        return null;
-      },
-    },
-    cellHoldsEveryAdd('count', 'fbc->count'),
-  ],
+  text: programOf,
+  notes: (p) => NOTES[variantOf(p)],
   bounds: { irqs: 1 },
   guarantees: VARIANT.guarantees({
     'lo-hi': ['no-lost-update'],

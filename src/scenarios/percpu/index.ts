@@ -1,9 +1,5 @@
-// What the percpu_counter entries share, in one namespace (`import * as percpu`): their roles and
-// parameters, their programs, the observables and invariants every variant is judged by, and the
-// C their listings share.
+// What the percpu_counter entries share, in one namespace (`import * as percpu`): their roles,
+// parameters and presets, and the program text every design's entry is written in.
 
 export * from './setup.ts';
-export * from './programs.ts';
-export * from './observables.ts';
-export * from './invariants.ts';
-export * from './listing.ts';
+export * from './text.ts';

@@ -180,3 +180,14 @@ function computeRoles(p: Params): Roles {
     forever: 'adders' in p && p.adders === 'forever',
   };
 }
+
+/**
+ * What a correct percpu_counter keeps, whatever its design: no add lost, read() within its
+ * bound, sum() within its window, every delta below the batch.
+ */
+export const CORRECT: readonly string[] = [
+  'no-lost-update',
+  'read-within-bound',
+  'sum-within-window',
+  'slot-below-batch',
+];

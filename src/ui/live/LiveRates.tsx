@@ -20,7 +20,7 @@ export function LiveRates() {
       name: 'periodUs',
       label: 'Summer period (µs between sum() calls; 0: busy)',
       max: 10_000_000,
-      shown: spec?.sum != null,
+      shown: spec?.hasSummer === true,
     },
   ];
   return (

@@ -6,6 +6,7 @@ import { Sparkline } from '../../charts/Sparkline.tsx';
 import { ratesOf } from '../../charts/sparkline.ts';
 import { Note, type Noted } from '../../live/memory.ts';
 import { relevantCounts } from '../../live/readout.ts';
+import { liveCounter } from '../../live/counter.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import type { Machine } from '../../machine/machine.ts';
 import { findScenario } from '../../scenarios/index.ts';
@@ -97,6 +98,13 @@ function LiveBody() {
   const busy = runBusy(phase) || replaying;
   const shown = final?.reading ?? reading;
   const relevant = useMemo(() => (run ? relevantCounts(run.machine) : null), [run]);
+  // What the program declares its counter to be: the charts' deltas, read() and its band.
+  const counter = useMemo(
+    () => (run && sc ? liveCounter(sc, run.params, run.machine) : null),
+    [run, sc],
+  );
+  const readName = counter?.read ? `${counter.read.name}()` : 'read()';
+  const local = counter?.limit === 'threshold';
 
   // A page left while the CPUs run would leave workers spinning: stop them.
   useEffect(
@@ -150,15 +158,13 @@ function LiveBody() {
           {shown.slots && (
             <figure>
               <figcaption>
-                {spec.slots === 'local'
-                  ? 'Per-CPU local counts with ±threshold'
-                  : 'Per-CPU deltas with ±batch'}
+                {local ? 'Per-CPU local counts with ±threshold' : 'Per-CPU deltas with ±batch'}
               </figcaption>
               <SlotBars
-                label={`Per-CPU ${spec.slots ?? ''}`}
+                label={`Per-CPU ${counter?.deltasLabel ?? ''}`}
                 values={shown.slots}
                 batch={shown.batch}
-                thresholdName={spec.slots === 'local' ? 'threshold' : 'batch'}
+                thresholdName={counter?.limit ?? 'batch'}
                 colour={cpuColour}
               />
             </figure>
@@ -166,15 +172,14 @@ function LiveBody() {
           {(shown.read || shown.sum) && (
             <figure>
               <figcaption>
-                Error against the exact total:{' '}
-                <span className="key-read">{spec.read?.name ?? 'read()'}</span>
+                Error against the exact total: <span className="key-read">{readName}</span>
                 {shown.sum && (
                   <>
                     {' '}
-                    and <span className="key-sum">percpu_counter_sum()</span>
+                    and <span className="key-sum">{counter?.sum ?? 'sum'}()</span>
                   </>
                 )}
-                {spec.read && `, band ±${spec.read.boundText}`}
+                {counter?.read?.boundText && `, band ±(${counter.read.boundText})`}
               </figcaption>
               <ErrorBand
                 read={history.readError}
@@ -213,7 +218,7 @@ function LiveBody() {
               reading={shown}
               atRest={final?.terminal ?? false}
               relevant={relevant}
-              readName={spec.read?.name ?? 'read()'}
+              readName={readName}
             />
           )}
           <RecentEvents notes={history.notes} scenario={scenario} />

@@ -56,13 +56,9 @@ export function MemoryView() {
   const m = session.instance.machine;
   const s = currentState(session);
   const id = session.scenario.id;
-  const batch =
-    typeof session.params.batch === 'number'
-      ? session.params.batch
-      : typeof session.params.threshold === 'number'
-        ? session.params.threshold
-        : null;
-  const thresholdName = typeof session.params.batch === 'number' ? 'batch' : 'threshold';
+  // The threshold the program declares its deltas are folded at (batch, or nr_files' threshold).
+  const batch = m.layout.counter?.batch ?? null;
+  const thresholdName = m.layout.counter?.limit ?? 'batch';
   const run: Run = useMemo(
     () => ({ m, states: session.states, events: session.events, cursor: session.cursor }),
     [m, session.states, session.events, session.cursor],
@@ -75,10 +71,11 @@ export function MemoryView() {
   const counterRef = useRef<SVGSVGElement>(null);
   const seqRef = useRef<SVGSVGElement>(null);
   const tornRef = useRef<SVGSVGElement>(null);
-  const seqWords = m.layout.cells.flatMap((c) =>
-    c.perCpu || c.type !== 's32' ? [] : [seqWordOf(c.name, c.label, s[c.addr] as number)],
-  );
-  const words = seqWords.filter((w) => w !== null);
+  // The sequence words the program declares, each with what it means.
+  const words = (m.layout.counter?.sequences ?? []).flatMap(({ cell, kind }) => {
+    const c = m.layout.cells.find((x) => x.name === cell);
+    return c && !c.perCpu ? [seqWordOf(kind, c.name, c.label, s[c.addr] as number)] : [];
+  });
   const file = (chart: string) => exportName(id, chart, session.cursor);
   // Without the counter chart, a fold still shows on the plain slot bars.
   const folded = session.cursor > 0 && session.steps[session.cursor - 1]?.kind === Kind.Fold;

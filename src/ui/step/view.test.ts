@@ -15,7 +15,7 @@ describe('what the Step screen shows', () => {
     s = takeEvents(s, [step(0), step(1), step(0), step(1)]);
     expect(invariantViews(s)[0]).toMatchObject({
       status: 'violated',
-      reason: 'nr is 101 but 102 files were counted: 1 increment lost',
+      reason: 'nr_files = 101, but the exact total is 102: 1 lost',
     });
   });
 
@@ -24,8 +24,10 @@ describe('what the Step screen shows', () => {
     const s = takeEvents(startSession(sc), [step(0), step(0)]);
     const m = s.instance.machine;
     const state = currentState(s);
-    expect(cpuViews(m, state)[0]).toMatchObject({ preemptCount: 1, irqsOn: false, nextLine: 9 });
-    expect(globalCells(m, state).find((c) => c.name === 'lock')?.value).toBe('held by CPU0');
+    expect(cpuViews(m, state)[0]).toMatchObject({ preemptCount: 1, irqsOn: false, nextLine: 19 });
+    expect(globalCells(m, state).find((c) => c.name === 'filp_count_lock')?.value).toBe(
+      'held by CPU0',
+    );
     expect(controlsOf(m, state)[0]?.migrate[0]?.why).toBe(
       'CPU 0 holds a spinlock: preemption is off (preempt_count 1)',
     );

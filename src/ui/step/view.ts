@@ -128,7 +128,7 @@ export function globalCells(m: Machine, s: Int32Array): CellView[] {
     } else {
       value = String(s[cell.addr]);
       // A sequence's low bit means "a sum is in flight": say so, not only the number.
-      if (cell.name === 'sequence') {
+      if (m.layout.counter?.sequences.some((q) => q.cell === cell.name && q.kind === 'inflight')) {
         value += (s[cell.addr] as number) & 1 ? ' (odd: sum in flight)' : ' (even)';
       }
     }

@@ -1,0 +1,124 @@
+// A scenario whose program is text (docs/language.md): the one home of its program, its listing,
+// its observables and its invariants is the text its parameters give; the scenario adds what
+// text does not carry yet (the parameters' ranges, the witnesses, the guarantees). Typed
+// programs and the catalogue's entries are both made this way.
+
+import { type CompiledProgram, compileProgram } from '../lang/compile.ts';
+import { describeError, LineMap } from '../lang/source.ts';
+import { defineScenario, type ScenarioDraft } from './define.ts';
+import { ParamError } from './params.ts';
+import type { BuildOptions, InvariantSpec, ObservableSpec, Params, Scenario } from './types.ts';
+
+export type TextScenarioDraft = Omit<ScenarioDraft, 'build' | 'observables' | 'invariants'> & {
+  /** The program for a parameter set. */
+  readonly text: (p: Params) => string;
+  /** Values of the text's #defines for a parameter set (a typed program's parameters). */
+  readonly defines?: (p: Params) => ReadonlyMap<string, bigint>;
+  /** Notes the listing shows besides the text's own (modelling choices). */
+  readonly notes?: (p: Params) => readonly string[];
+  /** The parameters the scenario's invariants are listed from (by default, its defaults). */
+  readonly sample?: Params;
+};
+
+/** Compiled programs of a scenario, by parameter object and layout. */
+class Compilations {
+  private readonly byParams = new WeakMap<Params, Map<string, CompiledProgram>>();
+  private readonly byText = new Map<string, CompiledProgram>();
+
+  constructor(private readonly d: TextScenarioDraft) {}
+
+  get(p: Params, opts: BuildOptions = {}): CompiledProgram {
+    const key = `${opts.padded === true ? 'P' : ''}${opts.packedCells === true ? 'K' : ''}${opts.live === true ? 'L' : ''}`;
+    let forP = this.byParams.get(p);
+    if (!forP) {
+      forP = new Map();
+      this.byParams.set(p, forP);
+    }
+    const known = forP.get(key);
+    if (known) return known;
+    const source = this.d.text(p);
+    const defines = this.d.defines?.(p) ?? new Map<string, bigint>();
+    const textKey = `${key}|${JSON.stringify([...defines].map(([k, v]) => [k, String(v)]))}|${source}`;
+    let c = this.byText.get(textKey);
+    if (!c) {
+      const layout = {
+        ...(opts.padded !== undefined ? { padded: opts.padded } : {}),
+        ...(opts.packedCells !== undefined ? { packedCells: opts.packedCells } : {}),
+      };
+      const r = compileProgram(source, { defines, layout, loopBounds: opts.live !== true });
+      if (!r.ok) {
+        const map = new LineMap(source);
+        throw new ParamError(r.errors.map((e) => describeError(map, e)).join('; '));
+      }
+      c = r.program;
+      if (this.byText.size > 256) this.byText.clear();
+      this.byText.set(textKey, c);
+    }
+    forP.set(key, c);
+    return c;
+  }
+}
+
+/** The scenario of a text program. */
+export function textScenario(d: TextScenarioDraft): Scenario {
+  const compiled = new Compilations(d);
+  const sample = compiled.get(
+    d.sample ?? Object.fromEntries(d.params.map((q) => [q.name, q.default])),
+  );
+  const observables = (p: Params): ObservableSpec[] =>
+    compiled.get(p).clauses.observables.map((o) => ({
+      name: o.name,
+      description: o.description,
+      read: (m, s) => o.read(m, s),
+    }));
+  // The invariants' list is the sample's; each judges with the program of its own parameters.
+  const check = (p: Params, id: string) =>
+    compiled.get(p).clauses.invariants.find((i) => i.id === id);
+  const invariants: InvariantSpec[] = sample.clauses.invariants.map((inv) =>
+    inv.when === 'final'
+      ? {
+          id: inv.id,
+          when: 'final',
+          description: inv.description,
+          final: (_o, p, m, s) => check(p, inv.id)?.check(m, s) ?? null,
+        }
+      : {
+          id: inv.id,
+          when: 'always',
+          description: inv.description,
+          always: (m, s, p) => check(p, inv.id)?.check(m, s) ?? null,
+          ...(inv.reads ? { reads: inv.reads } : {}),
+        },
+  );
+  const { text, defines, notes, sample: first, ...meta } = d;
+  return defineScenario({
+    ...meta,
+    text,
+    program: (p, opts) => compiled.get(p, opts),
+    build(p: Params, opts?: BuildOptions) {
+      const program = compiled.get(p, opts);
+      return {
+        params: p,
+        machine: program.machine,
+        listing: {
+          lines: program.source.replace(/\n$/, '').split('\n'),
+          notes: [...(notes?.(p) ?? []), ...listingNotes(program)],
+        },
+      };
+    },
+    observables,
+    invariants,
+  });
+}
+
+/** The notes a listing shows of its text: what its barriers do on this machine, by line. */
+function listingNotes(p: CompiledProgram): string[] {
+  return [...p.notes.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .flatMap(([line, texts]) => texts.map((t) => `line ${line}: ${t}`));
+}
+
+/** The compiled program behind a text scenario's parameter set (Live's counter, the editor). */
+export function compiledOf(sc: Scenario, p: Params, opts?: BuildOptions): CompiledProgram | null {
+  return sc.program?.(p, opts) ?? null;
+}
