@@ -57,13 +57,20 @@ export interface Settings {
   readonly loadOrder: 'lo-hi' | 'hi-lo';
   readonly storeOrder: 'lo-hi' | 'hi-lo';
   readonly loopBound: number;
+  /** What Explore may do to the program (`#pragma lab bounds irqs=1 migrations=1`). */
+  readonly bounds: Readonly<Partial<Record<BoundName, number>>>;
 }
+
+export type BoundName = 'irqs' | 'nmis' | 'preemptions' | 'migrations';
+const BOUND_NAMES: readonly BoundName[] = ['irqs', 'nmis', 'preemptions', 'migrations'];
 
 /** Limits a program is held to, each refused by name when passed. */
 export const LIMITS = {
   cpus: 64,
   tasks: 64,
   loopBound: 1000,
+  /** The most interventions of one kind Explore may make. */
+  bound: 15,
   /** Instructions of one thread after every call is inlined and every CPU loop unrolled. */
   instructions: 20_000,
   /** Nested inlined calls. */
@@ -311,9 +318,23 @@ export class Module {
     let loopBound = DEFAULT_LOOP_BOUND;
     let loadOrder: 'lo-hi' | 'hi-lo' = 'lo-hi';
     let storeOrder: 'lo-hi' | 'hi-lo' = 'lo-hi';
+    const bounds: Partial<Record<BoundName, number>> = {};
     for (const it of this.program.items) {
       if (it.kind !== 'pragma') continue;
       switch (it.key) {
+        case 'bounds':
+          for (const part of it.value.split(/[\s,]+/).filter(Boolean)) {
+            const kv = /^(\w+)=(\d+)$/.exec(part);
+            const name = kv?.[1] as BoundName | undefined;
+            if (!kv || !name || !BOUND_NAMES.includes(name) || Number(kv[2]) > LIMITS.bound)
+              throw new LangFault(
+                it.span,
+                `\`${part}\` is not a bound: write name=N with N from 0 to ${LIMITS.bound}.`,
+                `The bounds are ${BOUND_NAMES.join(', ')}, as in \`#pragma lab bounds irqs=1 migrations=1\`.`,
+              );
+            bounds[name] = Number(kv[2]);
+          }
+          break;
         case 'loop_bound': {
           const n = Number(it.value);
           if (!/^\d+$/.test(it.value) || n < 1 || n > LIMITS.loopBound)
@@ -337,7 +358,7 @@ export class Module {
           throw new LangFault(
             it.span,
             `\`#pragma lab ${it.key}\` is not a setting the lab knows.`,
-            'The settings are loop_bound, load_order and store_order.',
+            'The settings are loop_bound, load_order, store_order and bounds.',
           );
       }
     }
@@ -377,7 +398,7 @@ export class Module {
         { start: 0, end: 0 },
         `the program needs ${cpus} CPUs; the lab runs at most ${LIMITS.cpus}.`,
       );
-    return { cpus, wordBits, loadOrder, storeOrder, loopBound };
+    return { cpus, wordBits, loadOrder, storeOrder, loopBound, bounds };
   }
 
   type(t: TypeRef): Ty {

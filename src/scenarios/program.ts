@@ -42,14 +42,7 @@ function boundsOf(c: CompiledProgram): Partial<ExploreBounds> {
     preemptions: sharing ? 1 : 0,
     migrations: 0,
   };
-  for (const it of c.ast.items) {
-    if (it.kind !== 'pragma' || it.key !== 'bounds') continue;
-    for (const part of it.value.split(/[\s,]+/).filter(Boolean)) {
-      const kv = /^(irqs|nmis|preemptions|migrations)=(\d+)$/.exec(part);
-      if (kv) out[kv[1] as string] = Math.min(15, Number(kv[2]));
-    }
-  }
-  return out;
+  return { ...out, ...c.module.settings.bounds };
 }
 
 /** The text of the program's first comment, as its summary. */
@@ -82,6 +75,7 @@ export function programScenario(source: string, id = PROGRAM_ID): ProgramResult 
     reconstruction: false,
     params,
     text: () => source,
+    verbatim: true,
     defines: (p) => definesOf(params, p),
     sample,
     handlers: c.threads

@@ -18,6 +18,11 @@ export type TextScenarioDraft = Omit<ScenarioDraft, 'build' | 'observables' | 'i
   readonly notes?: (p: Params) => readonly string[];
   /** The parameters the scenario's invariants are listed from (by default, its defaults). */
   readonly sample?: Params;
+  /**
+   * The text is the author's own, taken as typed (a typed program): the scenario's bounds are
+   * not written into it. A catalogue entry's text says its bounds, so a copy explores alike.
+   */
+  readonly verbatim?: boolean;
 };
 
 /** Compiled programs of a scenario, by parameter object and layout. */
@@ -61,10 +66,11 @@ class Compilations {
 
 /** The scenario of a text program. */
 export function textScenario(d: TextScenarioDraft): Scenario {
-  const compiled = new Compilations(d);
-  const sample = compiled.get(
-    d.sample ?? Object.fromEntries(d.params.map((q) => [q.name, q.default])),
-  );
+  // The text says what Explore may do to it, so a copy explores as the entry does.
+  const bounds = { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, ...d.bounds };
+  const full =
+    d.bounds && d.verbatim !== true ? (p: Params) => withBounds(d.text(p), bounds) : d.text;
+  const compiled = new Compilations({ ...d, text: full });
   const observables = (p: Params): ObservableSpec[] =>
     compiled.get(p).clauses.observables.map((o) => ({
       name: o.name,
@@ -74,26 +80,32 @@ export function textScenario(d: TextScenarioDraft): Scenario {
   // The invariants' list is the sample's; each judges with the program of its own parameters.
   const check = (p: Params, id: string) =>
     compiled.get(p).clauses.invariants.find((i) => i.id === id);
-  const invariants: InvariantSpec[] = sample.clauses.invariants.map((inv) =>
-    inv.when === 'final'
-      ? {
-          id: inv.id,
-          when: 'final',
-          description: inv.description,
-          final: (_o, p, m, s) => check(p, inv.id)?.check(m, s) ?? null,
-        }
-      : {
-          id: inv.id,
-          when: 'always',
-          description: inv.description,
-          always: (m, s, p) => check(p, inv.id)?.check(m, s) ?? null,
-          ...(inv.reads ? { reads: inv.reads } : {}),
-        },
-  );
-  const { text, defines, notes, sample: first, ...meta } = d;
-  return defineScenario({
+  // Compiled when first asked for, not when the catalogue loads: the page starts without
+  // compiling sixteen programs.
+  let listed: InvariantSpec[] | null = null;
+  const invariants = (): InvariantSpec[] =>
+    (listed ??= compiled
+      .get(d.sample ?? Object.fromEntries(d.params.map((q) => [q.name, q.default])))
+      .clauses.invariants.map((inv) =>
+        inv.when === 'final'
+          ? {
+              id: inv.id,
+              when: 'final',
+              description: inv.description,
+              final: (_o, p, m, s) => check(p, inv.id)?.check(m, s) ?? null,
+            }
+          : {
+              id: inv.id,
+              when: 'always',
+              description: inv.description,
+              always: (m, s, p) => check(p, inv.id)?.check(m, s) ?? null,
+              ...(inv.reads ? { reads: inv.reads } : {}),
+            },
+      ));
+  const { text, defines, notes, sample: first, verbatim, ...meta } = d;
+  const sc = defineScenario({
     ...meta,
-    text,
+    text: full,
     program: (p, opts) => compiled.get(p, opts),
     build(p: Params, opts?: BuildOptions) {
       const program = compiled.get(p, opts);
@@ -107,8 +119,19 @@ export function textScenario(d: TextScenarioDraft): Scenario {
       };
     },
     observables,
-    invariants,
+    invariants: [],
   });
+  Object.defineProperty(sc, 'invariants', { get: invariants, enumerable: true });
+  return sc;
+}
+
+/** The program with a `#pragma lab bounds` line before its first #define (or after its name). */
+function withBounds(source: string, b: Readonly<Record<string, number>>): string {
+  const line = `#pragma lab bounds irqs=${b.irqs ?? 0} nmis=${b.nmis ?? 0} preemptions=${b.preemptions ?? 0} migrations=${b.migrations ?? 0}`;
+  const lines = source.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('#define'));
+  lines.splice(at >= 0 ? at : 1, 0, line);
+  return lines.join('\n');
 }
 
 /** The notes a listing shows of its text: what its barriers do on this machine, by line. */
