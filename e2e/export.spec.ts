@@ -33,7 +33,7 @@ test('Export SVG downloads the counter chart as a standalone SVG with its slot b
     error: false,
     root: 'svg',
     width: '480',
-    title: 'delta: CPU0 0, CPU1 0, CPU2 5, CPU3 0; batch ±32',
+    title: 'fbc->counters: CPU0 0, CPU1 0, CPU2 5, CPU3 0; batch ±32',
     cpuBars: [1, 1, 1, 1],
     styled: 0,
   });

@@ -60,7 +60,7 @@ test('a slide link opens that slide, with its stage, and the course remembers it
   await expect(page.getByRole('article', { name: 'Slide 3 of 6' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'The fold' })).toBeVisible();
   await expect(step.memory('fbc->count')).toHaveText('32');
-  await expect(step.memory('CPU0’s delta')).toHaveText('0');
+  await expect(step.memory('CPU0’s fbc->counters')).toHaveText('0');
   // The course on the home page shows where this browser got, across a reload.
   await page.goto('/#/');
   const course = page.getByRole('region', { name: 'Course' });

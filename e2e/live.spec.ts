@@ -39,7 +39,7 @@ test('percpu-classic: folds, exact at rest, read() within the error band', async
   await live.open('#/live/percpu-classic?cpus=3&batch=8&irq=0');
   await live.run();
   // The slot bars and the error band animate while the CPUs run.
-  await expect(page.getByRole('img', { name: /Per-CPU slots: CPU0/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: /Per-CPU fbc->counters: CPU0/ })).toBeVisible();
   await expect(page.getByRole('img', { name: /Error against the exact total/ })).toBeVisible();
   await page.waitForTimeout(1000);
   await live.stop();

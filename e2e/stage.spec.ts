@@ -27,7 +27,7 @@ async function expectStageInView(page: Page, cpus: number) {
       .first(),
   ).toBeInViewport({ ratio: 1 });
   await expect(step.memory('fbc->count')).toBeInViewport({ ratio: 1 });
-  await expect(step.slotBars('delta')).toBeInViewport({ ratio: 0.6 });
+  await expect(step.slotBars('fbc->counters')).toBeInViewport({ ratio: 0.6 });
   await expect(step.lastNarration()).toBeInViewport({ ratio: 0.5 });
   await expect(step.invariant('no-lost-update')).toBeInViewport({ ratio: 1 });
 }

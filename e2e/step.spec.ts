@@ -56,22 +56,22 @@ const cases: readonly Case[] = [
       {
         at: 2,
         memory: { nr_files: '100' },
-        says: 'CPU1 reads nr_files: 100',
+        says: 'CPU1 `r = nr_files`: reads nr_files: 100',
         invariants: [pending('no-lost-update')],
       },
       {
         at: 3,
         memory: { nr_files: '101' },
-        says: 'CPU0 writes nr_files = 101; T0 finishes',
+        says: 'CPU0 `nr_files = r`: writes nr_files = 101; P0 finishes',
         back: { nr_files: '100' },
       },
       {
         at: 4,
         key: true,
         memory: { nr_files: '101' },
-        says: 'CPU1 writes nr_files = 101; T1 finishes',
+        says: 'CPU1 `nr_files = r`: writes nr_files = 101; P1 finishes',
         invariants: [
-          'no-lost-update: violated (nr is 101 but 102 files were counted: 1 increment lost)',
+          'no-lost-update: violated (nr_files = 101, but the exact total is 102: 1 lost)',
         ],
       },
     ],
@@ -85,13 +85,13 @@ const cases: readonly Case[] = [
       {
         at: 1,
         memory: { nr_files: '101' },
-        says: 'CPU0 atomically adds 1 to nr_files: 101; T0 finishes',
+        says: 'CPU0 `atomic_inc(&nr_files)`: atomically adds 1 to nr_files: 101; P0 finishes',
       },
       {
         at: 2,
         key: true,
         memory: { nr_files: '102' },
-        says: 'CPU1 atomically adds 1 to nr_files: 102; T1 finishes',
+        says: 'CPU1 `atomic_inc(&nr_files)`: atomically adds 1 to nr_files: 102; P1 finishes',
         invariants: ['no-lost-update: holds'],
         back: { nr_files: '101' },
       },
@@ -107,18 +107,18 @@ const cases: readonly Case[] = [
         at: 6,
         key: true,
         memory: { filp_count_lock: 'held by CPU0', nr_files: '100' },
-        says: 'CPU1 spins on filp_count_lock, held by CPU0',
+        says: 'CPU1 `spin_lock_irqsave(&filp_count_lock, flags)`: spins on filp_count_lock, held by CPU0',
       },
       {
         at: 12,
         memory: { filp_count_lock: 'held by CPU1', nr_files: '102' },
-        says: 'CPU1 writes nr_files = 102',
+        says: 'CPU1 `nr_files++`: writes nr_files = 102',
         back: { nr_files: '101' },
       },
       {
         at: 14,
         memory: { filp_count_lock: 'free', nr_files: '102' },
-        says: 'CPU1 restores interrupts: on; T1 finishes',
+        says: 'CPU1 `spin_unlock_irqrestore(&filp_count_lock, flags)`: restores interrupts: on; P1 finishes',
         invariants: ['no-lost-update: holds'],
       },
     ],
@@ -132,14 +132,14 @@ const cases: readonly Case[] = [
       {
         at: 4,
         memory: { 'files_stat.nr_files': '0', 'CPU0’s nr_files': '1' },
-        says: 'CPU0 writes its nr_files = 1',
+        says: 'CPU0 `*local = v`: writes its nr_files = 1',
         back: { 'CPU0’s nr_files': '0' },
       },
       {
         at: 10,
         key: true,
         memory: { 'files_stat.nr_files': '0', 'CPU0’s nr_files': '1', 'CPU1’s nr_files': '1' },
-        says: 'CPU1 enables preemption (preempt_count 0); T1 finishes',
+        says: 'CPU1 `preempt_enable()`: enables preemption (preempt_count 0); P1 finishes',
         invariants: ['no-lost-update: holds', 'read-within-bound: holds'],
       },
     ],
@@ -152,39 +152,39 @@ const cases: readonly Case[] = [
     moments: [
       {
         at: 6,
-        memory: { 'fbc->lock': 'held by CPU3', 'fbc->count': '1000', 'CPU1’s delta': '31' },
-        says: "CPU1 spins on fbc->lock, held by CPU3: CPU1's delta reaches ±32 (count = 32) and must be folded",
+        memory: { 'fbc->lock': 'held by CPU3', 'fbc->count': '1000', 'CPU1’s fbc->counters': '31' },
+        says: 'CPU1 `spin_lock(&fbc->lock)`: spins on fbc->lock, held by CPU3',
       },
       {
         at: 9,
-        memory: { 'CPU0’s delta': '13' },
-        says: 'CPU0 writes its delta = 13',
-        back: { 'CPU0’s delta': '10' },
+        memory: { 'CPU0’s fbc->counters': '13' },
+        says: 'CPU0 `__this_cpu_write(*fbc->counters, count)`: writes its fbc->counters = 13',
+        back: { 'CPU0’s fbc->counters': '10' },
       },
       {
         at: 14,
         key: true,
         memory: { 'fbc->lock': 'free', 'fbc->count': '1000' },
-        says: 'CPU3 releases fbc->lock; percpu_counter_sum() returns 1036; T3 finishes',
+        says: 'CPU3 `spin_unlock(&fbc->lock)`: releases fbc->lock; __percpu_counter_sum() returns 1036 (recorded as sum); P3 finishes',
         invariants: ['sum-within-window: holds', 'slot-below-batch: holds'],
       },
       {
         at: 20,
         memory: {
           'fbc->count': '1032',
-          'CPU0’s delta': '13',
-          'CPU1’s delta': '0',
-          'CPU2’s delta': '-5',
+          'CPU0’s fbc->counters': '13',
+          'CPU1’s fbc->counters': '0',
+          'CPU2’s fbc->counters': '-5',
         },
-        says: 'CPU1 enables preemption (preempt_count 0); T1 finishes',
+        says: 'CPU1 `preempt_enable()`: enables preemption (preempt_count 0); P1 finishes',
         invariants: [
           'no-lost-update: holds',
           'read-within-bound: holds',
           'sum-within-window: holds',
         ],
         also: async (step) => {
-          await expect(step.slotBars('delta')).toHaveAccessibleName(
-            'delta: CPU0 13, CPU1 0, CPU2 -5, CPU3 0; batch ±32',
+          await expect(step.slotBars('fbc->counters')).toHaveAccessibleName(
+            'fbc->counters: CPU0 13, CPU1 0, CPU2 -5, CPU3 0; batch ±32',
           );
         },
       },
@@ -198,17 +198,17 @@ const cases: readonly Case[] = [
     moments: [
       {
         at: 4,
-        memory: { 'fbc->count': '1032', 'CPU0’s delta': '31' },
-        says: 'CPU0 folds 32 into fbc->count with atomic64_add: 1032',
+        memory: { 'fbc->count': '1032', 'CPU0’s fbc->counters': '31' },
+        says: 'CPU0 `atomic64_add(count, &fbc->count)`: folds 32 into fbc->count: 1032',
         back: { 'fbc->count': '1000' },
       },
       {
         at: 10,
         key: true,
-        memory: { 'fbc->count': '1032', 'CPU0’s delta': '0', 'CPU2’s delta': '5' },
-        says: "CPU3 adds CPU3's delta 0 to ret: 1005; percpu_counter_sum() returns 1005; T3 finishes",
+        memory: { 'fbc->count': '1032', 'CPU0’s fbc->counters': '0', 'CPU2’s fbc->counters': '5' },
+        says: 'CPU3 `ret += *per_cpu_ptr(fbc->counters, cpu)`: reads its fbc->counters: 0; __percpu_counter_sum() returns 1005 (recorded as sum); P3 finishes',
         invariants: [
-          'sum-within-window: violated (sum() returned 1005 while the counter went through the exact totals 1036..1037)',
+          'sum-within-window: violated (__percpu_counter_sum() returned 1005 while the counter went through the exact totals 1036..1037)',
           'no-lost-update: holds',
         ],
       },
@@ -224,27 +224,27 @@ const cases: readonly Case[] = [
         at: 6,
         key: true,
         memory: {
-          'CPU0’s lglock': 'held by CPU3',
-          'CPU3’s lglock': 'held by CPU3',
+          'CPU0’s fbc->lglock': 'held by CPU3',
+          'CPU3’s fbc->lglock': 'held by CPU3',
           'fbc->count': '1000',
-          'CPU0’s delta': '31',
+          'CPU0’s fbc->counters': '31',
         },
-        says: 'CPU0 spins on its lglock, held by CPU3',
+        says: 'CPU0 `lg_local_lock(fbc->lglock)`: spins on its fbc->lglock, held by CPU3',
       },
       {
         at: 14,
-        memory: { 'CPU0’s lglock': 'free', 'fbc->count': '1000' },
-        says: "CPU3 releases CPU3's lglock; percpu_counter_sum() returns 1036; T3 finishes",
+        memory: { 'CPU0’s fbc->lglock': 'free', 'fbc->count': '1000' },
+        says: 'CPU3 `lg_global_unlock(fbc->lglock)`: releases its fbc->lglock; __percpu_counter_sum() returns 1036 (recorded as sum); P3 finishes',
       },
       {
         at: 17,
         memory: { 'fbc->count': '1032' },
-        says: 'CPU0 folds 32 into fbc->count with atomic64_add: 1032',
+        says: 'CPU0 `atomic64_add(count, &fbc->count)`: folds 32 into fbc->count: 1032',
         back: { 'fbc->count': '1000' },
       },
       {
         at: 19,
-        memory: { 'fbc->count': '1032', 'CPU0’s delta': '0' },
+        memory: { 'fbc->count': '1032', 'CPU0’s fbc->counters': '0' },
         invariants: ['sum-within-window: holds', 'no-lost-update: holds'],
       },
     ],
@@ -258,23 +258,23 @@ const cases: readonly Case[] = [
       {
         at: 5,
         memory: { 'fbc->sequence': /^5\b/ },
-        says: 'CPU3 sets the low bit of fbc->sequence: 5, a sum is in flight',
+        says: 'CPU3 `fbc->sequence |= 1`: bumps fbc->sequence: 4 → 5, a sum is in flight',
       },
       {
         at: 16,
-        memory: { 'fbc->sequence': /^7\b/, 'fbc->count': '1032', 'CPU0’s delta': '0' },
-        says: 'CPU0 bumps fbc->sequence by 2: 7',
+        memory: { 'fbc->sequence': /^7\b/, 'fbc->count': '1032', 'CPU0’s fbc->counters': '0' },
+        says: 'CPU0 `fbc->sequence += 2`: bumps fbc->sequence: 5 → 7, a sum is in flight',
         back: { 'fbc->sequence': /^5\b/ },
       },
       {
         at: 28,
         key: true,
-        says: 'CPU3 finds the sequence changed: a fold ran meanwhile; it releases fbc->lock; the sum starts over',
+        says: 'CPU3 `spin_unlock(&fbc->lock)`: releases fbc->lock; the sum starts over',
       },
       {
         at: 44,
         memory: { 'fbc->sequence': /^8\b/, 'fbc->slowcount': '9', 'fbc->count': '1032' },
-        says: 'CPU0 enables preemption (preempt_count 0); T0 finishes',
+        says: 'CPU0 `preempt_enable()`: enables preemption (preempt_count 0); P0 finishes',
         invariants: ['sum-within-window: holds', 'retries-bounded: holds', 'no-lost-update: holds'],
       },
     ],
@@ -287,23 +287,28 @@ const cases: readonly Case[] = [
     moments: [
       {
         at: 6,
-        memory: { 'fbc->count': '4', 'CPU0’s delta': '3' },
-        says: 'CPU0 folds 4 into fbc->count with atomic64_add: 4',
+        memory: { 'fbc->count': '4', 'CPU0’s fbc->counters': '3' },
+        says: 'CPU0 `atomic64_add(count, &fbc->count)`: folds 4 into fbc->count: 4',
         back: { 'fbc->count': '0' },
       },
       {
         at: 13,
         key: true,
-        memory: { 'fbc->sums': '0', 'fbc->changed': '0', 'fbc->count': '4', 'CPU0’s delta': '3' },
-        says: 'CPU1 is done: fbc->sums = 0; percpu_counter_sum() returns 7; T1 finishes',
+        memory: {
+          'fbc->sums': '0',
+          'fbc->changed': '0',
+          'fbc->count': '4',
+          'CPU0’s fbc->counters': '3',
+        },
+        says: 'CPU1 `atomic_dec(&fbc->sums)`: atomically subtracts 1 from fbc->sums: 0; __percpu_counter_sum() returns 7 (recorded as sum); P1 finishes',
         invariants: [
-          'sum-within-window: violated (sum() returned 7 while the counter went through the exact total 3)',
+          'sum-within-window: violated (__percpu_counter_sum() returned 7 while the counter went through the exact total 3)',
         ],
       },
       {
         at: 16,
-        memory: { 'fbc->changed': '1', 'CPU0’s delta': '0' },
-        says: 'CPU0 enables preemption (preempt_count 0); T0 finishes',
+        memory: { 'fbc->changed': '1', 'CPU0’s fbc->counters': '0' },
+        says: 'CPU0 `preempt_enable()`: enables preemption (preempt_count 0); P0 finishes',
       },
     ],
   },
@@ -315,20 +320,20 @@ const cases: readonly Case[] = [
     moments: [
       {
         at: 3,
-        memory: { 'fbc->count': '4', 'CPU0’s delta': '3' },
-        says: 'CPU0 folds 4 into fbc->count with atomic64_add: 4',
+        memory: { 'fbc->count': '4', 'CPU0’s fbc->counters': '3' },
+        says: 'CPU0 `atomic64_add(count, &fbc->count)`: folds 4 into fbc->count: 4',
         back: { 'fbc->count': '0' },
       },
       {
         at: 8,
         key: true,
-        memory: { 'fbc->count': '4', 'CPU0’s delta': '3' },
-        says: 'CPU2 reads fbc->count again: new = 4; percpu_counter_sum() returns 7; T2 finishes',
+        memory: { 'fbc->count': '4', 'CPU0’s fbc->counters': '3' },
+        says: 'CPU2 `new = atomic64_read(&fbc->count)`: reads fbc->count: 4; __percpu_counter_sum() returns 7 (recorded as sum); P2 finishes',
         invariants: [
-          'sum-within-window: violated (sum() returned 7 while the counter went through the exact total 3)',
+          'sum-within-window: violated (__percpu_counter_sum() returned 7 while the counter went through the exact total 3)',
         ],
       },
-      { at: 10, memory: { 'CPU0’s delta': '0' } },
+      { at: 10, memory: { 'CPU0’s fbc->counters': '0' } },
     ],
   },
   {
@@ -339,19 +344,19 @@ const cases: readonly Case[] = [
     moments: [
       {
         at: 2,
-        says: 'T is preempted on CPU0 and migrated to CPU1: it runs there now; CPU0 is idle',
+        says: 'P0 is preempted on CPU0 and migrated to CPU1: it runs there now; CPU0 is idle',
         also: async (step) => {
           await expect(step.cpu(0)).toContainText('idle');
-          await expect(step.cpu(1)).toContainText('task T');
+          await expect(step.cpu(1)).toContainText('task P0');
         },
       },
       {
         at: 3,
         key: true,
         memory: { 'CPU0’s events': '1001', 'CPU1’s events': '0' },
-        says: 'CPU1 (T) resets its events: 640 → 0; the check fired on val = 1001; mem_cgroup_soft_limit_check() returns true; T finishes',
+        says: 'CPU1 (P0) `__this_cpu_write(events, 0)`: writes its events = 0; records val = 1001; records fired = 1; P0 finishes',
         invariants: [
-          "reset-own-slot: violated (the check fired on val = 1001 but 640 events were discarded (CPU1's slot 640 → 0); CPU0's 1001 are still there)",
+          'reset-own-slot: violated (EVENTS - (per_cpu(events, 0) + per_cpu(events, 1)) == (fired ? val : 0) does not hold: EVENTS = 1641, per_cpu(events,0) = 1001, per_cpu(events,1) = 0, fired = 1, val = 1001)',
         ],
         back: { 'CPU1’s events': '640' },
       },
@@ -363,16 +368,18 @@ const cases: readonly Case[] = [
     schedule: '0 mig0>1 1 0*3 1',
     drive: 'digit keys',
     moments: [
-      { at: 3, memory: { 'CPU0’s nr': '10' }, says: "CPU1 (T) reads CPU0's nr: 10" },
-      { at: 6, memory: { 'CPU0’s nr': '15' }, says: 'CPU0 (U) writes its nr = 15; U finishes' },
+      { at: 3, memory: { 'CPU0’s nr': '10' }, says: "CPU1 (P0) `v = *p`: reads CPU0's nr: 10" },
+      {
+        at: 6,
+        memory: { 'CPU0’s nr': '15' },
+        says: 'CPU0 (P1) `*p = v + amount`: writes its nr = 15; P1 finishes',
+      },
       {
         at: 7,
         key: true,
         memory: { 'CPU0’s nr': '11', 'CPU1’s nr': '0' },
-        says: "CPU1 (T) writes CPU0's nr = 11; T finishes",
-        invariants: [
-          'no-lost-update: violated (the slots add up to 11 but 16 was added in all: 5 lost)',
-        ],
+        says: "CPU1 (P0) `*p = v + amount`: writes CPU0's nr = 11; P0 finishes",
+        invariants: ['no-lost-update: violated (Σ nr = 11, but the exact total is 16: 5 lost)'],
         back: { 'CPU0’s nr': '15' },
       },
     ],
@@ -387,22 +394,26 @@ const cases: readonly Case[] = [
         at: 3,
         says: 'IRQ on CPU0: the IRQ handler starts, with interrupts off',
         also: async (step) => {
-          await expect(step.cpu(0)).toContainText('task T → IRQ handler');
+          await expect(step.cpu(0)).toContainText('task P0 → IRQ handler');
           await expect(step.cpu(0)).toContainText('interrupts off');
         },
       },
-      { at: 6, memory: { 'CPU0’s c': '15' }, says: "CPU0's IRQ handler writes CPU0's c: 10 → 15" },
+      {
+        at: 6,
+        memory: { 'CPU0’s c': '15' },
+        says: "CPU0's IRQ handler `__this_cpu_write(c, v)`: writes CPU0's c = 15",
+      },
       {
         at: 8,
         key: true,
         memory: { 'CPU0’s c': '11' },
-        says: 'CPU0 writes its c: 15 → 11',
+        says: 'CPU0 `__this_cpu_write(c, v)`: writes its c = 11',
         back: { 'CPU0’s c': '15' },
       },
       {
         at: 9,
         memory: { 'CPU0’s c': '11' },
-        invariants: ['no-lost-update: violated (c is 11 but the adds total 16: 5 lost)'],
+        invariants: ['no-lost-update: violated (Σ c = 11, but the exact total is 16: 5 lost)'],
       },
     ],
   },
@@ -420,18 +431,18 @@ const cases: readonly Case[] = [
       {
         at: 8,
         memory: { c: '15' },
-        says: "CPU0's NMI handler saw prev == old, so it stores new: c 10 → 15",
+        says: "CPU0's NMI handler `*ptr = new`: writes c = 15",
       },
       {
         at: 10,
         key: true,
         memory: { c: '11' },
-        says: 'CPU0 saw prev == old, so it stores new: c 15 → 11',
+        says: 'CPU0 `*ptr = new`: writes c = 11',
         back: { c: '15' },
       },
       {
         at: 11,
-        invariants: ['no-lost-update: violated (c is 11 but the adds total 16: 5 lost)'],
+        invariants: ['no-lost-update: violated (c = 11, but the exact total is 16: 5 lost)'],
       },
     ],
   },
@@ -441,24 +452,28 @@ const cases: readonly Case[] = [
     schedule: '0 0 irq0 0*8',
     drive: 'arrow keys',
     moments: [
-      { at: 2, memory: { 'CPU0’s delta': '20' }, says: 'CPU0 reads its delta: 20' },
+      {
+        at: 2,
+        memory: { 'CPU0’s fbc->counters': '20' },
+        says: 'CPU0 `count = __this_cpu_read(*fbc->counters) + amount`: reads its fbc->counters: 20',
+      },
       {
         at: 7,
-        memory: { 'CPU0’s delta': '30' },
-        says: "CPU0's IRQ handler finishes this_cpu_add: CPU0's delta is 30, completing one instruction that no interrupt could split",
+        memory: { 'CPU0’s fbc->counters': '30' },
+        says: "CPU0's IRQ handler `this_cpu_add(*fbc->counters, amount)`: writes CPU0's fbc->counters = 30, completing one instruction that no interrupt could split",
       },
       {
         at: 10,
         key: true,
-        memory: { 'CPU0’s delta': '40', 'fbc->count': '0' },
-        says: 'CPU0 finishes this_cpu_add: its delta is 40, completing one instruction that no interrupt could split',
+        memory: { 'CPU0’s fbc->counters': '40', 'fbc->count': '0' },
+        says: 'CPU0 `this_cpu_add(*fbc->counters, amount)`: writes its fbc->counters = 40, completing one instruction that no interrupt could split',
         invariants: ["slot-below-batch: violated (CPU0's delta is 40, not within ±32)"],
         also: async (step) => {
-          await expect(step.slotBars('delta')).toHaveAccessibleName(
-            'delta: CPU0 40, CPU1 0; batch ±32',
+          await expect(step.slotBars('fbc->counters')).toHaveAccessibleName(
+            'fbc->counters: CPU0 40, CPU1 0; batch ±32',
           );
         },
-        back: { 'CPU0’s delta': '30' },
+        back: { 'CPU0’s fbc->counters': '30' },
       },
     ],
   },
@@ -471,21 +486,21 @@ const cases: readonly Case[] = [
       {
         at: 5,
         memory: { 'fbc->count': '16' },
-        says: 'CPU1 writes the low half of fbc->count = 0x00000010: it now holds 16',
+        says: 'CPU1 `fbc->count += count`: writes the low half of fbc->count = 0x00000010: it now holds 16',
       },
       {
         at: 6,
         memory: { 'fbc->count': '4294967312' },
-        says: 'CPU1 writes the high half of fbc->count = 0x00000001: it now holds 4294967312',
+        says: 'CPU1 `fbc->count += count`: writes the high half of fbc->count = 0x00000001: it now holds 4294967312',
         back: { 'fbc->count': '16' },
       },
       {
         at: 8,
         key: true,
         memory: { 'fbc->count': '4294967312', 'fbc->lock': 'free' },
-        says: 'CPU0 reads the high half of fbc->count: 0x00000001; percpu_counter_read() returns 8589934576; reader finishes',
+        says: 'CPU0 `return fbc->count`: reads the high half of fbc->count: 0x00000001; records read = 8589934576; P0 finishes',
         invariants: [
-          'read-not-torn: violated (percpu_counter_read() returned 8589934576, neither old 4294967280 nor new 4294967312 (exactly 2^32 above old): one half came from before the add, the other from after)',
+          'read-not-torn: violated (all(read, v, v == OLD || v == NEW) does not hold: read = 8589934576, OLD = 4294967280, NEW = 4294967312)',
           'no-lost-update: holds',
         ],
       },
@@ -582,7 +597,7 @@ test('Copy link gives a URL that reopens the same moment', async ({ page, contex
   await step.open('#/step/percpu-classic');
   await step.loadWitness('sum-holds-the-lock');
   await step.forward(9);
-  await expect(step.memory('CPU0’s delta')).toHaveText('13');
+  await expect(step.memory('CPU0’s fbc->counters')).toHaveText('13');
 
   const url = await step.copyLink();
   await expect(step.copyStatus()).toHaveText('Link copied');
@@ -601,7 +616,7 @@ test('Copy link gives a URL that reopens the same moment', async ({ page, contex
   await expect(other.timelinePosition()).toHaveAttribute('max', '20');
   await other.forward(5);
   await expect(other.lastNarration()).toHaveText(
-    /CPU3 releases fbc->lock; percpu_counter_sum\(\) returns 1036; T3 finishes$/,
+    /CPU3 `spin_unlock\(&fbc->lock\)`: releases fbc->lock; __percpu_counter_sum\(\) returns 1036 \(recorded as sum\); P3 finishes$/,
   );
 });
 
@@ -630,7 +645,7 @@ test('a malformed link says why and opens global-plain', async ({ page }) => {
 
   // The page still works.
   await step.stepCpu(0);
-  await expect(step.lastNarration()).toHaveText(/CPU0 reads nr_files: 0$/);
+  await expect(step.lastNarration()).toHaveText(/CPU0 `r = nr_files`: reads nr_files: 0$/);
   expect(errors).toEqual([]);
 });
 
@@ -645,7 +660,7 @@ test('keyboard only: digits step CPUs, arrows travel, ? opens the shortcuts', as
   await keys.press('Digit0');
   await expect(step.memory('nr_files')).toHaveText('1');
   await keys.press('Digit1');
-  await expect(step.lastNarration()).toHaveText('4. 1 CPU1 writes nr_files = 1');
+  await expect(step.lastNarration()).toHaveText('4. 1 CPU1 `nr_files = r`: writes nr_files = 1');
   await expect(step.lastNarration()).toHaveAttribute('aria-current', 'step');
   await expect(step.memory('nr_files')).toHaveText('1');
   await expect(step.narrationItems()).toHaveCount(4);
@@ -653,7 +668,7 @@ test('keyboard only: digits step CPUs, arrows travel, ? opens the shortcuts', as
   await keys.press('ArrowLeft');
   await keys.press('ArrowLeft');
   await expect(step.memory('nr_files')).toHaveText('0');
-  await expect(step.lastNarration()).toHaveText('2. 1 CPU1 reads nr_files: 0');
+  await expect(step.lastNarration()).toHaveText('2. 1 CPU1 `r = nr_files`: reads nr_files: 0');
   await keys.press('ArrowRight');
   await expect(step.memory('nr_files')).toHaveText('1');
   await expect(step.narrationItems()).toHaveCount(3);
@@ -675,11 +690,11 @@ test('keyboard only: digits step CPUs, arrows travel, ? opens the shortcuts', as
   }
   await expect(target).toBeFocused();
   await keys.press('Enter');
-  await expect(step.lastNarration()).toHaveText('4. 1 CPU1 writes nr_files = 1');
+  await expect(step.lastNarration()).toHaveText('4. 1 CPU1 `nr_files = r`: writes nr_files = 1');
   await expect(step.narrationItems()).toHaveCount(4);
   // Digits still work with focus on a button.
   await keys.press('Digit0');
-  await expect(step.lastNarration()).toHaveText('5. 0 CPU0 reads nr_files: 1');
+  await expect(step.lastNarration()).toHaveText('5. 0 CPU0 `r = nr_files`: reads nr_files: 1');
   await expect(step.alert()).toHaveCount(0);
 });
 

@@ -21,7 +21,7 @@ export class ChartsPage extends StepPage {
   }
 
   counterChart(): Locator {
-    return this.slotBars('delta');
+    return this.slotBars('fbc->counters');
   }
 
   part(testId: string): Locator {
@@ -37,7 +37,7 @@ export class ChartsPage extends StepPage {
     // The figure holding the counter chart: its caption is the text equivalent.
     return this.memoryRegion()
       .getByRole('figure')
-      .filter({ has: this.page.getByRole('img', { name: /^delta: / }) });
+      .filter({ has: this.page.getByRole('img', { name: /^fbc->counters: / }) });
   }
 
   exportButton(what: string, format: 'SVG' | 'PNG'): Locator {

@@ -182,10 +182,13 @@ function describeInstruction(
       text = `${who} writes the ${ins.op === Op.StoreLo ? 'low' : 'high'} half of ${cell} = ${hex32(w)}: it now holds ${fmt(now)}`;
       break;
     }
-    case Op.AtomicAdd:
+    case Op.AtomicAdd: {
       v = operand();
-      text = `${who} atomically adds ${fmt(v)} to ${cell}: ${fmt(cellValue(m, after, addr))}`;
+      const neg = BigInt(String(v)) < 0n;
+      const by = neg ? fmt(-BigInt(String(v))) : fmt(v);
+      text = `${who} atomically ${neg ? `subtracts ${by} from` : `adds ${by} to`} ${cell}: ${fmt(cellValue(m, after, addr))}`;
       break;
+    }
     case Op.AtomicOr:
       v = operand();
       text = `${who} atomically sets bits ${fmt(v)} in ${cell}: ${fmt(cellValue(m, after, addr))}`;
@@ -257,6 +260,8 @@ function describeInstruction(
 
   if (ins.say && !trace.spun)
     text = fill(ins.say, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}` });
+  else if (!trace.spun && addr >= 0)
+    text = kindText(m, ins, before, after, addr, who, cell) ?? text;
   // A typed program's step quotes the statement it belongs to.
   const source = m.programs[ctx]?.source;
   const site = source?.sites[pc];
@@ -278,11 +283,15 @@ function describeInstruction(
         source && slot && !slot.name.startsWith('@')
           ? `records ${slot.name} = ${fmt(value)}`
           : null;
-      extras.push(
-        li.say
-          ? fill(li.say, m, before, after, ctx, { who, cell, v: value, addr, cpu: `CPU${onCpu}` })
-          : (recorded ?? `${slot?.label ?? 'it'} returns ${fmt(value)}`),
-      );
+      const said = li.say
+        ? fill(li.say, m, before, after, ctx, { who, cell, v: value, addr, cpu: `CPU${onCpu}` })
+        : (recorded ?? `${slot?.label ?? 'it'} returns ${fmt(value)}`);
+      // `ret = sum(); record(sum, ret);` in one step: one sentence, "sum() returns 7 (recorded
+      // as sum)", not the value twice.
+      const prev = extras[extras.length - 1];
+      if (recorded && slot && prev?.endsWith(` returns ${fmt(value)}`))
+        extras[extras.length - 1] = `${prev} (recorded as ${slot.name})`;
+      else extras.push(said);
       if (kind === ins.kind && ins.kind === Kind.Plain) kind = Kind.Result;
     } else {
       extras.push(
@@ -358,4 +367,38 @@ function fill(
     const r = key.startsWith('r#') ? Number(name) : (m.programs[ctx]?.regNames.indexOf(name) ?? -1);
     return r >= 0 ? fmt(regValue(m, after, ctx, r)) : `{${key}}`;
   });
+}
+
+/**
+ * What a write means for the counter the program declares, where its kind says more than the
+ * operation: a fold pours a delta into the global count, a sequence bump opens or closes a sum.
+ */
+function kindText(
+  m: Machine,
+  ins: Instr,
+  before: Int32Array,
+  after: Int32Array,
+  addr: number,
+  who: string,
+  cell: string,
+): string | null {
+  const was = cellValue(m, before, addr);
+  const now = cellValue(m, after, addr);
+  if (ins.kind === Kind.Fold) {
+    const moved = BigInt(String(now)) - BigInt(String(was));
+    return `${who} folds ${fmt(moved)} into ${cell}: ${fmt(now)}`;
+  }
+  if (ins.kind !== Kind.SeqBump) return null;
+  const name = cellAt(m.layout, addr)?.cell.name;
+  const meaning = m.layout.counter?.sequences.find((q) => q.cell === name)?.kind;
+  const odd = (BigInt(String(now)) & 1n) === 1n;
+  const why =
+    meaning === 'inflight'
+      ? odd
+        ? ', a sum is in flight'
+        : ', no sum in flight'
+      : meaning === 'changes'
+        ? ': the counter changed'
+        : '';
+  return `${who} bumps ${cell}: ${fmt(was)} → ${fmt(now)}${why}`;
 }
