@@ -13,19 +13,31 @@ export function ListingView() {
   const first = Math.min(...cursorLines);
   const last = Math.max(...cursorLines);
   // Keep the CPUs' cursors in view inside the listing (never scrolling the page): all of them
-  // when they fit, else the first.
+  // when they fit, else the first. Again when the listing changes size (the Large text size,
+  // a panel opening), which moves the lines under a cursor that has not moved.
   useEffect(() => {
     const l = list.current;
-    const top = Number.isFinite(first) ? l?.children[first - 1] : undefined;
-    const bottom = Number.isFinite(last) ? l?.children[last - 1] : undefined;
-    if (!l || !top || !bottom) return;
-    const box = l.getBoundingClientRect();
-    const a = top.getBoundingClientRect();
-    const b = bottom.getBoundingClientRect();
-    if (a.top >= box.top && b.bottom <= box.bottom) return;
-    const span = b.bottom - a.top;
-    l.scrollTop +=
-      span <= box.height ? a.top - box.top - (box.height - span) / 2 : a.top - box.top - 8;
+    if (!l) return;
+    const keep = () => {
+      const top = Number.isFinite(first) ? l.children[first - 1] : undefined;
+      const bottom = Number.isFinite(last) ? l.children[last - 1] : undefined;
+      if (!top || !bottom) return;
+      const box = l.getBoundingClientRect();
+      const a = top.getBoundingClientRect();
+      const b = bottom.getBoundingClientRect();
+      if (a.top >= box.top && b.bottom <= box.bottom) return;
+      const span = b.bottom - a.top;
+      l.scrollTop +=
+        span <= box.height ? a.top - box.top - (box.height - span) / 2 : a.top - box.top - 8;
+    };
+    keep();
+    const watch = new ResizeObserver(keep);
+    watch.observe(l);
+    // A line's own height moves with the text size even where the listing's box does not.
+    if (l.firstElementChild) watch.observe(l.firstElementChild);
+    return () => {
+      watch.disconnect();
+    };
   }, [first, last]);
   const at = new Map<number, number[]>();
   for (const c of cpus)
