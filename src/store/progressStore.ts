@@ -18,16 +18,13 @@ import {
   withSlide,
   withSolution,
 } from '../lessons/index.ts';
+import { browserStorage, type KeyValueStorage, storageReason } from './storage.ts';
 
 /** The localStorage key the record is kept under. */
 export const PROGRESS_KEY = 'percpu-lab:progress';
 
 /** The part of the Web Storage API the store uses (localStorage, or a fake in tests). */
-export interface ProgressStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
+export type ProgressStorage = KeyValueStorage;
 
 export interface ProgressState {
   readonly progress: Progress;
@@ -49,11 +46,7 @@ export interface ProgressState {
   storedElsewhere(text: string | null): void;
 }
 
-/** Why a storage call failed, without a final full stop (the message adds its own). */
-function reason(e: unknown): string {
-  const text = e instanceof Error ? e.message || e.name : String(e);
-  return text.replace(/\.$/, '');
-}
+const reason = storageReason;
 
 const KEPT_IN_MEMORY = 'Progress is kept only until this page is closed.';
 
@@ -67,27 +60,6 @@ function readStored(text: string | null) {
     unreadable: true,
     problem: `Saved progress could not be read: ${r.error}. It is left as it is; until you reset progress, what you do now is not saved.`,
   };
-}
-
-/**
- * The browser's localStorage, or a storage whose every call throws why it cannot be used: even
- * reading `window.localStorage` throws where storage is blocked.
- */
-export function browserStorage(): ProgressStorage {
-  try {
-    const s = globalThis.localStorage as ProgressStorage | undefined;
-    if (s) return s;
-    return failingStorage('this browser has no localStorage');
-  } catch (e) {
-    return failingStorage(reason(e));
-  }
-}
-
-function failingStorage(why: string): ProgressStorage {
-  const fail = (): never => {
-    throw new Error(why);
-  };
-  return { getItem: fail, setItem: fail, removeItem: fail };
 }
 
 export function createProgressStore(storage: ProgressStorage = browserStorage()) {
