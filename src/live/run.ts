@@ -28,7 +28,8 @@ import { intParam } from '../scenarios/params.ts';
 import { type LiveVerdict, liveVerdict } from './verdict.ts';
 import { initialState } from '../machine/interpreter.ts';
 import type { Machine } from '../machine/machine.ts';
-import { findScenario } from '../scenarios/index.ts';
+import { findScenario, openProgram, openProgramText } from '../scenarios/index.ts';
+import { PROGRAM_ID } from '../scenarios/program.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 
 /** What one CPU worker is asked to do (posted to it: plain data and the shared memory). */
@@ -45,6 +46,8 @@ export interface CpuJob {
   readonly engine: EngineKind;
   /** Where the counter's cells go: each on its own line (padded), or adjacent (packed). */
   readonly layout: SlotLayout;
+  /** A typed program's text, for scenario `program`: the worker opens it first. */
+  readonly program?: string;
 }
 
 /** Per-CPU slots and other cells on lines of their own, or adjacent as in the model. */
@@ -71,6 +74,10 @@ export function liveMachine(
 
 /** A worker's whole life: maps the memory, rebuilds the machine, runs its CPU to the end. */
 export function runJob(job: CpuJob, clock: CpuClock): void {
+  if (job.program !== undefined) {
+    const opened = openProgram(job.program);
+    if (!opened.ok) throw new Error('the program does not compile in the worker');
+  }
   const m = liveMachine(job.scenario, job.params, job.layout);
   const mem = mapLive(job.memory, m);
   if (job.mode === 'probe') {
@@ -188,6 +195,12 @@ export class RunningCpus {
   }
 }
 
+/** The text a worker needs for scenario `id`: a typed program's, none for the catalogue's. */
+function programOf(id: string): { program?: string } {
+  const text = id === PROGRAM_ID ? openProgramText() : null;
+  return text === null ? {} : { program: text };
+}
+
 function spawnAll(
   platform: Platform,
   mem: LiveMemory,
@@ -205,6 +218,7 @@ function spawnAll(
         mode,
         engine: setup.engine,
         layout: setup.layout ?? 'padded',
+        ...programOf(setup.scenario),
       },
       failed,
     ),

@@ -3,7 +3,11 @@
 // read of the counter comes from the program's own declaration (counter.ts).
 
 import { catalogue, findScenario } from '../scenarios/index.ts';
+import type { CompiledProgram } from '../lang/compile.ts';
+import { counterReaders } from '../lang/counter.ts';
+import { Op } from '../machine/isa.ts';
 import { resolveParams } from '../scenarios/params.ts';
+import { PROGRAM_ID } from '../scenarios/program.ts';
 import type { Params, ParamValue, Scenario } from '../scenarios/types.ts';
 
 export interface LiveSpec {
@@ -92,7 +96,39 @@ export const liveSpecs: readonly LiveSpec[] = [
 ];
 
 export function liveSpecOf(id: string): LiveSpec | undefined {
+  if (id === PROGRAM_ID) return programSpec();
   return liveSpecs.find((s) => s.id === id);
+}
+
+/** Why a typed program cannot run live, in a sentence, or null when it can. */
+export function whyNotLive(program: CompiledProgram): string | null {
+  const a = program.anatomy;
+  if (!a) return 'Live runs a counter: declare one with `counter { count …; add …; }`.';
+  if (a.adds.size === 0)
+    return 'Live repeats the adds: name the add function in the counter (`add f;`).';
+  // Live repeats each thread: one that loops forever never ends an operation, nor stops.
+  if (program.machine.code.some((c) => c.some((i) => i.op === Op.Pause)))
+    return 'a thread loops forever: Live repeats each thread, so each must end.';
+  return null;
+}
+
+/**
+ * The open typed program runs live when it declares a counter with an add: its threads repeat
+ * as written, on the CPUs they name; a thread that calls the counter's sum is its summer.
+ */
+function programSpec(): LiveSpec | undefined {
+  const sc = findScenario(PROGRAM_ID);
+  const program = sc?.program?.(resolveParams(sc, {}));
+  const counter = program ? counterReaders(program) : null;
+  if (!program || !counter || whyNotLive(program) !== null) return undefined;
+  return {
+    id: PROGRAM_ID,
+    operation: `${counter.adds.join('(), ')}()`,
+    loop: () => ({}),
+    hasSummer: counter.summers.length > 0,
+    controls: [],
+    fixedCpus: program.machine.cpus,
+  };
 }
 
 /** The scenarios that run live, in catalogue order. */

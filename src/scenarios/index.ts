@@ -16,6 +16,7 @@ import { thisCpuOps } from './catalogue/this-cpu-ops.ts';
 import { irqLocalRmw } from './catalogue/irq-local-rmw.ts';
 import { cmpxchgLocalGeneric } from './catalogue/cmpxchg-local-generic.ts';
 import { tornRead32 } from './catalogue/torn-read-32.ts';
+import { PROGRAM_ID, programScenario, type ProgramResult } from './program.ts';
 import type { Scenario } from './types.ts';
 
 export type { Scenario } from './types.ts';
@@ -46,7 +47,28 @@ export const catalogue: readonly Scenario[] = [
   tornRead32,
 ];
 
-/** The scenario with this id, or undefined. */
+/** The program typed into the lab that this page (or worker) has open, if any. */
+let open: (ProgramResult & { readonly ok: true; readonly text: string }) | null = null;
+
+/**
+ * Compiles a typed program and, when it compiles, makes it the one `findScenario('program')`
+ * returns: every mode then takes it as it takes a catalogue entry. A worker opens the text it
+ * is handed before it looks its scenario up.
+ */
+export function openProgram(text: string): ProgramResult {
+  if (open?.text === text) return open;
+  const r = programScenario(text);
+  if (r.ok) open = { ...r, text };
+  return r;
+}
+
+/** The text of the open typed program, or null. */
+export function openProgramText(): string | null {
+  return open?.text ?? null;
+}
+
+/** The scenario with this id (`program`: the open typed program), or undefined. */
 export function findScenario(id: string): Scenario | undefined {
+  if (id === PROGRAM_ID) return open?.scenario;
   return catalogue.find((s) => s.id === id);
 }

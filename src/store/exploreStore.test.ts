@@ -10,6 +10,7 @@ const summary: ExploreSummary = {
   outcomes: [],
   always: [],
   livelocks: [],
+  herd: null,
 };
 
 /** A runner we resolve or fail by hand. */

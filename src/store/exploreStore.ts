@@ -4,6 +4,8 @@
 import { createStore } from 'zustand/vanilla';
 import type { ExploreProgress } from '../explore/explore.ts';
 import type { ExploreRequest, ExploreSummary } from '../workers/exploreApi.ts';
+import { openProgramText } from '../scenarios/index.ts';
+import { PROGRAM_ID } from '../scenarios/program.ts';
 
 export interface Runner {
   run(req: ExploreRequest, onProgress: (p: ExploreProgress) => void): Promise<ExploreSummary>;
@@ -67,8 +69,10 @@ export function createExploreStore(runner: Runner) {
       if (wasRunning) runner.cancel();
     },
     runRequested: (scenario, params) => {
+      const text = scenario === PROGRAM_ID ? openProgramText() : null;
       const req: ExploreRequest = {
         scenario,
+        ...(text === null ? {} : { program: text }),
         params,
         bounds: get().bounds,
         maxStates: null,

@@ -22,6 +22,8 @@ export interface StepLink {
   readonly cursor: number;
   /** The challenge of the scenario's lesson being attempted, by id; absent for none. */
   readonly challenge?: string;
+  /** A typed program's text, for scenario `program`: the link carries the program itself. */
+  readonly program?: string;
 }
 
 const PREFIX = '#/step/';
@@ -34,9 +36,15 @@ export function encodeLink(link: StepLink): string {
   plain.set('at', String(link.cursor));
   if (link.challenge) plain.set('challenge', link.challenge);
   const readable = `${PREFIX}${link.scenario}?${plain.toString()}`;
-  if (readable.length <= LONG) return readable;
+  if (readable.length <= LONG && link.program === undefined) return readable;
   const packed = compressToEncodedURIComponent(
-    JSON.stringify({ p: link.params, s: link.schedule, c: link.cursor, ch: link.challenge }),
+    JSON.stringify({
+      p: link.params,
+      s: link.schedule,
+      c: link.cursor,
+      ch: link.challenge,
+      src: link.program,
+    }),
   );
   return `${PREFIX}${link.scenario}?z=${packed}`;
 }
@@ -77,8 +85,18 @@ export function decodeLink(hash: string): Decoded {
     const packed = v.safeParse(packedStepLink, parsed);
     if (!packed.success)
       return { ok: false, message: 'the compressed part of this link is damaged' };
-    const { p, s, c, ch } = packed.output;
-    return { ok: true, link: { scenario, params: p, schedule: s, cursor: c, challenge: ch } };
+    const { p, s, c, ch, src } = packed.output;
+    return {
+      ok: true,
+      link: {
+        scenario,
+        params: p,
+        schedule: s,
+        cursor: c,
+        ...(ch === undefined ? {} : { challenge: ch }),
+        ...(src === undefined ? {} : { program: src }),
+      },
+    };
   }
   const params: Record<string, string> = {};
   for (const [k, value] of search)

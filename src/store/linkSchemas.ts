@@ -12,6 +12,8 @@ export const MAX_PACKED_CHARS = 8_192;
 export const MAX_SCHEDULE_CHARS = 100_000;
 /** One parameter's text (a list of per-CPU values at most). */
 export const MAX_PARAM_CHARS = 1_000;
+/** A typed program carried in a link: hundreds of lines of C, well past any litmus test. */
+export const MAX_PROGRAM_CHARS = 30_000;
 
 /** Why a link is refused for its length alone, or null. */
 export function linkTooLong(hash: string): string | null {
@@ -67,4 +69,6 @@ export const packedStepLink = v.object({
   c: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
   /** The challenge being attempted, by id. */
   ch: v.optional(challengeId),
+  /** A typed program's text (scenario `program`). */
+  src: v.optional(v.pipe(v.string(), v.maxLength(MAX_PROGRAM_CHARS))),
 });

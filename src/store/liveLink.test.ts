@@ -11,7 +11,16 @@ describe('live links', () => {
       engine: 'interpreted',
       replay: { schedule: '0 0 1*3', params: { batch: '4' } },
     } as const;
-    expect(parseLiveLink(formatLiveLink(link))).toEqual({ ...link, problems: [] });
+    expect(parseLiveLink(formatLiveLink(link))).toEqual({ ...link, program: null, problems: [] });
+  });
+
+  it('carries a typed program, and says so when its text is damaged', () => {
+    const program = 'C p\nint x;\nP0() { x = 1; }\n';
+    const hash = formatLiveLink({ scenario: 'program', program });
+    expect(parseLiveLink(hash)?.program).toBe(program);
+    const bad = parseLiveLink('#/live/program?src=%25%25');
+    expect(bad?.program).toBeNull();
+    expect(bad?.problems).toEqual(['the program in this link is damaged']);
   });
 
   it('reports bad parts and keeps the rest', () => {

@@ -6,7 +6,8 @@
 import type { LiveSettings } from '../live/control.ts';
 import { ENGINES, type EngineKind } from '../live/engine/engine.ts';
 import { decodePart } from './link.ts';
-import { linkTooLong, rate, valueOf, wholeNumber } from './linkSchemas.ts';
+import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
+import { linkTooLong, MAX_PROGRAM_CHARS, rate, valueOf, wholeNumber } from './linkSchemas.ts';
 
 const cpusSchema = wholeNumber(1, 64);
 
@@ -23,6 +24,8 @@ export interface LiveLink {
     readonly schedule: string;
     readonly params: Readonly<Record<string, string>>;
   } | null;
+  /** A typed program's text (scenario `program`), carried compressed (src=). */
+  readonly program: string | null;
   /** What was wrong with the link, for people (empty when nothing). */
   readonly problems: readonly string[];
 }
@@ -42,6 +45,7 @@ const EMPTY: LiveLink = {
   settings: {},
   engine: null,
   replay: null,
+  program: null,
   problems: [],
 };
 
@@ -61,7 +65,19 @@ export function parseLiveLink(hash: string): LiveLink | null {
   const sparams: Record<string, string> = {};
   let schedule: string | null = null;
   let engine: EngineKind | null = null;
+  let program: string | null = null;
   for (const [key, value] of q) {
+    if (key === 'src') {
+      let text: string | null = null;
+      try {
+        text = decompressFromEncodedURIComponent(value);
+      } catch {
+        text = null;
+      }
+      if (text && text.length <= MAX_PROGRAM_CHARS) program = text;
+      else problems.push('the program in this link is damaged');
+      continue;
+    }
     if (key === 'cpus') {
       const n = valueOf(cpusSchema, value);
       if (n !== null) cpus = n;
@@ -84,6 +100,7 @@ export function parseLiveLink(hash: string): LiveLink | null {
     settings,
     engine,
     replay: schedule === null ? null : { schedule, params: sparams },
+    program,
     problems,
   };
 }
@@ -95,8 +112,10 @@ export function formatLiveLink(link: {
   settings?: Partial<LiveSettings>;
   engine?: EngineKind | null;
   replay?: { schedule: string; params: Readonly<Record<string, string>> } | null;
+  program?: string | null;
 }): string {
   const q = new URLSearchParams();
+  if (link.program) q.set('src', compressToEncodedURIComponent(link.program));
   if (link.cpus) q.set('cpus', String(link.cpus));
   for (const [k, v] of Object.entries(link.choices ?? {})) q.set(k, v);
   for (const [short, long] of Object.entries(SETTING_KEYS)) {

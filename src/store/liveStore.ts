@@ -23,7 +23,7 @@ import {
 import { liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
 import { heartbeats, SILENCE_MS, Watchdog } from '../live/watchdog.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
-import { findScenario } from '../scenarios/index.ts';
+import { findScenario, openProgram } from '../scenarios/index.ts';
 import type { Violation } from '../scenarios/outcome.ts';
 import { ParamError, paramsText, resolveParams } from '../scenarios/params.ts';
 import { parseLiveLink } from './liveLink.ts';
@@ -339,6 +339,9 @@ export function createLiveStore(
         const st = get();
         const problems = [...link.problems];
         let scenario = st.scenario;
+        // A typed program travels in its link: open it before looking it up.
+        if (link.program !== null && !openProgram(link.program).ok)
+          problems.push('the program in this link does not compile');
         if (link.scenario !== '') {
           if (findScenario(link.scenario)) scenario = link.scenario;
           else problems.push(`there is no scenario '${link.scenario}'`);

@@ -12,10 +12,12 @@ import {
   parseScheduleWithOffsets,
   ScheduleSyntaxError,
 } from '../machine/schedule.ts';
-import { catalogue, findScenario } from '../scenarios/index.ts';
+import { describeError, LineMap } from '../lang/source.ts';
+import { catalogue, findScenario, openProgram } from '../scenarios/index.ts';
+import { PROGRAM_ID } from '../scenarios/program.ts';
 import { ParamError, paramsText } from '../scenarios/params.ts';
 import type { ParamValue, Scenario } from '../scenarios/types.ts';
-import { decodeLink, encodeLink } from './link.ts';
+import { decodeLink, encodeLink, type StepLink } from './link.ts';
 import {
   currentState,
   loadSchedule,
@@ -41,6 +43,8 @@ export interface StepState {
    * is kept here too so a link carries it and reopens it, without the lessons loaded.
    */
   readonly challenge: string | null;
+  /** A side panel another screen asked to have open (the editor's "Explore it"), or null. */
+  readonly requestedPanel: string | null;
 
   scenarioChosen(id: string): void;
   paramChanged(name: string, text: string): void;
@@ -63,17 +67,43 @@ export interface StepState {
   linkOpened(hash: string): void;
   /** The challenge store started or left an attempt. */
   challengeNamed(id: string | null): void;
+  /** Asks the Step screen to open a side panel (null: the request was taken). */
+  panelRequested(name: string | null): void;
 }
 
 /** The link to the session's current moment, and to the challenge attempted there. */
 export function linkOf(s: Session, challenge: string | null = null): string {
+  // A typed program travels in its link: whoever opens it gets the same program.
+  const program = s.scenario.id === PROGRAM_ID ? s.scenario.text?.(s.params) : undefined;
   return encodeLink({
     scenario: s.scenario.id,
     params: paramsText(s.params, s.scenario),
     schedule: formatSchedule(s.events),
     cursor: s.cursor,
     ...(challenge ? { challenge } : {}),
+    ...(program === undefined ? {} : { program }),
   });
+}
+
+/** A link that opens scenario `id` in Step mode at its start (a typed program's carries it). */
+export function stepHref(id: string): string {
+  const sc = findScenario(id);
+  if (id !== PROGRAM_ID || !sc) return `#/step/${id}`;
+  return linkOf(startSession(sc));
+}
+
+/** The scenario a link names: a catalogue entry, or the typed program it carries. */
+function linkedScenario(link: StepLink): { sc: Scenario } | { why: string } {
+  if (link.scenario !== PROGRAM_ID) {
+    const sc = findScenario(link.scenario);
+    return sc ? { sc } : { why: `there is no scenario '${link.scenario}'` };
+  }
+  if (link.program === undefined) return { why: 'it names a typed program but carries no text' };
+  const r = openProgram(link.program);
+  if (r.ok) return { sc: r.scenario };
+  const first = r.errors[0];
+  const where = first ? describeError(new LineMap(link.program), first) : 'an error';
+  return { why: `the program it carries does not compile (${where})` };
 }
 
 function messageOf(e: unknown): string {
@@ -135,6 +165,7 @@ export function createStepStore(initial: Session = startSession(first)) {
     };
     return {
       session: initial,
+      requestedPanel: null,
       notice: null,
       playing: false,
       speed: 4,
@@ -242,11 +273,12 @@ export function createStepStore(initial: Session = startSession(first)) {
           return;
         }
         const { link } = decoded;
-        const sc = findScenario(link.scenario);
-        if (!sc) {
-          fallback(`there is no scenario '${link.scenario}'`);
+        const named = linkedScenario(link);
+        if ('why' in named) {
+          fallback(named.why);
           return;
         }
+        const { sc } = named;
         try {
           const { events } = parseScheduleWithOffsets(link.schedule);
           let full: Session;
@@ -273,6 +305,9 @@ export function createStepStore(initial: Session = startSession(first)) {
       },
       challengeNamed: (id) => {
         set({ challenge: id });
+      },
+      panelRequested: (name) => {
+        set({ requestedPanel: name });
       },
     };
   });

@@ -2,14 +2,17 @@
 // (observables as JSON, witnesses as schedule strings). Node tests import it directly.
 
 import { type Bounds, explore, type ExploreProgress } from '../explore/explore.ts';
+import { type HerdVerdict, herdVerdict } from '../explore/herd.ts';
 import { type ExploreJson, exploreJson } from '../explore/json.ts';
 import type { Budget } from '../machine/budget.ts';
 import { type ChallengeStats, challengeStats, findLesson } from '../lessons/index.ts';
-import { findScenario } from '../scenarios/index.ts';
+import { findScenario, openProgram } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 
 export interface ExploreRequest {
   readonly scenario: string;
+  /** A typed program's text, for scenario `program`: the worker opens it first. */
+  readonly program?: string;
   /** Parameter overrides as text, as links and --set carry them. */
   readonly params: Readonly<Record<string, string>>;
   /** The interventions a path may make; switches null for no bound. */
@@ -22,12 +25,17 @@ export interface ExploreRequest {
   readonly por?: boolean;
 }
 
-/** What a run returns: the exploration as JSON-able data (src/explore/json.ts). */
-export type ExploreSummary = ExploreJson;
+/**
+ * What a run returns: the exploration as JSON-able data (src/explore/json.ts), and herd7's
+ * verdict where the program has a final condition (a litmus test).
+ */
+export type ExploreSummary = ExploreJson & { readonly herd: HerdVerdict | null };
 
 export const exploreApi = {
   /** Runs one exploration; `progress` (if given) hears every 4096 states. */
   run(req: ExploreRequest, progress?: (p: ExploreProgress) => void): ExploreSummary {
+    if (req.program !== undefined && !openProgram(req.program).ok)
+      throw new Error('the program does not compile');
     const sc = findScenario(req.scenario);
     if (!sc) throw new Error(`unknown scenario '${req.scenario}'`);
     const params = resolveParams(sc, req.params);
@@ -42,7 +50,9 @@ export const exploreApi = {
         return false;
       },
     });
-    return exploreJson(r);
+    const program = sc.program?.(params);
+    const herd = program ? herdVerdict(program, sc.build(params).machine, r) : null;
+    return { ...exploreJson(r), herd };
   },
 
   /**

@@ -9,7 +9,9 @@ import { relevantCounts } from '../../live/readout.ts';
 import { liveCounter } from '../../live/counter.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import type { Machine } from '../../machine/machine.ts';
-import { findScenario } from '../../scenarios/index.ts';
+import { findScenario, openProgramText } from '../../scenarios/index.ts';
+import { PROGRAM_ID } from '../../scenarios/program.ts';
+import { stepHref } from '../../store/stepStore.ts';
 import type { Scenario } from '../../scenarios/types.ts';
 import { defaultPlan, scalingScenarios } from '../../live/scaling/plan.ts';
 import { formatLiveLink } from '../../store/liveLink.ts';
@@ -53,6 +55,7 @@ export function LiveScreen() {
       settings: changed,
       engine,
       replay: offered,
+      program: scenario === PROGRAM_ID ? openProgramText() : null,
     });
     if (location.hash !== hash) history.replaceState(null, '', hash);
   }, [scenario, cpus, choices, settings, engine, offered]);
@@ -68,7 +71,7 @@ export function LiveScreen() {
         <>
           <IsolationStatus isolated={false} />
           <p>
-            Live mode is off on this page. <a href={`#/step/${scenario}`}>Step mode</a> and Explore
+            Live mode is off on this page. <a href={stepHref(scenario)}>Step mode</a> and Explore
             work without it.
           </p>
         </>
@@ -126,7 +129,7 @@ function LiveBody() {
         </p>
         <LockstepPanel key={`${scenario}:${offered?.schedule ?? ''}`} />
         <p>
-          <a href={`#/step/${scenario}`}>Open {scenario} in Step mode</a>.
+          <a href={stepHref(scenario)}>Open {scenario} in Step mode</a>.
         </p>
       </>
     );
@@ -227,8 +230,8 @@ function LiveBody() {
       {final && <FinalReport report={final} scenario={scenario} locks={relevant?.spins ?? false} />}
       <LockstepPanel key={`${scenario}:${offered?.schedule ?? ''}`} />
       <p>
-        <a href={`#/step/${scenario}`}>Open {scenario} in Step mode</a> to take the same programs
-        one instruction at a time.
+        <a href={stepHref(scenario)}>Open {scenario} in Step mode</a> to take the same programs one
+        instruction at a time.
       </p>
       <ScalingLink scenario={scenario} />
     </>

@@ -3,6 +3,7 @@ import { SelectField } from '../SelectField.tsx';
 import { liveScenarios, liveSpecOf } from '../../live/specs.ts';
 import { catalogue, findScenario } from '../../scenarios/index.ts';
 import type { ParamSpec } from '../../scenarios/types.ts';
+import { PROGRAM_ID } from '../../scenarios/program.ts';
 import { runBusy } from '../../store/liveStore.ts';
 import { ScenarioPicker } from '../ScenarioPicker.tsx';
 import { liveStore, useLive, useLiveFields } from './useLive.ts';
@@ -21,6 +22,7 @@ export function LiveSetup({ cores }: { cores: number }) {
   const replaying = useLive((s) => s.lockstep.busy);
   const busy = runBusy(phase) || replaying;
   const sc = findScenario(scenario);
+  const program = findScenario(PROGRAM_ID);
   const spec = liveSpecOf(scenario);
   const actions = liveStore.getState();
   const params = (spec?.controls ?? [])
@@ -34,6 +36,10 @@ export function LiveSetup({ cores }: { cores: number }) {
           current={scenario}
           groups={[
             { label: 'Run live', scenarios: liveScenarios() },
+            // The typed program this page has open, when it runs live.
+            ...(program && liveSpecOf(PROGRAM_ID)
+              ? [{ label: program.group, scenarios: [program] }]
+              : []),
             {
               label: 'Lockstep replay only',
               scenarios: catalogue.filter((c) => !liveSpecOf(c.id)),

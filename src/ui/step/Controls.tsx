@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { eventTarget } from '../../machine/events.ts';
 import { currentState } from '../../store/session.ts';
+import { PROGRAM_ID } from '../../scenarios/program.ts';
 import { formatSchedule } from '../../machine/schedule.ts';
 import { formatLiveLink } from '../../store/liveLink.ts';
 import type { Session } from '../../store/session.ts';
@@ -192,6 +193,7 @@ export function Controls() {
 function replayLink(s: Session): string {
   return formatLiveLink({
     scenario: s.scenario.id,
+    program: s.scenario.id === PROGRAM_ID ? (s.scenario.text?.(s.params) ?? null) : null,
     replay: {
       schedule: formatSchedule(s.events.slice(0, s.cursor)),
       params: paramsText(s.params, s.scenario),
