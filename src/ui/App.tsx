@@ -16,13 +16,18 @@ import { stepStore } from './step/useStep.ts';
 const LectureScreen = lazy(() =>
   import('./lecture/LectureScreen.tsx').then((m) => ({ default: m.LectureScreen })),
 );
+// The editor (CodeMirror, the examples, the herd7 exporter) loads when it is opened.
+const EditScreen = lazy(() =>
+  import('./edit/EditScreen.tsx').then((m) => ({ default: m.EditScreen })),
+);
 const CourseList = lazy(() =>
   import('./lecture/CourseList.tsx').then((m) => ({ default: m.CourseList })),
 );
 
-type Mode = 'home' | 'step' | 'live' | 'scaling' | 'lecture';
+type Mode = 'home' | 'edit' | 'step' | 'live' | 'scaling' | 'lecture';
 
 function modeOf(hash: string): Mode {
+  if (hash.startsWith('#/edit')) return 'edit';
   if (hash.startsWith('#/step')) return 'step';
   if (hash.startsWith('#/live')) return 'live';
   if (hash.startsWith('#/scaling')) return 'scaling';
@@ -97,6 +102,9 @@ export function App() {
           <a href="#" aria-current={mode === 'home' ? 'page' : undefined}>
             Catalogue
           </a>{' '}
+          <a href="#/edit" aria-current={mode === 'edit' ? 'page' : undefined}>
+            Your program
+          </a>{' '}
           <a href="#/step/global-plain" aria-current={mode === 'step' ? 'page' : undefined}>
             Step mode
           </a>{' '}
@@ -117,6 +125,11 @@ export function App() {
         )}
       </header>
       <main className={mode === 'home' ? undefined : 'wide'}>
+        {mode === 'edit' && (
+          <Suspense fallback={<p>Loading the editor…</p>}>
+            <EditScreen hash={hash} />
+          </Suspense>
+        )}
         {mode === 'step' && <StepScreen />}
         {mode === 'live' && <LiveScreen />}
         {mode === 'scaling' && <ScalingScreen />}

@@ -192,6 +192,18 @@ export function ExplorePanel() {
           )}
         </p>
       )}
+      {result?.herd && (
+        <section aria-label="herd7's verdict" className="herd">
+          <h3>
+            herd7&rsquo;s verdict: {result.herd.ok ? 'Ok' : 'No'} ({result.herd.observation})
+          </h3>
+          <pre>{result.herd.text}</pre>
+          <p className="hint">
+            As herd7 prints it, on this machine&rsquo;s sequentially consistent memory. Positive and
+            Negative count end states here; herd7 counts executions.
+          </p>
+        </section>
+      )}
       {result && request && (
         <>
           <OutcomeHistogram

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { SelectField } from '../SelectField.tsx';
-import { catalogue } from '../../scenarios/index.ts';
+import { catalogue, findScenario } from '../../scenarios/index.ts';
+import { PROGRAM_ID } from '../../scenarios/program.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { groupBy } from '../groupBy.ts';
 import { ScenarioPicker } from '../ScenarioPicker.tsx';
@@ -15,16 +16,21 @@ export function Choosers() {
   const session = useStep((s) => s.session);
   const witness = useStep((s) => s.witness);
   const sc = session.scenario;
+  const program = findScenario(PROGRAM_ID);
   const [picked, setPicked] = useState(witness ?? '');
   const actions = stepStore.getState();
   return (
     <div className="row">
       <ScenarioPicker
         current={sc.id}
-        groups={groupBy(catalogue, (c) => c.group).map((g) => ({
-          label: g.key,
-          scenarios: g.items,
-        }))}
+        groups={[
+          ...groupBy(catalogue, (c) => c.group).map((g) => ({
+            label: g.key,
+            scenarios: g.items,
+          })),
+          // The typed program this page has open, beside the catalogue.
+          ...(program ? [{ label: program.group, scenarios: [program] }] : []),
+        ]}
         onOpen={(chosenId) => {
           actions.scenarioChosen(chosenId);
         }}

@@ -3,7 +3,9 @@ import { Timeline } from '../../charts/Timeline.tsx';
 import { ExplorePanel } from '../explore/ExplorePanel.tsx';
 import { fullLabHref } from '../embed.ts';
 import { Notice } from '../Notice.tsx';
+import { editLink } from '../../store/editLink.ts';
 import { linkOf } from '../../store/stepStore.ts';
+import { PROGRAM_ID } from '../../scenarios/program.ts';
 import { Controls } from './Controls.tsx';
 import { CpuLanes } from './CpuLanes.tsx';
 import { InvariantBadges } from './InvariantBadges.tsx';
@@ -78,17 +80,25 @@ export function StepScreen({
   /** Beside lecture slides: the slides own the URL and ←, → and Space. */
   lecture?: boolean;
 }) {
-  const { session, notice, playing, speed, witness, challenge } = useStepFields(
+  const { session, notice, playing, speed, witness, challenge, requestedPanel } = useStepFields(
     'session',
     'notice',
     'playing',
     'speed',
     'witness',
     'challenge',
+    'requestedPanel',
   );
   const [help, setHelp] = useState(false);
   // A link that names a challenge opens on it (and so loads the lessons that judge it).
-  const [panel, setPanel] = useState<PanelName | null>(!lecture && challenge ? 'Challenges' : null);
+  // Another screen may have asked for a panel (the editor's "Explore it").
+  const [panel, setPanel] = useState<PanelName | null>(() =>
+    !lecture && requestedPanel !== null
+      ? (requestedPanel as PanelName)
+      : !lecture && challenge
+        ? 'Challenges'
+        : null,
+  );
   const [large, setLarge] = useState(false);
   const openHelp = useCallback(() => {
     setHelp(true);
@@ -97,6 +107,10 @@ export function StepScreen({
     setPanel(null);
   }, []);
   useStepKeys(openHelp, !lecture);
+  // The request is taken.
+  useEffect(() => {
+    if (requestedPanel !== null) stepStore.getState().panelRequested(null);
+  }, [requestedPanel]);
 
   // The URL always holds the moment shown, without adding history entries per step (in a
   // lecture it holds the slide instead).
@@ -125,6 +139,15 @@ export function StepScreen({
           {sc.title} <code>{sc.id}</code>
         </h2>
         {!lecture && <Choosers key={`${sc.id}|${witness ?? ''}`} />}
+        {!lecture && sc.text && (
+          <a
+            className="edit-copy"
+            href={editLink(sc.text(session.params))}
+            title="Opens this program's text in the editor, to change and run as your own"
+          >
+            {sc.id === PROGRAM_ID ? 'Edit it' : 'Edit a copy'}
+          </a>
+        )}
         <PanelButtons
           open={panel}
           onToggle={(name) => {

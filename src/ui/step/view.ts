@@ -75,7 +75,9 @@ export function cpuViews(m: Machine, s: Int32Array): CpuView[] {
       const names = m.programs[top]?.regNames ?? [];
       const R = ctxBase(m, top) + CTX_REGS;
       names.forEach((name, r) => {
-        if (/^i\d+$/.test(name) || name === 'zero') return;
+        // Loop counters and the compiler's own scratch registers (%t, %loop…) are not the
+        // program's variables.
+        if (/^i\d+$/.test(name) || name === 'zero' || name.startsWith('%')) return;
         registers.push(
           `${name} = ${String(pairValue(s[R + 2 * r] as number, s[R + 2 * r + 1] as number))}`,
         );

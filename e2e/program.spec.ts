@@ -1,0 +1,121 @@
+import { expect, test } from '@playwright/test';
+import { EditPage } from './pages/edit.ts';
+import { LivePage } from './pages/live.ts';
+import { StepPage } from './pages/step.ts';
+
+// Your own programs: typed into the editor, checked as you type, and taken into every mode.
+
+test('a typed mistake is listed where it is; fixed, the program steps, explores and shares', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  const edit = new EditPage(page);
+  await edit.open();
+  await edit.openExample('first');
+  await edit.compiles();
+  await expect(edit.check()).toContainText('2 threads (P0 on CPU0, P1 on CPU1)');
+
+  // A statement without its semicolon: one problem, by line and column, and Step refuses.
+  await edit.text().getByText('READ_ONCE').click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Backspace');
+  await expect(edit.check()).toHaveText('1 problem:');
+  await expect(edit.problems()).toHaveText([
+    'line 16, column 2: expected `;` after the statement, found `WRITE_ONCE`.',
+  ]);
+  await expect(edit.button('Step through it')).toHaveAttribute('aria-disabled', 'true');
+  // The problem's button puts the cursor there; the fix is typed.
+  await edit.problems().first().click();
+  await expect(edit.text()).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('End');
+  await page.keyboard.type(';');
+  await edit.compiles();
+
+  // Explore it: the Explore panel opens on the program; the lost update is found.
+  await edit.button('Explore it').click();
+  const step = new StepPage(page);
+  await expect(step.heading()).toContainText('my-counter');
+  const panel = page.getByRole('complementary', { name: 'Explore panel' });
+  await panel.getByRole('button', { name: 'Explore', exact: true }).click();
+  const outcomes = panel.getByRole('list', { name: 'Outcomes' }).getByRole('listitem');
+  await expect(outcomes).toHaveCount(2);
+  const lost = outcomes.filter({ hasText: 'no-lost-update' });
+  await expect(lost).toContainText('hits=1');
+  await lost.getByRole('button', { name: /^Replay #\d in Step mode$/ }).click();
+  await step.forward(4);
+  await expect(step.lastNarration()).toHaveText(
+    /CPU\d `WRITE_ONCE\(hits, v \+ 1\)`: writes hits = 1; P\d finishes$/,
+  );
+  await expect(step.invariant('no-lost-update')).toHaveAccessibleName(
+    'no-lost-update: violated (hits = 1, but the exact total is 2: 1 lost)',
+  );
+
+  // The link carries the program: a new page opens the same program at the same moment.
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const url = await page.evaluate(() => navigator.clipboard.readText());
+  expect(url).toContain('#/step/program?z=');
+  const other = await context.newPage();
+  await other.goto(url);
+  const again = new StepPage(other);
+  await expect(again.heading()).toContainText('my-counter');
+  await expect(again.timelinePosition()).toHaveValue('4');
+  await expect(again.memory('hits')).toHaveText('1');
+  expect(errors).toEqual([]);
+});
+
+test('edit a copy of percpu-classic without preempt_disable: Explore finds the lost update', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await step.open('#/step/percpu-classic');
+  await page.getByRole('link', { name: 'Edit a copy' }).click();
+  const edit = new EditPage(page);
+  await expect(edit.text()).toContainText('__percpu_counter_add');
+  await edit.compiles();
+  await expect(edit.check()).toContainText('judges no-lost-update');
+  await edit.clearLine('preempt_disable();');
+  await edit.clearLine('preempt_enable();');
+  await edit.compiles();
+  await edit.button('Explore it').click();
+  const panel = page.getByRole('complementary', { name: 'Explore panel' });
+  // The copy keeps the entry's bounds: one migration.
+  await expect(panel.getByRole('spinbutton', { name: 'Migrations' })).toHaveValue('1');
+  await panel.getByRole('button', { name: 'Explore', exact: true }).click();
+  const broken = panel
+    .getByRole('list', { name: 'Outcomes' })
+    .getByRole('listitem')
+    .filter({ hasText: 'no-lost-update' });
+  await expect(broken.first()).toBeVisible();
+  // The first such witness, replayed, migrates the task between its read and its write.
+  await broken
+    .first()
+    .getByRole('button', { name: /^Replay/ })
+    .click();
+  await expect(step.heading()).toContainText('percpu-classic');
+});
+
+test('a counter program runs live on real workers, and a program with no counter says why not', async ({
+  page,
+}) => {
+  const edit = new EditPage(page);
+  await edit.open();
+  await edit.openExample('SB');
+  await edit.compiles();
+  await expect(edit.button('Run it live')).toHaveAttribute('aria-disabled', 'true');
+  await expect(edit.button('Run it live')).toHaveAttribute('title', /declare one with `counter/);
+  await edit.openExample('first');
+  await edit.compiles();
+  await edit.button('Run it live').click();
+  const live = new LivePage(page);
+  await expect(page.getByRole('heading', { level: 2 })).toContainText('my-counter');
+  await live.runFor(800);
+  expect(await live.total(/^Adds/)).toBeGreaterThan(1000);
+  expect(await live.total(/^Exact total/)).toBe(await live.total(/^Adds/));
+  await expect(live.verdict('no-lost-update')).toBeVisible();
+});

@@ -1,0 +1,258 @@
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { PROGRAM_ID } from '../../scenarios/program.ts';
+import { examples } from '../../scenarios/examples.ts';
+import type { Problem } from '../../store/editStore.ts';
+import { editLink } from '../../store/editLink.ts';
+import { Notice } from '../Notice.tsx';
+import { SelectField } from '../SelectField.tsx';
+import { stepStore } from '../step/useStep.ts';
+import type { CodeEditorHandle } from './CodeEditor.tsx';
+import { editStore, useEdit } from './useEdit.ts';
+
+// CodeMirror (about 100 KB compressed) loads with this screen only, after its first paint.
+const CodeEditor = lazy(() => import('./CodeEditor.tsx'));
+
+/** How long the compiler waits after a keystroke before it checks the text again. */
+const CHECK_DELAY_MS = 250;
+
+function download(name: string, text: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+/** Problems, each a button that puts the cursor where it is. */
+function Problems({
+  problems,
+  onJump,
+}: {
+  problems: readonly Problem[];
+  onJump: (at: number) => void;
+}) {
+  return (
+    <ul aria-label="Problems" className="problems">
+      {problems.map((p) => (
+        <li key={`${p.from}:${p.message}`}>
+          <button
+            type="button"
+            onClick={() => {
+              onJump(p.from);
+            }}
+          >
+            {p.text}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Your own programs: kernel-style C (or a herd7 litmus file) in an editor that underlines what
+ * the compiler refuses, and the way into every mode with it. The text is a draft kept in this
+ * browser; a link carries it to anyone.
+ */
+export function EditScreen({ hash }: { hash: string }) {
+  // The link it was opened with (#/edit?src=…): its program, else the draft.
+  useEffect(() => {
+    editStore.getState().linkOpened(hash);
+  }, [hash]);
+  const text = useEdit((s) => s.text);
+  const check = useEdit((s) => s.check);
+  const notice = useEdit((s) => s.notice);
+  const replaced = useEdit((s) => s.replaced);
+  const editor = useRef<CodeEditorHandle>(null);
+  // What the editor holds now; the store (and the compiler) catch up after a pause in typing.
+  const [typed, setTyped] = useState(text);
+  // A text from outside (an example, a link, a restored draft) replaces what is typed.
+  const [known, setKnown] = useState(text);
+  if (known !== text) {
+    setKnown(text);
+    setTyped(text);
+  }
+  const [example, setExample] = useState('');
+  const [said, setSaid] = useState<string | null>(null);
+  useEffect(() => {
+    if (typed === editStore.getState().text) return;
+    const t = setTimeout(() => {
+      editStore.getState().textChanged(typed);
+    }, CHECK_DELAY_MS);
+    return () => {
+      clearTimeout(t);
+    };
+  }, [typed]);
+  const pending = typed !== text;
+  const actions = editStore.getState();
+
+  /** Opens the program in Step mode (with a panel open), or says why it cannot. */
+  const open = (panel: string | null) => {
+    actions.textChanged(typed);
+    const link = actions.programOpened();
+    if (!link) return;
+    stepStore.getState().panelRequested(panel);
+    location.hash = link;
+  };
+  const copyLink = async () => {
+    const url = `${location.origin}${location.pathname}${editLink(typed)}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      setSaid('Link copied: it opens this program in the editor.');
+    } catch {
+      setSaid(`Copy this link: ${url}`);
+    }
+  };
+  const ok = check.ok && !pending;
+  const why = pending ? 'Checking…' : check.ok ? null : 'Fix the problems first';
+  const notLive = check.ok ? check.notLive : null;
+  return (
+    <div className="edit-screen">
+      <div className="stage-bar">
+        <h2>Your program</h2>
+        <div className="row">
+          <SelectField label="Start from" value={example} onPick={setExample}>
+            <option value="">Choose an example…</option>
+            {examples.map((e) => (
+              <option key={e.id} value={e.id}>
+                {e.title}
+              </option>
+            ))}
+          </SelectField>
+          <button
+            type="button"
+            aria-disabled={example === ''}
+            title={
+              example === ''
+                ? 'Choose an example in the list first'
+                : 'Replaces the text (undo with Ctrl+Z)'
+            }
+            onClick={() => {
+              if (example) actions.exampleChosen(example);
+            }}
+          >
+            Open example
+          </button>
+        </div>
+      </div>
+      {notice && (
+        <Notice
+          action="Dismiss"
+          onAction={() => {
+            actions.noticeDismissed();
+          }}
+        >
+          {notice}
+        </Notice>
+      )}
+      {replaced !== null && (
+        <Notice
+          label="Draft replaced"
+          action="Restore my draft"
+          onAction={() => {
+            actions.draftRestored();
+          }}
+        >
+          The link opened its own program in place of your draft; your draft is kept until you
+          restore it or leave this page.
+        </Notice>
+      )}
+      <p className="hint">
+        Kernel-style C: globals, <code>DEFINE_PER_CPU</code>, functions, and one thread per task (
+        <code>P0()</code>, <code>P1() on cpu 0</code>) or handler (<code>IRQ0()</code>,{' '}
+        <code>NMI0()</code>), then what to observe and judge. A herd7 litmus file runs as it is.
+        Your text is kept in this browser as you type.
+      </p>
+      <Suspense fallback={<p role="status">Loading the editor…</p>}>
+        <CodeEditor
+          ref={editor}
+          value={text}
+          onChange={setTyped}
+          problems={check.ok ? [] : check.problems}
+          label="Program text"
+        />
+      </Suspense>
+      <p role="status" aria-label="Check" className="check">
+        {pending
+          ? 'Checking…'
+          : check.ok
+            ? `Compiles: ${check.summary}.`
+            : `${check.problems.length} problem${check.problems.length === 1 ? '' : 's'}:`}
+      </p>
+      {!pending && !check.ok && (
+        <Problems
+          problems={check.problems}
+          onJump={(at) => {
+            editor.current?.jumpTo(at);
+          }}
+        />
+      )}
+      <div className="row" role="group" aria-label="Run the program">
+        <button
+          type="button"
+          aria-disabled={!ok}
+          title={why ?? 'Open it in Step mode: you are the scheduler'}
+          onClick={() => {
+            if (ok) open(null);
+          }}
+        >
+          Step through it
+        </button>
+        <button
+          type="button"
+          aria-disabled={!ok}
+          title={why ?? 'Every interleaving within bounds, with the shortest witnesses'}
+          onClick={() => {
+            if (ok) open('Explore');
+          }}
+        >
+          Explore it
+        </button>
+        <button
+          type="button"
+          aria-disabled={!ok || notLive !== null}
+          title={why ?? notLive ?? 'Its threads on real cores, repeated, against the model'}
+          onClick={() => {
+            if (!ok || notLive !== null) return;
+            actions.textChanged(typed);
+            if (actions.programOpened()) location.hash = `#/live/${PROGRAM_ID}`;
+          }}
+        >
+          Run it live
+        </button>
+        <button type="button" onClick={() => void copyLink()}>
+          Copy link
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            download('program.c', typed, 'text/x-csrc');
+          }}
+        >
+          Download .c
+        </button>
+        <button
+          type="button"
+          aria-disabled={!ok || !check.litmus.ok}
+          title={
+            why ??
+            (check.ok && !check.litmus.ok
+              ? `Not herd7's C: ${check.litmus.why}`
+              : 'The program as a herd7 litmus file (.litmus), for herd7 and klitmus7')
+          }
+          onClick={() => {
+            if (ok && check.litmus.ok) download('program.litmus', check.litmus.text, 'text/plain');
+          }}
+        >
+          Download for herd7
+        </button>
+      </div>
+      {said && (
+        <p role="status" aria-label="Link">
+          {said}
+        </p>
+      )}
+    </div>
+  );
+}
