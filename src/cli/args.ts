@@ -4,8 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CompiledProgram } from '../lang/compile.ts';
 import { formatError, LineMap } from '../lang/source.ts';
-import { programScenario } from '../scenarios/program.ts';
-import { findScenario, catalogue } from '../scenarios/index.ts';
+import { findScenario, catalogue, openProgram } from '../scenarios/index.ts';
 import { ParamError, resolveParams, splitAssignment } from '../scenarios/params.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 import { UsageError } from './errors.ts';
@@ -55,7 +54,8 @@ export function programArg(path: string): {
   } catch (e) {
     throw new UsageError(`cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const r = programScenario(source);
+  // Opened, so the live CPUs on worker threads are handed the same program.
+  const r = openProgram(source);
   if (!r.ok) {
     const map = new LineMap(source);
     throw new UsageError(r.errors.map((e) => formatError(map, e, path)).join('\n'));

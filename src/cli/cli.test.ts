@@ -1,6 +1,9 @@
 // The command line as a user runs it: a real process, its stdout, stderr and exit status.
 
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../scenarios/index.ts';
 
@@ -320,5 +323,66 @@ describe('lab CLI', () => {
     expect(s.err).toMatch(/fixed number of CPUs/);
     const l = lab('bench', '--layout', 'sideways');
     expect(l.err).toMatch(/--layout takes padded, packed or both/);
+  });
+});
+
+describe('lab with a program file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-'));
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const counter = file(
+    'counter.c',
+    `C my-counter
+int hits;
+void count_hit(void) { int v; v = READ_ONCE(hits); WRITE_ONCE(hits, v + 1); }
+P0() { count_hit(); }
+P1() { count_hit(); }
+counter { count hits; add count_hit; }
+observe hits = hits;
+observe exact;
+invariant final no-lost-update;
+`,
+  );
+
+  it('a mistake is printed as a compiler prints it, with status 2', () => {
+    const bad = file('bad.c', 'C bad\nint x;\nP0() { WRITE_ONCE(x, 1) }\n');
+    const r = lab('explore', bad);
+    expect(r.status).toBe(2);
+    expect(r.err).toBe(
+      `lab: ${bad}:3:25: expected \`;\` after the statement, found \`}\`.\n  |\n3 | P0() { WRITE_ONCE(x, 1) }\n  |                         ^\n`,
+    );
+  });
+
+  it('explores a file as it explores an entry: the lost update and its witness', () => {
+    const doc = labJson('explore', counter, '--json') as {
+      outcomes: { observables: Record<string, number>; violations: { id: string }[] }[];
+    };
+    expect(doc.outcomes.map((o) => [o.observables.hits, o.violations.map((v) => v.id)])).toEqual([
+      [2, []],
+      [1, ['no-lost-update']],
+    ]);
+  });
+
+  it('runs a file live on worker threads, which are handed its text', () => {
+    const doc = labJson('live', counter, '--seconds', '0.3', '--json') as {
+      cpus: number;
+      terminal: boolean;
+      perCpu: { adds: number }[];
+    };
+    expect(doc.cpus).toBe(2);
+    expect(doc.terminal).toBe(true);
+    expect(doc.perCpu.reduce((a, c) => a + c.adds, 0)).toBeGreaterThan(1000);
+  });
+
+  it('exports an entry as a program that compiles back to the same scenario answer', () => {
+    const text = lab('export', 'global-plain').out;
+    expect(text.split('\n')[0]).toBe('C global-plain');
+    const path = file('global-plain.c', text);
+    const a = labJson('explore', 'global-plain', '--json') as { outcomes: unknown[] };
+    const b = labJson('explore', path, '--json') as { outcomes: unknown[] };
+    expect(b.outcomes).toEqual(a.outcomes);
   });
 });
