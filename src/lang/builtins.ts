@@ -1,18 +1,11 @@
 // The counter's invariants, by name: what every percpu_counter design is judged by, written once
 // against the program's counter declaration. `invariant final no-lost-update;` names one.
 
-import { distance } from '../machine/int64.ts';
+import { distance, pairValue } from '../machine/int64.ts';
 import { counterReaders } from './counter.ts';
 import type { Machine } from '../machine/machine.ts';
 import type { CompiledProgram } from './compile.ts';
-import {
-  counterReading,
-  counterValue,
-  elementValue,
-  exactValue,
-  readerOf,
-  recorded,
-} from './evaluate.ts';
+import { counterReading, counterValue, elementValue, exactValue, readerOf } from './evaluate.ts';
 import { LangFault, type Span } from './source.ts';
 
 export interface LangInvariant {
@@ -117,16 +110,19 @@ export function builtinInvariant(
         description: `Each ${a.sum}() returns a value between the exact total when it started and when it returned (judged when all adds have one sign)`,
         check: (m, s) => {
           if (mixed) return null;
-          const initial = counterValue(p, m, s, true);
+          // The fast path reads the slots as numbers; a value past 2^53 goes the BigInt way.
+          let initial: bigint | null = null;
           for (const t of summers) {
-            const sums = recorded(m, s, `@sum:${t}`);
-            const win = recorded(m, s, `@window:${t}`);
-            for (let i = 0; i < sums.length; i++) {
-              const x = initial + (win[2 * i] ?? 0n);
-              const y = initial + (win[2 * i + 1] ?? 0n);
+            const sum = slotAt(m, `@sum:${t}`);
+            const win = slotAt(m, `@window:${t}`);
+            const n = s[sum] as number;
+            for (let i = 0; i < n; i++) {
+              initial ??= initialValue(p, m, s);
+              const v = big(s, sum + 1 + 2 * i);
+              const x = initial + big(s, win + 1 + 4 * i);
+              const y = initial + big(s, win + 3 + 4 * i);
               const lo = x < y ? x : y;
               const hi = x < y ? y : x;
-              const v = sums[i] as bigint;
               if (v < lo || v > hi) {
                 const range =
                   lo === hi
@@ -150,10 +146,15 @@ export function builtinInvariant(
         when,
         description: `Every per-CPU delta stays within −batch < delta < batch (batch ${str(batch)})`,
         check: (m, s) => {
+          const { base, stride, wide } = elementsOf(m, deltas);
+          const b = Number(batch);
           for (let k = 0; k < m.cpus; k++) {
-            const v = elementValue(m, s, deltas, k);
-            if (v >= batch || v <= -batch)
-              return `CPU${k}'s delta is ${str(v)}, not within ±${str(batch)}`;
+            const at = base + k * stride;
+            const v = wide ? pairValue(s[at] as number, s[at + 1] as number) : (s[at] as number);
+            if (v >= b || v <= -b) {
+              const shown = elementValue(m, s, deltas, k);
+              return `CPU${k}'s delta is ${str(shown)}, not within ±${str(batch)}`;
+            }
           }
           return null;
         },
@@ -176,4 +177,58 @@ export function builtinInvariant(
       };
     }
   }
+}
+
+// ---- fast reads for the invariants judged at every state ----------------------------------------
+
+const slotCache = new WeakMap<Machine, Map<string, number>>();
+
+/** Where result slot `name` starts in a state of machine m (its count word). */
+function slotAt(m: Machine, name: string): number {
+  let known = slotCache.get(m);
+  if (!known) {
+    known = new Map(m.layout.results.map((r) => [r.name, m.resOff + r.offset]));
+    slotCache.set(m, known);
+  }
+  const at = known.get(name);
+  if (at === undefined) throw new Error(`no result slot ${name}`);
+  return at;
+}
+
+const elementCache = new WeakMap<
+  Machine,
+  Map<string, { base: number; stride: number; wide: boolean }>
+>();
+
+/** Where per-CPU variable `name`'s elements are, and whether each is two words. */
+function elementsOf(m: Machine, name: string): { base: number; stride: number; wide: boolean } {
+  let known = elementCache.get(m);
+  if (!known) {
+    known = new Map();
+    elementCache.set(m, known);
+  }
+  let e = known.get(name);
+  if (!e) {
+    const c = m.layout.cells.find((x) => x.name === name);
+    if (!c?.perCpu) throw new Error(`no per-CPU variable ${name}`);
+    e = { base: c.base, stride: c.stride, wide: c.type === 's64' };
+    known.set(name, e);
+  }
+  return e;
+}
+
+const initialCache = new WeakMap<Machine, bigint>();
+
+/** The counter's value at the start (the machine's initial memory): the same for every state. */
+function initialValue(p: CompiledProgram, m: Machine, s: Int32Array): bigint {
+  let v = initialCache.get(m);
+  if (v === undefined) {
+    v = counterValue(p, m, s, true);
+    initialCache.set(m, v);
+  }
+  return v;
+}
+
+function big(s: Int32Array, at: number): bigint {
+  return BigInt(pairValue(s[at] as number, s[at + 1] as number));
 }

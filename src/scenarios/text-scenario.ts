@@ -3,6 +3,7 @@
 // text does not carry yet (the parameters' ranges, the witnesses, the guarantees). Typed
 // programs and the catalogue's entries are both made this way.
 
+import type { LangInvariant } from '../lang/builtins.ts';
 import { type CompiledProgram, compileProgram } from '../lang/compile.ts';
 import { describeError, LineMap } from '../lang/source.ts';
 import { defineScenario, type ScenarioDraft } from './define.ts';
@@ -78,8 +79,17 @@ export function textScenario(d: TextScenarioDraft): Scenario {
       read: (m, s) => o.read(m, s),
     }));
   // The invariants' list is the sample's; each judges with the program of its own parameters.
-  const check = (p: Params, id: string) =>
-    compiled.get(p).clauses.invariants.find((i) => i.id === id);
+  // Judged at every state Explore reaches: the program's invariants by id, looked up once per
+  // parameter set.
+  const byId = new WeakMap<Params, ReadonlyMap<string, LangInvariant>>();
+  const check = (p: Params, id: string) => {
+    let known = byId.get(p);
+    if (!known) {
+      known = new Map(compiled.get(p).clauses.invariants.map((i) => [i.id, i]));
+      byId.set(p, known);
+    }
+    return known.get(id);
+  };
   // Compiled when first asked for, not when the catalogue loads: the page starts without
   // compiling sixteen programs.
   let listed: InvariantSpec[] | null = null;
