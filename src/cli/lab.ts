@@ -103,7 +103,9 @@ export async function lab(argv: readonly string[], out: LabOutput): Promise<numb
       return 2;
     }
     if (e instanceof MachineFault) {
-      out.stderr(`lab: internal error in the machine model: ${e.message}\n`);
+      // A typed program's fault (a division by zero, an unlock of a free lock) is the program's;
+      // in a catalogue entry it would be the model's.
+      out.stderr(`lab: the machine stopped: ${e.message}\n`);
       return 1;
     }
     throw e;

@@ -197,7 +197,7 @@ export function runLocals(
       case Op.Mod:
       case Op.Shl:
       case Op.Shr:
-        setReg64(s, d, arith(ins.op, big(alo, ahi), big(blo, bhi)));
+        setReg64(s, d, arith(ins.op, big(alo, ahi), big(blo, bhi), ins.line));
         pc++;
         break;
       case Op.SetCond:
@@ -236,15 +236,16 @@ export function runLocals(
 }
 
 /** The 64-bit operations of a typed program's C (rare: they go through BigInt). */
-function arith(op: number, a: bigint, b: bigint): bigint {
+function arith(op: number, a: bigint, b: bigint, line: number): bigint {
+  const at = line > 0 ? ` at line ${line}` : '';
   switch (op) {
     case Op.Mul:
       return a * b;
     case Op.Div:
-      if (b === 0n) throw new MachineFault('division by zero');
+      if (b === 0n) throw new MachineFault(`the program divides by zero${at}`);
       return a / b;
     case Op.Mod:
-      if (b === 0n) throw new MachineFault('division by zero (in %)');
+      if (b === 0n) throw new MachineFault(`the program takes a remainder by zero${at}`);
       return a % b;
     case Op.Shl:
       return BigInt.asIntN(64, a << (b & 63n));

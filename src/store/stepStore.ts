@@ -5,6 +5,7 @@
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import { createStore } from 'zustand/vanilla';
 import { IllegalEventError, isTerminal } from '../machine/events.ts';
+import { MachineFault } from '../machine/interpreter.ts';
 import { ReplayError } from '../machine/timeline.ts';
 import { allowedEvents, budgetLimits, budgetUsed } from '../machine/budget.ts';
 import {
@@ -111,7 +112,8 @@ function messageOf(e: unknown): string {
     e instanceof IllegalEventError ||
     e instanceof ReplayError ||
     e instanceof ParamError ||
-    e instanceof ScheduleSyntaxError
+    e instanceof ScheduleSyntaxError ||
+    e instanceof MachineFault
   ) {
     return e.message;
   }
