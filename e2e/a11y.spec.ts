@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { EditPage } from './pages/edit.ts';
 import { LivePage } from './pages/live.ts';
 import { StepPage } from './pages/step.ts';
 
@@ -50,5 +51,20 @@ test('axe finds no serious violation on Live mode after a run, with its verdict'
   const live = new LivePage(page);
   await live.open('#/live/percpu-classic?cpus=2');
   await live.runFor(500);
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('axe finds no serious violation in the editor, with a program that does not compile', async ({
+  page,
+}) => {
+  const edit = new EditPage(page);
+  await edit.open();
+  await edit.openExample('first');
+  await edit.compiles();
+  expect(await seriousViolations(page)).toEqual([]);
+  await edit.text().getByText('READ_ONCE').click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Backspace');
+  await expect(edit.problems()).toHaveCount(1);
   expect(await seriousViolations(page)).toEqual([]);
 });

@@ -52,7 +52,9 @@ function mark(cls: string): Decoration {
 
 /** Token colours: each at least 4.5:1 on white, never the only signal (the compiler says it). */
 const theme = EditorView.theme({
-  '&': { border: '2px solid #c9ced6', borderRadius: '4px', fontSize: '0.8rem', maxHeight: '60vh' },
+  // As tall as the program: the page scrolls, not a region inside it, so nothing but the text
+  // box takes the keyboard (a scrolling region would need a tab stop of its own).
+  '&': { border: '2px solid #c9ced6', borderRadius: '4px', fontSize: '0.8rem' },
   '&.cm-focused': { outline: '3px solid #0b3d91', outlineOffset: '1px' },
   '.cm-scroller': { fontFamily: "ui-monospace, 'SF Mono', Menlo, Consolas, monospace" },
   '.tok-comment': { color: '#4d5560', fontStyle: 'italic' },

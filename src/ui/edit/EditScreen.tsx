@@ -3,6 +3,7 @@ import { PROGRAM_ID } from '../../scenarios/program.ts';
 import { examples } from '../../scenarios/examples.ts';
 import type { Problem } from '../../store/editStore.ts';
 import { editLink } from '../../store/editLink.ts';
+import { MAX_LINK_CHARS } from '../../store/linkSchemas.ts';
 import { Notice } from '../Notice.tsx';
 import { SelectField } from '../SelectField.tsx';
 import { stepStore } from '../step/useStep.ts';
@@ -96,7 +97,14 @@ export function EditScreen({ hash }: { hash: string }) {
     location.hash = link;
   };
   const copyLink = async () => {
-    const url = `${location.origin}${location.pathname}${editLink(typed)}`;
+    const hash = editLink(typed);
+    if (hash.length > MAX_LINK_CHARS) {
+      setSaid(
+        `This program is too long to share as a link (${hash.length.toLocaleString('en')} characters, more than ${MAX_LINK_CHARS.toLocaleString('en')}): download it instead.`,
+      );
+      return;
+    }
+    const url = `${location.origin}${location.pathname}${hash}`;
     try {
       await navigator.clipboard.writeText(url);
       setSaid('Link copied: it opens this program in the editor.');
