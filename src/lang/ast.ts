@@ -255,3 +255,93 @@ export interface Program {
   readonly doc: string | null;
   readonly items: readonly Item[];
 }
+
+// ---- walking the tree ---------------------------------------------------------------------------
+
+/** An expression's direct sub-expressions. */
+export function childExprs(e: Expr): readonly Expr[] {
+  switch (e.kind) {
+    case 'unary':
+    case 'incdec':
+    case 'cast':
+      return [e.arg];
+    case 'binary':
+      return [e.left, e.right];
+    case 'assign':
+      return [e.target, e.value];
+    case 'call':
+      return e.args;
+    case 'member':
+      return [e.object];
+    case 'index':
+      return [e.object, e.index];
+    case 'ternary':
+      return [e.cond, e.then, e.otherwise];
+    case 'init-list':
+      return e.entries.map((x) => x.value);
+    default:
+      return [];
+  }
+}
+
+/** Calls `f` on `e` and every expression inside it, outermost first. */
+export function forEachExpr(e: Expr | null, f: (e: Expr) => void): void {
+  if (!e) return;
+  f(e);
+  for (const c of childExprs(e)) forEachExpr(c, f);
+}
+
+/**
+ * Calls `onStmt` on `s` and every statement inside it, and `onExpr` on every expression they
+ * hold (each sub-expression too), in the order they are written.
+ */
+export function walkStmt(
+  s: Stmt | null,
+  onExpr: (e: Expr) => void,
+  onStmt: (s: Stmt) => void = () => undefined,
+): void {
+  if (!s) return;
+  onStmt(s);
+  const expr = (e: Expr | null) => {
+    forEachExpr(e, onExpr);
+  };
+  const stmt = (x: Stmt | null) => {
+    walkStmt(x, onExpr, onStmt);
+  };
+  switch (s.kind) {
+    case 'block':
+      s.body.forEach(stmt);
+      break;
+    case 'decl':
+      for (const d of s.declarators) expr(d.init);
+      break;
+    case 'expr':
+      expr(s.expr);
+      break;
+    case 'if':
+      expr(s.cond);
+      stmt(s.then);
+      stmt(s.otherwise);
+      break;
+    case 'while':
+    case 'do':
+      expr(s.cond);
+      stmt(s.body);
+      break;
+    case 'for':
+      stmt(s.init);
+      expr(s.cond);
+      expr(s.step);
+      stmt(s.body);
+      break;
+    case 'for-each-cpu':
+    case 'label':
+      stmt(s.body);
+      break;
+    case 'return':
+      expr(s.value);
+      break;
+    default:
+      break;
+  }
+}

@@ -10,7 +10,16 @@ import {
   type LayoutOptions,
   type PerCpuCell,
 } from '../machine/layout.ts';
-import type { Expr, Item, Param, Program, TypeRef } from './ast.ts';
+import {
+  type Expr,
+  forEachExpr,
+  type Item,
+  type Param,
+  type Program,
+  type Stmt,
+  type TypeRef,
+  walkStmt,
+} from './ast.ts';
 import { LangFault, type Span } from './source.ts';
 import { cellType, INT, isScalar, type Ty, typeName, typeOf } from './types.ts';
 
@@ -564,86 +573,10 @@ export function foldBinary(op: string, a: bigint, b: bigint): bigint | null {
 /** Calls `f` on every expression of the program (statements, initialisers, clauses). */
 export function walkExprs(p: Program, f: (e: Expr) => void): void {
   const expr = (e: Expr | null): void => {
-    if (!e) return;
-    f(e);
-    switch (e.kind) {
-      case 'unary':
-      case 'incdec':
-      case 'cast':
-        expr(e.arg);
-        break;
-      case 'binary':
-        expr(e.left);
-        expr(e.right);
-        break;
-      case 'assign':
-        expr(e.target);
-        expr(e.value);
-        break;
-      case 'call':
-        e.args.forEach(expr);
-        break;
-      case 'member':
-        expr(e.object);
-        break;
-      case 'index':
-        expr(e.object);
-        expr(e.index);
-        break;
-      case 'ternary':
-        expr(e.cond);
-        expr(e.then);
-        expr(e.otherwise);
-        break;
-      case 'init-list':
-        e.entries.forEach((x) => {
-          expr(x.value);
-        });
-        break;
-      default:
-        break;
-    }
+    forEachExpr(e, f);
   };
-  const stmt = (s: import('./ast.ts').Stmt | null): void => {
-    if (!s) return;
-    switch (s.kind) {
-      case 'block':
-        s.body.forEach(stmt);
-        break;
-      case 'decl':
-        s.declarators.forEach((d) => {
-          expr(d.init);
-        });
-        break;
-      case 'expr':
-        expr(s.expr);
-        break;
-      case 'if':
-        expr(s.cond);
-        stmt(s.then);
-        stmt(s.otherwise);
-        break;
-      case 'while':
-      case 'do':
-        expr(s.cond);
-        stmt(s.body);
-        break;
-      case 'for':
-        stmt(s.init);
-        expr(s.cond);
-        expr(s.step);
-        stmt(s.body);
-        break;
-      case 'for-each-cpu':
-      case 'label':
-        stmt(s.body);
-        break;
-      case 'return':
-        expr(s.value);
-        break;
-      default:
-        break;
-    }
+  const stmt = (s: Stmt | null): void => {
+    walkStmt(s, f);
   };
   for (const it of p.items) {
     switch (it.kind) {

@@ -6,7 +6,7 @@
 
 import { pairValue } from '../machine/int64.ts';
 import { Cond, type Instr, Kind, Op } from '../machine/isa.ts';
-import type { Expr, Stmt } from './ast.ts';
+import { type Expr, type Stmt, walkStmt } from './ast.ts';
 import type { Draft, Label, Reg } from './emit.ts';
 import { ExprGen } from './expressions.ts';
 import { owners } from './gen.ts';
@@ -824,95 +824,25 @@ function writes(d: Draft | Instr): boolean {
 /** Whether a statement assigns the variable `name` (or takes its address). */
 export function assigns(s: Stmt, name: string): boolean {
   let found = false;
-  const expr = (e: Expr | null): void => {
-    if (!e || found) return;
-    switch (e.kind) {
-      case 'assign':
-        if (e.target.kind === 'name' && e.target.name === name) found = true;
-        expr(e.target);
-        expr(e.value);
-        break;
-      case 'incdec':
-        if (e.arg.kind === 'name' && e.arg.name === name) found = true;
-        expr(e.arg);
-        break;
-      case 'unary':
-        if (e.op === '&' && e.arg.kind === 'name' && e.arg.name === name) found = true;
-        expr(e.arg);
-        break;
-      case 'binary':
-        expr(e.left);
-        expr(e.right);
-        break;
-      case 'call':
-        e.args.forEach(expr);
-        // local_irq_save(flags) and spin_lock_irqsave(l, flags) write their flags.
-        if (
-          /irqsave$|^local_irq_save$|^raw_local_irq_save$/.test(e.callee) &&
-          e.args.some((a) => a.kind === 'name' && a.name === name)
-        )
-          found = true;
-        break;
-      case 'member':
-        expr(e.object);
-        break;
-      case 'cast':
-        expr(e.arg);
-        break;
-      case 'ternary':
-        expr(e.cond);
-        expr(e.then);
-        expr(e.otherwise);
-        break;
-      default:
-        break;
-    }
-  };
-  const stmt = (x: Stmt | null): void => {
-    if (!x || found) return;
-    switch (x.kind) {
-      case 'block':
-        x.body.forEach(stmt);
-        break;
-      case 'decl':
-        x.declarators.forEach((d) => {
-          expr(d.init);
-        });
-        break;
-      case 'expr':
-        expr(x.expr);
-        break;
-      case 'if':
-        expr(x.cond);
-        stmt(x.then);
-        stmt(x.otherwise);
-        break;
-      case 'while':
-      case 'do':
-        expr(x.cond);
-        stmt(x.body);
-        break;
-      case 'for':
-        stmt(x.init);
-        expr(x.cond);
-        expr(x.step);
-        stmt(x.body);
-        break;
-      case 'for-each-cpu':
-        if (x.variable === name) found = true;
-        stmt(x.body);
-        break;
-      case 'label':
-        stmt(x.body);
-        break;
-      case 'return':
-        expr(x.value);
-        break;
-      default:
-        break;
-    }
-  };
-  stmt(s);
+  const named = (e: Expr) => e.kind === 'name' && e.name === name;
+  walkStmt(
+    s,
+    (e) => {
+      if (e.kind === 'assign' && named(e.target)) found = true;
+      else if (e.kind === 'incdec' && named(e.arg)) found = true;
+      else if (e.kind === 'unary' && e.op === '&' && named(e.arg)) found = true;
+      // local_irq_save(flags) and spin_lock_irqsave(l, flags) write their flags.
+      else if (
+        e.kind === 'call' &&
+        /irqsave$|^local_irq_save$|^raw_local_irq_save$/.test(e.callee) &&
+        e.args.some(named)
+      )
+        found = true;
+    },
+    (x) => {
+      if (x.kind === 'for-each-cpu' && x.variable === name) found = true;
+    },
+  );
   return found;
 }
 
