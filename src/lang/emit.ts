@@ -4,7 +4,7 @@
 // can mark kinds and tallies on the instructions it finds.
 
 import { hiOf, loOf } from '../machine/int64.ts';
-import { Cond, type Instr, Kind, Mode, Op, type Program, type Site } from '../machine/isa.ts';
+import { BLANK_INSTR, type Instr, Kind, Op, type Program, type Site } from '../machine/isa.ts';
 import { LangFault, type LineMap, type Span } from './source.ts';
 
 export type Draft = { -readonly [K in keyof Instr]: Instr[K] } & {
@@ -38,29 +38,7 @@ export interface Operand {
 /** A register or an immediate. */
 export type Src = Reg | bigint;
 
-const BLANK: Omit<Draft, 'site' | 'fns' | 'to'> = {
-  op: Op.Pause,
-  dst: -1,
-  src: -1,
-  src2: -1,
-  useImm: false,
-  immLo: 0,
-  immHi: 0,
-  width: 32,
-  mode: Mode.None,
-  base: 0,
-  stride: 0,
-  areg: -1,
-  cond: Cond.Eq,
-  target: -1,
-  line: 0,
-  col: 0,
-  kind: Kind.Plain,
-  tail: false,
-  tally: 0,
-  say: '',
-  saySpin: '',
-};
+const BLANK: Omit<Draft, 'site' | 'fns' | 'to'> = BLANK_INSTR;
 
 export class Emitter {
   readonly drafts: Draft[] = [];

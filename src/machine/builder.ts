@@ -8,7 +8,7 @@
 // UI can put a cursor on the pseudo-C line a CPU is about to run.
 
 import { hiOf, loOf } from './int64.ts';
-import { Cond, type Instr, Kind, Mode, Op, type Program } from './isa.ts';
+import { BLANK_INSTR, Cond, type Instr, Kind, Mode, Op, type Program } from './isa.ts';
 import type { Cell, PerCpuCell, ResultSlot } from './layout.ts';
 
 export class Reg {
@@ -83,29 +83,7 @@ export interface BuilderOptions {
 
 type Draft = { -readonly [K in keyof Instr]: Instr[K] } & { targetLabel: Label | null };
 
-const blank: Omit<Draft, 'targetLabel'> = {
-  op: Op.Pause,
-  dst: -1,
-  src: -1,
-  src2: -1,
-  useImm: false,
-  immLo: 0,
-  immHi: 0,
-  width: 32,
-  mode: Mode.None,
-  base: 0,
-  stride: 0,
-  areg: -1,
-  cond: Cond.Eq,
-  target: -1,
-  line: 0,
-  col: 0,
-  kind: Kind.Plain,
-  tail: false,
-  tally: 0,
-  say: '',
-  saySpin: '',
-};
+const blank: Omit<Draft, 'targetLabel'> = BLANK_INSTR;
 
 export class ProgramBuilder {
   private readonly drafts: Draft[] = [];

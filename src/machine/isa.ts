@@ -268,3 +268,32 @@ export function tallyOf(ins: Instr): number {
   if (ins.op !== Op.Tally || !ins.useImm) return 0;
   return Number(pairValue(ins.immLo, ins.immHi));
 }
+
+/**
+ * An instruction that does nothing yet, every field at its neutral value: what the builder and
+ * the language's emitter start each record from, so every record has the same shape (which keeps
+ * the interpreter's property loads monomorphic).
+ */
+export const BLANK_INSTR: Instr = {
+  op: Op.Pause,
+  dst: -1,
+  src: -1,
+  src2: -1,
+  useImm: false,
+  immLo: 0,
+  immHi: 0,
+  width: 32,
+  mode: Mode.None,
+  base: 0,
+  stride: 0,
+  areg: -1,
+  cond: Cond.Eq,
+  target: -1,
+  line: 0,
+  col: 0,
+  kind: Kind.Plain,
+  tail: false,
+  tally: 0,
+  say: '',
+  saySpin: '',
+};
