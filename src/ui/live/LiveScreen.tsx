@@ -222,6 +222,7 @@ function LiveBody() {
               atRest={final?.terminal ?? false}
               relevant={relevant}
               readName={readName}
+              sumName={`${counter?.sum ?? 'sum'}()`}
             />
           )}
           <RecentEvents notes={history.notes} scenario={scenario} />
@@ -261,10 +262,13 @@ function ScenarioIntro({ scenario: sc }: { scenario: Scenario }) {
       <p className="summary">
         {sc.summary} {sc.reconstruction && <span className="badge">reconstruction</span>}
       </p>
-      <details className="lesson">
-        <summary>Lesson</summary>
-        <p>{sc.lesson.summary}</p>
-      </details>
+      {/* A typed program has no lesson: its own comment is its summary. */}
+      {sc.lesson.summary !== '' && sc.lesson.summary !== sc.summary && (
+        <details className="lesson">
+          <summary>Lesson</summary>
+          <p>{sc.lesson.summary}</p>
+        </details>
+      )}
     </>
   );
 }

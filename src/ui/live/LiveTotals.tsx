@@ -19,12 +19,15 @@ export function LiveTotals({
   atRest,
   relevant,
   readName,
+  sumName,
 }: {
   reading: LiveReading;
   atRest: boolean;
   relevant: Relevant;
   /** The read's kernel name: percpu_counter_read(), get_nr_files(). */
   readName: string;
+  /** The sum's name as the program declares it: __percpu_counter_sum(). */
+  sumName: string;
 }) {
   const t = reading.total;
   const seconds = reading.ms / 1000;
@@ -60,7 +63,7 @@ export function LiveTotals({
         )}
         {reading.sum && (
           <tr>
-            <th scope="row">Last percpu_counter_sum()</th>
+            <th scope="row">Last {sumName}</th>
             <td>
               {fmt(reading.sum.value)}{' '}
               <span className="hint">

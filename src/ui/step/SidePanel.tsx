@@ -8,25 +8,30 @@ export type PanelName = (typeof PANELS)[number];
 export function PanelButtons({
   open,
   onToggle,
+  taught = true,
 }: {
   open: string | null;
   onToggle: (name: string) => void;
+  /** The scenario has a lesson (a typed program has none, nor challenges). */
+  taught?: boolean;
 }) {
   return (
     <div className="panel-buttons" role="group" aria-label="Panels">
-      {PANELS.map((name) => (
-        <button
-          key={name}
-          type="button"
-          aria-expanded={open === name}
-          aria-controls="side-panel"
-          onClick={() => {
-            onToggle(name);
-          }}
-        >
-          {name}
-        </button>
-      ))}
+      {PANELS.filter((name) => taught || (name !== 'Lesson' && name !== 'Challenges')).map(
+        (name) => (
+          <button
+            key={name}
+            type="button"
+            aria-expanded={open === name}
+            aria-controls="side-panel"
+            onClick={() => {
+              onToggle(name);
+            }}
+          >
+            {name}
+          </button>
+        ),
+      )}
     </div>
   );
 }

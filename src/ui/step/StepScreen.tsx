@@ -149,6 +149,7 @@ export function StepScreen({
           </a>
         )}
         <PanelButtons
+          taught={sc.id !== PROGRAM_ID}
           open={panel}
           onToggle={(name) => {
             setPanel((p) => (p === name ? null : (name as PanelName)));
