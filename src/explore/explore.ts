@@ -27,7 +27,7 @@ import {
   isTerminal,
   makeEvent,
 } from '../machine/events.ts';
-import { initialState, topContext } from '../machine/interpreter.ts';
+import { initialState, MachineFault, topContext } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
 import {
   contextName,
@@ -389,6 +389,34 @@ export function explore(
     }
   };
 
+  /**
+   * An event that makes the machine fault (a typed program divides by zero, or unlocks a lock
+   * it does not hold): an outcome of its own, with the schedule that leads to it, so Explore
+   * answers "this program can fault, here is how" instead of stopping.
+   */
+  const fault = (id: number, ev: number, state: Int32Array, reason: string) => {
+    const key = `F|${reason}`;
+    const seen = outcomes.get(key);
+    if (seen) {
+      seen.states++;
+      return;
+    }
+    const c = concrete(id);
+    const back = sym ? sym.inverse(c.g) : 0;
+    const rename = (k: number) => (sym ? sym.cpu(back, k) : k);
+    const type = eventType(ev);
+    const last = makeEvent(type, rename(eventCpu(ev)), type === Ev.Migrate ? rename(eventTarget(ev)) : 0);
+    violated = true;
+    outcomes.set(key, {
+      observables: observe(sc, m, state, params),
+      violations: [{ id: 'fault', reason }],
+      terminal: false,
+      witness: witnessOf(id, [...c.events, last]),
+      states: 1,
+      mask: 0,
+    });
+  };
+
   // The node being expanded, shared with `follow` (one closure for the whole run).
   let id = -1;
   let meta = 0;
@@ -409,7 +437,15 @@ export function explore(
     if (switches > bounds.switches) return false;
     // One block copy (a memcpy), not a word loop: it runs for every transition.
     next.set(cur);
-    apply(m, next, ev);
+    try {
+      apply(m, next, ev);
+    } catch (e) {
+      if (!(e instanceof MachineFault)) throw e;
+      fault(id, ev, cur, e.message);
+      // The state is not stuck: its path ends in the fault, told as an outcome of its own.
+      moved[0] = 1;
+      return false;
+    }
     if (endless) capRetries(next);
     transitions++;
     let last = isStep ? eventCpu(ev) : lastCpu;

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { explore } from '../explore/explore.ts';
 import { programScenario } from '../scenarios/program.ts';
+import { formatEvent } from '../machine/events.ts';
 import { resolveParams } from '../scenarios/params.ts';
 
 /** Every end state's observables of a program, as `name=value` strings. */
@@ -81,5 +82,33 @@ observe c = c;
 observe exact;
 invariant final no-lost-update;`;
     expect(outcomes(src)).toEqual(new Set(['c=4 exact=4']));
+  });
+});
+
+/** A program that divides by zero when P1 reads x before P0 writes it. */
+const DIVIDES = `C divide
+int x;
+int y;
+P0() { WRITE_ONCE(x, 2); }
+P1() { int r; r = READ_ONCE(x); WRITE_ONCE(y, 10 / r); }
+observe y = y;`;
+
+describe('a program that faults', () => {
+  const src = DIVIDES;
+
+  it('is an outcome of Explore, with the schedule that makes it fault', () => {
+    const r = programScenario(src);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const sc = r.scenario;
+    const res = explore(sc, resolveParams(sc, {}), { ...sc.bounds, switches: Infinity });
+    expect(res.complete).toBe(true);
+    const faults = res.outcomes.filter((o) => o.violations.some((v) => v.id === 'fault'));
+    expect(faults.map((o) => o.violations[0]?.reason)).toEqual([
+      'the program divides by zero at line 5',
+    ]);
+    // P1 reads x before P0 writes it (the division runs in the read's step); the other order
+    // divides by 2.
+    expect(faults[0]?.witness.events.map(formatEvent)).toEqual(['1']);
+    expect(res.outcomes.filter((o) => o.terminal).map((o) => o.observables.y)).toEqual([5]);
   });
 });

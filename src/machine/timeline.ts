@@ -3,7 +3,7 @@
 // it": replay, the test kit, Step mode's session and the links it opens all go through here.
 
 import { applyChecked, formatEvent, IllegalEventError } from './events.ts';
-import { initialState, newTrace } from './interpreter.ts';
+import { initialState, MachineFault, newTrace } from './interpreter.ts';
 import type { Machine } from './machine.ts';
 import { describeStep, type StepDescription } from './narrate.ts';
 import { copyState } from './state.ts';
@@ -36,8 +36,14 @@ export class ReplayError extends Error {
     readonly index: number,
     readonly event: string,
     readonly reason: string,
+    /** The event is legal but the machine faults on it (a typed program's division by zero). */
+    readonly fault = false,
   ) {
-    super(`event ${index + 1} ('${event}') is not possible at that point: ${reason}`);
+    super(
+      fault
+        ? `event ${index + 1} ('${event}') stops the machine: ${reason}`
+        : `event ${index + 1} ('${event}') is not possible at that point: ${reason}`,
+    );
   }
 }
 
@@ -96,6 +102,7 @@ export function takeEvents<T extends Timeline>(t: T, events: readonly number[]):
       next = advance(t.m, s, ev, all.length);
     } catch (e) {
       if (e instanceof IllegalEventError) throw new ReplayError(i, formatEvent(ev), e.reason);
+      if (e instanceof MachineFault) throw new ReplayError(i, formatEvent(ev), e.message, true);
       throw e;
     }
     all.push(ev);

@@ -3,7 +3,8 @@ import { Ev, makeEvent } from '../machine/events.ts';
 import { findScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { decodeLink, encodeLink } from './link.ts';
-import { currentState } from './session.ts';
+import { openProgram } from '../scenarios/index.ts';
+import { currentState, startSession } from './session.ts';
 import { createStepStore, linkOf } from './stepStore.ts';
 
 const step = (k: number) => makeEvent(Ev.Step, k);
@@ -130,5 +131,24 @@ describe('step links', () => {
       ok: false,
       message: "the link's position 'at=-2' is not a step number",
     });
+  });
+
+  it('loads a witness of a fault up to the event that faults, and says what it does', () => {
+    const r = openProgram(`C divide
+int x;
+int y;
+P0() { WRITE_ONCE(x, 2); }
+P1() { int r; r = READ_ONCE(x); WRITE_ONCE(y, 10 / r); }
+observe y = y;`);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const step = createStepStore(startSession(r.scenario));
+    step.getState().scheduleLoaded({}, '0 1');
+    expect(step.getState().notice).toBeNull(); // P0 wrote 2 first: 10 / 2
+    step.getState().scheduleLoaded({}, '1 0');
+    const s = step.getState();
+    expect(s.session.events).toHaveLength(0);
+    expect(s.notice).toBe(
+      'Event 1 of the schedule, 1, stops the machine: the program divides by zero at line 5. The schedule is loaded up to it.',
+    );
   });
 });

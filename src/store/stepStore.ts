@@ -159,8 +159,20 @@ export function createStepStore(initial: Session = startSession(first)) {
     ) => {
       try {
         const { events } = parseScheduleWithOffsets(schedule);
-        const session = loadSchedule(startSession(get().session.scenario, params), events);
-        set({ session, notice: null, playing: false, ...also });
+        const start = startSession(get().session.scenario, params);
+        try {
+          set({ session: loadSchedule(start, events), notice: null, playing: false, ...also });
+        } catch (e) {
+          // An explorer's witness of a fault ends in the event that faults: load what comes
+          // before it, and say what the next event does.
+          if (!(e instanceof ReplayError) || !e.fault) throw e;
+          set({
+            session: loadSchedule(start, events.slice(0, e.index)),
+            notice: `Event ${e.index + 1} of the schedule, ${e.event}, stops the machine: ${e.reason}. The schedule is loaded up to it.`,
+            playing: false,
+            ...also,
+          });
+        }
       } catch (e) {
         set({ notice: messageOf(e) });
       }
