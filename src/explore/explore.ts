@@ -405,7 +405,11 @@ export function explore(
     const back = sym ? sym.inverse(c.g) : 0;
     const rename = (k: number) => (sym ? sym.cpu(back, k) : k);
     const type = eventType(ev);
-    const last = makeEvent(type, rename(eventCpu(ev)), type === Ev.Migrate ? rename(eventTarget(ev)) : 0);
+    const last = makeEvent(
+      type,
+      rename(eventCpu(ev)),
+      type === Ev.Migrate ? rename(eventTarget(ev)) : 0,
+    );
     violated = true;
     outcomes.set(key, {
       observables: observe(sc, m, state, params),
