@@ -18,7 +18,7 @@ describe('deployment headers', () => {
   it('public/_headers and vercel.json are what deploy/headers.ts says (npm run deploy:headers)', () => {
     expect(readFileSync('public/_headers', 'utf8')).toBe(netlifyHeaders());
     expect(JSON.parse(readFileSync('vercel.json', 'utf8'))).toEqual(vercelConfig());
-    expect(readFileSync('README.md', 'utf8')).toContain(nginxLocations());
+    expect(readFileSync('docs/serving.md', 'utf8')).toContain(nginxLocations());
   });
 
   it('the page runs only its own code; only the CPU workers may compile WebAssembly', () => {

@@ -23,7 +23,7 @@ describe('README folder map', () => {
     expect(at('Run it')).toBeGreaterThan(0);
     expect(at('Run it')).toBeLessThan(at('Test it'));
     expect(at('Test it')).toBeLessThan(at('Folder map'));
-    expect(at('Folder map')).toBeLessThan(at('Step mode'));
+    expect(at('Folder map')).toBeLessThan(at('The modes and the rest'));
   });
 
   it.each(mapped)('%s exists', (path) => {

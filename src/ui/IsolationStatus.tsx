@@ -72,7 +72,7 @@ export function IsolationStatus({ isolated }: { isolated: boolean }) {
         </li>
       </ul>
       <p>
-        <code>npm run dev</code> and <code>npm run serve</code> send them; the README gives the
+        <code>npm run dev</code> and <code>npm run serve</code> send them; docs/serving.md gives the
         settings for Netlify, Cloudflare Pages, Vercel and nginx. Step and Explore work without
         them.
       </p>
