@@ -268,8 +268,8 @@ export abstract class ExprGen extends GenBase {
     return this.element(v.pc, v.elem, this.value(e.args[1] as Expr), e.span);
   }
 
-  private memberPlace(e: Expr & { kind: 'member' }): Place {
-    let obj;
+  /** The struct a member access names: `s.f`'s s, or `p->f`'s *p. */
+  private memberObject(e: Expr & { kind: 'member' }) {
     if (e.arrow) {
       const p = this.value(e.object);
       if (p.k !== 'obj')
@@ -279,13 +279,15 @@ export abstract class ExprGen extends GenBase {
             ? 'a pointer to a struct must be known when the program is compiled: pass &the_struct.'
             : '`->` needs a pointer to a struct.',
         );
-      obj = p.obj;
-    } else {
-      const p = this.place(e.object);
-      if (p.k !== 'obj') throw new LangFault(e.object.span, '`.` needs a struct.');
-      obj = p.obj;
+      return p.obj;
     }
-    const st = this.field(obj, e.field, e.span);
+    const p = this.place(e.object);
+    if (p.k !== 'obj') throw new LangFault(e.object.span, '`.` needs a struct.');
+    return p.obj;
+  }
+
+  private memberPlace(e: Expr & { kind: 'member' }): Place {
+    const st = this.field(this.memberObject(e), e.field, e.span);
     if (st.k === 'percpu')
       throw new LangFault(
         e.span,
@@ -295,23 +297,7 @@ export abstract class ExprGen extends GenBase {
   }
 
   private memberValue(e: Expr & { kind: 'member' }): Val {
-    let obj;
-    if (e.arrow) {
-      const p = this.value(e.object);
-      if (p.k !== 'obj')
-        throw new LangFault(
-          e.object.span,
-          p.k === 'reg'
-            ? 'a pointer to a struct must be known when the program is compiled: pass &the_struct.'
-            : '`->` needs a pointer to a struct.',
-        );
-      obj = p.obj;
-    } else {
-      const p = this.place(e.object);
-      if (p.k !== 'obj') throw new LangFault(e.object.span, '`.` needs a struct.');
-      obj = p.obj;
-    }
-    const st = this.field(obj, e.field, e.span);
+    const st = this.field(this.memberObject(e), e.field, e.span);
     if (st.k === 'percpu')
       return { k: 'pcpu', pc: st.pc, elem: st.ty, ty: { k: 'percpu', to: st.ty } };
     return this.read(this.storagePlace(st), e.span);

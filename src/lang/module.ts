@@ -11,6 +11,7 @@ import {
   type PerCpuCell,
 } from '../machine/layout.ts';
 import {
+  type Declarator,
   type Expr,
   forEachExpr,
   type Item,
@@ -220,22 +221,24 @@ export class Module {
     walkExprs(this.program, (e) => {
       if (e.kind === 'member' && e.arrow) arrows.add(e.field);
     });
+    // A global, declared at the top level or in the init block, with its initial value.
+    const declare = (type: TypeRef, d: Declarator) => {
+      const ty = this.type({ ...type, pointers: type.pointers + d.pointers });
+      this.declareGlobal(d.name, ty, d.span, arrows);
+      if (d.init)
+        this.inits.push({
+          target: { kind: 'name', span: d.span, name: d.name },
+          value: d.init,
+          span: d.span,
+        });
+    };
     for (const it of items) {
       switch (it.kind) {
         case 'struct':
           this.defineStruct(it);
           break;
         case 'global':
-          for (const d of it.declarators) {
-            const ty = this.type({ ...it.type, pointers: it.type.pointers + d.pointers });
-            this.declareGlobal(d.name, ty, d.span, arrows);
-            if (d.init)
-              this.inits.push({
-                target: { kind: 'name', span: d.span, name: d.name },
-                value: d.init,
-                span: d.span,
-              });
-          }
+          for (const d of it.declarators) declare(it.type, d);
           break;
         case 'percpu': {
           const ty = this.type(it.type);
@@ -263,16 +266,7 @@ export class Module {
         case 'init':
           for (const e of it.entries) {
             if (e.kind === 'decl') {
-              for (const d of e.declarators) {
-                const ty = this.type({ ...e.type, pointers: e.type.pointers + d.pointers });
-                this.declareGlobal(d.name, ty, d.span, arrows);
-                if (d.init)
-                  this.inits.push({
-                    target: { kind: 'name', span: d.span, name: d.name },
-                    value: d.init,
-                    span: d.span,
-                  });
-              }
+              for (const d of e.declarators) declare(e.type, d);
             } else if (e.target.kind === 'regref') {
               const byThread =
                 this.registerInits.get(e.target.thread) ??

@@ -19,7 +19,7 @@ import type {
 } from './ast.ts';
 import { lex, MAX_SOURCE_CHARS, type Token } from './lexer.ts';
 import { LangFault, type LangError, type Span } from './source.ts';
-import { CLAUSE_WORDS, CPU_LOOPS, QUALIFIERS, THREAD_NAME, TYPE_NAMES } from './words.ts';
+import { CLAUSE_WORDS, CPU_LOOPS, KEYWORDS, QUALIFIERS, THREAD_NAME, TYPE_NAMES } from './words.ts';
 
 export type ParseResult =
   | { readonly ok: true; readonly program: Program; readonly tokens: readonly Token[] }
@@ -883,26 +883,8 @@ class Parser {
   }
 }
 
-/** Statement words that cannot be a label or a variable. */
-const KEYWORD_LIKE = new Set([
-  'if',
-  'else',
-  'while',
-  'do',
-  'for',
-  'break',
-  'continue',
-  'return',
-  'goto',
-  'struct',
-  'switch',
-  'case',
-  'default',
-  'sizeof',
-  'typedef',
-  'true',
-  'false',
-]);
+/** Statement words that cannot be a label or a variable: C's keywords, and true and false. */
+const KEYWORD_LIKE: ReadonlySet<string> = new Set([...KEYWORDS, 'true', 'false']);
 
 function withStars(t: TypeRef, stars: number): TypeRef {
   return stars === 0 ? t : { ...t, pointers: t.pointers + stars };

@@ -353,12 +353,16 @@ function tryCmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr): Val {
   return outcomeOf(g, d, old);
 }
 
-/** ok = (found == old), as a constant on each path; on failure old = found. */
-function outcomeOf(g: ExprGen, found: Reg, old: Reg): Val {
+/**
+ * ok = (found == old), as a constant on each path; on failure old = found. `matched` emits what
+ * runs only when they match (a local cmpxchg's store).
+ */
+function outcomeOf(g: ExprGen, found: Reg, old: Reg, matched: () => void = () => undefined): Val {
   const ok = g.temp();
   const fail = g.e.label();
   const join = g.e.label();
   g.e.branch(Cond.Ne, found, old, fail);
+  matched();
   g.e.mov(ok, 1n);
   g.e.jump(join);
   g.e.bind(fail);
@@ -697,20 +701,10 @@ for (const pre of ['this_cpu', '__this_cpu', 'raw_cpu']) {
     const old = localArg(g, o as Expr, 'this_cpu_try_cmpxchg’s expected value (&old)');
     const next = g.reg(g.value(n as Expr), (n as Expr).span);
     const d = g.temp();
-    const fail = g.e.label();
-    const join = g.e.label();
-    const ok = g.temp();
     g.loadInto(p, d, true);
-    g.e.branch(Cond.Ne, d, old, fail);
-    const st = g.storeFrom(p, next, true);
-    st.tail = true;
-    g.e.mov(ok, 1n);
-    g.e.jump(join);
-    g.e.bind(fail);
-    g.e.mov(ok, 0n);
-    g.e.mov(old, d);
-    g.e.bind(join);
-    return { k: 'reg', r: ok, ty: BOOL };
+    return outcomeOf(g, d, old, () => {
+      g.storeFrom(p, next, true).tail = true;
+    });
   });
 }
 
