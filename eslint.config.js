@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// The layer rule of DESIGN.md §3: the pure core runs unchanged in Node, workers and the main
+// The layer rule (the README's folder map): the pure core runs unchanged in Node, workers and the main
 // thread, so it imports nothing from the UI side. Each message names where the code belongs.
 const pureCore =
   'The pure core (src/machine, src/lang, src/scenarios, src/explore, src/live, src/lessons)';
@@ -69,7 +69,7 @@ const pureCoreImports = {
   ],
 };
 
-// Stores are built without React (DESIGN §3, STYLE 5): React components read them through hooks.
+// Stores are built without React: React components read them through hooks.
 const storeImports = {
   paths: [
     {

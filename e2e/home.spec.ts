@@ -3,7 +3,7 @@ import { NR_FILES_GROUP } from '../src/scenarios/groups.ts';
 import { catalogue } from '../src/scenarios/index.ts';
 import { HomePage } from './pages/home.ts';
 
-// The catalogue's own data (its ids are checked against DESIGN §5 in catalogue.test.ts).
+// The catalogue's own data (its ids are checked in catalogue.test.ts).
 const nrFilesThread = NR_FILES_GROUP;
 const nrFilesScenarios = catalogue.filter((s) => s.group === NR_FILES_GROUP).map((s) => s.id);
 const reconstructions = catalogue.filter((s) => s.reconstruction).map((s) => s.id);

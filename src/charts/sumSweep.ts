@@ -1,8 +1,8 @@
 // The sweep of a lockless sum across the counter: what percpu_counter_sum() has read so far (the
 // global count, then CPU0's delta, CPU1's…), what it has not read yet, its running total, its
 // retries, and the batches a fold moved behind its back. This is the picture that explains why
-// a lockless sum misses (or counts twice) a whole batch: reference §6d part 1, Tejun Heo's
-// "@batch deviations". Pure: derived from a Run, so it is tested in Node.
+// a lockless sum misses (or counts twice) a whole batch, Tejun Heo's "@batch deviations"
+// (<20110426121011.GD878@htj.dyndns.org>). Pure: derived from a Run, so it is tested in Node.
 
 import { actorName } from '../machine/narrate.ts';
 import { minus, pairValue, plus } from '../machine/int64.ts';

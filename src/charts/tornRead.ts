@@ -1,4 +1,4 @@
-// A torn read of a 64-bit value on a 32-bit CPU (reference §6g): the reader loads the low and the
+// A torn read of a 64-bit value on a 32-bit CPU: the reader loads the low and the
 // high word in two steps, so the value it forms can join a half from before a writer's update
 // with a half from after it. This module says, for the latest read in progress or done, which
 // step read each half, which step wrote the word it got, and what the two halves form against

@@ -1,7 +1,7 @@
 // Which words of a state an event can write, so that the explorer compares a successor with its
 // parent only there (visited.ts: `components`).
 //
-// An event on CPU k (DESIGN §4) writes memory, CPU k's fields, the record of the context on top
+// An event on CPU k (docs/machine.md) writes memory, CPU k's fields, the record of the context on top
 // of CPU k (the one that steps, or the task that is preempted), the records of CPU k's IRQ and
 // NMI handlers (an event can start them), and the results; a task that finishes only reads the
 // others (the next one to run). Every other word keeps its value, so its component keeps its id.

@@ -1,11 +1,11 @@
 // The course: every scenario once, from the first race to the kernel of today.
 //
-// It follows DESIGN §5's catalogue order (the order of groups.ts: the 2006 nr_files thread,
+// It follows the catalogue's order (the order of groups.ts: the 2006 nr_files thread,
 // percpu_counter in 2.6.39, the 2011 scalability threads, this_cpu operations and cmpxchg_local,
 // modern mainline), with three moves, each for the student:
 // - global-spinlock comes before global-atomic: that is the order of history (2.6.16's
 //   filp_count_lock, replaced by Dipankar Sarma's atomic_t, then Eric Dumazet's per-CPU counts)
-//   and of the reference's fixes "in increasing scalability" (§6a).
+//   and of the 2006 thread's fixes "in increasing scalability".
 // - torn-read-32 joins its group (groups.ts puts it with the 2011 series, whose first patches
 //   fix it) and opens it: its SMP fix, an atomic64_t fbc->count, is where percpu-atomic64 starts.
 // - percpu-sum-fuzzy comes right after percpu-atomic64, as in the thread (the retrying sums of

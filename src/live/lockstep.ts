@@ -1,4 +1,4 @@
-// Lockstep replay (DESIGN §6): a schedule runs on the real workers one event at a time. The page
+// Lockstep replay (docs/machine.md): a schedule runs on the real workers one event at a time. The page
 // writes the event and whose turn it is; that CPU's worker applies it to the shared state with
 // the model's own `apply` (through Atomics where the model says indivisible) and hands the turn
 // back. Every handoff is an Atomics store + notify, which also publishes the memory written

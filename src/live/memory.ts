@@ -1,5 +1,5 @@
 // The shared memory of a live run: one SharedArrayBuffer that the CPU workers and the page both
-// map (DESIGN §6). Everything that crosses threads lives here, never in a message: a busy worker
+// map (docs/machine.md, Live mode's choices). Everything that crosses threads lives here, never in a message: a busy worker
 // cannot answer one, and the page reads it once per animation frame.
 //
 // Lines of 64 bytes, in this order:

@@ -50,7 +50,7 @@ const machine = () =>
     };
   });
 
-describe('enabledEvents and the legality rules of DESIGN §4', () => {
+describe('enabledEvents and the legality rules of docs/machine.md', () => {
   it('at the start: steps, interrupts, preemption and migration of preemptible tasks', () => {
     const k = machine();
     expect(legal(k)).toEqual(['0', 'irq0', 'nmi0', 'pre0', 'mig0>1', '1', 'mig1>0']);

@@ -1,4 +1,4 @@
-// Scheduler events (DESIGN §4): the choices at each state, their legality and their effect.
+// Scheduler events (docs/machine.md): the choices at each state, their legality and their effect.
 //
 // An event is a small integer: type in the low 3 bits, CPU k in the next 8, target CPU j above.
 // Integers keep exploration allocation-free; `formatEvent` gives the schedule-string token.

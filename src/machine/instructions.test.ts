@@ -99,7 +99,7 @@ describe('plain loads and stores', () => {
   const tornRead = (loadOrder: 'lo-hi' | 'hi-lo') =>
     cellKit(['fbc->count', 's64', 0xfffffff0], [read, increment(32)], { wordBits: 32, loadOrder });
 
-  it('on a 32-bit machine a 64-bit load takes two steps, so a reader can see a torn value (§6g)', () => {
+  it('on a 32-bit machine a 64-bit load takes two steps, so a reader can see a torn value', () => {
     // CPU0 reads lo first, then hi.
     const k = tornRead('lo-hi');
     const said = k.run('0 1 1 1 1 0');
@@ -353,7 +353,7 @@ describe('interrupts', () => {
       };
     });
 
-  it('an IRQ raised with interrupts off stays pending and is delivered on restore (§6f part 2)', () => {
+  it('an IRQ raised with interrupts off stays pending and is delivered on restore', () => {
     const k = irqMachine();
     expect(k.run('0 0 irq0')).toEqual([
       'CPU0 saves the interrupt state and disables interrupts',

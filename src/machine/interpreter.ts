@@ -284,7 +284,7 @@ function holds(cond: number, alo: number, ahi: number, blo: number, bhi: number)
 /**
  * Runs one instruction of the context on top of CPU k (the `step k` event).
  *
- * The same code runs the model and the live workers (DESIGN §6), so every step the model calls
+ * The same code runs the model and the live workers (docs/machine.md), so every step the model calls
  * indivisible is one indivisible operation on shared memory too: LOCK-prefixed operations and
  * spin locks go through `Atomics` (which also works on the model's unshared arrays), and a
  * single-step 64-bit access goes through `wide`, a BigInt64Array over the same bytes as `s`

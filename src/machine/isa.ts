@@ -9,7 +9,7 @@
 // scheduler step each) or *local* (register arithmetic, branches, recording a result). Local
 // instructions cannot be observed by any other context, so the interpreter runs them in the same
 // step as the visible instruction before them; interleavings are therefore exactly those of the
-// visible instructions, and `x++` on shared memory is two steps (load; store), as DESIGN §4 says.
+// visible instructions, and `x++` on shared memory is two steps (load; store), as docs/machine.md says.
 
 import { pairValue } from './int64.ts';
 

@@ -4,7 +4,7 @@
 // low word first, aligned to an even word so that a live worker can also reach it as one 64-bit
 // element of a BigInt64Array. Per-CPU variables are arrays with one element per CPU; in the
 // compact layout (the model) they are adjacent, in the padded layout (live workers) each element
-// sits on its own 64-byte cache line, as DESIGN §6 asks.
+// sits on its own 64-byte cache line, as Live mode needs (docs/machine.md).
 
 import { hiOf, loOf } from './int64.ts';
 
@@ -86,7 +86,7 @@ export interface Layout {
 /** How a layout places its cells: compact (the model's default) or for live workers. */
 export interface LayoutOptions {
   /**
-   * Live workers: every cell and per-CPU element on its own 64-byte line (DESIGN §6), so a slot
+   * Live workers: every cell and per-CPU element on its own 64-byte line (docs/machine.md), so a slot
    * update does not invalidate another CPU's line; context records on lines of their own.
    */
   readonly padded?: boolean;

@@ -32,7 +32,7 @@ function errorOf(text: string): ScheduleSyntaxError {
 }
 
 describe('schedule strings', () => {
-  it('parse the DESIGN example', () => {
+  it('parse the example of docs/cli.md', () => {
     expect(formatSchedule(parseSchedule('0 0 1 irq0 0 0 mig0>1 1'))).toBe(
       '0 0 1 irq0 0 0 mig0>1 1',
     );

@@ -14,7 +14,7 @@ function variantsOf(sc: Scenario): string[] {
 }
 
 describe('the scenario catalogue', () => {
-  it('has the 16 ids of DESIGN §5, each once', () => {
+  it('has the 16 ids of docs/catalogue.md, each once', () => {
     expect(catalogue.map((s) => s.id).sort()).toEqual(
       [
         'global-plain',

@@ -1,5 +1,5 @@
 // The catalogue's groups: the thread or era each scenario comes from, as the picker and the
-// catalogue list them (in DESIGN §5's order). One constant per group, used by every entry in it.
+// catalogue list them (in the catalogue's order). One constant per group, used by every entry in it.
 
 export const NR_FILES_GROUP = '2006 nr_files thread';
 export const PERCPU_2_6_39_GROUP = 'percpu_counter (2.6.39)';

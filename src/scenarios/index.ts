@@ -27,7 +27,7 @@ export type ScenarioSummary = Pick<
   'id' | 'title' | 'group' | 'source' | 'summary' | 'reconstruction'
 >;
 
-/** Every scenario, in the order of DESIGN §5 (roughly: by thread, then by era). */
+/** Every scenario, in the catalogue's order (docs/catalogue.md; roughly: by thread, then by era). */
 export const catalogue: readonly Scenario[] = [
   globalPlain,
   globalAtomic,

@@ -31,7 +31,7 @@ export const initialParam = intSpec(
 
 export const params = [cpusParam, iterationsParam, initialParam];
 
-/** The witnesses' machine: two CPUs open one file each, nr_files starting at 100 (§6a). */
+/** The witnesses' machine: two CPUs open one file each, nr_files starting at 100. */
 export const TWO_OPENS_FROM_100: Params = { cpus: 2, iterations: 1, initial: 100 };
 
 /** One nr_files entry's program, but for what every entry shares. */

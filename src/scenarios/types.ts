@@ -73,7 +73,7 @@ export interface InvariantSpec {
 /** Interventions Explore allows by default (machine/budget.ts). */
 export type ExploreBounds = Budget;
 
-/** A named schedule that reproduces a table of the reference, with the values it must end with. */
+/** A named schedule that reproduces an interleaving a source describes, with the values it must end with. */
 export interface Witness {
   readonly name: string;
   readonly description: string;

@@ -1,16 +1,16 @@
-// Setups that lessons name instead of writing their parameters out ("params": "reference-6d"),
+// Setups that lessons name instead of writing their parameters out ("params": "four-cpus-at-1000"),
 // because scenarios or several lessons use the very same machine. A lesson's own setups are in
 // its file; these are shared, so a change here reaches every lesson and witness that uses them.
 
 import { TWO_OPENS_FROM_100 } from '../../scenarios/nr-files.ts';
-import { REFERENCE_6D } from '../../scenarios/percpu/setup.ts';
+import { FOUR_CPUS_AT_1000 } from '../../scenarios/percpu/setup.ts';
 import type { Params } from '../../scenarios/types.ts';
 
 export const sharedSetups: Readonly<Record<string, Params>> = {
   /** The nr_files thread's race: two CPUs open one file each, from 100. */
   'two-opens-from-100': TWO_OPENS_FROM_100,
-  /** Reference §6d: four CPUs, batch 32, CPU3 sums while the others add. */
-  'reference-6d': REFERENCE_6D,
+  /** Four CPUs, batch 32, CPU3 sums while the others add. */
+  'four-cpus-at-1000': FOUR_CPUS_AT_1000,
   /**
    * The smallest machine where a fold can meet a sum: CPU0's delta is 3 and it adds 1 once, so it
    * folds a whole batch of 4 into fbc->count while CPU1 sums. The percpu-classic,

@@ -1,4 +1,4 @@
-// One live CPU: the loop a worker runs at full speed on the shared memory (DESIGN §6).
+// One live CPU: the loop a worker runs at full speed on the shared memory (docs/machine.md).
 //
 // An engine (engine/) runs the top context in bursts of a random number of steps, compiled to
 // WebAssembly by default, or interpreted by the model's own `step`. Between bursts the loop takes

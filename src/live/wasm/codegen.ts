@@ -1,5 +1,5 @@
 // The CPU compiler: a machine's programs, as the model interprets them, turned into one
-// WebAssembly function per context for one live CPU (issue 10; DESIGN §6 "compiled CPUs").
+// WebAssembly function per context for one live CPU (see docs/machine.md, Live mode's choices).
 //
 // Each function runs its context from the pc stored in the state for a budget of steps and
 // returns; the CPU loop (cpu.ts) takes events between such bursts. Inside a burst:

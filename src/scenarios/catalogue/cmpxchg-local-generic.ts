@@ -1,5 +1,5 @@
 // cmpxchg-local-generic: the generic cmpxchg_local of asm-generic/cmpxchg-local.h (Mathieu
-// Desnoyers, Oct 2007; reference §5, §6f part 4). It emulates a local compare-and-exchange by
+// Desnoyers, Oct 2007). It emulates a local compare-and-exchange by
 // disabling interrupts around load, compare and store. That holds against IRQs on the same CPU,
 // not against an NMI (which interrupts-off does not mask) and not against another CPU: in both
 // cases two updates can each "succeed" while one overwrites the other.
@@ -148,7 +148,7 @@ export const cmpxchgLocalGeneric = textScenario({
     VARIANT.witness('nmi', {
       name: 'nmi-inside',
       description:
-        "Reference §6f part 4: the task's compare passes (prev = 10); an NMI runs its own cmpxchg_local 10→15; the task then stores 11 and returns prev = 10, so it believes it succeeded. c = 11: the NMI's +5 is lost.",
+        "The task's compare passes (prev = 10); an NMI runs its own cmpxchg_local 10→15; the task then stores 11 and returns prev = 10, so it believes it succeeded. c = 11: the NMI's +5 is lost.",
       schedule: '0*3 nmi0 0*5 0 0',
       expect: { c: 11, succeeded: 2, exact: 16 },
       violates: ['no-lost-update'],

@@ -39,7 +39,8 @@ export const globalAtomic = textScenario({
   witnesses: [
     {
       name: 'interleaved',
-      description: 'The §6a interleaving, with atomic_inc: both increments count.',
+      description:
+        'The lost-update interleaving of global-plain, with atomic_inc: both increments count.',
       params: nrFiles.TWO_OPENS_FROM_100,
       schedule: '0 1',
       expect: { nr: 102, exact: 102 },

@@ -1,6 +1,6 @@
 // global-plain: `nr_files++` on a shared int, with no protection. The increment compiles to a
 // load and a store, and two CPUs can both load the old value: one increment is lost.
-// Reference §6a. The strawman every fix in the 2006 thread improves on.
+// The strawman every fix in the 2006 thread improves on.
 
 import { NR_FILES_GROUP } from '../groups.ts';
 import * as nrFiles from '../nr-files.ts';
@@ -44,8 +44,7 @@ export const globalPlain = textScenario({
   witnesses: [
     {
       name: 'lost-update',
-      description:
-        'Reference §6a: both CPUs load 100 before either stores, so both store 101 (expected 102).',
+      description: 'Both CPUs load 100 before either stores, so both store 101 (expected 102).',
       params: nrFiles.TWO_OPENS_FROM_100,
       schedule: '0 1 0 1',
       expect: { nr: 101, exact: 102 },

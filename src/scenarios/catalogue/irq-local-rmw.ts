@@ -1,5 +1,5 @@
-// irq-local-rmw: a per-CPU read-modify-write interrupted by an IRQ on the same CPU (reference §6f
-// parts 1–3). Preemption off does not keep interrupts out: an IRQ handler that updates the same
+// irq-local-rmw: a per-CPU read-modify-write interrupted by an IRQ on the same CPU. Preemption
+// off does not keep interrupts out: an IRQ handler that updates the same
 // slot between the task's load and store has its update overwritten. Two fixes: interrupts off
 // around the update (the IRQ is held pending and taken at local_irq_restore), or one local
 // cmpxchg in a retry loop (atomic with respect to this CPU's interrupts).
@@ -144,7 +144,7 @@ export const irqLocalRmw = textScenario({
     VARIANT.witness('none', {
       name: 'irq-between-load-and-store',
       description:
-        "Reference §6f part 1: the task loads 10; the IRQ handler adds 5 (15); the task stores 11. The IRQ's +5 is lost (expected 16).",
+        "The task loads 10; the IRQ handler adds 5 (15); the task stores 11. The IRQ's +5 is lost (expected 16).",
       schedule: '0 0 irq0 0*4 0 0',
       expect: { c: 11, irqs: 1, exact: 16 },
       violates: ['no-lost-update'],
@@ -152,14 +152,14 @@ export const irqLocalRmw = textScenario({
     VARIANT.witness('irqsave', {
       name: 'irq-held-pending',
       description:
-        'Reference §6f part 2: the IRQ comes while interrupts are off and stays pending; local_irq_restore takes it after the task stored 11; the handler adds 5: 16.',
+        'The IRQ comes while interrupts are off and stays pending; local_irq_restore takes it after the task stored 11; the handler adds 5: 16.',
       schedule: '0 0 irq0 0 0 0*4',
       expect: { c: 16, irqs: 1, exact: 16 },
     }),
     VARIANT.witness('cmpxchg-local', {
       name: 'cmpxchg-retry',
       description:
-        "Reference §6f part 3: the task reads old = 10; the IRQ's own cmpxchg 10→15 succeeds; the task's cmpxchg(10→11) fails and returns 15; the retry cmpxchg(15→16) succeeds.",
+        "The task reads old = 10; the IRQ's own cmpxchg 10→15 succeeds; the task's cmpxchg(10→11) fails and returns 15; the retry cmpxchg(15→16) succeeds.",
       schedule: '0 irq0 0*3 0 0 0',
       expect: { c: 16, irqs: 1, exact: 16 },
     }),

@@ -81,8 +81,8 @@ export const percpuAtomic64 = textScenario({
     {
       name: 'sum-misses-a-batch',
       description:
-        'Reference §6d part 1: CPU3 reads fbc->count (1000), then CPU0 folds 32 into it and clears its delta, then CPU3 reads the deltas: the sum is 1005 while the counter went from 1036 to 1037.',
-      params: percpu.REFERENCE_6D,
+        'CPU3 reads fbc->count (1000), then CPU0 folds 32 into it and clears its delta, then CPU3 reads the deltas: the sum is 1005 while the counter went from 1036 to 1037.',
+      params: percpu.FOUR_CPUS_AT_1000,
       schedule: '3 0*5 3*4',
       expect: { sum: 1005, count: 1032, slot0: 0, exact: 1037 },
       violates: ['sum-within-window'],
@@ -90,8 +90,8 @@ export const percpuAtomic64 = textScenario({
     {
       name: 'sum-counts-a-batch-twice',
       description:
-        "Reference §6d part 1, other order: CPU0's atomic64_add lands first; CPU3 reads fbc->count = 1032 and then CPU0's delta, still 31: the sum is 1068, 31 too many.",
-      params: percpu.REFERENCE_6D,
+        "Other order: CPU0's atomic64_add lands first; CPU3 reads fbc->count = 1032 and then CPU0's delta, still 31: the sum is 1068, 31 too many.",
+      params: percpu.FOUR_CPUS_AT_1000,
       schedule: '0 0 0 3 3 0 0 3 3 3',
       expect: { sum: 1068, count: 1032, slot0: 0, exact: 1037 },
       violates: ['sum-within-window'],

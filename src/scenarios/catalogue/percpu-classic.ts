@@ -191,7 +191,7 @@ export const percpuClassic: Scenario = textScenario({
     {
       name: 'sum-holds-the-lock',
       description:
-        'Reference §6b: CPU3 sums under fbc->lock; CPU1 overflows and spins until the sum is done, CPU0 adds on its fast path. The sum returns 1036.',
+        'CPU3 sums under fbc->lock; CPU1 overflows and spins until the sum is done, CPU0 adds on its fast path. The sum returns 1036.',
       params: {
         cpus: 4,
         batch: 32,
@@ -207,15 +207,14 @@ export const percpuClassic: Scenario = textScenario({
     {
       name: 'read-error-124',
       description:
-        'Reference §6c: four CPUs each add 1 thirty-one times: every delta is 31, fbc->count is still 0, and read() is off by 124 = (32 − 1) × 4, the maximum.',
+        'Four CPUs each add 1 thirty-one times: every delta is 31, fbc->count is still 0, and read() is off by 124 = (32 − 1) × 4, the maximum.',
       params: { cpus: 4, batch: 32, summer: -1, adds: [31] },
       schedule: '0*124 1*124 2*124 3*124',
       expect: { count: 0, slot0: 31, slot1: 31, slot2: 31, slot3: 31, exact: 124 },
     },
     {
       name: 'fold-at-32',
-      description:
-        'Reference §6c step 4: CPU0 adds once more: its delta reaches 32 and folds: fbc->count = 32.',
+      description: 'CPU0 adds once more: its delta reaches 32 and folds: fbc->count = 32.',
       params: { cpus: 4, batch: 32, summer: -1, adds: [32, 31] },
       schedule: '0*132 1*124 2*124 3*124',
       expect: { count: 32, slot0: 0, slot1: 31, exact: 125 },
@@ -223,7 +222,7 @@ export const percpuClassic: Scenario = textScenario({
     {
       name: 'compare-takes-the-sum',
       description:
-        'Reference §1.5 and §6c: with every delta at 31, read() says 0 but the truth is 124. compare(fbc, 100): |0 − 100| = 100 is within batch × CPUs = 128, so compare() takes the precise sum and answers 1 (read() alone would have said below).',
+        'With every delta at 31, read() says 0 but the truth is 124. compare(fbc, 100): |0 − 100| = 100 is within batch × CPUs = 128, so compare() takes the precise sum and answers 1 (read() alone would have said below).',
       params: { cpus: 4, batch: 32, summer: -1, adds: [31], comparer: 0, rhs: 100 },
       schedule: '1*124 2*124 3*124 0*132',
       expect: { count: 0, exact: 124, compare: 1 },
@@ -239,7 +238,7 @@ export const percpuClassic: Scenario = textScenario({
     {
       name: 'negative-mirror',
       description:
-        'Reference §6c mirror: CPUs 1–3 hold +31 each; CPU0 frees all 93: it folds −32 twice and stops at −29. The count is 0 but read() says −64, and 2.6.39 read_positive() says 1.',
+        'CPUs 1–3 hold +31 each; CPU0 frees all 93: it folds −32 twice and stops at −29. The count is 0 but read() says −64, and 2.6.39 read_positive() says 1.',
       params: {
         cpus: 4,
         batch: 32,

@@ -90,8 +90,8 @@ export const percpuLglock = textScenario({
     {
       name: 'transfer-waits',
       description:
-        "The §6d part 1 race under lglock: CPU0's overflowing add must wait for CPU3's sum, so the sum is 1036, never 1005.",
-      params: percpu.REFERENCE_6D,
+        "percpu-atomic64's missed-batch race under lglock: CPU0's overflowing add must wait for CPU3's sum, so the sum is 1036, never 1005.",
+      params: percpu.FOUR_CPUS_AT_1000,
       schedule: '3*5 0 3*8 0*5',
       expect: { sum: 1036, count: 1032, slot0: 0, exact: 1037 },
     },

@@ -188,7 +188,7 @@ export const percpuModern = textScenario({
     VARIANT.witness('preempt-only', {
       name: 'dec-2022-race',
       description:
-        'Reference §6f (Dec-2022 bug): CPU0 decides on the fast path (20 + 10 < 32), an IRQ adds 10 (delta 30), then this_cpu_add makes the delta 40: past the batch.',
+        'Dec-2022 bug: CPU0 decides on the fast path (20 + 10 < 32), an IRQ adds 10 (delta 30), then this_cpu_add makes the delta 40: past the batch.',
       params: IRQ_ON_20,
       schedule: '0 0 irq0 0*8',
       expect: { slot0: 40, count: 0, exact: 40, irqs: 1 },
@@ -205,7 +205,7 @@ export const percpuModern = textScenario({
     VARIANT.witness('try-cmpxchg', {
       name: 'try-cmpxchg-retries',
       description:
-        "Reference §6f: the task reads 20; the IRQ's try_cmpxchg 20→30 succeeds; the task's try_cmpxchg fails and reloads 30; 30 + 10 ≥ 32, so it folds 40 under the lock.",
+        "The task reads 20; the IRQ's try_cmpxchg 20→30 succeeds; the task's try_cmpxchg fails and reloads 30; 30 + 10 ≥ 32, so it folds 40 under the lock.",
       params: IRQ_ON_20,
       schedule: '0 irq0 0*13',
       expect: { slot0: 0, count: 40, exact: 40, irqs: 1 },

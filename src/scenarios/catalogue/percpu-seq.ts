@@ -143,8 +143,8 @@ export const percpuSeq = textScenario({
     {
       name: 'retry-once',
       description:
-        'Reference §6d part 2: CPU0 is past the sequence check when CPU3 starts its sum; CPU0 folds 32 and bumps the sequence; CPU1 and CPU2 add to slowcount. The sum retries once and returns 1044.',
-      params: { ...percpu.REFERENCE_6D, amounts: [1, 7, 2, 0], sequence: 4 },
+        'CPU0 is past the sequence check when CPU3 starts its sum; CPU0 folds 32 and bumps the sequence; CPU1 and CPU2 add to slowcount. The sum retries once and returns 1044.',
+      params: { ...percpu.FOUR_CPUS_AT_1000, amounts: [1, 7, 2, 0], sequence: 4 },
       schedule: '0 0 3*4 3*3 0*8 3 1*4 3*3 3*3 3*3 2*4 3*4 3*4 0',
       expect: { sum: 1044, count: 1032, slowcount: 9, sequence: 8, retries: 1, exact: 1046 },
     },

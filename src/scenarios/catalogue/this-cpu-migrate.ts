@@ -1,5 +1,5 @@
-// this-cpu-migrate: memcg's soft-limit check, rewritten with this_cpu operations in Nov 2009
-// (reference §6e). v1 read the per-CPU event count with __this_cpu_read() and reset it with
+// this-cpu-migrate: memcg's soft-limit check, rewritten with this_cpu operations in Nov 2009.
+// v1 read the per-CPU event count with __this_cpu_read() and reset it with
 // __this_cpu_write() while preemptible: a migration between the two resets another CPU's slot.
 // Christoph Lameter's fix keeps preemption off around the pair; v2's this_cpu_read() +
 // this_cpu_write() makes each operation preempt-safe but not the pair; one this_cpu_cmpxchg()
@@ -133,10 +133,10 @@ const NOTES: Record<Variant, string[]> = {
   ],
   'this-cpu-pair': [
     'The 2009 generic fallback of this_cpu_read/this_cpu_write wraps each access in preempt_disable()/preempt_enable(); on x86 each is one %gs: instruction. Either way each operation is preempt-safe and the pair is not.',
-    'v2\'s changelog says "fixed misusage of __this_cpu_xxx", yet the soft-limit check still reads and resets with two separate operations (reference §6e).',
+    'v2\'s changelog says "fixed misusage of __this_cpu_xxx", yet the soft-limit check still reads and resets with two separate operations.',
   ],
   cmpxchg: [
-    'this_cpu_cmpxchg() did not exist yet in Nov 2009 (v2.6.39 has it): it is the single-operation fix the reference names, not what memcg did then.',
+    'this_cpu_cmpxchg() did not exist yet in Nov 2009 (v2.6.39 has it): it is the single-operation fix, not what memcg did then.',
     'Why cmpxchg rather than this_cpu_xchg(events, 0): the check resets only above the threshold. An xchg would zero the slot every time and have to put a below-threshold count back, a second operation that can land on another CPU after a migration.',
     "A failed cmpxchg returns the slot's current value, so the loop decides again on the CPU it is on now (like this_cpu_try_cmpxchg).",
   ],
@@ -182,7 +182,7 @@ export const thisCpuMigrate = textScenario({
     VARIANT.witness('raw', {
       name: 'migrate-between',
       description:
-        "Reference §6e: T reads CPU0's 1001 (> 1000), is migrated to CPU1, and zeroes CPU1's slot: CPU1 loses 640 events and CPU0's 1001 are never reset.",
+        "T reads CPU0's 1001 (> 1000), is migrated to CPU1, and zeroes CPU1's slot: CPU1 loses 640 events and CPU0's 1001 are never reset.",
       schedule: '0 mig0>1 1',
       expect: { slot0: 1001, slot1: 0, val: 1001, fired: 1 },
       violates: ['reset-own-slot'],
@@ -210,7 +210,7 @@ export const thisCpuMigrate = textScenario({
     VARIANT.witness('this-cpu-pair', {
       name: 'pair-migrates',
       description:
-        "v2 (reference §6e): this_cpu_read() is preempt-safe and so is this_cpu_write(), but T migrates between them: CPU1's slot becomes 0, exactly as in v1.",
+        "v2: this_cpu_read() is preempt-safe and so is this_cpu_write(), but T migrates between them: CPU1's slot becomes 0, exactly as in v1.",
       schedule: '0*3 mig0>1 1*3',
       expect: { slot0: 1001, slot1: 0, val: 1001, fired: 1 },
       violates: ['reset-own-slot'],

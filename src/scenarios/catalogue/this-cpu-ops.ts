@@ -1,5 +1,5 @@
-// this-cpu-ops: one this_cpu add, three implementations (reference §4, §6e "Variant: a single RMW
-// with the generic __this_cpu_add"). The generic __this_cpu_add() is `*this_cpu_ptr(&pcp) += val`:
+// this-cpu-ops: one this_cpu add, three implementations. The generic __this_cpu_add() is
+// `*this_cpu_ptr(&pcp) += val`:
 // address, load, store. A task preempted or migrated inside it finishes a read-modify-write on
 // a slot whose owner has moved on, and an update is lost. The 2.6.3x generic this_cpu_add() wraps
 // it in preempt_disable(); x86's is one `add %gs:` instruction that nothing on the CPU can split.
@@ -150,7 +150,7 @@ export const thisCpuOps = textScenario({
     VARIANT.witness('generic', {
       name: 'migrate-after-address',
       description:
-        "Reference §6e (single-RMW variant): T takes the address of CPU0's slot, is migrated to CPU1 and loads 10 from there; U, now on CPU0, adds 5 (15); T stores 11 into CPU0's slot. U's +5 is lost.",
+        "Single-RMW variant: T takes the address of CPU0's slot, is migrated to CPU1 and loads 10 from there; U, now on CPU0, adds 5 (15); T stores 11 into CPU0's slot. U's +5 is lost.",
       schedule: '0 mig0>1 1 0*3 1',
       expect: { slot0: 11, slot1: 0, exact: 16 },
       violates: ['no-lost-update'],

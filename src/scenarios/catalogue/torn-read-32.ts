@@ -1,4 +1,4 @@
-// torn-read-32: 64-bit percpu_counter values on a 32-bit CPU (reference §6g). An s64 load or store
+// torn-read-32: 64-bit percpu_counter values on a 32-bit CPU. An s64 load or store
 // is two 32-bit accesses, so a reader that does not take fbc->lock can combine one half from
 // before a writer's update with the other half from after it: a value 2^32 away from the truth.
 // On SMP Shaohua Li's 2011 series made the count an atomic64_t (one cmpxchg8b per read); on UP
@@ -144,12 +144,12 @@ const NOTES: Record<Variant, string[]> = {
     'The writer holds fbc->lock, so writers are exact; percpu_counter_read() takes no lock, so it can see the store half done.',
   ],
   atomic64: [
-    'The atomic64 code of the series is not at hand: that the read is atomic64_read and the fold atomic64_add without fbc->lock follows the patch title and §2.3 of the reference (inferred from the patch title, not from code; the SMP and UP races themselves are quoted code).',
+    'The atomic64 code of the series is not at hand: that the read is atomic64_read and the fold atomic64_add without fbc->lock follows the patch title (inferred, not from code; the SMP and UP races themselves are quoted code).',
     'Eric Dumazet on its price: "atomic64_add() uses two \'lock cmpxchg8b\' on x86_32".',
   ],
   'up-irq': [
     'The UP percpu_counter_add() of 2.6.39 only disables preemption. Manfred Spraul (Dec 2022): "if an interrupt happens during the +=, then the result is undefined. Therefore: switch from preempt_disable() to local_irq_save()".',
-    "The compiler is assumed to load both halves, add with carry, then store the low half and then the high half (as in the reference's table).",
+    'The compiler is assumed to load both halves, add with carry, then store the low half and then the high half (the order the walk-through assumes).',
     "The handler's reads are recorded one per IRQ; read is the first.",
   ],
 };
@@ -196,11 +196,11 @@ export const tornRead32 = textScenario({
   presets: {
     'irq-adds': {
       description:
-        "§6g (UP): the IRQ handler adds 5 while the task's add of 1 to 0x0:0xFFFFFFFF is half done",
+        "UP: the IRQ handler adds 5 while the task's add of 1 to 0x0:0xFFFFFFFF is half done",
       apply: () => ({ initial: 4294967295, amount: 1, irqDoes: 'add', irqAmount: 5 }),
     },
-    reference: {
-      description: "§6g's starting values for the chosen variant",
+    walkthrough: {
+      description: "The starting values of the variant's walk-through",
       apply: (p): Params =>
         variantOf(p) === 'up-irq'
           ? { initial: 4294967295, amount: 1, irqAmount: 5 }
@@ -223,7 +223,7 @@ export const tornRead32 = textScenario({
     VARIANT.witness('lo-hi', {
       name: 'lo-then-hi',
       description:
-        'Reference §6g (SMP): CPU0 loads the low half 0xFFFFFFF0; CPU1 adds 32 under fbc->lock (0x1:0x00000010); CPU0 loads the high half 0x1: 0x1_FFFFFFF0 = 8589934576, exactly 2^32 above the old value.',
+        'SMP: CPU0 loads the low half 0xFFFFFFF0; CPU1 adds 32 under fbc->lock (0x1:0x00000010); CPU0 loads the high half 0x1: 0x1_FFFFFFF0 = 8589934576, exactly 2^32 above the old value.',
       schedule: '0 1*6 0',
       expect: { read: 8589934576, old: 4294967280, new: 4294967312, count: 4294967312 },
       violates: ['read-not-torn'],
@@ -231,7 +231,7 @@ export const tornRead32 = textScenario({
     VARIANT.witness('hi-lo', {
       name: 'hi-then-lo',
       description:
-        'Reference §6g (SMP, other load order): CPU0 loads the high half 0x0 before the add and the low half 0x10 after it: 16, exactly 2^32 below the new value.',
+        'SMP, other load order: CPU0 loads the high half 0x0 before the add and the low half 0x10 after it: 16, exactly 2^32 below the new value.',
       schedule: '0 1*6 0',
       expect: { read: 16, old: 4294967280, new: 4294967312, count: 4294967312 },
       violates: ['read-not-torn'],
@@ -246,7 +246,7 @@ export const tornRead32 = textScenario({
     VARIANT.witness('up-irq', {
       name: 'up-irq-reads-half',
       description:
-        'Reference §6g (UP): the task adding 1 to 0x0:0xFFFFFFFF has stored the low half (0) but not the high half when an IRQ calls percpu_counter_read(): 0, though the count is 4294967295 before the add and 4294967296 after.',
+        'UP: the task adding 1 to 0x0:0xFFFFFFFF has stored the low half (0) but not the high half when an IRQ calls percpu_counter_read(): 0, though the count is 4294967295 before the add and 4294967296 after.',
       params: { initial: 4294967295, amount: 1, irqDoes: 'read' },
       schedule: '0*4 irq0 0 0 0 0',
       expect: { read: 0, old: 4294967295, new: 4294967296, count: 4294967296, exact: 4294967296 },
@@ -255,7 +255,7 @@ export const tornRead32 = textScenario({
     VARIANT.witness('up-irq', {
       name: 'up-irq-add-lost',
       description:
-        'Reference §6g (UP): the task has loaded both halves of 0x0:0xFFFFFFFF when an IRQ adds 5 (0x1:0x00000004); the task then stores its 0x1:0x00000000: 4294967296 instead of 4294967301, the +5 is lost.',
+        'UP: the task has loaded both halves of 0x0:0xFFFFFFFF when an IRQ adds 5 (0x1:0x00000004); the task then stores its 0x1:0x00000000: 4294967296 instead of 4294967301, the +5 is lost.',
       params: { initial: 4294967295, amount: 1, irqDoes: 'add', irqAmount: 5 },
       schedule: '0*3 irq0 0*6 0*3',
       expect: { read: null, count: 4294967296, exact: 4294967301 },

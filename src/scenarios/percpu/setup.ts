@@ -5,11 +5,11 @@ import { intParam, listParam, ParamError, intSpec } from '../params.ts';
 import type { ParamSpec, Params, Preset } from '../types.ts';
 
 /**
- * The machine of the reference's walk-through §6d: four CPUs, batch 32, fbc->count 1000, deltas
+ * The machine of the lockless-sum walk-through: four CPUs, batch 32, fbc->count 1000, deltas
  * 31, 0, 5, 0; CPU3 sums while CPU0 makes one add of 1 that overflows. The witnesses of
  * percpu-atomic64, percpu-lglock and percpu-seq start from it.
  */
-export const REFERENCE_6D: Params = {
+export const FOUR_CPUS_AT_1000: Params = {
   cpus: 4,
   batch: 32,
   count: 1000,
