@@ -13,6 +13,7 @@ import {
   type Trace,
 } from './interpreter.ts';
 import { type Instr, Op } from './isa.ts';
+import { buffered, buffersEmpty, drain, flushOldest } from './tso.ts';
 import {
   CPU_CUR,
   CPU_FIELDS,
@@ -28,7 +29,7 @@ import {
   type Machine,
 } from './machine.ts';
 
-export const Ev = { Step: 0, Irq: 1, Nmi: 2, Preempt: 3, Migrate: 4 } as const;
+export const Ev = { Step: 0, Irq: 1, Nmi: 2, Preempt: 3, Migrate: 4, Flush: 5 } as const;
 
 export type EventType = (typeof Ev)[keyof typeof Ev];
 
@@ -48,7 +49,7 @@ export function eventTarget(ev: number): number {
   return (ev >> 11) & 0xff;
 }
 
-/** The schedule-string token of an event: "0", "irq1", "nmi0", "pre1", "mig0>1". */
+/** The schedule-string token of an event: "0", "irq1", "nmi0", "pre1", "mig0>1", "flush0". */
 export function formatEvent(ev: number): string {
   const k = eventCpu(ev);
   switch (eventType(ev)) {
@@ -60,6 +61,8 @@ export function formatEvent(ev: number): string {
       return `nmi${k}`;
     case Ev.Preempt:
       return `pre${k}`;
+    case Ev.Flush:
+      return `flush${k}`;
     default:
       return `mig${k}>${eventTarget(ev)}`;
   }
@@ -143,13 +146,16 @@ export function whyIllegal(m: Machine, s: Int32Array, ev: number): string {
       if (j === k) return `a task cannot migrate from CPU ${k} to itself`;
       return notPreemptible(m, s, k);
     }
+    case Ev.Flush:
+      if (!m.tso) return 'this machine is sequentially consistent: it has no store buffers';
+      return buffered(m, s, k) === 0 ? `CPU ${k}'s store buffer is empty` : '';
     default:
       return `unknown event ${ev}`;
   }
 }
 
 /** The kinds of event `legalOn` reports, as bits. */
-export const Legal = { Step: 1, Irq: 2, Nmi: 4, Preempt: 8, Migrate: 16 } as const;
+export const Legal = { Step: 1, Irq: 2, Nmi: 4, Preempt: 8, Migrate: 16, Flush: 32 } as const;
 
 /**
  * The kinds of event legal on CPU k in state s, as Legal bits (Migrate: to each other CPU).
@@ -163,14 +169,15 @@ export function legalOn(m: Machine, s: Int32Array, k: number): number {
   const inIrq = s[b + CPU_IN_IRQ] as number;
   const cur = s[b + CPU_CUR] as number;
   const top = inNmi !== 0 ? (m.nmiCtx[k] as number) : inIrq !== 0 ? (m.irqCtx[k] as number) : cur;
-  let mask = 0;
+  // Under TSO the memory system may write CPU k's oldest store whatever the CPU is doing.
+  let mask = m.sbStride !== 0 && s[m.sbOff + k * m.sbStride] !== 0 ? Legal.Flush : 0;
   if (top >= 0) {
     const prog = m.code[top] as readonly Instr[];
     const pc = s[m.ctxOff + top * m.ctxStride + CTX_PC] as number;
     const ins = prog[pc];
-    if (ins !== undefined && ins.tail) return Legal.Step; // mid-instruction
+    if (ins !== undefined && ins.tail) return mask | Legal.Step; // mid-instruction
     // A loop bound reached: the context never steps again (other events still may happen).
-    mask = ins !== undefined && ins.op === Op.Halt ? 0 : Legal.Step;
+    if (ins === undefined || ins.op !== Op.Halt) mask |= Legal.Step;
   }
   if (m.irqCtx[k] !== -1 && s[b + CPU_PENDING] === 0) mask |= Legal.Irq;
   if (m.nmiCtx[k] !== -1 && inNmi === 0) mask |= Legal.Nmi;
@@ -194,16 +201,20 @@ export function eventsIn(m: Machine, mask: number): number {
     ((mask >> 1) & 1) +
     ((mask >> 2) & 1) +
     ((mask >> 3) & 1) +
+    ((mask >> 5) & 1) +
     ((mask & Legal.Migrate) !== 0 ? m.cpus - 1 : 0)
   );
 }
 
-/** Event i of CPU k's mask, in enabledEvents' order (step, irq, nmi, preempt, migrations). */
+/**
+ * Event i of CPU k's mask, in enabledEvents' order (step, irq, nmi, preempt, flush, migrations).
+ */
 export function eventOf(k: number, mask: number, i: number): number {
   if ((mask & Legal.Step) !== 0 && i-- === 0) return k << 3;
   if ((mask & Legal.Irq) !== 0 && i-- === 0) return Ev.Irq | (k << 3);
   if ((mask & Legal.Nmi) !== 0 && i-- === 0) return Ev.Nmi | (k << 3);
   if ((mask & Legal.Preempt) !== 0 && i-- === 0) return Ev.Preempt | (k << 3);
+  if ((mask & Legal.Flush) !== 0 && i-- === 0) return Ev.Flush | (k << 3);
   const j = i < k ? i : i + 1; // migrations skip k itself
   return Ev.Migrate | (k << 3) | (j << 11);
 }
@@ -268,7 +279,7 @@ export class LegalMasks {
 
 /**
  * Writes the legal events of state s into `out` and returns how many. Order: for each CPU, step,
- * irq, nmi, preempt, then migrations to each other CPU.
+ * irq, nmi, preempt, flush, then migrations to each other CPU.
  */
 export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number {
   const cpus = m.cpus;
@@ -281,6 +292,7 @@ export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number 
     if ((mask & Legal.Irq) !== 0) out[n++] = Ev.Irq | c;
     if ((mask & Legal.Nmi) !== 0) out[n++] = Ev.Nmi | c;
     if ((mask & Legal.Preempt) !== 0) out[n++] = Ev.Preempt | c;
+    if ((mask & Legal.Flush) !== 0) out[n++] = Ev.Flush | c;
     if ((mask & Legal.Migrate) !== 0)
       for (let j = 0; j < cpus; j++) if (j !== k) out[n++] = Ev.Migrate | c | (j << 11);
   }
@@ -312,11 +324,21 @@ export function apply(
       deliverNmi(m, s, k);
       return;
     case Ev.Preempt: {
+      // A context switch is a full barrier in the kernel (smp_mb__after_spinlock() in
+      // __schedule()): under TSO, the CPU's buffer drains before the next task runs.
+      if (trace) trace.drained = drain(m, s, k);
+      else drain(m, s, k);
       const cur = s[b + CPU_CUR] as number;
       s[b + CPU_CUR] = nextReady(m, s, k, cur);
       return;
     }
+    case Ev.Flush:
+      flushOldest(m, s, k);
+      return;
     case Ev.Migrate: {
+      // As for a preemption: the migrated task's stores reach memory before it runs elsewhere.
+      if (trace) trace.drained = drain(m, s, k);
+      else drain(m, s, k);
       const j = eventTarget(ev);
       const t = s[b + CPU_CUR] as number;
       const bj = m.cpuOff + j * CPU_FIELDS;
@@ -349,8 +371,12 @@ export function applyChecked(m: Machine, s: Int32Array, ev: number, trace: Trace
   apply(m, s, ev, trace);
 }
 
-/** Terminal: every task and handler has finished and no IRQ is pending. */
+/**
+ * Terminal: every task and handler has finished, no IRQ is pending and (under TSO) every store
+ * has reached memory.
+ */
 export function isTerminal(m: Machine, s: Int32Array): boolean {
+  if (!buffersEmpty(m, s)) return false;
   for (let k = 0; k < m.cpus; k++) {
     const b = m.cpuOff + k * CPU_FIELDS;
     if (s[b + CPU_CUR] !== -1 || s[b + CPU_IN_IRQ] !== 0 || s[b + CPU_IN_NMI] !== 0) return false;

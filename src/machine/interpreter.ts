@@ -6,6 +6,7 @@
 import { add64, cmp64, cmpAbs64, sub64 } from './int64.ts';
 import { Cond, type Instr, Kind, Mode, Op } from './isa.ts';
 import { operandAddress } from './read.ts';
+import { bufferStore, buffered, drain, seenWord } from './tso.ts';
 import {
   CPU_CUR,
   CPU_FIELDS,
@@ -27,6 +28,7 @@ import {
   CtxKind,
   contextName,
   type Machine,
+  SB_DEPTH,
 } from './machine.ts';
 
 /** What a step did, for narration and charts. Filled only when the caller passes one. */
@@ -39,10 +41,14 @@ export interface Trace {
   spun: boolean;
   /** Local instructions with an effect worth telling (Record, taken retry branches). */
   locals: number[];
+  /** Under TSO: the step's store went into the CPU's store buffer instead of memory. */
+  buffered: boolean;
+  /** Under TSO: stores of the CPU's buffer the step wrote to memory (a LOCK, smp_mb(), a full buffer). */
+  drained: number;
 }
 
 export function newTrace(): Trace {
-  return { ctx: -1, cpu: -1, pc: -1, spun: false, locals: [] };
+  return { ctx: -1, cpu: -1, pc: -1, spun: false, locals: [], buffered: false, drained: 0 };
 }
 
 /** Raised when a program breaks the machine's rules (a scenario bug, not a user error). */
@@ -185,6 +191,7 @@ export function runLocals(
         break;
       }
       case Op.Pause:
+      case Op.NoFence:
         pc++;
         break;
       case Op.Xor:
@@ -314,186 +321,195 @@ export function step(
     trace.pc = pc;
     trace.spun = false;
     trace.locals.length = 0;
+    trace.buffered = false;
+    trace.drained = 0;
   }
   let deliver = false;
 
-  switch (ins.op) {
-    case Op.Load: {
-      const v = s[address(m, s, cb, ins)] as number;
-      s[R + 2 * ins.dst] = v;
-      s[R + 2 * ins.dst + 1] = v >> 31;
-      break;
-    }
-    case Op.Store:
-      s[address(m, s, cb, ins)] = s[R + 2 * ins.src] as number;
-      break;
-    case Op.Load64: {
-      const a = address(m, s, cb, ins);
-      if (wide) setReg64(s, R + 2 * ins.dst, Atomics.load(wide, a >> 1));
-      else {
-        s[R + 2 * ins.dst] = s[a] as number;
-        s[R + 2 * ins.dst + 1] = s[a + 1] as number;
+  // Under x86-TSO, memory instructions go through the CPU's store buffer (tso.ts); the rest,
+  // and the LOCK operations once the buffer is drained, are the same on both machines.
+  if (m.tso && tsoMemory(m, s, k, ctx, cb, ins, trace)) {
+    // done
+  } else
+    switch (ins.op) {
+      case Op.Load: {
+        const v = s[address(m, s, cb, ins)] as number;
+        s[R + 2 * ins.dst] = v;
+        s[R + 2 * ins.dst + 1] = v >> 31;
+        break;
       }
-      break;
-    }
-    case Op.Store64: {
-      const a = address(m, s, cb, ins);
-      if (wide) Atomics.store(wide, a >> 1, reg64(s, R + 2 * ins.src));
-      else {
-        s[a] = s[R + 2 * ins.src] as number;
-        s[a + 1] = s[R + 2 * ins.src + 1] as number;
-      }
-      break;
-    }
-    case Op.LoadLo:
-      s[R + 2 * ins.dst] = s[address(m, s, cb, ins)] as number;
-      break;
-    case Op.LoadHi:
-      s[R + 2 * ins.dst + 1] = s[address(m, s, cb, ins) + 1] as number;
-      break;
-    case Op.StoreLo:
-      s[address(m, s, cb, ins)] = s[R + 2 * ins.src] as number;
-      break;
-    case Op.StoreHi:
-      s[address(m, s, cb, ins) + 1] = s[R + 2 * ins.src + 1] as number;
-      break;
-    case Op.AtomicAdd:
-    case Op.AtomicOr: {
-      const a = address(m, s, cb, ins);
-      const vlo = ins.useImm ? ins.immLo : (s[R + 2 * ins.src] as number);
-      const vhi = ins.useImm ? ins.immHi : (s[R + 2 * ins.src + 1] as number);
-      const add = ins.op === Op.AtomicAdd;
-      if (ins.width === 64 && wide) {
-        const v = big(vlo, vhi);
-        const old = add ? Atomics.add(wide, a >> 1, v) : Atomics.or(wide, a >> 1, v);
-        if (ins.dst >= 0) setReg64(s, R + 2 * ins.dst, add ? old + v : old | v);
-      } else if (ins.width === 64) {
-        if (add) add64(s, a, s[a] as number, s[a + 1] as number, vlo, vhi);
+      case Op.Store:
+        s[address(m, s, cb, ins)] = s[R + 2 * ins.src] as number;
+        break;
+      case Op.Load64: {
+        const a = address(m, s, cb, ins);
+        if (wide) setReg64(s, R + 2 * ins.dst, Atomics.load(wide, a >> 1));
         else {
-          s[a] = (s[a] as number) | vlo;
-          s[a + 1] = (s[a + 1] as number) | vhi;
-        }
-        if (ins.dst >= 0) {
           s[R + 2 * ins.dst] = s[a] as number;
           s[R + 2 * ins.dst + 1] = s[a + 1] as number;
         }
-      } else {
-        const old = add ? Atomics.add(s, a, vlo) : Atomics.or(s, a, vlo);
-        const nv = add ? (old + vlo) | 0 : old | vlo;
-        if (ins.dst >= 0) {
-          s[R + 2 * ins.dst] = nv;
-          s[R + 2 * ins.dst + 1] = nv >> 31;
+        break;
+      }
+      case Op.Store64: {
+        const a = address(m, s, cb, ins);
+        if (wide) Atomics.store(wide, a >> 1, reg64(s, R + 2 * ins.src));
+        else {
+          s[a] = s[R + 2 * ins.src] as number;
+          s[a + 1] = s[R + 2 * ins.src + 1] as number;
         }
+        break;
       }
-      break;
-    }
-    case Op.Xchg: {
-      const a = address(m, s, cb, ins);
-      if (ins.width === 64 && wide) {
-        setReg64(s, R + 2 * ins.dst, Atomics.exchange(wide, a >> 1, reg64(s, R + 2 * ins.src)));
-      } else if (ins.width === 64) {
-        const olo = s[a] as number;
-        const ohi = s[a + 1] as number;
-        s[a] = s[R + 2 * ins.src] as number;
-        s[a + 1] = s[R + 2 * ins.src + 1] as number;
-        s[R + 2 * ins.dst] = olo;
-        s[R + 2 * ins.dst + 1] = ohi;
-      } else {
-        const old = Atomics.exchange(s, a, s[R + 2 * ins.src] as number);
-        s[R + 2 * ins.dst] = old;
-        s[R + 2 * ins.dst + 1] = old >> 31;
-      }
-      break;
-    }
-    case Op.Cmpxchg: {
-      const a = address(m, s, cb, ins);
-      if (ins.width === 64 && wide) {
-        const expected = reg64(s, R + 2 * ins.src);
-        const old = Atomics.compareExchange(wide, a >> 1, expected, reg64(s, R + 2 * ins.src2));
-        setReg64(s, R + 2 * ins.dst, old);
-      } else if (ins.width === 64) {
-        const olo = s[a] as number;
-        const ohi = s[a + 1] as number;
-        if (olo === s[R + 2 * ins.src] && ohi === s[R + 2 * ins.src + 1]) {
-          s[a] = s[R + 2 * ins.src2] as number;
-          s[a + 1] = s[R + 2 * ins.src2 + 1] as number;
+      case Op.LoadLo:
+        s[R + 2 * ins.dst] = s[address(m, s, cb, ins)] as number;
+        break;
+      case Op.LoadHi:
+        s[R + 2 * ins.dst + 1] = s[address(m, s, cb, ins) + 1] as number;
+        break;
+      case Op.StoreLo:
+        s[address(m, s, cb, ins)] = s[R + 2 * ins.src] as number;
+        break;
+      case Op.StoreHi:
+        s[address(m, s, cb, ins) + 1] = s[R + 2 * ins.src + 1] as number;
+        break;
+      case Op.AtomicAdd:
+      case Op.AtomicOr: {
+        const a = address(m, s, cb, ins);
+        const vlo = ins.useImm ? ins.immLo : (s[R + 2 * ins.src] as number);
+        const vhi = ins.useImm ? ins.immHi : (s[R + 2 * ins.src + 1] as number);
+        const add = ins.op === Op.AtomicAdd;
+        if (ins.width === 64 && wide) {
+          const v = big(vlo, vhi);
+          const old = add ? Atomics.add(wide, a >> 1, v) : Atomics.or(wide, a >> 1, v);
+          if (ins.dst >= 0) setReg64(s, R + 2 * ins.dst, add ? old + v : old | v);
+        } else if (ins.width === 64) {
+          if (add) add64(s, a, s[a] as number, s[a + 1] as number, vlo, vhi);
+          else {
+            s[a] = (s[a] as number) | vlo;
+            s[a + 1] = (s[a + 1] as number) | vhi;
+          }
+          if (ins.dst >= 0) {
+            s[R + 2 * ins.dst] = s[a] as number;
+            s[R + 2 * ins.dst + 1] = s[a + 1] as number;
+          }
+        } else {
+          const old = add ? Atomics.add(s, a, vlo) : Atomics.or(s, a, vlo);
+          const nv = add ? (old + vlo) | 0 : old | vlo;
+          if (ins.dst >= 0) {
+            s[R + 2 * ins.dst] = nv;
+            s[R + 2 * ins.dst + 1] = nv >> 31;
+          }
         }
-        s[R + 2 * ins.dst] = olo;
-        s[R + 2 * ins.dst + 1] = ohi;
-      } else {
-        // A 32-bit cmpxchg compares the low word only (the register's sign extension is moot).
-        const old = Atomics.compareExchange(
-          s,
-          a,
-          s[R + 2 * ins.src] as number,
-          s[R + 2 * ins.src2] as number,
-        );
-        s[R + 2 * ins.dst] = old;
-        s[R + 2 * ins.dst + 1] = old >> 31;
+        break;
       }
-      break;
-    }
-    case Op.SpinLock: {
-      const a = address(m, s, cb, ins);
-      if (Atomics.compareExchange(s, a, 0, ctx + 1) !== 0) {
-        // Held: the CPU spins. Nothing changes, so spinning n times is the same state.
-        if (trace) trace.spun = true;
-        return;
+      case Op.Xchg: {
+        const a = address(m, s, cb, ins);
+        if (ins.width === 64 && wide) {
+          setReg64(s, R + 2 * ins.dst, Atomics.exchange(wide, a >> 1, reg64(s, R + 2 * ins.src)));
+        } else if (ins.width === 64) {
+          const olo = s[a] as number;
+          const ohi = s[a + 1] as number;
+          s[a] = s[R + 2 * ins.src] as number;
+          s[a + 1] = s[R + 2 * ins.src + 1] as number;
+          s[R + 2 * ins.dst] = olo;
+          s[R + 2 * ins.dst + 1] = ohi;
+        } else {
+          const old = Atomics.exchange(s, a, s[R + 2 * ins.src] as number);
+          s[R + 2 * ins.dst] = old;
+          s[R + 2 * ins.dst + 1] = old >> 31;
+        }
+        break;
       }
-      s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) + 1;
-      break;
-    }
-    case Op.SpinTrylock: {
-      const a = address(m, s, cb, ins);
-      const got = Atomics.compareExchange(s, a, 0, ctx + 1) === 0;
-      if (got) s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) + 1;
-      s[R + 2 * ins.dst] = got ? 1 : 0;
-      s[R + 2 * ins.dst + 1] = 0;
-      break;
-    }
-    case Op.SpinUnlock: {
-      const a = address(m, s, cb, ins);
-      if (Atomics.compareExchange(s, a, ctx + 1, 0) !== ctx + 1) {
-        throw new MachineFault(`${contextName(m, ctx)} releases a lock it does not hold`);
+      case Op.Cmpxchg: {
+        const a = address(m, s, cb, ins);
+        if (ins.width === 64 && wide) {
+          const expected = reg64(s, R + 2 * ins.src);
+          const old = Atomics.compareExchange(wide, a >> 1, expected, reg64(s, R + 2 * ins.src2));
+          setReg64(s, R + 2 * ins.dst, old);
+        } else if (ins.width === 64) {
+          const olo = s[a] as number;
+          const ohi = s[a + 1] as number;
+          if (olo === s[R + 2 * ins.src] && ohi === s[R + 2 * ins.src + 1]) {
+            s[a] = s[R + 2 * ins.src2] as number;
+            s[a + 1] = s[R + 2 * ins.src2 + 1] as number;
+          }
+          s[R + 2 * ins.dst] = olo;
+          s[R + 2 * ins.dst + 1] = ohi;
+        } else {
+          // A 32-bit cmpxchg compares the low word only (the register's sign extension is moot).
+          const old = Atomics.compareExchange(
+            s,
+            a,
+            s[R + 2 * ins.src] as number,
+            s[R + 2 * ins.src2] as number,
+          );
+          s[R + 2 * ins.dst] = old;
+          s[R + 2 * ins.dst + 1] = old >> 31;
+        }
+        break;
       }
-      s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) - 1;
-      break;
+      case Op.SpinLock: {
+        const a = address(m, s, cb, ins);
+        if (Atomics.compareExchange(s, a, 0, ctx + 1) !== 0) {
+          // Held: the CPU spins. Nothing changes, so spinning n times is the same state.
+          if (trace) trace.spun = true;
+          return;
+        }
+        s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) + 1;
+        break;
+      }
+      case Op.SpinTrylock: {
+        const a = address(m, s, cb, ins);
+        const got = Atomics.compareExchange(s, a, 0, ctx + 1) === 0;
+        if (got) s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) + 1;
+        s[R + 2 * ins.dst] = got ? 1 : 0;
+        s[R + 2 * ins.dst + 1] = 0;
+        break;
+      }
+      case Op.SpinUnlock: {
+        const a = address(m, s, cb, ins);
+        if (Atomics.compareExchange(s, a, ctx + 1, 0) !== ctx + 1) {
+          throw new MachineFault(`${contextName(m, ctx)} releases a lock it does not hold`);
+        }
+        s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) - 1;
+        break;
+      }
+      case Op.PreemptDisable:
+        s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) + 1;
+        break;
+      case Op.PreemptEnable:
+        if (s[b + CPU_PREEMPT] === 0) throw new MachineFault('preempt_count would go negative');
+        s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) - 1;
+        break;
+      case Op.IrqSave:
+        s[R + 2 * ins.dst] = s[b + CPU_IRQ_ON] as number;
+        s[R + 2 * ins.dst + 1] = 0;
+        s[b + CPU_IRQ_ON] = 0;
+        break;
+      case Op.IrqRestore:
+      case Op.IrqEnable: {
+        const on = ins.op === Op.IrqEnable || s[R + 2 * ins.src] !== 0 ? 1 : 0;
+        s[b + CPU_IRQ_ON] = on;
+        deliver = on === 1 && s[b + CPU_PENDING] !== 0;
+        break;
+      }
+      case Op.IrqDisable:
+        s[b + CPU_IRQ_ON] = 0;
+        break;
+      case Op.AddrGen:
+        s[R + 2 * ins.dst] = ins.base + cpu * ins.stride;
+        s[R + 2 * ins.dst + 1] = 0;
+        break;
+      case Op.CpuId:
+        s[R + 2 * ins.dst] = cpu;
+        s[R + 2 * ins.dst + 1] = 0;
+        break;
+      case Op.Halt:
+        throw new MachineFault(`${contextName(m, ctx)} is stopped at a loop bound`);
+      case Op.Fence:
+        break; // nothing to drain without a store buffer (compile makes it NoFence there)
+      default:
+        throw new MachineFault(`unknown visible opcode ${ins.op}`);
     }
-    case Op.PreemptDisable:
-      s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) + 1;
-      break;
-    case Op.PreemptEnable:
-      if (s[b + CPU_PREEMPT] === 0) throw new MachineFault('preempt_count would go negative');
-      s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) - 1;
-      break;
-    case Op.IrqSave:
-      s[R + 2 * ins.dst] = s[b + CPU_IRQ_ON] as number;
-      s[R + 2 * ins.dst + 1] = 0;
-      s[b + CPU_IRQ_ON] = 0;
-      break;
-    case Op.IrqRestore:
-    case Op.IrqEnable: {
-      const on = ins.op === Op.IrqEnable || s[R + 2 * ins.src] !== 0 ? 1 : 0;
-      s[b + CPU_IRQ_ON] = on;
-      deliver = on === 1 && s[b + CPU_PENDING] !== 0;
-      break;
-    }
-    case Op.IrqDisable:
-      s[b + CPU_IRQ_ON] = 0;
-      break;
-    case Op.AddrGen:
-      s[R + 2 * ins.dst] = ins.base + cpu * ins.stride;
-      s[R + 2 * ins.dst + 1] = 0;
-      break;
-    case Op.CpuId:
-      s[R + 2 * ins.dst] = cpu;
-      s[R + 2 * ins.dst + 1] = 0;
-      break;
-    case Op.Halt:
-      throw new MachineFault(`${contextName(m, ctx)} is stopped at a loop bound`);
-    default:
-      throw new MachineFault(`unknown visible opcode ${ins.op}`);
-  }
   if (ins.tally !== 0) {
     const t = cb + CTX_TALLY;
     add64(s, t, s[t] as number, s[t + 1] as number, ins.tally, ins.tally < 0 ? -1 : 0);
@@ -503,6 +519,85 @@ export function step(
   if (next >= code.length) finish(m, s, k, ctx);
   // Interrupts came back on with an IRQ pending: it is taken at this instruction boundary.
   if (deliver && s[b + CPU_PENDING] !== 0 && s[b + CPU_IRQ_ON] !== 0) deliverIrq(m, s, k);
+}
+
+/**
+ * A memory instruction of CPU k under TSO. Loads read through the buffer and plain stores enter
+ * it: done, true. LOCK operations drain it and return false: the caller then runs them on memory,
+ * in the same step, so no other CPU's flush comes between. A spin_unlock is a plain store on x86
+ * (queued_spin_unlock: smp_store_release of the locked byte), so it waits in the buffer too.
+ */
+function tsoMemory(
+  m: Machine,
+  s: Int32Array,
+  k: number,
+  ctx: number,
+  cb: number,
+  ins: Instr,
+  trace: Trace | null,
+): boolean {
+  const R = cb + CTX_REGS;
+  switch (ins.op) {
+    case Op.Load: {
+      const v = seenWord(m, s, k, address(m, s, cb, ins));
+      s[R + 2 * ins.dst] = v;
+      s[R + 2 * ins.dst + 1] = v >> 31;
+      return true;
+    }
+    case Op.Load64: {
+      const a = address(m, s, cb, ins);
+      s[R + 2 * ins.dst] = seenWord(m, s, k, a);
+      s[R + 2 * ins.dst + 1] = seenWord(m, s, k, a + 1);
+      return true;
+    }
+    case Op.LoadLo:
+      s[R + 2 * ins.dst] = seenWord(m, s, k, address(m, s, cb, ins));
+      return true;
+    case Op.LoadHi:
+      s[R + 2 * ins.dst + 1] = seenWord(m, s, k, address(m, s, cb, ins) + 1);
+      return true;
+    case Op.Store:
+    case Op.Store64:
+    case Op.StoreLo:
+    case Op.StoreHi:
+    case Op.SpinUnlock: {
+      const a = address(m, s, cb, ins);
+      const full = buffered(m, s, k) === SB_DEPTH;
+      if (ins.op === Op.SpinUnlock) {
+        if (seenWord(m, s, k, a) !== ctx + 1)
+          throw new MachineFault(`${contextName(m, ctx)} releases a lock it does not hold`);
+        bufferStore(m, s, k, a, 1, 0, 0);
+        const b = m.cpuOff + k * CPU_FIELDS;
+        s[b + CPU_PREEMPT] = (s[b + CPU_PREEMPT] as number) - 1;
+      } else if (ins.op === Op.Store64) {
+        bufferStore(m, s, k, a, 2, s[R + 2 * ins.src] as number, s[R + 2 * ins.src + 1] as number);
+      } else if (ins.op === Op.StoreHi) {
+        bufferStore(m, s, k, a + 1, 1, s[R + 2 * ins.src + 1] as number, 0);
+      } else bufferStore(m, s, k, a, 1, s[R + 2 * ins.src] as number, 0);
+      if (trace) {
+        trace.buffered = true;
+        trace.drained = full ? 1 : 0;
+      }
+      return true;
+    }
+    case Op.Fence: {
+      const n = drain(m, s, k);
+      if (trace) trace.drained = n;
+      return true;
+    }
+    case Op.AtomicAdd:
+    case Op.AtomicOr:
+    case Op.Xchg:
+    case Op.Cmpxchg:
+    case Op.SpinLock:
+    case Op.SpinTrylock: {
+      const n = drain(m, s, k);
+      if (trace) trace.drained = n;
+      return false;
+    }
+    default:
+      return false;
+  }
 }
 
 /** The 64-bit value of the register pair at s[at], s[at + 1]. */

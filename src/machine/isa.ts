@@ -62,6 +62,12 @@ export const Op = {
    * no further. Never a legal step; Explore reports the paths it cuts as incomplete.
    */
   Halt: 23,
+  /**
+   * smp_mb(): a full barrier. Under x86-TSO it drains the CPU's store buffer, one step; on the
+   * sequentially consistent machine there is nothing to drain, and `compile` turns it into
+   * NoFence, which takes no step (docs/machine.md, "Store buffers").
+   */
+  Fence: 24,
 
   /** First local opcode: the ones below never count as a step of their own. */
   FirstLocal: 32,
@@ -108,6 +114,8 @@ export const Op = {
    * return, where no single store completes it (a typed program's add, docs/language.md).
    */
   Tally: 49,
+  /** smp_mb() on a machine without store buffers: nothing to drain, no step. */
+  NoFence: 50,
 } as const;
 
 /** Branch conditions (signed 64-bit comparisons). */
@@ -171,6 +179,8 @@ export const Kind = {
   Result: 15,
   /** An IRQ raised while interrupts are off: held pending. */
   IrqPending: 16,
+  /** Under TSO: the oldest entry of a CPU's store buffer reaches memory. */
+  Flush: 17,
 } as const;
 
 export type KindValue = (typeof Kind)[keyof typeof Kind];
@@ -193,6 +203,7 @@ export const kindNames: Readonly<Record<number, string>> = {
   [Kind.Overflow]: 'overflow',
   [Kind.Result]: 'result',
   [Kind.IrqPending]: 'irq-pending',
+  [Kind.Flush]: 'flush',
 };
 
 /** One instruction. Every field is always present so all records share one hidden class. */

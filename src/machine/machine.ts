@@ -1,11 +1,11 @@
 // A machine: the compiled form of a scenario instance (CPUs, memory layout, tasks, handlers) and
 // the layout of its state vector.
 //
-// The whole state is ONE Int32Array: memory, then per-CPU scheduling state, then one record per
-// context (task or handler), then the results region. Copy is `slice()`, equality is a word loop
+// The whole state is ONE Int32Array: memory, then per-CPU scheduling state, then (under x86-TSO)
+// each CPU's store buffer, then one record per context (task or handler), then the results region. Copy is `slice()`, equality is a word loop
 // and the hash runs over the words, which is what exploration and time travel need to be fast.
 
-import { type Instr, isLocal, type Program } from './isa.ts';
+import { type Instr, isLocal, Op, type Program } from './isa.ts';
 import type { Layout } from './layout.ts';
 
 /**
@@ -66,6 +66,23 @@ export const CTX_REGS = CTX_WORDS.length;
 
 export const CtxKind = { Task: 0, Irq: 1, Nmi: 2 } as const;
 
+/**
+ * The memory model a machine runs under: `sc`, sequential consistency (every store is seen by
+ * every CPU at once), or `tso`, x86-TSO (Sewell et al., CACM 53(7), 2010): each CPU's stores wait
+ * in a FIFO store buffer until a flush writes the oldest to memory (src/machine/tso.ts).
+ */
+export type MemoryModel = 'sc' | 'tso';
+export const MEMORY_MODELS: readonly MemoryModel[] = ['sc', 'tso'];
+
+/**
+ * Entries in each CPU's store buffer under TSO. A store that finds it full first writes the
+ * oldest entry to memory, as hardware stalls until one drains; so every behaviour with at most
+ * this many stores waiting per CPU is explored. Real x86 cores hold 40 to 70.
+ */
+export const SB_DEPTH = 4;
+/** Words of one buffer entry: word address, width in words (1 or 2), low word, high word. */
+export const SB_ENTRY = 4;
+
 /** Words in a 64-byte cache line. */
 const LINE_WORDS = 16;
 
@@ -86,6 +103,8 @@ export interface MachineSpec {
   readonly irq?: readonly (Program | null)[];
   /** NMI handler per CPU. */
   readonly nmi?: readonly (Program | null)[];
+  /** `sc` when absent. */
+  readonly memory?: MemoryModel;
 }
 
 export interface Machine {
@@ -105,6 +124,11 @@ export interface Machine {
   readonly nmiCtx: Int32Array;
   readonly memWords: number;
   readonly cpuOff: number;
+  /** Under TSO: true, and each CPU's store buffer at sbOff + k × sbStride (count, then entries). */
+  readonly tso: boolean;
+  readonly sbOff: number;
+  /** Words per CPU's store buffer: 0 on a sequentially consistent machine. */
+  readonly sbStride: number;
   readonly ctxOff: number;
   readonly ctxStride: number;
   readonly resOff: number;
@@ -147,7 +171,10 @@ export function compile(spec: MachineSpec): Machine {
   // Padded (live workers): every context record on lines of its own, since the CPU running it
   // writes its pc and registers at every step and two CPUs must not share those lines.
   const line = (n: number) => (layout.lines ? Math.ceil(n / LINE_WORDS) * LINE_WORDS : n);
-  const ctxOff = line(cpuOff + cpus * CPU_FIELDS);
+  const tso = spec.memory === 'tso';
+  const sbOff = cpuOff + cpus * CPU_FIELDS;
+  const sbStride = tso ? 1 + SB_DEPTH * SB_ENTRY : 0;
+  const ctxOff = line(sbOff + cpus * sbStride);
   const ctxStride = line(CTX_REGS + 2 * regs);
   const resOff = line(ctxOff + programs.length * ctxStride);
   // `| 0`: parameters parsed from text arrive as doubles (V8 heap numbers), and a machine whose
@@ -159,7 +186,11 @@ export function compile(spec: MachineSpec): Machine {
     layout,
     tasks: tasks.length,
     contexts: programs.length,
-    code: programs.map((p) => p.instrs),
+    // With no store buffer, smp_mb() has nothing to drain: it takes no step (a local no-op),
+    // so a sequentially consistent run of a program with barriers is the run it always was.
+    code: programs.map((p) =>
+      tso ? p.instrs : p.instrs.map((i) => (i.op === Op.Fence ? { ...i, op: Op.NoFence } : i)),
+    ),
     programs,
     ctxKind,
     ctxHome,
@@ -167,6 +198,9 @@ export function compile(spec: MachineSpec): Machine {
     nmiCtx,
     memWords: memWords | 0,
     cpuOff: cpuOff | 0,
+    tso,
+    sbOff: sbOff | 0,
+    sbStride: sbStride | 0,
     ctxOff: ctxOff | 0,
     ctxStride: ctxStride | 0,
     resOff: resOff | 0,
@@ -188,6 +222,11 @@ function checkProgram(p: Program): void {
 /** Where CPU k's fields start in a state: add CPU_CUR, CPU_PREEMPT… */
 export function cpuBase(m: Machine, k: number): number {
   return m.cpuOff + k * CPU_FIELDS;
+}
+
+/** Where CPU k's store buffer starts (its entry count; entries follow, oldest first). */
+export function sbBase(m: Machine, k: number): number {
+  return m.sbOff + k * m.sbStride;
 }
 
 /** Where context c's record starts in a state: add CTX_PC, CTX_DONE, CTX_REGS… */

@@ -12,6 +12,7 @@ import { topContext, type Trace } from './interpreter.ts';
 import { type Instr, Kind, Op } from './isa.ts';
 import { operandAddress, registerValue } from './read.ts';
 import { cellAt } from './layout.ts';
+import { bufferOf, buffered, seenWord } from './tso.ts';
 import {
   CPU_CUR,
   CPU_FIELDS,
@@ -75,11 +76,16 @@ export function describeAddress(m: Machine, addr: number, cpu: number): string {
   return name;
 }
 
-function cellValue(m: Machine, s: Int32Array, addr: number): number | bigint {
+/**
+ * The value of the cell holding `addr` as CPU k sees it: under TSO, through its store buffer
+ * (k −1: memory itself).
+ */
+function cellValue(m: Machine, s: Int32Array, k: number, addr: number): number | bigint {
   const at = cellAt(m.layout, addr);
   const base = at && at.half === 'hi' ? addr - 1 : addr;
-  if (at && at.cell.type === 's64') return pairValue(s[base] as number, s[base + 1] as number);
-  return s[addr] as number;
+  const word = (a: number) => (m.tso && k >= 0 ? seenWord(m, s, k, a) : (s[a] as number));
+  if (at && at.cell.type === 's64') return pairValue(word(base), word(base + 1));
+  return word(addr);
 }
 
 function regValue(m: Machine, s: Int32Array, ctx: number, r: number): number | bigint {
@@ -114,8 +120,16 @@ export function describeStep(
     case Ev.Preempt: {
       const from = before[b + CPU_CUR] as number;
       const to = after[b + CPU_CUR] as number;
-      const text = `CPU${k} preempts ${taskName(m, from)} and runs ${taskName(m, to)}`;
+      const text = `CPU${k} preempts ${taskName(m, from)} and runs ${taskName(m, to)}${switchDrains(m, before, k)}`;
       return { text, kind: Kind.Preempt, line: 0, ctx: from, cpu: k };
+    }
+    case Ev.Flush: {
+      const e = bufferOf(m, before, k)[0];
+      const cell = e ? describeAddress(m, e.addr, -1) : 'memory';
+      const now = e ? fmt(cellValue(m, after, -1, e.addr)) : '';
+      const left = buffered(m, after, k);
+      const text = `CPU${k}'s store buffer flushes its oldest store: ${cell} = ${now} reaches memory, where every CPU sees it${left > 0 ? ` (${left} still waiting)` : ''}`;
+      return { text, kind: Kind.Flush, line: 0, ctx: -1, cpu: k };
     }
     default: {
       const j = eventTarget(ev);
@@ -127,7 +141,7 @@ export function describeStep(
           : `it waits there behind ${taskName(m, after[bj + CPU_CUR] as number)}`;
       const next = after[b + CPU_CUR] as number;
       const left = next >= 0 ? `CPU${k} runs ${taskName(m, next)}` : `CPU${k} is idle`;
-      const text = `${taskName(m, t)} is preempted on CPU${k} and migrated to CPU${j}: ${there}; ${left}`;
+      const text = `${taskName(m, t)} is preempted on CPU${k} and migrated to CPU${j}: ${there}; ${left}${switchDrains(m, before, k)}`;
       return { text, kind: Kind.Migration, line: 0, ctx: t, cpu: k };
     }
   }
@@ -159,26 +173,26 @@ function describeInstruction(
   switch (ins.op) {
     case Op.Load:
     case Op.Load64:
-      v = cellValue(m, before, addr);
+      v = cellValue(m, before, k, addr);
       text = `${who} reads ${cell}: ${fmt(v)}`;
       break;
     case Op.LoadLo:
     case Op.LoadHi: {
-      const w = before[ins.op === Op.LoadHi ? addr + 1 : addr] as number;
+      const w = cellWord(m, before, k, ins.op === Op.LoadHi ? addr + 1 : addr);
       v = w;
       text = `${who} reads the ${ins.op === Op.LoadLo ? 'low' : 'high'} half of ${cell}: ${hex32(w)}`;
       break;
     }
     case Op.Store:
     case Op.Store64:
-      v = cellValue(m, after, addr);
+      v = cellValue(m, after, k, addr);
       text = `${who} writes ${cell} = ${fmt(v)}`;
       break;
     case Op.StoreLo:
     case Op.StoreHi: {
-      const w = after[ins.op === Op.StoreHi ? addr + 1 : addr] as number;
+      const w = cellWord(m, after, k, ins.op === Op.StoreHi ? addr + 1 : addr);
       v = w;
-      const now = cellValue(m, after, cellBase(m, addr));
+      const now = cellValue(m, after, k, cellBase(m, addr));
       text = `${who} writes the ${ins.op === Op.StoreLo ? 'low' : 'high'} half of ${cell} = ${hex32(w)}: it now holds ${fmt(now)}`;
       break;
     }
@@ -186,24 +200,24 @@ function describeInstruction(
       v = operand();
       const neg = BigInt(String(v)) < 0n;
       const by = neg ? fmt(-BigInt(String(v))) : fmt(v);
-      text = `${who} atomically ${neg ? `subtracts ${by} from` : `adds ${by} to`} ${cell}: ${fmt(cellValue(m, after, addr))}`;
+      text = `${who} atomically ${neg ? `subtracts ${by} from` : `adds ${by} to`} ${cell}: ${fmt(cellValue(m, after, k, addr))}`;
       break;
     }
     case Op.AtomicOr:
       v = operand();
-      text = `${who} atomically sets bits ${fmt(v)} in ${cell}: ${fmt(cellValue(m, after, addr))}`;
+      text = `${who} atomically sets bits ${fmt(v)} in ${cell}: ${fmt(cellValue(m, after, k, addr))}`;
       break;
     case Op.Xchg:
-      v = cellValue(m, before, addr);
-      text = `${who} exchanges ${cell}: takes ${fmt(v)}, leaves ${fmt(cellValue(m, after, addr))}`;
+      v = cellValue(m, before, k, addr);
+      text = `${who} exchanges ${cell}: takes ${fmt(v)}, leaves ${fmt(cellValue(m, after, k, addr))}`;
       break;
     case Op.Cmpxchg: {
-      const old = cellValue(m, before, addr);
+      const old = cellValue(m, before, k, addr);
       const expected = regValue(m, before, ctx, ins.src);
       v = old;
       text =
         String(old) === String(expected)
-          ? `${who}'s cmpxchg on ${cell} succeeds: ${fmt(old)} → ${fmt(cellValue(m, after, addr))}`
+          ? `${who}'s cmpxchg on ${cell} succeeds: ${fmt(old)} → ${fmt(cellValue(m, after, k, addr))}`
           : `${who}'s cmpxchg on ${cell} fails: expected ${fmt(expected)}, found ${fmt(old)}`;
       break;
     }
@@ -212,7 +226,7 @@ function describeInstruction(
         const owner = (before[addr] as number) - 1;
         text = `${who} spins on ${cell}, held by ${actorName(m, before, owner)}`;
         if (ins.saySpin) {
-          text += `: ${fill(ins.saySpin, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}` })}`;
+          text += `: ${fill(ins.saySpin, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}`, k })}`;
         }
         kind = Kind.LockSpin;
       } else text = `${who} takes ${cell} (preemption off)`;
@@ -254,19 +268,26 @@ function describeInstruction(
       v = onCpu;
       text = `${who} reads its CPU number: ${onCpu}`;
       break;
+    case Op.Fence:
+      text =
+        trace.drained > 0
+          ? `${who} drains CPU${k}'s store buffer: ${stores(trace.drained)} ${trace.drained === 1 ? 'reaches' : 'reach'} memory`
+          : `${who} finds CPU${k}'s store buffer empty: nothing to drain`;
+      break;
     default:
       text = `${who} runs instruction ${pc}`;
   }
 
   if (ins.say && !trace.spun)
-    text = fill(ins.say, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}` });
+    text = fill(ins.say, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}`, k });
   else if (!trace.spun && addr >= 0)
-    text = kindText(m, ins, before, after, addr, who, cell) ?? text;
+    text = kindText(m, k, ins, before, after, addr, who, cell) ?? text;
   // A typed program's step quotes the statement it belongs to.
   const source = m.programs[ctx]?.source;
   const site = source?.sites[pc];
   if (source && site && text.startsWith(`${who} `))
     text = `${who} \`${statementText(source.text, site)}\`: ${text.slice(who.length + 1)}`;
+  if (m.tso) text += bufferText(m, ins, before, after, k, addr, trace);
   if (ins.tail) text += ', completing one instruction that no interrupt could split';
   else if (!trace.spun && code[after[cb + CTX_PC] as number]?.tail === true) {
     text += ' (first half of one instruction: no interrupt can come before its second half)';
@@ -284,7 +305,7 @@ function describeInstruction(
           ? `records ${slot.name} = ${fmt(value)}`
           : null;
       const said = li.say
-        ? fill(li.say, m, before, after, ctx, { who, cell, v: value, addr, cpu: `CPU${onCpu}` })
+        ? fill(li.say, m, before, after, ctx, { who, cell, v: value, addr, cpu: `CPU${onCpu}`, k })
         : (recorded ?? `${slot?.label ?? 'it'} returns ${fmt(value)}`);
       // `ret = sum(); record(sum, ret);` in one step: one sentence, "sum() returns 7 (recorded
       // as sum)", not the value twice.
@@ -296,7 +317,7 @@ function describeInstruction(
     } else {
       extras.push(
         li.say
-          ? fill(li.say, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}` })
+          ? fill(li.say, m, before, after, ctx, { who, cell, v, addr, cpu: `CPU${onCpu}`, k })
           : 'the sum starts over',
       );
       if (li.kind === Kind.SumRetry) kind = Kind.SumRetry;
@@ -336,6 +357,51 @@ export function statementText(source: string, site: { start: number; end: number
   return t.length > 60 ? `${t.slice(0, 57)}…` : t;
 }
 
+/** "1 store", "3 stores". */
+function stores(n: number): string {
+  return n === 1 ? '1 store' : `${n} stores`;
+}
+
+/** A context switch drains the CPU's store buffer (a full barrier in the kernel's scheduler). */
+function switchDrains(m: Machine, before: Int32Array, k: number): string {
+  const n = buffered(m, before, k);
+  return n === 0
+    ? ''
+    : `; a context switch is a full barrier: CPU${k}'s store buffer drains first (${stores(n)})`;
+}
+
+/** What a step did with CPU k's store buffer under TSO, as a clause to append. */
+function bufferText(
+  m: Machine,
+  ins: Instr,
+  before: Int32Array,
+  after: Int32Array,
+  k: number,
+  addr: number,
+  trace: Trace,
+): string {
+  if (trace.buffered) {
+    const full =
+      trace.drained > 0 ? '; its buffer was full, so its oldest store reached memory first' : '';
+    return ` and the store waits in CPU${k}'s store buffer (memory still holds ${fmt(cellValue(m, after, -1, addr))}; no other CPU sees it yet${full})`;
+  }
+  if (ins.op !== Op.Fence && trace.drained > 0)
+    return ` (a LOCK operation: first CPU${k}'s store buffer drains, ${stores(trace.drained)})`;
+  const isLoad =
+    ins.op === Op.Load || ins.op === Op.Load64 || ins.op === Op.LoadLo || ins.op === Op.LoadHi;
+  if (isLoad && addr >= 0) {
+    const mem = cellValue(m, before, -1, addr);
+    if (String(mem) !== String(cellValue(m, before, k, addr)))
+      return ` (from CPU${k}'s own store buffer; memory still holds ${fmt(mem)})`;
+  }
+  return '';
+}
+
+/** Word a as CPU k sees it. */
+function cellWord(m: Machine, s: Int32Array, k: number, a: number): number {
+  return m.tso ? seenWord(m, s, k, a) : (s[a] as number);
+}
+
 /** The first word of the cell holding `addr` (the low word of an s64). */
 function cellBase(m: Machine, addr: number): number {
   const at = cellAt(m.layout, addr);
@@ -348,7 +414,7 @@ function fill(
   before: Int32Array,
   after: Int32Array,
   ctx: number,
-  vars: { who: string; cell: string; v: number | bigint; addr: number; cpu: string },
+  vars: { who: string; cell: string; v: number | bigint; addr: number; cpu: string; k: number },
 ): string {
   // {odd?A|B}: A when the value is odd, B when it is even (e.g. a sequence's in-flight bit).
   const odd = (BigInt(vars.v) & 1n) === 1n;
@@ -360,8 +426,8 @@ function fill(
     if (key === 'cpu') return vars.cpu;
     if (key === 'cell') return vars.cell;
     if (key === 'v') return fmt(vars.v);
-    if (key === 'old') return vars.addr >= 0 ? fmt(cellValue(m, before, vars.addr)) : '?';
-    if (key === 'new') return vars.addr >= 0 ? fmt(cellValue(m, after, vars.addr)) : '?';
+    if (key === 'old') return vars.addr >= 0 ? fmt(cellValue(m, before, vars.k, vars.addr)) : '?';
+    if (key === 'new') return vars.addr >= 0 ? fmt(cellValue(m, after, vars.k, vars.addr)) : '?';
     const name = key.slice(2);
     // {r#N}: register N itself (for generated templates, where names may repeat).
     const r = key.startsWith('r#') ? Number(name) : (m.programs[ctx]?.regNames.indexOf(name) ?? -1);
@@ -375,6 +441,7 @@ function fill(
  */
 function kindText(
   m: Machine,
+  k: number,
   ins: Instr,
   before: Int32Array,
   after: Int32Array,
@@ -382,8 +449,8 @@ function kindText(
   who: string,
   cell: string,
 ): string | null {
-  const was = cellValue(m, before, addr);
-  const now = cellValue(m, after, addr);
+  const was = cellValue(m, before, k, addr);
+  const now = cellValue(m, after, k, addr);
   if (ins.kind === Kind.Fold) {
     const moved = BigInt(String(now)) - BigInt(String(was));
     return `${who} folds ${fmt(moved)} into ${cell}: ${fmt(now)}`;

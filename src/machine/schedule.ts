@@ -8,6 +8,7 @@
 //             | 'nmi' N                     raise an NMI on CPU N
 //             | 'pre' N                     preempt CPU N (switch to its next waiting task)
 //             | 'mig' N '>' M               preempt CPU N's task and move it to CPU M
+//             | 'flush' N                   under TSO: CPU N's oldest buffered store reaches memory
 //
 // `formatSchedule` writes one event per token and folds runs of 3 or more into `token*n`, so
 // parse(format(events)) gives the same events back.
@@ -69,15 +70,17 @@ export function parseScheduleWithOffsets(text: string): { events: number[]; offs
 
   const event = (): number => {
     const at = i;
-    const word = /^(irq|nmi|pre|mig)/.exec(text.slice(i, i + 3))?.[1];
+    const word = /^(irq|nmi|pre|mig|flush)/.exec(text.slice(i, i + 5))?.[1];
     if (word === undefined) {
       if (/[0-9]/.test(text[i] ?? '')) return makeEvent(Ev.Step, number('a CPU number', 255));
       const tok = /^[^\s,()*]+/.exec(text.slice(i))?.[0] ?? text[i] ?? '';
-      return fail(at, `unknown event '${tok}': expected N, irqN, nmiN, preN or migN>M`);
+      return fail(at, `unknown event '${tok}': expected N, irqN, nmiN, preN, migN>M or flushN`);
     }
-    i += 3;
+    i += word.length;
     const k = number(`a CPU number after '${word}'`, 255);
     switch (word) {
+      case 'flush':
+        return makeEvent(Ev.Flush, k);
       case 'irq':
         return makeEvent(Ev.Irq, k);
       case 'nmi':
