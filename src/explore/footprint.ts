@@ -1,14 +1,14 @@
 // Which words of a state an event can write, so that the explorer compares a successor with its
 // parent only there (visited.ts: `components`).
 //
-// An event on CPU k (docs/machine.md) writes memory, CPU k's fields, the record of the context on top
+// An event on CPU k (docs/machine.md) writes memory, CPU k's fields and store buffer, the record of the context on top
 // of CPU k (the one that steps, or the task that is preempted), the records of CPU k's IRQ and
 // NMI handlers (an event can start them), and the results; a task that finishes only reads the
 // others (the next one to run). Every other word keeps its value, so its component keeps its id.
 // A migration also writes the target CPU's fields and the moved task's record: it is left to the
 // full comparison, as are symmetry-reduced states (the renaming moves every CPU's words).
 
-import { cpuBase, ctxBase, type Machine } from '../machine/machine.ts';
+import { cpuBase, ctxBase, type Machine, sbBase } from '../machine/machine.ts';
 
 /** Tables larger than this many words are not built (machines with hundreds of CPUs). */
 const MAX_WORDS = 1 << 22;
@@ -32,6 +32,7 @@ export function footprints(
       const written: [number, number][] = [
         [0, m.memWords],
         [cpuBase(m, k), cpuBase(m, k + 1)],
+        [sbBase(m, k), sbBase(m, k + 1)],
         [m.resOff, m.size],
       ];
       for (const c of [t, m.irqCtx[k] as number, m.nmiCtx[k] as number])

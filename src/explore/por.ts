@@ -14,7 +14,15 @@
 // Outcomes are those of the full exploration (tested on every scenario); witnesses are real
 // schedules but need not be the cheapest.
 
-import { cpuBase, ctxBase, CtxKind, CPU_IRQ_ON, CTX_PC, type Machine } from '../machine/machine.ts';
+import {
+  cpuBase,
+  ctxBase,
+  CtxKind,
+  CPU_IRQ_ON,
+  CTX_PC,
+  type Machine,
+  sbBase,
+} from '../machine/machine.ts';
 import { type Instr, Mode, Op } from '../machine/isa.ts';
 import { topContext } from '../machine/interpreter.ts';
 import { operandAddress } from '../machine/read.ts';
@@ -74,6 +82,9 @@ export function privateSteps(sc: Scenario, m: Machine, migrations: number): Priv
     const pc = s[cb + CTX_PC] as number;
     const ins = (programs[top] as readonly Instr[])[pc] as Instr;
     if (ins.op === Op.Halt) return false;
+    // Under TSO, a CPU with stores waiting could flush one before or after the step, and a flush
+    // writes memory other CPUs read: with its buffer empty, no flush of it can come first.
+    if (m.sbStride !== 0 && s[sbBase(m, k)] !== 0) return false;
     const flags = (after[top] as number[])[pc] as number;
     if ((flags & RECORDS) !== 0) return false;
     // A tally changes the exact total that another CPU's RecordTotal may be about to read.

@@ -56,6 +56,7 @@ export function findSymmetry(
   migrations: number,
   initial: Int32Array,
 ): Symmetry | string {
+  if (m.tso) return 'store buffers hold addresses that a renaming of the CPUs would have to move';
   if (migrations > 0)
     return 'tasks may migrate (the next task a CPU picks depends on task numbers)';
   for (const code of m.code) {

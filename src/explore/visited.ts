@@ -48,7 +48,9 @@ export class Visited {
     // Memory changes at most steps, the CPU fields only at interventions: apart, a step's
     // successor rehashes the few memory words and reuses the CPU fields' id.
     add(0, m.memWords);
-    add(m.memWords, m.ctxOff - m.memWords);
+    add(m.memWords, m.sbOff - m.memWords);
+    // Under TSO, the store buffers: a store or a flush changes one of them.
+    add(m.sbOff, m.ctxOff - m.sbOff);
     for (let c = 0; c < m.contexts; c++) add(ctxBase(m, c), m.ctxStride);
     add(m.resOff, m.size - m.resOff);
     this.segments = segs;
