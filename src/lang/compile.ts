@@ -5,7 +5,12 @@
 
 import { Op, type Program as MachineProgram } from '../machine/isa.ts';
 import type { LayoutOptions, ResultSlot } from '../machine/layout.ts';
-import { compile as compileMachine, type Machine, type TaskSpec } from '../machine/machine.ts';
+import {
+  compile as compileMachine,
+  type Machine,
+  type MemoryModel,
+  type TaskSpec,
+} from '../machine/machine.ts';
 import type { Expr, Item, Program } from './ast.ts';
 import { type Anatomy, resolveAnatomy } from './anatomy.ts';
 import { type Draft, Emitter } from './emit.ts';
@@ -25,6 +30,8 @@ export interface CompileOptions {
   readonly layout?: LayoutOptions;
   /** Loops that carry state stop at the loop bound (the model); live CPUs run them unbounded. */
   readonly loopBounds?: boolean;
+  /** The machine's memory model: `sc` unless asked (docs/machine.md, "Store buffers"). */
+  readonly memory?: MemoryModel;
 }
 
 export interface CompiledThread {
@@ -216,6 +223,7 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
     tasks,
     irq,
     nmi,
+    memory: options.memory ?? 'sc',
   });
   const compiled: CompiledThread[] = threads.map((t) => {
     const role = t.item.role;

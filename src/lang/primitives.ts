@@ -1,8 +1,9 @@
 // The kernel primitives a program may call, each lowered to the machine's steps as the lab's
 // machine model says (docs/language.md has the table): a LOCK-prefixed read-modify-write is one
 // step; a this_cpu operation is x86's single instruction (a load and a store that nothing on the
-// CPU can split); spin_lock is one step that takes the lock or spins; barriers order nothing more
-// on this sequentially consistent machine and emit nothing (the listing says so). Primitives the
+// CPU can split); spin_lock is one step that takes the lock or spins; smp_mb() drains the store
+// buffer under TSO and takes no step under sc, the other barriers are x86's compiler barriers and
+// emit nothing (the listing says so). Primitives the
 // machine does not model (RCU, SRCU, bottom halves, sleeping locks) are refused by name.
 
 import { Cond, Mode, Op } from '../machine/isa.ts';
@@ -142,33 +143,53 @@ def('smp_store_release', 2, (g, [x, v]) => {
 });
 def('smp_store_mb', 2, (g, [x, v], c) => {
   g.storeFrom(lvalue(g, x as Expr), g.reg(g.value(v as Expr), (v as Expr).span), false);
+  g.e.plain(Op.Fence);
   g.note(
     c.span,
-    'smp_store_mb(): a store and a full barrier; on this sequentially consistent machine the barrier orders nothing more',
+    'smp_store_mb(): a store and a full barrier (an xchg on x86); under TSO the barrier drains the store buffer, under sc it takes no step',
   );
   return VOID;
 });
 
-// ---- barriers: nothing to order on a sequentially consistent machine ----------------------------
+// ---- barriers, as x86 has them ------------------------------------------------------------------
+//
+// Only a full barrier does anything on x86: it drains the store buffer (docs/machine.md). The
+// others are compiler barriers there (arch/x86/include/asm/barrier.h), and what they order on
+// weaker CPUs (Arm, the kernel's memory model) the lab does not model.
 
-const BARRIERS: Readonly<Record<string, string>> = {
+const FULL_BARRIERS: Readonly<Record<string, string>> = {
   smp_mb: 'a full barrier',
-  smp_rmb: 'a read barrier',
-  smp_wmb: 'a write barrier',
   mb: 'a full barrier',
-  rmb: 'a read barrier',
-  wmb: 'a write barrier',
-  smp_mb__before_atomic: 'a full barrier before an atomic',
-  smp_mb__after_atomic: 'a full barrier after an atomic',
-  smp_mb__after_spinlock: 'a full barrier after taking a lock',
-  smp_mb__after_unlock_lock: 'a full barrier after an unlock and a lock',
-  smp_read_barrier_depends: 'a dependency barrier',
 };
-for (const [name, what] of Object.entries(BARRIERS)) {
+for (const [name, what] of Object.entries(FULL_BARRIERS)) {
+  def(name, 0, (g, _a, c) => {
+    g.e.plain(Op.Fence);
+    g.note(
+      c.span,
+      `${name}(): ${what}. Under TSO (memory tso) it drains this CPU's store buffer, one step; the sequentially consistent machine (memory sc) has nothing to drain and takes no step`,
+    );
+    return VOID;
+  });
+}
+const X86_NO_OPS: Readonly<Record<string, string>> = {
+  smp_rmb: 'a read barrier: a compiler barrier on x86, where loads are not reordered with loads',
+  smp_wmb: 'a write barrier: a compiler barrier on x86, where stores are not reordered with stores',
+  rmb: 'a read barrier (lfence on x86): it does not drain the store buffer',
+  wmb: 'a write barrier (sfence on x86): it orders nothing plain stores need',
+  smp_mb__before_atomic:
+    'a full barrier before an atomic: nothing on x86, where the atomic is LOCK-prefixed and drains the buffer itself',
+  smp_mb__after_atomic:
+    'a full barrier after an atomic: nothing on x86, where the atomic is LOCK-prefixed and drains the buffer itself',
+  smp_mb__after_spinlock: 'nothing on x86: taking the lock was a LOCK operation, a full barrier',
+  smp_mb__after_unlock_lock:
+    'nothing on x86: an unlock followed by a LOCKed lock is a full barrier',
+  smp_read_barrier_depends: 'a dependency barrier: nothing on x86',
+};
+for (const [name, what] of Object.entries(X86_NO_OPS)) {
   def(name, 0, (g, _a, c) => {
     g.note(
       c.span,
-      `${name}(): ${what}. The machine is sequentially consistent (every store is seen by every CPU at once), so it orders nothing more here and takes no step`,
+      `${name}(): ${what}. It takes no step; what it orders on weaker CPUs (Arm, the kernel's memory model) the lab does not model`,
     );
     return VOID;
   });

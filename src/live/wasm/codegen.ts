@@ -424,6 +424,9 @@ class ContextCompiler {
         this.countKind(ins);
         b.get(L_PRE).i32(1).op(Code.i32Sub).set(L_PRE);
         return;
+      case Op.Fence:
+        b.fence();
+        return;
       case Op.PreemptDisable:
         this.countKind(ins);
         b.get(L_PRE).i32(1).op(Code.i32Add).set(L_PRE);
@@ -557,6 +560,10 @@ class ContextCompiler {
         this.record(ins);
         return;
       case Op.Pause:
+        return;
+      case Op.NoFence:
+        // smp_mb() on real cores: the model's machine had no buffer to drain, the hardware has.
+        b.fence();
         return;
       default:
         this.fault(pc);

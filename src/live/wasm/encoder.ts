@@ -234,6 +234,11 @@ export class Body {
     uleb(this.bytes, offset);
     return this;
   }
+  /** atomic.fence: a sequentially consistent fence (MFENCE, or a LOCKed op, on x86). */
+  fence(): this {
+    this.bytes.push(ATOMIC_PREFIX, 0x03, 0x00);
+    return this;
+  }
   /** Closes the function body. */
   finish(): number[] {
     if (this.open.length !== 0) throw new Error(`${this.open.length} blocks left open`);
