@@ -31,6 +31,8 @@ export function parseCommand<const O extends NonNullable<ParseArgsConfig['option
 export const scenarioOptions = {
   set: { type: 'string', multiple: true },
   preset: { type: 'string' },
+  /** `--memory tso`: the same as `--set memory=tso`. */
+  memory: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -80,14 +82,20 @@ export function scenarioArg(id: string | undefined): Scenario {
   return sc;
 }
 
-/** Parameters from --preset and repeated --set name=value. */
-export function paramsArg(sc: Scenario, sets: readonly string[] = [], preset?: string): Params {
+/** Parameters from --preset, repeated --set name=value and --memory. */
+export function paramsArg(
+  sc: Scenario,
+  sets: readonly string[] = [],
+  preset?: string,
+  memory?: string,
+): Params {
   try {
     const overrides: Record<string, string> = {};
     for (const s of sets) {
       const [name, value] = splitAssignment(s);
       overrides[name] = value;
     }
+    if (memory !== undefined) overrides.memory = memory;
     return resolveParams(sc, overrides, preset);
   } catch (e) {
     if (e instanceof ParamError) throw new UsageError(e.message);

@@ -84,7 +84,8 @@ describe('lab CLI', () => {
     expect(r.out).toBe('');
     expect(JSON.parse(r.err)).toEqual({
       error: {
-        message: "schedule, column 5: unknown event 'q0': expected N, irqN, nmiN, preN or migN>M",
+        message:
+          "schedule, column 5: unknown event 'q0': expected N, irqN, nmiN, preN, migN>M or flushN",
         position: 4,
       },
     });

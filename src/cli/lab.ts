@@ -42,6 +42,7 @@ Usage: npm run lab -- <command> [options]
 Options:
   --set name=value   set a parameter (repeatable; lists are comma-separated: --set slots=10,31)
   --preset name      start from a named parameter set (e.g. kernel)
+  --memory sc|tso    the memory model (as --set memory=…): sc, or x86-TSO with store buffers
   --json             machine-readable output
   --max-steps N      (random) give up on a run after N events (default 100000)
   --max-states N     (explore) stop, marked incomplete, after N states (default: no limit)
@@ -53,7 +54,8 @@ Options:
   --engine E         (live, bench) compiled (WebAssembly, the default) or interpreted
 
 Schedules: events separated by spaces: N (step CPU N), irqN, nmiN, preN (preempt CPU N),
-migN>M (move CPU N's task to CPU M); "0*3" repeats, "(0 1)*2" repeats a group.`;
+migN>M (move CPU N's task to CPU M), flushN (under tso: CPU N's oldest buffered store reaches
+memory); "0*3" repeats, "(0 1)*2" repeats a group.`;
 
 const commands: Record<string, (argv: readonly string[]) => string | Promise<string>> = {
   list,

@@ -7,12 +7,19 @@ const lazy = findScenario('lazy-nr-files') as Scenario;
 
 describe('parameters', () => {
   it('defaults, then preset, then overrides', () => {
-    expect(resolveParams(lazy)).toEqual({ cpus: 2, iterations: 2, initial: 0, threshold: 1 });
-    expect(resolveParams(lazy, { cpus: '4' }, 'kernel')).toEqual({
+    expect(resolveParams(lazy)).toEqual({
+      cpus: 2,
+      iterations: 2,
+      initial: 0,
+      threshold: 1,
+      memory: 'sc',
+    });
+    expect(resolveParams(lazy, { cpus: '4', memory: 'tso' }, 'kernel')).toEqual({
       cpus: 4,
       iterations: 2,
       initial: 0,
       threshold: 16,
+      memory: 'tso',
     });
   });
 
@@ -20,9 +27,10 @@ describe('parameters', () => {
     [{ cpus: 'abc' }, "cpus must be an integer from 1 to 64, got 'abc'"],
     [{ cpus: '65' }, 'cpus must be from 1 to 64, got 65'],
     [{ cpus: '1.5' }, "cpus must be an integer from 1 to 64, got '1.5'"],
+    [{ memory: 'arm' }, "memory must be one of sc, tso; got 'arm'"],
     [
       { bogus: '1' },
-      "lazy-nr-files has no parameter 'bogus'; its parameters: cpus, iterations, initial, threshold",
+      "lazy-nr-files has no parameter 'bogus'; its parameters: cpus, iterations, initial, threshold, memory",
     ],
   ])('rejects %j with a message naming it', (overrides, message) => {
     expect(() => resolveParams(lazy, overrides)).toThrow(new ParamError(message));

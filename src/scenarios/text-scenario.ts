@@ -7,8 +7,35 @@ import type { LangInvariant } from '../lang/builtins.ts';
 import { type CompiledProgram, compileProgram } from '../lang/compile.ts';
 import { describeError, LineMap } from '../lang/source.ts';
 import { defineScenario, type ScenarioDraft } from './define.ts';
+import type { MemoryModel } from '../machine/machine.ts';
+import { MEMORY_MODELS } from '../machine/machine.ts';
 import { ParamError } from './params.ts';
-import type { BuildOptions, InvariantSpec, ObservableSpec, Params, Scenario } from './types.ts';
+import type {
+  BuildOptions,
+  ChoiceParam,
+  InvariantSpec,
+  ObservableSpec,
+  Params,
+  Scenario,
+} from './types.ts';
+
+/**
+ * Every program runs under either memory model (docs/machine.md, "Store buffers"): a parameter
+ * like the others, so Step, Explore, links and the CLI carry it with no code of their own.
+ */
+export const MEMORY_PARAM: ChoiceParam = {
+  name: 'memory',
+  kind: 'choice',
+  default: 'sc',
+  choices: MEMORY_MODELS,
+  description:
+    "memory model: sc, sequentially consistent (every store is seen at once), or tso, x86-TSO (each CPU's stores wait in a store buffer until flushed)",
+};
+
+/** The memory model a parameter set asks for. */
+export function memoryOf(p: Params): MemoryModel {
+  return p.memory === 'tso' ? 'tso' : 'sc';
+}
 
 export type TextScenarioDraft = Omit<ScenarioDraft, 'build' | 'observables' | 'invariants'> & {
   /** The program for a parameter set. */
@@ -17,6 +44,11 @@ export type TextScenarioDraft = Omit<ScenarioDraft, 'build' | 'observables' | 'i
   readonly defines?: (p: Params) => ReadonlyMap<string, bigint>;
   /** Notes the listing shows besides the text's own (modelling choices). */
   readonly notes?: (p: Params) => readonly string[];
+  /**
+   * What running it under x86-TSO changes (memory tso), as found by exploring both models: a
+   * note of the listing. src/explore/tso-catalogue.test.ts holds every entry to it.
+   */
+  readonly underTso?: string;
   /** The parameters the scenario's invariants are listed from (by default, its defaults). */
   readonly sample?: Params;
   /**
@@ -34,7 +66,9 @@ class Compilations {
   constructor(private readonly d: TextScenarioDraft) {}
 
   get(p: Params, opts: BuildOptions = {}): CompiledProgram {
-    const key = `${opts.padded === true ? 'P' : ''}${opts.packedCells === true ? 'K' : ''}${opts.live === true ? 'L' : ''}`;
+    // Live CPUs are real ones: their memory model is the hardware's, so a live build is sc.
+    const memory = opts.live === true ? 'sc' : memoryOf(p);
+    const key = `${opts.padded === true ? 'P' : ''}${opts.packedCells === true ? 'K' : ''}${opts.live === true ? 'L' : ''}${memory}`;
     let forP = this.byParams.get(p);
     if (!forP) {
       forP = new Map();
@@ -51,7 +85,12 @@ class Compilations {
         ...(opts.padded !== undefined ? { padded: opts.padded } : {}),
         ...(opts.packedCells !== undefined ? { packedCells: opts.packedCells } : {}),
       };
-      const r = compileProgram(source, { defines, layout, loopBounds: opts.live !== true });
+      const r = compileProgram(source, {
+        defines,
+        layout,
+        loopBounds: opts.live !== true,
+        memory,
+      });
       if (!r.ok) {
         const map = new LineMap(source);
         throw new ParamError(r.errors.map((e) => describeError(map, e)).join('; '));
@@ -112,9 +151,12 @@ export function textScenario(d: TextScenarioDraft): Scenario {
               ...(inv.reads ? { reads: inv.reads } : {}),
             },
       ));
-  const { text, defines, notes, sample: first, verbatim, ...meta } = d;
+  const { text, defines, notes, sample: first, verbatim, underTso, ...meta } = d;
   const sc = defineScenario({
     ...meta,
+    params: meta.params.some((q) => q.name === MEMORY_PARAM.name)
+      ? meta.params
+      : [...meta.params, MEMORY_PARAM],
     text: full,
     program: (p, opts) => compiled.get(p, opts),
     build(p: Params, opts?: BuildOptions) {
@@ -124,7 +166,11 @@ export function textScenario(d: TextScenarioDraft): Scenario {
         machine: program.machine,
         listing: {
           lines: program.source.replace(/\n$/, '').split('\n'),
-          notes: [...(notes?.(p) ?? []), ...listingNotes(program)],
+          notes: [
+            ...(notes?.(p) ?? []),
+            ...(underTso !== undefined ? [underTso] : []),
+            ...listingNotes(program),
+          ],
         },
       };
     },

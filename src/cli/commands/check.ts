@@ -10,13 +10,14 @@ import { toJson } from '../json.ts';
 export function checkCommand(argv: readonly string[]): string {
   const { values, positionals } = parseCommand(argv, {
     set: { type: 'string', multiple: true },
+    memory: { type: 'string' },
     json: { type: 'boolean' },
     'max-memory': { type: 'string' },
   });
   const path = positionals[0];
   if (path === undefined) throw new UsageError('missing program file: lab check test.litmus');
   const { scenario: sc, compiled } = programArg(path);
-  const params = paramsArg(sc, values.set);
+  const params = paramsArg(sc, values.set, undefined, values.memory);
   const { machine } = sc.build(params);
   const r = explore(
     sc,

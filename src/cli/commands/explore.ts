@@ -30,7 +30,7 @@ export function exploreCommand(argv: readonly string[]): string {
     'progress-ms': { type: 'string' },
   });
   const sc = scenarioArg(positionals[0]);
-  const params = paramsArg(sc, values.set, values.preset);
+  const params = paramsArg(sc, values.set, values.preset, values.memory);
   const bounds: Bounds = {
     irqs: intOption('irqs', values.irqs, sc.bounds.irqs, 8),
     nmis: intOption('nmis', values.nmis, sc.bounds.nmis, 8),

@@ -21,7 +21,7 @@ export function randomCommand(argv: readonly string[]): string {
   const runs = intOption('runs', values.runs, 100, 1_000_000);
   const maxSteps = intOption('max-steps', values['max-steps'], 100_000, 10_000_000);
   if (runs < 1) throw new UsageError('--runs must be at least 1');
-  const params = paramsArg(sc, values.set, values.preset);
+  const params = paramsArg(sc, values.set, values.preset, values.memory);
   const outcomes = randomOutcomes(sc, params, seed, runs, maxSteps);
   const doc = {
     scenario: sc.id,

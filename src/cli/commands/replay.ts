@@ -35,10 +35,10 @@ export function replayCommand(argv: readonly string[]): string {
     const sets = Object.entries(w.params).map(
       ([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`,
     );
-    params = paramsArg(sc, [...sets, ...(values.set ?? [])], values.preset);
+    params = paramsArg(sc, [...sets, ...(values.set ?? [])], values.preset, values.memory);
   } else {
     if (text === undefined) throw new UsageError(`missing schedule: lab replay ${sc.id} "0 1 0 1"`);
-    params = paramsArg(sc, values.set, values.preset);
+    params = paramsArg(sc, values.set, values.preset, values.memory);
   }
   if (positionals.length > 2) {
     throw new UsageError(
