@@ -1,4 +1,4 @@
-// The course runs through every scenario once, from global-plain to percpu-modern.
+// The course runs through every scenario once, from global-plain to percpu-rwsem.
 
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../scenarios/index.ts';
@@ -9,9 +9,9 @@ describe('course', () => {
     expect([...courseOrder].sort()).toEqual(catalogue.map((s) => s.id).sort());
   });
 
-  it('starts at global-plain and ends at percpu-modern', () => {
+  it('starts at global-plain and ends at percpu-rwsem', () => {
     expect(courseOrder[0]).toBe('global-plain');
-    expect(courseOrder[courseOrder.length - 1]).toBe('percpu-modern');
+    expect(courseOrder[courseOrder.length - 1]).toBe('percpu-rwsem');
   });
 
   it('teaches the locked percpu_counter before the lockless designs that break it', () => {
@@ -19,13 +19,15 @@ describe('course', () => {
     expect(at('percpu-classic')).toBeLessThan(at('percpu-atomic64'));
     expect(at('percpu-sum-fuzzy')).toBeLessThan(at('percpu-seq'));
     expect(at('irq-local-rmw')).toBeLessThan(at('percpu-modern'));
+    expect(at('percpu-modern')).toBeLessThan(at('percpu-rwsem'));
   });
 
   it('walks forward and back, and stops at both ends', () => {
     expect(nextInCourse('global-plain')).toBe(courseOrder[1]);
     expect(previousInCourse(courseOrder[1] as string)).toBe('global-plain');
     expect(previousInCourse('global-plain')).toBeNull();
-    expect(nextInCourse('percpu-modern')).toBeNull();
+    expect(nextInCourse('percpu-modern')).toBe('percpu-rwsem');
+    expect(nextInCourse('percpu-rwsem')).toBeNull();
     expect(nextInCourse('no-such-scenario')).toBeNull();
   });
 });

@@ -14,8 +14,10 @@
 //   a sum instead, comes next, then Eric Dumazet's V1 and V2 (13 May).
 // percpu-modern closes the course: its race and its fixes build on irq-local-rmw (an IRQ inside a
 // read-modify-write; interrupts off; a this_cpu_cmpxchg retry loop) and cmpxchg-local-generic.
+// percpu-rwsem comes after it, as an epilogue: the first scenario where the memory model, not
+// the interleaving, decides (x86 store buffers), so it needs everything before it.
 
-/** Scenario ids in course order, from global-plain to percpu-modern. */
+/** Scenario ids in course order, from global-plain to percpu-rwsem. */
 export const courseOrder: readonly string[] = [
   'global-plain',
   'global-spinlock',
@@ -33,6 +35,7 @@ export const courseOrder: readonly string[] = [
   'irq-local-rmw',
   'cmpxchg-local-generic',
   'percpu-modern',
+  'percpu-rwsem',
 ];
 
 /** The scenario after `id` in the course, or null at the end (or for an id not in it). */

@@ -9,3 +9,4 @@ export const MEMCG_2009_GROUP = '2009 memcg this_cpu review';
 export const THIS_CPU_GROUP = 'this_cpu operations';
 export const CMPXCHG_LOCAL_2007_GROUP = '2007 cmpxchg_local thread';
 export const PERCPU_MAINLINE_GROUP = 'percpu_counter, 2017–2024 mainline';
+export const PERCPU_RWSEM_GROUP = 'per-CPU sums that need smp_mb() (x86-TSO)';

@@ -16,6 +16,7 @@ import { thisCpuOps } from './catalogue/this-cpu-ops.ts';
 import { irqLocalRmw } from './catalogue/irq-local-rmw.ts';
 import { cmpxchgLocalGeneric } from './catalogue/cmpxchg-local-generic.ts';
 import { tornRead32 } from './catalogue/torn-read-32.ts';
+import { percpuRwsem } from './catalogue/percpu-rwsem.ts';
 import { PROGRAM_ID, programScenario, type ProgramResult } from './program.ts';
 import type { Scenario } from './types.ts';
 
@@ -45,6 +46,7 @@ export const catalogue: readonly Scenario[] = [
   cmpxchgLocalGeneric,
   percpuModern,
   tornRead32,
+  percpuRwsem,
 ];
 
 /** The program typed into the lab that this page (or worker) has open, if any. */

@@ -23,6 +23,7 @@ import sourcesFile from './sources.json' with { type: 'json' };
 import thisCpuMigrate from './this-cpu-migrate.json' with { type: 'json' };
 import thisCpuOps from './this-cpu-ops.json' with { type: 'json' };
 import tornRead32 from './torn-read-32.json' with { type: 'json' };
+import percpuRwsem from './percpu-rwsem.json' with { type: 'json' };
 
 const sources = parseFile(sourcesFileSchema, sourcesFile, 'sources.json');
 
@@ -67,6 +68,7 @@ const files: Readonly<Record<string, unknown>> = {
   'cmpxchg-local-generic': cmpxchgLocalGeneric,
   'percpu-modern': percpuModern,
   'torn-read-32': tornRead32,
+  'percpu-rwsem': percpuRwsem,
 };
 
 /** Every lesson (in the scenario catalogue's order; courseOrder gives the teaching order). */

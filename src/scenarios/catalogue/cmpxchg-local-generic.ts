@@ -124,6 +124,8 @@ export const cmpxchgLocalGeneric = textScenario({
     'smp variant: no handlers; CPU1 runs counter_add(otherAmount)',
   ],
   text: programOf,
+  underTso:
+    "Under memory tso the outcomes are those under sc (a test explores both): a handler reads its CPU's buffer, and the smp variant's double success is an interleaving of two CPUs, buffers or not.",
   notes: (p) => [
     ...NOTES[VARIANT.of(p)],
     'succeeded counts the adds whose cmpxchg_local returned prev == old (each completed add ends with one). exact is initial plus every add that reported success.',

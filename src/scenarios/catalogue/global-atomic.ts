@@ -31,6 +31,8 @@ export const globalAtomic = textScenario({
       counter: ['count nr_files;', 'add file_opened;'],
       observe: ['observe nr = nr_files;'],
     }),
+  underTso:
+    'Under memory tso the outcomes are those under sc (a test explores both): atomic_inc() is LOCK-prefixed: it drains the buffer and works on memory.',
   notes: () => [
     'The LOCK prefix makes the load and the store one step: no other CPU can come between them.',
     'Correct, but each increment must own the cache line holding nr_files, so it ping-pongs between CPUs (Bench mode measures the cost).',

@@ -37,6 +37,8 @@ export const globalPlain = textScenario({
       counter: ['count nr_files;', 'add file_opened;'],
       observe: ['observe nr = nr_files;'],
     }),
+  underTso:
+    'Under memory tso the outcomes are those under sc (a test explores both): a store waiting in its buffer shows the other CPU an older value, which some sequentially consistent schedule shows too.',
   notes: () => [
     'A non-LOCK `incl nr_files` behaves the same on SMP: the CPU still loads and stores.',
     'The add happens in a register, so it is not a step of its own.',

@@ -35,6 +35,8 @@ export const globalSpinlock = textScenario({
       counter: ['count nr_files;', 'add file_opened;'],
       observe: ['observe nr = nr_files;'],
     }),
+  underTso:
+    "Under memory tso the outcomes are those under sc (a test explores both): spin_lock() is a LOCKed cmpxchg that drains the buffer; the unlock's store waiting in it only delays the next holder.",
   notes: () => [
     'In 2.6.16 this counting ran in the filp slab constructor and destructor (filp_ctor, filp_dtor) on files_stat.nr_files; file_opened() stands for them.',
     'spin_lock_irqsave is two steps here: interrupts off, then the lock (which also disables preemption).',

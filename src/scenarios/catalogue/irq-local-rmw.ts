@@ -130,6 +130,8 @@ export const irqLocalRmw = textScenario({
   ],
   handlers: ['IRQ on CPU0: counter_add(irqAmount), c += 5 by default'],
   text: programOf,
+  underTso:
+    "Under memory tso the outcomes are those under sc (a test explores both): the IRQ handler runs on the CPU it interrupts and reads that CPU's buffer.",
   notes: (p) => [
     ...NOTES[VARIANT.of(p)],
     "exact is initial plus every add that completed (the task's and each IRQ's).",

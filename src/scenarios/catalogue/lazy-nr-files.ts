@@ -91,6 +91,8 @@ export const lazyNrFiles = textScenario({
       observe: [`observe nr = ${held(p)};`, 'observe read = get_nr_files();'],
       invariants: ['invariant final read-within-bound;'],
     }),
+  underTso:
+    'Under memory tso the outcomes are those under sc (a test explores both): a buffered store is seen late, never out of order, and the fold into nr_files is made under the lock.',
   notes: () => [
     'The test is strict (>), so a CPU can hold up to ±threshold unreported: get_nr_files() is within ±threshold × CPUs of the truth.',
     'Preemption is off for the whole update, so the task cannot move between computing `local` and using it.',

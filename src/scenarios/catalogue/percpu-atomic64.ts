@@ -70,6 +70,8 @@ export const percpuAtomic64 = textScenario({
       functions: FUNCTIONS,
       invariants: CORRECT_CLAUSES,
     }),
+  underTso:
+    "Under memory tso the outcomes are those under sc (a test explores both): the fold is a LOCKed atomic64_add(); the lockless sum's misses come from the interleaving, not from the buffers.",
   notes: () => [
     "Reconstruction: the patch is described in the thread (cover letter SL-v2, Tejun's replies); its code is not at hand. This is the design as described.",
     'atomic64_read and atomic64_add are one step each (on x86-32 they use cmpxchg8b, so they do not tear either).',

@@ -177,6 +177,8 @@ export const percpuClassic: Scenario = textScenario({
   params,
   presets: { kernel: percpu.kernelPreset },
   text,
+  underTso:
+    "Under memory tso the outcomes are those under sc (a test explores both): folds are made under fbc->lock (a LOCK operation), and x86 keeps each CPU's stores, and its loads, in program order.",
   notes: () => [
     'Only preemption is disabled in add(), not interrupts: see irq-local-rmw for what an IRQ user of the same counter does.',
     'spin_lock also disables preemption, so a CPU spinning for fbc->lock cannot be preempted.',

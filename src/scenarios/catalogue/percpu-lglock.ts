@@ -69,6 +69,8 @@ export const percpuLglock = textScenario({
       functions: FUNCTIONS,
       invariants: CORRECT_CLAUSES,
     }),
+  underTso:
+    'Under memory tso the outcomes are those under sc (a test explores both): every access that matters is made under a per-CPU spinlock, whose LOCKed acquire drains the buffer.',
   notes: () => [
     "Reconstruction: the patch's code is not at hand; this follows its cover letter and the 2.6.39 lglock API (lg_local_lock = preempt_disable + this CPU's arch_spin_lock; lg_global_lock takes every CPU's lock in order).",
     "The model folds lg_local_lock's one preempt_disable() into the lock step (each lock step counts in preempt_count): the same effect on what can be preempted.",

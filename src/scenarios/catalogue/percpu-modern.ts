@@ -173,6 +173,8 @@ export const percpuModern = textScenario({
   explorePresets: { 'preempt-only': 'irq-past-batch' },
   handlers: ['IRQ on CPU0: percpu_counter_add(fbc, irqAmount)'],
   text,
+  underTso:
+    "Under memory tso the outcomes are those under sc (a test explores both): adds are this_cpu operations on the CPU's own slot, read through its own buffer, and folds are made under the lock.",
   notes: () => [
     'The IRQ handler on CPU0 runs the same percpu_counter_add_batch() with irqAmount.',
     'this_cpu_add, __this_cpu_sub and this_cpu_try_cmpxchg are single x86 instructions: no interrupt can split them (their load and store are two steps that only another CPU can come between).',

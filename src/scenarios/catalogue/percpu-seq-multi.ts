@@ -142,6 +142,8 @@ export const percpuSeqMulti = textScenario({
   },
   explorePresets: { 'as-described': 'half-done-fold' },
   text,
+  underTso:
+    'Under memory tso the outcomes are those under sc (a test explores both): the sequence protocol needs stores kept in order and loads kept in order, which x86 keeps (on Arm it would need smp_wmb() and smp_rmb()).',
   notes: () => [
     'Reconstruction: V2 is known only from its announcement in the V1 mail (several sums, an atomic count instead of the bit, no spinlock, a separate changed count). The lines marked "guarded" are ours.',
     "as-described bumps `changed` after the fold: a sum can see fbc->count after the atomic64_add and the delta before its reset, then `changed` before the bump, and accept the batch twice (Tejun's objection to lockless transfers).",

@@ -126,6 +126,8 @@ export const percpuSeq = textScenario({
   ]),
   presets: { kernel: percpu.kernelPreset },
   text,
+  underTso:
+    'Under memory tso the outcomes are those under sc (a test explores both): the sequence protocol needs stores kept in order and loads kept in order, which x86 keeps (on Arm it would need smp_wmb() and smp_rmb()).',
   notes: () => [
     "Reconstruction from the mail: the V1 code is not at hand. Field names (sequence, slowcount) are Eric's.",
     'The fold and the sequence bump are made atomic by fbc->lock, and the sum checks the sequence under the same lock: a sum can then never accept a scan that overlapped a fold (the idealised one-step transfer, without an idealised multi-word step).',

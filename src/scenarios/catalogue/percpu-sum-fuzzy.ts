@@ -131,6 +131,8 @@ export const percpuSumFuzzy = textScenario({
   ),
   presets: { kernel: percpu.kernelPreset },
   text,
+  underTso:
+    'Under memory tso the outcomes are those under sc (a test explores both): the retrying sums need stores kept in order and loads kept in order, which x86 keeps.',
   notes: () => [
     'The sums are the code quoted in the thread; the adds are the reconstructed lockless atomic64 design of percpu-atomic64. Our choices: the seqcount bump comes right after the fold ("increment it each time one cpu changes global count"), and fbc->count is read with atomic64_read (Eric wrote `ret = fbc->count;` against the 2.6.39 s64), and so is the seqcount, which the adds bump with atomic_inc.',
     "The model has finitely many adds, so the retries end when the adders stop; in the kernel, adders that keep overflowing could keep a sum retrying forever. percpu-seq's in-flight bit bounds the retries.",

@@ -170,6 +170,8 @@ export const thisCpuMigrate = textScenario({
     migrationCpusParam,
   ],
   text: programOf,
+  underTso:
+    "Under memory tso the outcomes are those under sc (a test explores both): a migration drains the buffer (the scheduler's full barrier), and a CPU reads its own buffered stores.",
   notes: (p) => NOTES[VARIANT.of(p)],
   bounds: { migrations: 1 },
   guarantees: VARIANT.guarantees({

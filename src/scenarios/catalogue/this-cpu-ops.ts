@@ -136,6 +136,8 @@ export const thisCpuOps = textScenario({
     migrationCpusParam,
   ],
   text: programOf,
+  underTso:
+    'Under memory tso the outcomes are those under sc (a test explores both): a CPU reads its own buffered stores, and a preemption or a migration drains its buffer.',
   notes: (p) => [
     ...NOTES[VARIANT.of(p)],
     'exact is the initial slots plus every add made; no-lost-update asks that the slots add up to it.',

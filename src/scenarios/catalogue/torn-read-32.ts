@@ -211,6 +211,8 @@ export const tornRead32 = textScenario({
     'up-irq only: IRQ on CPU0: percpu_counter_read() (irqDoes = read) or percpu_counter_add(irqAmount) (irqDoes = add)',
   ],
   text: programOf,
+  underTso:
+    'Under memory tso the outcomes are those under sc (a test explores both): a torn read comes from two halves in two steps; the buffer delays the halves but keeps their order.',
   notes: (p) => NOTES[variantOf(p)],
   bounds: { irqs: 1 },
   guarantees: VARIANT.guarantees({
