@@ -97,7 +97,10 @@ function TimeButton({
   );
 }
 
-/** One CPU's scheduler buttons: step, IRQ, NMI, preempt, migrate (shown in its lane). */
+/**
+ * One CPU's scheduler buttons: step, IRQ, NMI, preempt, migrate, and under memory tso flush
+ * (shown in its lane).
+ */
 export function CpuButtons({ k }: { k: number }) {
   const session = useStep((s) => s.session);
   const r = controlsOf(session.instance.machine, currentState(session))[k];
@@ -114,6 +117,14 @@ export function CpuButtons({ k }: { k: number }) {
       {r.nmi && <EventButton c={r.nmi} label={`NMI on CPU ${k}`} short="NMI" />}
       <EventButton c={r.preempt} label={`Preempt CPU ${k}`} short="Preempt" />
       {r.migrate.length > 0 && <MigrateControl k={k} options={r.migrate} />}
+      {r.flush && (
+        <EventButton
+          c={r.flush}
+          label={`Flush CPU ${k}'s oldest buffered store`}
+          short="Flush"
+          keyHint={k < 9 ? `Shift+${k}` : undefined}
+        />
+      )}
     </div>
   );
 }

@@ -1,11 +1,14 @@
+import { StoreBuffer } from '../../charts/StoreBuffer.tsx';
+import { SB_DEPTH } from '../../machine/machine.ts';
 import { currentState } from '../../store/session.ts';
 import { CpuButtons } from './Controls.tsx';
 import { cpuColour, cpuViews } from './view.ts';
 import { useStep } from './useStep.ts';
 
 /**
- * One lane per CPU: what runs there, its preempt_count, interrupts, the next line, and the
- * buttons that schedule it, so the class sees the cause (a CPU's step) beside its state.
+ * One lane per CPU: what runs there, its preempt_count, interrupts, the next line, under memory
+ * tso its store buffer, and the buttons that schedule it, so the class sees the cause (a CPU's
+ * step) beside its state.
  */
 export function CpuLanes() {
   const session = useStep((s) => s.session);
@@ -37,6 +40,9 @@ export function CpuLanes() {
               </>
             )}
           </p>
+          {c.buffer && (
+            <StoreBuffer cpu={c.cpu} stores={c.buffer} depth={SB_DEPTH} colour={cpuColour(c.cpu)} />
+          )}
           <CpuButtons k={c.cpu} />
         </div>
       ))}

@@ -82,7 +82,15 @@ export function MemoryView() {
   return (
     <section className="memory" aria-label="Memory">
       <table>
-        <caption>Memory</caption>
+        <caption>
+          Memory
+          {m.tso && (
+            <span className="hint">
+              {' '}
+              (what every CPU reads; a store still in a store buffer is in its CPU&rsquo;s lane)
+            </span>
+          )}
+        </caption>
         <tbody>
           {globalCells(m, s).map((c) => (
             <tr

@@ -15,6 +15,8 @@ export function ShortcutSheet({ open, onClose }: { open: boolean; onClose: () =>
       <dl>
         <dt>0 … 8</dt>
         <dd>Step CPU 0 … 8 (other CPUs: Tab to their Step button)</dd>
+        <dt>Shift + 0 … 8</dt>
+        <dd>Under memory tso: flush CPU 0 … 8&rsquo;s oldest buffered store to memory</dd>
         <dt>← / →</dt>
         <dd>Step back / forward (redo)</dd>
         <dt>Space</dt>

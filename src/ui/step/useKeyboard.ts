@@ -1,5 +1,6 @@
 // Keyboard control of Step mode. Digits are matched by event.code (Digit0 … Digit8), so they work
-// on every keyboard layout; ←/→ travel in time, Space plays or pauses, ? opens the sheet.
+// on every keyboard layout (Shift+digit flushes that CPU's store buffer under memory tso); ←/→
+// travel in time, Space plays or pauses, ? opens the sheet.
 
 import { useEffect } from 'react';
 import { Ev, makeEvent } from '../../machine/events.ts';
@@ -16,11 +17,13 @@ export function useStepKeys(onHelp: () => void, timeKeys = true): void {
       if (!isStageKey(e)) return;
       const store = stepStore.getState();
       const digit = /^Digit([0-8])$/.exec(e.code);
-      if (digit && !e.shiftKey) {
+      if (digit) {
         const k = Number(digit[1]);
-        if (k >= store.session.instance.machine.cpus) return;
-        // An illegal step is refused by the store, which says why in the notice.
-        store.eventRequested(makeEvent(Ev.Step, k));
+        const m = store.session.instance.machine;
+        if (k >= m.cpus || (e.shiftKey && !m.tso)) return;
+        // An illegal step (or flush of an empty buffer) is refused by the store, which says why
+        // in the notice. Shift+digit flushes under memory tso.
+        store.eventRequested(makeEvent(e.shiftKey ? Ev.Flush : Ev.Step, k));
         e.preventDefault();
       } else if (
         !timeKeys &&

@@ -8,6 +8,29 @@ import { controlsOf, cpuViews, globalCells, invariantViews } from './view.ts';
 const step = (k: number) => makeEvent(Ev.Step, k);
 
 describe('what the Step screen shows', () => {
+  it('under memory tso, each lane has its store buffer and a flush control; under sc neither', () => {
+    const sc = findScenario('percpu-rwsem') as Scenario;
+    const plain = startSession(sc, { variant: 'reader-no-mb' });
+    expect(cpuViews(plain.instance.machine, currentState(plain))[0]?.buffer).toBeNull();
+    expect(controlsOf(plain.instance.machine, currentState(plain))[0]?.flush).toBeNull();
+
+    const s = takeEvents(startSession(sc, { variant: 'reader-no-mb', memory: 'tso' }), [
+      step(0),
+      step(0),
+    ]);
+    const m = s.instance.machine;
+    expect(cpuViews(m, currentState(s))[0]?.buffer).toEqual([
+      { cell: 'read_count[0]', value: '1', memory: '0' },
+    ]);
+    expect(controlsOf(m, currentState(s))[0]?.flush).toEqual({
+      ev: makeEvent(Ev.Flush, 0),
+      why: '',
+    });
+    expect(controlsOf(m, currentState(s))[1]?.flush?.why).toBe("CPU 1's store buffer is empty");
+    const flushed = takeEvents(s, [makeEvent(Ev.Flush, 0)]);
+    expect(cpuViews(m, currentState(flushed))[0]?.buffer).toEqual([]);
+  });
+
   it('a final invariant is pending until the end, then violated with its reason', () => {
     const sc = findScenario('global-plain') as Scenario;
     let s = startSession(sc, { iterations: '1', initial: '100' });

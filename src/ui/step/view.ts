@@ -20,6 +20,8 @@ import { pairValue } from '../../machine/int64.ts';
 import { topContext } from '../../machine/interpreter.ts';
 import type { Instr } from '../../machine/isa.ts';
 import { actorName } from '../../machine/narrate.ts';
+import { cellAt } from '../../machine/layout.ts';
+import { bufferOf } from '../../machine/tso.ts';
 import { judgeRun, type RunViolation } from '../../scenarios/judge.ts';
 import type { Session } from '../../store/session.ts';
 
@@ -51,6 +53,34 @@ export interface CpuView {
   readonly idle: boolean;
   /** The top context's named registers (loop counters left out), e.g. "count = 32". */
   readonly registers: readonly string[];
+  /** Under memory tso: the CPU's store buffer, oldest first; null on an sc machine. */
+  readonly buffer: readonly BufferedView[] | null;
+}
+
+/** A store waiting in a CPU's buffer: the cell it will write and the value. */
+export interface BufferedView {
+  /** "read_count[0]", "block". */
+  readonly cell: string;
+  readonly value: string;
+  /** What memory holds there now (what other CPUs read). */
+  readonly memory: string;
+}
+
+/** CPU k's store buffer as the lane shows it, oldest first (empty on an sc machine). */
+export function bufferViews(m: Machine, s: Int32Array, k: number): BufferedView[] {
+  return bufferOf(m, s, k).map((e) => {
+    const at = cellAt(m.layout, e.addr);
+    const base = at ? (at.cpu >= 0 ? `${at.cell.label}[${at.cpu}]` : at.cell.label) : '';
+    // A torn 32-bit-machine store writes one half of a 64-bit cell.
+    const half =
+      at && at.half !== '' && e.words === 1 ? ` (${at.half === 'lo' ? 'low' : 'high'} half)` : '';
+    const name = at ? `${base}${half}` : `word ${e.addr}`;
+    const mem =
+      e.words === 2
+        ? String(pairValue(s[e.addr] as number, s[e.addr + 1] as number))
+        : String(s[e.addr]);
+    return { cell: name, value: String(e.value), memory: mem };
+  });
 }
 
 function nextLineOf(m: Machine, s: Int32Array, ctx: number): number {
@@ -92,6 +122,7 @@ export function cpuViews(m: Machine, s: Int32Array): CpuView[] {
       pending: s[b + CPU_PENDING] !== 0,
       nextLine: nextLineOf(m, s, top),
       idle: top < 0,
+      buffer: m.tso ? bufferViews(m, s, k) : null,
     });
   }
   return out;
@@ -176,6 +207,8 @@ export interface CpuControls {
   readonly nmi: ControlView | null;
   readonly preempt: ControlView;
   readonly migrate: readonly ControlView[];
+  /** Under memory tso: write the oldest buffered store to memory; null on an sc machine. */
+  readonly flush: ControlView | null;
 }
 
 export function controlsOf(m: Machine, s: Int32Array): CpuControls[] {
@@ -190,6 +223,7 @@ export function controlsOf(m: Machine, s: Int32Array): CpuControls[] {
       nmi: m.nmiCtx[k] === -1 ? null : view(makeEvent(Ev.Nmi, k)),
       preempt: view(makeEvent(Ev.Preempt, k)),
       migrate,
+      flush: m.tso ? view(makeEvent(Ev.Flush, k)) : null,
     });
   }
   return out;
