@@ -11,6 +11,7 @@ const summary: ExploreSummary = {
   always: [],
   livelocks: [],
   herd: null,
+  onlyUnderTso: null,
 };
 
 /** A runner we resolve or fail by hand. */

@@ -1,13 +1,20 @@
 // What the explore worker exposes: calls that run the explorer and return plain JSON-able data
 // (observables as JSON, witnesses as schedule strings). Node tests import it directly.
 
-import { type Bounds, explore, type ExploreProgress } from '../explore/explore.ts';
+import {
+  type Bounds,
+  explore,
+  type ExploreProgress,
+  type ExploreResult,
+} from '../explore/explore.ts';
 import { type HerdVerdict, herdVerdict } from '../explore/herd.ts';
 import { type ExploreJson, exploreJson } from '../explore/json.ts';
 import type { Budget } from '../machine/budget.ts';
 import { type ChallengeStats, challengeStats, findLesson } from '../lessons/index.ts';
 import { findScenario, openProgram } from '../scenarios/index.ts';
+import { outcomeKey } from '../scenarios/outcome.ts';
 import { resolveParams } from '../scenarios/params.ts';
+import { memoryOf } from '../scenarios/text-scenario.ts';
 
 export interface ExploreRequest {
   readonly scenario: string;
@@ -26,10 +33,24 @@ export interface ExploreRequest {
 }
 
 /**
- * What a run returns: the exploration as JSON-able data (src/explore/json.ts), and herd7's
- * verdict where the program has a final condition (a litmus test).
+ * What a run returns: the exploration as JSON-able data (src/explore/json.ts), herd7's verdict
+ * where the program has a final condition (a litmus test), and under memory tso which outcomes
+ * only the store buffers reach.
  */
-export type ExploreSummary = ExploreJson & { readonly herd: HerdVerdict | null };
+export type ExploreSummary = ExploreJson & {
+  readonly herd: HerdVerdict | null;
+  /**
+   * Under memory tso: for each outcome, whether no sequentially consistent run reaches it (an
+   * exploration of the same program and bounds under sc). Null under sc, or when either run
+   * stopped short (a missing outcome would then prove nothing).
+   */
+  readonly onlyUnderTso: readonly boolean[] | null;
+};
+
+/** An outcome as a key: its values and what it breaks. */
+function keyOf(o: ExploreResult['outcomes'][number]): string {
+  return `${o.terminal ? '' : 'stuck '}${outcomeKey(o.observables)} ${o.violations.map((v) => v.id).join(',')}`;
+}
 
 export const exploreApi = {
   /** Runs one exploration; `progress` (if given) hears every 4096 states. */
@@ -52,7 +73,20 @@ export const exploreApi = {
     });
     const program = sc.program?.(params);
     const herd = program ? herdVerdict(program, sc.build(params).machine, r) : null;
-    return { ...exploreJson(r), herd };
+    let onlyUnderTso: boolean[] | null = null;
+    if (memoryOf(params) === 'tso' && r.complete) {
+      const sc1 = explore(sc, { ...params, memory: 'sc' }, bounds, {
+        maxStates: req.maxStates ?? Infinity,
+        maxMemoryMB: req.maxMemoryMB,
+        symmetry: req.symmetry === true,
+        por: req.por === true,
+      });
+      if (sc1.complete) {
+        const seen = new Set(sc1.outcomes.map(keyOf));
+        onlyUnderTso = r.outcomes.map((o) => !seen.has(keyOf(o)));
+      }
+    }
+    return { ...exploreJson(r), herd, onlyUnderTso };
   },
 
   /**

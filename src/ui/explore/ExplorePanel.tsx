@@ -3,6 +3,7 @@ import { OutcomeHistogram } from '../../charts/OutcomeHistogram.tsx';
 import type { ExploreJson, OutcomeJson } from '../../explore/json.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
+import { memoryOf } from '../../scenarios/text-scenario.ts';
 import type { Bounds, RunOptions } from '../../store/exploreStore.ts';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { exploreStore, useExplore } from './useExplore.ts';
@@ -88,6 +89,15 @@ export function ExplorePanel() {
         below. Each outcome comes with its simplest witness (fewest interventions, then switches,
         then steps).
       </p>
+      {memoryOf(session.params) === 'tso' && (
+        <p className="hint" aria-label="What TSO shows">
+          Under <code>memory tso</code> each CPU&rsquo;s stores wait in its store buffer, and a
+          flush is a choice like a step, so a witness may hold a store back. x86-TSO shows what{' '}
+          <code>smp_mb()</code> is for; it cannot show what <code>smp_wmb()</code>,{' '}
+          <code>smp_rmb()</code>, acquire and release are for (message passing, load buffering),
+          which the kernel&rsquo;s memory model and Arm allow and the lab does not model yet.
+        </p>
+      )}
       <div className="bounds">
         {FIELDS.map(([name, label]) => (
           <label key={name}>
@@ -199,8 +209,11 @@ export function ExplorePanel() {
           </h3>
           <pre>{result.herd.text}</pre>
           <p className="hint">
-            As herd7 prints it, on this machine&rsquo;s sequentially consistent memory. Positive and
-            Negative count end states here; herd7 counts executions.
+            As herd7 prints it, under{' '}
+            {memoryOf(request?.params ?? {}) === 'tso'
+              ? 'x86-TSO (memory tso)'
+              : 'sequentially consistent memory (memory sc)'}
+            . Positive and Negative count end states here; herd7 counts executions.
           </p>
         </section>
       )}
@@ -220,6 +233,9 @@ export function ExplorePanel() {
                   #{i + 1} {describe(o.observables)}
                   {o.violations.length > 0 ? ` ✗ ${violationsText(o)}` : ' ✓'}
                   {` (${o.states} end state${o.states === 1 ? '' : 's'}; witness: ${o.witnessSteps} events, ${o.interventions} intervention${o.interventions === 1 ? '' : 's'})`}
+                  {result.onlyUnderTso?.[i] === true && (
+                    <strong className="only-tso"> only under TSO: it needs a store buffer</strong>
+                  )}
                 </span>{' '}
                 <button
                   type="button"
