@@ -31,6 +31,7 @@ import type { Machine } from '../machine/machine.ts';
 import { findScenario, openProgram, openProgramText } from '../scenarios/index.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
+import { memoryOf } from '../scenarios/text-scenario.ts';
 
 /** What one CPU worker is asked to do (posted to it: plain data and the shared memory). */
 export interface CpuJob {
@@ -60,16 +61,27 @@ function scenarioOf(id: string): Scenario {
   return sc;
 }
 
-/** The machine a live run of `scenario` builds: the same, deterministic, in every thread. */
+/**
+ * The machine a live run of `scenario` builds: the same, deterministic, in every thread. A free
+ * run's CPUs are real ones, with the hardware's own memory model, so its machine has no store
+ * buffers; a lockstep replay applies the model's events, flushes included, so under memory tso
+ * its machine keeps the buffers in shared memory.
+ */
 export function liveMachine(
   scenario: string,
   params: Params,
   layout: SlotLayout = 'padded',
+  mode: CpuJob['mode'] = 'free',
 ): Machine {
   if (scenario === PROBE_ID) return probeMachine(intParam(params, 'writes'));
   const packedCells = layout === 'packed';
   // Live repeats each program as written: its loops run free, with no hidden bound.
-  return scenarioOf(scenario).build(params, { padded: true, packedCells, live: true }).machine;
+  return scenarioOf(scenario).build(params, {
+    padded: true,
+    packedCells,
+    live: true,
+    ...(mode === 'lockstep' ? { memory: memoryOf(params) } : {}),
+  }).machine;
 }
 
 /** A worker's whole life: maps the memory, rebuilds the machine, runs its CPU to the end. */
@@ -78,7 +90,7 @@ export function runJob(job: CpuJob, clock: CpuClock): void {
     const opened = openProgram(job.program);
     if (!opened.ok) throw new Error('the program does not compile in the worker');
   }
-  const m = liveMachine(job.scenario, job.params, job.layout);
+  const m = liveMachine(job.scenario, job.params, job.layout, job.mode);
   const mem = mapLive(job.memory, m);
   if (job.mode === 'probe') {
     runProbeCpu(mem, m, job.cpu, chooseEngine(mem, m, job.cpu, job.engine));
@@ -253,7 +265,7 @@ export async function replayInLockstep(
   params: Params,
   events: readonly number[],
 ): Promise<LockstepReport> {
-  const machine = liveMachine(scenario, params);
+  const machine = liveMachine(scenario, params, 'padded', 'lockstep');
   const mem = allocateLive(machine, initialState(machine));
   // An object: the callback sets it later, which narrowing cannot see.
   const crash = { message: null as string | null };

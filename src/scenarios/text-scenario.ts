@@ -67,7 +67,7 @@ class Compilations {
 
   get(p: Params, opts: BuildOptions = {}): CompiledProgram {
     // Live CPUs are real ones: their memory model is the hardware's, so a live build is sc.
-    const memory = opts.live === true ? 'sc' : memoryOf(p);
+    const memory = opts.memory ?? (opts.live === true ? 'sc' : memoryOf(p));
     const key = `${opts.padded === true ? 'P' : ''}${opts.packedCells === true ? 'K' : ''}${opts.live === true ? 'L' : ''}${memory}`;
     let forP = this.byParams.get(p);
     if (!forP) {

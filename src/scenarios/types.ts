@@ -2,7 +2,7 @@
 
 import type { Budget } from '../machine/budget.ts';
 import type { LayoutOptions } from '../machine/layout.ts';
-import type { Machine } from '../machine/machine.ts';
+import type { Machine, MemoryModel } from '../machine/machine.ts';
 import type { CompiledProgram } from '../lang/compile.ts';
 
 export type ParamValue = number | string | readonly number[];
@@ -114,6 +114,11 @@ export type BuildOptions = LayoutOptions & {
    * the model stops a loop that carries state at its bound (docs/language.md).
    */
   readonly live?: boolean;
+  /**
+   * The memory model, overriding the `memory` parameter (which a live build ignores: real CPUs
+   * bring their own). A lockstep replay sets it to keep the model's store buffers.
+   */
+  readonly memory?: MemoryModel;
 };
 
 export interface ScenarioInstance {
