@@ -49,6 +49,8 @@ export const CSP_RULES: readonly { readonly path: string; readonly csp: string }
   { path: '/', csp: PAGE_CSP },
   { path: '/index.html', csp: PAGE_CSP },
   { path: '/assets/cpu.worker-*', csp: CPU_WORKER_CSP },
+  // Live's store-buffering test on the real cores compiles its WebAssembly too.
+  { path: '/assets/sb.worker-*', csp: CPU_WORKER_CSP },
   { path: '/assets/explore.worker-*', csp: EXPLORE_WORKER_CSP },
 ];
 

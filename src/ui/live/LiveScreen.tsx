@@ -25,6 +25,7 @@ import { LiveRates } from './LiveRates.tsx';
 import { LiveSetup } from './LiveSetup.tsx';
 import { LiveTotals } from './LiveTotals.tsx';
 import { LockstepPanel } from './LockstepPanel.tsx';
+import { StoreBufferTest } from './StoreBufferTest.tsx';
 import { liveStore, useLive, useLiveFields } from './useLive.ts';
 import { useLiveReading, WINDOW_SECONDS } from './useLiveReading.ts';
 
@@ -128,6 +129,7 @@ function LiveBody() {
           lockstep below.
         </p>
         <LockstepPanel key={`${scenario}:${offered?.schedule ?? ''}`} />
+        <StoreBufferTest />
         <p>
           <a href={stepHref(scenario)}>Open {scenario} in Step mode</a>.
         </p>
@@ -230,6 +232,7 @@ function LiveBody() {
       )}
       {final && <FinalReport report={final} scenario={scenario} locks={relevant?.spins ?? false} />}
       <LockstepPanel key={`${scenario}:${offered?.schedule ?? ''}`} />
+      <StoreBufferTest />
       <p>
         <a href={stepHref(scenario)}>Open {scenario} in Step mode</a> to take the same programs one
         instruction at a time.

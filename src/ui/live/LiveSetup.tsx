@@ -95,6 +95,11 @@ export function LiveSetup({ cores }: { cores: number }) {
               the same programs either way; compiled runs them tens of times faster
             </span>
           </div>
+          <p className="hint" aria-label="Memory model">
+            Memory model: the hardware&rsquo;s own. These are real cores (x86 is TSO), so a free run
+            has no <code>memory</code> choice; a lockstep replay below runs the model&rsquo;s, store
+            buffers included.
+          </p>
           {params.map((p) => (
             <ParamField
               key={`${scenario}-${p.name}`}
