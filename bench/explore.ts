@@ -8,7 +8,8 @@
 // series stops after the first rung that takes longer than --limit seconds (60) or stops at the
 // memory limit.
 //
-// Options: --limit S, --max-memory MB (1024, the product's default), --only <scenario>.
+// Options: --limit S, --max-memory MB (1024, the product's default), --only <scenario>,
+// --memory sc|tso (the memory model: tso gives each CPU a store buffer, and flushes are choices).
 
 import { parseArgs } from 'node:util';
 import { explore, type ExploreResult } from '../src/explore/explore.ts';
@@ -20,8 +21,11 @@ const { values } = parseArgs({
     limit: { type: 'string', default: '60' },
     'max-memory': { type: 'string', default: '1024' },
     only: { type: 'string' },
+    memory: { type: 'string', default: 'sc' },
   },
 });
+const memory = values.memory;
+if (memory !== 'sc' && memory !== 'tso') throw new Error('--memory takes sc or tso');
 const limitMs = Number(values.limit) * 1000;
 const maxMemoryMB = Number(values['max-memory']);
 if (!(limitMs > 0) || !(maxMemoryMB > 0)) throw new Error('--limit and --max-memory take numbers');
@@ -82,7 +86,7 @@ for (const s of series) {
   if (!sc) throw new Error(`${s.scenario} is missing`);
   console.log(`${s.scenario}, ${s.cpus} CPUs:`);
   for (const n of s.steps) {
-    const p = resolveParams(sc, { ...s.fixed, cpus: String(s.cpus), [s.grows]: String(n) });
+    const p = resolveParams(sc, { ...s.fixed, memory, cpus: String(s.cpus), [s.grows]: String(n) });
     let slow = false;
     for (const [name, opts] of [
       ['', {}],
