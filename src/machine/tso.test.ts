@@ -5,6 +5,7 @@
 // outcome set is also checked against a brute-force enumeration of the x86-TSO abstract machine
 // written here, which knows nothing of the lab's interpreter.
 
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { explore } from '../explore/explore.ts';
 import { programScenario } from '../scenarios/program.ts';
@@ -212,7 +213,8 @@ function litmus(shape: Shape): string {
   };
   const threads = shape.threads.map((ops, t) => `P${t}(${params})\n{\n${body(ops)}\n}`);
   const cond = shape.exists.split(' ').join(' /\\ ');
-  return `C ${shape.name}\n{}\n${threads.join('\n\n')}\n\nexists (${cond})\n`;
+  const locations = `locations [${shape.observe.map((v) => `${v};`).join(' ')}]`;
+  return `C ${shape.name}\n{}\n${threads.join('\n\n')}\n\n${locations}\nexists (${cond})\n`;
 }
 
 describe('the classic shapes under x86-TSO', () => {
@@ -230,5 +232,55 @@ describe('the classic shapes under x86-TSO', () => {
     for (const o of sc) expect(tso.has(o), o).toBe(true);
     // Every condition asks for something no interleaving of whole accesses gives.
     expect(sc.has(shape.exists)).toBe(false);
+  });
+});
+
+/** A random little program: 2 or 3 threads of 1 to 3 stores, loads and fences on x and y. */
+const programs = fc
+  .array(
+    fc.array(
+      fc.oneof(
+        fc.record({ w: fc.constantFrom('x', 'y'), v: fc.constantFrom(1, 2) }),
+        fc.record({ r: fc.constantFrom('x', 'y') }),
+        fc.constant({ mfence: true as const }),
+      ),
+      { minLength: 1, maxLength: 3 },
+    ),
+    { minLength: 2, maxLength: 3 },
+  )
+  .map((threads) =>
+    threads.map((ops) => ops.map((op, i): Op => ('r' in op ? { r: op.r, into: `r${i}` } : op))),
+  )
+  // A program must touch memory somewhere to be a litmus test.
+  .filter((threads) => threads.some((ops) => ops.some((op) => !('mfence' in op))));
+
+describe('any program under x86-TSO', () => {
+  it('has the outcomes of the x86-TSO abstract machine, and every sequentially consistent one', () => {
+    fc.assert(
+      fc.property(programs, (threads) => {
+        const observe = [
+          ...threads.flatMap((ops, t) =>
+            ops.flatMap((op) => ('into' in op ? [`${t}:${op.into}`] : [])),
+          ),
+          // The variables the program uses (herd7 declares no others).
+          ...['x', 'y'].filter((v) =>
+            threads.some((ops) =>
+              ops.some((op) => ('w' in op ? op.w : 'r' in op ? op.r : '') === v),
+            ),
+          ),
+        ];
+        const src = litmus({
+          name: 'random',
+          threads,
+          observe,
+          exists: `${observe[0]}=0`,
+          allowed: true,
+        });
+        const tso = labOutcomes(src, observe, 'tso');
+        expect(tso).toEqual(tsoOutcomes(threads, observe));
+        for (const o of labOutcomes(src, observe, 'sc')) expect(tso.has(o), o).toBe(true);
+      }),
+      { numRuns: 60, seed: 20_100 },
+    );
   });
 });
