@@ -41,6 +41,10 @@ export function ScalingSetup({ cores }: { cores: number }) {
   return (
     <fieldset className="scaling-setup" disabled={running}>
       <legend>Sweep</legend>
+      <p className="hint" aria-label="Memory model">
+        Memory model: the hardware&rsquo;s own. The sweep runs on real cores (x86 is TSO), so it has
+        no <code>memory</code> choice; a store buffer&rsquo;s cost is in every figure already.
+      </p>
       <fieldset className="algorithms">
         <legend>Algorithms</legend>
         {scalingScenarios().map((s) => (
