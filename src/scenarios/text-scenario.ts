@@ -130,7 +130,7 @@ export function textScenario(d: TextScenarioDraft): Scenario {
     return known.get(id);
   };
   // Compiled when first asked for, not when the catalogue loads: the page starts without
-  // compiling sixteen programs.
+  // compiling every entry's program.
   let listed: InvariantSpec[] | null = null;
   const invariants = (): InvariantSpec[] =>
     (listed ??= compiled

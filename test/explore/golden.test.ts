@@ -47,7 +47,7 @@ function cases(): Case[] {
     const memories = sc.id === 'percpu-rwsem' || sc.id === 'global-plain' ? ['sc', 'tso'] : ['sc'];
     for (const v of names) {
       for (const memory of memories) {
-        const set = v === undefined ? { memory } : { variant: v, memory };
+        const set: Record<string, string> = v === undefined ? { memory } : { variant: v, memory };
         const params = paramsText(resolveParams(sc, set));
         out.push({ scenario: sc.id, params, answer: answer(sc.id, params) });
       }
