@@ -113,6 +113,21 @@ const uiImports = {
   ],
 };
 
+// Workers and their bridges run the core for the screens; they never reach up into a store.
+const workerImports = {
+  patterns: [
+    {
+      group: ['**/store', '**/store/**'],
+      message:
+        'src/workers must not import from src/store: a store is given its runner (a bridge), never the reverse.',
+    },
+    {
+      group: ['**/ui', '**/ui/**'],
+      message: 'src/workers must not import from src/ui.',
+    },
+  ],
+};
+
 export default defineConfig([
   globalIgnores(['dist', 'node_modules', 'playwright-report', 'test-results', 'coverage']),
 
@@ -166,5 +181,10 @@ export default defineConfig([
   {
     files: ['src/ui/**'],
     rules: { 'no-restricted-imports': ['error', uiImports] },
+  },
+
+  {
+    files: ['src/workers/**'],
+    rules: { 'no-restricted-imports': ['error', workerImports] },
   },
 ]);

@@ -3,9 +3,7 @@
 // scalingBridge.ts; tests pass a fake one).
 
 import { createStore } from 'zustand/vanilla';
-import type { EngineKind } from '../live/engine/engine.ts';
-import type { ProbeResult } from '../live/probe.ts';
-import type { SweepHooks, SweepReport, SweepResult } from '../live/scaling/measure.ts';
+import type { ScalingRunner, SweepReport, SweepResult } from '../live/scaling/measure.ts';
 import {
   defaultPlan,
   planProblem,
@@ -13,16 +11,8 @@ import {
   type SweepPlan,
   type SweepPoint,
 } from '../live/scaling/plan.ts';
+import type { ProbeResult } from '../live/probe.ts';
 import { parseScalingLink } from './scalingLink.ts';
-
-/** What the store needs to run a sweep. */
-export interface ScalingRunner {
-  readonly machine: SweepReport['machine'];
-  /** Runs the plan on CPU workers; `hooks.sleep` is the runner's own. */
-  sweep(plan: SweepPlan, hooks: Omit<SweepHooks, 'sleep'>): Promise<SweepReport>;
-  /** The visibility probe: do one CPU's plain loads see another's stores? */
-  probe(engine: EngineKind): Promise<ProbeResult>;
-}
 
 export type ScalingPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 

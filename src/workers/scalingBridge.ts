@@ -3,8 +3,7 @@
 
 import type { EngineKind } from '../live/engine/engine.ts';
 import { visibilityProbe } from '../live/run.ts';
-import { runSweep } from '../live/scaling/measure.ts';
-import type { ScalingRunner } from '../store/scalingStore.ts';
+import { runSweep, type ScalingRunner } from '../live/scaling/measure.ts';
 import { webPlatform } from './cpuBridge.ts';
 
 /** "Chromium 156", "Firefox 140", or the user agent's first word. */

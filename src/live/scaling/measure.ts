@@ -6,6 +6,7 @@
 import { noInterference } from '../control.ts';
 import type { EngineKind } from '../engine/engine.ts';
 import type { LiveReading } from '../readout.ts';
+import type { ProbeResult } from '../probe.ts';
 import { type Platform, readRun, RunningCpus, type SlotLayout } from '../run.ts';
 import { liveParams } from '../specs.ts';
 import type { Params } from '../../scenarios/types.ts';
@@ -62,6 +63,18 @@ export interface SweepHooks {
   /** Called after each combination with its result. */
   measured?(result: SweepResult): void;
   cancelled?(): boolean;
+}
+
+/**
+ * What the Scaling store needs to run a sweep: the page's runner (src/workers/scalingBridge.ts)
+ * or a test's fake. Declared here, beside the sweep, so the worker layer need not import a store.
+ */
+export interface ScalingRunner {
+  readonly machine: SweepReport['machine'];
+  /** Runs the plan on CPU workers; `hooks.sleep` is the runner's own. */
+  sweep(plan: SweepPlan, hooks: Omit<SweepHooks, 'sleep'>): Promise<SweepReport>;
+  /** The visibility probe: do one CPU's plain loads see another's stores? */
+  probe(engine: EngineKind): Promise<ProbeResult>;
 }
 
 /** The parameters of one combination: the loop's, with the plan's preset. */
