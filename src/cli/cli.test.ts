@@ -2,9 +2,10 @@
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultCpus } from '../live/specs.ts';
 import { catalogue } from '../scenarios/index.ts';
 
 function lab(...args: string[]) {
@@ -220,6 +221,12 @@ describe('lab CLI', () => {
     expect(doc.lost).toBe(0);
     expect(doc.perCpu.reduce((a, c) => a + c.adds, 0)).toBeGreaterThan(1000);
     expect(doc.violations).toEqual([]);
+  });
+
+  it('live without --cpus runs as many CPUs as the page would: at least two, so a race can happen', () => {
+    const doc = labJson('live', 'global-plain', '--seconds', '0.2', '--json') as { cpus: number };
+    expect(doc.cpus).toBe(defaultCpus(availableParallelism()));
+    expect(doc.cpus).toBeGreaterThanOrEqual(2);
   });
 
   it('live replays a witness in lockstep on threads and says whether model and hardware agree', () => {

@@ -7,7 +7,8 @@ import { allocateLive, C_GO, C_QUIESCED, C_STOP, Stat } from '../live/memory.ts'
 import { initialState } from '../machine/interpreter.ts';
 import { findScenario } from '../scenarios/index.ts';
 import type { LiveRun } from '../live/run.ts';
-import { createLiveStore, defaultCpus, type LiveBridge, type WatchTimer } from './liveStore.ts';
+import { defaultCpus } from '../live/specs.ts';
+import { createLiveStore, type LiveBridge, type WatchTimer } from './liveStore.ts';
 
 /** A watchdog timer the test drives: `tick(t)` runs the watch at time t. */
 function manualTimer(): WatchTimer & { tick(t: number): void } {

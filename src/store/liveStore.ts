@@ -2,6 +2,7 @@
 // and the verdict once stopped. The workers sit behind a bridge the store is given (tests pass a
 // fake one); the per-frame readings do not go through the store (a hook samples shared memory).
 
+import { defaultCpus } from '../live/specs.ts';
 import { createStore } from 'zustand/vanilla';
 import {
   applySettings,
@@ -131,14 +132,6 @@ export const defaultSettings: LiveSettings = {
   migrationRate: 0,
   periodUs: 1000,
 };
-
-/**
- * The default number of CPUs: the cores but one, so the page keeps a core to animate on, and
- * never fewer than two, since a race (or a summer beside an adder) needs two CPUs.
- */
-export function defaultCpus(cores: number): number {
-  return Math.max(2, Math.min(64, cores - 1));
-}
 
 /** The parameters a run would use, or the reason they cannot. */
 export function paramsOf(

@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { noInterference } from '../../live/control.ts';
 import { formatRate } from '../../live/format.ts';
-import { liveParams, liveSpecOf, liveSpecs } from '../../live/specs.ts';
+import { defaultCpus, liveParams, liveSpecOf, liveSpecs } from '../../live/specs.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../../machine/schedule.ts';
 import { jsonObservables } from '../../scenarios/outcome.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
@@ -59,7 +59,8 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
       `--seconds takes a number above 0 and at most 3600, got '${String(values.seconds)}'`,
     );
   }
-  const cpus = intOption('cpus', values.cpus, Math.max(1, availableParallelism() - 1), 64);
+  // The page's default: a race needs two CPUs, even on a machine of two cores.
+  const cpus = intOption('cpus', values.cpus, defaultCpus(availableParallelism()), 64);
   if (cpus < 1) throw new UsageError('--cpus must be at least 1');
   // Unknown names and bad values are refused as everywhere else; the loop's values then apply.
   const sets = values.set ?? [];
