@@ -87,6 +87,39 @@ describe('the Step-mode store', () => {
     );
   });
 
+  it('a link with a parameter the scenario does not take opens that scenario, naming what it left out', () => {
+    const store = createStepStore();
+    store.getState().linkOpened('#/step/percpu-classic?embed=1&cpus=3&sched=0&at=1');
+    const s = store.getState().session;
+    expect([s.scenario.id, s.params.cpus, s.cursor]).toEqual(['percpu-classic', 3, 1]);
+    expect(store.getState().notice).toBe(
+      "Part of this link was ignored: percpu-classic has no parameter 'embed'. The rest is open.",
+    );
+    // A value out of range is left out the same way; a schedule that fails keeps the scenario.
+    store.getState().linkOpened('#/step/percpu-classic?cpus=99');
+    expect(store.getState().session.scenario.id).toBe('percpu-classic');
+    expect(store.getState().notice).toMatch(/cpus must be from 1 to 64, got 99/);
+    store.getState().linkOpened('#/step/percpu-classic?cpus=3&sched=9');
+    expect(store.getState().session.scenario.id).toBe('percpu-classic');
+    expect(store.getState().session.params.cpus).toBe(3);
+    expect(store.getState().notice).toMatch(
+      /^This link could not be opened: .*Showing percpu-classic instead/,
+    );
+  });
+
+  it('reset and opening a link leave no witness behind (nor its question)', () => {
+    const store = createStepStore();
+    store.getState().scenarioChosen('percpu-classic');
+    store.getState().witnessLoaded('sum-holds-the-lock');
+    expect(store.getState().witness).toBe('sum-holds-the-lock');
+    store.getState().revealToggled();
+    store.getState().resetRequested();
+    expect([store.getState().witness, store.getState().revealed]).toEqual([null, false]);
+    store.getState().witnessLoaded('sum-holds-the-lock');
+    store.getState().linkOpened('#/step/global-plain');
+    expect(store.getState().witness).toBeNull();
+  });
+
   it('a bad parameter is refused with its message; the session is kept', () => {
     const store = createStepStore();
     store.getState().eventRequested(step(0));

@@ -16,8 +16,8 @@ import {
 import { describeError, LineMap } from '../lang/source.ts';
 import { catalogue, findScenario, openProgram } from '../scenarios/index.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
-import { ParamError, paramsText } from '../scenarios/params.ts';
-import type { ParamValue, Scenario } from '../scenarios/types.ts';
+import { ParamError, paramsText, resolveParams } from '../scenarios/params.ts';
+import type { Params, ParamValue, Scenario } from '../scenarios/types.ts';
 import { decodeLink, encodeLink, type StepLink } from './link.ts';
 import {
   currentState,
@@ -121,6 +121,27 @@ function messageOf(e: unknown): string {
 }
 
 const first = catalogue[0] as Scenario;
+
+/** A link's parameters that `sc` takes, and why each other one was left out. */
+function usableParams(
+  sc: Scenario,
+  given: Readonly<Record<string, ParamValue>>,
+): { params: Record<string, ParamValue>; ignored: string[] } {
+  const params: Record<string, ParamValue> = {};
+  const ignored: string[] = [];
+  for (const [name, value] of Object.entries(given)) {
+    try {
+      resolveParams(sc, { [name]: value });
+      params[name] = value;
+    } catch (e) {
+      if (!(e instanceof ParamError)) throw e;
+      ignored.push(
+        sc.params.some((p) => p.name === name) ? e.message : `${sc.id} has no parameter '${name}'`,
+      );
+    }
+  }
+  return { params, ignored };
+}
 
 /** The most of a refused link a notice repeats. */
 const MAX_SHOWN = 300;
@@ -234,10 +255,13 @@ export function createStepStore(initial: Session = startSession(first)) {
       },
       resetRequested: () => {
         const { session } = get();
+        // Back to the start: no witness is loaded any more, so its question goes too.
         set({
           session: startSession(session.scenario, paramsText(session.params, session.scenario)),
           notice: null,
           playing: false,
+          revealed: false,
+          witness: null,
         });
       },
       playToggled: () => {
@@ -274,11 +298,20 @@ export function createStepStore(initial: Session = startSession(first)) {
         const decoded = decodeLink(hash);
         // The address bar moves on to the fallback's link, so the notice keeps the one pasted.
         const shown = hash.length > MAX_SHOWN ? `${hash.slice(0, MAX_SHOWN)}…` : hash;
-        const fallback = (why: string) => {
+        // A link that names a scenario opens that scenario, even when the rest cannot be used.
+        const fallback = (why: string, sc: Scenario = first, params: Params = {}) => {
+          let session: Session;
+          try {
+            session = startSession(sc, params);
+          } catch {
+            session = startSession(sc); // its parameters together are what fails
+          }
           set({
-            session: startSession(first),
-            notice: `This link could not be opened: ${why}. Showing ${first.id} instead. The link was: ${shown}`,
+            session,
+            notice: `This link could not be opened: ${why}. Showing ${sc.id} instead. The link was: ${shown}`,
             playing: false,
+            revealed: false,
+            witness: null,
             challenge: null,
           });
         };
@@ -293,11 +326,17 @@ export function createStepStore(initial: Session = startSession(first)) {
           return;
         }
         const { sc } = named;
+        // Parameters the scenario does not have, or cannot take, are left out and named.
+        const { params, ignored } = usableParams(sc, link.params);
+        const note =
+          ignored.length === 0
+            ? null
+            : `Part of this link was ignored: ${ignored.join('; ')}. The rest is open.`;
         try {
           const { events } = parseScheduleWithOffsets(link.schedule);
           let full: Session;
           try {
-            full = takeEvents(startSession(sc, link.params), events);
+            full = takeEvents(startSession(sc, params), events);
           } catch (e) {
             if (!(e instanceof ReplayError)) throw e;
             // Which event of the schedule, counted as a person reads it.
@@ -308,13 +347,14 @@ export function createStepStore(initial: Session = startSession(first)) {
           }
           set({
             session: moveTo(full, link.cursor),
-            notice: null,
+            notice: note,
             playing: false,
             revealed: false,
+            witness: null,
             challenge: link.challenge ?? null,
           });
         } catch (e) {
-          fallback(messageOf(e));
+          fallback(messageOf(e), sc, params);
         }
       },
       challengeNamed: (id) => {
