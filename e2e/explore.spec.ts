@@ -90,3 +90,13 @@ test('symmetry reduction: fewer states, the same outcomes, and says so', async (
   const observables = (xs: string[]) => xs.map((x) => x.split(' (')[0]).sort();
   expect(observables(reduced)).toEqual(observables(all));
 });
+
+test('an exploration survives a look at another panel', async ({ page }) => {
+  const { step, panel } = await exploreAt(page, '#/step/global-plain?iterations=2');
+  await expect(panel.getByRole('status')).toContainText('Done:');
+  await step.openPanel('Results');
+  await step.openPanel('Explore');
+  // The same outcomes, without running again: a teacher replays one after another.
+  await expect(panel.getByRole('list', { name: 'Outcomes' }).getByRole('listitem')).toHaveCount(3);
+  await expect(panel.getByRole('status')).toContainText('Done:');
+});

@@ -70,6 +70,21 @@ describe('the Explore store', () => {
     expect(store.getState()).toMatchObject({ running: false, result: summary });
   });
 
+  it('keeps its result when the panel opens the same scenario again, not for another one', async () => {
+    const f = fakeRunner();
+    const store = createExploreStore(f.runner);
+    const bounds = { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: null };
+    store.getState().subjectOpened('global-plain?{}', bounds);
+    store.getState().runRequested('global-plain', {});
+    f.finish(summary);
+    await Promise.resolve();
+    // Results panel opened, then Explore again: the same subject.
+    store.getState().subjectOpened('global-plain?{}', bounds);
+    expect(store.getState().result).toBe(summary);
+    store.getState().subjectOpened('global-plain?{"iterations":"3"}', { ...bounds, irqs: 1 });
+    expect(store.getState()).toMatchObject({ result: null, bounds: { irqs: 1 } });
+  });
+
   it('says Cancelled when cancelled, and a crash message when the worker fails', async () => {
     const f = fakeRunner();
     const store = createExploreStore(f.runner);

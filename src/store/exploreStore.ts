@@ -31,7 +31,14 @@ export interface ExploreState {
   /** The request the result answers (scenario and parameters), to replay its witnesses. */
   readonly request: ExploreRequest | null;
   readonly error: string | null;
+  /** What the panel has open (scenario and parameters), as a key; '' before anything is. */
+  readonly subject: string;
   boundsChanged(b: Partial<Bounds>): void;
+  /**
+   * The panel shows `subject`: a new one starts from its own bounds with no stale result; the
+   * same one (the panel closed and opened again) keeps its result.
+   */
+  subjectOpened(subject: string, b: Bounds): void;
   boundsReset(b: Bounds): void;
   optionsChanged(o: Partial<RunOptions>): void;
   runRequested(scenario: string, params: Readonly<Record<string, string>>): void;
@@ -55,6 +62,12 @@ export function createExploreStore(runner: Runner) {
     },
     optionsChanged: (o) => {
       set({ options: { ...get().options, ...o } });
+    },
+    subject: '',
+    subjectOpened: (subject, b) => {
+      if (get().subject === subject) return;
+      get().boundsReset(b);
+      set({ subject });
     },
     boundsReset: (b) => {
       const wasRunning = get().running;

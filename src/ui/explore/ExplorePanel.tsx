@@ -71,9 +71,10 @@ export function ExplorePanel() {
   const params = paramsText(session.params, sc);
   const key = `${sc.id}?${JSON.stringify(params)}`;
 
-  // A new scenario or new parameters: the scenario's own bounds, and no stale result.
+  // A new scenario or new parameters: the scenario's own bounds, and no stale result. The same
+  // ones again (the panel reopened after another): the result stays.
   useEffect(() => {
-    exploreStore.getState().boundsReset({ ...sc.bounds, switches: null });
+    exploreStore.getState().subjectOpened(key, { ...sc.bounds, switches: null });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for scenario + params
   }, [key]);
 
