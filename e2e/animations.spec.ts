@@ -1,8 +1,24 @@
-import { expect } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import { test } from './pages/charts.ts';
 
 /** x of a `translate(x,y)` transform. */
 const xOf = (t: string) => Number(/translate\(([-\d.]+)/.exec(t)?.[1] ?? NaN);
+
+/** The x a marker comes to rest at: polled until three reads 100 ms apart agree (its tween is done). */
+async function restingX(marker: Locator): Promise<number> {
+  const seen: number[] = [];
+  await expect
+    .poll(
+      async () => {
+        seen.push(xOf((await marker.getAttribute('transform')) ?? ''));
+        const last = seen.slice(-3);
+        return last.length === 3 && last.every((x) => x === last[0]);
+      },
+      { intervals: [100] },
+    )
+    .toBe(true);
+  return seen.at(-1) as number;
+}
 
 test('a fold pours its batch from the slot bar into fbc->count, and the bar shrinks by a tween', async ({
   charts,
@@ -30,22 +46,19 @@ test('a fold pours its batch from the slot bar into fbc->count, and the bar shri
 });
 
 test('a lockless sum sweeps across the slots and its missed batch is marked', async ({
-  page,
   charts,
 }) => {
   await charts.witness('percpu-atomic64', 'sum-misses-a-batch');
   await charts.forward();
   const marker = charts.part('sweep-marker');
   await expect(marker).toHaveCount(1);
-  await page.waitForTimeout(500);
-  const atGlobal = xOf((await marker.getAttribute('transform')) ?? '');
+  const atGlobal = await restingX(marker);
   await charts.forward(5);
   // The batch left CPU0's delta after the sum had passed fbc->count: it is behind the sweep.
   await expect(charts.part('missed-batch')).toBeVisible();
   await expect(charts.counterText()).toContainText("CPU0's 32 is now behind the sweep");
   await charts.forward(4);
-  await page.waitForTimeout(500);
-  expect(xOf((await marker.getAttribute('transform')) ?? '')).toBeGreaterThan(atGlobal);
+  expect(await restingX(marker)).toBeGreaterThan(atGlobal);
   await expect(charts.counterText()).toContainText(
     "CPU3's sum returned 1005. Missed 32: CPU0's fold reached fbc->count after CPU3 read it",
   );
@@ -60,8 +73,7 @@ test('a retry sends the sweep back to the start and shows the retry count', asyn
   const marker = charts.part('sweep-marker');
   await expect(marker).toHaveCount(1);
   await charts.forward(18);
-  await page.waitForTimeout(500);
-  const swept = xOf((await marker.getAttribute('transform')) ?? '');
+  const swept = await restingX(marker);
   await expect(charts.part('retry-count')).toHaveCount(0);
   const moves = await charts.record('sweep-marker', 'transform');
   await charts.forward(2);
@@ -102,6 +114,7 @@ test('with reduced motion nothing tweens: the final geometry at once', async ({ 
   // The sweep jumps too.
   const sweep = await charts.record('sweep-marker', 'transform');
   await charts.forward(2);
+  // A tween would take 350 ms: wait longer than one, then check no frame came in between.
   await page.waitForTimeout(500);
   // At most the value before the step and the one after: no frame in between.
   expect((await pour()).length).toBeLessThanOrEqual(1);
