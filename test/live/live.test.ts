@@ -11,7 +11,9 @@ import { resolveParams } from '../../src/scenarios/params.ts';
 import type { ParamValue } from '../../src/scenarios/types.ts';
 import { lockstepOnThreads, nodePlatform, runLive } from '../../src/cli/live/threads.ts';
 import type { EngineKind } from '../../src/live/engine/engine.ts';
-import { visibilityProbe } from '../../src/live/run.ts';
+import { type Platform, visibilityProbe } from '../../src/live/run.ts';
+import { runSweep } from '../../src/live/scaling/measure.ts';
+import { defaultPlan, type SweepPlan } from '../../src/live/scaling/plan.ts';
 import { liveSpecs } from '../../src/live/specs.ts';
 
 async function runFor(
@@ -204,5 +206,40 @@ describe('every live sum() is judged as it returns', () => {
     );
     expect(r.broken).toContain('sum-within-window');
     expect(r.lost).toBe(0n); // nothing is lost: only the sum is wrong
+  });
+});
+
+describe('a Scaling sweep on threads', () => {
+  it('ends a repetition as soon as one of its CPU workers dies, with the reason', async () => {
+    // A platform whose CPU1 thread reports a crash once running; the sweep's waits never end
+    // by themselves, so only the failure can end the repetition.
+    const dying: Platform = {
+      wait: nodePlatform.wait,
+      spawn(job, failed) {
+        const w = nodePlatform.spawn(job, failed);
+        if (job.cpu === 1)
+          setTimeout(() => {
+            failed("CPU1's thread crashed: test");
+          }, 20);
+        return w;
+      },
+    };
+    const plan: SweepPlan = {
+      ...defaultPlan(2),
+      scenarios: ['global-atomic'],
+      cpus: [2],
+      repeat: 1,
+      seconds: 3600,
+      warmupSeconds: 0,
+    };
+    const sweep = runSweep(
+      dying,
+      plan,
+      { cores: 2, runtime: 'test' },
+      {
+        sleep: () => new Promise(() => undefined),
+      },
+    );
+    await expect(sweep).rejects.toThrow("CPU1's thread crashed: test");
   });
 });

@@ -120,18 +120,31 @@ async function repetition(
   hooks: SweepHooks,
 ): Promise<Repetition | null> {
   const periodUs = point.summer === 'busy' ? 0 : point.summer === 'none' ? 1000 : point.summer;
-  const cpus = await RunningCpus.start(platform, {
-    scenario: point.scenario,
-    params,
-    settings: { ...noInterference, periodUs },
-    seed,
-    engine: point.engine,
-    layout: point.layout,
+  // A worker that dies ends the repetition at once, not when its measuring time is up.
+  let died: (e: Error) => void = () => undefined;
+  const death = new Promise<never>((_, reject) => {
+    died = reject;
   });
+  death.catch(() => undefined); // heard through the waits that race it
+  const cpus = await RunningCpus.start(
+    platform,
+    {
+      scenario: point.scenario,
+      params,
+      settings: { ...noInterference, periodUs },
+      seed,
+      engine: point.engine,
+      layout: point.layout,
+    },
+    (message) => {
+      died(new Error(message));
+    },
+  );
+  const wait = (ms: number) => Promise.race([hooks.sleep(ms), death]);
   try {
-    await hooks.sleep(plan.warmupSeconds * 1000);
+    await wait(plan.warmupSeconds * 1000);
     const before = readRun(cpus.run).reading;
-    await hooks.sleep(plan.seconds * 1000);
+    await wait(plan.seconds * 1000);
     const after = readRun(cpus.run).reading;
     const outcome = await cpus.stop(platform);
     if (outcome.kind === 'failed') throw new Error(outcome.message);
