@@ -41,6 +41,7 @@ import { hashKey, statesEqual } from '../machine/state.ts';
 import { finalViolations, observe, outcomeKey, type Violation } from '../scenarios/outcome.ts';
 import type { InvariantSpec, Observables, Params, Scenario } from '../scenarios/types.ts';
 import { footprints } from './footprint.ts';
+import { DEFAULT_MAX_MEMORY_MB } from './limits.ts';
 import { findLivelocks, type Graph } from './livelock.ts';
 import { privateSteps, type PrivateSteps } from './por.ts';
 import { BucketQueue } from './queue.ts';
@@ -83,8 +84,7 @@ export interface ExploreOptions {
   readonly progress?: (p: ExploreProgress) => boolean;
 }
 
-/** Default memory budget: what a browser tab and Node can both afford. */
-export const DEFAULT_MAX_MEMORY_MB = 1024;
+export { DEFAULT_MAX_MEMORY_MB };
 
 export interface Witness {
   readonly events: readonly number[];

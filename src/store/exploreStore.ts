@@ -3,6 +3,7 @@
 
 import { createStore } from 'zustand/vanilla';
 import type { ExploreProgress } from '../explore/explore.ts';
+import { DEFAULT_MAX_MEMORY_MB } from '../explore/limits.ts';
 import type { ExploreRequest, ExploreSummary } from '../workers/exploreApi.ts';
 import { openProgramText } from '../scenarios/index.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
@@ -45,8 +46,8 @@ export interface ExploreState {
   cancelRequested(): void;
 }
 
-/** The memory budget a tab can afford by default (the explorer's own default). */
-export const DEFAULT_MEMORY_MB = 1024;
+/** The memory budget a tab can afford by default: the explorer's own default. */
+export const DEFAULT_MEMORY_MB = DEFAULT_MAX_MEMORY_MB;
 
 export function createExploreStore(runner: Runner) {
   return createStore<ExploreState>()((set, get) => ({

@@ -1,7 +1,7 @@
 // `lab check <file>`: explore a program with a final condition and print herd7's verdict (the
 // states, Ok or No, the witnesses, `Observation <name> Never|Sometimes|Always`).
 
-import { explore } from '../../explore/explore.ts';
+import { DEFAULT_MAX_MEMORY_MB, explore } from '../../explore/explore.ts';
 import { herdVerdict } from '../../explore/herd.ts';
 import { intOption, paramsArg, parseCommand, programArg } from '../args.ts';
 import { UsageError } from '../errors.ts';
@@ -24,7 +24,7 @@ export function checkCommand(argv: readonly string[]): string {
     params,
     { ...sc.bounds, switches: Infinity },
     {
-      maxMemoryMB: intOption('max-memory', values['max-memory'], 1024, 65_536),
+      maxMemoryMB: intOption('max-memory', values['max-memory'], DEFAULT_MAX_MEMORY_MB, 65_536),
     },
   );
   const verdict = herdVerdict(compiled, machine, r);

@@ -29,6 +29,7 @@ import { LockstepPanel } from './LockstepPanel.tsx';
 import { StoreBufferTest } from './StoreBufferTest.tsx';
 import { liveStore, useLive, useLiveFields } from './useLive.ts';
 import { useLiveReading, WINDOW_SECONDS } from './useLiveReading.ts';
+import { CORES } from '../cores.ts';
 
 /** Live mode: the scenario's programs on real workers, racing on shared memory. */
 export function LiveScreen() {
@@ -52,7 +53,7 @@ export function LiveScreen() {
     );
     const hash = formatLiveLink({
       scenario,
-      cpus: cpus === defaultCpus(navigator.hardwareConcurrency || 2) ? null : cpus,
+      cpus: cpus === defaultCpus(CORES) ? null : cpus,
       choices,
       settings: changed,
       engine,
@@ -93,7 +94,7 @@ function LiveBody() {
     'offered',
   );
   const { reading, history } = useLiveReading(run, phase);
-  const cores = navigator.hardwareConcurrency || 2;
+  const cores = CORES;
   const sc = findScenario(scenario);
   const spec = liveSpecOf(scenario);
   const actions = liveStore.getState();
@@ -248,8 +249,8 @@ function ScalingLink({ scenario }: { scenario: string }) {
   if (!scalingScenarios().includes(scenario)) return null;
   const others = scenario === 'global-atomic' ? ['percpu-classic'] : ['global-atomic'];
   const hash = formatScalingLink(
-    { ...defaultPlan(navigator.hardwareConcurrency || 2), scenarios: [...others, scenario] },
-    navigator.hardwareConcurrency || 2,
+    { ...defaultPlan(CORES), scenarios: [...others, scenario] },
+    CORES,
   );
   return (
     <p>

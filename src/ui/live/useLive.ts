@@ -4,8 +4,9 @@ import { useStore } from 'zustand';
 import { useFields } from '../useFields.ts';
 import { createLiveStore, type LiveState } from '../../store/liveStore.ts';
 import { CpuBridge } from '../../workers/cpuBridge.ts';
+import { CORES } from '../cores.ts';
 
-export const liveStore = createLiveStore(new CpuBridge(), navigator.hardwareConcurrency || 2);
+export const liveStore = createLiveStore(new CpuBridge(), CORES);
 
 export function useLive<T>(selector: (s: LiveState) => T): T {
   return useStore(liveStore, selector);

@@ -8,6 +8,7 @@ import type { LiveReading } from '../../live/readout.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import { type LiveRun, readRun } from '../../live/run.ts';
 import type { LivePhase } from '../../store/liveStore.ts';
+import { CORES } from '../cores.ts';
 
 /** Seconds of history the charts show. */
 export const WINDOW_SECONDS = 10;
@@ -70,7 +71,7 @@ export function useLiveReading(
     // With reduced motion the charts move twice a second instead of at every frame. When the
     // workers leave the page no core of its own, they move 20 times a second: drawing every
     // chart at every frame would cost the page its frames (measured: bench/fps.ts).
-    const cores = navigator.hardwareConcurrency || 2;
+    const cores = CORES;
     const every = matchMedia('(prefers-reduced-motion: reduce)').matches
       ? 500
       : run.mem.cpus > cores - 1

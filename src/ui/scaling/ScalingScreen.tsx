@@ -7,11 +7,12 @@ import { ScalingResults } from './ScalingResults.tsx';
 import { RunControls } from '../RunControls.tsx';
 import { ScalingSetup } from './ScalingSetup.tsx';
 import { scalingStore, useScaling, useScalingFields } from './useScaling.ts';
+import { CORES } from '../cores.ts';
 
 /** The Scaling view: throughput against CPUs, measured on this machine's cores. */
 export function ScalingScreen() {
   const isolated = window.crossOriginIsolated;
-  const cores = navigator.hardwareConcurrency || 2;
+  const cores = CORES;
   const plan = useScaling((s) => s.plan);
 
   // The URL holds the plan, so a copied link reopens the same sweep.

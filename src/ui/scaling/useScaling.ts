@@ -4,8 +4,9 @@ import { useStore } from 'zustand';
 import { useFields } from '../useFields.ts';
 import { createScalingStore, type ScalingState } from '../../store/scalingStore.ts';
 import { scalingRunner } from '../../workers/scalingBridge.ts';
+import { CORES } from '../cores.ts';
 
-export const scalingStore = createScalingStore(scalingRunner(navigator.hardwareConcurrency || 2));
+export const scalingStore = createScalingStore(scalingRunner(CORES));
 
 export function useScaling<T>(selector: (s: ScalingState) => T): T {
   return useStore(scalingStore, selector);

@@ -1,0 +1,5 @@
+// The explorer's default limits, in a module of their own so that the page's stores and the CLI
+// can name them without bundling the explorer itself.
+
+/** Default memory budget: what a browser tab and Node can both afford. */
+export const DEFAULT_MAX_MEMORY_MB = 1024;
