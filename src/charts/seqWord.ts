@@ -1,6 +1,8 @@
 // What a sequence-like word of a scenario means, for the chart that draws it: its value, its low
 // bits, and the meaning of its low bit where the scenario gives it one. Pure.
 
+import { count } from '../machine/count.ts';
+
 /** One word drawn by SeqWord.tsx. */
 export interface SeqWordView {
   readonly name: string;
@@ -38,11 +40,11 @@ const WORDS: Readonly<Record<SequenceKind, (v: number) => { parity: boolean; mea
     meaning:
       v === 0
         ? 'no sum in flight (adds use their deltas)'
-        : `${String(v)} sum${v === 1 ? '' : 's'} in flight (new adds go to slowcount)`,
+        : `${count(v, 'sum')} in flight (new adds go to slowcount)`,
   }),
   folds: (v) => ({
     parity: false,
-    meaning: v === 0 ? 'no fold under way' : `${String(v)} fold${v === 1 ? '' : 's'} under way`,
+    meaning: v === 0 ? 'no fold under way' : `${count(v, 'fold')} under way`,
   }),
 };
 

@@ -13,6 +13,7 @@ import type { ExprGen } from './expressions.ts';
 import { LangFault, type Span } from './source.ts';
 import { BOOL, INT, S64, type Ty, typeName, wordsOf } from './types.ts';
 import type { MemPlace, Val } from './values.ts';
+import { count } from '../machine/count.ts';
 
 type Call = Expr & { kind: 'call' };
 
@@ -828,6 +829,6 @@ export function checkArity(p: Primitive, call: Call, span: Span): void {
   if (call.args.length !== p.args)
     throw new LangFault(
       span,
-      `\`${call.callee}\` takes ${p.args} argument${p.args === 1 ? '' : 's'}, not ${call.args.length}.`,
+      `\`${call.callee}\` takes ${count(p.args, 'argument')}, not ${call.args.length}.`,
     );
 }

@@ -15,6 +15,7 @@ import { checkArity, primitive, primitiveNames, refusedReason } from './primitiv
 import { didYouMean, LangFault, type Span } from './source.ts';
 import { INT, type Ty, typeName } from './types.ts';
 import type { Place, Val } from './values.ts';
+import { count } from '../machine/count.ts';
 
 /** One inlined call in progress (the thread's body is the outermost). */
 interface Frame {
@@ -554,7 +555,7 @@ export class StmtGen extends ExprGen {
     if (call.args.length !== f.params.length)
       throw new LangFault(
         call.span,
-        `\`${name}\` takes ${f.params.length} argument${f.params.length === 1 ? '' : 's'}, not ${call.args.length}.`,
+        `\`${name}\` takes ${count(f.params.length, 'argument')}, not ${call.args.length}.`,
       );
     const args = call.args.map((a, i) =>
       this.argument(a, f.params[i] as FunctionItem['params'][number], f),

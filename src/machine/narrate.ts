@@ -12,6 +12,7 @@ import { topContext, type Trace } from './interpreter.ts';
 import { type Instr, Kind, Op } from './isa.ts';
 import { operandAddress, registerValue } from './read.ts';
 import { cellAt } from './layout.ts';
+import { count } from './count.ts';
 import { bufferOf, buffered, seenWord } from './tso.ts';
 import {
   CPU_CUR,
@@ -359,7 +360,7 @@ export function statementText(source: string, site: { start: number; end: number
 
 /** "1 store", "3 stores". */
 function stores(n: number): string {
-  return n === 1 ? '1 store' : `${n} stores`;
+  return count(n, 'store');
 }
 
 /** A context switch drains the CPU's store buffer (a full barrier in the kernel's scheduler). */

@@ -13,6 +13,7 @@ import { readEditLink } from './editLink.ts';
 import { encodeLink } from './link.ts';
 import { MAX_PROGRAM_CHARS } from './linkSchemas.ts';
 import { browserStorage, type KeyValueStorage } from './storage.ts';
+import { count } from '../machine/count.ts';
 
 /** The localStorage key of the draft. */
 export const DRAFT_KEY = 'percpu-lab:program';
@@ -86,7 +87,7 @@ export function checkProgram(text: string): Check {
   const observed = c.clauses.observables.map((o) => o.name);
   const judged = c.clauses.invariants.map((i) => i.id);
   const summary = [
-    `${threads.length} thread${threads.length === 1 ? '' : 's'} (${threads.join(', ')}) on ${c.machine.cpus} CPU${c.machine.cpus === 1 ? '' : 's'}`,
+    `${count(threads.length, 'thread')} (${threads.join(', ')}) on ${count(c.machine.cpus, 'CPU')}`,
     observed.length ? `observes ${observed.join(', ')}` : 'observes nothing',
     judged.length ? `judges ${judged.join(', ')}` : 'judges nothing',
     ...(c.clauses.condition

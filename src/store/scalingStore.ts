@@ -13,6 +13,7 @@ import {
 } from '../live/scaling/plan.ts';
 import type { ProbeResult } from '../live/probe.ts';
 import { parseScalingLink } from './scalingLink.ts';
+import { count } from '../machine/count.ts';
 
 export type ScalingPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -129,8 +130,8 @@ export function createScalingStore(runner: ScalingRunner, now: () => number = ()
             report,
             progress: null,
             message: report.cancelled
-              ? `Cancelled: ${String(n)} combination${n === 1 ? '' : 's'} measured before the stop are shown.`
-              : `Done: ${String(n)} combination${n === 1 ? '' : 's'} measured in ${((now() - startedAt) / 1000).toFixed(0)} s.`,
+              ? `Cancelled: ${count(n, 'combination')} measured before the stop are shown.`
+              : `Done: ${count(n, 'combination')} measured in ${((now() - startedAt) / 1000).toFixed(0)} s.`,
           });
         } catch (e) {
           set({

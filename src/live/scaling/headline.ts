@@ -4,6 +4,7 @@
 import { liveSpecOf } from '../specs.ts';
 import type { SweepResult } from './measure.ts';
 import { comparable } from './views.ts';
+import { count } from '../../machine/count.ts';
 
 const SHARED_WORD = 'global-atomic';
 
@@ -31,7 +32,7 @@ export function headline(results: readonly SweepResult[]): string | null {
   const best = atN[0];
   const base = atN.find((r) => r.scenario === SHARED_WORD && r !== best) ?? atN[atN.length - 1];
   if (!best || !base) return null;
-  const cpus = `${String(n)} CPU${n === 1 ? '' : 's'}`;
+  const cpus = count(n, 'CPU');
   const ratio = best.opsPerSecond.median / base.opsPerSecond.median;
   const racy = best.exact ? '' : ' (but it lost updates)';
   return `With ${cpus}, ${operation(best.scenario)} ran ${times(ratio)}× the adds per second of ${operation(base.scenario)}${racy}.`;

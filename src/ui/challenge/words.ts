@@ -11,13 +11,11 @@ import {
   type Score,
 } from '../../lessons/index.ts';
 import type { Budget } from '../../machine/budget.ts';
+import { count } from '../../machine/count.ts';
 import type { Value } from '../../scenarios/types.ts';
 import type { ChallengeCheck } from '../../store/challengeStore.ts';
 
-/** "1 IRQ", "2 switches", "0 steps". */
-export function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
-}
+export { count };
 
 /** "a, b and c". */
 function list(items: readonly string[]): string {

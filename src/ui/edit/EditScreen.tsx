@@ -9,6 +9,7 @@ import { SelectField } from '../SelectField.tsx';
 import { stepStore } from '../step/useStep.ts';
 import type { CodeEditorHandle } from './CodeEditor.tsx';
 import { editStore, useEdit } from './useEdit.ts';
+import { count } from '../../machine/count.ts';
 
 // CodeMirror (about 100 KB compressed) loads with this screen only, after its first paint.
 const CodeEditor = lazy(() => import('./CodeEditor.tsx'));
@@ -186,7 +187,7 @@ export function EditScreen({ hash }: { hash: string }) {
           ? 'Checking…'
           : check.ok
             ? `Compiles: ${check.summary}.`
-            : `${check.problems.length} problem${check.problems.length === 1 ? '' : 's'}:`}
+            : `${count(check.problems.length, 'problem')}:`}
       </p>
       {!pending && !check.ok && (
         <Problems

@@ -7,6 +7,7 @@ import { memoryOf } from '../../scenarios/text-scenario.ts';
 import type { Bounds, RunOptions } from '../../store/exploreStore.ts';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { exploreStore, useExplore } from './useExplore.ts';
+import { count } from '../../machine/count.ts';
 
 const REDUCTIONS: readonly ['symmetry' | 'por', string][] = [
   ['symmetry', 'Symmetry reduction'],
@@ -233,7 +234,7 @@ export function ExplorePanel() {
                 <span>
                   #{i + 1} {describe(o.observables)}
                   {o.violations.length > 0 ? ` ✗ ${violationsText(o)}` : ' ✓'}
-                  {` (${o.states} end state${o.states === 1 ? '' : 's'}; witness: ${o.witnessSteps} events, ${o.interventions} intervention${o.interventions === 1 ? '' : 's'})`}
+                  {` (${count(o.states, 'end state')}; witness: ${count(o.witnessSteps, 'event')}, ${count(o.interventions, 'intervention')})`}
                   {result.onlyUnderTso?.[i] === true && (
                     <strong className="only-tso"> only under TSO: it needs a store buffer</strong>
                   )}

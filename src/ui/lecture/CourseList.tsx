@@ -4,6 +4,7 @@ import { lectureLink } from '../../store/lectureLink.ts';
 import { ProgressProblem } from '../challenge/ProgressProblem.tsx';
 import { ResetProgress } from '../challenge/ResetProgress.tsx';
 import { useProgress } from '../useProgress.ts';
+import { count } from '../../machine/count.ts';
 
 /**
  * The course, in order from nr_files++ to today's percpu_counter: each lesson with how far this
@@ -36,7 +37,7 @@ export function CourseList() {
               <span className="course-state">
                 ({state}
                 {lesson.challenges.length > 0 &&
-                  `; ${solved} of ${lesson.challenges.length} challenge${lesson.challenges.length === 1 ? '' : 's'} done`}
+                  `; ${solved} of ${count(lesson.challenges.length, 'challenge')} done`}
                 )
               </span>
             </li>
