@@ -1,23 +1,8 @@
-import { Kind, kindNames } from '../machine/isa.ts';
+import { kindNames } from '../machine/isa.ts';
+import { KIND_COLOURS } from './palette.ts';
 import { timelineLayout } from './timeline.ts';
 
 const W = 900;
-
-/** Colours per kind of step; the kind is also in each mark's title, not colour alone. */
-const KIND_COLOURS: Record<number, string> = {
-  [Kind.Plain]: '#8a8f98',
-  [Kind.Fold]: '#0072B2',
-  [Kind.Overflow]: '#56B4E9',
-  [Kind.SeqBump]: '#009E73',
-  [Kind.SumRetry]: '#D55E00',
-  [Kind.LockSpin]: '#b00020',
-  [Kind.IrqEntry]: '#CC79A7',
-  [Kind.IrqExit]: '#CC79A7',
-  [Kind.NmiEntry]: '#6a1b9a',
-  [Kind.Migration]: '#E69F00',
-  [Kind.Preempt]: '#E69F00',
-  [Kind.TornAccess]: '#F0E442',
-};
 
 /** One lane per CPU, a mark per step; clicking a mark (or using the slider) jumps there. */
 export function Timeline({

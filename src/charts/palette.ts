@@ -1,7 +1,44 @@
-// One colour and one dash pattern per algorithm, the same in every Scaling chart, so a line and a
-// bar of one algorithm match, and lines differ by more than colour alone. The default five
-// (global-atomic, global-spinlock, lazy-nr-files, percpu-classic, percpu-seq) get the most
-// distinct hues; every colour has at least 3:1 contrast on white.
+// Every colour the lab draws with, in one place: one per CPU (Step, Live, the charts), one per
+// kind of step (the timeline), and one colour and one dash pattern per algorithm, the same in
+// every Scaling chart, so a line and a bar of one algorithm match, and lines differ by more than
+// colour alone. The default five algorithms (global-atomic, global-spinlock, lazy-nr-files,
+// percpu-classic, percpu-seq) get the most distinct hues; every colour has at least 3:1 contrast
+// on white.
+
+import { Kind } from '../machine/isa.ts';
+
+/** Okabe–Ito colours: distinguishable with the common colour-vision deficiencies. */
+export const CPU_COLOURS = [
+  '#E69F00',
+  '#0072B2',
+  '#009E73',
+  '#CC79A7',
+  '#D55E00',
+  '#56B4E9',
+  '#000000',
+  '#F0E442',
+];
+
+export function cpuColour(k: number): string {
+  return CPU_COLOURS[k % CPU_COLOURS.length] as string;
+}
+
+/** Colours per kind of step; the kind is also in each mark's title, not colour alone. */
+export const KIND_COLOURS: Readonly<Record<number, string>> = {
+  [Kind.Plain]: '#8a8f98',
+  [Kind.Fold]: '#0072B2',
+  [Kind.Overflow]: '#56B4E9',
+  [Kind.SeqBump]: '#009E73',
+  [Kind.SumRetry]: '#D55E00',
+  [Kind.LockSpin]: '#b00020',
+  [Kind.IrqEntry]: '#CC79A7',
+  [Kind.IrqExit]: '#CC79A7',
+  [Kind.NmiEntry]: '#6a1b9a',
+  [Kind.Migration]: '#E69F00',
+  [Kind.Preempt]: '#E69F00',
+  [Kind.TornAccess]: '#F0E442',
+  [Kind.Flush]: '#3f434a',
+};
 
 const COLOURS: Readonly<Record<string, string>> = {
   'global-plain': '#8c564b',

@@ -1,3 +1,4 @@
+import { cpuColour } from '../../charts/palette.ts';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { ErrorBand } from '../../charts/ErrorBand.tsx';
 import { RateBars } from '../../charts/RateBars.tsx';
@@ -19,7 +20,6 @@ import { formatScalingLink } from '../../store/scalingLink.ts';
 import { defaultCpus } from '../../live/specs.ts';
 import { defaultSettings, runBusy } from '../../store/liveStore.ts';
 import { IsolationStatus } from '../IsolationStatus.tsx';
-import { cpuColour } from '../step/view.ts';
 import { FinalReport } from './FinalReport.tsx';
 import { RunControls } from '../RunControls.tsx';
 import { LiveRates } from './LiveRates.tsx';

@@ -1,8 +1,9 @@
+import { cpuColour } from '../../charts/palette.ts';
 import { StoreBuffer } from '../../charts/StoreBuffer.tsx';
 import { SB_DEPTH } from '../../machine/machine.ts';
 import { currentState } from '../../store/session.ts';
 import { CpuButtons } from './Controls.tsx';
-import { cpuColour, cpuViews } from './view.ts';
+import { cpuViews } from './view.ts';
 import { useStep } from './useStep.ts';
 
 /**

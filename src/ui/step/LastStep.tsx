@@ -1,5 +1,5 @@
+import { cpuColour } from '../../charts/palette.ts';
 import { Kind } from '../../machine/isa.ts';
-import { cpuColour } from './view.ts';
 import { useStep } from './useStep.ts';
 
 /** Words, not only colours, for the steps worth a sign. */

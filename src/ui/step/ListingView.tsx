@@ -1,6 +1,7 @@
+import { cpuColour } from '../../charts/palette.ts';
 import { useEffect, useRef } from 'react';
 import { currentState } from '../../store/session.ts';
-import { cpuColour, cpuViews } from './view.ts';
+import { cpuViews } from './view.ts';
 import { useStep } from './useStep.ts';
 
 /** The pseudo-C listing with a labelled, coloured cursor per CPU on the line it runs next. */

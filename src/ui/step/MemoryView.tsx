@@ -1,3 +1,4 @@
+import { cpuColour } from '../../charts/palette.ts';
 import { useMemo, useRef } from 'react';
 import { CounterChart } from '../../charts/CounterChart.tsx';
 import { globalModeOf } from '../../charts/counterLayout.ts';
@@ -16,7 +17,7 @@ import { actorName } from '../../machine/narrate.ts';
 import { currentState, type Session } from '../../store/session.ts';
 import { ExportButtons } from '../export/ExportButtons.tsx';
 import { exportName } from '../export/exportImage.ts';
-import { cpuColour, globalCells, perCpuCells } from './view.ts';
+import { globalCells, perCpuCells } from './view.ts';
 import { useStep } from './useStep.ts';
 
 /** The largest |delta| and |global| over the whole timeline, so a chart's scale holds still. */

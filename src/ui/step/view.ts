@@ -25,22 +25,6 @@ import { bufferOf } from '../../machine/tso.ts';
 import { judgeRun, type RunViolation } from '../../scenarios/judge.ts';
 import type { Session } from '../../store/session.ts';
 
-/** Okabe–Ito colours: distinguishable with the common colour-vision deficiencies. */
-export const CPU_COLOURS = [
-  '#E69F00',
-  '#0072B2',
-  '#009E73',
-  '#CC79A7',
-  '#D55E00',
-  '#56B4E9',
-  '#000000',
-  '#F0E442',
-];
-
-export function cpuColour(k: number): string {
-  return CPU_COLOURS[k % CPU_COLOURS.length] as string;
-}
-
 export interface CpuView {
   readonly cpu: number;
   /** Bottom to top: the task, then handlers. */
