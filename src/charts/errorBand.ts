@@ -4,6 +4,7 @@
 
 import { line, scaleLinear } from 'd3';
 import type { Point } from './sparkline.ts';
+import { signedShort } from '../live/format.ts';
 
 export interface ErrorBandLayout {
   readonly band: { readonly y: number; readonly height: number } | null;
@@ -55,18 +56,4 @@ export function errorBandLayout(
     ticks: y.ticks(4).map((v) => ({ y: y(v), label: signedShort(v) })),
     outside,
   };
-}
-
-/** A tick label that fits the margin: +12, −3.5 k, +2 M. */
-export function signedShort(v: number): string {
-  const a = Math.abs(v);
-  const body =
-    a >= 1e9
-      ? `${String(+(a / 1e9).toPrecision(3))} G`
-      : a >= 1e6
-        ? `${String(+(a / 1e6).toPrecision(3))} M`
-        : a >= 1e4
-          ? `${String(+(a / 1e3).toPrecision(3))} k`
-          : String(a);
-  return v > 0 ? `+${body}` : v < 0 ? `−${body}` : '0';
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorBandLayout, signedShort } from './errorBand.ts';
+import { signedShort } from '../live/format.ts';
+import { errorBandLayout } from './errorBand.ts';
 import { rateBarsLayout } from './rateBars.ts';
 import { ratesOf, sparklineLayout } from './sparkline.ts';
 

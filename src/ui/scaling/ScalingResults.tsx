@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import { signedShort } from '../../charts/errorBand.ts';
+import { signedShort } from '../../live/format.ts';
 import { GroupedBars } from '../../charts/GroupedBars.tsx';
 import { ScalingLines } from '../../charts/ScalingLines.tsx';
 import { formatRate } from '../../live/format.ts';
