@@ -37,3 +37,22 @@ describe('README folder map', () => {
     }
   });
 });
+
+describe('paths the docs name', () => {
+  // Every `src/…`, `test/…`, `e2e/…`, `bench/…` or `deploy/…` path in backticks in the README and
+  // docs/, so a moved or renamed file cannot leave a doc pointing at nothing.
+  const docs = ['README.md', ...readdirSync('docs').map((f) => `docs/${f}`)];
+  const named = docs.flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/`((?:src|test|e2e|bench|deploy)\/[^`\s*<>]+)`/g)].map(
+      (m) => ({ file, path: (m[1] as string).replace(/[:,.]$/, '') }),
+    ),
+  );
+
+  it('finds some', () => {
+    expect(named.length).toBeGreaterThan(20);
+  });
+
+  it.each(named.map((n) => [`${n.file}: ${n.path}`, n.path] as const))('%s exists', (_, path) => {
+    expect(existsSync(path)).toBe(true);
+  });
+});
