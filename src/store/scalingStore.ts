@@ -1,6 +1,6 @@
 // The Scaling-view store: the sweep the user plans, its progress while it runs (cancellable),
-// and what it measured. The CPUs sit behind a runner the store is given (src/workers/
-// scalingBridge.ts; tests pass a fake one).
+// and what it measured. The CPUs sit behind a runner the store is given (CpuBridge.scaling in
+// src/workers/cpuBridge.ts; tests pass a fake one); Cancel aborts the run's AbortSignal.
 
 import { createStore } from 'zustand/vanilla';
 import type { ScalingRunner, SweepReport, SweepResult } from '../live/scaling/measure.ts';
@@ -56,7 +56,8 @@ const READY = 'Ready: choose what to measure and press Run sweep.';
 
 export function createScalingStore(runner: ScalingRunner, now: () => number = () => Date.now()) {
   return createStore<ScalingState>()((set, get) => {
-    let cancelled = false;
+    // The sweep in progress stops when this aborts (Cancel); a new one per run.
+    let abort = new AbortController();
     return {
       plan: defaultPlan(runner.machine.cores),
       planError: null,
@@ -91,7 +92,7 @@ export function createScalingStore(runner: ScalingRunner, now: () => number = ()
           set({ planError: problem, message: `Cannot run: ${problem}.` });
           return;
         }
-        cancelled = false;
+        abort = new AbortController();
         const startedAt = now();
         const estimateSeconds = planSeconds(plan);
         set({
@@ -113,7 +114,7 @@ export function createScalingStore(runner: ScalingRunner, now: () => number = ()
           const probe = await runner.probe(plan.engines[0] ?? 'compiled');
           set({ probe });
           const report = await runner.sweep(plan, {
-            cancelled: () => cancelled,
+            signal: abort.signal,
             progress: (done, total, point) => {
               set({
                 message: `Measuring ${point.scenario} on ${String(point.cpus)} CPU${point.cpus > 1 ? 's' : ''}…`,
@@ -143,7 +144,7 @@ export function createScalingStore(runner: ScalingRunner, now: () => number = ()
       },
       cancelRequested() {
         if (get().phase !== 'running') return;
-        cancelled = true;
+        abort.abort();
         set({ message: 'Cancelling: the run in progress stops…' });
       },
     };

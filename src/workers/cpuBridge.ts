@@ -1,10 +1,12 @@
-// The one main-thread owner of live CPU workers: one module worker per CPU, started, stopped and
-// terminated through the live run's life cycle (src/live/run.ts), which the CLI shares. It never
+// The one main-thread owner of live CPU workers, for Live runs, lockstep replays and Scaling
+// sweeps: one module worker per CPU, started, stopped and terminated through the live run's life
+// cycle (src/live/run.ts), which the CLI shares. It never
 // messages a worker per step: a busy worker could not answer.
 
 import { type Remote, wrap } from 'comlink';
 import type { Waiter } from '../live/control.ts';
 import type { LockstepReport } from '../live/lockstep.ts';
+import type { EngineKind } from '../live/engine/engine.ts';
 import {
   type CpuJob,
   type LiveRun,
@@ -13,7 +15,9 @@ import {
   RunningCpus,
   type RunSetup,
   type StopOutcome,
+  visibilityProbe,
 } from '../live/run.ts';
+import { runSweep, type ScalingRunner } from '../live/scaling/measure.ts';
 import type { Params } from '../scenarios/types.ts';
 import type { CpuApi } from './cpuApi.ts';
 import { injectedFault } from './faults.ts';
@@ -78,8 +82,52 @@ export class CpuBridge {
     return replayInLockstep(webPlatform, scenario, params, events);
   }
 
+  /**
+   * Scaling sweeps on this bridge's CPU workers: every CPU worker of the page has this one owner.
+   * A sweep's waits end at once when its signal aborts.
+   */
+  scaling(cores: number): ScalingRunner {
+    return {
+      machine: { cores, runtime: runtime() },
+      sweep: (plan, hooks) => {
+        // A Live run's workers and a sweep's never share the cores.
+        this.terminate();
+        // The page's store hands a real AbortSignal (the core's type names only .aborted).
+        const signal = hooks.signal as AbortSignal | undefined;
+        return runSweep(
+          webPlatform,
+          plan,
+          { cores, runtime: runtime() },
+          {
+            ...hooks,
+            sleep: (ms) =>
+              new Promise<void>((resolve) => {
+                const done = () => {
+                  clearTimeout(timer);
+                  signal?.removeEventListener('abort', done);
+                  resolve();
+                };
+                const timer = setTimeout(done, ms);
+                signal?.addEventListener('abort', done, { once: true });
+              }),
+          },
+        );
+      },
+      probe: (engine: EngineKind) => visibilityProbe(webPlatform, engine),
+    };
+  }
+
   terminate(): void {
     this.current?.terminate();
     this.current = null;
   }
+}
+
+/** "Chromium 156", "Firefox 140", or the user agent's first word. */
+function runtime(): string {
+  const ua = navigator.userAgent;
+  const m = /(Firefox|Chrome|Chromium|Edg|Safari)\/(\d+)/.exec(ua);
+  if (!m) return ua.split(' ')[0] ?? 'browser';
+  const name = m[1] === 'Edg' ? 'Edge' : m[1] === 'Chrome' ? 'Chromium' : (m[1] ?? 'browser');
+  return `${name} ${m[2] ?? ''}`.trim();
 }

@@ -56,18 +56,22 @@ export interface SweepReport {
 }
 
 export interface SweepHooks {
-  /** Waits `ms` (resolving early once cancelled is fine). */
+  /** Waits `ms` (resolving early once the signal aborts is fine). */
   sleep(ms: number): Promise<void>;
   /** Called before each repetition: `done` of `total` repetitions are finished. */
   progress?(done: number, total: number, point: SweepPoint): void;
   /** Called after each combination with its result. */
   measured?(result: SweepResult): void;
-  cancelled?(): boolean;
+  /**
+   * An AbortSignal (the core names only what it reads of one: it has no DOM library). Aborted:
+   * the sweep stops after the repetition in progress, keeping what it measured.
+   */
+  readonly signal?: { readonly aborted: boolean };
 }
 
 /**
- * What the Scaling store needs to run a sweep: the page's runner (src/workers/scalingBridge.ts)
- * or a test's fake. Declared here, beside the sweep, so the worker layer need not import a store.
+ * What the Scaling store needs to run a sweep: the page's runner (CpuBridge.scaling in
+ * src/workers/cpuBridge.ts) or a test's fake. Declared here, beside the sweep, so the worker layer need not import a store.
  */
 export interface ScalingRunner {
   readonly machine: SweepReport['machine'];
@@ -148,7 +152,7 @@ async function repetition(
     const after = readRun(cpus.run).reading;
     const outcome = await cpus.stop(platform);
     if (outcome.kind === 'failed') throw new Error(outcome.message);
-    if (hooks.cancelled?.()) return null;
+    if (hooks.signal?.aborted === true) return null;
     const rest = readRun(cpus.run);
     const lost = Number(rest.reading.lost);
     return {
@@ -190,7 +194,7 @@ export async function runSweep(
     const params = pointParams(plan, point);
     const reps: Repetition[] = [];
     for (let r = 0; r < plan.repeat; r++) {
-      if (hooks.cancelled?.()) {
+      if (hooks.signal?.aborted === true) {
         cancelled = true;
         break outer;
       }

@@ -1,10 +1,10 @@
-// The app's one Explore store, running explorations in workers through the bridge.
+// The app's Explore store (created in ../stores.ts) and its typed hook.
 
 import { useStore } from 'zustand';
-import { createExploreStore, type ExploreState } from '../../store/exploreStore.ts';
-import { ExploreBridge } from '../../workers/exploreBridge.ts';
+import type { ExploreState } from '../../store/exploreStore.ts';
+import { exploreStore } from '../stores.ts';
 
-export const exploreStore = createExploreStore(new ExploreBridge());
+export { exploreStore };
 
 export function useExplore<T>(selector: (s: ExploreState) => T): T {
   return useStore(exploreStore, selector);

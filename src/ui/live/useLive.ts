@@ -1,12 +1,11 @@
-// The app's one Live-mode store (with the real worker bridge) and its typed hook.
+// The app's Live-mode store (created in ../stores.ts) and its typed hooks.
 
 import { useStore } from 'zustand';
 import { useFields } from '../useFields.ts';
-import { createLiveStore, type LiveState } from '../../store/liveStore.ts';
-import { CpuBridge } from '../../workers/cpuBridge.ts';
-import { CORES } from '../cores.ts';
+import type { LiveState } from '../../store/liveStore.ts';
+import { liveStore } from '../stores.ts';
 
-export const liveStore = createLiveStore(new CpuBridge(), CORES);
+export { liveStore };
 
 export function useLive<T>(selector: (s: LiveState) => T): T {
   return useStore(liveStore, selector);

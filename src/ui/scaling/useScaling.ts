@@ -1,12 +1,11 @@
-// The app's one Scaling store (with the real worker runner) and its typed hook.
+// The app's Scaling store (created in ../stores.ts) and its typed hooks.
 
 import { useStore } from 'zustand';
 import { useFields } from '../useFields.ts';
-import { createScalingStore, type ScalingState } from '../../store/scalingStore.ts';
-import { scalingRunner } from '../../workers/scalingBridge.ts';
-import { CORES } from '../cores.ts';
+import type { ScalingState } from '../../store/scalingStore.ts';
+import { scalingStore } from '../stores.ts';
 
-export const scalingStore = createScalingStore(scalingRunner(CORES));
+export { scalingStore };
 
 export function useScaling<T>(selector: (s: ScalingState) => T): T {
   return useStore(scalingStore, selector);

@@ -1,10 +1,11 @@
-// The app's one Step-mode store and its typed hook (the store itself has no React in it).
+// The app's Step-mode store (created in ../stores.ts) and its typed hooks.
 
 import { useStore } from 'zustand';
 import { useFields } from '../useFields.ts';
-import { createStepStore, type StepState } from '../../store/stepStore.ts';
+import type { StepState } from '../../store/stepStore.ts';
+import { stepStore } from '../stores.ts';
 
-export const stepStore = createStepStore();
+export { stepStore };
 
 export function useStep<T>(selector: (s: StepState) => T): T {
   return useStore(stepStore, selector);
