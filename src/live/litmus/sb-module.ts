@@ -102,12 +102,6 @@ export function resultsOf(l: SbLayout, role: number): number {
   return l.base + SbAt.results + role * Math.ceil(l.chunk / LINE) * LINE;
 }
 
-// Opcodes the encoder's tables do not name.
-const I32_LOAD8_U = 0x2d;
-const I32_STORE8 = 0x3a;
-const I32_XOR = 0x73;
-const I32_SHR_U = 0x76;
-
 // Parameters and locals of a run function.
 const P_ROLE = 0;
 const P_TRIES = 1;
@@ -175,11 +169,11 @@ class SideCompiler {
   private delay(): void {
     const b = this.b;
     b.get(P_JITTER).if('jitter');
-    b.get(L_SEED).get(L_SEED).i32(13).op(Code.i32Shl).op(I32_XOR).set(L_SEED);
-    b.get(L_SEED).get(L_SEED).i32(17).op(I32_SHR_U).op(I32_XOR).set(L_SEED);
-    b.get(L_SEED).get(L_SEED).i32(5).op(Code.i32Shl).op(I32_XOR).set(L_SEED);
+    b.get(L_SEED).get(L_SEED).i32(13).op(Code.i32Shl).op(Code.i32Xor).set(L_SEED);
+    b.get(L_SEED).get(L_SEED).i32(17).op(Code.i32ShrU).op(Code.i32Xor).set(L_SEED);
+    b.get(L_SEED).get(L_SEED).i32(5).op(Code.i32Shl).op(Code.i32Xor).set(L_SEED);
     // d = (seed >>> 16) · jitter >>> 16, below jitter for jitter < 2^16.
-    b.get(L_SEED).i32(16).op(I32_SHR_U).get(P_JITTER).op(Code.i32Mul).i32(16).op(I32_SHR_U);
+    b.get(L_SEED).i32(16).op(Code.i32ShrU).get(P_JITTER).op(Code.i32Mul).i32(16).op(Code.i32ShrU);
     b.set(L_D);
     const done = b.block('waited');
     const wait = b.loop('wait');
@@ -198,7 +192,7 @@ class SideCompiler {
     if (this.fence) b.fence();
     b.get(L_K);
     b.i32(0).mem(Code.i32Load, 2, this.other).get(L_G).op(Code.i32GeU);
-    b.mem(I32_STORE8, 0, resultsOf(this.l, this.role));
+    b.mem(Code.i32Store8, 0, resultsOf(this.l, this.role));
   }
 
   /** Thread 0, between the chunk's two barriers: counts[r0 + 2·r1] += 1 for each try. */
@@ -210,8 +204,8 @@ class SideCompiler {
     const next = b.loop('count');
     b.get(L_I).get(L_END).op(Code.i32GeU).brIf(done);
     // address of the count: counts + 4·(r0 + 2·r1)
-    b.get(L_I).mem(I32_LOAD8_U, 0, resultsOf(this.l, 0));
-    b.get(L_I).mem(I32_LOAD8_U, 0, resultsOf(this.l, 1)).i32(1).op(Code.i32Shl).op(Code.i32Or);
+    b.get(L_I).mem(Code.i32Load8U, 0, resultsOf(this.l, 0));
+    b.get(L_I).mem(Code.i32Load8U, 0, resultsOf(this.l, 1)).i32(1).op(Code.i32Shl).op(Code.i32Or);
     b.i32(2).op(Code.i32Shl).tee(L_S);
     b.get(L_S).mem(Code.i32Load, 2, counts).i32(1).op(Code.i32Add);
     b.mem(Code.i32Store, 2, counts);
