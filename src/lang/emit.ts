@@ -4,7 +4,15 @@
 // can mark kinds and tallies on the instructions it finds.
 
 import { hiOf, loOf } from '../machine/int64.ts';
-import { BLANK_INSTR, type Instr, Kind, Op, type Program, type Site } from '../machine/isa.ts';
+import {
+  BLANK_INSTR,
+  type Instr,
+  Kind,
+  Op,
+  operandFields,
+  type Program,
+  type Site,
+} from '../machine/isa.ts';
 import { LangFault, type LineMap, type Span } from './source.ts';
 
 export type Draft = { -readonly [K in keyof Instr]: Instr[K] } & {
@@ -165,13 +173,7 @@ export class Emitter {
   }
 
   private mem(a: Operand): Partial<Draft> {
-    return {
-      mode: a.mode,
-      base: a.base,
-      stride: a.stride,
-      areg: a.reg ? a.reg.index : -1,
-      width: a.width,
-    };
+    return operandFields(a);
   }
 
   // ---- local instructions ----------------------------------------------------------------------

@@ -27,6 +27,11 @@ describe('compile errors', () => {
       'line 5, column 2: `this_cpu_ad` is not a primitive the lab knows, nor a function of the program. Did you mean `this_cpu_add`?',
     ],
     [
+      'a string with an escape it cannot read (found by the fuzz test)',
+      `${counter('\tthis_cpu_add(c, 1);')}\ninvariant final ok: 1 "a \\q b";\n`,
+      'line 8, column 23: this string has an escape the lab does not read. Write \\\\ for a backslash, \\" for a quote and \\n for a new line.',
+    ],
+    [
       'a missing semicolon',
       counter('\tint r = 1\n\tr++;'),
       'line 6, column 2: expected `;` after the declaration, found `r`.',

@@ -7,6 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { compileProgram } from './compile.ts';
 import { parse } from './parser.ts';
 import { printProgram } from './printer.ts';
+import { findScenario } from '../scenarios/index.ts';
+import { resolveParams } from '../scenarios/params.ts';
+import type { Scenario } from '../scenarios/types.ts';
+
+const classic = findScenario('percpu-classic') as Scenario;
 
 /** The tree without its spans (the printer's layout moves every offset). */
 function shape(x: unknown): unknown {
@@ -22,41 +27,8 @@ function shape(x: unknown): unknown {
 
 const SAMPLES = [
   `C SB\n{}\nP0(int *x, int *y) { int r0; WRITE_ONCE(*x, 1); smp_mb(); r0 = READ_ONCE(*y); }\nP1(int *x, int *y) { int r0; WRITE_ONCE(*y, 1); smp_mb(); r0 = READ_ONCE(*x); }\nexists (0:r0=0 /\\ 1:r0=0)\n`,
-  `#define BATCH 4
-struct percpu_counter { spinlock_t lock; s64 count; s32 __percpu *counters; };
-struct percpu_counter fbc = { .count = 10 };
-void add(struct percpu_counter *fbc, s64 amount)
-{
-	s64 count;
-
-	preempt_disable();
-	count = __this_cpu_read(*fbc->counters) + amount;
-	if (count >= BATCH || count <= -BATCH) {
-		spin_lock(&fbc->lock);
-		fbc->count += count;
-		__this_cpu_write(*fbc->counters, 0);
-		spin_unlock(&fbc->lock);
-	} else {
-		__this_cpu_write(*fbc->counters, count);
-	}
-	preempt_enable();
-}
-s64 sum(struct percpu_counter *fbc)
-{
-	s64 ret = fbc->count;
-	int cpu;
-
-	for_each_online_cpu(cpu)
-		ret += *per_cpu_ptr(fbc->counters, cpu);
-	return ret;
-}
-P0() { int i; for (i = 0; i < 3; i++) add(&fbc, 1); }
-P1() { record(total, sum(&fbc)); }
-counter { count fbc.count; deltas fbc.counters; batch BATCH; add add; sum sum; }
-observe count = fbc.count;
-invariant final no-lost-update;
-invariant always slot-below-batch;
-`,
+  // A whole catalogue entry: structs, per-CPU fields, locks, loops, the counter clause.
+  classic.text?.(resolveParams(classic, {})) ?? '',
   `DEFINE_PER_CPU(long, nr);
 long c = -1;
 IRQ0() { this_cpu_add(nr, 5); }

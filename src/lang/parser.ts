@@ -161,7 +161,7 @@ class Parser {
       name = this.next().text.slice(1).trim();
       if (name === '') this.fail('`C` must be followed by the test’s name, as in `C SB+mb`.');
       const after: Token = this.tok;
-      if (after.kind === 'string') doc = JSON.parse(this.next().text) as string;
+      if (after.kind === 'string') doc = stringValue(this.next());
     }
     const items: Item[] = [];
     while (this.tok.kind !== 'eof') items.push(this.item());
@@ -463,7 +463,7 @@ class Parser {
         const id = this.dashedName('the invariant’s id');
         const prop = this.accept(':') ? this.propExpr() : null;
         let description: string | null = null;
-        if (this.tok.kind === 'string') description = JSON.parse(this.next().text) as string;
+        if (this.tok.kind === 'string') description = stringValue(this.next());
         this.accept(';');
         return { kind: 'invariant', span: this.span(start), when, id, prop, description };
       }
@@ -880,6 +880,19 @@ class Parser {
     if (t.kind === 'string')
       this.fail('a string cannot be a value here.', t, 'Strings only describe invariants.');
     return this.fail(`expected a value, found ${this.describe(t)}.`, t);
+  }
+}
+
+/** A string literal's text; an escape it cannot read is the writer's mistake, said as one. */
+function stringValue(t: Token): string {
+  try {
+    return JSON.parse(t.text) as string;
+  } catch {
+    throw new LangFault(
+      t.span,
+      'this string has an escape the lab does not read.',
+      'Write \\\\ for a backslash, \\" for a quote and \\n for a new line.',
+    );
   }
 }
 

@@ -8,7 +8,16 @@
 // UI can put a cursor on the pseudo-C line a CPU is about to run.
 
 import { hiOf, loOf } from './int64.ts';
-import { BLANK_INSTR, Cond, type Instr, Kind, Mode, Op, type Program } from './isa.ts';
+import {
+  BLANK_INSTR,
+  Cond,
+  type Instr,
+  Kind,
+  Mode,
+  Op,
+  operandFields,
+  type Program,
+} from './isa.ts';
 import type { Cell, PerCpuCell, ResultSlot } from './layout.ts';
 
 export class Reg {
@@ -146,13 +155,7 @@ export class ProgramBuilder {
   }
 
   private addr(a: Addr): Partial<Draft> {
-    return {
-      mode: a.mode,
-      base: a.base,
-      stride: a.stride,
-      areg: a.reg ? a.reg.index : -1,
-      width: a.width,
-    };
+    return operandFields(a);
   }
 
   // ---- visible instructions: one step each -------------------------------------------------

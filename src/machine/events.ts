@@ -324,10 +324,7 @@ export function apply(
       deliverNmi(m, s, k);
       return;
     case Ev.Preempt: {
-      // A context switch is a full barrier in the kernel (smp_mb__after_spinlock() in
-      // __schedule()): under TSO, the CPU's buffer drains before the next task runs.
-      if (trace) trace.drained = drain(m, s, k);
-      else drain(m, s, k);
+      switchBarrier(m, s, k, trace);
       const cur = s[b + CPU_CUR] as number;
       s[b + CPU_CUR] = nextReady(m, s, k, cur);
       return;
@@ -336,9 +333,8 @@ export function apply(
       flushOldest(m, s, k);
       return;
     case Ev.Migrate: {
-      // As for a preemption: the migrated task's stores reach memory before it runs elsewhere.
-      if (trace) trace.drained = drain(m, s, k);
-      else drain(m, s, k);
+      // The migrated task's stores reach memory before it runs elsewhere.
+      switchBarrier(m, s, k, trace);
       const j = eventTarget(ev);
       const t = s[b + CPU_CUR] as number;
       const bj = m.cpuOff + j * CPU_FIELDS;
@@ -352,6 +348,15 @@ export function apply(
     default:
       throw new MachineFault(`unknown event ${ev}`);
   }
+}
+
+/**
+ * A context switch is a full barrier in the kernel (smp_mb__after_spinlock() in __schedule()):
+ * under TSO, CPU k's buffer drains before another task runs there or the task runs elsewhere.
+ */
+function switchBarrier(m: Machine, s: Int32Array, k: number, trace: Trace | null): void {
+  const n = drain(m, s, k);
+  if (trace) trace.drained = n;
 }
 
 /** An event that is not legal where it was asked for; `reason` says why, for people. */

@@ -308,3 +308,26 @@ export const BLANK_INSTR: Instr = {
   say: '',
   saySpin: '',
 };
+
+/** A memory operand as the builder and the language's emitter describe one. */
+export interface OperandSpec {
+  readonly mode: number;
+  readonly base: number;
+  readonly stride: number;
+  /** Address or index register (Mode.Reg, Mode.Indexed), or null. */
+  readonly reg: { readonly index: number } | null;
+  readonly width: 32 | 64;
+}
+
+/** The instruction fields that name a memory operand. */
+export function operandFields(
+  a: OperandSpec,
+): Pick<Instr, 'mode' | 'base' | 'stride' | 'areg' | 'width'> {
+  return {
+    mode: a.mode,
+    base: a.base,
+    stride: a.stride,
+    areg: a.reg ? a.reg.index : -1,
+    width: a.width,
+  };
+}
