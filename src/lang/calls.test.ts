@@ -3,25 +3,12 @@
 
 import { describe, expect, it } from 'vitest';
 import { explore } from '../explore/explore.ts';
+import { programOutcomes } from '../explore/testkit.ts';
 import { programScenario } from '../scenarios/program.ts';
-import { formatEvent } from '../machine/events.ts';
 import { resolveParams } from '../scenarios/params.ts';
+import { formatEvent } from '../machine/events.ts';
 
-/** Every end state's observables of a program, as `name=value` strings. */
-function outcomes(source: string): Set<string> {
-  const r = programScenario(source);
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  const sc = r.scenario;
-  const res = explore(sc, resolveParams(sc, {}), { ...sc.bounds, switches: Infinity });
-  expect(res.complete).toBe(true);
-  return new Set(
-    res.outcomes.map((o) =>
-      Object.entries(o.observables)
-        .map(([k, v]) => `${k}=${String(v)}`)
-        .join(' '),
-    ),
-  );
-}
+const outcomes = (source: string) => programOutcomes(source);
 
 describe('inlined calls', () => {
   it('keep a computed argument while the callee runs statements of its own', () => {

@@ -3,9 +3,7 @@
 // every interleaving of the same reads and writes, which knows nothing of the lab's machine.
 
 import { describe, expect, it } from 'vitest';
-import { explore } from '../explore/explore.ts';
-import { programScenario } from '../scenarios/program.ts';
-import { resolveParams } from '../scenarios/params.ts';
+import { programOutcomes } from '../explore/testkit.ts';
 
 type Op =
   | { readonly w: string; readonly v: number }
@@ -53,16 +51,8 @@ function scOutcomes(
 }
 
 /** The lab's outcomes of a program, over the same names. */
-function labOutcomes(source: string, observe: readonly string[]): Set<string> {
-  const r = programScenario(source);
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  const sc = r.scenario;
-  const res = explore(sc, resolveParams(sc, {}), { ...sc.bounds, switches: Infinity });
-  expect(res.complete).toBe(true);
-  return new Set(
-    res.outcomes.map((o) => observe.map((k) => `${k}=${String(o.observables[k])}`).join(' ')),
-  );
-}
+const labOutcomes = (source: string, observe: readonly string[]) =>
+  programOutcomes(source, observe);
 
 const SB = `C SB
 {}

@@ -7,9 +7,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { explore } from '../explore/explore.ts';
-import { programScenario } from '../scenarios/program.ts';
-import { resolveParams } from '../scenarios/params.ts';
+import { programOutcomes } from '../explore/testkit.ts';
 
 type Op =
   | { readonly w: string; readonly v: number }
@@ -71,16 +69,8 @@ function tsoOutcomes(threads: readonly (readonly Op[])[], observe: readonly stri
 }
 
 /** The lab's outcomes of a program under a memory model, over the same names. */
-function labOutcomes(source: string, observe: readonly string[], memory: string): Set<string> {
-  const r = programScenario(source);
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  const sc = r.scenario;
-  const res = explore(sc, resolveParams(sc, { memory }), { ...sc.bounds, switches: Infinity });
-  expect(res.complete).toBe(true);
-  return new Set(
-    res.outcomes.map((o) => observe.map((k) => `${k}=${String(o.observables[k])}`).join(' ')),
-  );
-}
+const labOutcomes = (source: string, observe: readonly string[], memory: string) =>
+  programOutcomes(source, observe, { memory });
 
 interface Shape {
   readonly name: string;
