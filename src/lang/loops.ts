@@ -48,7 +48,8 @@ function fromMemory(d: Draft): boolean {
   }
 }
 
-function successors(drafts: readonly Draft[], pc: number): number[] {
+/** The instructions that can run after instruction `pc` of a program being emitted. */
+export function successors(drafts: readonly Draft[], pc: number): number[] {
   const d = drafts[pc] as Draft;
   const target = d.to ? d.to.pc : -1;
   if (d.op === Op.Jump) return [target];

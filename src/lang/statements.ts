@@ -13,6 +13,7 @@ import { owners } from './gen.ts';
 import { LIMITS, type FunctionItem } from './module.ts';
 import { checkArity, primitive, primitiveNames, refusedReason } from './primitives.ts';
 import { didYouMean, LangFault, type Span } from './source.ts';
+import { successors } from './loops.ts';
 import { INT, type Ty, typeName } from './types.ts';
 import type { Place, Val } from './values.ts';
 import { count } from '../machine/count.ts';
@@ -682,14 +683,7 @@ export class StmtGen extends ExprGen {
       const owner = owners.get(d);
       return owner !== undefined && owner !== null && anatomy.valueCells.has(owner) && writes(d);
     };
-    const succ = (pc: number): number[] => {
-      const d = drafts[pc] as Draft;
-      const target = d.to ? d.to.pc : -1;
-      if (d.op === Op.Jump) return [target];
-      if (d.op === Op.Halt) return [];
-      if (d.op === Op.Branch) return [pc + 1, target];
-      return [pc + 1];
-    };
+    const succ = (pc: number): number[] => successors(drafts, pc);
     const inside = (pc: number) => pc >= from && pc < to;
     /**
      * Walks the paths from `pcs` (stopping at writes when `stopAtWrites`), following a branch
