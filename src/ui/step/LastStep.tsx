@@ -17,6 +17,7 @@ const SIGNS: Record<number, string> = {
   [Kind.Migration]: 'MIGRATION',
   [Kind.Preempt]: 'PREEMPTION',
   [Kind.Result]: 'RESULT returned',
+  [Kind.Flush]: 'FLUSH: a buffered store reaches memory',
 };
 
 /** The step just taken, with a sign for folds, spins, retries, torn accesses and interrupts. */
