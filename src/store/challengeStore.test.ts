@@ -3,7 +3,12 @@ import { type ChallengeStats, challengeStats } from '../lessons/index.ts';
 import { parseSchedule } from '../machine/schedule.ts';
 import { findScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { createChallengeStore, findChallenge, type StatsRunner } from './challengeStore.ts';
+import {
+  activeChallengeOf,
+  createChallengeStore,
+  findChallenge,
+  type StatsRunner,
+} from './challengeStore.ts';
 import { createProgressStore, type ProgressStorage } from './progressStore.ts';
 import { startSession } from './session.ts';
 import { decodeLink, encodeLink } from './link.ts';
@@ -81,7 +86,10 @@ describe('the challenge store', () => {
     expect(s.cursor).toBe(0);
     expect(s.events).toEqual([]);
     expect(s.params.summer).toBe(1);
-    expect(store.getState().active).toEqual({ scenario: 'percpu-atomic64', id: 'miss-the-batch' });
+    expect(activeChallengeOf(step.getState())).toEqual({
+      scenario: 'percpu-atomic64',
+      id: 'miss-the-batch',
+    });
     expect(store.getState().check?.kind).toBe('unfinished');
   });
 
@@ -130,7 +138,7 @@ describe('the challenge store', () => {
     stepThrough('0 1 0 1 0 0 1 1');
     expect(store.getState().stats['global-plain/lose-one']).toEqual({ kind: 'computing' });
     step.getState().scenarioChosen('global-atomic');
-    expect(store.getState().active).toBeNull();
+    expect(activeChallengeOf(step.getState())).toBeNull();
     expect(store.getState().check).toBeNull();
     expect(cancels()).toBe(1);
     expect(store.getState().stats).toEqual({});
@@ -227,7 +235,10 @@ describe('the challenge store', () => {
     it('a link with a schedule goes on from the moment it shows, judged at once', () => {
       const { step, store } = setup();
       step.getState().linkOpened('#/step/global-plain?sched=0+1+0+1&at=4&challenge=lose-one');
-      expect(store.getState().active).toEqual({ scenario: 'global-plain', id: 'lose-one' });
+      expect(activeChallengeOf(step.getState())).toEqual({
+        scenario: 'global-plain',
+        id: 'lose-one',
+      });
       expect(step.getState().session.cursor).toBe(4);
       expect(store.getState().check).toMatchObject({ kind: 'unfinished', score: { steps: 4 } });
     });
@@ -235,7 +246,7 @@ describe('the challenge store', () => {
     it('a link written by hand, with no schedule, starts the challenge with its parameters', () => {
       const { step, store } = setup();
       step.getState().linkOpened('#/step/percpu-atomic64?challenge=miss-the-batch');
-      expect(store.getState().active).toEqual({
+      expect(activeChallengeOf(step.getState())).toEqual({
         scenario: 'percpu-atomic64',
         id: 'miss-the-batch',
       });
@@ -251,7 +262,10 @@ describe('the challenge store', () => {
         progress: createProgressStore(memoryStorage()),
         runner: manualRunner().runner,
       });
-      expect(store.getState().active).toEqual({ scenario: 'global-plain', id: 'lose-one' });
+      expect(activeChallengeOf(step.getState())).toEqual({
+        scenario: 'global-plain',
+        id: 'lose-one',
+      });
       expect(store.getState().check).toMatchObject({ kind: 'unfinished', score: { steps: 2 } });
     });
 
@@ -259,7 +273,7 @@ describe('the challenge store', () => {
       const { step, store } = setup();
       step.getState().linkOpened('#/step/global-plain?challenge=lose-all');
       expect(store.getState().notice).toBe("global-plain has no challenge 'lose-all'");
-      expect(store.getState().active).toBeNull();
+      expect(activeChallengeOf(step.getState())).toBeNull();
       expect(step.getState().challenge).toBeNull();
     });
 
@@ -267,10 +281,10 @@ describe('the challenge store', () => {
       const { step, store } = setup();
       store.getState().challengeStarted('lose-one');
       step.getState().linkOpened('#/step/global-plain?sched=0&at=1');
-      expect(store.getState().active).toBeNull();
+      expect(activeChallengeOf(step.getState())).toBeNull();
       step.getState().linkOpened('#/step/global-plain?challenge=lose-one');
       step.getState().scenarioChosen('global-atomic');
-      expect(store.getState().active).toBeNull();
+      expect(activeChallengeOf(step.getState())).toBeNull();
       expect(step.getState().challenge).toBeNull();
     });
 

@@ -19,7 +19,7 @@ import { paramsText } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import type { ProgressStore } from './progressStore.ts';
 import type { Session } from './session.ts';
-import type { StepStore } from './stepStore.ts';
+import type { StepState, StepStore } from './stepStore.ts';
 
 /** Computes a challenge's statistics off the main thread (the explore bridge). */
 export interface StatsRunner {
@@ -42,9 +42,18 @@ export interface ActiveChallenge {
   readonly id: string;
 }
 
+/**
+ * The challenge being attempted: the Step store's `challenge` (what the link names) in the Step
+ * scenario, or null. The Step store holds the id, and nothing else does, so the two cannot
+ * disagree.
+ */
+export function activeChallengeOf(
+  s: Pick<StepState, 'challenge' | 'session'>,
+): ActiveChallenge | null {
+  return s.challenge === null ? null : { scenario: s.session.scenario.id, id: s.challenge };
+}
+
 export interface ChallengeState {
-  /** The challenge being attempted, always one of the Step scenario's; null for none. */
-  readonly active: ActiveChallenge | null;
   /** The stage's schedule (up to the cursor) judged for the active challenge; null for none. */
   readonly check: ChallengeCheck | null;
   /** Hints revealed, by challenge key. */
@@ -180,12 +189,24 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
       return { sc, ch };
     };
 
+    // Set while this store names a challenge in the Step store, whose subscription below then
+    // has nothing to take up.
+    let naming = false;
+    const name = (id: string | null) => {
+      naming = true;
+      try {
+        step.getState().challengeNamed(id);
+      } finally {
+        naming = false;
+      }
+    };
+
     /** Makes `ch` the active challenge, cancelling other statistics; the link names it. */
     const activate = (sc: Scenario, ch: Challenge) => {
       const key = challengeKey(sc.id, ch.id);
       if (inflight && inflight.key !== key) dropInflight();
-      set({ active: { scenario: sc.id, id: ch.id }, notice: null });
-      step.getState().challengeNamed(ch.id);
+      set({ notice: null });
+      name(ch.id);
     };
 
     /** Makes `ch` the active challenge and loads the stage with its parameters and `schedule`. */
@@ -198,15 +219,12 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
     };
 
     const judge = (session: Session) => {
-      const { active } = get();
-      if (!active) return;
-      if (active.scenario !== session.scenario.id) {
-        // Another scenario: the attempt ends.
-        set({ active: null, check: null });
+      const active = activeChallengeOf({ challenge: step.getState().challenge, session });
+      const ch = active ? findChallenge(active.scenario, active.id) : undefined;
+      if (!active || !ch) {
+        if (get().check !== null) set({ check: null });
         return;
       }
-      const ch = findChallenge(active.scenario, active.id);
-      if (!ch) return;
       const check = checkSession(session, ch);
       set({ check });
       if (check.kind === 'finished' && check.reached && ch.mode === 'reach') {
@@ -226,15 +244,15 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
     });
     // A link opened (or a scenario chosen) names another challenge, or none.
     step.subscribe((s, prev) => {
-      if (s.challenge === prev.challenge || s.challenge === (get().active?.id ?? null)) return;
-      if (s.challenge === null) set({ active: null, check: null });
+      if (naming || s.challenge === prev.challenge) return;
+      if (s.challenge === null) set({ check: null });
       else resume(s.challenge);
     });
 
     const resume = (id: string) => {
       const found = current(id);
       if (!found) {
-        step.getState().challengeNamed(null);
+        name(null);
         return;
       }
       // A link with no schedule (written by hand: ?challenge=lose-one) starts it afresh, with
@@ -248,7 +266,6 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
     };
 
     return {
-      active: null,
       check: null,
       hints: {},
       stats: {},
@@ -260,10 +277,10 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
       },
       challengeResumed: resume,
       challengeLeft: () => {
-        const { active } = get();
+        const active = activeChallengeOf(step.getState());
         if (active && inflight?.key === challengeKey(active.scenario, active.id)) dropInflight();
-        set({ active: null, check: null, notice: null });
-        step.getState().challengeNamed(null);
+        set({ check: null, notice: null });
+        name(null);
       },
       hintRevealed: (id) => {
         const found = current(id);

@@ -42,7 +42,7 @@ describe('a key press with a challenge active', () => {
     const challenge = findLesson('percpu-classic')?.challenges[0];
     if (!challenge) throw new Error('percpu-classic has no challenge');
     store.getState().challengeStarted(challenge.id);
-    expect(store.getState().active).not.toBeNull();
+    expect(step.getState().challenge).toBe(challenge.id);
     const events = parseSchedule('0 0 0 0 0 0 0 0 0 0');
     for (const [i, ev] of events.entries()) {
       steps.n = 0;

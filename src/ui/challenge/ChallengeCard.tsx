@@ -147,7 +147,8 @@ export function ChallengeCard({ scenario, ch }: { scenario: string; ch: Challeng
   const key = challengeKey(scenario, ch.id);
   const titleId = useId();
   const record = useProgress((s) => s.progress.challenges[key]);
-  const active = useChallenge((s) => s.active?.scenario === scenario && s.active.id === ch.id);
+  // The Step store holds which challenge is attempted (the link names it).
+  const active = useStep((s) => s.challenge === ch.id && s.session.scenario.id === scenario);
   const check = useChallenge((s) => (active ? s.check : null));
   const entry = useChallenge((s) => s.stats[key]);
   const actions = challengeStore.getState();
