@@ -170,14 +170,15 @@ export function legalOn(m: Machine, s: Int32Array, k: number): number {
   const cur = s[b + CPU_CUR] as number;
   const top = inNmi !== 0 ? (m.nmiCtx[k] as number) : inIrq !== 0 ? (m.irqCtx[k] as number) : cur;
   // Under TSO the memory system may write CPU k's oldest store whatever the CPU is doing.
-  let mask = m.sbStride !== 0 && s[m.sbOff + k * m.sbStride] !== 0 ? Legal.Flush : 0;
+  const flush = m.sbStride !== 0 && s[m.sbOff + k * m.sbStride] !== 0 ? Legal.Flush : 0;
+  let mask = 0;
   if (top >= 0) {
     const prog = m.code[top] as readonly Instr[];
     const pc = s[m.ctxOff + top * m.ctxStride + CTX_PC] as number;
     const ins = prog[pc];
-    if (ins !== undefined && ins.tail) return mask | Legal.Step; // mid-instruction
+    if (ins !== undefined && ins.tail) return Legal.Step | flush; // mid-instruction
     // A loop bound reached: the context never steps again (other events still may happen).
-    if (ins === undefined || ins.op !== Op.Halt) mask |= Legal.Step;
+    mask = ins !== undefined && ins.op === Op.Halt ? 0 : Legal.Step;
   }
   if (m.irqCtx[k] !== -1 && s[b + CPU_PENDING] === 0) mask |= Legal.Irq;
   if (m.nmiCtx[k] !== -1 && inNmi === 0) mask |= Legal.Nmi;
@@ -191,7 +192,7 @@ export function legalOn(m: Machine, s: Int32Array, k: number): number {
     if (s[b + CPU_TASKS] !== 1) mask |= Legal.Preempt;
     if (m.cpus > 1) mask |= Legal.Migrate;
   }
-  return mask;
+  return mask | flush;
 }
 
 /** How many events a CPU's legal mask stands for. */
@@ -324,7 +325,7 @@ export function apply(
       deliverNmi(m, s, k);
       return;
     case Ev.Preempt: {
-      switchBarrier(m, s, k, trace);
+      if (m.tso) switchBarrier(m, s, k, trace);
       const cur = s[b + CPU_CUR] as number;
       s[b + CPU_CUR] = nextReady(m, s, k, cur);
       return;
@@ -334,7 +335,7 @@ export function apply(
       return;
     case Ev.Migrate: {
       // The migrated task's stores reach memory before it runs elsewhere.
-      switchBarrier(m, s, k, trace);
+      if (m.tso) switchBarrier(m, s, k, trace);
       const j = eventTarget(ev);
       const t = s[b + CPU_CUR] as number;
       const bj = m.cpuOff + j * CPU_FIELDS;
