@@ -7,7 +7,7 @@ import {
   activeChallengeOf,
   createChallengeStore,
   findChallenge,
-  type StatsRunner,
+  type StatsPort,
 } from './challengeStore.ts';
 import { createProgressStore, type ProgressStorage } from './progressStore.ts';
 import { startSession } from './session.ts';
@@ -33,7 +33,7 @@ function manualRunner() {
     fail: (message: string) => void;
   }[] = [];
   let cancels = 0;
-  const runner: StatsRunner = {
+  const runner: StatsPort = {
     challengeStats: (scenario, id) =>
       new Promise<ChallengeStats>((resolve, reject) => {
         const sc = findScenario(scenario) as Scenario;

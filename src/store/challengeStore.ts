@@ -21,8 +21,8 @@ import type { ProgressStore } from './progressStore.ts';
 import type { Session } from './session.ts';
 import type { StepState, StepStore } from './stepStore.ts';
 
-/** Computes a challenge's statistics off the main thread (the explore bridge). */
-export interface StatsRunner {
+/** The challenge store's port: a challenge's statistics, off the main thread (an ExploreBridge). */
+export interface StatsPort {
   challengeStats(scenario: string, challengeId: string): Promise<ChallengeStats>;
   cancel(): void;
 }
@@ -124,7 +124,7 @@ function without<T>(table: Readonly<Record<string, T>>, key: string): Record<str
 export interface ChallengeDeps {
   readonly step: StepStore;
   readonly progress: ProgressStore;
-  readonly runner: StatsRunner;
+  readonly runner: StatsPort;
 }
 
 export function createChallengeStore({ step, progress, runner }: ChallengeDeps) {

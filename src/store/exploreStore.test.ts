@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExploreRequest, ExploreSummary } from '../workers/exploreApi.ts';
-import { createExploreStore, type Runner } from './exploreStore.ts';
+import { createExploreStore, type ExplorePort } from './exploreStore.ts';
 
 const summary: ExploreSummary = {
   complete: true,
@@ -19,7 +19,7 @@ function fakeRunner() {
   let finish: (r: ExploreSummary) => void = () => undefined;
   let fail: (e: Error) => void = () => undefined;
   const requests: ExploreRequest[] = [];
-  const runner: Runner = {
+  const runner: ExplorePort = {
     run: (req, onProgress) => {
       requests.push(req);
       onProgress({ states: 7, transitions: 9, depth: 3, bytes: 4096, ms: 5 });

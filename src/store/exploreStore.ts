@@ -8,7 +8,8 @@ import type { ExploreRequest, ExploreSummary } from '../workers/exploreApi.ts';
 import { openProgramText } from '../scenarios/index.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
 
-export interface Runner {
+/** The Explore store's port: explorations in a worker (an ExploreBridge; tests fake it). */
+export interface ExplorePort {
   run(req: ExploreRequest, onProgress: (p: ExploreProgress) => void): Promise<ExploreSummary>;
   cancel(): void;
 }
@@ -49,7 +50,7 @@ export interface ExploreState {
 /** The memory budget a tab can afford by default: the explorer's own default. */
 export const DEFAULT_MEMORY_MB = DEFAULT_MAX_MEMORY_MB;
 
-export function createExploreStore(runner: Runner) {
+export function createExploreStore(runner: ExplorePort) {
   return createStore<ExploreState>()((set, get) => ({
     bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: null },
     options: { maxMemoryMB: DEFAULT_MEMORY_MB, symmetry: false, por: false },

@@ -8,7 +8,7 @@ import { initialState } from '../machine/interpreter.ts';
 import { findScenario } from '../scenarios/index.ts';
 import type { LiveRun } from '../live/run.ts';
 import { defaultCpus } from '../live/specs.ts';
-import { createLiveStore, type LiveBridge, type WatchTimer } from './liveStore.ts';
+import { createLiveStore, type LivePort, type WatchTimer } from './liveStore.ts';
 
 /** A watchdog timer the test drives: `tick(t)` runs the watch at time t. */
 function manualTimer(): WatchTimer & { tick(t: number): void } {
@@ -29,7 +29,7 @@ function manualTimer(): WatchTimer & { tick(t: number): void } {
   };
 }
 
-function fakeBridge(over: Partial<LiveBridge> = {}): LiveBridge {
+function fakeBridge(over: Partial<LivePort> = {}): LivePort {
   return {
     start({ scenario, params }) {
       const sc = findScenario(scenario);

@@ -30,8 +30,8 @@ import { ParamError, paramsText, resolveParams } from '../scenarios/params.ts';
 import { parseLiveLink } from './liveLink.ts';
 import type { Params } from '../scenarios/types.ts';
 
-/** What the store needs from the worker bridge (src/workers/cpuBridge.ts). */
-export interface LiveBridge {
+/** The Live store's port: its CPU workers (CpuBridge, src/workers/cpuBridge.ts; tests fake it). */
+export interface LivePort {
   start(setup: RunSetup, failed: (message: string) => void): Promise<LiveRun>;
   /** `unresponsive`: CPUs the watchdog found silent, not to be waited for. */
   stop(run: LiveRun, unresponsive?: readonly number[]): Promise<StopOutcome>;
@@ -183,7 +183,7 @@ function stopMessage(outcome: StopOutcome, silent: readonly number[]): string {
 }
 
 export function createLiveStore(
-  bridge: LiveBridge,
+  bridge: LivePort,
   cores: number,
   scenario = 'global-plain',
   timer: WatchTimer = realTimer,

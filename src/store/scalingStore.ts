@@ -3,7 +3,7 @@
 // src/workers/cpuBridge.ts; tests pass a fake one); Cancel aborts the run's AbortSignal.
 
 import { createStore } from 'zustand/vanilla';
-import type { ScalingRunner, SweepReport, SweepResult } from '../live/scaling/measure.ts';
+import type { ScalingPort, SweepReport, SweepResult } from '../live/scaling/measure.ts';
 import {
   defaultPlan,
   planProblem,
@@ -54,7 +54,7 @@ export function secondsLeft(p: SweepProgress): number {
 
 const READY = 'Ready: choose what to measure and press Run sweep.';
 
-export function createScalingStore(runner: ScalingRunner, now: () => number = () => Date.now()) {
+export function createScalingStore(runner: ScalingPort, now: () => number = () => Date.now()) {
   return createStore<ScalingState>()((set, get) => {
     // The sweep in progress stops when this aborts (Cancel); a new one per run.
     let abort = new AbortController();

@@ -17,7 +17,7 @@ import {
   type StopOutcome,
   visibilityProbe,
 } from '../live/run.ts';
-import { runSweep, type ScalingRunner } from '../live/scaling/measure.ts';
+import { runSweep, type ScalingPort } from '../live/scaling/measure.ts';
 import type { Params } from '../scenarios/types.ts';
 import type { CpuApi } from './cpuApi.ts';
 import { injectedFault } from './faults.ts';
@@ -86,7 +86,7 @@ export class CpuBridge {
    * Scaling sweeps on this bridge's CPU workers: every CPU worker of the page has this one owner.
    * A sweep's waits end at once when its signal aborts.
    */
-  scaling(cores: number): ScalingRunner {
+  scaling(cores: number): ScalingPort {
     return {
       machine: { cores, runtime: runtime() },
       sweep: (plan, hooks) => {

@@ -70,10 +70,11 @@ export interface SweepHooks {
 }
 
 /**
- * What the Scaling store needs to run a sweep: the page's runner (CpuBridge.scaling in
- * src/workers/cpuBridge.ts) or a test's fake. Declared here, beside the sweep, so the worker layer need not import a store.
+ * The Scaling store's port: sweeps on CPU workers (CpuBridge.scaling in src/workers/
+ * cpuBridge.ts, or a test's fake). Declared beside the sweep, so the worker layer need not
+ * import a store.
  */
-export interface ScalingRunner {
+export interface ScalingPort {
   readonly machine: SweepReport['machine'];
   /** Runs the plan on CPU workers; `hooks.sleep` is the runner's own. */
   sweep(plan: SweepPlan, hooks: Omit<SweepHooks, 'sleep'>): Promise<SweepReport>;
