@@ -328,9 +328,8 @@ export function step(
 
   // Under x86-TSO, memory instructions go through the CPU's store buffer (tso.ts); the rest,
   // and the LOCK operations once the buffer is drained, are the same on both machines.
-  if (m.tso && tsoMemory(m, s, k, ctx, cb, ins, trace)) {
-    // done
-  } else
+  const throughBuffer = m.tso && tsoMemory(m, s, k, ctx, cb, ins, trace);
+  if (!throughBuffer)
     switch (ins.op) {
       case Op.Load: {
         const v = s[address(m, s, cb, ins)] as number;
@@ -505,8 +504,6 @@ export function step(
         break;
       case Op.Halt:
         throw new MachineFault(`${contextName(m, ctx)} is stopped at a loop bound`);
-      case Op.Fence:
-        break; // nothing to drain without a store buffer (compile makes it NoFence there)
       default:
         throw new MachineFault(`unknown visible opcode ${ins.op}`);
     }
@@ -562,7 +559,7 @@ function tsoMemory(
     case Op.StoreHi:
     case Op.SpinUnlock: {
       const a = address(m, s, cb, ins);
-      const full = buffered(m, s, k) === SB_DEPTH;
+      const full = trace !== null && buffered(m, s, k) === SB_DEPTH;
       if (ins.op === Op.SpinUnlock) {
         if (seenWord(m, s, k, a) !== ctx + 1)
           throw new MachineFault(`${contextName(m, ctx)} releases a lock it does not hold`);
@@ -580,11 +577,7 @@ function tsoMemory(
       }
       return true;
     }
-    case Op.Fence: {
-      const n = drain(m, s, k);
-      if (trace) trace.drained = n;
-      return true;
-    }
+    case Op.Fence:
     case Op.AtomicAdd:
     case Op.AtomicOr:
     case Op.Xchg:
@@ -593,7 +586,8 @@ function tsoMemory(
     case Op.SpinTrylock: {
       const n = drain(m, s, k);
       if (trace) trace.drained = n;
-      return false;
+      // A fence is only the drain; a LOCK operation then runs on memory.
+      return ins.op === Op.Fence;
     }
     default:
       return false;

@@ -84,7 +84,7 @@ export function describeAddress(m: Machine, addr: number, cpu: number): string {
 function cellValue(m: Machine, s: Int32Array, k: number, addr: number): number | bigint {
   const at = cellAt(m.layout, addr);
   const base = at && at.half === 'hi' ? addr - 1 : addr;
-  const word = (a: number) => (m.tso && k >= 0 ? seenWord(m, s, k, a) : (s[a] as number));
+  const word = (a: number) => cellWord(m, s, k, a);
   if (at && at.cell.type === 's64') return pairValue(word(base), word(base + 1));
   return word(addr);
 }
@@ -272,7 +272,7 @@ function describeInstruction(
     case Op.Fence:
       text =
         trace.drained > 0
-          ? `${who} drains CPU${k}'s store buffer: ${stores(trace.drained)} ${trace.drained === 1 ? 'reaches' : 'reach'} memory`
+          ? `${who} drains CPU${k}'s store buffer: ${count(trace.drained, 'store')} ${trace.drained === 1 ? 'reaches' : 'reach'} memory`
           : `${who} finds CPU${k}'s store buffer empty: nothing to drain`;
       break;
     default:
@@ -358,17 +358,12 @@ export function statementText(source: string, site: { start: number; end: number
   return t.length > 60 ? `${t.slice(0, 57)}…` : t;
 }
 
-/** "1 store", "3 stores". */
-function stores(n: number): string {
-  return count(n, 'store');
-}
-
 /** A context switch drains the CPU's store buffer (a full barrier in the kernel's scheduler). */
 function switchDrains(m: Machine, before: Int32Array, k: number): string {
   const n = buffered(m, before, k);
   return n === 0
     ? ''
-    : `; a context switch is a full barrier: CPU${k}'s store buffer drains first (${stores(n)})`;
+    : `; a context switch is a full barrier: CPU${k}'s store buffer drains first (${count(n, 'store')})`;
 }
 
 /** What a step did with CPU k's store buffer under TSO, as a clause to append. */
@@ -387,7 +382,7 @@ function bufferText(
     return ` and the store waits in CPU${k}'s store buffer (memory still holds ${fmt(cellValue(m, after, -1, addr))}; no other CPU sees it yet${full})`;
   }
   if (ins.op !== Op.Fence && trace.drained > 0)
-    return ` (a LOCK operation: first CPU${k}'s store buffer drains, ${stores(trace.drained)})`;
+    return ` (a LOCK operation: first CPU${k}'s store buffer drains, ${count(trace.drained, 'store')})`;
   const isLoad =
     ins.op === Op.Load || ins.op === Op.Load64 || ins.op === Op.LoadLo || ins.op === Op.LoadHi;
   if (isLoad && addr >= 0) {
@@ -398,9 +393,9 @@ function bufferText(
   return '';
 }
 
-/** Word a as CPU k sees it. */
+/** Word a as CPU k sees it (k −1: memory itself). */
 function cellWord(m: Machine, s: Int32Array, k: number, a: number): number {
-  return m.tso ? seenWord(m, s, k, a) : (s[a] as number);
+  return m.tso && k >= 0 ? seenWord(m, s, k, a) : (s[a] as number);
 }
 
 /** The first word of the cell holding `addr` (the low word of an s64). */

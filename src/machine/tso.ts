@@ -54,14 +54,19 @@ export function bufferStore(
   s[b] = n + 1;
 }
 
+/** Writes the buffered store whose entry starts at word e to memory. */
+function writeEntry(s: Int32Array, e: number): void {
+  const a = s[e] as number;
+  s[a] = s[e + 2] as number;
+  if (s[e + 1] === 2) s[a + 1] = s[e + 3] as number;
+}
+
 /** Writes CPU k's oldest buffered store to memory (the `flush k` event). */
 export function flushOldest(m: Machine, s: Int32Array, k: number): void {
   const b = m.sbOff + k * m.sbStride;
   const n = s[b] as number;
   if (n === 0) return;
-  const a = s[b + 1] as number;
-  s[a] = s[b + 3] as number;
-  if (s[b + 2] === 2) s[a + 1] = s[b + 4] as number;
+  writeEntry(s, b + 1);
   // Entries move up one place, and the freed last one is cleared: a state has one form.
   s.copyWithin(b + 1, b + 1 + SB_ENTRY, b + 1 + n * SB_ENTRY);
   s.fill(0, b + 1 + (n - 1) * SB_ENTRY, b + 1 + n * SB_ENTRY);
@@ -73,12 +78,7 @@ export function drain(m: Machine, s: Int32Array, k: number): number {
   if (m.sbStride === 0) return 0;
   const b = m.sbOff + k * m.sbStride;
   const n = s[b] as number;
-  for (let i = 0; i < n; i++) {
-    const e = b + 1 + i * SB_ENTRY;
-    const a = s[e] as number;
-    s[a] = s[e + 2] as number;
-    if (s[e + 1] === 2) s[a + 1] = s[e + 3] as number;
-  }
+  for (let i = 0; i < n; i++) writeEntry(s, b + 1 + i * SB_ENTRY);
   s.fill(0, b, b + 1 + n * SB_ENTRY);
   return n;
 }
