@@ -10,6 +10,7 @@ import {
   Kind,
   Op,
   operandFields,
+  type OperandSpec,
   type Program,
   type Site,
 } from '../machine/isa.ts';
@@ -34,13 +35,8 @@ export interface Reg {
 }
 
 /** A memory operand. */
-export interface Operand {
-  readonly mode: number;
-  readonly base: number;
-  readonly stride: number;
-  /** Address or index register (Mode.Reg, Mode.Indexed), or null. */
+export interface Operand extends OperandSpec {
   readonly reg: Reg | null;
-  readonly width: 32 | 64;
 }
 
 /** A register or an immediate. */

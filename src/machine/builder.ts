@@ -16,6 +16,7 @@ import {
   Mode,
   Op,
   operandFields,
+  type OperandSpec,
   type Program,
 } from './isa.ts';
 import type { Cell, PerCpuCell, ResultSlot } from './layout.ts';
@@ -32,12 +33,8 @@ export class Label {
 }
 
 /** A memory operand: how the word address is formed at the step that uses it. */
-export interface Addr {
-  readonly mode: number;
-  readonly base: number;
-  readonly stride: number;
+export interface Addr extends OperandSpec {
   readonly reg: Reg | null;
-  readonly width: 32 | 64;
 }
 
 function widthOf(type: Cell['type']): 32 | 64 {
