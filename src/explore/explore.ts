@@ -84,8 +84,6 @@ export interface ExploreOptions {
   readonly progress?: (p: ExploreProgress) => boolean;
 }
 
-export { DEFAULT_MAX_MEMORY_MB };
-
 export interface Witness {
   readonly events: readonly number[];
   readonly interventions: number;

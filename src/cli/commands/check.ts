@@ -1,7 +1,8 @@
 // `lab check <file>`: explore a program with a final condition and print herd7's verdict (the
 // states, Ok or No, the witnesses, `Observation <name> Never|Sometimes|Always`).
 
-import { DEFAULT_MAX_MEMORY_MB, explore } from '../../explore/explore.ts';
+import { explore } from '../../explore/explore.ts';
+import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
 import { herdVerdict } from '../../explore/herd.ts';
 import { intOption, paramsArg, parseCommand, programArg } from '../args.ts';
 import { UsageError } from '../errors.ts';

@@ -3,12 +3,12 @@
 
 import {
   type Bounds,
-  DEFAULT_MAX_MEMORY_MB,
   explore,
   type ExploreProgress,
   type StopReason,
 } from '../../explore/explore.ts';
 import { exploreJson } from '../../explore/json.ts';
+import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { toJson } from '../json.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { lessons } from '../../lessons/index.ts';
 import { progressStore, useProgress } from '../useProgress.ts';
-import { count } from './words.ts';
+import { count } from '../../machine/count.ts';
 
 const allKeys = new Set(lessons.flatMap((l) => l.challenges.map((c) => `${l.scenario}/${c.id}`)));
 

@@ -15,8 +15,6 @@ import { count } from '../../machine/count.ts';
 import type { Value } from '../../scenarios/types.ts';
 import type { ChallengeCheck } from '../../store/challengeStore.ts';
 
-export { count };
-
 /** "a, b and c". */
 function list(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
