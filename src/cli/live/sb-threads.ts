@@ -2,17 +2,7 @@
 // each a SpawnedSbThread for the runner in src/live/litmus/sb.ts.
 
 import { Worker } from 'node:worker_threads';
-import {
-  runSbSpawned,
-  type SbResult,
-  type SbRunOptions,
-  type SbRunRequest,
-  type SbSetup,
-  type SbSideResult,
-  type SbVariant,
-  SB_VARIANTS,
-  type SpawnedSbThread,
-} from '../../live/litmus/sb.ts';
+import type { SbRunRequest, SbSetup, SbSideResult, SpawnedSbThread } from '../../live/litmus/sb.ts';
 import type { SbCall, SbReply } from './sb-thread.ts';
 
 // A .mjs bootstrap registers tsx inside the thread (see threads.ts).
@@ -51,13 +41,4 @@ export function nodeSbThread(role: 0 | 1): SpawnedSbThread {
     run: (req: SbRunRequest) => call<SbSideResult>({ method: 'run', arg: req }),
     terminate: () => void worker.terminate(),
   };
-}
-
-/** Runs `tries` of each variant on two fresh worker threads. */
-export function runSbOnThreads(
-  tries: number,
-  variants: readonly SbVariant[] = SB_VARIANTS,
-  options: SbRunOptions = {},
-): Promise<SbResult[]> {
-  return runSbSpawned(nodeSbThread, tries, variants, options);
 }

@@ -116,11 +116,6 @@ export function perMillion(counts: SbCounts, tries: number): number {
   return tries === 0 ? 0 : (counts['00'] * 1e6) / tries;
 }
 
-/** Whether an outcome is one sequential consistency allows (every one but "00"). */
-export function allowedUnderSc(o: SbOutcome): boolean {
-  return o !== '00';
-}
-
 /** The outcomes each variant's memory model allows on x86 (TSO): only `mb` forbids "00". */
 export function allowedOnTso(v: SbVariant, o: SbOutcome): boolean {
   return o !== '00' || v !== 'mb';
@@ -243,35 +238,7 @@ export class SbLab {
   }
 }
 
-/** Opens a lab on two threads and runs `tries` of each variant in turn. */
-export async function runSb(
-  threads: readonly [SbThread, SbThread],
-  tries: number,
-  variants: readonly SbVariant[] = SB_VARIANTS,
-  options: SbRunOptions = {},
-): Promise<SbResult[]> {
-  const lab = await SbLab.open(threads);
-  const out: SbResult[] = [];
-  for (const v of variants) out.push(await lab.run(v, tries, options));
-  return out;
-}
-
-/** A thread the runner starts itself, and ends. */
+/** A thread its owner starts and ends (a bridge's Web Worker, a Node worker thread). */
 export interface SpawnedSbThread extends SbThread {
   terminate(): void;
-}
-
-/** `runSb` on two threads made by `spawn`, terminated at the end whatever happens. */
-export async function runSbSpawned(
-  spawn: (role: 0 | 1) => SpawnedSbThread,
-  tries: number,
-  variants: readonly SbVariant[] = SB_VARIANTS,
-  options: SbRunOptions = {},
-): Promise<SbResult[]> {
-  const threads = [spawn(0), spawn(1)] as const;
-  try {
-    return await runSb(threads, tries, variants, options);
-  } finally {
-    for (const t of threads) t.terminate();
-  }
 }
