@@ -5,7 +5,7 @@ import type { Problem } from '../../store/editStore.ts';
 import { editLink } from '../../store/editLink.ts';
 import { MAX_LINK_CHARS } from '../../store/linkSchemas.ts';
 import { Notice } from '../Notice.tsx';
-import { SelectField } from '../SelectField.tsx';
+import { PickAndApply } from '../PickAndApply.tsx';
 import { stepStore } from '../step/useStep.ts';
 import type { CodeEditorHandle } from './CodeEditor.tsx';
 import { editStore, useEdit } from './useEdit.ts';
@@ -75,7 +75,6 @@ export function EditScreen({ hash }: { hash: string }) {
     setKnown(text);
     setTyped(text);
   }
-  const [example, setExample] = useState('');
   const [said, setSaid] = useState<string | null>(null);
   useEffect(() => {
     if (typed === editStore.getState().text) return;
@@ -121,28 +120,16 @@ export function EditScreen({ hash }: { hash: string }) {
       <div className="stage-bar">
         <h2>Your program</h2>
         <div className="row">
-          <SelectField label="Start from" value={example} onPick={setExample}>
-            <option value="">Choose an example…</option>
-            {examples.map((e) => (
-              <option key={e.id} value={e.id}>
-                {e.title}
-              </option>
-            ))}
-          </SelectField>
-          <button
-            type="button"
-            aria-disabled={example === ''}
-            title={
-              example === ''
-                ? 'Choose an example in the list first'
-                : 'Replaces the text (undo with Ctrl+Z)'
-            }
-            onClick={() => {
-              if (example) actions.exampleChosen(example);
+          <PickAndApply
+            label="Start from"
+            placeholder="Choose an example…"
+            options={examples.map((e) => ({ value: e.id, label: e.title }))}
+            button="Open example"
+            hint="Replaces the text (undo with Ctrl+Z)"
+            onApply={(id) => {
+              actions.exampleChosen(id);
             }}
-          >
-            Open example
-          </button>
+          />
         </div>
       </div>
       {notice && (

@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { SelectField } from '../SelectField.tsx';
+import { PickAndApply } from '../PickAndApply.tsx';
 import { catalogue, findScenario } from '../../scenarios/index.ts';
 import { PROGRAM_ID } from '../../scenarios/program.ts';
 import { paramsText } from '../../scenarios/params.ts';
@@ -17,7 +16,6 @@ export function Choosers() {
   const witness = useStep((s) => s.witness);
   const sc = session.scenario;
   const program = findScenario(PROGRAM_ID);
-  const [picked, setPicked] = useState(witness ?? '');
   const actions = stepStore.getState();
   return (
     <div className="row">
@@ -35,25 +33,16 @@ export function Choosers() {
           actions.scenarioChosen(chosenId);
         }}
       />
-      <SelectField label="Witness" value={picked} onPick={setPicked}>
-        <option value="">Choose a witness…</option>
-        {sc.witnesses.map((w) => (
-          <option key={w.name} value={w.name}>
-            {w.name}
-          </option>
-        ))}
-      </SelectField>
-      <button
-        type="button"
-        aria-disabled={picked === ''}
-        // Like the scheduler's buttons, a refused one says why (its description).
-        title={picked === '' ? 'Choose a witness in the list first' : undefined}
-        onClick={() => {
-          if (picked) actions.witnessLoaded(picked);
+      <PickAndApply
+        label="Witness"
+        placeholder="Choose a witness…"
+        options={sc.witnesses.map((w) => ({ value: w.name, label: w.name }))}
+        initial={witness ?? ''}
+        button="Load witness"
+        onApply={(name) => {
+          actions.witnessLoaded(name);
         }}
-      >
-        Load witness
-      </button>
+      />
     </div>
   );
 }
