@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bufferBoxes, trackBoxes } from './storeBuffer.ts';
+import { trackBoxes } from './storeBuffer.ts';
 
 describe('the store buffer rows', () => {
   const boxes = (texts: string[], ids: number[]) =>
@@ -21,13 +21,5 @@ describe('the store buffer rows', () => {
       ids: [2, 3],
       nextId: 4,
     });
-  });
-
-  it('lays the rows out oldest at the top, one band per entry of the buffer’s depth', () => {
-    const rows = bufferBoxes(['x = 1', 'y = 2'], [7, 8], 4, 20, 22);
-    expect(rows.map((r) => r.id)).toEqual([7, 8]);
-    expect(rows[0]?.y).toBeLessThan(rows[1]?.y ?? 0);
-    expect(rows[0]?.y).toBeGreaterThanOrEqual(20);
-    expect((rows[1]?.y ?? 0) + (rows[1]?.height ?? 0)).toBeLessThanOrEqual(20 + 4 * 22);
   });
 });

@@ -1,17 +1,5 @@
-// The geometry of a CPU's store buffer (Step mode under memory tso): one row per waiting store,
-// oldest at the top, next to reach memory, and which row is which across steps, so a row keeps
-// its identity (and slides up) when the oldest drains, and only a new store enters.
-
-import { scaleBand } from 'd3';
-
-/** A row of the buffer. */
-export interface BufferBox {
-  /** Stable across steps while the store waits. */
-  readonly id: number;
-  readonly y: number;
-  readonly height: number;
-  readonly text: string;
-}
+// Which row of a CPU's store buffer (Step mode under memory tso) is which across steps, so a row
+// keeps its identity (and slides up) when the oldest store drains, and only a new store enters.
 
 /**
  * Ids for the stores now waiting (`next`, oldest first), given the boxes of the previous state:
@@ -35,24 +23,4 @@ export function trackBoxes(
     }
   }
   return { ids: next.map(() => id++), nextId: id };
-}
-
-/** Rows for `texts` from `top`, `row` high each, in a buffer of `depth` entries (top: oldest). */
-export function bufferBoxes(
-  texts: readonly string[],
-  ids: readonly number[],
-  depth: number,
-  top: number,
-  row: number,
-): BufferBox[] {
-  const y = scaleBand<number>()
-    .domain(Array.from({ length: depth }, (_, i) => i))
-    .range([top, top + depth * row])
-    .paddingInner(0.15);
-  return texts.map((text, i) => ({
-    id: ids[i] as number,
-    y: y(i) ?? top,
-    height: y.bandwidth(),
-    text,
-  }));
 }

@@ -1,6 +1,5 @@
 import { cpuColour } from '../../charts/palette.ts';
 import { StoreBuffer } from '../../charts/StoreBuffer.tsx';
-import { SB_DEPTH } from '../../machine/machine.ts';
 import { currentState } from '../../store/session.ts';
 import { CpuButtons } from './Controls.tsx';
 import { cpuViews } from './view.ts';
@@ -41,9 +40,7 @@ export function CpuLanes() {
               </>
             )}
           </p>
-          {c.buffer && (
-            <StoreBuffer cpu={c.cpu} stores={c.buffer} depth={SB_DEPTH} colour={cpuColour(c.cpu)} />
-          )}
+          {c.buffer && <StoreBuffer cpu={c.cpu} stores={c.buffer} colour={cpuColour(c.cpu)} />}
           <CpuButtons k={c.cpu} />
         </div>
       ))}
