@@ -4,7 +4,7 @@
 // herd7 would show: its `locations` and every location its condition reads.
 
 import type { Machine } from '../machine/machine.ts';
-import type { Expr, Item, Stmt } from './ast.ts';
+import { childExprs, type Expr, type Item, type Stmt } from './ast.ts';
 import { builtinInvariant, type LangInvariant } from './builtins.ts';
 import type { CompiledProgram } from './compile.ts';
 import { type ClauseValue, locationText, readerOf, recorded, type Scalar } from './evaluate.ts';
@@ -256,21 +256,15 @@ function locationsIn(e: Expr): Expr[] {
         if (x.callee === 'per_cpu') out.push(x);
         else x.args.forEach(walk);
         return;
-      case 'unary':
-        walk(x.arg);
-        return;
       case 'binary':
         // `1:r0 = x` compares a pointer with x's address: only the register is a location.
         walk(x.left);
         if (!(x.left.kind === 'regref' && x.right.kind === 'name')) walk(x.right);
         return;
+      case 'unary':
       case 'ternary':
-        walk(x.cond);
-        walk(x.then);
-        walk(x.otherwise);
-        return;
       case 'cast':
-        walk(x.arg);
+        childExprs(x).forEach(walk);
         return;
       default:
         return;

@@ -34,24 +34,19 @@ const COMPARE: Readonly<Record<string, number>> = {
   '>=': Cond.Ge,
 };
 
-/** a OP b ⇔ b MIRROR(OP) a. */
-const MIRROR: Readonly<Record<number, number>> = {
-  [Cond.Eq]: Cond.Eq,
-  [Cond.Ne]: Cond.Ne,
-  [Cond.Lt]: Cond.Gt,
-  [Cond.Le]: Cond.Ge,
-  [Cond.Gt]: Cond.Lt,
-  [Cond.Ge]: Cond.Le,
+/**
+ * For each comparison, [mirror, negation]: a OP b ⇔ b MIRROR a, and !(a OP b) ⇔ a NEGATION b.
+ */
+const FLIPS: Readonly<Record<number, readonly [number, number]>> = {
+  [Cond.Eq]: [Cond.Eq, Cond.Ne],
+  [Cond.Ne]: [Cond.Ne, Cond.Eq],
+  [Cond.Lt]: [Cond.Gt, Cond.Ge],
+  [Cond.Le]: [Cond.Ge, Cond.Gt],
+  [Cond.Gt]: [Cond.Lt, Cond.Le],
+  [Cond.Ge]: [Cond.Le, Cond.Lt],
 };
-
-const NEGATE: Readonly<Record<number, number>> = {
-  [Cond.Eq]: Cond.Ne,
-  [Cond.Ne]: Cond.Eq,
-  [Cond.Lt]: Cond.Ge,
-  [Cond.Le]: Cond.Gt,
-  [Cond.Gt]: Cond.Le,
-  [Cond.Ge]: Cond.Lt,
-};
+const mirror = (c: number): number => (FLIPS[c] as readonly [number, number])[0];
+const negate = (c: number): number => (FLIPS[c] as readonly [number, number])[1];
 
 /** The wider of two integer types (64 bits if either is). */
 function wider(a: Ty, b: Ty): Ty {
@@ -379,7 +374,7 @@ export abstract class ExprGen extends GenBase {
       if (a.k === 'const' && b.k === 'const')
         return { k: 'const', v: foldBinary(e.op, a.v, b.v) ?? 0n, ty: INT };
       const d = this.temp();
-      if (a.k === 'const') this.e.setCond(MIRROR[cond] as number, d, this.reg(b, e.span), a.v);
+      if (a.k === 'const') this.e.setCond(mirror(cond), d, this.reg(b, e.span), a.v);
       else
         this.e.setCond(cond, d, this.reg(a, e.span), b.k === 'const' ? b.v : this.reg(b, e.span));
       return { k: 'reg', r: d, ty: INT };
@@ -488,13 +483,13 @@ export abstract class ExprGen extends GenBase {
       this.checkNumber(a, e.left.span);
       this.checkNumber(b, e.right.span);
       let cond = COMPARE[e.op] as number;
-      if (!when) cond = NEGATE[cond] as number;
+      if (!when) cond = negate(cond);
       if (a.k === 'const' && b.k === 'const') {
         const holds = (foldBinary(e.op, a.v, b.v) ?? 0n) !== 0n;
         if (holds === when) this.e.jump(to);
         return;
       }
-      if (a.k === 'const') this.e.branch(MIRROR[cond] as number, this.reg(b, e.span), a.v, to);
+      if (a.k === 'const') this.e.branch(mirror(cond), this.reg(b, e.span), a.v, to);
       else
         this.e.branch(cond, this.reg(a, e.span), b.k === 'const' ? b.v : this.reg(b, e.span), to);
       return;

@@ -596,13 +596,11 @@ export function walkExprs(p: Program, f: (e: Expr) => void): void {
         break;
       case 'exists':
       case 'filter':
+      case 'invariant':
         expr(it.prop);
         break;
       case 'observe':
         expr(it.value);
-        break;
-      case 'invariant':
-        expr(it.prop);
         break;
       case 'locations':
         it.locations.forEach(expr);
