@@ -110,22 +110,22 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
     if (!provisional.has(name)) provisional.set(name, provisional.size);
     return { offset: provisional.get(name) as number, capacity: 1 };
   };
-  const first = new Map<string, Emitter>();
-  for (const t of threads) {
-    const e = new Emitter(t.name, lines, LIMITS.instructions);
-    const ctx: GenContext = {
-      mod,
-      anatomy,
-      bounded: new Set(),
-      loopBounds,
-      slot: provisionalSlot,
-      info,
-      notes: new Map(),
-      amounts: [],
-    };
-    new StmtGen(e, ctx, t).compileThread();
-    first.set(t.name, e);
-  }
+  /** One pass over every thread: each thread's emitter, in thread order. */
+  const pass = (ctx: Omit<GenContext, 'mod' | 'anatomy' | 'loopBounds'>) =>
+    new Map(
+      threads.map((t) => {
+        const e = new Emitter(t.name, lines, LIMITS.instructions);
+        new StmtGen(e, { mod, anatomy, loopBounds, ...ctx }, t).compileThread();
+        return [t.name, e] as const;
+      }),
+    );
+  const first = pass({
+    bounded: new Set(),
+    slot: provisionalSlot,
+    info,
+    notes: new Map(),
+    amounts: [],
+  });
   const bounded = new Set<string>();
   for (const t of threads) {
     const e = first.get(t.name) as Emitter;
@@ -168,21 +168,8 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
   const notes = new Map<number, Set<string>>();
   const amounts: bigint[] = [];
   const programs = new Map<string, MachineProgram>();
-  for (const t of threads) {
-    const e = new Emitter(t.name, lines, LIMITS.instructions);
-    const ctx: GenContext = {
-      mod,
-      anatomy,
-      bounded,
-      loopBounds,
-      slot,
-      info: { loops: [], records: new Map() },
-      notes,
-      amounts,
-    };
-    new StmtGen(e, ctx, t).compileThread();
-    programs.set(t.name, e.build(source));
-  }
+  const second = pass({ bounded, slot, info: { loops: [], records: new Map() }, notes, amounts });
+  for (const [name, e] of second) programs.set(name, e.build(source));
 
   if (anatomy) {
     mod.layout.declareCounter({

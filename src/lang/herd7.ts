@@ -63,6 +63,16 @@ const HERD_PRIMITIVES = new Set([
 /** Binary operators herd7's C reads. */
 const HERD_OPERATORS = new Set(['+', '-', '*', '/', '&', '|', '^', '==', '!=', '=', '/\\', '\\/']);
 
+/** What herd7's C has no form for, by the kind of item that needs it. */
+const NOT_IN_HERD7 = {
+  struct: 'structs',
+  percpu: 'per-CPU variables (DEFINE_PER_CPU)',
+  counter: 'counter declarations',
+  observe: '`observe` clauses (use `locations`)',
+  invariant: 'named invariants (use `~exists` or `forall`)',
+  pragma: '`#pragma lab` settings',
+} as const;
+
 function refuse(span: Span, what: string): never {
   throw new LangFault(
     span,
@@ -158,22 +168,12 @@ export function toLitmus(p: CompiledProgram): string {
         refuse(it.span, `functions (\`${it.name}\`): write the code in the threads`);
         break;
       case 'struct':
-        refuse(it.span, 'structs');
-        break;
       case 'percpu':
-        refuse(it.span, 'per-CPU variables (DEFINE_PER_CPU)');
-        break;
       case 'counter':
-        refuse(it.span, 'counter declarations');
-        break;
       case 'observe':
-        refuse(it.span, '`observe` clauses (use `locations`)');
-        break;
       case 'invariant':
-        refuse(it.span, 'named invariants (use `~exists` or `forall`)');
-        break;
       case 'pragma':
-        refuse(it.span, '`#pragma lab` settings');
+        refuse(it.span, NOT_IN_HERD7[it.kind]);
         break;
       default:
         break;

@@ -117,25 +117,15 @@ export function lex(text: string): Token[] {
       push('comment', start, i);
       continue;
     }
-    if (c === '/' && next === '*') {
-      const close = text.indexOf('*/', i + 2);
+    // C's /* */ comments, and herd7's (* *) outside the code (depth 0).
+    if ((c === '/' && next === '*') || (c === '(' && next === '*' && depth === 0)) {
+      const [open, shut] = c === '/' ? ['/*', '*/'] : ['(*', '*)'];
+      const close = text.indexOf(shut, i + 2);
       if (close < 0)
         throw new LangFault(
           { start, end: start + 2 },
-          'this `/*` comment never ends.',
-          'Close it with `*/`.',
-        );
-      i = close + 2;
-      push('comment', start, i);
-      continue;
-    }
-    if (c === '(' && next === '*' && depth === 0) {
-      const close = text.indexOf('*)', i + 2);
-      if (close < 0)
-        throw new LangFault(
-          { start, end: start + 2 },
-          'this `(*` comment never ends.',
-          'Close it with `*)`.',
+          `this \`${open}\` comment never ends.`,
+          `Close it with \`${shut}\`.`,
         );
       i = close + 2;
       push('comment', start, i);

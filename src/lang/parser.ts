@@ -618,6 +618,14 @@ class Parser {
     return { kind: 'block', span: this.span(open.span), body };
   }
 
+  /** `( expression )`: the condition of if, while and do … while. */
+  private condition(): Expr {
+    this.expect('(');
+    const cond = this.expression();
+    this.expect(')');
+    return cond;
+  }
+
   private statement(): Stmt {
     return this.nest(() => this.statementInner());
   }
@@ -631,18 +639,14 @@ class Parser {
       switch (t.text) {
         case 'if': {
           this.next();
-          this.expect('(');
-          const cond = this.expression();
-          this.expect(')');
+          const cond = this.condition();
           const then = this.statement();
           const otherwise = this.accept('else') ? this.statement() : null;
           return { kind: 'if', span: this.span(start), cond, then, otherwise };
         }
         case 'while': {
           this.next();
-          this.expect('(');
-          const cond = this.expression();
-          this.expect(')');
+          const cond = this.condition();
           const body = this.statement();
           return { kind: 'while', span: this.span(start), cond, body };
         }
@@ -650,9 +654,7 @@ class Parser {
           this.next();
           const body = this.statement();
           this.expect('while', '`while` after the `do` body');
-          this.expect('(');
-          const cond = this.expression();
-          this.expect(')');
+          const cond = this.condition();
           this.expect(';');
           return { kind: 'do', span: this.span(start), body, cond };
         }

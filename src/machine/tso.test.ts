@@ -81,106 +81,40 @@ interface Shape {
   readonly allowed: boolean;
 }
 
-const w = (at: string, v: number): Op => ({ w: at, v });
-const r = (at: string, into: string): Op => ({ r: at, into });
-const MFENCE: Op = { mfence: true };
+const ALLOWED = true;
+const FORBIDDEN = false;
+
+/**
+ * A shape from its threads written `x=1` (store 1 to x), `r0=y` (load y into r0) and `mfence`,
+ * threads apart by `|`; it observes the locations its `exists` names.
+ */
+function shape(name: string, threads: string, exists: string, allowed: boolean): Shape {
+  const op = (t: string): Op => {
+    if (t === 'mfence') return { mfence: true };
+    const [a = '', b = ''] = t.split('=');
+    return /^\d+$/.test(b) ? { w: a, v: Number(b) } : { r: b, into: a };
+  };
+  return {
+    name,
+    threads: threads.split('|').map((th) => th.trim().split(' ').map(op)),
+    exists,
+    allowed,
+    observe: exists.split(' ').map((v) => v.split('=')[0] as string),
+  };
+}
 
 const SHAPES: readonly Shape[] = [
-  {
-    name: 'SB',
-    threads: [
-      [w('x', 1), r('y', 'r0')],
-      [w('y', 1), r('x', 'r0')],
-    ],
-    observe: ['0:r0', '1:r0'],
-    exists: '0:r0=0 1:r0=0',
-    allowed: true,
-  },
-  {
-    name: 'SB+mfences',
-    threads: [
-      [w('x', 1), MFENCE, r('y', 'r0')],
-      [w('y', 1), MFENCE, r('x', 'r0')],
-    ],
-    observe: ['0:r0', '1:r0'],
-    exists: '0:r0=0 1:r0=0',
-    allowed: false,
-  },
-  {
-    name: 'SB+mfence+po',
-    threads: [
-      [w('x', 1), MFENCE, r('y', 'r0')],
-      [w('y', 1), r('x', 'r0')],
-    ],
-    observe: ['0:r0', '1:r0'],
-    exists: '0:r0=0 1:r0=0',
-    allowed: true,
-  },
-  {
-    name: 'MP',
-    threads: [
-      [w('x', 1), w('y', 1)],
-      [r('y', 'r0'), r('x', 'r1')],
-    ],
-    observe: ['1:r0', '1:r1'],
-    exists: '1:r0=1 1:r1=0',
-    allowed: false,
-  },
-  {
-    name: 'LB',
-    threads: [
-      [r('x', 'r0'), w('y', 1)],
-      [r('y', 'r0'), w('x', 1)],
-    ],
-    observe: ['0:r0', '1:r0'],
-    exists: '0:r0=1 1:r0=1',
-    allowed: false,
-  },
-  {
-    // Intel SDM example 8-5: a CPU reads its own store before the others can.
-    name: 'SB+forwarding',
-    threads: [
-      [w('x', 1), r('x', 'r0'), r('y', 'r1')],
-      [w('y', 1), r('y', 'r0'), r('x', 'r1')],
-    ],
-    observe: ['0:r0', '0:r1', '1:r0', '1:r1'],
-    exists: '0:r0=1 0:r1=0 1:r0=1 1:r1=0',
-    allowed: true,
-  },
-  {
-    name: 'WRC',
-    threads: [[w('x', 1)], [r('x', 'r0'), w('y', 1)], [r('y', 'r0'), r('x', 'r1')]],
-    observe: ['1:r0', '2:r0', '2:r1'],
-    exists: '1:r0=1 2:r0=1 2:r1=0',
-    allowed: false,
-  },
-  {
-    name: 'IRIW',
-    threads: [[w('x', 1)], [r('x', 'r0'), r('y', 'r1')], [w('y', 1)], [r('y', 'r0'), r('x', 'r1')]],
-    observe: ['1:r0', '1:r1', '3:r0', '3:r1'],
-    exists: '1:r0=1 1:r1=0 3:r0=1 3:r1=0',
-    allowed: false,
-  },
-  {
-    name: '2+2W',
-    threads: [
-      [w('x', 1), w('y', 2)],
-      [w('y', 1), w('x', 2)],
-    ],
-    observe: ['x', 'y'],
-    exists: 'x=1 y=1',
-    allowed: false,
-  },
-  {
-    name: 'R',
-    threads: [
-      [w('x', 1), w('y', 1)],
-      [w('y', 2), r('x', 'r0')],
-    ],
-    observe: ['y', '1:r0'],
-    exists: 'y=2 1:r0=0',
-    allowed: true,
-  },
+  shape('SB', 'x=1 r0=y | y=1 r0=x', '0:r0=0 1:r0=0', ALLOWED),
+  shape('SB+mfences', 'x=1 mfence r0=y | y=1 mfence r0=x', '0:r0=0 1:r0=0', FORBIDDEN),
+  shape('SB+mfence+po', 'x=1 mfence r0=y | y=1 r0=x', '0:r0=0 1:r0=0', ALLOWED),
+  shape('MP', 'x=1 y=1 | r0=y r1=x', '1:r0=1 1:r1=0', FORBIDDEN),
+  shape('LB', 'r0=x y=1 | r0=y x=1', '0:r0=1 1:r0=1', FORBIDDEN),
+  // Intel SDM example 8-5: a CPU reads its own store before the others can.
+  shape('SB+forwarding', 'x=1 r0=x r1=y | y=1 r0=y r1=x', '0:r0=1 0:r1=0 1:r0=1 1:r1=0', ALLOWED),
+  shape('WRC', 'x=1 | r0=x y=1 | r0=y r1=x', '1:r0=1 2:r0=1 2:r1=0', FORBIDDEN),
+  shape('IRIW', 'x=1 | r0=x r1=y | y=1 | r0=y r1=x', '1:r0=1 1:r1=0 3:r0=1 3:r1=0', FORBIDDEN),
+  shape('2+2W', 'x=1 y=2 | y=1 x=2', 'x=1 y=1', FORBIDDEN),
+  shape('R', 'x=1 y=1 | y=2 r0=x', 'y=2 1:r0=0', ALLOWED),
 ];
 
 /** The shape as a herd7 litmus program in the lab's language. */

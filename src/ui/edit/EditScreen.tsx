@@ -10,21 +10,13 @@ import { stepStore } from '../step/useStep.ts';
 import type { CodeEditorHandle } from './CodeEditor.tsx';
 import { editStore, useEdit } from './useEdit.ts';
 import { count } from '../../machine/count.ts';
+import { downloadText } from '../export/exportImage.ts';
 
 // CodeMirror (about 100 KB compressed) loads with this screen only, after its first paint.
 const CodeEditor = lazy(() => import('./CodeEditor.tsx'));
 
 /** How long the compiler waits after a keystroke before it checks the text again. */
 const CHECK_DELAY_MS = 250;
-
-function download(name: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  URL.revokeObjectURL(url);
-}
 
 /** Problems, each a button that puts the cursor where it is. */
 function Problems({
@@ -223,7 +215,7 @@ export function EditScreen({ hash }: { hash: string }) {
         <button
           type="button"
           onClick={() => {
-            download('program.c', typed, 'text/x-csrc');
+            downloadText('program.c', typed, 'text/x-csrc');
           }}
         >
           Download .c
@@ -238,7 +230,8 @@ export function EditScreen({ hash }: { hash: string }) {
               : 'The program as a herd7 litmus file (.litmus), for herd7 and klitmus7')
           }
           onClick={() => {
-            if (ok && check.litmus.ok) download('program.litmus', check.litmus.text, 'text/plain');
+            if (ok && check.litmus.ok)
+              downloadText('program.litmus', check.litmus.text, 'text/plain');
           }}
         >
           Download for herd7

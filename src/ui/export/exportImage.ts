@@ -94,6 +94,11 @@ export function download(blob: Blob, filename: string): void {
   }, 10_000);
 }
 
+/** Offers `text` as a download named `filename`, of MIME type `type`. */
+export function downloadText(filename: string, text: string, type: string): void {
+  download(new Blob([text], { type }), filename);
+}
+
 /** Downloads `target`'s SVG (an <svg>, or an element holding one) as `filename`. */
 export function exportSvg(target: Element, filename: string): void {
   download(new Blob([serializeSvg(target)], { type: 'image/svg+xml' }), filename);
@@ -126,6 +131,11 @@ export async function renderPng(target: Element, scale = 2): Promise<Blob> {
   } finally {
     URL.revokeObjectURL(url);
   }
+}
+
+/** Offers `text` as a download named `filename`, of MIME type `type`. */
+export function downloadText(filename: string, text: string, type: string): void {
+  download(new Blob([text], { type }), filename);
 }
 
 /** Downloads `target`'s SVG drawn as a PNG at `scale`× (default 2×, for handouts). */

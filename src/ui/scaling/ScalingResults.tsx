@@ -19,6 +19,7 @@ import {
   summerView,
   throughputView,
 } from '../../live/scaling/views.ts';
+import { downloadText } from '../export/exportImage.ts';
 
 const perSecond = (v: number) => `${formatRate(v)}/s`;
 /** Axis ticks: "300 M", short enough for the margin. */
@@ -176,17 +177,6 @@ function SpinNote({ results }: { results: readonly SweepResult[] }) {
   );
 }
 
-function download(name: string, type: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => {
-    URL.revokeObjectURL(url);
-  }, 1000);
-}
-
 function Exports({ report, probe }: { report: SweepReport; probe: ProbeResult | null }) {
   const [copied, setCopied] = useState<string | null>(null);
   return (
@@ -194,7 +184,7 @@ function Exports({ report, probe }: { report: SweepReport; probe: ProbeResult | 
       <button
         type="button"
         onClick={() => {
-          download('percpu-lab-scaling.json', 'application/json', reportJson(report, probe));
+          downloadText('percpu-lab-scaling.json', reportJson(report, probe), 'application/json');
         }}
       >
         Export JSON
@@ -202,7 +192,7 @@ function Exports({ report, probe }: { report: SweepReport; probe: ProbeResult | 
       <button
         type="button"
         onClick={() => {
-          download('percpu-lab-scaling.csv', 'text/csv', reportCsv(report));
+          downloadText('percpu-lab-scaling.csv', reportCsv(report), 'text/csv');
         }}
       >
         Export CSV
