@@ -1,6 +1,7 @@
 // The counter's invariants, by name: what every percpu_counter design is judged by, written once
 // against the program's counter declaration. `invariant final no-lost-update;` names one.
 
+import { memo } from '../machine/memo.ts';
 import { distance, pairValue } from '../machine/int64.ts';
 import { counterReaders } from './counter.ts';
 import type { Machine } from '../machine/machine.ts';
@@ -185,48 +186,42 @@ const slotCache = new WeakMap<Machine, Map<string, number>>();
 
 /** Where result slot `name` starts in a state of machine m (its count word). */
 function slotAt(m: Machine, name: string): number {
-  let known = slotCache.get(m);
-  if (!known) {
-    known = new Map(m.layout.results.map((r) => [r.name, m.resOff + r.offset]));
-    slotCache.set(m, known);
-  }
+  const known = memo(
+    slotCache,
+    m,
+    () => new Map(m.layout.results.map((r) => [r.name, m.resOff + r.offset])),
+  );
   const at = known.get(name);
   if (at === undefined) throw new Error(`no result slot ${name}`);
   return at;
 }
 
-const elementCache = new WeakMap<
-  Machine,
-  Map<string, { base: number; stride: number; wide: boolean }>
->();
+interface Elements {
+  readonly base: number;
+  readonly stride: number;
+  readonly wide: boolean;
+}
+
+const elementCache = new WeakMap<Machine, Map<string, Elements>>();
 
 /** Where per-CPU variable `name`'s elements are, and whether each is two words. */
-function elementsOf(m: Machine, name: string): { base: number; stride: number; wide: boolean } {
-  let known = elementCache.get(m);
-  if (!known) {
-    known = new Map();
-    elementCache.set(m, known);
-  }
-  let e = known.get(name);
-  if (!e) {
-    const c = m.layout.cells.find((x) => x.name === name);
-    if (!c?.perCpu) throw new Error(`no per-CPU variable ${name}`);
-    e = { base: c.base, stride: c.stride, wide: c.type === 's64' };
-    known.set(name, e);
-  }
-  return e;
+function elementsOf(m: Machine, name: string): Elements {
+  return memo(
+    memo(elementCache, m, () => new Map<string, Elements>()),
+    name,
+    () => {
+      const c = m.layout.cells.find((x) => x.name === name);
+      if (!c?.perCpu) throw new Error(`no per-CPU variable ${name}`);
+      return { base: c.base, stride: c.stride, wide: c.type === 's64' };
+    },
+  );
 }
 
 const initialCache = new WeakMap<Machine, bigint>();
 
 /** The counter's value at the start (the machine's initial memory): the same for every state. */
 function initialValue(p: CompiledProgram, m: Machine, s: Int32Array): bigint {
-  let v = initialCache.get(m);
-  if (v === undefined) {
-    v = counterValue(p, m, s, true);
-    initialCache.set(m, v);
-  }
-  return v;
+  return memo(initialCache, m, () => counterValue(p, m, s, true));
 }
 
 function big(s: Int32Array, at: number): bigint {

@@ -4,6 +4,7 @@
 // when a state is read, from the machine's own layout (a live run's padded layout places cells
 // elsewhere than the model's compact one).
 
+import { memo } from '../machine/memo.ts';
 import { pairValue, unwrap32 } from '../machine/int64.ts';
 import type { AnyCell, Cell, PerCpuCell, ResultSlot } from '../machine/layout.ts';
 import {
@@ -31,12 +32,7 @@ export type ClauseValue = number | bigint | readonly (number | bigint)[] | null;
 const cellCache = new WeakMap<Machine, Map<string, AnyCell>>();
 
 function cellNamed(m: Machine, name: string): AnyCell {
-  let map = cellCache.get(m);
-  if (!map) {
-    map = new Map(m.layout.cells.map((c) => [c.name, c]));
-    cellCache.set(m, map);
-  }
-  const c = map.get(name);
+  const c = memo(cellCache, m, () => new Map(m.layout.cells.map((x) => [x.name, x]))).get(name);
   if (!c) throw new Error(`no cell ${name}`);
   return c;
 }

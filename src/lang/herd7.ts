@@ -152,7 +152,7 @@ export function toLitmus(p: CompiledProgram): string {
         // Names the thread already takes as herd7's pointer parameters stay as written.
         const used = new Set<string>(it.params.map((q) => q.name));
         const direct = new Map([...scalars].filter(([n]) => !used.has(n)));
-        const body = stmt(it.body, direct, used, constant) as Stmt & { kind: 'block' };
+        const body = stmt(it.body, { globals: direct, used, constant }) as Stmt & { kind: 'block' };
         const params: Param[] = [...scalars.entries()]
           .filter(([n]) => used.has(n))
           .map(([n, t]) => ({ span: it.span, name: n, type: { ...t, pointers: t.pointers + 1 } }));
@@ -187,15 +187,20 @@ function num(v: number): Expr {
   return { kind: 'num', span: { start: 0, end: 0 }, value: BigInt(v), text: String(v) };
 }
 
+/** What a thread's rewriting needs: its globals, the ones it has used, and the constants. */
+interface Rewrite {
+  /** The globals the thread reaches through herd7's pointer parameters. */
+  readonly globals: ReadonlyMap<string, TypeRef>;
+  /** Filled in: the globals the thread uses, which become its parameters. */
+  readonly used: Set<string>;
+  /** A #define constant as its number. */
+  readonly constant: (e: Expr) => Expr;
+}
+
 /** A statement in herd7's C: globals through pointers, constants as numbers. */
-function stmt(
-  s: Stmt,
-  globals: ReadonlyMap<string, TypeRef>,
-  used: Set<string>,
-  constant: (e: Expr) => Expr,
-): Stmt {
-  const e = (x: Expr) => expr(x, globals, used, constant);
-  const sub = (x: Stmt) => stmt(x, globals, used, constant);
+function stmt(s: Stmt, cx: Rewrite): Stmt {
+  const e = (x: Expr) => expr(x, cx);
+  const sub = (x: Stmt) => stmt(x, cx);
   switch (s.kind) {
     case 'block':
       return { ...s, body: s.body.map(sub) };
@@ -235,13 +240,9 @@ function stmt(
   }
 }
 
-function expr(
-  e: Expr,
-  globals: ReadonlyMap<string, TypeRef>,
-  used: Set<string>,
-  constant: (x: Expr) => Expr,
-): Expr {
-  const sub = (x: Expr) => expr(x, globals, used, constant);
+function expr(e: Expr, cx: Rewrite): Expr {
+  const { globals, used, constant } = cx;
+  const sub = (x: Expr) => expr(x, cx);
   switch (e.kind) {
     case 'num':
     case 'regref':

@@ -2,6 +2,7 @@
 // challenges all judge it: always-invariants at every state on the way (each reported at the
 // first state that breaks it), final ones once every task and handler has finished.
 
+import { memo } from '../machine/memo.ts';
 import { isTerminal } from '../machine/events.ts';
 import type { Machine } from '../machine/machine.ts';
 import { alwaysViolations, finalViolations, observe, type Violation } from './outcome.ts';
@@ -26,17 +27,8 @@ export interface RunJudgement {
 const cache = new WeakMap<Params, WeakMap<Int32Array, readonly Violation[]>>();
 
 function alwaysOf(sc: Scenario, m: Machine, s: Int32Array, p: Params): readonly Violation[] {
-  let byState = cache.get(p);
-  if (!byState) {
-    byState = new WeakMap();
-    cache.set(p, byState);
-  }
-  let v = byState.get(s);
-  if (!v) {
-    v = alwaysViolations(sc, m, s, p);
-    byState.set(s, v);
-  }
-  return v;
+  const byState = memo(cache, p, () => new WeakMap<Int32Array, readonly Violation[]>());
+  return memo(byState, s, () => alwaysViolations(sc, m, s, p));
 }
 
 /** Judges the run given as its states (states[0] the start, states[i] after i events). */

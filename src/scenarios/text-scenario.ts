@@ -3,6 +3,7 @@
 // text does not carry yet (the parameters' ranges, the witnesses, the guarantees). Typed
 // programs and the catalogue's entries are both made this way.
 
+import { memo } from '../machine/memo.ts';
 import type { LangInvariant } from '../lang/builtins.ts';
 import { type CompiledProgram, compileProgram } from '../lang/compile.ts';
 import { describeError, LineMap } from '../lang/source.ts';
@@ -69,11 +70,7 @@ class Compilations {
     // Live CPUs are real ones: their memory model is the hardware's, so a live build is sc.
     const memory = opts.memory ?? (opts.live === true ? 'sc' : memoryOf(p));
     const key = `${opts.padded === true ? 'P' : ''}${opts.packedCells === true ? 'K' : ''}${opts.live === true ? 'L' : ''}${memory}`;
-    let forP = this.byParams.get(p);
-    if (!forP) {
-      forP = new Map();
-      this.byParams.set(p, forP);
-    }
+    const forP = memo(this.byParams, p, () => new Map<string, CompiledProgram>());
     const known = forP.get(key);
     if (known) return known;
     const source = this.d.text(p);
@@ -122,11 +119,11 @@ export function textScenario(d: TextScenarioDraft): Scenario {
   // parameter set.
   const byId = new WeakMap<Params, ReadonlyMap<string, LangInvariant>>();
   const check = (p: Params, id: string) => {
-    let known = byId.get(p);
-    if (!known) {
-      known = new Map(compiled.get(p).clauses.invariants.map((i) => [i.id, i]));
-      byId.set(p, known);
-    }
+    const known = memo(
+      byId,
+      p,
+      () => new Map(compiled.get(p).clauses.invariants.map((i) => [i.id, i])),
+    );
     return known.get(id);
   };
   // Compiled when first asked for, not when the catalogue loads: the page starts without

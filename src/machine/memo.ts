@@ -1,0 +1,17 @@
+// The one "look it up, or make it once and keep it" of the code: caches keyed by a machine, a
+// parameter set or a state (WeakMaps, so they go with what they describe) and plain Maps.
+
+interface Keyed<K, V> {
+  get(key: K): V | undefined;
+  set(key: K, value: V): unknown;
+}
+
+/** `table`'s value for `key`, made by `make` and kept the first time it is asked for. */
+export function memo<K, V>(table: Keyed<K, V>, key: K, make: () => V): V {
+  let v = table.get(key);
+  if (v === undefined) {
+    v = make();
+    table.set(key, v);
+  }
+  return v;
+}
