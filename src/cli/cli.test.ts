@@ -69,6 +69,43 @@ describe('lab CLI', () => {
     ]);
   });
 
+  it('explore and replay number a violation alike: the event that broke it, from 1', () => {
+    type Doc = { violations: { id: string; step?: number }[]; witness: string };
+    const ex = labJson('explore', 'percpu-modern', '--preset', 'irq-past-batch', '--json') as {
+      outcomes: Doc[];
+    };
+    const broken = ex.outcomes.find((o) => o.violations.some((v) => v.step !== undefined));
+    if (!broken) throw new Error('no outcome breaks an always-invariant');
+    const always = broken.violations.find((v) => v.step !== undefined) as {
+      id: string;
+      step: number;
+    };
+    const re = labJson(
+      'replay',
+      'percpu-modern',
+      broken.witness,
+      '--preset',
+      'irq-past-batch',
+      '--json',
+    ) as {
+      steps: { index: number; step: number }[];
+      final: { violations: { id: string; step?: number }[] };
+    };
+    expect(re.final.violations.find((v) => v.id === always.id)?.step).toBe(always.step);
+    // steps[step - 1] is the event that broke it, numbered `step` in the JSON and the text.
+    expect(re.steps[always.step - 1]).toMatchObject({ index: always.step - 1, step: always.step });
+    const text = lab('replay', 'percpu-modern', broken.witness, '--preset', 'irq-past-batch').out;
+    expect(text).toMatch(new RegExp(`\\n\\s+${always.step}  \\S+ +CPU`));
+    expect(text).toContain(`VIOLATED ${always.id} (broken at event ${always.step}):`);
+    // In explore's text each violation carries its own moment.
+    const exText = lab('explore', 'percpu-modern', '--preset', 'irq-past-batch').out;
+    expect(exText).toMatch(
+      new RegExp(
+        `read-within-bound \\(at the end\\); slot-below-batch \\(broken at event \\d+\\)|slot-below-batch \\(broken at event \\d+\\); read-within-bound \\(at the end\\)`,
+      ),
+    );
+  });
+
   it('replay --witness uses the witness parameters', () => {
     const doc = labJson('replay', 'global-plain', '--witness', 'lost-update', '--json') as {
       final: { observables: unknown };

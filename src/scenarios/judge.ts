@@ -13,6 +13,15 @@ export interface RunViolation extends Violation {
   readonly step?: number;
 }
 
+/**
+ * A violation and the moment it belongs to, the one wording of the UI and the CLI: an
+ * always-invariant "broken at event N" (N counts events from 1: `at=N` in a Step link shows that
+ * state, and it is the Nth line of `lab replay`), a final one "at the end".
+ */
+export function violationMoment(v: { readonly id: string; readonly step?: number }): string {
+  return v.step === undefined ? `${v.id} (at the end)` : `${v.id} (broken at event ${v.step})`;
+}
+
 export interface RunJudgement {
   /** Whether the last state is terminal (every task and handler done, no IRQ pending). */
   readonly terminal: boolean;

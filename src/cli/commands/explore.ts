@@ -10,6 +10,7 @@ import {
 import { exploreJson } from '../../explore/json.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
+import { violationMoment } from '../../scenarios/judge.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { toJson } from '../json.ts';
 
@@ -89,7 +90,7 @@ export function exploreCommand(argv: readonly string[]): string {
       .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
       .join(' ');
     const verdict = o.violations.length
-      ? `violates ${o.violations.map((v) => (v.step === undefined ? v.id : `${v.id} at event ${v.step}`)).join(', ')}`
+      ? `violates ${o.violations.map(violationMoment).join('; ')}`
       : 'ok';
     out.push(`${obs}  (${verdict})`, `    witness (${o.witnessSteps} events): "${o.witness}"`);
   }

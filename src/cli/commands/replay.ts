@@ -9,7 +9,7 @@ import {
   parseScheduleWithOffsets,
   ScheduleSyntaxError,
 } from '../../machine/schedule.ts';
-import { judgeRun } from '../../scenarios/judge.ts';
+import { judgeRun, violationMoment } from '../../scenarios/judge.ts';
 import { jsonObservables } from '../../scenarios/outcome.ts';
 import type { Params } from '../../scenarios/types.ts';
 import { paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
@@ -73,6 +73,7 @@ export function replayCommand(argv: readonly string[]): string {
     schedule: formatSchedule(parsed.events),
     steps: steps.map((st) => ({
       index: st.index,
+      step: st.index + 1,
       event: st.event,
       cpu: st.cpu,
       context: st.ctx >= 0 ? contextName(machine, st.ctx) : null,
@@ -87,13 +88,13 @@ export function replayCommand(argv: readonly string[]): string {
   const out: string[] = [`${sc.id}  ${doc.schedule}`];
   for (const st of doc.steps) {
     const line = st.line ? `  [line ${st.line}]` : '';
-    out.push(`${String(st.index).padStart(4)}  ${st.event.padEnd(7)} ${st.narration}${line}`);
+    out.push(`${String(st.step).padStart(4)}  ${st.event.padEnd(7)} ${st.narration}${line}`);
   }
   out.push('', terminal ? 'Final state:' : 'State after the schedule (not finished):');
   for (const [k, v] of Object.entries(doc.final.observables))
     out.push(`  ${k} = ${JSON.stringify(v)}`);
   if (violations.length === 0)
     out.push(terminal ? 'Every invariant holds.' : 'No always-invariant broken so far.');
-  for (const v of violations) out.push(`  VIOLATED ${v.id}: ${v.reason}`);
+  for (const v of violations) out.push(`  VIOLATED ${violationMoment(v)}: ${v.reason}`);
   return out.join('\n');
 }

@@ -4,6 +4,7 @@ import type { ExploreJson, OutcomeJson } from '../../explore/json.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { memoryOf } from '../../scenarios/text-scenario.ts';
+import { violationMoment } from '../../scenarios/judge.ts';
 import type { Bounds, RunOptions } from '../../store/exploreStore.ts';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { exploreStore, useExplore } from './useExplore.ts';
@@ -30,9 +31,7 @@ function describe(observables: Record<string, unknown>): string {
 
 /** An outcome's violations: final ones by id, ones broken on the way with the event. */
 function violationsText(o: OutcomeJson): string {
-  return o.violations
-    .map((v) => (v.step === undefined ? v.id : `${v.id} (broken at event ${v.step})`))
-    .join(', ');
+  return o.violations.map(violationMoment).join('; ');
 }
 
 const MB = 1024 * 1024;
