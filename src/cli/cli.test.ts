@@ -260,6 +260,17 @@ describe('lab CLI', () => {
     expect(doc.violations).toEqual([]);
   });
 
+  it('live says which always-invariants it judged only on the state the CPUs stopped in', () => {
+    const args = ['live', 'percpu-modern', '--set', 'variant=preempt-only', '--cpus', '2'];
+    const r = lab(...args, '--seconds', '0.2');
+    expect(r.status, r.err).toBe(0);
+    expect(r.out).toMatch(
+      /note: slot-below-batch is judged at every state by the model, but here only on the state the CPUs stopped in/,
+    );
+    const doc = labJson(...args, '--seconds', '0.2', '--json') as { judgedOnlyAtRest: string[] };
+    expect(doc.judgedOnlyAtRest).toEqual(['slot-below-batch']);
+  });
+
   it('live without --cpus runs as many CPUs as the page would: at least two, so a race can happen', () => {
     const doc = labJson('live', 'global-plain', '--seconds', '0.2', '--json') as { cpus: number };
     expect(doc.cpus).toBe(defaultCpus(availableParallelism()));

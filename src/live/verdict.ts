@@ -59,6 +59,25 @@ export function liveVerdict(
 const count = (v: number | bigint) => v.toLocaleString('en-US');
 
 /**
+ * The always-invariants Live can judge only on the state the CPUs stopped in: the model judges
+ * them at every state, but a live run passes through millions no one sees (every sum() is the
+ * exception: the CPU that returns it judges it at once, calls.ts).
+ */
+export function judgedOnlyAtRest(sc: Pick<Scenario, 'invariants'>): readonly string[] {
+  return sc.invariants
+    .filter((i) => i.when === 'always' && i.id !== 'sum-within-window')
+    .map((i) => i.id);
+}
+
+/** The sentence that says so, or null when there is none; the page and the CLI say the same. */
+export function atRestSentence(sc: Pick<Scenario, 'invariants'>): string | null {
+  const ids = judgedOnlyAtRest(sc);
+  if (ids.length === 0) return null;
+  const list = ids.join(', ');
+  return `${list} ${ids.length === 1 ? 'is' : 'are'} judged at every state by the model, but here only on the state the CPUs stopped in: a breach in between goes unseen (Step or Explore finds it)${sc.invariants.some((i) => i.id === 'sum-within-window') ? '; every sum() is judged as it returns' : ''}.`;
+}
+
+/**
  * What the counter holds at rest, in one sentence (the page, the CLI and the README say it the
  * same way): "No update lost: the counter holds all 12,345 added." or "2,694,841 updates lost
  * out of 10,532,726 added (25.59 %)."

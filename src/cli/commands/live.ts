@@ -16,7 +16,12 @@ import { toJson } from '../json.ts';
 import { lockstepOnThreads, runLive } from '../live/threads.ts';
 import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
 import { STOP_TIMEOUT_MS } from '../../live/run.ts';
-import { lostSentence, spinSentence } from '../../live/verdict.ts';
+import {
+  atRestSentence,
+  judgedOnlyAtRest,
+  lostSentence,
+  spinSentence,
+} from '../../live/verdict.ts';
 
 /** --engine compiled|interpreted (default compiled). */
 function engineOption(text: string | undefined): EngineKind {
@@ -114,6 +119,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     maxRetriesPerCall: r.maxRetriesPerCall,
     observables: jsonObservables(r.observables),
     violations: verdict.violations,
+    judgedOnlyAtRest: judgedOnlyAtRest(sc),
   };
   if (json) return toJson(doc);
   const out = [
@@ -145,6 +151,8 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   else if (!verdict.terminal) out.push('  the CPUs did not come to rest: invariants not judged');
   else if (verdict.violations.length === 0) out.push('  every invariant holds at rest');
   for (const v of verdict.violations) out.push(`  violated ${v.id}: ${v.reason}`);
+  const unseen = verdict.terminal ? atRestSentence(sc) : null;
+  if (unseen) out.push(`  note: ${unseen}`);
   return out.join('\n');
 }
 

@@ -1,6 +1,6 @@
 import type { FinalReport as Report } from '../../store/liveStore.ts';
 import { formatRate } from '../../live/format.ts';
-import { lostSentence, spinSentence } from '../../live/verdict.ts';
+import { atRestSentence, lostSentence, spinSentence } from '../../live/verdict.ts';
 import { findScenario } from '../../scenarios/index.ts';
 
 /** After Stop: the invariants judged on the state the CPUs stopped in. */
@@ -42,12 +42,7 @@ export function FinalReport({
             ))}
           </ul>
           <PerCpu report={report} locks={locks} />
-          {sc?.invariants.some((i) => i.when === 'always') && (
-            <p className="hint">
-              The model judges these at every state; here each sum() is judged as it returns, the
-              others on the state the CPUs stopped in.
-            </p>
-          )}
+          {sc && atRestSentence(sc) && <p className="hint">{atRestSentence(sc)}</p>}
         </>
       )}
     </section>
