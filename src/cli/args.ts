@@ -8,6 +8,7 @@ import { findScenario, catalogue, openProgram } from '../scenarios/index.ts';
 import { ParamError, resolveParams, splitAssignment } from '../scenarios/params.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 import { UsageError } from './errors.ts';
+import { didYouMean } from './suggest.ts';
 
 /**
  * A command's arguments through node:util parseArgs, strictly (an unknown option is an error),
@@ -21,10 +22,31 @@ export function parseCommand<const O extends NonNullable<ParseArgsConfig['option
   try {
     return parseArgs({ args: [...argv], options, allowPositionals: positionals, strict: true });
   } catch (e) {
-    // One line, like every other usage error (Node's "ambiguous argument" message has three).
-    const message = e instanceof Error ? e.message : String(e);
-    throw new UsageError(message.replace(/\s*\n\s*/g, ' '));
+    throw new UsageError(usageMessage(e, Object.keys(options)));
   }
+}
+
+/** node:util's parse errors in the lab's words, one line each, with the option they are about. */
+function usageMessage(e: unknown, names: readonly string[]): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) {
+    const typed = (unknown[1] ?? '').replace(/^-+/, '');
+    const hint = didYouMean(typed, names).replace(/mean (\S+)\?/, 'mean --$1?');
+    return `unknown option ${unknown[1] ?? ''}${hint}; \`lab --help\` lists the options`;
+  }
+  const ambiguous = /^Option '(--[^' ]+)' argument is ambiguous/.exec(message);
+  if (ambiguous) {
+    const o = ambiguous[1] ?? '';
+    return `${o} needs a value; a value that starts with '-' goes after '=': ${o}=-1`;
+  }
+  const missing = /^Option '(--[^' ]+)(?: <value>)?' argument missing/.exec(message);
+  if (missing) return `${missing[1] ?? ''} needs a value`;
+  const flag = /^Option '(--[^' ]+)' does not take an argument/.exec(message);
+  if (flag) return `${flag[1] ?? ''} is a switch and takes no value`;
+  if (/^Unexpected argument/.test(message)) return message.replace(/\s*\n\s*/g, ' ');
+  // One line, like every other usage error.
+  return message.replace(/\s*\n\s*/g, ' ');
 }
 
 /** Options every scenario command takes. */
@@ -76,7 +98,10 @@ export function scenarioArg(id: string | undefined): Scenario {
   const sc = findScenario(id);
   if (!sc) {
     throw new UsageError(
-      `unknown scenario '${id}'; one of: ${catalogue.map((s) => s.id).join(', ')} (or a program file: prog.c, test.litmus)`,
+      `unknown scenario '${id}'${didYouMean(
+        id,
+        catalogue.map((s) => s.id),
+      )}; one of: ${catalogue.map((s) => s.id).join(', ')} (or a program file: prog.c, test.litmus)`,
     );
   }
   return sc;
@@ -103,16 +128,17 @@ export function paramsArg(
   }
 }
 
-/** A non-negative integer option. */
+/** An integer option from `min` (0 unless given) to `max`. */
 export function intOption(
   name: string,
   text: string | undefined,
   fallback: number,
   max: number,
+  min = 0,
 ): number {
   if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) > max) {
-    throw new UsageError(`--${name} takes an integer from 0 to ${max}, got '${text}'`);
+  if (!/^-?\d+$/.test(text) || Number(text) > max || Number(text) < min) {
+    throw new UsageError(`--${name} takes an integer from ${min} to ${max}, got '${text}'`);
   }
   return Number(text);
 }

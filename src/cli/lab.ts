@@ -47,6 +47,7 @@ Options:
   --max-steps N      (random) give up on a run after N events (default 100000)
   --max-states N     (explore) stop, marked incomplete, after N states (default: no limit)
   --max-memory MB    (explore) stop, marked incomplete, at this much memory (default 1024)
+  --simplest         (explore) stop at the first violation: the simplest witness of one
   --symmetry         (explore) one state per renaming of CPUs that run the same programs
   --por              (explore) a CPU's private step alone when nothing can interfere
   --quiet            (explore) no progress line on stderr

@@ -11,6 +11,7 @@ import { jsonObservables } from '../../scenarios/outcome.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg } from '../args.ts';
+import { didYouMean } from '../suggest.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 import { lockstepOnThreads, runLive } from '../live/threads.ts';
@@ -34,6 +35,7 @@ function engineOption(text: string | undefined): EngineKind {
 export async function liveCommand(argv: readonly string[]): Promise<string> {
   const { values, positionals } = parseCommand(argv, {
     set: { type: 'string', multiple: true },
+    preset: { type: 'string' },
     json: { type: 'boolean' },
     seconds: { type: 'string' },
     cpus: { type: 'string' },
@@ -50,7 +52,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   const sc = scenarioArg(positionals[0]);
   const json = values.json === true;
   if (values.witness !== undefined || values.schedule !== undefined || values['all-witnesses']) {
-    return lockstepRun(sc, values.set, values.witness, values.schedule, json);
+    return lockstepRun(sc, values.set, values.preset, values.witness, values.schedule, json);
   }
   const spec = liveSpecOf(sc.id);
   if (!spec) {
@@ -65,15 +67,14 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     );
   }
   // The page's default: a race needs two CPUs, even on a machine of two cores.
-  const cpus = intOption('cpus', values.cpus, defaultCpus(availableParallelism()), 64);
-  if (cpus < 1) throw new UsageError('--cpus must be at least 1');
+  const cpus = intOption('cpus', values.cpus, defaultCpus(availableParallelism()), 64, 1);
   // Unknown names and bad values are refused as everywhere else; the loop's values then apply.
   const sets = values.set ?? [];
-  paramsArg(sc, sets);
+  paramsArg(sc, sets, values.preset);
   const choices = Object.fromEntries(sets.map((s) => s.split('=', 2) as [string, string]));
   let params: Params;
   try {
-    params = liveParams(sc.id, cpus, choices);
+    params = liveParams(sc.id, cpus, choices, { preset: values.preset });
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
@@ -159,18 +160,22 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
 async function lockstepRun(
   sc: Scenario,
   sets: readonly string[] | undefined,
+  preset: string | undefined,
   witness: string | undefined,
   schedule: string | undefined,
   json: boolean,
 ): Promise<string> {
   const jobs: { label: string; params: Params; schedule: string }[] = [];
   if (schedule !== undefined)
-    jobs.push({ label: 'schedule', params: paramsArg(sc, sets), schedule });
+    jobs.push({ label: 'schedule', params: paramsArg(sc, sets, preset), schedule });
   else if (witness !== undefined) {
     const w = sc.witnesses.find((x) => x.name === witness);
     if (!w) {
       throw new UsageError(
-        `${sc.id} has no witness '${witness}'; witnesses: ${sc.witnesses.map((x) => x.name).join(', ')}`,
+        `${sc.id} has no witness '${witness}'${didYouMean(
+          witness,
+          sc.witnesses.map((x) => x.name),
+        )}; witnesses: ${sc.witnesses.map((x) => x.name).join(', ')}`,
       );
     }
     jobs.push({

@@ -13,6 +13,7 @@ import { judgeRun, violationMoment } from '../../scenarios/judge.ts';
 import { jsonObservables } from '../../scenarios/outcome.ts';
 import type { Params } from '../../scenarios/types.ts';
 import { paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
+import { didYouMean } from '../suggest.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 
@@ -28,7 +29,12 @@ export function replayCommand(argv: readonly string[]): string {
     const w = sc.witnesses.find((x) => x.name === values.witness);
     if (!w) {
       const names = sc.witnesses.map((x) => x.name).join(', ');
-      throw new UsageError(`${sc.id} has no witness '${values.witness}'; its witnesses: ${names}`);
+      throw new UsageError(
+        `${sc.id} has no witness '${values.witness}'${didYouMean(
+          values.witness,
+          sc.witnesses.map((x) => x.name),
+        )}; its witnesses: ${names}`,
+      );
     }
     if (text !== undefined) throw new UsageError('give either a schedule or --witness, not both');
     text = w.schedule;

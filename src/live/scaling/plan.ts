@@ -2,6 +2,7 @@
 // summer, each with a warm-up and several repetitions. The page, `lab bench` and `npm run bench`
 // build the same plan from their own controls and flags, and this module checks it.
 
+import { findScenario } from '../../scenarios/index.ts';
 import type { EngineKind } from '../engine/engine.ts';
 import type { SlotLayout } from '../run.ts';
 import { liveSpecOf, liveSpecs } from '../specs.ts';
@@ -79,7 +80,10 @@ export function planProblem(p: SweepPlan): string | null {
   if (p.scenarios.length === 0) return 'pick at least one algorithm';
   for (const id of p.scenarios) {
     const spec = liveSpecOf(id);
-    if (!spec) return `${id} does not run live; algorithms: ${scalingScenarios().join(', ')}`;
+    if (!spec)
+      return findScenario(id)
+        ? `${id} does not run live; algorithms: ${scalingScenarios().join(', ')}`
+        : `there is no scenario '${id}'; algorithms: ${scalingScenarios().join(', ')}`;
     if (spec.fixedCpus !== null) return `${id} runs on a fixed number of CPUs: it cannot scale`;
   }
   if (p.cpus.length === 0) return 'pick at least one CPU count';

@@ -82,7 +82,7 @@ describe('a Scaling plan', () => {
   it('says what is wrong with a bad plan', () => {
     const p = defaultPlan(2);
     expect(planProblem({ ...p, scenarios: [] })).toMatch(/at least one algorithm/);
-    expect(planProblem({ ...p, scenarios: ['nope'] })).toMatch(/nope does not run live/);
+    expect(planProblem({ ...p, scenarios: ['nope'] })).toMatch(/no scenario 'nope'/);
     expect(planProblem({ ...p, scenarios: ['this-cpu-ops'] })).toMatch(/fixed number of CPUs/);
     expect(planProblem({ ...p, cpus: [0] })).toMatch(/1 to 64/);
     expect(planProblem({ ...p, layouts: [] })).toMatch(/padded slots, packed slots, or both/);
