@@ -18,6 +18,7 @@ import type { SweepReport } from '../src/live/scaling/measure.ts';
 import { planSeconds } from '../src/live/scaling/plan.ts';
 import { formatScalingLink } from '../src/store/scalingLink.ts';
 import { withPage } from './browser.ts';
+import { count } from '../src/machine/count.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: benchOptions });
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
     }
     console.log(
       [
-        `${doc.machine.runtime}, ${String(doc.machine.cores)} cores; ${String(plan.seconds)} s a run after ${String(plan.warmupSeconds)} s of warm-up, ${String(plan.repeat)} runs each, ${plan.preset} parameters`,
+        `${doc.machine.runtime}, ${String(doc.machine.cores)} cores; ${String(plan.seconds)} s a run after ${String(plan.warmupSeconds)} s of warm-up, ${count(plan.repeat, 'run')} each, ${plan.preset} parameters`,
         '',
         reportMarkdown(doc),
         '',

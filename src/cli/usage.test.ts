@@ -80,6 +80,15 @@ describe('the CLI on bad arguments', () => {
   });
 });
 
+describe('the CLI text', () => {
+  it('says an observable the run never recorded is not recorded, not null', async () => {
+    const r = await run('explore', 'torn-read-32', '--set', 'variant=up-irq');
+    expect(r.status).toBe(0);
+    expect(r.out).toContain('read=not recorded old=');
+    expect(r.out).not.toContain('=null');
+  });
+});
+
 describe('nearest', () => {
   it('takes a word a third wrong at most', () => {
     expect(nearest('percpu-clasic', ['percpu-classic', 'global-plain'])).toBe('percpu-classic');

@@ -54,6 +54,24 @@ export function jsonObservables(o: Observables): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, jsonValue(v)]));
 }
 
+/**
+ * An observable as people read it: a number, a list `a,b`, or "not recorded" for a record() the
+ * run never made (a reader that an IRQ never ran).
+ */
+export function observableText(v: unknown): string {
+  if (v === null || v === undefined) return 'not recorded';
+  if (Array.isArray(v)) return v.map((x: unknown) => observableText(x)).join(',');
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'string') return String(v);
+  return JSON.stringify(v);
+}
+
+/** A run's observables on one line: `nr=1 exact=2 read=not recorded`. */
+export function observablesLine(o: Readonly<Record<string, unknown>>): string {
+  return Object.entries(o)
+    .map(([k, v]) => `${k}=${observableText(v)}`)
+    .join(' ');
+}
+
 /** Two observable sets are the same outcome (bigints and numbers compared by value). */
 export function outcomeKey(o: Observables): string {
   return JSON.stringify(jsonObservables(o));

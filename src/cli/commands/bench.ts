@@ -21,6 +21,7 @@ import { parseCommand } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 import { nodePlatform } from '../live/threads.ts';
+import { count } from '../../machine/count.ts';
 
 function list(text: string | undefined): string[] | undefined {
   return text
@@ -133,7 +134,7 @@ export async function benchCommand(argv: readonly string[]): Promise<string> {
   const title = headline(report.results);
   if (json) return toJson(reportDocument(report, probe));
   return [
-    `${machine.model}, ${String(machine.cores)} cores, ${machine.runtime}; ${String(plan.seconds)} s a run after ${String(plan.warmupSeconds)} s of warm-up, ${String(plan.repeat)} runs each, ${plan.preset} parameters`,
+    `${machine.model}, ${String(machine.cores)} cores, ${machine.runtime}; ${String(plan.seconds)} s a run after ${String(plan.warmupSeconds)} s of warm-up, ${count(plan.repeat, 'run')} each, ${plan.preset} parameters`,
     '',
     reportMarkdown(report),
     '',

@@ -13,6 +13,7 @@ import { brokenIn, unshown } from '../../explore/teach.ts';
 import { violationMoment } from '../../scenarios/judge.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { toJson } from '../json.ts';
+import { observablesLine } from '../../scenarios/outcome.ts';
 
 export function exploreCommand(argv: readonly string[]): string {
   const { values, positionals } = parseCommand(argv, {
@@ -86,9 +87,7 @@ export function exploreCommand(argv: readonly string[]): string {
   }
   out.push('');
   for (const o of simplest ? outcomes.filter((x) => x.violations.length > 0) : outcomes) {
-    const obs = Object.entries(o.observables)
-      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-      .join(' ');
+    const obs = observablesLine(o.observables);
     const verdict = o.violations.length
       ? `violates ${o.violations.map(violationMoment).join('; ')}`
       : 'ok';

@@ -1,7 +1,7 @@
 // `lab random <id> --seed N --runs K`: seeded random schedules within the scenario's explore
 // bounds, grouped by outcome, each with one (the shortest seen) schedule that reproduces it.
 
-import { jsonObservables } from '../../scenarios/outcome.ts';
+import { jsonObservables, observablesLine } from '../../scenarios/outcome.ts';
 import { randomOutcomes } from '../random-outcomes.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { UsageError } from '../errors.ts';
@@ -39,9 +39,7 @@ export function randomCommand(argv: readonly string[]): string {
   if (values.json) return toJson(doc);
   const out = [`${sc.id}: ${runs} random runs, seed ${seed}`];
   for (const o of doc.outcomes) {
-    const obs = Object.entries(o.observables)
-      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-      .join(' ');
+    const obs = observablesLine(o.observables);
     const verdict = !o.terminal
       ? 'did not finish'
       : o.violations.length

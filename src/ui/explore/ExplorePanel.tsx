@@ -5,6 +5,7 @@ import { brokenIn, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { memoryOf } from '../../scenarios/text-scenario.ts';
 import { violationMoment } from '../../scenarios/judge.ts';
+import { observablesLine } from '../../scenarios/outcome.ts';
 import type { Bounds, RunOptions } from '../../store/exploreStore.ts';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { exploreStore, useExplore } from './useExplore.ts';
@@ -23,11 +24,7 @@ const FIELDS: readonly [keyof Bounds, string][] = [
   ['switches', 'Switches'],
 ];
 
-function describe(observables: Record<string, unknown>): string {
-  return Object.entries(observables)
-    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`)
-    .join(' ');
-}
+const describe = observablesLine;
 
 /** An outcome's violations: final ones by id, ones broken on the way with the event. */
 function violationsText(o: OutcomeJson): string {
