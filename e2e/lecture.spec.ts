@@ -65,9 +65,9 @@ test('a slide link opens that slide, with its stage, and the course remembers it
   await page.goto('/#/');
   const course = page.getByRole('region', { name: 'Course' });
   const item = course.getByRole('listitem').filter({ hasText: 'percpu_counter in 2.6.39' });
-  await expect(item).toContainText('slide 3 of 6');
+  await expect(item).toContainText('lecture at slide 3 of 6');
   await page.reload();
-  await expect(item).toContainText('slide 3 of 6');
+  await expect(item).toContainText('lecture at slide 3 of 6');
   await expect(item.getByRole('link')).toHaveAttribute('href', '#/lecture/percpu-classic/3');
   // An unknown lesson says so.
   await page.goto('/#/lecture/no-such-lesson/1');
@@ -81,12 +81,12 @@ test('progress made in one tab shows in another at once, and a reset empties bot
   await page.goto('/#/');
   const course = page.getByRole('region', { name: 'Course' });
   const item = course.getByRole('listitem').filter({ hasText: 'percpu_counter in 2.6.39' });
-  await expect(item).toContainText('not started');
+  await expect(item).toContainText('lecture not opened');
   // A second tab of the same browser lectures up to slide 4.
   const other = await context.newPage();
   await other.goto('/#/lecture/percpu-classic/4');
   await expect(other.getByRole('article', { name: 'Slide 4 of 6' })).toBeVisible();
-  await expect(item).toContainText('slide 4 of 6');
+  await expect(item).toContainText('lecture at slide 4 of 6');
   // This tab's next save keeps the other's slide: it sees slide 2 of another lesson.
   await page.goto('/#/lecture/global-plain/2');
   await expect(page.getByRole('article', { name: /^Slide 2 of / })).toBeVisible();
@@ -94,15 +94,15 @@ test('progress made in one tab shows in another at once, and a reset empties bot
   const there = other.getByRole('region', { name: 'Course' });
   await expect(
     there.getByRole('listitem').filter({ hasText: 'percpu_counter in 2.6.39' }),
-  ).toContainText('slide 4 of 6');
+  ).toContainText('lecture at slide 4 of 6');
   await expect(
     there.getByRole('listitem').filter({ hasText: 'Plain global counter' }),
   ).toContainText('slide 2 of');
   // Reset in the other tab; this one, back on the course, shows nothing started.
   await page.goto('/#/');
-  await expect(item).toContainText('slide 4 of 6');
+  await expect(item).toContainText('lecture at slide 4 of 6');
   await other.getByRole('button', { name: 'Reset progress', exact: true }).click();
   await other.getByRole('button', { name: 'Yes, reset progress' }).click();
-  await expect(item).toContainText('not started');
+  await expect(item).toContainText('lecture not opened');
   await other.close();
 });

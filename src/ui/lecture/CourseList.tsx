@@ -4,7 +4,7 @@ import { lectureLink } from '../../store/lectureLink.ts';
 import { ProgressProblem } from '../challenge/ProgressProblem.tsx';
 import { ResetProgress } from '../challenge/ResetProgress.tsx';
 import { useProgress } from '../useProgress.ts';
-import { count } from '../../machine/count.ts';
+import { courseState } from './courseState.ts';
 
 /**
  * The course, in order from nr_files++ to today's percpu_counter: each lesson with how far this
@@ -26,20 +26,11 @@ export function CourseList() {
             (c) => progress.challenges[`${id}/${c.id}`] !== undefined,
           ).length;
           const at = Math.min((seen?.slide ?? 0) + 1, lesson.slides.length);
-          const state = seen?.done
-            ? 'lesson done'
-            : seen
-              ? `slide ${at} of ${lesson.slides.length}`
-              : 'not started';
+          const state = courseState(lesson.slides.length, seen, lesson.challenges.length, solved);
           return (
             <li key={id}>
               <a href={lectureLink(id, seen?.done ? 1 : at)}>{sc.title}</a>{' '}
-              <span className="course-state">
-                ({state}
-                {lesson.challenges.length > 0 &&
-                  `; ${solved} of ${count(lesson.challenges.length, 'challenge')} done`}
-                )
-              </span>
+              <span className="course-state">({state})</span>
             </li>
           );
         })}
