@@ -133,11 +133,6 @@ export async function renderPng(target: Element, scale = 2): Promise<Blob> {
   }
 }
 
-/** Offers `text` as a download named `filename`, of MIME type `type`. */
-export function downloadText(filename: string, text: string, type: string): void {
-  download(new Blob([text], { type }), filename);
-}
-
 /** Downloads `target`'s SVG drawn as a PNG at `scale`× (default 2×, for handouts). */
 export async function exportPng(target: Element, filename: string, scale = 2): Promise<void> {
   download(await renderPng(target, scale), filename);
