@@ -96,12 +96,33 @@ test('a bad link part is reported and the rest of the plan opens', async ({ page
   const scaling = new ScalingPage(page);
   await scaling.open('#/scaling?cpus=0,2&scenarios=percpu-seq&layout=sideways');
   await expect(scaling.status()).toContainText('Parts of the link were left out');
-  await expect(scaling.status()).toContainText('CPU counts are 1 to 64');
+  await expect(scaling.status()).toContainText('CPU counts are whole numbers from 1 to 64, not 0');
   await expect(scaling.status()).toContainText(
     "layout must be padded, packed or both, not 'sideways'",
   );
   await expect(scaling.algorithm('percpu-seq')).toBeChecked();
   await expect(scaling.algorithm('global-atomic')).not.toBeChecked();
+});
+
+test('CPU counts typed wrong stay as typed, each bad entry named, and block the sweep', async ({
+  page,
+}) => {
+  const scaling = new ScalingPage(page);
+  await scaling.open('#/scaling');
+  const field = page.getByRole('textbox', { name: 'CPU counts' });
+  await field.fill('0,abc,99');
+  await field.blur();
+  await expect(field).toHaveValue('0,abc,99');
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expect(field).toHaveAccessibleDescription(
+    /CPU counts are whole numbers from 1 to 64, not 0, abc, 99/,
+  );
+  await expect(scaling.button('Run sweep')).toBeDisabled();
+  await field.fill('1,2');
+  await field.blur();
+  await expect(field).toHaveValue('1,2');
+  await expect(field).toHaveAttribute('aria-invalid', 'false');
+  await expect(scaling.button('Run sweep')).toBeEnabled();
 });
 
 test('every live counter links to the Scaling view, beside atomic_inc', async ({ page }) => {

@@ -6,6 +6,7 @@ import { createStore } from 'zustand/vanilla';
 import type { ScalingPort, SweepReport, SweepResult } from '../live/scaling/measure.ts';
 import {
   defaultPlan,
+  parseCpuCounts,
   planProblem,
   planSeconds,
   type SweepPlan,
@@ -41,6 +42,8 @@ export interface ScalingState {
 
   linkOpened(hash: string): void;
   planChanged(patch: Partial<SweepPlan>): void;
+  /** The CPU counts field's text: its valid counts go to the plan; a bad entry blocks a run. */
+  cpusTyped(text: string): void;
   runRequested(): Promise<void>;
   cancelRequested(): void;
 }
@@ -83,6 +86,12 @@ export function createScalingStore(runner: ScalingPort, now: () => number = () =
         if (get().phase === 'running') return;
         const plan = { ...get().plan, ...patch };
         set({ plan, planError: planProblem(plan) });
+      },
+      cpusTyped(text) {
+        if (get().phase === 'running') return;
+        const { counts, problem } = parseCpuCounts(text);
+        const plan = { ...get().plan, cpus: counts };
+        set({ plan, planError: problem ?? planProblem(plan) });
       },
       async runRequested() {
         const { plan, phase } = get();

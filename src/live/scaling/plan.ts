@@ -75,6 +75,29 @@ export function defaultPlan(cores: number): SweepPlan {
   };
 }
 
+/** The most CPUs a sweep runs (and Live). */
+export const MAX_SWEEP_CPUS = 64;
+
+/**
+ * The CPU counts typed in a field ("1,2,4"), and what is wrong with them, naming every bad entry
+ * as it was typed: "CPU counts are whole numbers from 1 to 64, not 0, abc, 99".
+ */
+export function parseCpuCounts(text: string): { counts: number[]; problem: string | null } {
+  const tokens = text
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+  const ok = (t: string) => /^\d+$/.test(t) && Number(t) >= 1 && Number(t) <= MAX_SWEEP_CPUS;
+  const bad = tokens.filter((t) => !ok(t));
+  const problem =
+    tokens.length === 0
+      ? 'pick at least one CPU count'
+      : bad.length > 0
+        ? `CPU counts are whole numbers from 1 to ${MAX_SWEEP_CPUS}, not ${bad.join(', ')}`
+        : null;
+  return { counts: tokens.filter(ok).map(Number), problem };
+}
+
 /** Why a plan cannot run, for people; null when it can. */
 export function planProblem(p: SweepPlan): string | null {
   if (p.scenarios.length === 0) return 'pick at least one algorithm';
@@ -87,9 +110,8 @@ export function planProblem(p: SweepPlan): string | null {
     if (spec.fixedCpus !== null) return `${id} runs on a fixed number of CPUs: it cannot scale`;
   }
   if (p.cpus.length === 0) return 'pick at least one CPU count';
-  for (const n of p.cpus) {
-    if (!Number.isInteger(n) || n < 1 || n > 64) return `CPU counts are 1 to 64, not ${String(n)}`;
-  }
+  const counts = parseCpuCounts(p.cpus.join(','));
+  if (counts.problem) return counts.problem;
   if (p.layouts.length === 0) return 'pick padded slots, packed slots, or both';
   if (p.summers.length === 0) return 'pick at least one summer';
   if (p.engines.length === 0) return 'pick the compiled engine, the interpreter, or both';

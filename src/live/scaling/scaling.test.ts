@@ -9,6 +9,7 @@ import { median } from './measure.ts';
 import {
   defaultPlan,
   parseSummer,
+  parseCpuCounts,
   planProblem,
   planSeconds,
   scalingScenarios,
@@ -186,5 +187,20 @@ describe('exports', () => {
       '| global-atomic | 2 | padded | none | 80.00 M (72.00 M–88.00 M) | – | 80.00 M, 80.00 M | exact |',
     );
     expect(md[3]).toContain('| 1.50 M |');
+  });
+});
+
+describe('CPU counts as typed', () => {
+  it('names every bad entry as it was typed, and keeps the good ones', () => {
+    expect(parseCpuCounts('0,abc,99')).toEqual({
+      counts: [],
+      problem: 'CPU counts are whole numbers from 1 to 64, not 0, abc, 99',
+    });
+    expect(parseCpuCounts(' 1, 2 ,x,4')).toEqual({
+      counts: [1, 2, 4],
+      problem: 'CPU counts are whole numbers from 1 to 64, not x',
+    });
+    expect(parseCpuCounts('1,2,4')).toEqual({ counts: [1, 2, 4], problem: null });
+    expect(parseCpuCounts(' , ').problem).toBe('pick at least one CPU count');
   });
 });

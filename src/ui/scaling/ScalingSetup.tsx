@@ -4,6 +4,7 @@ import { ENGINES } from '../../live/engine/engine.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import {
   choiceOf,
+  parseCpuCounts,
   pickedBy,
   type Summer,
   type SweepPlan,
@@ -24,6 +25,7 @@ export function ScalingSetup({ cores }: { cores: number }) {
   // What the user is typing, until the field loses focus; otherwise the plan's counts (a link
   // opened later may change them).
   const [cpusDraft, setCpusDraft] = useState<string | null>(null);
+  const [draftProblem, setDraftProblem] = useState<string | null>(null);
   const [period, setPeriod] = useState(
     String(plan.summers.find((s): s is number => typeof s === 'number') ?? 1000),
   );
@@ -73,20 +75,23 @@ export function ScalingSetup({ cores }: { cores: number }) {
           type="text"
           inputMode="numeric"
           value={cpusDraft ?? plan.cpus.join(',')}
+          aria-invalid={draftProblem !== null}
           onBlur={() => {
-            setCpusDraft(null);
+            // The text stays as typed while it is wrong, so the message can name what is wrong.
+            if (draftProblem === null) setCpusDraft(null);
           }}
-          aria-describedby={`${id}-cpus-d`}
+          aria-describedby={`${id}-cpus-d${draftProblem ? ` ${id}-cpus-e` : ''}`}
           onChange={(e) => {
             setCpusDraft(e.target.value);
-            const counts = e.target.value
-              .split(',')
-              .map((t) => t.trim())
-              .filter((t) => t !== '')
-              .map(Number);
-            change({ cpus: counts });
+            scalingStore.getState().cpusTyped(e.target.value);
+            setDraftProblem(parseCpuCounts(e.target.value).problem);
           }}
         />
+        {draftProblem && (
+          <span id={`${id}-cpus-e`} className="field-error">
+            {draftProblem}
+          </span>
+        )}
         <span id={`${id}-cpus-d`} className="hint">
           comma-separated, e.g. 1,2,4; this machine has {cores} cores, and more CPUs than cores take
           turns on them
@@ -204,7 +209,7 @@ export function ScalingSetup({ cores }: { cores: number }) {
           <option value="teaching">the lab&rsquo;s small defaults (batch 4)</option>
         </select>
       </div>
-      {planError && (
+      {planError && !draftProblem && (
         <p role="alert" className="notice">
           {planError}
         </p>
