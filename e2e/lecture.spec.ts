@@ -106,3 +106,32 @@ test('progress made in one tab shows in another at once, and a reset empties bot
   await expect(item).toContainText('lecture not opened');
   await other.close();
 });
+
+test('a lecture link with a bad slide keeps its lesson and says what it showed instead', async ({
+  page,
+}) => {
+  const count = findLesson('global-plain')?.slides.length ?? 0;
+  await page.goto('/#/lecture/global-plain/abc');
+  await expect(page.getByRole('article', { name: `Slide 1 of ${count}` })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Part of this link' })).toContainText(
+    `‘abc’ is not a slide number (its slides are 1 to ${count}); showing slide 1`,
+  );
+  await expect(page).toHaveURL(/#\/lecture\/global-plain\/1$/);
+  await page.goto('/#/lecture/global-plain/99');
+  await expect(page.getByRole('article', { name: `Slide ${count} of ${count}` })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`#/lecture/global-plain/${count}$`));
+  await expect(page.getByRole('status').filter({ hasText: 'Part of this link' })).toContainText(
+    'there is no slide 99',
+  );
+  // The next slide key clears the notice with a clean address.
+  await page.goto('/#/lecture/global-plain/1');
+  await expect(page.getByRole('status').filter({ hasText: 'Part of this link' })).toHaveCount(0);
+});
+
+test('an address no page owns says so on the catalogue', async ({ page }) => {
+  await page.goto('/#/garbage/route');
+  await expect(page.getByRole('alert')).toContainText('There is no page at ‘#/garbage/route’');
+  await expect(page.getByRole('region', { name: 'Course' })).toBeVisible();
+  await page.goto('/#/');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});

@@ -3,14 +3,50 @@
 
 export interface LectureLink {
   readonly scenario: string;
-  /** From 1. */
+  /** From 1, as written; the lesson clamps it to its slides (see `slideOf`). */
   readonly slide: number;
+  /** The slide part as typed, when it is not a slide number ("abc"). */
+  readonly badSlide: string | null;
 }
 
 export function parseLectureLink(hash: string): LectureLink | null {
-  const m = /^#\/lecture\/([a-z0-9-]+)(?:\/(\d{1,3}))?\/?$/.exec(hash);
+  const m = /^#\/lecture\/([a-z0-9-]+)(?:\/([^/]*))?\/?$/.exec(hash);
   if (!m?.[1]) return null;
-  return { scenario: m[1], slide: Math.max(1, Number(m[2] ?? '1')) };
+  const part = m[2] ?? '';
+  const number = /^\d{1,6}$/.test(part) ? Number(part) : null;
+  return {
+    scenario: m[1],
+    slide: number ?? 1,
+    badSlide: part === '' || number !== null ? null : decodeURIComponent(part),
+  };
+}
+
+/**
+ * The slide a link shows in a lesson of `count` slides, and what was wrong with the link's slide
+ * (null when nothing): a word is slide 1, a number past either end the nearest end.
+ */
+export function slideOf(
+  link: LectureLink,
+  count: number,
+): { slide: number; problem: string | null } {
+  const last = Math.max(count, 1);
+  const range = `its slides are 1 to ${String(last)}`;
+  if (link.badSlide !== null)
+    return {
+      slide: 1,
+      problem: `‘${link.badSlide}’ is not a slide number (${range}); showing slide 1`,
+    };
+  if (link.slide < 1)
+    return {
+      slide: 1,
+      problem: `there is no slide ${String(link.slide)} (${range}); showing slide 1`,
+    };
+  if (link.slide > last)
+    return {
+      slide: last,
+      problem: `there is no slide ${String(link.slide)} (${range}); showing slide ${String(last)}`,
+    };
+  return { slide: link.slide, problem: null };
 }
 
 export function lectureLink(scenario: string, slide: number): string {

@@ -26,6 +26,11 @@ const CourseList = lazy(() =>
 
 type Mode = 'home' | 'edit' | 'step' | 'live' | 'scaling' | 'lecture';
 
+/** A hash no mode owns (`#/garbage/route`): the home page says so instead of ignoring it. */
+function unknownRoute(hash: string): boolean {
+  return !/^(#\/?)?$/.test(hash) && !/^#\/(edit|step|live|scaling|lecture)(\/|\?|$)/.test(hash);
+}
+
 function modeOf(hash: string): Mode {
   if (hash.startsWith('#/edit')) return 'edit';
   if (hash.startsWith('#/step')) return 'step';
@@ -80,7 +85,7 @@ export function App() {
     return (
       <main className="lecture-main">
         <Suspense fallback={<p>Loading the lesson…</p>}>
-          <LectureScreen scenario={link?.scenario ?? ''} slide={link?.slide ?? 1} />
+          <LectureScreen link={link} />
         </Suspense>
       </main>
     );
@@ -133,6 +138,11 @@ export function App() {
         {mode === 'step' && <StepScreen />}
         {mode === 'live' && <LiveScreen />}
         {mode === 'scaling' && <ScalingScreen />}
+        {mode === 'home' && unknownRoute(hash) && (
+          <p role="alert" className="notice">
+            There is no page at &lsquo;{hash}&rsquo;; here is the catalogue.
+          </p>
+        )}
         {mode === 'home' && (
           <>
             {/* Fixed for the page's lifetime: the headers it was served with decide it. */}

@@ -5,7 +5,7 @@ import { findLesson, slideStage } from '../../lessons/index.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { findScenario } from '../../scenarios/index.ts';
 import { formatSchedule } from '../../machine/schedule.ts';
-import { lectureLink } from '../../store/lectureLink.ts';
+import { lectureLink, type LectureLink, slideOf } from '../../store/lectureLink.ts';
 import { linkOf } from '../../store/stepStore.ts';
 import { StepScreen } from '../step/StepScreen.tsx';
 import { stepStore } from '../step/useStep.ts';
@@ -17,11 +17,17 @@ import './lecture.css';
  * PageUp and ← go back, Escape leaves for Step mode at the moment shown; each slide has its own
  * link, and a slide with a schedule puts the stage where its text speaks of.
  */
-export function LectureScreen({ scenario, slide }: { scenario: string; slide: number }) {
+export function LectureScreen({ link }: { link: LectureLink | null }) {
+  const scenario = link?.scenario ?? '';
   const lesson = findLesson(scenario);
   const sc = findScenario(scenario);
   const slides = lesson?.slides ?? [];
-  const n = Math.min(Math.max(slide, 1), Math.max(slides.length, 1));
+  const { slide: n, problem } = link ? slideOf(link, slides.length) : { slide: 1, problem: null };
+
+  // A bad slide part: the address becomes the slide shown, and the notice says what happened.
+  useEffect(() => {
+    if (problem && lesson) history.replaceState(null, '', lectureLink(scenario, n));
+  }, [problem, lesson, scenario, n]);
   const current = slides[n - 1];
   const count = slides.length;
 
@@ -62,12 +68,22 @@ export function LectureScreen({ scenario, slide }: { scenario: string; slide: nu
   if (!sc || !lesson || !current) {
     return (
       <p role="alert" className="notice">
-        There is no lesson &lsquo;{scenario}&rsquo;. <a href="#">Choose one from the course</a>.
+        {scenario === '' ? (
+          'This lecture link names no lesson.'
+        ) : (
+          <>There is no lesson &lsquo;{scenario}&rsquo;.</>
+        )}{' '}
+        <a href="#">Choose one from the course</a>.
       </p>
     );
   }
   return (
     <div className="lecture">
+      {problem && (
+        <p role="status" className="notice lecture-problem">
+          Part of this link was ignored: {problem}.
+        </p>
+      )}
       <article className="slide" aria-label={`Slide ${n} of ${slides.length}`}>
         <p className="slide-count">
           {sc.title} · slide {n} of {slides.length}
