@@ -135,3 +135,35 @@ test('an address no page owns says so on the catalogue', async ({ page }) => {
   await page.goto('/#/');
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
+
+test('in a lecture, Shift+arrows step in time and the ? sheet says which keys do what', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await page.goto('/#/lecture/global-plain/2');
+  const slide2 = page.getByRole('article', { name: /^Slide 2 of / });
+  await expect(slide2).toBeVisible();
+  const cursor = async () => Number(await step.timelinePosition().inputValue());
+  const at = await cursor();
+  await page.keyboard.press('Digit1');
+  await expect.poll(cursor).toBe(at + 1);
+  await page.keyboard.press('Shift+ArrowLeft');
+  await expect.poll(cursor).toBe(at);
+  await expect(slide2).toBeVisible();
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect.poll(cursor).toBe(at + 1);
+  await expect(page.getByRole('button', { name: 'Step back' })).toHaveAttribute(
+    'aria-keyshortcuts',
+    'Shift+ArrowLeft',
+  );
+  await page.keyboard.press('?');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(sheet).toContainText('Next / previous slide');
+  await expect(sheet).toContainText('Shift + ← / Shift + →');
+  await expect(sheet).toContainText('Escape');
+  await expect(sheet).not.toContainText('Play / pause');
+  await page.keyboard.press('Escape');
+  // Plain ← still turns the slide.
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('article', { name: /^Slide 1 of / })).toBeVisible();
+});

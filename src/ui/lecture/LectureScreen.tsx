@@ -49,7 +49,8 @@ export function LectureScreen({ link }: { link: LectureLink | null }) {
       if (to >= 1 && to <= count) location.hash = lectureLink(scenario, to);
     };
     const onKey = (e: KeyboardEvent) => {
-      if (!isStageKey(e)) return;
+      // Shift+arrows step the stage in time (useStepKeys), not the slides.
+      if (!isStageKey(e) || e.shiftKey) return;
       if (e.key === 'PageDown' || e.key === 'ArrowRight' || spaceIsFree(e)) {
         go(n + 1);
       } else if (e.key === 'PageUp' || e.key === 'ArrowLeft') {

@@ -129,19 +129,26 @@ export function CpuButtons({ k }: { k: number }) {
   );
 }
 
-/** Time travel, play and sharing (the CPUs' own buttons are in their lanes). */
-export function Controls() {
+/**
+ * Time travel, play and sharing (the CPUs' own buttons are in their lanes). Beside lecture
+ * slides the arrows turn slides, so stepping in time is Shift+arrow.
+ */
+export function Controls({ lecture = false }: { lecture?: boolean }) {
   const { session, playing, speed } = useStepFields('session', 'playing', 'speed');
   const [copied, setCopied] = useState('');
   const actions = stepStore.getState();
   return (
     <section className="controls" aria-label="Scheduler">
       <div className="time-controls">
-        <TimeButton keys="ArrowLeft" off={session.cursor === 0} action="backRequested">
+        <TimeButton
+          keys={lecture ? 'Shift+ArrowLeft' : 'ArrowLeft'}
+          off={session.cursor === 0}
+          action="backRequested"
+        >
           Step back
         </TimeButton>
         <TimeButton
-          keys="ArrowRight"
+          keys={lecture ? 'Shift+ArrowRight' : 'ArrowRight'}
           off={session.cursor >= session.events.length}
           action="forwardRequested"
         >

@@ -176,7 +176,7 @@ export function StepScreen({
           {notice}
         </Notice>
       )}
-      <Controls />
+      <Controls lecture={lecture} />
       <LastStep />
       <div className="stage">
         <CpuLanes />
@@ -199,6 +199,7 @@ export function StepScreen({
         </SidePanel>
       )}
       <ShortcutSheet
+        lecture={lecture}
         open={help}
         onClose={() => {
           setHelp(false);

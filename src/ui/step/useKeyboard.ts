@@ -8,8 +8,8 @@ import { isStageKey, spaceIsFree } from '../keys.ts';
 import { stepStore } from './useStep.ts';
 
 /**
- * `timeKeys` false leaves ←, → and Space to someone else (lecture mode turns slides with them);
- * the digits and ? keep working.
+ * `timeKeys` false leaves ←, → and Space to someone else (lecture mode turns slides with them)
+ * and travels in time with Shift+← and Shift+→ instead; the digits and ? keep working.
  */
 export function useStepKeys(onHelp: () => void, timeKeys = true): void {
   useEffect(() => {
@@ -24,6 +24,11 @@ export function useStepKeys(onHelp: () => void, timeKeys = true): void {
         // An illegal step (or flush of an empty buffer) is refused by the store, which says why
         // in the notice. Shift+digit flushes under memory tso.
         store.eventRequested(makeEvent(e.shiftKey ? Ev.Flush : Ev.Step, k));
+        e.preventDefault();
+      } else if (!timeKeys && e.shiftKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+        // Lecture mode: plain arrows turn slides, Shift+arrows travel in time.
+        if (e.key === 'ArrowLeft') store.backRequested();
+        else store.forwardRequested();
         e.preventDefault();
       } else if (
         !timeKeys &&
