@@ -137,6 +137,21 @@ describe('the Step-mode store', () => {
       (findScenario('irq-local-rmw') as Scenario).bounds.irqs,
     );
   });
+
+  it('stepping back while playing pauses, so the run after the cursor stays to redo', () => {
+    const store = createStepStore();
+    store.getState().scenarioChosen('percpu-atomic64');
+    store.getState().playToggled();
+    for (let i = 0; i < 6; i++) store.getState().playTicked();
+    const events = store.getState().session.events;
+    expect(events.length).toBe(6);
+    store.getState().backRequested();
+    expect(store.getState().playing).toBe(false);
+    expect(store.getState().session.cursor).toBe(5);
+    expect(store.getState().session.events).toEqual(events);
+    store.getState().forwardRequested();
+    expect(store.getState().session.cursor).toBe(6);
+  });
 });
 
 describe('step links', () => {

@@ -244,13 +244,17 @@ export function createStepStore(initial: Session = startSession(first)) {
       eventRequested: (ev) => {
         update((s) => takeEvent(s, ev));
       },
+      // Travelling in time pauses Play: otherwise the random scheduler would go on from the
+      // moment travelled to and drop the run's redo.
       backRequested: () => {
+        set({ playing: false });
         update((s) => moveTo(s, s.cursor - 1));
       },
       forwardRequested: () => {
         update((s) => moveTo(s, s.cursor + 1));
       },
       jumpRequested: (cursor) => {
+        set({ playing: false });
         update((s) => moveTo(s, cursor));
       },
       resetRequested: () => {
