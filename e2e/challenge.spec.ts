@@ -164,6 +164,11 @@ test('an impossible challenge is settled by the exhaustive check', async ({ page
   await expect(panel.mark(ch.title)).toHaveText(
     '✓ Settled: no schedule within the bounds reaches it.',
   );
+  // Settled, the attempt no longer reads "In progress" beside the tick.
+  await panel.start(ch.title);
+  await expect(panel.attempt(ch.title)).toHaveText(
+    'Settled: you can still step a schedule to see for yourself why none reaches the goal.',
+  );
 });
 
 test('a link names the challenge: it opens on it, and the address keeps the attempt', async ({

@@ -84,10 +84,13 @@ function Attempt({
   ch,
   check,
   entry,
+  settled,
 }: {
   ch: Challenge;
   check: ChallengeCheck;
   entry?: StatsEntry;
+  /** The progress record says Explore settled it already. */
+  settled: boolean;
 }) {
   const tail = useStep((s) => s.session.events.length - s.session.cursor);
   const solved = check.kind === 'finished' && check.reached && ch.mode === 'reach';
@@ -97,7 +100,7 @@ function Attempt({
       aria-label="Attempt"
       className={`attempt${solved ? ' solved' : ''}${check.kind === 'over-bounds' ? ' over' : ''}`}
     >
-      <p>{checkText(ch, check)}</p>
+      <p>{checkText(ch, check, settled)}</p>
       {'score' in check && check.kind !== 'unfinished' && <p>Score: {scoreText(check.score)}.</p>}
       {tail > 0 && (
         <p>
@@ -197,7 +200,9 @@ export function ChallengeCard({ scenario, ch }: { scenario: string; ch: Challeng
         {ch.mode === 'impossible' && <SettleButton ch={ch} entry={entry} />}
         <HintButton scenario={scenario} ch={ch} />
       </div>
-      {active && check && <Attempt ch={ch} check={check} entry={entry} />}
+      {active && check && (
+        <Attempt ch={ch} check={check} entry={entry} settled={record?.kind === 'settled'} />
+      )}
       {ch.mode === 'impossible' && <SettleStatus ch={ch} entry={entry} />}
       <HintList scenario={scenario} ch={ch} />
     </article>

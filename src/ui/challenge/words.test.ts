@@ -86,4 +86,19 @@ describe('the challenge panel’s words', () => {
       'In progress: 3 steps, no interventions allowed. The goal is judged when every CPU has finished.',
     );
   });
+
+  it('does not say "in progress" under a challenge already settled', () => {
+    const impossible = findLesson('global-atomic')?.challenges.find(
+      (c) => c.id === 'no-loss-atomic',
+    );
+    if (!impossible) throw new Error('no impossible challenge');
+    const start = { kind: 'unfinished', score: score(0, 0, 0) } as const;
+    expect(checkText(impossible, start, true)).toBe(
+      'Settled: you can still step a schedule to see for yourself why none reaches the goal.',
+    );
+    expect(checkText(impossible, { kind: 'unfinished', score: score(0, 0, 3) }, true)).toMatch(
+      /^Looking at one schedule \(3 steps so far\): the challenge is settled/,
+    );
+    expect(checkText(impossible, start, false)).toMatch(/^In progress/);
+  });
 });

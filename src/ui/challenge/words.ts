@@ -99,8 +99,19 @@ function goalValues(
   return [...values, ...verdicts].join(', ');
 }
 
-/** The verdict on the student's schedule so far, in a sentence or two. */
-export function checkText(ch: Challenge, c: ChallengeCheck): string {
+/**
+ * The verdict on the student's schedule so far, in a sentence or two. `settled`: Explore has
+ * already proved an impossible challenge, so a schedule tried now is a look at why.
+ */
+export function checkText(ch: Challenge, c: ChallengeCheck, settled = false): string {
+  if (settled && ch.mode === 'impossible') {
+    if (c.kind === 'unfinished' && c.score.steps === 0)
+      return 'Settled: you can still step a schedule to see for yourself why none reaches the goal.';
+    if (c.kind === 'unfinished')
+      return `Looking at one schedule (${count(c.score.steps, 'step')} so far): the challenge is settled, so its end will not reach the goal either.`;
+    if (c.kind === 'finished' && !c.reached)
+      return `Finished without reaching the goal (${goalValues(ch, c.observables, c.broken)}), as every schedule within the bounds does.`;
+  }
   switch (c.kind) {
     case 'params-differ':
       return 'The stage’s parameters are no longer this challenge’s: press Restart challenge to set them back.';
