@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { batchFate, sumSweeps, type SumSweep } from './sumSweep.ts';
 import { foldShort, sweepShort } from './sweepText.ts';
 import { witnessRun } from './testRun.ts';
+import { parseSchedule } from '../machine/schedule.ts';
+import { findScenario } from '../scenarios/index.ts';
+import { resolveParams } from '../scenarios/params.ts';
+import type { Scenario } from '../scenarios/types.ts';
+import { startSession, takeEvents } from '../store/session.ts';
 
 const sweepAt = (id: string, w: string, at?: number): SumSweep => {
   const [s] = sumSweeps(witnessRun(id, w, at));
@@ -90,6 +95,28 @@ describe('sumSweeps', () => {
     expect(s.retries).toBe(4);
     expect(s.pass).toBe(5);
     expect(s.returned).toBe(80);
+  });
+
+  it('a sum inside percpu_counter_compare() has returned once compare() has', () => {
+    const sc = findScenario('percpu-classic') as Scenario;
+    const params = resolveParams(sc, {
+      cpus: 4,
+      batch: 32,
+      summer: -1,
+      adds: [31],
+      comparer: 0,
+      rhs: 100,
+    });
+    const s = takeEvents(startSession(sc, params), parseSchedule('1*124 2*124 3*124 0*132'));
+    const run = {
+      m: s.instance.machine,
+      states: s.states,
+      events: s.events,
+      cursor: s.events.length,
+    };
+    const [sweep] = sumSweeps(run);
+    expect(sweep?.returned).toBe(124);
+    expect(sweepShort(sweep as SumSweep)).toBe("CPU0's sum returned 124");
   });
 
   it('has no sweep where nothing sums', () => {

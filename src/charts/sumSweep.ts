@@ -7,7 +7,7 @@
 import { actorName } from '../machine/narrate.ts';
 import { minus, pairValue, plus } from '../machine/int64.ts';
 import { Kind, Mode, Op } from '../machine/isa.ts';
-import { ctxBase, CTX_RETRIES, type Machine } from '../machine/machine.ts';
+import { ctxBase, CTX_DONE, CTX_RETRIES, type Machine } from '../machine/machine.ts';
 import { cellValue, counterCells, executedAt, globalCell, type Run, slotAddr } from './history.ts';
 
 /** One delta the sum has read in this pass. */
@@ -151,6 +151,10 @@ function lastResult(m: Machine, s: Int32Array, offset: number): number | bigint 
   return pairValue(s[at + 2 * n - 1] as number, s[at + 2 * n] as number);
 }
 
+function isDone(m: Machine, s: Int32Array, ctx: number): boolean {
+  return s[ctxBase(m, ctx) + CTX_DONE] !== 0;
+}
+
 /**
  * Every sum's sweep at the cursor: the sums that have begun (or just returned), one per summing
  * context. Empty for scenarios without per-CPU deltas or without a sum.
@@ -280,7 +284,9 @@ export function sumSweeps(run: Run): SumSweep[] {
       reads: p.reads,
       position,
       running,
-      returned: p.returned,
+      // A sum inside another function (percpu_counter_compare) records no result of its own:
+      // once its context has finished, what it added up is what it returned.
+      returned: p.returned ?? (isDone(m, now, ctx) ? running : null),
       folds: seen,
     });
   }
