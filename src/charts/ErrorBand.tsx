@@ -1,4 +1,4 @@
-import { errorBandLayout } from './errorBand.ts';
+import { errorBandLayout, errorBandSummary } from './errorBand.ts';
 import { YTicks } from './parts.tsx';
 import type { Point } from './sparkline.ts';
 
@@ -18,24 +18,18 @@ export function ErrorBand({
   windowSeconds: number;
 }) {
   const l = errorBandLayout(read, sum, bound, W, H, windowSeconds);
-  const lastRead = read[read.length - 1]?.v;
-  const lastSum = sum[sum.length - 1]?.v;
-  const summary = [
-    lastRead === undefined ? null : `read() is ${String(lastRead)} from the exact total`,
-    lastSum === undefined ? null : `the last sum() is ${String(lastSum)} outside its window`,
-    bound === null ? null : `the band is ±${String(bound)}`,
-    l.outside.length
-      ? `${String(l.outside.length)} samples marked × (a read() beyond the band or a sum() outside its window)`
-      : null,
-  ]
-    .filter(Boolean)
-    .join('; ');
+  const summary = errorBandSummary({
+    lastRead: read[read.length - 1]?.v,
+    lastSum: sum[sum.length - 1]?.v,
+    bound,
+    marked: l.outside.length,
+  });
   return (
     <svg
       className="error-band"
       viewBox={`0 0 ${W} ${H}`}
       role="img"
-      aria-label={`Error against the exact total: ${summary || 'no samples yet'}`}
+      aria-label={`Error against the exact total: ${summary}`}
     >
       {l.band && (
         <rect x={56} width={W - 66} y={l.band.y} height={l.band.height} className="band" />

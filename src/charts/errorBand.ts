@@ -5,6 +5,7 @@
 import { line, scaleLinear } from 'd3';
 import type { Point } from './sparkline.ts';
 import { signedShort } from '../live/format.ts';
+import { count } from '../machine/count.ts';
 
 export interface ErrorBandLayout {
   readonly band: { readonly y: number; readonly height: number } | null;
@@ -56,4 +57,29 @@ export function errorBandLayout(
     ticks: y.ticks(4).map((v) => ({ y: y(v), label: signedShort(v) })),
     outside,
   };
+}
+
+/** A sum()'s distance from the exact totals while it ran, in the words of the totals table. */
+export function sumWindowText(error: number): string {
+  return error === 0
+    ? 'within the totals while it ran'
+    : `${String(error)} outside the totals while it ran`;
+}
+
+/** The error chart's text equivalent: the latest read() and sum(), the band, the marks. */
+export function errorBandSummary(o: {
+  readonly lastRead: number | undefined;
+  readonly lastSum: number | undefined;
+  readonly bound: number | null;
+  readonly marked: number;
+}): string {
+  const parts = [
+    o.lastRead === undefined ? null : `read() is ${String(o.lastRead)} from the exact total`,
+    o.lastSum === undefined ? null : `the last sum() is ${sumWindowText(o.lastSum)}`,
+    o.bound === null ? null : `the band is ±${String(o.bound)}`,
+    o.marked
+      ? `${count(o.marked, 'sample')} marked × (a read() beyond the band or a sum() outside its window)`
+      : null,
+  ].filter((x): x is string => x !== null);
+  return parts.length ? parts.join('; ') : 'no samples yet';
 }

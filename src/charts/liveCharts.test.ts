@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signedShort } from '../live/format.ts';
-import { errorBandLayout } from './errorBand.ts';
+import { errorBandLayout, errorBandSummary } from './errorBand.ts';
 import { rateBarsLayout } from './rateBars.ts';
 import { ratesOf, sparklineLayout } from './sparkline.ts';
 
@@ -52,5 +52,14 @@ describe('live chart layouts', () => {
     const [a, b, c] = l.bars;
     expect(a?.width).toBeCloseTo(2 * ((b?.width ?? 0) - 0), 0);
     expect(c?.width).toBe(1);
+  });
+
+  it('names the last sum() as the totals table does: within, or how far outside', () => {
+    expect(errorBandSummary({ lastRead: -3, lastSum: 0, bound: 6, marked: 0 })).toBe(
+      'read() is -3 from the exact total; the last sum() is within the totals while it ran; the band is ±6',
+    );
+    expect(errorBandSummary({ lastRead: undefined, lastSum: 32, bound: null, marked: 1 })).toBe(
+      'the last sum() is 32 outside the totals while it ran; 1 sample marked × (a read() beyond the band or a sum() outside its window)',
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { formatRate } from '../../live/format.ts';
 import type { LiveReading, Relevant } from '../../live/readout.ts';
+import { sumWindowText } from '../../charts/errorBand.ts';
 
 const fmt = (v: number | bigint) => v.toLocaleString('en-US');
 
@@ -66,11 +67,7 @@ export function LiveTotals({
             <th scope="row">Last {sumName}</th>
             <td>
               {fmt(reading.sum.value)}{' '}
-              <span className="hint">
-                {reading.sum.error === 0
-                  ? 'within the totals while it ran'
-                  : `${String(reading.sum.error)} outside the totals while it ran`}
-              </span>
+              <span className="hint">{sumWindowText(reading.sum.error)}</span>
             </td>
           </tr>
         )}
