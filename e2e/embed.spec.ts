@@ -37,3 +37,25 @@ test('an embedded stage in an iframe, without isolation: step, explore, and no p
   });
   await expect(lab.getByRole('alert')).toContainText('Step mode and Explore only');
 });
+
+test('an embed links out to the moment it shows, and opens Live in a page of its own', async ({
+  page,
+}) => {
+  await page.setContent(
+    `<iframe title="percpu-lab" width="1024" height="700" src="${site}?embed=1#/step/global-plain"></iframe>`,
+  );
+  const lab = page.frameLocator('iframe[title="percpu-lab"]');
+  const out = lab.getByRole('link', { name: 'Open in percpu-lab' });
+  const step1 = lab.getByRole('button', { name: 'Step CPU 1' });
+  await step1.click();
+  await expect(out).toHaveAttribute('href', /sched=1&at=1$/);
+  await step1.click();
+  await expect(out).toHaveAttribute('href', /sched=1\+1&at=2$/);
+  await lab.getByRole('button', { name: 'Step back' }).click();
+  await expect(out).toHaveAttribute('href', /sched=1\+1&at=1$/);
+  await expect(out).not.toHaveAttribute('href', /embed=1/);
+  const live = lab.getByRole('link', { name: /^Replay on real workers/ });
+  await expect(live).toHaveAttribute('target', '_blank');
+  await expect(live).toHaveAttribute('href', /#\/live\/global-plain\?/);
+  await expect(live).not.toHaveAttribute('href', /embed=1/);
+});

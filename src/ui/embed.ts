@@ -4,7 +4,11 @@
 
 export const embedded = new URLSearchParams(location.search).get('embed') === '1';
 
-/** The full lab's address for this page, without `?embed=1`. */
-export function fullLabHref(): string {
-  return location.href.replace(/[?&]embed=1/, '');
+/**
+ * The full lab's address, without `?embed=1`: of this page, or of `hash` (a link the embed builds
+ * from its own state, so it is the moment shown now, not the address of one render ago).
+ */
+export function fullLabHref(hash?: string): string {
+  const page = location.href.replace(/[?&]embed=1/, '');
+  return hash === undefined ? page : page.replace(/#.*$/, '') + hash;
 }

@@ -9,6 +9,7 @@ import { paramsText } from '../../scenarios/params.ts';
 import { linkOf } from '../../store/stepStore.ts';
 import { type ControlView, controlsOf } from './view.ts';
 import { stepStore, useStep, useStepFields } from './useStep.ts';
+import { embedded, fullLabHref } from '../embed.ts';
 
 /** A scheduler button: aria-disabled (still focusable) with the reason as its description. */
 function EventButton({
@@ -198,7 +199,14 @@ export function Controls({ lecture = false }: { lecture?: boolean }) {
         >
           Copy link
         </button>
-        <a href={replayLink(session)}>Replay on real workers</a>
+        {embedded ? (
+          // A frame is never cross-origin isolated: Live mode opens as a page of its own.
+          <a href={fullLabHref(replayLink(session))} target="_blank" rel="noopener">
+            Replay on real workers (opens the lab)
+          </a>
+        ) : (
+          <a href={replayLink(session)}>Replay on real workers</a>
+        )}
         <span role="status" className="copied">
           {copied}
         </span>

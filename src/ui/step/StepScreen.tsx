@@ -156,7 +156,12 @@ export function StepScreen({
           }}
         />
         {embedded && (
-          <a href={fullLabHref()} target="_blank" rel="noopener" className="open-full">
+          <a
+            href={fullLabHref(linkOf(session, challenge))}
+            target="_blank"
+            rel="noopener"
+            className="open-full"
+          >
             Open in percpu-lab
           </a>
         )}
