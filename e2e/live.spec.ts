@@ -151,6 +151,30 @@ test("Step mode's current schedule opens in Live mode for a lockstep replay", as
   await expect(page.getByRole('heading', { level: 2 })).toContainText('Live');
   await live.replay(/Step mode.s schedule: 0 1 0 1/);
   await expect(live.lockstepVerdict()).toContainText('model and hardware agree');
+  await expect(live.lockstepVerdict()).toContainText(
+    'Both end with nr = 101, exact = 102; broken: no-lost-update (at the end).',
+  );
+});
+
+test("Replay on real workers brings Step's machine to the free run too, and says so", async ({
+  page,
+}) => {
+  await page.goto(
+    '/#/step/percpu-modern?adds=1&amounts=3%2C0&summer=-1&slots=0%2C3&irqAmount=3&sched=0+0+irq0+0*8&at=11',
+  );
+  await page.getByRole('link', { name: 'Replay on real workers' }).click();
+  const live = new LivePage(page);
+  await expect(page.getByRole('textbox', { name: 'amounts' })).toHaveValue('3,0');
+  const also = page.getByLabel('Also set');
+  await expect(also).toContainText('irqAmount = 3');
+  await expect(also).toContainText('slots = 0,3');
+  await live.replay(/Step mode.s schedule/);
+  await expect(live.lockstepVerdict()).toContainText('model and hardware agree');
+  await expect(live.lockstepVerdict()).toContainText('slot-below-batch (broken at event 10)');
+  await expect(live.lockstepVerdict()).toContainText('read-within-bound (at the end)');
+  await also.getByRole('button', { name: 'Use the defaults' }).click();
+  await expect(also).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'amounts' })).toHaveValue('3,0');
 });
 
 test('every witness of every scenario ends with the same state on the workers as in the model', async ({

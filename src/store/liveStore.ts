@@ -25,10 +25,12 @@ import { liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
 import { heartbeats, SILENCE_MS, Watchdog } from '../live/watchdog.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { findScenario, openProgram } from '../scenarios/index.ts';
-import type { Violation } from '../scenarios/outcome.ts';
+import { jsonObservables, observableText, type Violation } from '../scenarios/outcome.ts';
+import { judgeRun, violationMoment } from '../scenarios/judge.ts';
+import { replay } from '../machine/replay.ts';
 import { ParamError, paramsText, resolveParams } from '../scenarios/params.ts';
 import { parseLiveLink } from './liveLink.ts';
-import type { Params } from '../scenarios/types.ts';
+import type { Params, Scenario } from '../scenarios/types.ts';
 
 /** The Live store's port: its CPU workers (CpuBridge, src/workers/cpuBridge.ts; tests fake it). */
 export interface LivePort {
@@ -110,6 +112,8 @@ export interface LiveState {
   scenarioChosen(id: string): void;
   cpusChanged(n: number): void;
   choiceChanged(name: string, text: string): void;
+  /** Drops the choices the Machine fields do not show (a Step link's extra parameters). */
+  extraChoicesCleared(): void;
   settingChanged(name: keyof LiveSettings, value: number): void;
   engineChanged(engine: EngineKind): void;
   runRequested(): Promise<void>;
@@ -153,6 +157,23 @@ function messageOf(e: unknown): string {
 }
 
 const READY = 'Ready: press Run to start the CPUs.';
+/**
+ * What the run both sides agree on ended with, judged as Step and Explore judge it: "Both end
+ * with c = 11, exact = 16; no-lost-update broken." (the model's replay; the words matched it).
+ */
+function endedWith(sc: Scenario, params: Params, events: readonly number[]): string {
+  const { machine } = sc.build(params);
+  const { states } = replay(machine, events);
+  const j = judgeRun(sc, machine, states, params);
+  const values = Object.entries(jsonObservables(j.observables))
+    .map(([k, v]) => `${k} = ${observableText(v)}`)
+    .join(', ');
+  const broken = j.violations.map(violationMoment);
+  return `Both end with ${values}${j.terminal ? '' : ' (not finished)'}; ${
+    broken.length ? `broken: ${broken.join('; ')}` : 'every invariant holds'
+  }.`;
+}
+
 const NO_LOCKSTEP: LockstepView = { busy: false, verdict: null, agreed: null };
 
 function cpuNames(cpus: readonly number[]): string {
@@ -304,7 +325,7 @@ export function createLiveStore(
           };
         }
         return {
-          verdict: `${label}: model and hardware agree. ${String(r.events)} events, each run by its CPU's worker; all ${String(rep.words)} words of the final state match the model's.`,
+          verdict: `${label}: model and hardware agree. ${String(r.events)} events, each run by its CPU's worker; all ${String(rep.words)} words of the final state match the model's. ${endedWith(sc, params, events)}`,
           agreed: true,
         };
       } catch (e) {
@@ -390,6 +411,17 @@ export function createLiveStore(
         }
         recheck({ cpus: n });
       },
+      extraChoicesCleared() {
+        const st = get();
+        if (!free()) return;
+        const shown = liveSpecOf(st.scenario)?.controls ?? [];
+        recheck({
+          choices: Object.fromEntries(
+            Object.entries(st.choices).filter(([k]) => shown.includes(k)),
+          ),
+        });
+      },
+
       choiceChanged(name, text) {
         recheck({ choices: { ...get().choices, [name]: text } });
       },

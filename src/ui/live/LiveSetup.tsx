@@ -25,6 +25,8 @@ export function LiveSetup({ cores }: { cores: number }) {
   const program = findScenario(PROGRAM_ID);
   const spec = liveSpecOf(scenario);
   const actions = liveStore.getState();
+  // Choices a link brought that have no field here: said, so the run is not a surprise.
+  const hidden = Object.entries(choices).filter(([k]) => !(spec?.controls ?? []).includes(k));
   const params = (spec?.controls ?? [])
     .map((name) => sc?.params.find((p) => p.name === name))
     .filter((p): p is ParamSpec => p !== undefined);
@@ -110,6 +112,23 @@ export function LiveSetup({ cores }: { cores: number }) {
               }}
             />
           ))}
+          {hidden.length > 0 && (
+            <p className="hint" aria-label="Also set">
+              Also set, by the link (Step mode&rsquo;s machine):{' '}
+              {hidden.map(([k, v], i) => (
+                <span key={k}>
+                  {i > 0 && ', '}
+                  <code>
+                    {k} = {v}
+                  </code>
+                </span>
+              ))}
+              .{' '}
+              <button type="button" onClick={actions.extraChoicesCleared}>
+                Use the defaults
+              </button>
+            </p>
+          )}
           {paramError && (
             <p role="alert" className="notice">
               {paramError}

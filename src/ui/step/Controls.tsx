@@ -10,6 +10,7 @@ import { linkOf } from '../../store/stepStore.ts';
 import { type ControlView, controlsOf } from './view.ts';
 import { stepStore, useStep, useStepFields } from './useStep.ts';
 import { embedded, fullLabHref } from '../embed.ts';
+import { liveSpecOf } from '../../live/specs.ts';
 
 /** A scheduler button: aria-disabled (still focusable) with the reason as its description. */
 function EventButton({
@@ -215,10 +216,21 @@ export function Controls({ lecture = false }: { lecture?: boolean }) {
   );
 }
 
-/** Live mode's lockstep replay of the schedule up to the moment shown. */
+/**
+ * Live mode's lockstep replay of the schedule up to the moment shown, with Step's machine for
+ * the free run too: its CPUs and the parameters a live run takes (not those the live loop sets,
+ * nor the memory model: live CPUs are the hardware's).
+ */
 function replayLink(s: Session): string {
+  const text = paramsText(s.params, s.scenario);
+  const loop = Object.keys(liveSpecOf(s.scenario.id)?.loop(2, true) ?? {});
+  const choices = Object.fromEntries(
+    Object.entries(text).filter(([k]) => !loop.includes(k) && k !== 'cpus' && k !== 'memory'),
+  );
   return formatLiveLink({
     scenario: s.scenario.id,
+    cpus: typeof s.params.cpus === 'number' ? s.params.cpus : null,
+    choices,
     program: s.scenario.id === PROGRAM_ID ? (s.scenario.text?.(s.params) ?? null) : null,
     replay: {
       schedule: formatSchedule(s.events.slice(0, s.cursor)),
