@@ -124,7 +124,12 @@ export function LiveSetup({ cores }: { cores: number }) {
                 </span>
               ))}
               .{' '}
-              <button type="button" onClick={actions.extraChoicesCleared}>
+              <button
+                type="button"
+                onClick={() => {
+                  actions.extraChoicesCleared();
+                }}
+              >
                 Use the defaults
               </button>
             </p>
