@@ -726,3 +726,48 @@ test('an illegal event is aria-disabled, says why, and does nothing', async ({ p
   await step.dismissAlert();
   await expect(step.alert()).toHaveCount(0);
 });
+
+test('a parameter change that sets a run aside can be undone', async ({ page }) => {
+  const step = new StepPage(page);
+  await step.open('#/step/percpu-classic?sched=0+0+1&at=3');
+  await step.openPanel('Parameters');
+  const batch = step.parameter('batch');
+  await batch.fill('8');
+  await batch.press('Enter');
+  const change = page.getByRole('alert', { name: 'Parameter change' });
+  await expect(change).toContainText(
+    'batch changed: the 3 events of the run so far were set aside.',
+  );
+  await expect(step.timelinePosition()).toHaveValue('0');
+  await change.getByRole('button', { name: 'Undo' }).click();
+  await expect(step.timelinePosition()).toHaveValue('3');
+  await expect(page).toHaveURL(/sched=0\+0\+1&at=3/);
+  await expect(change).toHaveCount(0);
+});
+
+test('each parameter shows its meaning and range; typing the value back clears its error', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await step.open('#/step/percpu-classic');
+  await step.openPanel('Parameters');
+  const batch = step.parameter('batch');
+  await expect(batch).toHaveAccessibleDescription(/\(1 to \d+\)$/);
+  const value = await batch.inputValue();
+  await batch.fill('abc');
+  await batch.press('Enter');
+  await expect(step.alert()).toContainText("got 'abc'");
+  await batch.fill(value);
+  await batch.press('Enter');
+  await expect(step.alert()).toHaveCount(0);
+});
+
+test('a loaded witness says on the stage what it shows', async ({ page }) => {
+  const step = new StepPage(page);
+  await step.open('#/step/global-plain');
+  await step.loadWitness('one-after-the-other');
+  const note = page.getByRole('region', { name: 'Loaded witness' });
+  await expect(note).toContainText('Witness one-after-the-other:');
+  await expect(note).toContainText('events are loaded');
+  await expect(note).not.toContainText('§');
+});

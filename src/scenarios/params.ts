@@ -131,6 +131,18 @@ export function listParam(p: Params, name: string): readonly number[] {
 }
 
 /** A parameter value as text ("4", "irqsave", "10,31,-5,0"), as links, forms and --set carry it. */
+/** A parameter's range in words: "1 to 16", "one of sc, tso", "up to 4 values, each 0 to 1000". */
+export function paramRange(spec: ParamSpec): string {
+  switch (spec.kind) {
+    case 'int':
+      return `${String(spec.min)} to ${String(spec.max)}`;
+    case 'choice':
+      return `one of ${spec.choices.join(', ')}`;
+    case 'list':
+      return `up to ${String(spec.maxLength)} values, each ${String(spec.min)} to ${String(spec.max)}`;
+  }
+}
+
 export function paramValueText(v: ParamValue): string {
   return Array.isArray(v) ? v.join(',') : String(v);
 }

@@ -17,6 +17,7 @@ import { describeError, LineMap } from '../lang/source.ts';
 import { catalogue, findScenario, openProgram } from '../scenarios/index.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
 import { ParamError, paramsText, resolveParams } from '../scenarios/params.ts';
+import { count } from '../machine/count.ts';
 import type { Params, ParamValue, Scenario } from '../scenarios/types.ts';
 import { decodeLink, encodeLink, type StepLink } from './link.ts';
 import {
@@ -46,9 +47,22 @@ export interface StepState {
   readonly challenge: string | null;
   /** A side panel another screen asked to have open (the editor's "Explore it"), or null. */
   readonly requestedPanel: string | null;
+  /**
+   * What a parameter change set aside, so it can be undone: the run before it, while the stage
+   * still has the parameters the change gave (`params`, by identity), else null.
+   */
+  readonly undo: {
+    readonly before: Session;
+    readonly witness: string | null;
+    readonly params: Params;
+    /** "batch changed: the 3 events stepped were set aside." */
+    readonly what: string;
+  } | null;
 
   scenarioChosen(id: string): void;
   paramChanged(name: string, text: string): void;
+  /** Puts back the run a parameter change set aside (see `undo`). */
+  undoRequested(): void;
   /** Applies one of the scenario's named parameter sets over the current parameters. */
   presetApplied(name: string): void;
   witnessLoaded(name: string): void;
@@ -158,15 +172,27 @@ export function createStepStore(initial: Session = startSession(first)) {
       }
     };
     // A fresh session with some parameters changed (a bad value leaves a notice, nothing else).
-    const reparameterise = (changes: Readonly<Record<string, string>>) => {
-      const { session } = get();
+    const reparameterise = (changes: Readonly<Record<string, string>>, what: string) => {
+      const { session, witness } = get();
       try {
         const overrides = { ...paramsText(session.params, session.scenario), ...changes };
+        const next = startSession(session.scenario, overrides);
+        const taken = session.events.length;
         set({
-          session: startSession(session.scenario, overrides),
+          session: next,
           notice: null,
           playing: false,
           witness: null,
+          // A run stepped so far is set aside, not lost: Undo puts it back.
+          undo:
+            taken > 0
+              ? {
+                  before: session,
+                  witness,
+                  params: next.params,
+                  what: `${what}: the ${count(taken, 'event')} of the run so far ${taken === 1 ? 'was' : 'were'} set aside.`,
+                }
+              : null,
         });
       } catch (e) {
         set({ notice: messageOf(e) });
@@ -207,6 +233,7 @@ export function createStepStore(initial: Session = startSession(first)) {
       revealed: false,
       witness: null,
       challenge: null,
+      undo: null,
 
       scenarioChosen: (id) => {
         const sc = findScenario(id);
@@ -225,12 +252,24 @@ export function createStepStore(initial: Session = startSession(first)) {
         });
       },
       paramChanged: (name, text) => {
-        reparameterise({ [name]: text });
+        reparameterise({ [name]: text }, `${name} changed`);
+      },
+      undoRequested: () => {
+        const { undo, session } = get();
+        if (!undo || undo.params !== session.params) return;
+        set({
+          session: undo.before,
+          witness: undo.witness,
+          undo: null,
+          notice: null,
+          playing: false,
+        });
       },
       presetApplied: (name) => {
         const { session } = get();
         const preset = session.scenario.presets[name];
-        if (preset) reparameterise(paramsText(preset.apply(session.params)));
+        if (preset)
+          reparameterise(paramsText(preset.apply(session.params)), `Preset ${name} applied`);
         else set({ notice: `${session.scenario.id} has no preset '${name}'` });
       },
       witnessLoaded: (name) => {

@@ -1,7 +1,8 @@
+import { useId } from 'react';
 import { PickAndApply } from '../PickAndApply.tsx';
 import { catalogue, findScenario } from '../../scenarios/index.ts';
 import { PROGRAM_ID } from '../../scenarios/program.ts';
-import { paramsText } from '../../scenarios/params.ts';
+import { paramRange, paramsText } from '../../scenarios/params.ts';
 import { groupBy } from '../groupBy.ts';
 import { ScenarioPicker } from '../ScenarioPicker.tsx';
 import { stepStore, useStep, useStepFields } from './useStep.ts';
@@ -53,8 +54,14 @@ export function ParamsPanel() {
   const sc = session.scenario;
   const text = paramsText(session.params, sc);
   const actions = stepStore.getState();
-  // A refused value is put back to the accepted one (the notice says why).
-  const apply = (name: string, input: HTMLInputElement, accepted: string) => {
+  const id = useId();
+  // A refused value is put back to the accepted one (the notice says why). Typing the accepted
+  // value back clears a notice about this parameter: nothing is wrong any more.
+  const settle = (name: string, input: HTMLInputElement, accepted: string) => {
+    if (input.value === accepted) {
+      if (stepStore.getState().notice?.startsWith(`${name} `)) actions.noticeDismissed();
+      return;
+    }
     actions.paramChanged(name, input.value);
     if (stepStore.getState().notice) input.value = accepted;
   };
@@ -69,34 +76,41 @@ export function ParamsPanel() {
           const value =
             text[p.name] ?? (Array.isArray(p.default) ? p.default.join(',') : String(p.default));
           return (
-            <label key={p.name} title={p.description}>
-              {p.name}
-              {p.kind === 'choice' ? (
-                <select
-                  value={value}
-                  onChange={(e) => {
-                    actions.paramChanged(p.name, e.target.value);
-                  }}
-                >
-                  {p.choices.map((c) => (
-                    <option key={c}>{c}</option>
-                  ))}
-                </select>
-              ) : (
-                <input
-                  key={`${sc.id}-${p.name}-${value}`}
-                  defaultValue={value}
-                  aria-invalid={notice !== null && notice.startsWith(`${p.name} `)}
-                  size={Math.max(p.kind === 'list' ? 12 : 6, value.length + 1)}
-                  onBlur={(e) => {
-                    if (e.target.value !== value) apply(p.name, e.target, value);
-                  }}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter') apply(p.name, e.currentTarget, value);
-                  }}
-                />
-              )}
-            </label>
+            <div key={p.name} className="param">
+              <label>
+                {p.name}{' '}
+                {p.kind === 'choice' ? (
+                  <select
+                    value={value}
+                    aria-describedby={`${id}-${p.name}`}
+                    onChange={(e) => {
+                      actions.paramChanged(p.name, e.target.value);
+                    }}
+                  >
+                    {p.choices.map((c) => (
+                      <option key={c}>{c}</option>
+                    ))}
+                  </select>
+                ) : (
+                  <input
+                    key={`${sc.id}-${p.name}-${value}`}
+                    defaultValue={value}
+                    aria-describedby={`${id}-${p.name}`}
+                    aria-invalid={notice !== null && notice.startsWith(`${p.name} `)}
+                    size={Math.max(p.kind === 'list' ? 12 : 6, value.length + 1)}
+                    onBlur={(e) => {
+                      settle(p.name, e.target, value);
+                    }}
+                    onKeyDown={(e) => {
+                      if (e.key === 'Enter') settle(p.name, e.currentTarget, value);
+                    }}
+                  />
+                )}
+              </label>
+              <span id={`${id}-${p.name}`} className="hint param-help">
+                {p.description} ({paramRange(p)})
+              </span>
+            </div>
           );
         })}
         {Object.keys(sc.presets).map((name) => (

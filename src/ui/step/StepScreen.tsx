@@ -22,6 +22,10 @@ import { stepStore, useStep, useStepFields } from './useStep.ts';
 import './stage.css';
 
 // Panels built on the lessons load with them, on first opening (see App.tsx).
+// Lazy, as the lessons it reads are: the first page does not load them.
+const WitnessNote = lazy(() =>
+  import('./WitnessNote.tsx').then((m) => ({ default: m.WitnessNote })),
+);
 const LessonPanel = lazy(() =>
   import('./LessonPanel.tsx').then((m) => ({ default: m.LessonPanel })),
 );
@@ -80,15 +84,17 @@ export function StepScreen({
   /** Beside lecture slides: the slides own the URL and ←, → and Space. */
   lecture?: boolean;
 }) {
-  const { session, notice, playing, speed, witness, challenge, requestedPanel } = useStepFields(
-    'session',
-    'notice',
-    'playing',
-    'speed',
-    'witness',
-    'challenge',
-    'requestedPanel',
-  );
+  const { session, notice, playing, speed, witness, challenge, requestedPanel, undo } =
+    useStepFields(
+      'session',
+      'notice',
+      'undo',
+      'playing',
+      'speed',
+      'witness',
+      'challenge',
+      'requestedPanel',
+    );
   const [help, setHelp] = useState(false);
   // A link that names a challenge opens on it (and so loads the lessons that judge it).
   // Another screen may have asked for a panel (the editor's "Explore it").
@@ -100,6 +106,9 @@ export function StepScreen({
         : null,
   );
   const [large, setLarge] = useState(false);
+  const undoChange = useCallback(() => {
+    stepStore.getState().undoRequested();
+  }, []);
   const openHelp = useCallback(() => {
     setHelp(true);
   }, []);
@@ -180,6 +189,16 @@ export function StepScreen({
         <Notice action="Dismiss" onAction={dismissNotice}>
           {notice}
         </Notice>
+      )}
+      {undo && undo.params === session.params && (
+        <Notice label="Parameter change" action="Undo" onAction={undoChange}>
+          {undo.what}
+        </Notice>
+      )}
+      {!lecture && witness !== null && (
+        <Suspense fallback={null}>
+          <WitnessNote />
+        </Suspense>
       )}
       <Controls lecture={lecture} />
       <LastStep />
