@@ -768,6 +768,34 @@ test('a loaded witness says on the stage what it shows', async ({ page }) => {
   await step.loadWitness('one-after-the-other');
   const note = page.getByRole('region', { name: 'Loaded witness' });
   await expect(note).toContainText('Witness one-after-the-other:');
-  await expect(note).toContainText('events are loaded');
+  await expect(note.getByRole('group')).toContainText('events are loaded');
   await expect(note).not.toContainText('§');
+});
+
+test('Step mode takes up to 8 CPUs, says so where more are asked, and keeps the moving lane in view', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await step.open('#/step/percpu-classic?cpus=64');
+  await expect(step.heading()).toContainText('percpu-classic');
+  await expect(step.alert()).toContainText(
+    'Part of this link was ignored: cpus must be at most 8 in Step mode',
+  );
+  await step.open('#/step/percpu-classic?cpus=8');
+  await step.openPanel('Parameters');
+  await expect(step.parameter('cpus')).toHaveAccessibleDescription(/\(1 to 8\)$/);
+  await step.parameter('cpus').fill('16');
+  await step.parameter('cpus').press('Enter');
+  await expect(step.alert()).toContainText('cpus must be at most 8 in Step mode');
+  await step.dismissAlert();
+  await step.leaveFields();
+  // Eight lanes: CPU7's lane comes into view as it steps.
+  await step.pressStepKey(7);
+  await expect(step.timelinePosition()).toHaveValue('1');
+  const lanes = page.getByRole('region', { name: 'CPUs' });
+  const box = await lanes.boundingBox();
+  const lane = await step.cpu(7).boundingBox();
+  if (!box || !lane) throw new Error('no lanes');
+  expect(lane.y).toBeGreaterThanOrEqual(box.y - 1);
+  expect(lane.y + lane.height).toBeLessThanOrEqual(box.y + box.height + 1);
 });

@@ -23,6 +23,22 @@ export function cpuColour(k: number): string {
   return CPU_COLOURS[k % CPU_COLOURS.length] as string;
 }
 
+/** WCAG relative luminance of a #rrggbb colour. */
+function luminance(hex: string): number {
+  const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+  const [r = 0, g = 0, b = 0] = c.map((v) =>
+    v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4,
+  );
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** Black or white, whichever reads better on `hex` (a CPU's chip label). */
+export function inkOn(hex: string): '#000000' | '#ffffff' {
+  const l = luminance(hex);
+  // Contrast with black (l + 0.05) / 0.05 against white 1.05 / (l + 0.05).
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? '#000000' : '#ffffff';
+}
+
 /** Colours per kind of step; the kind is also in each mark's title, not colour alone. */
 export const KIND_COLOURS: Readonly<Record<number, string>> = {
   [Kind.Plain]: '#8a8f98',

@@ -136,6 +136,20 @@ function messageOf(e: unknown): string {
 
 const first = catalogue[0] as Scenario;
 
+/**
+ * The most CPUs Step mode shows: each has its own colour (charts/palette.ts has eight) and its
+ * own digit key, and eight lanes still fit beside the listing. Live mode runs up to 64.
+ */
+export const STEP_MAX_CPUS = 8;
+
+/** Why `cpus` is too many for the stage, or null. */
+function tooManyCpus(value: ParamValue | undefined): string | null {
+  const n = Number(value);
+  return Number.isFinite(n) && n > STEP_MAX_CPUS
+    ? `cpus must be at most ${String(STEP_MAX_CPUS)} in Step mode (a colour and a digit key for each), not ${String(value)}; Live mode races up to 64`
+    : null;
+}
+
 /** A link's parameters that `sc` takes, and why each other one was left out. */
 function usableParams(
   sc: Scenario,
@@ -144,6 +158,11 @@ function usableParams(
   const params: Record<string, ParamValue> = {};
   const ignored: string[] = [];
   for (const [name, value] of Object.entries(given)) {
+    const many = name === 'cpus' ? tooManyCpus(value) : null;
+    if (many) {
+      ignored.push(many);
+      continue;
+    }
     try {
       resolveParams(sc, { [name]: value });
       params[name] = value;
@@ -174,6 +193,11 @@ export function createStepStore(initial: Session = startSession(first)) {
     // A fresh session with some parameters changed (a bad value leaves a notice, nothing else).
     const reparameterise = (changes: Readonly<Record<string, string>>, what: string) => {
       const { session, witness } = get();
+      const many = tooManyCpus(changes.cpus);
+      if (many) {
+        set({ notice: many });
+        return;
+      }
       try {
         const overrides = { ...paramsText(session.params, session.scenario), ...changes };
         const next = startSession(session.scenario, overrides);

@@ -1,8 +1,11 @@
+import { useEffect, useRef } from 'react';
 import { cpuColour } from '../../charts/palette.ts';
 import { StoreBuffer } from '../../charts/StoreBuffer.tsx';
 import { currentState } from '../../store/session.ts';
 import { CpuButtons } from './Controls.tsx';
-import { cpuViews } from './view.ts';
+import { type CpuView, cpuViews } from './view.ts';
+import { eventCpu } from '../../machine/events.ts';
+import type { Session } from '../../store/session.ts';
 import { useStep } from './useStep.ts';
 
 /**
@@ -13,8 +16,32 @@ import { useStep } from './useStep.ts';
 export function CpuLanes() {
   const session = useStep((s) => s.session);
   const cpus = cpuViews(session.instance.machine, currentState(session));
+  const box = useRef<HTMLElement>(null);
+  const acted = actedLast(session);
+  // The lane of the CPU that acted last stays in view inside the lanes (never scrolling the
+  // page), so with many CPUs the class sees the one that moved; again when the box resizes.
+  useEffect(() => {
+    const b = box.current;
+    if (!b || acted < 0) return;
+    const keep = () => {
+      const lane = b.children[acted];
+      if (!lane) return;
+      const outer = b.getBoundingClientRect();
+      const r = lane.getBoundingClientRect();
+      if (r.top < outer.top) b.scrollTop += r.top - outer.top;
+      else if (r.bottom > outer.bottom) b.scrollTop += r.bottom - outer.bottom;
+    };
+    keep();
+    const watch = new ResizeObserver(keep);
+    watch.observe(b);
+    return () => {
+      watch.disconnect();
+    };
+  }, [acted, session.cursor]);
+  // More lanes than fit at full height: one line each for the flags and registers.
+  const compact = cpus.length > 4;
   return (
-    <section className="lanes" aria-label="CPUs">
+    <section ref={box} className={`lanes${compact ? ' compact' : ''}`} aria-label="CPUs">
       {cpus.map((c) => (
         <div
           key={c.cpu}
@@ -29,7 +56,7 @@ export function CpuLanes() {
               {c.nextLine > 0 ? `next: line ${c.nextLine}` : c.idle ? 'nothing to run' : 'finished'}
             </span>
           </h3>
-          <p className="flags">
+          <p className="flags" title={compact ? flagsText(c) : undefined}>
             <span>preempt_count {c.preemptCount}</span> ·{' '}
             <span>interrupts {c.irqsOn ? 'on' : 'off'}</span>
             {c.pending && <span className="pending"> · IRQ pending</span>}
@@ -46,4 +73,20 @@ export function CpuLanes() {
       ))}
     </section>
   );
+}
+
+/** The CPU of the event that led to the moment shown, or −1 at the start. */
+function actedLast(s: Session): number {
+  const ev = s.events[s.cursor - 1];
+  return ev === undefined ? -1 : eventCpu(ev);
+}
+
+/** A lane's flags line as text (its tooltip when compact lanes cut it short). */
+function flagsText(c: CpuView): string {
+  return [
+    `preempt_count ${String(c.preemptCount)}`,
+    `interrupts ${c.irqsOn ? 'on' : 'off'}`,
+    ...(c.pending ? ['IRQ pending'] : []),
+    ...c.registers,
+  ].join(' · ');
 }

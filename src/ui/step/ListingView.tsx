@@ -1,4 +1,4 @@
-import { cpuColour } from '../../charts/palette.ts';
+import { cpuColour, inkOn } from '../../charts/palette.ts';
 import { useEffect, useRef } from 'react';
 import { currentState } from '../../store/session.ts';
 import { cpuViews } from './view.ts';
@@ -52,8 +52,20 @@ export function ListingView() {
             <li key={i} className={here.length ? 'current' : undefined}>
               <span className="cursors">
                 {here.map((k) => (
-                  <span key={k} className="cursor-chip" style={{ background: cpuColour(k) }}>
-                    CPU{k}
+                  <span
+                    key={k}
+                    className="cursor-chip"
+                    style={{ background: cpuColour(k), color: inkOn(cpuColour(k)) }}
+                  >
+                    {/* With many CPUs a chip is its digit (the colour is the lane's); read as CPUk. */}
+                    {cpus.length > 4 ? (
+                      <>
+                        <span className="sr-only">CPU</span>
+                        {k}
+                      </>
+                    ) : (
+                      `CPU${String(k)}`
+                    )}
                   </span>
                 ))}
               </span>

@@ -6,6 +6,7 @@ import { paramRange, paramsText } from '../../scenarios/params.ts';
 import { groupBy } from '../groupBy.ts';
 import { ScenarioPicker } from '../ScenarioPicker.tsx';
 import { stepStore, useStep, useStepFields } from './useStep.ts';
+import { STEP_MAX_CPUS } from '../../store/stepStore.ts';
 
 /**
  * Scenario and witness choosers, for the stage's bar. Native selects change on arrow keys, so a choice is committed by
@@ -108,7 +109,13 @@ export function ParamsPanel() {
                 )}
               </label>
               <span id={`${id}-${p.name}`} className="hint param-help">
-                {p.description} ({paramRange(p)})
+                {p.description} (
+                {paramRange(
+                  p.name === 'cpus' && p.kind === 'int'
+                    ? { ...p, max: Math.min(p.max, STEP_MAX_CPUS) }
+                    : p,
+                )}
+                )
               </span>
             </div>
           );

@@ -157,6 +157,11 @@ export function StepScreen({
             {sc.id === PROGRAM_ID ? 'Edit it' : 'Edit a copy'}
           </a>
         )}
+        {!lecture && witness !== null && (
+          <Suspense fallback={null}>
+            <WitnessNote />
+          </Suspense>
+        )}
         <PanelButtons
           taught={sc.id !== PROGRAM_ID}
           open={panel}
@@ -194,11 +199,6 @@ export function StepScreen({
         <Notice label="Parameter change" action="Undo" onAction={undoChange}>
           {undo.what}
         </Notice>
-      )}
-      {!lecture && witness !== null && (
-        <Suspense fallback={null}>
-          <WitnessNote />
-        </Suspense>
       )}
       <Controls lecture={lecture} />
       <LastStep />

@@ -27,10 +27,13 @@ export function WitnessNote() {
           <p>{witness.description}</p>
         </details>
       ) : (
-        <p>
-          Witness <code>{witness.name}</code>: {witness.description}
-          {ready}
-        </p>
+        // One line on the stage (it must not push the stage off a projector); open, the whole.
+        <details>
+          <summary>
+            Witness <code>{witness.name}</code>: {witness.description}
+          </summary>
+          <p>{ready.trim()}</p>
+        </details>
       )}
     </section>
   );
