@@ -213,3 +213,21 @@ test('keyboard only: set the CPUs, run and stop', async ({ page }) => {
   await expect(live.status()).toContainText('Stopped', { timeout: 15_000 });
   expect(await live.total('Lost updates')).toBe(0);
 });
+
+test('Live warns when a run will starve its workers, and says when a rate was cut to its range', async ({
+  page,
+}) => {
+  const live = new LivePage(page);
+  await live.open('#/live/global-plain');
+  const load = page.getByRole('status', { name: 'Load on the cores' });
+  await expect(load).toHaveCount(0);
+  const cpus = page.getByRole('spinbutton', { name: 'CPUs (workers)' });
+  await cpus.fill('64');
+  await cpus.blur();
+  await expect(load).toContainText('64 CPUs on');
+  await expect(load).toContainText('That is starvation, not a hang.');
+  const mig = page.getByRole('spinbutton', { name: 'Migrations per second, per CPU' });
+  await mig.fill('999999999');
+  await expect(mig).toHaveAccessibleDescription(/999999999 is out of range: 1,000,000 is used/);
+  await expect(load).toContainText('interference events a second');
+});

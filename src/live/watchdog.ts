@@ -34,8 +34,11 @@ export class Watchdog {
     private readonly gapMs = 750,
   ) {}
 
-  /** The CPUs whose stamps have not moved for `silenceMs` of watched time, given `now` (ms). */
-  check(stamps: readonly number[], now: number): number[] {
+  /**
+   * The CPUs whose stamps have not moved for `silenceMs` of watched time, given `now` (ms); a
+   * run that starves its workers (load.ts) passes a longer silence.
+   */
+  check(stamps: readonly number[], now: number, silenceMs = this.silenceMs): number[] {
     const paused = this.checked === null || now - this.checked > this.gapMs;
     this.checked = now;
     const silent: number[] = [];
@@ -43,7 +46,7 @@ export class Watchdog {
       if (paused || stamp !== this.last[k]) {
         this.last[k] = stamp;
         this.since[k] = now;
-      } else if (now - (this.since[k] ?? now) >= this.silenceMs) silent.push(k);
+      } else if (now - (this.since[k] ?? now) >= silenceMs) silent.push(k);
     });
     return silent;
   }

@@ -139,6 +139,40 @@ describe('live store', () => {
     expect(store.getState().message).toMatch(/^CPU1 stopped responding .*Press Run to start again/);
   });
 
+  it('waits longer for a starved CPU, and calls it starved rather than hung', async () => {
+    const bridge = fakeBridge({
+      stop: (_run, unresponsive) =>
+        Promise.resolve({ kind: 'unresponsive', cpus: unresponsive ?? [] }),
+    });
+    const timer = manualTimer();
+    // 8 CPU workers on 2 cores at a million migrations a second each.
+    const store = createLiveStore(bridge, 2, 'global-atomic', timer);
+    store.getState().cpusChanged(8);
+    store.getState().settingChanged('migrationRate', 1_000_000);
+    await store.getState().runRequested();
+    const run = store.getState().run;
+    if (!run) throw new Error('no run');
+    const stamp = (k: number, ms: number) => {
+      run.mem.stats[run.mem.statLine(k) + Stat.Time] = ms;
+    };
+    // CPU1 is quiet from 100 ms on; the others stamp. 2.5 s is not enough to call it hung.
+    let t = 0;
+    for (; t <= 2500; t += 250) {
+      for (let k = 0; k < 8; k++) stamp(k, k === 1 ? Math.min(t, 100) : t);
+      timer.tick(t);
+    }
+    expect(store.getState().phase).toBe('running');
+    for (; store.getState().phase === 'running' && t <= 120_000; t += 250) {
+      for (let k = 0; k < 8; k++) stamp(k, k === 1 ? 100 : t);
+      timer.tick(t);
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    expect(store.getState().phase).toBe('failed');
+    expect(store.getState().message).toMatch(
+      /^CPU1 stopped responding \(no sign of life for \d+ s; it was most likely starved rather than hung: 8 CPUs on 2 cores take turns/,
+    );
+  });
+
   it('opens links, saying what it left out', () => {
     const store = createLiveStore(fakeBridge(), 4);
     store.getState().linkOpened('#/live/percpu-seq?cpus=2&batch=16&nope=1&irq=x&sched=0%201');

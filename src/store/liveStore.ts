@@ -22,7 +22,8 @@ import {
   type StopOutcome,
 } from '../live/run.ts';
 import { liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
-import { heartbeats, SILENCE_MS, Watchdog } from '../live/watchdog.ts';
+import { heartbeats, Watchdog } from '../live/watchdog.ts';
+import { type Load, loadOf } from '../live/load.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { findScenario, openProgram } from '../scenarios/index.ts';
 import { jsonObservables, observableText, type Violation } from '../scenarios/outcome.ts';
@@ -180,8 +181,11 @@ function cpuNames(cpus: readonly number[]): string {
   return cpus.map((k) => `CPU${String(k)}`).join(' and ');
 }
 
-/** A stop's outcome, for people; `silent`: CPUs the watchdog saw go quiet while stopping. */
-function stopMessage(outcome: StopOutcome, silent: readonly number[]): string {
+/**
+ * A stop's outcome, for people; `silent`: CPUs the watchdog saw go quiet while stopping; `load`:
+ * how hard the run pressed on the cores (a starved worker is not a hung one).
+ */
+function stopMessage(outcome: StopOutcome, silent: readonly number[], load: Load): string {
   switch (outcome.kind) {
     case 'stopped':
       return 'Stopped: every task finished its operation.';
@@ -197,8 +201,11 @@ function stopMessage(outcome: StopOutcome, silent: readonly number[]): string {
     case 'unresponsive': {
       const one = outcome.cpus.length === 1;
       const names = cpuNames(outcome.cpus);
-      const whose = one ? 'its worker hung or was' : 'their workers hung or were';
-      return `${names} stopped responding (no sign of life for ${String(SILENCE_MS / 1000)} s: ${whose} terminated), so the run was stopped and every worker terminated; the snapshot below is not at rest. Press Run to start again.`;
+      const quiet = `no sign of life for ${String(Math.round(load.silenceMs / 1000))} s`;
+      const why = load.starved
+        ? `${quiet}; ${one ? 'it was' : 'they were'} most likely starved rather than hung: ${load.warning ?? ''} Fewer CPUs or lower rates avoid it`
+        : `${quiet}: ${one ? 'its worker hung or was' : 'their workers hung or were'} terminated`;
+      return `${names} stopped responding (${why}), so the run was stopped and every worker terminated; the snapshot below is not at rest. Press Run to start again.`;
     }
   }
 }
@@ -246,7 +253,11 @@ export function createLiveStore(
           cancel();
           return;
         }
-        const silent = dog.check(heartbeats(run.mem), timer.now());
+        const silent = dog.check(
+          heartbeats(run.mem),
+          timer.now(),
+          loadOf(run.mem.cpus, cores, get().settings).silenceMs,
+        );
         if (silent.length === 0) return;
         // While stopping, a CPU that went quiet is why the stop hangs: the message says so.
         if (phase === 'stopping') silentWhileStopping = silent;
@@ -279,7 +290,11 @@ export function createLiveStore(
       set({
         phase: outcome.kind === 'stopped' ? 'stopped' : 'failed',
         final,
-        message: stopMessage(outcome, silentWhileStopping),
+        message: stopMessage(
+          outcome,
+          silentWhileStopping,
+          loadOf(run.mem.cpus, cores, get().settings),
+        ),
       });
     };
 

@@ -12,6 +12,7 @@ import type { Params, Scenario } from '../../scenarios/types.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg } from '../args.ts';
 import { didYouMean } from '../suggest.ts';
+import { loadOf } from '../../live/load.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 import { lockstepOnThreads, runLive } from '../live/threads.ts';
@@ -126,6 +127,9 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   const out = [
     `${sc.id} live: ${String(machine.cpus)} CPU threads, ${String(r.engine)}, for ${secs.toFixed(2)} s`,
   ];
+  // Told, as the page tells it: with this many threads a slow figure is starvation, not a bug.
+  const load = loadOf(machine.cpus, availableParallelism(), settings);
+  if (load.warning) out.push(`  warning: ${load.warning}`);
   doc.perCpu.forEach((c, k) => {
     out.push(
       `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${formatRate(c.instructionsPerSecond)} instructions/s${c.spins > 0 ? `, ${formatRate(c.spins)} lock spins` : ''}`,

@@ -1,6 +1,8 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { LiveSettings } from '../../live/control.ts';
 import { liveSpecOf } from '../../live/specs.ts';
+import { loadOf } from '../../live/load.ts';
+import { CORES } from '../cores.ts';
 import { findScenario } from '../../scenarios/index.ts';
 import { liveStore, useLive } from './useLive.ts';
 
@@ -8,6 +10,8 @@ import { liveStore, useLive } from './useLive.ts';
 export function LiveRates() {
   const settings = useLive((s) => s.settings);
   const scenario = useLive((s) => s.scenario);
+  const cpus = useLive((s) => s.cpus);
+  const load = loadOf(cpus, CORES, settings);
   const sc = findScenario(scenario);
   const spec = liveSpecOf(scenario);
   const hasIrq = sc ? sc.handlers.some((h) => h.startsWith('IRQ')) : false;
@@ -39,6 +43,12 @@ export function LiveRates() {
             }}
           />
         ))}
+      {load.warning && (
+        <p role="status" aria-label="Load on the cores" className="notice">
+          {load.warning} The watchdog waits {Math.round(load.silenceMs / 1000)} s before it calls a
+          CPU unresponsive.
+        </p>
+      )}
     </fieldset>
   );
 }
@@ -55,6 +65,8 @@ function RateField({
   onChange: (v: number) => void;
 }) {
   const id = useId();
+  // What was typed beyond the range: the field keeps the nearest allowed value and says so.
+  const [clamped, setClamped] = useState<string | null>(null);
   return (
     <div className="row">
       <label htmlFor={id}>{label}</label>
@@ -64,11 +76,23 @@ function RateField({
         min={0}
         max={max}
         value={value}
+        aria-describedby={`${id}-r`}
         onChange={(e) => {
           const v = Number(e.target.value);
-          if (e.target.value !== '' && Number.isFinite(v)) onChange(Math.min(max, Math.max(0, v)));
+          if (e.target.value === '' || !Number.isFinite(v)) return;
+          const kept = Math.min(max, Math.max(0, v));
+          setClamped(
+            kept === v
+              ? null
+              : `${e.target.value} is out of range: ${kept.toLocaleString('en')} is used`,
+          );
+          onChange(kept);
         }}
       />
+      <span id={`${id}-r`} className="hint">
+        0 to {max.toLocaleString('en')}
+        {clamped && <span className="field-error">{clamped}</span>}
+      </span>
     </div>
   );
 }
