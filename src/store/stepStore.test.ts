@@ -96,9 +96,15 @@ describe('the Step-mode store', () => {
       "Part of this link was ignored: percpu-classic has no parameter 'embed'. The rest is open.",
     );
     // A value out of range is left out the same way; a schedule that fails keeps the scenario.
-    store.getState().linkOpened('#/step/percpu-classic?cpus=99');
+    store.getState().linkOpened('#/step/percpu-classic?batch=0');
     expect(store.getState().session.scenario.id).toBe('percpu-classic');
-    expect(store.getState().notice).toMatch(/cpus must be from 1 to 64, got 99/);
+    expect(store.getState().notice).toMatch(/batch must be from 1 to \d+, got 0/);
+    // More CPUs than the stage shows: the reason, and where more run.
+    store.getState().linkOpened('#/step/percpu-classic?cpus=64');
+    expect(store.getState().session.scenario.id).toBe('percpu-classic');
+    expect(store.getState().notice).toMatch(
+      /cpus must be at most 8 in Step mode \(a colour and a digit key for each\), not 64; Live mode races up to 64/,
+    );
     store.getState().linkOpened('#/step/percpu-classic?cpus=3&sched=9');
     expect(store.getState().session.scenario.id).toBe('percpu-classic');
     expect(store.getState().session.params.cpus).toBe(3);
@@ -124,7 +130,10 @@ describe('the Step-mode store', () => {
     const store = createStepStore();
     store.getState().eventRequested(step(0));
     store.getState().paramChanged('cpus', '99');
-    expect(store.getState().notice).toBe('cpus must be from 1 to 64, got 99');
+    expect(store.getState().notice).toMatch(/^cpus must be at most 8 in Step mode/);
+    expect(store.getState().session.cursor).toBe(1);
+    store.getState().paramChanged('iterations', '-1');
+    expect(store.getState().notice).toMatch(/^iterations must be from \d+ to \d+, got -1$/);
     expect(store.getState().session.cursor).toBe(1);
   });
 
