@@ -199,6 +199,17 @@ describe('progress updates', () => {
     });
   });
 
+  it('withSolution records the hints shown, and prefers a solution as simple found with fewer', () => {
+    const score = { interventions: 0, switches: 1, steps: 8 };
+    const key = 'global-plain/lose-one';
+    let p = withSolution(emptyProgress(), key, '0 1 0 1 0 0 1 1', score, 3);
+    expect(p.challenges[key]).toMatchObject({ kind: 'solved', hints: 3 });
+    p = withSolution(p, key, '1 0 1 0 1 1 0 0', score, 0);
+    expect(p.challenges[key]).toEqual({ kind: 'solved', schedule: '1 0 1 0 1 1 0 0', score });
+    const hinted = withSolution(emptyProgress(), key, '0 1 0 1 0 0 1 1', score, 2);
+    expect(parseProgress(serializeProgress(hinted))).toEqual({ ok: true, progress: hinted });
+  });
+
   it('every update gives a record the parser accepts', () => {
     const p = withSettled(
       withSolution(

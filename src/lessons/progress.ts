@@ -17,8 +17,16 @@ export interface LessonProgress {
 }
 
 export type ChallengeProgress =
-  /** A 'reach' challenge solved; the best schedule so far, by score. */
-  | { readonly kind: 'solved'; readonly schedule: string; readonly score: Score }
+  /**
+   * A 'reach' challenge solved; the best schedule so far, by score, and how many hints were
+   * shown when it was found (absent: none).
+   */
+  | {
+      readonly kind: 'solved';
+      readonly schedule: string;
+      readonly score: Score;
+      readonly hints?: number;
+    }
   /** An 'impossible' challenge settled: the student ran the exhaustive check. */
   | { readonly kind: 'settled' };
 
@@ -143,6 +151,7 @@ const challengeSchema = v.variant(
         switches: count(PROGRESS_LIMITS.score),
         steps: count(PROGRESS_LIMITS.score),
       }),
+      hints: v.optional(count(PROGRESS_LIMITS.score)),
     }),
   ],
   (i) => (i.path ? `must be "solved" or "settled", got ${short(i.input)}` : 'must be an object'),
@@ -210,11 +219,24 @@ export function withSlide(p: Progress, scenario: string, slide: number, done = f
   return { ...p, lessons: { ...p.lessons, [scenario]: next } };
 }
 
-/** Progress with a solution recorded; the simpler of it and the one kept wins. */
-export function withSolution(p: Progress, key: string, schedule: string, score: Score): Progress {
+/**
+ * Progress with a solution recorded, found with `hints` hints shown; the simpler of it and the
+ * one kept wins, and of two as simple, the one found with fewer hints.
+ */
+export function withSolution(
+  p: Progress,
+  key: string,
+  schedule: string,
+  score: Score,
+  hints = 0,
+): Progress {
   const was = p.challenges[key];
-  if (was?.kind === 'solved' && compareScores(was.score, score) <= 0) return p;
-  return { ...p, challenges: { ...p.challenges, [key]: { kind: 'solved', schedule, score } } };
+  if (was?.kind === 'solved') {
+    const c = compareScores(was.score, score);
+    if (c < 0 || (c === 0 && (was.hints ?? 0) <= hints)) return p;
+  }
+  const solved = { kind: 'solved' as const, schedule, score, ...(hints > 0 ? { hints } : {}) };
+  return { ...p, challenges: { ...p.challenges, [key]: solved } };
 }
 
 /** Progress with an 'impossible' challenge settled. */

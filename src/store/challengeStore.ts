@@ -229,7 +229,8 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
       set({ check });
       if (check.kind === 'finished' && check.reached && ch.mode === 'reach') {
         const schedule = formatSchedule(session.events.slice(0, session.cursor));
-        progress.getState().challengeSolved(active.scenario, ch.id, schedule, check.score);
+        const hints = get().hints[challengeKey(active.scenario, ch.id)] ?? 0;
+        progress.getState().challengeSolved(active.scenario, ch.id, schedule, check.score, hints);
         requestStats(active.scenario, ch);
       }
     };

@@ -34,7 +34,14 @@ export interface ProgressState {
   /** Slide `slide` of a scenario's lesson reached; `done` when the lesson was seen to the end. */
   slideSeen(scenario: string, slide: number, done?: boolean): void;
   /** A 'reach' challenge solved by `schedule`; the simpler of it and the one kept is kept. */
-  challengeSolved(scenario: string, challengeId: string, schedule: string, score: Score): void;
+  /** `hints`: how many of its hints were shown when it was solved. */
+  challengeSolved(
+    scenario: string,
+    challengeId: string,
+    schedule: string,
+    score: Score,
+    hints?: number,
+  ): void;
   /** An 'impossible' challenge settled by the exhaustive check. */
   challengeSettled(scenario: string, challengeId: string): void;
   /** Forgets all progress, in memory and in storage (also the way out of an unreadable record). */
@@ -107,8 +114,10 @@ export function createProgressStore(storage: ProgressStorage = browserStorage())
         if (was?.slide === now?.slide && was?.done === now?.done) return;
         save(next);
       },
-      challengeSolved: (scenario, challengeId, schedule, score) => {
-        save(withSolution(get().progress, challengeKey(scenario, challengeId), schedule, score));
+      challengeSolved: (scenario, challengeId, schedule, score, hints = 0) => {
+        save(
+          withSolution(get().progress, challengeKey(scenario, challengeId), schedule, score, hints),
+        );
       },
       challengeSettled: (scenario, challengeId) => {
         const key = challengeKey(scenario, challengeId);

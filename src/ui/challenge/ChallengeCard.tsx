@@ -14,7 +14,12 @@ import { boundsText, checkText, distanceText, reachText, scoreText, settleText }
 
 /** What the progress record says of a challenge, in words. */
 function markText(ch: Challenge, record: ChallengeProgress | undefined): string {
-  if (record?.kind === 'solved') return `✓ Solved. Your best: ${scoreText(record.score)}.`;
+  if (record?.kind === 'solved') {
+    const hints = record.hints ?? 0;
+    const help =
+      hints > 0 ? `, with ${hints === 1 ? 'a hint' : `${String(hints)} hints`} shown` : '';
+    return `✓ Solved${help}. Your best: ${scoreText(record.score)}.`;
+  }
   if (record?.kind === 'settled') return '✓ Settled: no schedule within the bounds reaches it.';
   return ch.mode === 'reach' ? 'Not solved yet.' : 'Not settled yet.';
 }
