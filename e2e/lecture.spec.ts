@@ -167,3 +167,28 @@ test('in a lecture, Shift+arrows step in time and the ? sheet says which keys do
   await page.keyboard.press('ArrowLeft');
   await expect(page.getByRole('article', { name: /^Slide 1 of / })).toBeVisible();
 });
+
+test('Copy link in a lecture gives this slide at this moment, and it reopens there', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const step = new StepPage(page);
+  await page.goto('/#/lecture/global-plain/2');
+  await expect(page.getByRole('article', { name: /^Slide 2 of / })).toBeVisible();
+  const cursor = async () => Number(await step.timelinePosition().inputValue());
+  const at = await cursor();
+  await page.keyboard.press('Digit1');
+  await expect.poll(cursor).toBe(at + 1);
+  const url = await step.copyLink();
+  expect(url).toMatch(new RegExp(`#/lecture/global-plain/2\\?sched=.+&at=${at + 1}$`));
+  const other = await context.newPage();
+  await other.goto(url);
+  await expect(other.getByRole('article', { name: /^Slide 2 of / })).toBeVisible();
+  await expect(other.getByRole('slider', { name: 'Timeline position' })).toHaveValue(
+    String(at + 1),
+  );
+  // The next slide is the slide's own stage again, with a plain address.
+  await other.keyboard.press('PageDown');
+  await expect(other).toHaveURL(/#\/lecture\/global-plain\/3$/);
+});

@@ -1,8 +1,16 @@
 // Lecture links: #/lecture/<scenario>/<slide>, slides numbered from 1, so each slide of each
 // lesson has its own address a teacher can put in a course page.
 
+/** A moment of the stage a teacher stepped to on a slide: the schedule and the events shown. */
+export interface LectureMoment {
+  readonly schedule: string;
+  readonly at: number;
+}
+
 export interface LectureLink {
   readonly scenario: string;
+  /** The stage as stepped on the slide (null: the slide's own moment). */
+  readonly moment: LectureMoment | null;
   /** From 1, as written; the lesson clamps it to its slides (see `slideOf`). */
   readonly slide: number;
   /** The slide part as typed, when it is not a slide number ("abc"). */
@@ -10,12 +18,17 @@ export interface LectureLink {
 }
 
 export function parseLectureLink(hash: string): LectureLink | null {
-  const m = /^#\/lecture\/([a-z0-9-]+)(?:\/([^/]*))?\/?$/.exec(hash);
+  const m = /^#\/lecture\/([a-z0-9-]+)(?:\/([^/?]*))?\/?(?:\?(.*))?$/.exec(hash);
   if (!m?.[1]) return null;
   const part = m[2] ?? '';
   const number = /^\d{1,6}$/.test(part) ? Number(part) : null;
+  const q = new URLSearchParams(m[3] ?? '');
+  const schedule = q.get('sched');
+  const at = Number(q.get('at') ?? NaN);
   return {
     scenario: m[1],
+    // The schedule is checked where it is loaded (a bad one there says why).
+    moment: schedule !== null && Number.isInteger(at) && at >= 0 ? { schedule, at } : null,
     slide: number ?? 1,
     badSlide: part === '' || number !== null ? null : decodeURIComponent(part),
   };
@@ -49,6 +62,10 @@ export function slideOf(
   return { slide: link.slide, problem: null };
 }
 
-export function lectureLink(scenario: string, slide: number): string {
-  return `#/lecture/${scenario}/${String(slide)}`;
+/** A slide's link, and with `moment` the stage as stepped there ("slide 3 at this moment"). */
+export function lectureLink(scenario: string, slide: number, moment?: LectureMoment): string {
+  const base = `#/lecture/${scenario}/${String(slide)}`;
+  if (!moment) return base;
+  const q = new URLSearchParams({ sched: moment.schedule, at: String(moment.at) });
+  return `${base}?${q.toString()}`;
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { isStageKey, spaceIsFree } from '../keys.ts';
 import { PredictReveal } from '../PredictReveal.tsx';
 import { findLesson, slideStage } from '../../lessons/index.ts';
@@ -7,8 +7,9 @@ import { findScenario } from '../../scenarios/index.ts';
 import { formatSchedule } from '../../machine/schedule.ts';
 import { lectureLink, type LectureLink, slideOf } from '../../store/lectureLink.ts';
 import { linkOf } from '../../store/stepStore.ts';
+import type { Session } from '../../store/session.ts';
 import { StepScreen } from '../step/StepScreen.tsx';
-import { stepStore } from '../step/useStep.ts';
+import { stepStore, useStep } from '../step/useStep.ts';
 import { progressStore } from '../useProgress.ts';
 import './lecture.css';
 
@@ -31,18 +32,40 @@ export function LectureScreen({ link }: { link: LectureLink | null }) {
   const current = slides[n - 1];
   const count = slides.length;
 
-  // The stage follows the slide: its parameters, and the state its schedule prefix ends in.
+  const opened = useRef<Session | null>(null);
+  const momentSchedule = link?.moment?.schedule;
+  const momentAt = link?.moment?.at;
+  // The stage follows the slide: its parameters, and the state its schedule prefix ends in, or
+  // the moment the link was copied at (a teacher's "slide 3 at this moment").
   useEffect(() => {
     if (!sc || !current) return;
     const store = stepStore.getState();
     if (store.session.scenario.id !== sc.id) store.scenarioChosen(sc.id);
-    if (current.at !== undefined || current.params !== undefined) {
-      const stage = slideStage(sc, current);
+    const stage = slideStage(sc, current);
+    if (momentSchedule !== undefined && momentAt !== undefined) {
+      store.scheduleLoaded(paramsText(stage.params, sc), momentSchedule);
+      stepStore.getState().jumpRequested(momentAt);
+    } else if (current.at !== undefined || current.params !== undefined) {
       store.scheduleLoaded(paramsText(stage.params, sc), formatSchedule(stage.events));
       stepStore.getState().jumpRequested(stage.events.length);
     }
+    // The slide's own moment: what a slide with no schedule of its own opened on.
+    if (momentSchedule === undefined) opened.current = stepStore.getState().session;
     progressStore.getState().slideSeen(sc.id, n - 1, n === slides.length);
-  }, [sc, current, n, slides.length]);
+  }, [sc, current, n, slides.length, momentSchedule, momentAt]);
+
+  // The address holds the slide, and the moment when the teacher has stepped away from the
+  // slide's own: Copy link then gives "this slide, at this moment".
+  const session = useStep((s) => s.session);
+  useEffect(() => {
+    if (!sc || !current || session.scenario.id !== sc.id) return;
+    const own = opened.current;
+    const schedule = formatSchedule(session.events);
+    const same =
+      own !== null && schedule === formatSchedule(own.events) && session.cursor === own.cursor;
+    const hash = lectureLink(scenario, n, same ? undefined : { schedule, at: session.cursor });
+    if (location.hash !== hash) history.replaceState(null, '', hash);
+  }, [session, sc, current, scenario, n]);
 
   useEffect(() => {
     const go = (to: number) => {

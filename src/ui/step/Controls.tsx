@@ -187,7 +187,10 @@ export function Controls({ lecture = false }: { lecture?: boolean }) {
           className="share"
           onClick={() => {
             const { session, challenge } = stepStore.getState();
-            const url = `${location.origin}${location.pathname}${linkOf(session, challenge)}`;
+            // Beside slides the address is the lecture's (this slide, at this moment).
+            const url = lecture
+              ? location.href
+              : `${location.origin}${location.pathname}${linkOf(session, challenge)}`;
             void navigator.clipboard.writeText(url).then(
               () => {
                 setCopied('Link copied');
