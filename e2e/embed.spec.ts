@@ -59,3 +59,24 @@ test('an embed links out to the moment it shows, and opens Live in a page of its
   await expect(live).toHaveAttribute('href', /#\/live\/global-plain\?/);
   await expect(live).not.toHaveAttribute('href', /embed=1/);
 });
+
+test('in a 640×480 frame the stage keeps at least half the frame, the chrome in a menu', async ({
+  page,
+}) => {
+  await page.setContent(
+    `<iframe title="percpu-lab" width="640" height="480" src="${site}?embed=1#/step/global-plain"></iframe>`,
+  );
+  const lab = page.frameLocator('iframe[title="percpu-lab"]');
+  const stage = lab.getByRole('region', { name: 'Listing' });
+  await expect(stage).toBeVisible();
+  const lanes = await lab.getByRole('region', { name: 'CPUs' }).boundingBox();
+  if (!lanes) throw new Error('no lanes');
+  expect(lanes.height).toBeGreaterThanOrEqual(240);
+  await expect(lab.getByRole('button', { name: 'Step CPU 0' })).toBeInViewport({ ratio: 1 });
+  await expect(lab.getByRole('button', { name: 'Step CPU 1' })).toBeInViewport({ ratio: 1 });
+  // The panels and choosers are one click away, in the menu.
+  await expect(lab.getByRole('group', { name: 'Panels' })).toBeHidden();
+  await lab.getByText('Menu', { exact: true }).click();
+  await lab.getByRole('group', { name: 'Panels' }).getByRole('button', { name: 'Explore' }).click();
+  await expect(lab.getByRole('region', { name: 'Explore' })).toBeVisible();
+});

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from 'react';
 import { Timeline } from '../../charts/Timeline.tsx';
 import { ExplorePanel } from '../explore/ExplorePanel.tsx';
 import { fullLabHref } from '../embed.ts';
+import { useMedia } from '../useMedia.ts';
 import { Notice } from '../Notice.tsx';
 import { editLink } from '../../store/editLink.ts';
 import { linkOf } from '../../store/stepStore.ts';
@@ -50,6 +51,21 @@ function panelContent(name: PanelName) {
 }
 
 /** The moment's timeline, compact, under the stage. */
+/** A frame too small for the stage and its chrome side by side (a 640 × 480 <iframe>). */
+const SMALL_FRAME = '(max-width: 800px), (max-height: 620px)';
+
+/** The stage bar's controls: as they are, or (in a small frame) behind a Menu disclosure. */
+function Chrome({ embedded: framed, children }: { embedded: boolean; children: ReactNode }) {
+  const small = useMedia(SMALL_FRAME);
+  if (!framed || !small) return <>{children}</>;
+  return (
+    <details className="embed-menu">
+      <summary>Menu</summary>
+      <div className="embed-menu-body">{children}</div>
+    </details>
+  );
+}
+
 function dismissNotice() {
   stepStore.getState().noticeDismissed();
 }
@@ -147,28 +163,42 @@ export function StepScreen({
         <h2>
           {sc.title} <code>{sc.id}</code>
         </h2>
-        {!lecture && <Choosers key={`${sc.id}|${witness ?? ''}`} />}
-        {!lecture && sc.text && (
-          <a
-            className="edit-copy"
-            href={editLink(sc.text(session.params))}
-            title="Opens this program's text in the editor, to change and run as your own"
+        {/* Framed (a course page's <iframe>), the stage's chrome folds into a menu so that the
+            stage keeps the frame; the full lab is one link away. */}
+        <Chrome embedded={embedded}>
+          {!lecture && <Choosers key={`${sc.id}|${witness ?? ''}`} />}
+          {!lecture && sc.text && (
+            <a
+              className="edit-copy"
+              href={editLink(sc.text(session.params))}
+              title="Opens this program's text in the editor, to change and run as your own"
+            >
+              {sc.id === PROGRAM_ID ? 'Edit it' : 'Edit a copy'}
+            </a>
+          )}
+          {!lecture && witness !== null && (
+            <Suspense fallback={null}>
+              <WitnessNote />
+            </Suspense>
+          )}
+          <PanelButtons
+            taught={sc.id !== PROGRAM_ID}
+            open={panel}
+            onToggle={(name) => {
+              setPanel((p) => (p === name ? null : (name as PanelName)));
+            }}
+          />
+          <button
+            type="button"
+            aria-pressed={large}
+            title="Larger type for a projector at the back of a room"
+            onClick={() => {
+              setLarge((l) => !l);
+            }}
           >
-            {sc.id === PROGRAM_ID ? 'Edit it' : 'Edit a copy'}
-          </a>
-        )}
-        {!lecture && witness !== null && (
-          <Suspense fallback={null}>
-            <WitnessNote />
-          </Suspense>
-        )}
-        <PanelButtons
-          taught={sc.id !== PROGRAM_ID}
-          open={panel}
-          onToggle={(name) => {
-            setPanel((p) => (p === name ? null : (name as PanelName)));
-          }}
-        />
+            Large
+          </button>
+        </Chrome>
         {embedded && (
           <a
             href={fullLabHref(linkOf(session, challenge))}
@@ -179,16 +209,6 @@ export function StepScreen({
             Open in percpu-lab
           </a>
         )}
-        <button
-          type="button"
-          aria-pressed={large}
-          title="Larger type for a projector at the back of a room"
-          onClick={() => {
-            setLarge((l) => !l);
-          }}
-        >
-          Large
-        </button>
       </div>
       {notice && (
         <Notice action="Dismiss" onAction={dismissNotice}>
