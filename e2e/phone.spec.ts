@@ -1,0 +1,48 @@
+import { expect, type Page, test } from '@playwright/test';
+import { StepPage } from './pages/step.ts';
+
+// A student on a phone (390 × 844): no page scrolls sideways, the Step stage stacks, and a
+// panel is a full-width sheet whose content is not cut off.
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+async function noSidewaysScroll(page: Page) {
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(390);
+}
+
+for (const [name, hash] of [
+  ['the home page', '/#/'],
+  ['the lecture', '/#/lecture/global-plain/2'],
+  ['Live mode', '/#/live/global-plain'],
+  ['the Scaling view', '/#/scaling'],
+  ['the editor', '/#/edit'],
+] as const) {
+  test(`${name} does not scroll sideways on a phone`, async ({ page }) => {
+    await page.goto(hash);
+    await expect(page.getByRole('heading').first()).toBeVisible();
+    await noSidewaysScroll(page);
+  });
+}
+
+test('Step mode on a phone: the stage stacks, and a panel is a full-width sheet', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await step.open('#/step/percpu-classic?sched=0+1&at=2');
+  await noSidewaysScroll(page);
+  // Lanes above the listing, the listing above memory: one column.
+  const lanes = await page.getByRole('region', { name: 'CPUs' }).boundingBox();
+  const listing = await page.getByRole('region', { name: 'Listing' }).boundingBox();
+  if (!lanes || !listing) throw new Error('no stage');
+  expect(listing.y).toBeGreaterThanOrEqual(lanes.y + lanes.height - 1);
+  await step.openPanel('Challenges');
+  const panel = page.getByRole('complementary', { name: 'Challenges panel' });
+  const box = await panel.boundingBox();
+  expect(box?.width).toBeGreaterThanOrEqual(380);
+  // A goal's value is in view, not cut off at the right.
+  const goal = panel.getByRole('definition').first();
+  await expect(goal).toBeInViewport({ ratio: 1 });
+  await noSidewaysScroll(page);
+});
