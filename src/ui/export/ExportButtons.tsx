@@ -11,11 +11,14 @@ export function ExportButtons({
   target,
   what,
   name,
+  heading,
 }: {
   target: RefObject<Element | null>;
   what: string;
   /** File name without extension, e.g. "percpu-classic-slots-step-12". */
   name: string;
+  /** The figure's first caption line: "percpu-classic, step 12: the counter". */
+  heading?: string;
 }) {
   const [problem, setProblem] = useState('');
   const run = (f: (el: Element) => Promise<void> | void) => {
@@ -36,7 +39,7 @@ export function ExportButtons({
         aria-label={`Export ${what} as SVG`}
         onClick={() => {
           run((el) => {
-            exportSvg(el, `${name}.svg`);
+            exportSvg(el, `${name}.svg`, heading);
           });
         }}
       >
@@ -46,7 +49,7 @@ export function ExportButtons({
         type="button"
         aria-label={`Export ${what} as PNG`}
         onClick={() => {
-          run((el) => exportPng(el, `${name}.png`));
+          run((el) => exportPng(el, `${name}.png`, heading));
         }}
       >
         PNG

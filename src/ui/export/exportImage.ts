@@ -47,7 +47,42 @@ function sizeOf(svg: SVGSVGElement): { width: number; height: number } {
  * A standalone copy of `target`'s SVG as text: computed styles inlined as attributes, explicit
  * width and height, and the namespaces a file needs.
  */
-export function serializeSvg(target: Element): string {
+export function serializeSvg(target: Element, heading?: string): string {
+  return standalone(target, heading).text;
+}
+
+/** Caption lines above a figure: the first bold, each 16 units high, then a gap. */
+const LINE = 16;
+function captionHeight(caption: readonly string[]): number {
+  return caption.length === 0 ? 0 : caption.length * LINE + 8;
+}
+
+/**
+ * Breaks `text` into lines of at most `width` units for an 11-unit sans-serif caption (about
+ * 6 units a character: a file carries no font metrics, so this errs on the short side).
+ */
+export function captionLines(text: string, width: number): string[] {
+  const per = Math.max(12, Math.floor(width / 6.2));
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > per) {
+      out.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') out.push(line);
+  return out;
+}
+
+/**
+ * `target`'s SVG as a file on its own: styles inlined, its size, and above it the caption lines
+ * (what it shows and where from), so a figure pasted into a handout says what it is.
+ */
+function standalone(
+  target: Element,
+  heading: string | undefined,
+): { text: string; width: number; height: number } {
   const svg = svgOf(target);
   const clone = svg.cloneNode(true) as SVGSVGElement;
   const from = [svg, ...Array.from(svg.querySelectorAll('*'))];
@@ -75,7 +110,41 @@ export function serializeSvg(target: Element): string {
     title.textContent = label;
     clone.insertBefore(title, clone.firstChild);
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(clone)}`;
+  // The heading (scenario and step), then what the chart's name says it shows.
+  // The heading's lines are bold, a little wider a character: they wrap a little sooner.
+  const bold = heading === undefined ? [] : captionLines(heading, width * 0.88);
+  const caption =
+    heading === undefined ? [] : [...bold, ...(label ? captionLines(label, width) : [])];
+  const head = captionHeight(caption);
+  if (head === 0) {
+    const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(clone)}`;
+    return { text, width, height };
+  }
+  const outer = document.createElementNS(SVG_NS, 'svg');
+  outer.setAttribute('xmlns', SVG_NS);
+  outer.setAttribute('width', String(width));
+  outer.setAttribute('height', String(height + head));
+  outer.setAttribute('viewBox', `0 0 ${String(width)} ${String(height + head)}`);
+  const bg = document.createElementNS(SVG_NS, 'rect');
+  bg.setAttribute('width', '100%');
+  bg.setAttribute('height', '100%');
+  bg.setAttribute('fill', '#ffffff');
+  outer.append(bg);
+  caption.forEach((line, i) => {
+    const t = document.createElementNS(SVG_NS, 'text');
+    t.setAttribute('x', '6');
+    t.setAttribute('y', String(LINE * (i + 1) - 3));
+    t.setAttribute('font-family', 'system-ui, sans-serif');
+    t.setAttribute('font-size', i < bold.length ? '12' : '11');
+    if (i < bold.length) t.setAttribute('font-weight', '700');
+    t.setAttribute('fill', '#222222');
+    t.textContent = line;
+    outer.append(t);
+  });
+  clone.setAttribute('y', String(head));
+  outer.append(clone);
+  const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(outer)}`;
+  return { text, width, height: height + head };
 }
 
 /** Offers `blob` as a download named `filename`. */
@@ -100,15 +169,14 @@ export function downloadText(filename: string, text: string, type: string): void
 }
 
 /** Downloads `target`'s SVG (an <svg>, or an element holding one) as `filename`. */
-export function exportSvg(target: Element, filename: string): void {
-  download(new Blob([serializeSvg(target)], { type: 'image/svg+xml' }), filename);
+export function exportSvg(target: Element, filename: string, heading?: string): void {
+  download(new Blob([serializeSvg(target, heading)], { type: 'image/svg+xml' }), filename);
 }
 
-/** Renders `target`'s SVG to a PNG blob at `scale`× its size (2× for print). */
-export async function renderPng(target: Element, scale = 2): Promise<Blob> {
-  const svg = svgOf(target);
-  const { width, height } = sizeOf(svg);
-  const url = URL.createObjectURL(new Blob([serializeSvg(svg)], { type: 'image/svg+xml' }));
+/** Renders `target`'s SVG (with its caption) to a PNG blob at `scale`× its size (2× for print). */
+export async function renderPng(target: Element, scale = 2, heading?: string): Promise<Blob> {
+  const { text, width, height } = standalone(target, heading);
+  const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
   try {
     const img = new Image();
     img.decoding = 'async';
@@ -134,8 +202,13 @@ export async function renderPng(target: Element, scale = 2): Promise<Blob> {
 }
 
 /** Downloads `target`'s SVG drawn as a PNG at `scale`× (default 2×, for handouts). */
-export async function exportPng(target: Element, filename: string, scale = 2): Promise<void> {
-  download(await renderPng(target, scale), filename);
+export async function exportPng(
+  target: Element,
+  filename: string,
+  heading?: string,
+  scale = 2,
+): Promise<void> {
+  download(await renderPng(target, scale, heading), filename);
 }
 
 /** "percpu-classic-slots-step-12": the file name of a chart at a step, without extension. */

@@ -78,6 +78,9 @@ export function MemoryView() {
     return c && !c.perCpu ? [seqWordOf(kind, c.name, c.label, s[c.addr] as number)] : [];
   });
   const file = (chart: string) => exportName(id, chart, session.cursor);
+  // An exported figure says what it is: the scenario, the moment, the chart.
+  const heading = (chart: string) =>
+    `${session.scenario.title} (${id}), step ${String(session.cursor)}: ${chart}`;
   // Without the counter chart, a fold still shows on the plain slot bars.
   const folded = session.cursor > 0 && session.steps[session.cursor - 1]?.kind === Kind.Fold;
   return (
@@ -143,7 +146,12 @@ export function MemoryView() {
               sweeps,
             })}
           </figcaption>
-          <ExportButtons target={counterRef} what="counter chart" name={file('slots')} />
+          <ExportButtons
+            target={counterRef}
+            what="counter chart"
+            name={file('slots')}
+            heading={heading('the counter')}
+          />
         </figure>
       )}
       {!cells &&
@@ -162,14 +170,24 @@ export function MemoryView() {
         <figure className="seq-figure">
           <SeqWord svgRef={seqRef} words={words} />
           <figcaption>{words.map(seqWordText).join('. ')}</figcaption>
-          <ExportButtons target={seqRef} what="sequence chart" name={file('sequence')} />
+          <ExportButtons
+            target={seqRef}
+            what="sequence chart"
+            name={file('sequence')}
+            heading={heading('the sequence count')}
+          />
         </figure>
       )}
       {torn && (
         <figure className="torn-figure">
           <TornRead svgRef={tornRef} view={torn} />
           <figcaption>{tornText(torn)}</figcaption>
-          <ExportButtons target={tornRef} what="torn-read chart" name={file('torn-read')} />
+          <ExportButtons
+            target={tornRef}
+            what="torn-read chart"
+            name={file('torn-read')}
+            heading={heading('the torn read')}
+          />
         </figure>
       )}
     </section>
