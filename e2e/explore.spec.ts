@@ -17,6 +17,11 @@ test('explore global-plain in a worker: three outcomes, the lost updates marked,
   const { step, panel } = await exploreAt(page, '#/step/global-plain?iterations=2');
   await expect(panel.getByRole('status')).toContainText('Done:');
   await expect(panel.getByRole('img', { name: /^Outcome histogram/ })).toBeVisible();
+  // Both axes say what they count: end states up, outcomes (as numbered in the list) across.
+  await expect(panel.getByRole('img', { name: /^Outcome histogram/ })).toContainText('end states');
+  await expect(panel.getByRole('img', { name: /^Outcome histogram/ })).toContainText(
+    'outcome, numbered as in the list below',
+  );
   const outcomes = panel.getByRole('list', { name: 'Outcomes' }).getByRole('listitem');
   await expect(outcomes).toHaveCount(3);
   await expect(panel.getByRole('img', { name: /^Outcome histogram/ })).toHaveAttribute(

@@ -2,7 +2,9 @@ import { Hatch, YTicks } from './parts.tsx';
 import { histogramLayout } from './histogram.ts';
 
 const W = 720;
-const H = 220;
+const H = 244;
+/** Room for the axis titles: the y title at the left, the x title under the baseline. */
+const MARGIN = { top: 20, right: 10, bottom: 30, left: 62 };
 
 /** One bar per outcome; violating outcomes are hatched red and marked ✗ (not colour alone). */
 export function OutcomeHistogram({
@@ -14,6 +16,7 @@ export function OutcomeHistogram({
     outcomes.map((o) => o.count),
     W,
     H,
+    MARGIN,
   );
   const verdict = (o: (typeof outcomes)[number]) =>
     o.broken.length > 0 ? ` (breaks ${o.broken.join(', ')})` : '';
@@ -21,7 +24,17 @@ export function OutcomeHistogram({
   return (
     <svg className="histogram" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary}>
       <Hatch id="bad-hatch" />
-      <YTicks ticks={l.ticks} x1={44} x2={W - 10} />
+      <YTicks ticks={l.ticks} x1={MARGIN.left - 4} x2={W - 10} />
+      <text
+        className="axis-title"
+        transform={`translate(14 ${String((MARGIN.top + l.baseline) / 2)}) rotate(-90)`}
+        textAnchor="middle"
+      >
+        end states
+      </text>
+      <text className="axis-title" x={(MARGIN.left + W) / 2} y={H - 6} textAnchor="middle">
+        outcome, numbered as in the list below (✗: breaks an invariant)
+      </text>
       {l.bars.map((b) => {
         const o = outcomes[b.index];
         if (!o) return null;
@@ -48,7 +61,7 @@ export function OutcomeHistogram({
           </g>
         );
       })}
-      <line x1={44} x2={W - 10} y1={l.baseline} y2={l.baseline} stroke="#000" />
+      <line x1={MARGIN.left - 4} x2={W - 10} y1={l.baseline} y2={l.baseline} stroke="#000" />
     </svg>
   );
 }
