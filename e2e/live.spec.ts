@@ -231,3 +231,18 @@ test('Live warns when a run will starve its workers, and says when a rate was cu
   await expect(mig).toHaveAccessibleDescription(/999999999 is out of range: 1,000,000 is used/);
   await expect(load).toContainText('interference events a second');
 });
+
+test('once the CPUs run, their charts lead the page and the set-up follows', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const live = new LivePage(page);
+  await live.open('#/live/percpu-classic');
+  await live.button('Run').click();
+  const charts = page.getByRole('region', { name: 'Live charts' });
+  await expect(charts.getByRole('img').first()).toBeInViewport();
+  // The set-up is still there, after the charts, and interference still changes the run.
+  const setup = await page.getByRole('group', { name: 'Machine' }).boundingBox();
+  const first = await charts.boundingBox();
+  expect(setup && first && setup.y > first.y).toBe(true);
+  await live.button('Stop').click();
+  await expect(live.button('Run')).toBeEnabled({ timeout: 15_000 });
+});

@@ -94,6 +94,7 @@ function LiveBody() {
     'offered',
   );
   const { reading, history } = useLiveReading(run, phase);
+  const ran = run !== null || final !== null;
   const cores = CORES;
   const sc = findScenario(scenario);
   const spec = liveSpecOf(scenario);
@@ -139,13 +140,18 @@ function LiveBody() {
     );
   }
 
+  const setup = (
+    <div className="live-top">
+      <LiveSetup key={scenario} cores={cores} />
+      <LiveRates />
+    </div>
+  );
   return (
     <>
       {sc && <ScenarioIntro scenario={sc} />}
-      <div className="live-top">
-        <LiveSetup key={scenario} cores={cores} />
-        <LiveRates />
-      </div>
+      {/* Before a run the set-up comes first; once the CPUs have run, what they did leads and
+          the set-up follows (its interference still changes a run in progress). */}
+      {ran ? null : setup}
       <RunControls
         label="Run controls"
         actions={actions}
@@ -232,6 +238,7 @@ function LiveBody() {
           <RecentEvents notes={history.notes} scenario={scenario} />
         </section>
       )}
+      {ran ? setup : null}
       {final && <FinalReport report={final} scenario={scenario} locks={relevant?.spins ?? false} />}
       <LockstepPanel key={`${scenario}:${offered?.schedule ?? ''}`} />
       <StoreBufferTest />
