@@ -66,3 +66,21 @@ test('Export PNG downloads a 2× PNG of the chart', async ({ charts }) => {
   expect(seq.suggestedFilename()).toBe('percpu-seq-sequence-step-28.svg');
   expect(charts.consoleErrors).toEqual([]);
 });
+
+test('a per-CPU variable without a counter chart exports too (irq-local-rmw, this-cpu-migrate)', async ({
+  page,
+}) => {
+  for (const [hash, what] of [
+    ['#/step/irq-local-rmw?sched=0+0+irq0+0*4+0+0', 'c chart'],
+    ['#/step/this-cpu-migrate?sched=0+mig0>1+1', 'events chart'],
+  ] as const) {
+    await page.goto(`/${hash}`);
+    const group = page.getByRole('group', { name: `Export ${what}` });
+    await expect(group.getByRole('button', { name: `Export ${what} as SVG` })).toBeVisible();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      group.getByRole('button', { name: `Export ${what} as SVG` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/-step-\d+\.svg$/);
+  }
+});

@@ -158,12 +158,12 @@ export function MemoryView() {
         perCpuCells(m, s)
           .filter((c) => !c.isLock)
           .map((c) => (
-            <SlotBars
+            <PlainBars
               key={c.name}
               label={c.label}
               values={c.values}
-              batch={null}
-              colour={cpuColour}
+              name={file(c.name)}
+              heading={heading(c.label)}
             />
           ))}
       {words.length > 0 && (
@@ -191,5 +191,28 @@ export function MemoryView() {
         </figure>
       )}
     </section>
+  );
+}
+
+/** A per-CPU variable's bars where there is no counter chart (irq-local-rmw's c), exportable. */
+function PlainBars({
+  label,
+  values,
+  name,
+  heading,
+}: {
+  label: string;
+  values: readonly number[];
+  name: string;
+  heading: string;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  return (
+    <figure className="slot-figure">
+      <div ref={ref}>
+        <SlotBars label={label} values={values} batch={null} colour={cpuColour} />
+      </div>
+      <ExportButtons target={ref} what={`${label} chart`} name={name} heading={heading} />
+    </figure>
   );
 }
