@@ -134,7 +134,8 @@ test('hints reveal one at a time, and the last one’s schedule solves by keyboa
   await step.leaveFields();
   await step.forwardByKey(solutionScore.steps);
   await expect(panel.attempt(TITLE)).toContainText('Solved:');
-  await expect(panel.mark(TITLE)).toContainText('✓ Solved.');
+  // Solved with every hint shown: the mark says so (finding 29).
+  await expect(panel.mark(TITLE)).toContainText(`✓ Solved, with ${total} hints shown.`);
 });
 
 test('more interventions than the bound are refused as over the bound', async ({ page }) => {
@@ -190,4 +191,13 @@ test('a link names the challenge: it opens on it, and the address keeps the atte
   // Leaving the challenge drops it from the address.
   await panel.challenge(TITLE).getByRole('button', { name: 'Leave challenge' }).click();
   await expect.poll(() => page.evaluate(() => location.hash)).not.toMatch(/challenge=/);
+});
+
+test("a challenge's goal says what its names mean, in the scenario's words", async ({ page }) => {
+  const { panel } = await openChallenges(page, 'global-plain');
+  const ch = findLesson('global-plain')?.challenges.find((c) => c.id === 'lose-two');
+  if (!ch) throw new Error('global-plain lost lose-two');
+  const terms = panel.challenge(ch.title).getByRole('list', { name: "What the goal's names mean" });
+  await expect(terms).toContainText('nr:');
+  await expect(terms).toContainText('exact:');
 });

@@ -4,7 +4,10 @@ import {
   type ChallengeProgress,
   challengeKey,
   describeGoal,
+  challengeParams,
+  goalNames,
 } from '../../lessons/index.ts';
+import { findScenario } from '../../scenarios/index.ts';
 import type { ChallengeCheck, StatsEntry } from '../../store/challengeStore.ts';
 import { useStep } from '../step/useStep.ts';
 import { useProgress } from '../useProgress.ts';
@@ -22,6 +25,35 @@ function markText(ch: Challenge, record: ChallengeProgress | undefined): string 
   }
   if (record?.kind === 'settled') return '✓ Settled: no schedule within the bounds reaches it.';
   return ch.mode === 'reach' ? 'Not solved yet.' : 'Not settled yet.';
+}
+
+/** What the goal's names mean, in the scenario's words: the goal is written in the model's. */
+function GoalTerms({ scenario, ch }: { scenario: string; ch: Challenge }) {
+  const sc = findScenario(scenario);
+  if (!sc) return null;
+  const names = goalNames(ch.goal);
+  const invariants = [...new Set(names.invariants)];
+  const observables = [...new Set(names.observables)];
+  const terms = [
+    ...observables.map(
+      (n) =>
+        [
+          n,
+          sc.observables(challengeParams(sc, ch)).find((o) => o.name === n)?.description,
+        ] as const,
+    ),
+    ...invariants.map((n) => [n, sc.invariants.find((i) => i.id === n)?.description] as const),
+  ].filter((t): t is readonly [string, string] => t[1] !== undefined && t[1] !== '');
+  if (terms.length === 0) return null;
+  return (
+    <ul className="goal-terms hint" aria-label="What the goal's names mean">
+      {terms.map(([name, what]) => (
+        <li key={name}>
+          <code>{name}</code>: {what}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 /** A button that stops a statistics computation. */
@@ -173,7 +205,10 @@ export function ChallengeCard({ scenario, ch }: { scenario: string; ch: Challeng
       <p>{ch.task}</p>
       <dl>
         <dt>Goal</dt>
-        <dd>{describeGoal(ch.goal)}</dd>
+        <dd>
+          {describeGoal(ch.goal)}
+          <GoalTerms scenario={scenario} ch={ch} />
+        </dd>
         <dt>Interventions allowed</dt>
         <dd>{boundsText(ch.bounds)}</dd>
         <dt>To do</dt>
