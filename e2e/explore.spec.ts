@@ -105,3 +105,17 @@ test('an exploration survives a look at another panel', async ({ page }) => {
   await expect(panel.getByRole('list', { name: 'Outcomes' }).getByRole('listitem')).toHaveCount(3);
   await expect(panel.getByRole('status')).toContainText('Done:');
 });
+
+test('percpu-atomic64: before a run, Explore says its defaults cannot show the missed batch', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await step.open('#/step/percpu-atomic64');
+  await step.openPanel('Explore');
+  const panel = page.getByRole('region', { name: 'Explore' });
+  await expect(panel).toContainText(
+    'With these parameters Explore cannot show what percpu-atomic64 gives up',
+  );
+  await panel.getByRole('button', { name: 'Use preset five-adds' }).click();
+  await expect(panel).not.toContainText('With these parameters Explore cannot show');
+});

@@ -7,7 +7,7 @@ import { catalogue } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { explore } from './explore.ts';
-import { brokenIn, unshown } from './teach.ts';
+import { brokenIn, presetToExplore, unshown } from './teach.ts';
 
 const cases: [string, Scenario, Record<string, string>][] = catalogue.flatMap((sc) => {
   const variant = sc.params.find((p) => p.name === 'variant');
@@ -33,5 +33,20 @@ describe('the default exploration shows what each variant gives up', () => {
     const q = resolveParams(sc, set, first.preset?.name);
     const second = brokenIn(explore(sc, q, bounds));
     expect(first.invariants.filter((id) => !second.includes(id))).toEqual([]);
+  });
+});
+
+describe('before exploring', () => {
+  const find = (id: string) => catalogue.find((s) => s.id === id) as Scenario;
+
+  it('names the preset where the defaults are known to be too small, until it is applied', () => {
+    const sc = find('percpu-atomic64');
+    expect(presetToExplore(sc, resolveParams(sc, {}))?.name).toBe('five-adds');
+    expect(presetToExplore(sc, resolveParams(sc, {}, 'five-adds'))).toBeNull();
+  });
+
+  it('names none where the defaults show what the variant gives up', () => {
+    const sc = find('percpu-classic');
+    expect(presetToExplore(sc, resolveParams(sc, {}))).toBeNull();
   });
 });

@@ -34,6 +34,21 @@ export function unshown(sc: Scenario, p: Params, broken: Iterable<string>): Unsh
     : { invariants };
 }
 
+/**
+ * Before exploring: the preset to explore with, when this variant's catalogue entry says its
+ * parameters are too small to show what it gives up (and the preset is not applied yet).
+ */
+export function presetToExplore(
+  sc: Scenario,
+  p: Params,
+): { readonly name: string; readonly description: string } | null {
+  if (givenUp(sc, p).length === 0) return null;
+  const name = sc.explorePresets?.[variantOf(sc, p)];
+  const preset = name === undefined ? undefined : sc.presets[name];
+  if (!preset || name === undefined || inEffect(sc, p, name)) return null;
+  return { name, description: preset.description };
+}
+
 /** Every invariant id an exploration's answer shows broken. */
 export function brokenIn(r: {
   readonly outcomes: readonly { readonly violations: readonly { readonly id: string }[] }[];

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { OutcomeHistogram } from '../../charts/OutcomeHistogram.tsx';
 import type { ExploreJson, OutcomeJson } from '../../explore/json.ts';
-import { brokenIn, unshown } from '../../explore/teach.ts';
+import { brokenIn, givenUp, presetToExplore, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { memoryOf } from '../../scenarios/text-scenario.ts';
 import { violationMoment } from '../../scenarios/judge.ts';
@@ -79,6 +79,9 @@ export function ExplorePanel() {
   // What the variant gives up that this answer never shows broken, and the preset that would.
   const missing =
     result && result.stopped === null ? unshown(sc, session.params, brokenIn(result)) : null;
+  // Said before a run too, where the catalogue knows these parameters are too small.
+  const suggested = presetToExplore(sc, session.params);
+  const suggestedWhat = givenUp(sc, session.params).join(', ');
   return (
     <section className="explore" aria-label="Explore">
       <h3>Explore every interleaving</h3>
@@ -163,6 +166,20 @@ export function ExplorePanel() {
           </button>
         )}
       </div>
+      {!result && suggested && (
+        <p className="explore-teach notice">
+          With these parameters Explore cannot show what {sc.id} gives up ({suggestedWhat}): the
+          preset <q>{suggested.name}</q> can ({suggested.description}).{' '}
+          <button
+            type="button"
+            onClick={() => {
+              stepStore.getState().presetApplied(suggested.name);
+            }}
+          >
+            Use preset {suggested.name}
+          </button>
+        </p>
+      )}
       {/* Live progress is not announced (it changes many times a second); the outcome is. */}
       {running && progress && (
         <p className="explore-progress">
