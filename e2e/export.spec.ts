@@ -84,3 +84,26 @@ test('a per-CPU variable without a counter chart exports too (irq-local-rmw, thi
     expect(download.suggestedFilename()).toMatch(/-step-\d+\.svg$/);
   }
 });
+
+test('at projector sizes every Export button can be reached and pressed, none under the timeline', async ({
+  page,
+}) => {
+  const hash =
+    '#/step/percpu-seq?cpus=4&batch=32&adds=1&amounts=1%2C7%2C2%2C0&summer=3&count=1000&slots=31%2C0%2C5%2C0&sequence=4&sched=0+0+3*7+0*8+3+1*4+3*9+2*4+3*8+0&at=30';
+  for (const [width, height] of [
+    [1280, 720],
+    [1024, 768],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(`/${hash}`);
+    for (const what of ['counter chart', 'sequence chart']) {
+      // Playwright presses only what receives the click at its centre: a covered button fails.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: `Export ${what} as SVG` }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^percpu-seq-.*-step-30\.svg$/);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBe(height);
+  }
+});
