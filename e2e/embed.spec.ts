@@ -1,9 +1,17 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { PLAIN_FOLDER, PLAIN_PORT } from './plainHost.ts';
 
 // Embed mode as a course page uses it: an <iframe> on another origin, served by a host that sends
 // no isolation headers, so only Step mode and Explore can run.
 const site = `http://localhost:${PLAIN_PORT}${PLAIN_FOLDER}`;
+
+/** A course page with the lab framed at `width` × `height` on `hash`; the frame's locator. */
+async function framed(page: Page, width: number, height: number, hash = '#/step/global-plain') {
+  await page.setContent(
+    `<iframe title="percpu-lab" width="${String(width)}" height="${String(height)}" src="${site}?embed=1${hash}"></iframe>`,
+  );
+  return page.frameLocator('iframe[title="percpu-lab"]');
+}
 
 test('an embedded stage in an iframe, without isolation: step, explore, and no page chrome', async ({
   page,
@@ -41,10 +49,7 @@ test('an embedded stage in an iframe, without isolation: step, explore, and no p
 test('an embed links out to the moment it shows, and opens Live in a page of its own', async ({
   page,
 }) => {
-  await page.setContent(
-    `<iframe title="percpu-lab" width="1024" height="700" src="${site}?embed=1#/step/global-plain"></iframe>`,
-  );
-  const lab = page.frameLocator('iframe[title="percpu-lab"]');
+  const lab = await framed(page, 1024, 700);
   const out = lab.getByRole('link', { name: 'Open in percpu-lab' });
   const step1 = lab.getByRole('button', { name: 'Step CPU 1' });
   await step1.click();
@@ -63,10 +68,7 @@ test('an embed links out to the moment it shows, and opens Live in a page of its
 test('in a 640×480 frame the stage keeps at least half the frame, the chrome in a menu', async ({
   page,
 }) => {
-  await page.setContent(
-    `<iframe title="percpu-lab" width="640" height="480" src="${site}?embed=1#/step/global-plain"></iframe>`,
-  );
-  const lab = page.frameLocator('iframe[title="percpu-lab"]');
+  const lab = await framed(page, 640, 480);
   const stage = lab.getByRole('region', { name: 'Listing' });
   await expect(stage).toBeVisible();
   const lanes = await lab.getByRole('region', { name: 'CPUs' }).boundingBox();

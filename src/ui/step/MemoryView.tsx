@@ -1,5 +1,5 @@
 import { cpuColour } from '../../charts/palette.ts';
-import { useMemo, useRef } from 'react';
+import { type RefObject, useMemo, useRef } from 'react';
 import { CounterChart } from '../../charts/CounterChart.tsx';
 import { globalModeOf } from '../../charts/counterLayout.ts';
 import { cellValue, counterCells, executedAt, type Run, slotAddr } from '../../charts/history.ts';
@@ -81,6 +81,9 @@ export function MemoryView() {
   // An exported figure says what it is: the scenario, the moment, the chart.
   const heading = (chart: string) =>
     `${session.scenario.title} (${id}), step ${String(session.cursor)}: ${chart}`;
+  const exportOf = (ref: RefObject<Element | null>, what: string, chart: string, shows: string) => (
+    <ExportButtons target={ref} what={what} name={file(chart)} heading={heading(shows)} />
+  );
   // Without the counter chart, a fold still shows on the plain slot bars.
   const folded = session.cursor > 0 && session.steps[session.cursor - 1]?.kind === Kind.Fold;
   return (
@@ -146,12 +149,7 @@ export function MemoryView() {
               sweeps,
             })}
           </figcaption>
-          <ExportButtons
-            target={counterRef}
-            what="counter chart"
-            name={file('slots')}
-            heading={heading('the counter')}
-          />
+          {exportOf(counterRef, 'counter chart', 'slots', 'the counter')}
         </figure>
       )}
       {!cells &&
@@ -170,24 +168,14 @@ export function MemoryView() {
         <figure className="seq-figure">
           <SeqWord svgRef={seqRef} words={words} />
           <figcaption>{words.map(seqWordText).join('. ')}</figcaption>
-          <ExportButtons
-            target={seqRef}
-            what="sequence chart"
-            name={file('sequence')}
-            heading={heading('the sequence count')}
-          />
+          {exportOf(seqRef, 'sequence chart', 'sequence', 'the sequence count')}
         </figure>
       )}
       {torn && (
         <figure className="torn-figure">
           <TornRead svgRef={tornRef} view={torn} />
           <figcaption>{tornText(torn)}</figcaption>
-          <ExportButtons
-            target={tornRef}
-            what="torn-read chart"
-            name={file('torn-read')}
-            heading={heading('the torn read')}
-          />
+          {exportOf(tornRef, 'torn-read chart', 'torn-read', 'the torn read')}
         </figure>
       )}
     </section>
