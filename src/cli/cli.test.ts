@@ -373,7 +373,7 @@ describe('lab CLI', () => {
   it('bench refuses a bad plan with the reason', () => {
     const r = lab('bench', '--cpus', '0,2');
     expect(r.status).toBe(2);
-    expect(r.err).toMatch(/CPU counts are 1 to 64/);
+    expect(r.err).toMatch(/CPU counts are whole numbers from 1 to 64, not 0/);
     const s = lab('bench', '--scenarios', 'irq-local-rmw');
     expect(s.status).toBe(2);
     expect(s.err).toMatch(/fixed number of CPUs/);
