@@ -69,3 +69,30 @@ test('a lecture in Large at 800×600 keeps its slide buttons in view after the a
   for (const name of ['Next slide', 'Full screen', 'Leave the lecture'])
     await expect(page.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
 });
+
+test("a lane shows all of its context's registers, wrapped, not cut off", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const step = new StepPage(page);
+  await step.open(
+    '#/step/percpu-seq?cpus=4&batch=32&adds=1&amounts=1%2C7%2C2%2C0&summer=3&count=1000&slots=31%2C0%2C5%2C0&sequence=4&sched=0+0+3*7+0*8+3+1*4+3*9+2*4+3*8+0&at=30',
+  );
+  const lane = await step.cpu(3).boundingBox();
+  const registers = step.cpu(3).getByText(/ret = 0, ret' = 1005, seq = 7, now = 7, cpu = 3/);
+  const box = await registers.boundingBox();
+  if (!lane || !box) throw new Error('no lane or registers');
+  expect(box.x + box.width).toBeLessThanOrEqual(lane.x + lane.width);
+});
+
+test('the keyboard sheet opens with its title at the top, no empty band above', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await step.open('#/step/global-plain');
+  await page.keyboard.press('?');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  const title = await sheet.getByRole('heading', { name: 'Keyboard shortcuts' }).boundingBox();
+  const box = await sheet.boundingBox();
+  if (!title || !box) throw new Error('no sheet');
+  // The border and padding only (17 px); the heading's own top margin made it 27.
+  expect(title.y - box.y).toBeLessThan(20);
+});
