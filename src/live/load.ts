@@ -7,6 +7,9 @@
 import type { LiveSettings } from './control.ts';
 import { SILENCE_MS } from './watchdog.ts';
 
+/** The longest the watchdog waits for a starved CPU (ms). */
+export const MAX_SILENCE_MS = 30_000;
+
 /** Interference events per second, over every CPU, that a core absorbs without starving. */
 const EVENTS_PER_CORE = 200_000;
 
@@ -33,10 +36,14 @@ export function loadOf(cpus: number, cores: number, s: LiveSettings): Load {
   const starved = crowded || busy;
   // Each worker waits its turn: the quiet it may show grows with how many share a core, and
   // again when events crowd out its own steps.
+  // At most MAX_SILENCE_MS: a worker that really hung is still noticed within half a minute.
   const silenceMs = Math.round(
-    SILENCE_MS *
-      Math.max(1, perCore / 2) *
-      (busy ? Math.min(8, eventsPerCore / EVENTS_PER_CORE) : 1),
+    Math.min(
+      MAX_SILENCE_MS,
+      SILENCE_MS *
+        Math.max(1, perCore / 2) *
+        (busy ? Math.min(8, eventsPerCore / EVENTS_PER_CORE) : 1),
+    ),
   );
   const why = [
     crowded ? `${String(cpus)} CPUs on ${String(c)} cores take turns` : null,
