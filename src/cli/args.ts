@@ -44,7 +44,6 @@ function usageMessage(e: unknown, names: readonly string[]): string {
   if (missing) return `${missing[1] ?? ''} needs a value`;
   const flag = /^Option '(--[^' ]+)' does not take an argument/.exec(message);
   if (flag) return `${flag[1] ?? ''} is a switch and takes no value`;
-  if (/^Unexpected argument/.test(message)) return message.replace(/\s*\n\s*/g, ' ');
   // One line, like every other usage error.
   return message.replace(/\s*\n\s*/g, ' ');
 }

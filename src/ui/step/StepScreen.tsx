@@ -50,7 +50,6 @@ function panelContent(name: PanelName) {
   }
 }
 
-/** The moment's timeline, compact, under the stage. */
 /** A frame too small for the stage and its chrome side by side (a 640 × 480 <iframe>). */
 const SMALL_FRAME = '(max-width: 800px), (max-height: 620px)';
 
@@ -70,6 +69,7 @@ function dismissNotice() {
   stepStore.getState().noticeDismissed();
 }
 
+/** The moment's timeline, compact, under the stage. */
 function StageTimeline() {
   const session = useStep((s) => s.session);
   const steps = session.steps.map((s) => ({ cpu: s.cpu, kind: s.kind, text: s.text }));
