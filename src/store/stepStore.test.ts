@@ -5,7 +5,7 @@ import type { Scenario } from '../scenarios/types.ts';
 import { decodeLink, encodeLink } from './link.ts';
 import { openProgram } from '../scenarios/index.ts';
 import { currentState, startSession } from './session.ts';
-import { createStepStore, linkOf } from './stepStore.ts';
+import { createStepStore, linkOf, undoOf } from './stepStore.ts';
 
 const step = (k: number) => makeEvent(Ev.Step, k);
 
@@ -160,6 +160,22 @@ describe('the Step-mode store', () => {
     expect(store.getState().session.events).toEqual(events);
     store.getState().forwardRequested();
     expect(store.getState().session.cursor).toBe(6);
+  });
+
+  it('a parameter change that set a run aside can be undone until the parameters change again', () => {
+    const store = createStepStore();
+    for (const ev of [step(0), step(1), step(0)]) store.getState().eventRequested(ev);
+    store.getState().paramChanged('iterations', '2');
+    expect(undoOf(store.getState())?.what).toBe(
+      'iterations changed: the 3 events of the run so far were set aside.',
+    );
+    store.getState().undoRequested();
+    expect(store.getState().session.cursor).toBe(3);
+    expect(undoOf(store.getState())).toBeNull();
+    // A change with nothing stepped sets nothing aside: no undo, not even the older one.
+    store.getState().paramChanged('iterations', '2');
+    store.getState().paramChanged('iterations', '3');
+    expect(undoOf(store.getState())).toBeNull();
   });
 });
 

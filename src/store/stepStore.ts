@@ -86,6 +86,14 @@ export interface StepState {
   panelRequested(name: string | null): void;
 }
 
+/**
+ * The parameter change that can still be undone, or null: once the stage's parameters are no
+ * longer those the change gave (another change, a link, a scenario), there is nothing to undo.
+ */
+export function undoOf(s: Pick<StepState, 'undo' | 'session'>): StepState['undo'] {
+  return s.undo && s.undo.params === s.session.params ? s.undo : null;
+}
+
 /** The link to the session's current moment, and to the challenge attempted there. */
 export function linkOf(s: Session, challenge: string | null = null): string {
   // A typed program travels in its link: whoever opens it gets the same program.
@@ -279,8 +287,8 @@ export function createStepStore(initial: Session = startSession(first)) {
         reparameterise({ [name]: text }, `${name} changed`);
       },
       undoRequested: () => {
-        const { undo, session } = get();
-        if (!undo || undo.params !== session.params) return;
+        const undo = undoOf(get());
+        if (!undo) return;
         set({
           session: undo.before,
           witness: undo.witness,

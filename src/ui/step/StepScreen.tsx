@@ -5,7 +5,7 @@ import { fullLabHref } from '../embed.ts';
 import { useMedia } from '../useMedia.ts';
 import { Notice } from '../Notice.tsx';
 import { editLink } from '../../store/editLink.ts';
-import { linkOf } from '../../store/stepStore.ts';
+import { linkOf, undoOf } from '../../store/stepStore.ts';
 import { PROGRAM_ID } from '../../scenarios/program.ts';
 import { Controls } from './Controls.tsx';
 import { CpuLanes } from './CpuLanes.tsx';
@@ -122,6 +122,7 @@ export function StepScreen({
         : null,
   );
   const [large, setLarge] = useState(false);
+  const undoable = undoOf({ undo, session });
   const undoChange = useCallback(() => {
     stepStore.getState().undoRequested();
   }, []);
@@ -215,9 +216,9 @@ export function StepScreen({
           {notice}
         </Notice>
       )}
-      {undo && undo.params === session.params && (
+      {undoable && (
         <Notice label="Parameter change" action="Undo" onAction={undoChange}>
-          {undo.what}
+          {undoable.what}
         </Notice>
       )}
       <Controls lecture={lecture} />
