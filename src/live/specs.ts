@@ -143,13 +143,16 @@ export interface LiveShape {
   readonly preset?: string;
 }
 
+/** The most CPU workers a live run (and a Scaling sweep) starts. */
+export const MAX_LIVE_CPUS = 64;
+
 /**
  * The default number of live CPUs, the page's and the CLI's: the cores but one, so the page (or
  * the shell) keeps a core, and never fewer than two, since a race (or a summer beside an adder)
  * needs two CPUs.
  */
 export function defaultCpus(cores: number): number {
-  return Math.max(2, Math.min(64, cores - 1));
+  return Math.max(2, Math.min(MAX_LIVE_CPUS, cores - 1));
 }
 
 /** The parameters a live run of `id` uses: the user's choices, then the loop's. */

@@ -8,8 +8,9 @@ import { ENGINES, type EngineKind } from '../live/engine/engine.ts';
 import { decodePart } from './link.ts';
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
 import { linkTooLong, MAX_PROGRAM_CHARS, rate, valueOf, wholeNumber } from './linkSchemas.ts';
+import { MAX_LIVE_CPUS } from '../live/specs.ts';
 
-const cpusSchema = wholeNumber(1, 64);
+const cpusSchema = wholeNumber(1, MAX_LIVE_CPUS);
 
 export interface LiveLink {
   readonly scenario: string;
@@ -81,7 +82,7 @@ export function parseLiveLink(hash: string): LiveLink | null {
     if (key === 'cpus') {
       const n = valueOf(cpusSchema, value);
       if (n !== null) cpus = n;
-      else problems.push(`cpus must be 1 to 64, not '${value}'`);
+      else problems.push(`cpus must be 1 to ${String(MAX_LIVE_CPUS)}, not '${value}'`);
     } else if (key in SETTING_KEYS) {
       const n = valueOf(rate, value);
       if (n !== null) settings[SETTING_KEYS[key] as keyof LiveSettings] = n;

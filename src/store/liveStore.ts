@@ -21,7 +21,7 @@ import {
   STOP_TIMEOUT_MS,
   type StopOutcome,
 } from '../live/run.ts';
-import { liveParams, liveSpecOf, liveSpecs } from '../live/specs.ts';
+import { liveParams, liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../live/specs.ts';
 import { heartbeats, Watchdog } from '../live/watchdog.ts';
 import { type Load, loadOf } from '../live/load.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
@@ -420,8 +420,10 @@ export function createLiveStore(
         });
       },
       cpusChanged(n) {
-        if (!Number.isInteger(n) || n < 1 || n > 64) {
-          set({ paramError: `CPUs must be a whole number from 1 to 64, not ${String(n)}` });
+        if (!Number.isInteger(n) || n < 1 || n > MAX_LIVE_CPUS) {
+          set({
+            paramError: `CPUs must be a whole number from 1 to ${String(MAX_LIVE_CPUS)}, not ${String(n)}`,
+          });
           return;
         }
         recheck({ cpus: n });

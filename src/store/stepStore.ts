@@ -29,6 +29,7 @@ import {
   takeEvent,
   takeEvents,
 } from './session.ts';
+import { MAX_LIVE_CPUS } from '../live/specs.ts';
 
 export interface StepState {
   readonly session: Session;
@@ -146,7 +147,7 @@ const first = catalogue[0] as Scenario;
 
 /**
  * The most CPUs Step mode shows: each has its own colour (charts/palette.ts has eight) and its
- * own digit key, and eight lanes still fit beside the listing. Live mode runs up to 64.
+ * own digit key, and eight lanes still fit beside the listing. Live mode runs up to MAX_LIVE_CPUS.
  */
 export const STEP_MAX_CPUS = 8;
 
@@ -154,7 +155,7 @@ export const STEP_MAX_CPUS = 8;
 function tooManyCpus(value: ParamValue | undefined): string | null {
   const n = Number(value);
   return Number.isFinite(n) && n > STEP_MAX_CPUS
-    ? `cpus must be at most ${String(STEP_MAX_CPUS)} in Step mode (a colour and a digit key for each), not ${String(value)}; Live mode races up to 64`
+    ? `cpus must be at most ${String(STEP_MAX_CPUS)} in Step mode (a colour and a digit key for each), not ${String(value)}; Live mode races up to ${String(MAX_LIVE_CPUS)}`
     : null;
 }
 

@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { noInterference } from '../../live/control.ts';
 import { formatRate } from '../../live/format.ts';
-import { defaultCpus, liveParams, liveSpecOf, liveSpecs } from '../../live/specs.ts';
+import { defaultCpus, liveParams, liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../../live/specs.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../../machine/schedule.ts';
 import { jsonObservables } from '../../scenarios/outcome.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
@@ -68,7 +68,13 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     );
   }
   // The page's default: a race needs two CPUs, even on a machine of two cores.
-  const cpus = intOption('cpus', values.cpus, defaultCpus(availableParallelism()), 64, 1);
+  const cpus = intOption(
+    'cpus',
+    values.cpus,
+    defaultCpus(availableParallelism()),
+    MAX_LIVE_CPUS,
+    1,
+  );
   // Unknown names and bad values are refused as everywhere else; the loop's values then apply.
   const sets = values.set ?? [];
   paramsArg(sc, sets, values.preset);

@@ -5,7 +5,7 @@
 import { findScenario } from '../../scenarios/index.ts';
 import type { EngineKind } from '../engine/engine.ts';
 import type { SlotLayout } from '../run.ts';
-import { liveSpecOf, liveSpecs } from '../specs.ts';
+import { liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../specs.ts';
 
 /**
  * A "one or both" choice (slot layouts, engines), as the page, links and CLI name it: "both" is
@@ -64,7 +64,7 @@ export const DEFAULT_SCENARIOS = [
 export function defaultPlan(cores: number): SweepPlan {
   return {
     scenarios: DEFAULT_SCENARIOS,
-    cpus: Array.from({ length: Math.max(1, Math.min(cores, 64)) }, (_, i) => i + 1),
+    cpus: Array.from({ length: Math.max(1, Math.min(cores, MAX_LIVE_CPUS)) }, (_, i) => i + 1),
     layouts: ['padded'],
     summers: ['none'],
     seconds: 1,
@@ -75,9 +75,6 @@ export function defaultPlan(cores: number): SweepPlan {
   };
 }
 
-/** The most CPUs a sweep runs (and Live). */
-export const MAX_SWEEP_CPUS = 64;
-
 /**
  * The CPU counts typed in a field ("1,2,4"), and what is wrong with them, naming every bad entry
  * as it was typed: "CPU counts are whole numbers from 1 to 64, not 0, abc, 99".
@@ -87,13 +84,13 @@ export function parseCpuCounts(text: string): { counts: number[]; problem: strin
     .split(',')
     .map((t) => t.trim())
     .filter((t) => t !== '');
-  const ok = (t: string) => /^\d+$/.test(t) && Number(t) >= 1 && Number(t) <= MAX_SWEEP_CPUS;
+  const ok = (t: string) => /^\d+$/.test(t) && Number(t) >= 1 && Number(t) <= MAX_LIVE_CPUS;
   const bad = tokens.filter((t) => !ok(t));
   const problem =
     tokens.length === 0
       ? 'pick at least one CPU count'
       : bad.length > 0
-        ? `CPU counts are whole numbers from 1 to ${MAX_SWEEP_CPUS}, not ${bad.join(', ')}`
+        ? `CPU counts are whole numbers from 1 to ${String(MAX_LIVE_CPUS)}, not ${bad.join(', ')}`
         : null;
   return { counts: tokens.filter(ok).map(Number), problem };
 }

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { SelectField } from '../SelectField.tsx';
-import { liveScenarios, liveSpecOf } from '../../live/specs.ts';
+import { liveScenarios, liveSpecOf, MAX_LIVE_CPUS } from '../../live/specs.ts';
 import { catalogue, findScenario } from '../../scenarios/index.ts';
 import type { ParamSpec } from '../../scenarios/types.ts';
 import { PROGRAM_ID } from '../../scenarios/program.ts';
@@ -60,7 +60,7 @@ export function LiveSetup({ cores }: { cores: number }) {
               id={`${id}-cpus`}
               type="number"
               min={1}
-              max={64}
+              max={MAX_LIVE_CPUS}
               value={spec.fixedCpus ?? cpus}
               disabled={spec.fixedCpus !== null}
               aria-describedby={`${id}-cores`}
