@@ -25,7 +25,8 @@ export function ScalingSetup({ cores }: { cores: number }) {
   // What the user is typing, until the field loses focus; otherwise the plan's counts (a link
   // opened later may change them).
   const [cpusDraft, setCpusDraft] = useState<string | null>(null);
-  const [draftProblem, setDraftProblem] = useState<string | null>(null);
+  // What is wrong with the text typed (derived from it; the store blocks the sweep meanwhile).
+  const draftProblem = cpusDraft === null ? null : parseCpuCounts(cpusDraft).problem;
   const [period, setPeriod] = useState(
     String(plan.summers.find((s): s is number => typeof s === 'number') ?? 1000),
   );
@@ -84,7 +85,6 @@ export function ScalingSetup({ cores }: { cores: number }) {
           onChange={(e) => {
             setCpusDraft(e.target.value);
             scalingStore.getState().cpusTyped(e.target.value);
-            setDraftProblem(parseCpuCounts(e.target.value).problem);
           }}
         />
         {draftProblem && (
