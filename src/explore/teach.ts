@@ -41,12 +41,18 @@ export function unshown(sc: Scenario, p: Params, broken: Iterable<string>): Unsh
 export function presetToExplore(
   sc: Scenario,
   p: Params,
-): { readonly name: string; readonly description: string } | null {
-  if (givenUp(sc, p).length === 0) return null;
+): {
+  readonly name: string;
+  readonly description: string;
+  /** What the variant gives up, which these parameters cannot show. */
+  readonly invariants: readonly string[];
+} | null {
+  const invariants = givenUp(sc, p);
+  if (invariants.length === 0) return null;
   const name = sc.explorePresets?.[variantOf(sc, p)];
   const preset = name === undefined ? undefined : sc.presets[name];
   if (!preset || name === undefined || inEffect(sc, p, name)) return null;
-  return { name, description: preset.description };
+  return { name, description: preset.description, invariants };
 }
 
 /** Every invariant id an exploration's answer shows broken. */

@@ -1,7 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { OutcomeHistogram } from '../../charts/OutcomeHistogram.tsx';
 import type { ExploreJson, OutcomeJson } from '../../explore/json.ts';
-import { brokenIn, givenUp, presetToExplore, unshown } from '../../explore/teach.ts';
+import { brokenIn, presetToExplore, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { memoryOf } from '../../scenarios/text-scenario.ts';
 import { violationMoment } from '../../scenarios/judge.ts';
@@ -79,9 +79,9 @@ export function ExplorePanel() {
   // What the variant gives up that this answer never shows broken, and the preset that would.
   const missing =
     result && result.stopped === null ? unshown(sc, session.params, brokenIn(result)) : null;
-  // Said before a run too, where the catalogue knows these parameters are too small.
-  const suggested = presetToExplore(sc, session.params);
-  const suggestedWhat = givenUp(sc, session.params).join(', ');
+  // Said before a run too, where the catalogue knows these parameters are too small (once per
+  // parameter set: the panel re-renders with every progress report).
+  const suggested = useMemo(() => presetToExplore(sc, session.params), [sc, session.params]);
   return (
     <section className="explore" aria-label="Explore">
       <h3>Explore every interleaving</h3>
@@ -168,8 +168,9 @@ export function ExplorePanel() {
       </div>
       {!result && suggested && (
         <p className="explore-teach notice">
-          With these parameters Explore cannot show what {sc.id} gives up ({suggestedWhat}): the
-          preset <q>{suggested.name}</q> can ({suggested.description}).{' '}
+          With these parameters Explore cannot show what {sc.id} gives up (
+          {suggested.invariants.join(', ')}): the preset <q>{suggested.name}</q> can (
+          {suggested.description}).{' '}
           <button
             type="button"
             onClick={() => {
