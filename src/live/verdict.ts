@@ -18,6 +18,9 @@ const PER_CALL: Readonly<Record<string, (r: LiveReading, m: Machine) => string |
   },
 };
 
+/** The always-invariant a live run judges at every call, as each sum() returns (calls.ts). */
+const JUDGED_PER_CALL = 'sum-within-window';
+
 export interface LiveVerdict {
   /** Every task finished its operation, no handler active, no IRQ pending. */
   readonly terminal: boolean;
@@ -44,12 +47,12 @@ export function liveVerdict(
   }
   for (const v of alwaysViolations(sc, m, state, p)) {
     // Every sum() was judged as it returned (calls.ts), with the slack of the adds in flight.
-    if (v.id === 'sum-within-window') continue;
+    if (v.id === JUDGED_PER_CALL) continue;
     violations.push(v);
   }
-  if (sc.invariants.some((i) => i.id === 'sum-within-window') && reading.badSums > 0) {
+  if (sc.invariants.some((i) => i.id === JUDGED_PER_CALL) && reading.badSums > 0) {
     violations.push({
-      id: 'sum-within-window',
+      id: JUDGED_PER_CALL,
       reason: `${reading.badSums.toLocaleString('en-US')} of ${reading.total.calls.toLocaleString('en-US')} sum() calls returned a value outside the exact totals while they ran`,
     });
   }
@@ -65,7 +68,7 @@ const count = (v: number | bigint) => v.toLocaleString('en-US');
  */
 export function judgedOnlyAtRest(sc: Pick<Scenario, 'invariants'>): readonly string[] {
   return sc.invariants
-    .filter((i) => i.when === 'always' && i.id !== 'sum-within-window')
+    .filter((i) => i.when === 'always' && i.id !== JUDGED_PER_CALL)
     .map((i) => i.id);
 }
 
@@ -74,7 +77,7 @@ export function atRestSentence(sc: Pick<Scenario, 'invariants'>): string | null 
   const ids = judgedOnlyAtRest(sc);
   if (ids.length === 0) return null;
   const list = ids.join(', ');
-  return `${list} ${ids.length === 1 ? 'is' : 'are'} judged at every state by the model, but here only on the state the CPUs stopped in: a breach in between goes unseen (Step or Explore finds it)${sc.invariants.some((i) => i.id === 'sum-within-window') ? '; every sum() is judged as it returns' : ''}.`;
+  return `${list} ${ids.length === 1 ? 'is' : 'are'} judged at every state by the model, but here only on the state the CPUs stopped in: a breach in between goes unseen (Step or Explore finds it)${sc.invariants.some((i) => i.id === JUDGED_PER_CALL) ? '; every sum() is judged as it returns' : ''}.`;
 }
 
 /**
