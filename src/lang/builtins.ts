@@ -184,14 +184,14 @@ export function builtinInvariant(
 
 const slotCache = new WeakMap<Machine, Map<string, number>>();
 
+/** Each result slot's count word in a state of machine m, by name. */
+function slotsOf(m: Machine): Map<string, number> {
+  return new Map(m.layout.results.map((r) => [r.name, m.resOff + r.offset]));
+}
+
 /** Where result slot `name` starts in a state of machine m (its count word). */
 function slotAt(m: Machine, name: string): number {
-  const known = memo(
-    slotCache,
-    m,
-    () => new Map(m.layout.results.map((r) => [r.name, m.resOff + r.offset])),
-  );
-  const at = known.get(name);
+  const at = memo(slotCache, m, slotsOf).get(name);
   if (at === undefined) throw new Error(`no result slot ${name}`);
   return at;
 }
@@ -204,24 +204,33 @@ interface Elements {
 
 const elementCache = new WeakMap<Machine, Map<string, Elements>>();
 
+/** Every per-CPU variable of machine m: where its elements are, and whether each is two words. */
+function elementsIn(m: Machine): Map<string, Elements> {
+  return new Map(
+    m.layout.cells
+      .filter((c) => c.perCpu)
+      .map((c) => [c.name, { base: c.base, stride: c.stride, wide: c.type === 's64' }]),
+  );
+}
+
 /** Where per-CPU variable `name`'s elements are, and whether each is two words. */
 function elementsOf(m: Machine, name: string): Elements {
-  return memo(
-    memo(elementCache, m, () => new Map<string, Elements>()),
-    name,
-    () => {
-      const c = m.layout.cells.find((x) => x.name === name);
-      if (!c?.perCpu) throw new Error(`no per-CPU variable ${name}`);
-      return { base: c.base, stride: c.stride, wide: c.type === 's64' };
-    },
-  );
+  const e = memo(elementCache, m, elementsIn).get(name);
+  if (!e) throw new Error(`no per-CPU variable ${name}`);
+  return e;
 }
 
 const initialCache = new WeakMap<Machine, bigint>();
 
 /** The counter's value at the start (the machine's initial memory): the same for every state. */
 function initialValue(p: CompiledProgram, m: Machine, s: Int32Array): bigint {
-  return memo(initialCache, m, () => counterValue(p, m, s, true));
+  // Not memo(): its maker would be a closure made at every state.
+  let v = initialCache.get(m);
+  if (v === undefined) {
+    v = counterValue(p, m, s, true);
+    initialCache.set(m, v);
+  }
+  return v;
 }
 
 function big(s: Int32Array, at: number): bigint {

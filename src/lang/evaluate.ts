@@ -31,8 +31,12 @@ export type ClauseValue = number | bigint | readonly (number | bigint)[] | null;
 
 const cellCache = new WeakMap<Machine, Map<string, AnyCell>>();
 
+function cellsByName(m: Machine): Map<string, AnyCell> {
+  return new Map(m.layout.cells.map((x) => [x.name, x]));
+}
+
 function cellNamed(m: Machine, name: string): AnyCell {
-  const c = memo(cellCache, m, () => new Map(m.layout.cells.map((x) => [x.name, x]))).get(name);
+  const c = memo(cellCache, m, cellsByName).get(name);
   if (!c) throw new Error(`no cell ${name}`);
   return c;
 }

@@ -35,8 +35,10 @@ export interface RunJudgement {
 // history again at every key press, which would otherwise re-check every earlier state.
 const cache = new WeakMap<Params, WeakMap<Int32Array, readonly Violation[]>>();
 
+const newStateCache = () => new WeakMap<Int32Array, readonly Violation[]>();
+
 function alwaysOf(sc: Scenario, m: Machine, s: Int32Array, p: Params): readonly Violation[] {
-  const byState = memo(cache, p, () => new WeakMap<Int32Array, readonly Violation[]>());
+  const byState = memo(cache, p, newStateCache);
   return memo(byState, s, () => alwaysViolations(sc, m, s, p));
 }
 

@@ -118,14 +118,9 @@ export function textScenario(d: TextScenarioDraft): Scenario {
   // Judged at every state Explore reaches: the program's invariants by id, looked up once per
   // parameter set.
   const byId = new WeakMap<Params, ReadonlyMap<string, LangInvariant>>();
-  const check = (p: Params, id: string) => {
-    const known = memo(
-      byId,
-      p,
-      () => new Map(compiled.get(p).clauses.invariants.map((i) => [i.id, i])),
-    );
-    return known.get(id);
-  };
+  const invariantsOf = (p: Params) =>
+    new Map(compiled.get(p).clauses.invariants.map((i) => [i.id, i]));
+  const check = (p: Params, id: string) => memo(byId, p, invariantsOf).get(id);
   // Compiled when first asked for, not when the catalogue loads: the page starts without
   // compiling every entry's program.
   let listed: InvariantSpec[] | null = null;
