@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findScenario } from './index.ts';
-import { ParamError, paramsText, resolveParams, splitAssignment } from './params.ts';
-import type { Scenario } from './types.ts';
+import { ParamError, paramRange, paramsText, resolveParams, splitAssignment } from './params.ts';
+import type { ParamSpec, Scenario } from './types.ts';
 
 const lazy = findScenario('lazy-nr-files') as Scenario;
 
@@ -54,5 +54,17 @@ describe('parameters', () => {
     const text = paramsText(p, lazy);
     expect(text).toEqual({ cpus: '3', threshold: '16' });
     expect(resolveParams(lazy, text)).toEqual(p);
+  });
+});
+
+describe('a parameter range in words', () => {
+  it('groups thousands, and calls bounds past 32 bits "any"', () => {
+    const sc = findScenario('percpu-classic') as Scenario;
+    const spec = (name: string) => sc.params.find((p) => p.name === name);
+    expect(paramRange(spec('batch') as ParamSpec)).toBe('1 to 1,000,000,000');
+    expect(paramRange(spec('count') as ParamSpec)).toBe('any whole number');
+    expect(
+      paramRange({ kind: 'choice', name: 'v', description: '', default: 'a', choices: ['a', 'b'] }),
+    ).toBe('one of a, b');
   });
 });

@@ -133,13 +133,20 @@ export function listParam(p: Params, name: string): readonly number[] {
 /** A parameter value as text ("4", "irqsave", "10,31,-5,0"), as links, forms and --set carry it. */
 /** A parameter's range in words: "1 to 16", "one of sc, tso", "up to 4 values, each 0 to 1000". */
 export function paramRange(spec: ParamSpec): string {
+  // Bounds past 32 bits are "any": nobody reads 9007199254740991 as a limit.
+  const n = (v: number) => (Math.abs(v) >= 2 ** 31 ? null : v.toLocaleString('en'));
+  const span = (min: number, max: number) => {
+    const [lo, hi] = [n(min), n(max)];
+    if (lo === null && hi === null) return 'any whole number';
+    return `${lo ?? 'any'} to ${hi ?? 'any'}`;
+  };
   switch (spec.kind) {
     case 'int':
-      return `${String(spec.min)} to ${String(spec.max)}`;
+      return span(spec.min, spec.max);
     case 'choice':
       return `one of ${spec.choices.join(', ')}`;
     case 'list':
-      return `up to ${String(spec.maxLength)} values, each ${String(spec.min)} to ${String(spec.max)}`;
+      return `up to ${String(spec.maxLength)} values, each ${span(spec.min, spec.max)}`;
   }
 }
 
