@@ -205,10 +205,7 @@ export function ChallengeCard({ scenario, ch }: { scenario: string; ch: Challeng
       <p>{ch.task}</p>
       <dl>
         <dt>Goal</dt>
-        <dd>
-          {describeGoal(ch.goal)}
-          <GoalTerms scenario={scenario} ch={ch} />
-        </dd>
+        <dd>{describeGoal(ch.goal)}</dd>
         <dt>Interventions allowed</dt>
         <dd>{boundsText(ch.bounds)}</dd>
         <dt>To do</dt>
@@ -218,6 +215,8 @@ export function ChallengeCard({ scenario, ch }: { scenario: string; ch: Challeng
             : 'convince yourself no schedule can reach it, then check every schedule'}
         </dd>
       </dl>
+      {/* Under the list, the card's whole width: the descriptions are sentences. */}
+      <GoalTerms scenario={scenario} ch={ch} />
       <div className="challenge-actions">
         <button
           type="button"
