@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App.tsx';
+import './ui/tokens.css';
 import './ui/app.css';
 
 const root = document.getElementById('root');
