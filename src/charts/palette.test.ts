@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CPU_COLOURS, inkOn } from './palette.ts';
+import { closestPair, deltaE, simulate } from './colourVision.ts';
 
 /** WCAG contrast ratio of two #rrggbb colours. */
 function contrast(a: string, b: string): number {
@@ -21,5 +22,24 @@ describe('CPU chip labels', () => {
   it('are black on the yellow and white on the blue', () => {
     expect(inkOn('#F0E442')).toBe('#000000');
     expect(inkOn('#0072B2')).toBe('#ffffff');
+  });
+});
+
+describe('the CPU colours with colour-vision deficiencies', () => {
+  // Machado et al. 2009 at full severity; CIE76 ΔE: about 2.3 is just noticeable, and at 15 two
+  // bars side by side read as different colours, not shades of one.
+  for (const vision of ['normal', 'protanopia', 'deuteranopia', 'tritanopia'] as const) {
+    it(`keeps all eight apart with ${vision} (closest pair ΔE ≥ 15)`, () => {
+      const { i, j, deltaE } = closestPair(CPU_COLOURS, vision);
+      expect(deltaE, `CPU${String(i)} and CPU${String(j)}`).toBeGreaterThanOrEqual(15);
+    });
+  }
+
+  it('simulates a known value: pure red for a protanope is a dark olive, not red', () => {
+    const seen = simulate('#ff0000', 'protanopia');
+    expect(deltaE(seen, '#ff0000')).toBeGreaterThan(50);
+    // Red's green and red channels come out alike (the red–green axis is gone).
+    const [r, g] = [parseInt(seen.slice(1, 3), 16), parseInt(seen.slice(3, 5), 16)];
+    expect(Math.abs(r - g)).toBeLessThan(40);
   });
 });
