@@ -10,6 +10,8 @@ import { scalingStore } from './scaling/useScaling.ts';
 import { ScenarioList } from './ScenarioList.tsx';
 import { StepScreen } from './step/StepScreen.tsx';
 import { stepStore } from './step/useStep.ts';
+import { ThemeSwitch } from './theme/ThemeSwitch.tsx';
+import { BrandMark } from './theme/BrandMark.tsx';
 
 // The lessons (slides, questions, challenges: about 100 KB of text) load only when a screen shows
 // them, so a Step or Live link starts without them.
@@ -101,7 +103,10 @@ export function App() {
     <>
       <header className="page-header">
         <h1>
-          <a href="#">percpu-lab</a>
+          <a href="#">
+            <BrandMark />
+            percpu-lab
+          </a>
         </h1>
         <nav aria-label="Modes">
           <a href="#" aria-current={mode === 'home' ? 'page' : undefined}>
@@ -120,6 +125,7 @@ export function App() {
             Scaling
           </a>
         </nav>
+        <ThemeSwitch />
         {mode === 'home' && (
           <p className="intro">
             A lab for the Linux kernel&rsquo;s per-CPU counters. Step through a race one instruction

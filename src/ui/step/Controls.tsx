@@ -1,3 +1,4 @@
+import { themeQuery } from '../theme/theme.ts';
 import { type ReactNode, useState } from 'react';
 import { eventTarget } from '../../machine/events.ts';
 import { currentState } from '../../store/session.ts';
@@ -49,7 +50,7 @@ function MigrateControl({ k, options }: { k: number; options: readonly ControlVi
   if (!chosen) return null;
   return (
     <span className="migrate">
-      <EventButton c={chosen} label={`Migrate task from CPU ${k}`} short="Migrate task" />
+      <EventButton c={chosen} label={`Migrate task from CPU ${k}`} short="Migrate" />
       <label>
         to
         <select
@@ -190,7 +191,7 @@ export function Controls({ lecture = false }: { lecture?: boolean }) {
             // Beside slides the address is the lecture's (this slide, at this moment).
             const url = lecture
               ? location.href
-              : `${location.origin}${location.pathname}${linkOf(session, challenge)}`;
+              : `${location.origin}${location.pathname}${themeQuery()}${linkOf(session, challenge)}`;
             void navigator.clipboard.writeText(url).then(
               () => {
                 setCopied('Link copied');
