@@ -60,7 +60,7 @@ export function SeqWord({
       aria-label={words.map((w) => `${w.label} = ${String(w.value)}`).join(', ')}
       xmlns="http://www.w3.org/2000/svg"
     >
-      <rect x={0} y={0} width={W} height={H} fill="#ffffff" />
+      <rect className="chart-bg" x={0} y={0} width={W} height={H} fill="#ffffff" />
       {words.map((w, row) => {
         const y = 8 + row * ROW;
         return (
