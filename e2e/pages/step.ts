@@ -25,7 +25,16 @@ export class StepPage {
 
   // --- Scenario, witness, parameters -------------------------------------------------------
 
+  /** Opens the bar's "Scenario and witness" disclosure, where the two choosers are. */
+  async openChoosers(): Promise<void> {
+    const summary = this.page.getByText('Scenario and witness', { exact: true });
+    const chooser = this.page.getByRole('combobox', { name: 'Scenario' });
+    // In a small embed they are in its closed Menu: the test opens that itself.
+    if ((await summary.isVisible()) && !(await chooser.isVisible())) await summary.click();
+  }
+
   async chooseScenario(id: string): Promise<void> {
+    await this.openChoosers();
     await this.page.getByRole('combobox', { name: 'Scenario' }).selectOption(id);
     await this.page.getByRole('button', { name: 'Open scenario' }).click();
     await expect(this.heading()).toContainText(id);
@@ -33,6 +42,7 @@ export class StepPage {
 
   /** Loads a witness at its start: its schedule becomes the redo tail. */
   async loadWitness(name: string): Promise<void> {
+    await this.openChoosers();
     await this.page.getByRole('combobox', { name: 'Witness' }).selectOption(name);
     await this.page.getByRole('button', { name: 'Load witness' }).click();
     await expect(this.timelinePosition()).toHaveValue('0');

@@ -27,6 +27,8 @@ export interface CounterChartProps {
   /** The cursor: a pour plays only when the user steps forward onto the fold. */
   readonly step: number;
   readonly svgRef?: Ref<SVGSVGElement>;
+  /** The chart's coordinate size (its viewBox): the box it is drawn in, at its aspect. */
+  readonly size?: { readonly width: number; readonly height: number };
   /** id of the element holding the chart's full text equivalent (aria-describedby). */
   readonly describedBy?: string;
 }
@@ -48,6 +50,7 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
     global: p.mode === 'bar' ? globalNumber : 0,
     mode: p.mode,
     extent: p.extent,
+    ...(p.size ?? {}),
   });
   const sweep = p.sweeps.find((s) => s.returned === null) ?? p.sweeps[0] ?? null;
   const position = sweep ? sweep.position : 0;

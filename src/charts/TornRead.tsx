@@ -2,14 +2,29 @@ import { type Ref } from 'react';
 import { hex32, offBy, tornText, type TornReadView } from './tornRead.ts';
 import './animations.css';
 
-const W = 480;
-const H = 210;
+const W0 = 480;
+const H0 = 210;
 
 /**
  * A 64-bit read on a 32-bit CPU as its two halves, each stamped with the step that read it and
  * the step that wrote the word it got, so a read that joins two moments shows it.
  */
-export function TornRead({ view, svgRef }: { view: TornReadView; svgRef?: Ref<SVGSVGElement> }) {
+export function TornRead({
+  view,
+  svgRef,
+  size,
+}: {
+  view: TornReadView;
+  svgRef?: Ref<SVGSVGElement>;
+  /** The box it is drawn in (its viewBox); the rows spread over its height. */
+  size?: { readonly width: number; readonly height: number };
+}) {
+  const W = size?.width ?? W0;
+  const H = Math.max(H0, size?.height ?? H0);
+  // Two rows and the verdict share the height; the halves' boxes take a third of the width.
+  const rowH = Math.min(150, (H - 80) / 2);
+  const boxW = Math.max(170, Math.min(300, W * 0.36));
+  const boxH = Math.max(36, rowH - 34);
   const byHalf = (half: 'hi' | 'lo') => view.halves.find((h) => h.half === half) ?? null;
   const row = (half: 'hi' | 'lo', y: number) => {
     const h = byHalf(half);
@@ -26,21 +41,21 @@ export function TornRead({ view, svgRef }: { view: TornReadView; svgRef?: Ref<SV
         </text>
         <rect
           y={22}
-          width={170}
-          height={36}
-          rx={4}
+          width={boxW}
+          height={boxH}
+          rx={6}
           stroke={h ? undefined : '#8a8f98'}
           strokeDasharray={h ? undefined : '3 3'}
         />
-        <text className="word" x={85} y={47} textAnchor="middle">
+        <text className="word" x={boxW / 2} y={22 + boxH / 2 + 7} textAnchor="middle">
           {h ? hex32(h.word) : 'not read yet'}
         </text>
         {h && (
           <>
-            <text className="stamp" x={182} y={37}>
+            <text className="stamp" x={boxW + 12} y={22 + boxH / 2 - 4}>
               read at step {h.readAt + 1}
             </text>
-            <text className="stamp" x={182} y={55}>
+            <text className="stamp" x={boxW + 12} y={22 + boxH / 2 + 16}>
               {h.writtenAt < 0
                 ? 'its initial value'
                 : `written at step ${String(h.writtenAt + 1)} by ${h.writtenBy ?? '?'}`}
@@ -60,24 +75,24 @@ export function TornRead({ view, svgRef }: { view: TornReadView; svgRef?: Ref<SV
       aria-label={`Torn read: ${tornText(view)}`}
       xmlns="http://www.w3.org/2000/svg"
     >
-      <rect x={0} y={0} width={W} height={H} fill="#ffffff" />
+      <rect className="chart-bg" x={0} y={0} width={W} height={H} fill="#ffffff" />
       {row('hi', 0)}
-      {row('lo', 66)}
+      {row('lo', rowH)}
       {view.formed !== null && first ? (
         <>
-          <text className={`verdict${view.torn ? ' torn' : ''}`} x={4} y={158}>
+          <text className={`verdict${view.torn ? ' torn' : ''}`} x={4} y={2 * rowH + 26}>
             together: {String(view.formed)}
           </text>
-          <text className={`verdict${view.torn ? ' torn' : ''}`} x={4} y={180}>
+          <text className={`verdict${view.torn ? ' torn' : ''}`} x={4} y={2 * rowH + 50}>
             {view.torn ? `torn: ${offBy(view.formed, first.truth)}` : 'one moment: not torn'}
           </text>
-          <text className="stamp" x={4} y={200}>
+          <text className="stamp" x={4} y={2 * rowH + 70}>
             true value at the reads:{' '}
             {[...new Set(view.halves.map((h) => String(h.truth)))].join(' → ')}
           </text>
         </>
       ) : (
-        <text className="stamp" x={4} y={158}>
+        <text className="stamp" x={4} y={2 * rowH + 26}>
           {view.who} reads {view.cell} as two 32-bit loads
         </text>
       )}

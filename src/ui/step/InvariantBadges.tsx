@@ -14,11 +14,12 @@ export function InvariantBadges() {
             className={`inv ${v.status}`}
             // Named by what it says (the ✓/✗ drawn by CSS and the title stay out of the name).
             aria-label={`${v.id}: ${v.status}${v.reason ? ` (${v.reason})` : ''}`}
-            title={v.description}
+            title={`${v.status === 'pending' ? 'pending: judged when every CPU has finished. ' : ''}${v.description}`}
           >
-            {/* "holds" is the ✓ and the green: said in words only where it is news. */}
+            {/* Each status has a shape as well as a colour (✓ solid, ✗ solid, ◷ dashed), so
+                the words are only for screen readers and the tooltip. */}
             <strong>{v.id}</strong>
-            <span className={v.status === 'holds' ? 'sr-only' : undefined}>: {v.status}</span>
+            <span className="sr-only">: {v.status}</span>
             {/* On the stage only a broken invariant's reason is spelt out; all are in the name. */}
             {v.reason && v.status === 'violated' && <span className="reason"> ({v.reason})</span>}
           </li>

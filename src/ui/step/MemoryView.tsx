@@ -3,6 +3,8 @@ import { type RefObject, useMemo, useRef } from 'react';
 import { CounterChart } from '../../charts/CounterChart.tsx';
 import { globalModeOf } from '../../charts/counterLayout.ts';
 import { cellValue, counterCells, executedAt, type Run, slotAddr } from '../../charts/history.ts';
+import { RaceWord } from '../../charts/RaceWord.tsx';
+import { raceWord, raceWordText } from '../../charts/raceWord.ts';
 import { SeqWord } from '../../charts/SeqWord.tsx';
 import { seqWordOf, seqWordText } from '../../charts/seqWord.ts';
 import { SlotBars } from '../../charts/SlotBars.tsx';
@@ -17,8 +19,23 @@ import { actorName } from '../../machine/narrate.ts';
 import { currentState, type Session } from '../../store/session.ts';
 import { ExportButtons } from '../export/ExportButtons.tsx';
 import { exportName } from '../export/exportImage.ts';
+import { COUNTER_W, COUNTER_H } from '../../charts/counterLayout.ts';
+import { type BoxSize, useBoxSize } from '../useBoxSize.ts';
 import { globalCells, perCpuCells } from './view.ts';
 import { useStep } from './useStep.ts';
+
+/**
+ * The chart's own coordinates for a box on screen: its aspect, at a scale that grows the type
+ * with the box (a 900 px wide chart on a projector has larger labels than a 480 px one), never
+ * below the chart's designed size.
+ */
+function fit(box: BoxSize): BoxSize {
+  const scale = Math.max(1, Math.min(1.6, box.width / COUNTER_W, box.height / COUNTER_H));
+  return {
+    width: Math.max(COUNTER_W * 0.75, box.width / scale),
+    height: Math.max(COUNTER_H * 0.75, box.height / scale),
+  };
+}
 
 /** The largest |delta| and |global| over the whole timeline, so a chart's scale holds still. */
 function extentsOf(m: Machine, states: readonly Int32Array[]): { slot: number; global: number } {
@@ -67,11 +84,18 @@ export function MemoryView() {
   const extents = useMemo(() => extentsOf(m, session.states), [m, session.states]);
   const sweeps = useMemo(() => sumSweeps(run), [run]);
   const torn = useMemo(() => tornRead(run), [run]);
+  // Without per-CPU batches, the picture is the word the CPUs race on (not for a torn read,
+  // whose picture is its two halves).
+  const race = useMemo(() => (counterCells(m) || torn ? null : raceWord(run)), [m, torn, run]);
+  const raceRef = useRef<SVGSVGElement>(null);
+  const counter = m.layout.counter;
   const cells = counterCells(m);
   const pour = pourOf(session, run);
   const counterRef = useRef<SVGSVGElement>(null);
   const seqRef = useRef<SVGSVGElement>(null);
   const tornRef = useRef<SVGSVGElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const box = useBoxSize(boxRef, { width: COUNTER_W, height: COUNTER_H });
   // The sequence words the program declares, each with what it means.
   const words = (m.layout.counter?.sequences ?? []).flatMap(({ cell, kind }) => {
     const c = m.layout.cells.find((x) => x.name === cell);
@@ -102,7 +126,11 @@ export function MemoryView() {
           {globalCells(m, s).map((c) => (
             <tr
               key={`${c.name}-${String(session.cursor)}`}
-              className={folded && c.name === cells?.global.name ? 'filled' : undefined}
+              className={
+                c.name === cells?.global.name || (race !== null && c.name === counter?.count)
+                  ? `charted${folded ? ' filled' : ''}`
+                  : undefined
+              }
             >
               <th scope="row">{c.label}</th>
               <td>{c.value}</td>
@@ -110,7 +138,18 @@ export function MemoryView() {
           ))}
           {perCpuCells(m, s).map((c) =>
             c.values.map((v, k) => (
-              <tr key={`${c.name}${k}`}>
+              <tr
+                key={`${c.name}${k}`}
+                // Drawn as bars (the counter's slots, or plain bars without a counter): the
+                // chart's labels say it, and this row stays for screen readers.
+                className={
+                  c.name === cells?.slots.name ||
+                  (race !== null && c.name === counter?.deltas) ||
+                  (!cells && !race && !c.isLock)
+                    ? 'charted'
+                    : undefined
+                }
+              >
                 <th scope="row">
                   CPU{k}&rsquo;s {c.label}
                 </th>
@@ -121,26 +160,29 @@ export function MemoryView() {
         </tbody>
       </table>
       {cells && (
-        <figure className="counter-figure">
-          <CounterChart
-            svgRef={counterRef}
-            describedBy="counter-chart-text"
-            label={cells.slots.label}
-            thresholdName={thresholdName}
-            slots={perCpuCells(m, s).find((c) => c.name === cells.slots.name)?.values ?? []}
-            batch={batch}
-            global={{ label: cells.global.label, value: cellValue(s, cells.global) }}
-            mode={globalModeOf(extents.global, extents.slot, batch)}
-            extent={
-              globalModeOf(extents.global, extents.slot, batch) === 'bar'
-                ? Math.max(extents.slot, extents.global)
-                : extents.slot
-            }
-            colour={cpuColour}
-            sweeps={sweeps}
-            pour={pour}
-            step={session.cursor}
-          />
+        <figure className="counter-figure hero">
+          <div className="chart-box" ref={boxRef}>
+            <CounterChart
+              svgRef={counterRef}
+              size={fit(box)}
+              describedBy="counter-chart-text"
+              label={cells.slots.label}
+              thresholdName={thresholdName}
+              slots={perCpuCells(m, s).find((c) => c.name === cells.slots.name)?.values ?? []}
+              batch={batch}
+              global={{ label: cells.global.label, value: cellValue(s, cells.global) }}
+              mode={globalModeOf(extents.global, extents.slot, batch)}
+              extent={
+                globalModeOf(extents.global, extents.slot, batch) === 'bar'
+                  ? Math.max(extents.slot, extents.global)
+                  : extents.slot
+              }
+              colour={cpuColour}
+              sweeps={sweeps}
+              pour={pour}
+              step={session.cursor}
+            />
+          </div>
           <figcaption id="counter-chart-text">
             {counterText({
               globalLabel: cells.global.label,
@@ -152,7 +194,24 @@ export function MemoryView() {
           {exportOf(counterRef, 'counter chart', 'slots', 'the counter')}
         </figure>
       )}
+      {race && (
+        <figure className="race-figure hero">
+          <div className="chart-box" ref={boxRef}>
+            <RaceWord
+              svgRef={raceRef}
+              view={race}
+              colour={cpuColour}
+              size={fit(box)}
+              step={session.cursor}
+              describedBy="race-word-text"
+            />
+          </div>
+          <figcaption id="race-word-text">{raceWordText(race)}</figcaption>
+          {exportOf(raceRef, 'shared word chart', 'word', 'the shared word')}
+        </figure>
+      )}
       {!cells &&
+        !race &&
         perCpuCells(m, s)
           .filter((c) => !c.isLock)
           .map((c) => (
@@ -172,8 +231,10 @@ export function MemoryView() {
         </figure>
       )}
       {torn && (
-        <figure className="torn-figure">
-          <TornRead svgRef={tornRef} view={torn} />
+        <figure className="torn-figure hero">
+          <div className="chart-box" ref={boxRef}>
+            <TornRead svgRef={tornRef} view={torn} size={fit(box)} />
+          </div>
           <figcaption>{tornText(torn)}</figcaption>
           {exportOf(tornRef, 'torn-read chart', 'torn-read', 'the torn read')}
         </figure>

@@ -161,13 +161,20 @@ export function StepScreen({
   return (
     <div className={`step-screen${large ? ' large' : ''}${panel ? ' with-panel' : ''}`}>
       <div className="stage-bar">
-        <h2>
+        <h2 title={`${sc.title} (${sc.id})`}>
           {sc.title} <code>{sc.id}</code>
         </h2>
         {/* Framed (a course page's <iframe>), the stage's chrome folds into a menu so that the
             stage keeps the frame; the full lab is one link away. */}
         <Chrome embedded={embedded}>
-          {!lecture && <Choosers key={`${sc.id}|${witness ?? ''}`} />}
+          {!lecture && (
+            <details className="choose popover">
+              <summary>Scenario and witness</summary>
+              <div className="popover-body">
+                <Choosers key={`${sc.id}|${witness ?? ''}`} />
+              </div>
+            </details>
+          )}
           {!lecture && sc.text && (
             <a
               className="edit-copy"
@@ -176,11 +183,6 @@ export function StepScreen({
             >
               {sc.id === PROGRAM_ID ? 'Edit it' : 'Edit a copy'}
             </a>
-          )}
-          {!lecture && witness !== null && (
-            <Suspense fallback={null}>
-              <WitnessNote />
-            </Suspense>
           )}
           <PanelButtons
             taught={sc.id !== PROGRAM_ID}
@@ -221,21 +223,33 @@ export function StepScreen({
           {undoable.what}
         </Notice>
       )}
-      <Controls lecture={lecture} />
+      <div className="control-row">
+        <Controls lecture={lecture} />
+        {!lecture && witness !== null && (
+          <Suspense fallback={null}>
+            <WitnessNote />
+          </Suspense>
+        )}
+      </div>
       <LastStep />
+      {/* The picture leads: lanes (the cause) at the left, the counter's chart and the
+          invariants in the middle and widest, the listing, the narration and the timeline at
+          the right. */}
       <div className="stage">
         <CpuLanes />
-        <ListingView />
-        <MemoryView />
-      </div>
-      <div className="stage-foot">
-        <NarrationLog />
-        <InvariantBadges />
-        <div className="stage-time">
-          <StageTimeline />
-          <p className="hint">
-            Press <kbd>?</kbd> for keyboard shortcuts.
-          </p>
+        <div className="stage-picture">
+          <MemoryView />
+          <InvariantBadges />
+        </div>
+        <div className="stage-side">
+          <ListingView />
+          <NarrationLog />
+          <div className="stage-time">
+            <StageTimeline />
+            <p className="hint">
+              Press <kbd>?</kbd> for keyboard shortcuts.
+            </p>
+          </div>
         </div>
       </div>
       {panel && (
