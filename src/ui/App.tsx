@@ -7,7 +7,7 @@ import { LiveScreen } from './live/LiveScreen.tsx';
 import { liveStore } from './live/useLive.ts';
 import { ScalingScreen } from './scaling/ScalingScreen.tsx';
 import { scalingStore } from './scaling/useScaling.ts';
-import { ScenarioList } from './ScenarioList.tsx';
+import { ScenarioCards } from './catalogue/ScenarioCards.tsx';
 import { StepScreen } from './step/StepScreen.tsx';
 import { stepStore } from './step/useStep.ts';
 import { ThemeSwitch } from './theme/ThemeSwitch.tsx';
@@ -156,7 +156,7 @@ export function App() {
             <Suspense fallback={<p>Loading the course…</p>}>
               <CourseList />
             </Suspense>
-            <ScenarioList scenarios={catalogue} />
+            <ScenarioCards scenarios={catalogue} />
           </>
         )}
       </main>

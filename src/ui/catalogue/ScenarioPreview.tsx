@@ -1,0 +1,63 @@
+import { cpuColour } from '../../charts/palette.ts';
+import {
+  PREVIEW_H,
+  PREVIEW_W,
+  previewLayout,
+  previewText,
+  type ScenarioPreview as Preview,
+} from '../../charts/preview.ts';
+
+/**
+ * The scenario's picture at the end of its first witness, in 120 × 64 pixels: per-CPU bars in
+ * the CPUs' colours, the words they race on as boxes. Its accessible name says the values. Until
+ * the preview is computed (after the page's first paint), an empty box of the same size.
+ */
+export function ScenarioPreview({ preview }: { preview: Preview | null }) {
+  if (!preview) return <div className="preview preview-pending" aria-hidden="true" />;
+  const l = previewLayout(preview.picture);
+  return (
+    <svg
+      className="preview"
+      viewBox={`0 0 ${String(PREVIEW_W)} ${String(PREVIEW_H)}`}
+      width={PREVIEW_W}
+      height={PREVIEW_H}
+      role="img"
+      aria-label={previewText(preview)}
+    >
+      {l.rects.map((r, i) => (
+        <rect
+          key={`r${String(i)}`}
+          x={r.x}
+          y={r.y}
+          width={r.width}
+          height={r.height}
+          className={`preview-${r.kind}`}
+          {...(r.kind === 'bar' ? { fill: cpuColour(r.cpu) } : { rx: 3 })}
+        />
+      ))}
+      {l.lines.map((line, i) => (
+        <line
+          key={`l${String(i)}`}
+          x1={line.x1}
+          x2={line.x2}
+          y1={line.y}
+          y2={line.y}
+          className={`preview-${line.kind}`}
+        />
+      ))}
+      {l.texts.map((t, i) => (
+        <text
+          key={`t${String(i)}`}
+          x={t.x}
+          y={t.y}
+          textAnchor={t.anchor}
+          dominantBaseline="central"
+          className={`preview-${t.kind}`}
+          {...(t.fit === null ? {} : { textLength: t.fit, lengthAdjust: 'spacingAndGlyphs' })}
+        >
+          {t.text}
+        </text>
+      ))}
+    </svg>
+  );
+}
