@@ -47,3 +47,63 @@ test('the catalogue lists the 2006 nr_files scenarios under their thread', async
     await expect(home.scenario(id, thread), `${id} is listed under ${nrFilesThread}`).toBeVisible();
   }
 });
+
+test('at 1280 × 720 the catalogue is a few screens of cards, each with a preview', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const home = new HomePage(page);
+  await home.open();
+  // The course list loads after the page, and the previews are drawn after the first paint:
+  // measure once both are there.
+  await expect(home.course()).toBeVisible();
+  await expect(home.previews()).toHaveCount(allScenarios.length);
+  for (const id of allScenarios) {
+    await expect(home.previews(home.scenario(id)), `${id} has a preview`).toHaveCount(1);
+  }
+  // As one tall list the page was 7,866 px; as cards, 3,282 px, of which the course list above
+  // the catalogue is about 1,000 px and the catalogue about 1,800 px.
+  expect(await home.height()).toBeLessThanOrEqual(3400);
+  await expect(home.previews(home.scenario('global-plain'))).toHaveAccessibleName(
+    'preview at the end of witness lost-update: nr_files 101',
+  );
+});
+
+test('a card opens its scenario in Step mode anywhere on it, and live from its Live link', async ({
+  page,
+}) => {
+  const home = new HomePage(page);
+  await home.open();
+  const card = home.scenario('percpu-classic');
+  await expect(home.stepLink('percpu-classic')).toHaveAttribute('href', '#/step/percpu-classic');
+  // The title is under the Step link's cover: a click there is a click on the link.
+  await card.scrollIntoViewIfNeeded();
+  const title = await card.getByRole('heading', { level: 3 }).boundingBox();
+  if (!title) throw new Error('no title');
+  await page.mouse.click(title.x + 10, title.y + title.height / 2);
+  await expect(page).toHaveURL(/#\/step\/percpu-classic/);
+  await page.goBack();
+  await home.liveLink('percpu-classic').click();
+  await expect(page).toHaveURL(/#\/live\/percpu-classic/);
+  // No Live link where the scenario cannot run on real cores.
+  await page.goBack();
+  await expect(home.stepLink('torn-read-32')).toBeVisible();
+  await expect(home.liveLink('torn-read-32')).toHaveCount(0);
+});
+
+test('the keyboard goes from a card to its Live link and on, the card showing its focus', async ({
+  page,
+}) => {
+  const home = new HomePage(page);
+  await home.open();
+  await home.stepLink('global-plain').focus();
+  const card = home.scenario('global-plain');
+  await page.keyboard.press('Tab');
+  await expect(home.liveLink('global-plain')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(home.stepLink('global-plain')).toBeFocused();
+  await expect(card).toHaveCSS('outline-style', 'solid');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(home.stepLink('global-atomic')).toBeFocused();
+});
