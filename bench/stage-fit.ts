@@ -93,7 +93,6 @@ async function measure(page: Page, url: string, c: Case, large: boolean): Promis
     await page.getByText('Scenario and witness', { exact: true }).click();
     await page.getByRole('combobox', { name: 'Witness' }).selectOption(c.witness);
     await page.getByRole('button', { name: 'Load witness' }).click();
-    await page.getByText('Scenario and witness', { exact: true }).click();
   }
   for (let i = 0; i < c.steps; i++) await page.keyboard.press('ArrowRight');
   if (large) await page.getByRole('button', { name: 'Large', exact: true }).click();

@@ -34,6 +34,8 @@ for (const [name, url] of screens) {
 }
 
 test('axe finds no serious violation on the Step stage, with each panel open', async ({ page }) => {
+  // Six axe runs over a stage of several hundred elements: longer than one default timeout.
+  test.setTimeout(120_000);
   const step = new StepPage(page);
   await step.open('#/step/percpu-atomic64');
   await step.loadWitness('sum-misses-a-batch');

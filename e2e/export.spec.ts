@@ -50,16 +50,23 @@ test('Export SVG downloads the counter chart as a standalone SVG with its slot b
   expect(charts.consoleErrors).toEqual([]);
 });
 
-test('Export PNG downloads a 2× PNG of the chart', async ({ charts }) => {
+test('Export PNG downloads a 2× PNG of the chart', async ({ page, charts }) => {
   await charts.witness('percpu-seq', 'retry-once', 28);
   const download = await charts.export('counter chart', 'PNG');
   expect(download.suggestedFilename()).toBe('percpu-seq-slots-step-28.png');
   const png = await readFile(await download.path());
   expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   expect(png.length).toBeGreaterThan(10_000);
-  // IHDR: width and height, twice the chart's 480 × 320 and its caption above it.
-  expect(png.readUInt32BE(16)).toBe(960);
-  expect(png.readUInt32BE(20)).toBeGreaterThan(640);
+  // IHDR: width and height, twice the chart's own size (its viewBox: the box it was drawn for)
+  // and its caption above it.
+  const viewBox = await page
+    .getByRole('region', { name: 'Memory' })
+    .getByRole('img', { name: /^fbc->counters: / })
+    .getAttribute('viewBox');
+  const [, , w = 0, h = 0] = (viewBox ?? '').split(' ').map(Number);
+  expect(w).toBeGreaterThanOrEqual(360);
+  expect(png.readUInt32BE(16)).toBe(2 * Math.round(w));
+  expect(png.readUInt32BE(20)).toBeGreaterThan(2 * h);
 
   // The sequence word exports as well.
   const seq = await charts.export('sequence chart', 'SVG');
@@ -67,11 +74,11 @@ test('Export PNG downloads a 2× PNG of the chart', async ({ charts }) => {
   expect(charts.consoleErrors).toEqual([]);
 });
 
-test('a per-CPU variable without a counter chart exports too (irq-local-rmw, this-cpu-migrate)', async ({
+test('a chart without a counter exports too (irq-local-rmw, this-cpu-migrate)', async ({
   page,
 }) => {
   for (const [hash, what] of [
-    ['#/step/irq-local-rmw?sched=0+0+irq0+0*4+0+0', 'c chart'],
+    ['#/step/irq-local-rmw?sched=0+0+irq0+0*4+0+0', 'shared word chart'],
     ['#/step/this-cpu-migrate?sched=0+mig0>1+1', 'events chart'],
   ] as const) {
     await page.goto(`/${hash}`);

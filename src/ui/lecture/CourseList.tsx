@@ -5,6 +5,7 @@ import { ProgressProblem } from '../challenge/ProgressProblem.tsx';
 import { ResetProgress } from '../challenge/ResetProgress.tsx';
 import { useProgress } from '../useProgress.ts';
 import { courseState } from './courseState.ts';
+import './course.css';
 
 /**
  * The course, in order from nr_files++ to today's percpu_counter: each lesson with how far this

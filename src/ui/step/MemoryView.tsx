@@ -183,7 +183,8 @@ export function MemoryView() {
               step={session.cursor}
             />
           </div>
-          <figcaption id="counter-chart-text">
+          {/* It may scroll (the caption keeps one height): focusable for the keyboard. */}
+          <figcaption id="counter-chart-text" tabIndex={0}>
             {counterText({
               globalLabel: cells.global.label,
               globalValue: cellValue(s, cells.global),
@@ -206,7 +207,9 @@ export function MemoryView() {
               describedBy="race-word-text"
             />
           </div>
-          <figcaption id="race-word-text">{raceWordText(race)}</figcaption>
+          <figcaption id="race-word-text" tabIndex={0}>
+            {raceWordText(race)}
+          </figcaption>
           {exportOf(raceRef, 'shared word chart', 'word', 'the shared word')}
         </figure>
       )}
@@ -235,7 +238,7 @@ export function MemoryView() {
           <div className="chart-box" ref={boxRef}>
             <TornRead svgRef={tornRef} view={torn} size={fit(box)} />
           </div>
-          <figcaption>{tornText(torn)}</figcaption>
+          <figcaption tabIndex={0}>{tornText(torn)}</figcaption>
           {exportOf(tornRef, 'torn-read chart', 'torn-read', 'the torn read')}
         </figure>
       )}

@@ -168,10 +168,11 @@ export function StepScreen({
             stage keeps the frame; the full lab is one link away. */}
         <Chrome embedded={embedded}>
           {!lecture && (
-            <details className="choose popover">
+            // Keyed by what is open: choosing a scenario or loading a witness closes it.
+            <details key={`${sc.id}|${witness ?? ''}`} className="choose popover">
               <summary>Scenario and witness</summary>
               <div className="popover-body">
-                <Choosers key={`${sc.id}|${witness ?? ''}`} />
+                <Choosers />
               </div>
             </details>
           )}
