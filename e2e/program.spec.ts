@@ -91,7 +91,8 @@ test('edit a copy of percpu-classic without preempt_disable: Explore finds the l
     .getByRole('list', { name: 'Outcomes' })
     .getByRole('listitem')
     .filter({ hasText: 'no-lost-update' });
-  await expect(broken.first()).toBeVisible();
+  // A real exhaustive search: on a loaded CI machine it takes longer than one default wait.
+  await expect(broken.first()).toBeVisible({ timeout: 30_000 });
   // The first such witness, replayed, migrates the task between its read and its write.
   await broken
     .first()
