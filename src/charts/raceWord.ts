@@ -126,47 +126,21 @@ export function raceWord(run: Run): RaceWordView | null {
     const now = valueAt(after, x.addr, wide);
     const who = actorName(m, after, x.ctx);
     const op = x.ins.op;
-    if (op === Op.Load || op === Op.Load64) {
-      loaded.set(x.ctx, { word, value: was });
-      last = {
-        kind: 'load',
-        ctx: x.ctx,
-        who,
-        cpu: x.cpu,
-        word,
-        before: was,
-        after: now,
-        overwrote: false,
-      };
-    } else if (op === Op.Store || op === Op.Store64) {
-      const had = loaded.get(x.ctx);
-      // A store of a value computed from an old load: the change made since is gone.
-      const overwrote = had !== undefined && had.word === word && had.value !== was;
-      if (overwrote) lostAt.push(at);
-      loaded.delete(x.ctx);
-      last = {
-        kind: 'store',
-        ctx: x.ctx,
-        who,
-        cpu: x.cpu,
-        word,
-        before: was,
-        after: now,
-        overwrote,
-      };
-    } else {
-      loaded.delete(x.ctx);
-      last = {
-        kind: 'atomic',
-        ctx: x.ctx,
-        who,
-        cpu: x.cpu,
-        word,
-        before: was,
-        after: now,
-        overwrote: false,
-      };
-    }
+    // One access a step: a load keeps a copy, a store or an atomic ends it.
+    const kind =
+      op === Op.Load || op === Op.Load64
+        ? 'load'
+        : op === Op.Store || op === Op.Store64
+          ? 'store'
+          : 'atomic';
+    const had = loaded.get(x.ctx);
+    // A store of a value computed from an old load: the change made since is gone.
+    const overwrote =
+      kind === 'store' && had !== undefined && had.word === word && had.value !== was;
+    if (overwrote) lostAt.push(at);
+    if (kind === 'load') loaded.set(x.ctx, { word, value: was });
+    else loaded.delete(x.ctx);
+    last = { kind, ctx: x.ctx, who, cpu: x.cpu, word, before: was, after: now, overwrote };
   }
   const s = run.states[run.cursor] as Int32Array;
   const holders: Holder[] = [...loaded].map(([ctx, h]) => ({

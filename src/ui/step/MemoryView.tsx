@@ -128,7 +128,7 @@ export function MemoryView() {
               key={`${c.name}-${String(session.cursor)}`}
               className={
                 c.name === cells?.global.name || (race !== null && c.name === counter?.count)
-                  ? `charted${folded ? ' filled' : ''}`
+                  ? `charted sr-only${folded ? ' filled' : ''}`
                   : undefined
               }
             >
@@ -146,7 +146,7 @@ export function MemoryView() {
                   c.name === cells?.slots.name ||
                   (race !== null && c.name === counter?.deltas) ||
                   (!cells && !race && !c.isLock)
-                    ? 'charted'
+                    ? 'charted sr-only'
                     : undefined
                 }
               >
