@@ -78,10 +78,13 @@ test('a retry sends the sweep back to the start and shows the retry count', asyn
   const moves = await charts.record('sweep-marker', 'transform');
   await charts.forward(2);
   await expect(charts.lastNarration()).toContainText('the sum starts over');
-  // Going back is a visible move, not a jump: the marker passes through places on the way.
-  await expect.poll(async () => xOf((await moves()).at(-1) ?? '')).toBeLessThan(swept);
-  const back = (await moves()).map(xOf).filter((x) => x < swept);
-  expect(back.length).toBeGreaterThan(2);
+  // Going back is a visible move, not a jump: between where the sweep was and where it comes to
+  // rest, the marker passes through at least one place. (How many depends on the frames a loaded
+  // machine manages in the tween's 800 ms, so only one is required.)
+  const start = await restingX(marker);
+  expect(start).toBeLessThan(swept);
+  const between = (await moves()).map(xOf).filter((x) => x < swept && x > start);
+  expect(between.length).toBeGreaterThan(0);
   await expect(charts.part('retry-count')).toHaveText('retry: 1');
   await expect(charts.counterText()).toContainText("CPU3's sum, pass 2 (1 retry)");
 
