@@ -56,6 +56,8 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
   const position = sweep ? sweep.position : 0;
   const sweepX = l.sweepX[Math.min(position, l.sweepX.length - 1)] ?? 0;
   const sweepLeft = l.sweepX[0] ?? 0;
+  // The distance from one slot's bar to the next: room for its label and value.
+  const pitch = l.slots.length > 1 ? (l.slots[1]?.x ?? 0) - (l.slots[0]?.x ?? 0) : l.width;
 
   const bars = useRef<(SVGRectElement | null)[]>([]);
   const globalBar = useRef<SVGRectElement>(null);
@@ -309,7 +311,9 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
           <text className="bar-label" x={b.x + b.width / 2} y={l.bottom + 22} textAnchor="middle">
             {l.slots.length <= 6 ? `CPU${String(b.cpu)}` : String(b.cpu)}
           </text>
-          {l.slots.length <= 6 && (
+          {/* Under its bar when it fits the bar's pitch (16 px bold digits: under 10 px each);
+              with eight CPUs on a narrow chart the bar's height and the axis say it. */}
+          {String(b.value).length * 10 <= pitch && (
             <text className="bar-value" x={b.x + b.width / 2} y={l.bottom + 42} textAnchor="middle">
               {b.value}
             </text>

@@ -4,10 +4,22 @@ import { useReducedMotion } from './motion.ts';
 import { BITS, type SeqWordView } from './seqWord.ts';
 import './animations.css';
 
-const W = 480;
-const ROW = 84;
 const BIT = 26;
 const FLIP_MS = 450;
+/** A name longer than this is cut (with an ellipsis) so that it stops before the bits. */
+const LABEL_CHARS = 24;
+
+/**
+ * Where a word's parts go. One word is a strip of two lines (its name, value and low bits, then
+ * what the value means); several words (percpu-seq-multi's three) take one line each, wider, so
+ * that three of them stay about as tall as one and the counter chart above keeps the picture's
+ * room; there the low bit is marked by its outline alone, and the meaning names it.
+ */
+function geometry(words: number) {
+  return words === 1
+    ? { W: 480, ROW: 64, BITS_X: 280, MEANING: { x: 4, y: 52 }, lowBitLabel: true }
+    : { W: 700, ROW: 34, BITS_X: 200, MEANING: { x: 330, y: 22 }, lowBitLabel: false };
+}
 
 /**
  * Sequence-like words drawn with their low bits: a bit that changes flips over, and the low bit of
@@ -50,7 +62,8 @@ export function SeqWord({
       prev.current.set(w.name, w.bits);
     }
   });
-  const H = ROW * words.length + 8;
+  const { W, ROW, BITS_X, MEANING, lowBitLabel } = geometry(words.length);
+  const H = ROW * words.length;
   return (
     <svg
       ref={svgRef}
@@ -62,22 +75,23 @@ export function SeqWord({
     >
       <rect className="chart-bg" x={0} y={0} width={W} height={H} fill="#ffffff" />
       {words.map((w, row) => {
-        const y = 8 + row * ROW;
+        const y = row * ROW;
         return (
           <g key={w.name} transform={`translate(0,${String(y)})`} data-testid={`seq-${w.name}`}>
-            <text className="word-label" x={4} y={18}>
-              {w.label}
+            <text x={4} y={22}>
+              <tspan className="word-label">
+                {w.label.length > LABEL_CHARS ? `${w.label.slice(0, LABEL_CHARS - 1)}…` : w.label}{' '}
+                ={' '}
+              </tspan>
+              <tspan className="word-value">{w.value}</tspan>
             </text>
-            <text className="word-value" x={4} y={46}>
-              {w.value}
-            </text>
-            <text className="word-label" x={96} y={44}>
+            <text className="word-label" x={BITS_X - 8} y={22} textAnchor="end">
               …
             </text>
             {Array.from(w.bits).map((b, i) => {
               const low = i === BITS - 1;
               return (
-                <g key={i} transform={`translate(${String(116 + i * (BIT + 4))},24)`}>
+                <g key={i} transform={`translate(${String(BITS_X + i * (BIT + 4))},2)`}>
                   <g
                     className={`bit${low && w.parity ? ' low' : ''}${b === '1' ? ' set' : ''}`}
                     ref={(el) => {
@@ -93,17 +107,16 @@ export function SeqWord({
                 </g>
               );
             })}
-            {w.parity && (
-              <text
-                className="word-label"
-                x={116 + (BITS - 1) * (BIT + 4) + BIT / 2}
-                y={18}
-                textAnchor="middle"
-              >
-                low bit
+            {w.parity && lowBitLabel && (
+              <text className="word-label" x={BITS_X + BITS * (BIT + 4) + 4} y={22}>
+                ← low bit
               </text>
             )}
-            <text className={`meaning${w.parity === 'odd' ? ' odd' : ''}`} x={4} y={74}>
+            <text
+              className={`meaning${w.parity === 'odd' ? ' odd' : ''}`}
+              x={MEANING.x}
+              y={MEANING.y}
+            >
               {w.meaning}
             </text>
           </g>

@@ -52,7 +52,7 @@ function MigrateControl({ k, options }: { k: number; options: readonly ControlVi
     <span className="migrate">
       <EventButton c={chosen} label={`Migrate task from CPU ${k}`} short="Migrate" />
       <label>
-        to
+        <span className="to">to</span>
         <select
           aria-label={`Migrate CPU ${k}'s task to`}
           value={target}

@@ -20,14 +20,27 @@ const SIGNS: Record<number, string> = {
   [Kind.Flush]: 'FLUSH: a buffered store reaches memory',
 };
 
-/** The step just taken, with a sign for folds, spins, retries, torn accesses and interrupts. */
+/**
+ * The step just taken, with a sign for folds, spins, retries, torn accesses and interrupts: the
+ * newest narration line, whole, above the stage (in Large it is the only one on screen).
+ */
 export function LastStep() {
   const session = useStep((s) => s.session);
   const last = session.cursor > 0 ? session.steps[session.cursor - 1] : undefined;
-  if (!last) return <p className="last-step">Step {session.cursor}: the start.</p>;
+  if (!last)
+    return (
+      <p className="last-step" role="note" aria-label="Latest step">
+        Step {session.cursor}: the start.
+      </p>
+    );
   const sign = SIGNS[last.kind];
   return (
-    <p className="last-step" style={{ borderLeftColor: cpuColour(last.cpu) }}>
+    <p
+      className="last-step"
+      role="note"
+      aria-label="Latest step"
+      style={{ borderLeftColor: cpuColour(last.cpu) }}
+    >
       Step {session.cursor}
       {sign && <strong className="sign"> {sign}</strong>}: {last.text}
     </p>

@@ -127,7 +127,9 @@ export function MemoryView() {
             <tr
               key={`${c.name}-${String(session.cursor)}`}
               className={
-                c.name === cells?.global.name || (race !== null && c.name === counter?.count)
+                c.name === cells?.global.name ||
+                (race !== null && c.name === counter?.count) ||
+                words.some((w) => w.name === c.name)
                   ? `charted sr-only${folded ? ' filled' : ''}`
                   : undefined
               }
