@@ -1,7 +1,7 @@
 // npm run measure:stage: how much of a projector the Step stage gives its picture, measured in
 // Chromium. For each case and viewport it prints the chart's share of the screen, how many CPU
-// lanes and invariant badges are wholly in view, the listing's type size and whether the newest
-// narration line is in view. Builds nothing: run `npm run build` first.
+// lanes, invariant badges and CPUs' next lines in the listing are wholly in view, the listing's
+// type size and whether the newest narration line (the bar above the stage) is in view. Builds nothing: run `npm run build` first.
 //
 //   npm run measure:stage                 the table, Large on and off
 //   npm run measure:stage -- --shots DIR  also a screenshot of each row, into DIR
@@ -24,7 +24,12 @@ const cases: readonly Case[] = [
     witness: 'sum-holds-the-lock',
     steps: 8,
   },
-  { name: 'percpu-classic, 8 CPUs', hash: '#/step/percpu-classic?cpus=8', steps: 0 },
+  {
+    name: 'percpu-classic, 8 CPUs',
+    // Three CPUs inside an add, one in the sum, four at the start: cursors on four lines.
+    hash: '#/step/percpu-classic?cpus=8&sched=0*3+1+2*3+5*3',
+    steps: 0,
+  },
   { name: 'global-plain', hash: '#/step/global-plain', witness: 'lost-update', steps: 4 },
   { name: 'percpu-seq', hash: '#/step/percpu-seq', witness: 'retry-once', steps: 8 },
   { name: 'torn-read-32', hash: '#/step/torn-read-32', witness: 'lo-then-hi', steps: 4 },
@@ -41,6 +46,7 @@ interface Row {
   readonly lanes: string;
   readonly badges: string;
   readonly listing: number;
+  readonly cursors: string;
   readonly narration: boolean | null;
 }
 
@@ -73,15 +79,17 @@ const MEASURE = `(() => {
   const laneEls = [...document.querySelectorAll('section[aria-label="CPUs"] > [role="group"]')];
   const badges = [...document.querySelectorAll('[aria-label="Invariants"] li')];
   const listing = document.querySelector('[aria-label="Source listing"]');
-  const items = document.querySelectorAll('[aria-label="Narration log"] li');
-  const last = items[items.length - 1];
+  const cursorLines = listing ? [...listing.querySelectorAll('li.current')] : [];
+  // The newest narration line: the bar above the stage (the log's last item says the same).
+  const last = document.querySelector('[role="note"][aria-label="Latest step"]');
   const r = best ? best.getBoundingClientRect() : null;
   return {
     chart: r ? Math.round(r.width) + ' × ' + Math.round(r.height) : 'none',
     share: area / (vw * vh),
     lanes: laneEls.filter(whole).length + ' of ' + laneEls.length,
     badges: badges.filter(whole).length + ' of ' + badges.length,
-    listing: listing ? parseFloat(getComputedStyle(listing.querySelector('li') ?? listing).fontSize) : 0,
+    listing: listing ? parseFloat(getComputedStyle(listing.querySelector('li[data-line]') ?? listing).fontSize) : 0,
+    cursors: cursorLines.filter(whole).length + ' of ' + cursorLines.length,
     narration: last ? whole(last) : null,
   };
 })()`;
@@ -108,16 +116,16 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   try {
     console.log(
-      '| case | viewport | Large | counter chart, share of the screen | CPU lanes fully in view | invariant badges fully in view | listing type | newest narration in view |',
+      '| case | viewport | Large | counter chart, share of the screen | CPU lanes fully in view | invariant badges fully in view | listing type | CPUs’ next lines in view | newest narration in view |',
     );
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|');
     for (const c of cases) {
       for (const { width, height } of sizes) {
         for (const large of [false, true]) {
           const page = await browser.newPage({ viewport: { width, height } });
           const r = await measure(page, preview.url, c, large);
           console.log(
-            `| ${c.name} | ${String(width)} × ${String(height)} | ${large ? 'on' : 'off'} | ${(100 * r.share).toFixed(1)} % (${r.chart} px) | ${r.lanes} | ${r.badges} | ${r.listing.toFixed(1)} px | ${r.narration === null ? 'none yet' : r.narration ? 'yes' : 'no'} |`,
+            `| ${c.name} | ${String(width)} × ${String(height)} | ${large ? 'on' : 'off'} | ${(100 * r.share).toFixed(1)} % (${r.chart} px) | ${r.lanes} | ${r.badges} | ${r.listing.toFixed(1)} px | ${r.cursors} | ${r.narration === null ? 'none yet' : r.narration ? 'yes' : 'no'} |`,
           );
           if (shots) {
             const file = `${c.name.replace(/[^a-z0-9]+/gi, '-')}-${String(width)}${large ? '-large' : ''}.png`;

@@ -37,7 +37,8 @@ async function expectStageInView(page: Page, cpus: readonly number[]) {
     expect(box.width * box.height).toBeGreaterThanOrEqual(0.25 * screen.width * screen.height);
   }
   await expect(step.memoryRegion().getByText('fbc->lock', { exact: true })).toBeInViewport();
-  await expect(step.lastNarration()).toBeInViewport({ ratio: 0.5 });
+  // The newest narration line, whole, in the bar above the stage.
+  await expect(page.getByRole('note', { name: 'Latest step' })).toBeInViewport({ ratio: 1 });
   // Every badge, the fifth included (percpu-classic has five).
   const badges = page.getByRole('region', { name: 'Invariants' }).getByRole('listitem');
   await expect(badges).toHaveCount(5);
@@ -55,8 +56,8 @@ for (const { width, height, large } of sizes) {
     await step.loadWitness('sum-holds-the-lock');
     await step.forward(14);
     if (large) await page.getByRole('button', { name: 'Large' }).click();
-    // In Large not every lane fits: the lane of the CPU that moved last (CPU3) is kept in view.
-    await expectStageInView(page, large ? [3] : [0, 1, 2, 3]);
+    await expectStageInView(page, [0, 1, 2, 3]);
+    await expectCursorLinesInView(page);
     // A panel opens beside the stage and closes with Escape, giving focus back.
     await step.openPanel('Parameters');
     await expect(step.parameter('batch')).toBeVisible();
@@ -67,6 +68,67 @@ for (const { width, height, large } of sizes) {
     ).toBeFocused();
   });
 }
+
+/** Every CPU's next line in the listing (the lines with a cursor chip), wholly in view. */
+async function expectCursorLinesInView(page: Page) {
+  const current = page
+    .getByRole('list', { name: 'Source listing' })
+    .getByRole('listitem')
+    .filter({ has: page.getByText(/^CPU ?\d+$/) });
+  expect(await current.count()).toBeGreaterThan(0);
+  for (const line of await current.all()) await expect(line).toBeInViewport({ ratio: 1 });
+}
+
+for (const { width, height, large } of [
+  { width: 1280, height: 720, large: false },
+  { width: 1280, height: 720, large: true },
+  { width: 1024, height: 768, large: false },
+  { width: 1024, height: 768, large: true },
+]) {
+  test(`eight CPUs fit ${width}×${height}${large ? ' in Large' : ''}: every lane, every next line, the chart`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height });
+    const step = new StepPage(page);
+    // Three CPUs inside an add, one in the sum, four at the start: cursors on four lines.
+    await step.open('#/step/percpu-classic?cpus=8&sched=0*3+1+2*3+5*3');
+    if (large) await page.getByRole('button', { name: 'Large' }).click();
+    for (let k = 0; k < 8; k++) {
+      await expect(step.cpu(k)).toBeInViewport({ ratio: 1 });
+      await expect(step.stepButton(k)).toBeInViewport({ ratio: 1 });
+    }
+    await expectCursorLinesInView(page);
+    const chart = step.slotBars('fbc->counters');
+    await expect(chart).toBeInViewport({ ratio: 1 });
+    const box = await chart.boundingBox();
+    if (!box) throw new Error('no chart');
+    expect(box.width * box.height).toBeGreaterThanOrEqual(0.25 * width * height);
+  });
+}
+
+test('a long listing folds to the CPUs’ lines in Large, and its fold shows the whole listing', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const step = new StepPage(page);
+  await step.open('#/step/percpu-seq');
+  await step.loadWitness('retry-once');
+  await step.forward(8);
+  await page.getByRole('button', { name: 'Large' }).click();
+  // CPU1 and CPU2 at line 31, CPU0 at 36, CPU3 at 61: 31 lines apart, more than the box holds.
+  await expectCursorLinesInView(page);
+  await expect(page.getByRole('note', { name: 'Latest step' })).toBeInViewport({ ratio: 1 });
+  const fold = page.getByRole('button', { name: /^⋯ lines 38–\d+ folded/ });
+  await expect(fold).toBeVisible();
+  await fold.click();
+  await expect(page.getByRole('button', { name: /^⋯/ })).toHaveCount(0);
+  await expect(
+    page.getByRole('list', { name: 'Source listing' }).getByText('fbc->sequence += 2;'),
+  ).toHaveCount(1);
+  // And back.
+  await page.getByRole('button', { name: 'Fold to the CPUs’ lines' }).click();
+  await expectCursorLinesInView(page);
+});
 
 test('a lecture in Large at 800×600 keeps its slide buttons in view after the answer', async ({
   page,
