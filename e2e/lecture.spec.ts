@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { findLesson } from '../src/lessons/index.ts';
+import { HomePage } from './pages/home.ts';
 import { StepPage } from './pages/step.ts';
 
 // Lecture mode as a teacher drives it: from the keyboard, slide by slide, each with its link.
@@ -61,14 +62,20 @@ test('a slide link opens that slide, with its stage, and the course remembers it
   await expect(page.getByRole('heading', { name: 'The fold' })).toBeVisible();
   await expect(step.memory('fbc->count')).toHaveText('32');
   await expect(step.memory('CPU0’s fbc->counters')).toHaveText('0');
-  // The course on the home page shows where this browser got, across a reload.
+  // The scenario's card on the home page shows where this browser got, across a reload, and
+  // the course's line offers to go on there.
   await page.goto('/#/');
-  const course = page.getByRole('region', { name: 'Course' });
-  const item = course.getByRole('listitem').filter({ hasText: 'percpu_counter in 2.6.39' });
+  const item = new HomePage(page).scenario('percpu-classic');
   await expect(item).toContainText('lecture at slide 3 of 6');
   await page.reload();
   await expect(item).toContainText('lecture at slide 3 of 6');
-  await expect(item.getByRole('link')).toHaveAttribute('href', '#/lecture/percpu-classic/3');
+  await expect(item.getByRole('link', { name: 'Lecture 5: percpu-classic' })).toHaveAttribute(
+    'href',
+    '#/lecture/percpu-classic/3',
+  );
+  await expect(
+    page.getByRole('region', { name: 'Course' }).getByRole('link', { name: /^Continue with/ }),
+  ).toHaveAttribute('href', '#/lecture/percpu-classic/3');
   // An unknown lesson says so.
   await page.goto('/#/lecture/no-such-lesson/1');
   await expect(page.getByRole('alert')).toContainText('There is no lesson ‘no-such-lesson’');
@@ -79,8 +86,7 @@ test('progress made in one tab shows in another at once, and a reset empties bot
   context,
 }) => {
   await page.goto('/#/');
-  const course = page.getByRole('region', { name: 'Course' });
-  const item = course.getByRole('listitem').filter({ hasText: 'percpu_counter in 2.6.39' });
+  const item = new HomePage(page).scenario('percpu-classic');
   await expect(item).toContainText('lecture not opened');
   // A second tab of the same browser lectures up to slide 4.
   const other = await context.newPage();
@@ -91,13 +97,9 @@ test('progress made in one tab shows in another at once, and a reset empties bot
   await page.goto('/#/lecture/global-plain/2');
   await expect(page.getByRole('article', { name: /^Slide 2 of / })).toBeVisible();
   await other.goto('/#/');
-  const there = other.getByRole('region', { name: 'Course' });
-  await expect(
-    there.getByRole('listitem').filter({ hasText: 'percpu_counter in 2.6.39' }),
-  ).toContainText('lecture at slide 4 of 6');
-  await expect(
-    there.getByRole('listitem').filter({ hasText: 'Plain global counter' }),
-  ).toContainText('slide 2 of');
+  const there = new HomePage(other);
+  await expect(there.scenario('percpu-classic')).toContainText('lecture at slide 4 of 6');
+  await expect(there.scenario('global-plain')).toContainText('slide 2 of');
   // Reset in the other tab; this one, back on the course, shows nothing started.
   await page.goto('/#/');
   await expect(item).toContainText('lecture at slide 4 of 6');

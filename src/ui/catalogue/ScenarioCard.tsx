@@ -1,8 +1,13 @@
-import { Fragment } from 'react';
+import { Fragment, lazy, Suspense } from 'react';
 import { liveSpecOf } from '../../live/specs.ts';
 import type { Scenario } from '../../scenarios/index.ts';
 import { ScenarioPreview } from './ScenarioPreview.tsx';
 import { usePreview } from './usePreview.ts';
+
+// The lessons (about 100 KB) load after the page: the card's course line comes with them.
+const CardCourse = lazy(() =>
+  import('../lecture/CourseList.tsx').then((m) => ({ default: m.CardCourse })),
+);
 
 /**
  * A title whose identifiers too long for a card's line (percpu_counter_add_batch: more than 22
@@ -28,7 +33,7 @@ function breakable(text: string) {
 /**
  * One catalogue card: title, id, the picture at the end of the first witness, what it shows
  * (clamped; the whole text is in the page, and shows on keyboard focus), where it comes from,
- * and its links. The Step link covers the card, so the card is one click target; the Live link
+ * its lecture in the course with how far this browser got, and its links. The Step link covers the card, so the card is one click target; the Live link
  * stays a target of its own.
  */
 export function ScenarioCard({ scenario }: { scenario: Scenario }) {
@@ -50,6 +55,9 @@ export function ScenarioCard({ scenario }: { scenario: Scenario }) {
       <p className="card-source" title={scenario.source}>
         Source: {scenario.source}
       </p>
+      <Suspense fallback={<p className="card-course">&nbsp;</p>}>
+        <CardCourse id={id} />
+      </Suspense>
       <p className="card-links">
         <a className="card-step" href={`#/step/${id}`} aria-label={`Open ${id} in Step mode`}>
           Step mode
