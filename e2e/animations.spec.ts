@@ -124,3 +124,70 @@ test('with reduced motion nothing tweens: the final geometry at once', async ({ 
   expect(await heights()).toHaveLength(2);
   expect((await sweep()).length).toBeLessThanOrEqual(2);
 });
+
+/** Opacity of `el` sampled at every frame for `ms`: a CSS animation's course. */
+async function opacities(el: Locator, ms: number): Promise<number[]> {
+  return el.evaluate(
+    (node, span) =>
+      new Promise<number[]>((done) => {
+        const seen: number[] = [];
+        const t0 = performance.now();
+        const look = () => {
+          seen.push(Number(getComputedStyle(node).opacity));
+          if (performance.now() - t0 < span) requestAnimationFrame(look);
+          else done(seen);
+        };
+        look();
+      }),
+    ms,
+  );
+}
+
+test('a lost update shows the overwritten value struck through, fading', async ({
+  page,
+  charts,
+}) => {
+  // global-plain / lost-update: both CPUs load 100; CPU0 stores 101, then CPU1 stores 101 over it.
+  await charts.open('#/step/global-plain');
+  await charts.loadWitness('lost-update');
+  const word = page.getByRole('img', { name: /^The shared word: / });
+  await charts.forward(3);
+  await expect(word.getByTestId('wiped-update')).toHaveCount(0);
+  await charts.forward();
+  const wiped = word.getByTestId('wiped-update');
+  await expect(wiped).toContainText('update lost');
+  const value = wiped.locator('text').first();
+  await expect(value).toHaveText('101');
+  await expect(value).toHaveAttribute('text-decoration', 'line-through');
+  // It fades over about a second and a half, through values between, to 0.45.
+  const seen = await opacities(value, 2000);
+  expect(seen.at(-1)).toBeCloseTo(0.45, 2);
+  expect(seen.some((o) => o > 0.5 && o < 0.95)).toBe(true);
+});
+
+test('a sequence bump turns the word’s changed bits over', async ({ page, charts }) => {
+  // percpu-seq / retry-once: CPU3's sum sets the low bit of fbc->sequence (4 → 5).
+  await charts.open('#/step/percpu-seq');
+  await charts.loadWitness('retry-once');
+  const seq = page.getByRole('img', { name: /^fbc->sequence = / });
+  await expect(seq).toHaveAccessibleName('fbc->sequence = 4');
+  // Each transform the low bit takes from now on (a flip squeezes it to a line and back).
+  await seq.evaluate((svg) => {
+    const seen: string[] = [];
+    const bit = () => svg.querySelector('[data-testid^="low-bit-"]');
+    new MutationObserver(() => {
+      const t = bit()?.getAttribute('transform');
+      if (t && seen.at(-1) !== t) seen.push(t);
+    }).observe(svg, { subtree: true, attributes: true, attributeFilter: ['transform'] });
+    (window as unknown as { flips: string[] }).flips = seen;
+  });
+  for (let i = 0; i < 8; i++) {
+    await charts.forward();
+    if ((await seq.getAttribute('aria-label')) === 'fbc->sequence = 5') break;
+  }
+  await expect(seq).toHaveAccessibleName('fbc->sequence = 5');
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { flips: string[] }).flips.length))
+    .toBeGreaterThan(2);
+  await expect(charts.memoryRegion()).toContainText('odd: a sum is in flight');
+});
