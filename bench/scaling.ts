@@ -1,11 +1,13 @@
 // npm run bench -- [--scenarios a,b] [--cpus 1,2,4] [--layout padded|packed|both]
 //   [--summer none|busy|<µs>] [--seconds S] [--warmup S] [--repeat R]
-//   [--engine compiled|interpreted|both] [--preset kernel|teaching] [--json]
+//   [--engine compiled|interpreted|both] [--preset kernel|teaching] [--json] [--native]
 //
 // The Scaling sweep in headless Chromium, through the page as a user runs it: opens the Scaling
 // view with the plan in its link, presses Run sweep, waits for it to finish and takes its JSON
 // export. Prints the same table as `lab bench` (or the JSON). Builds nothing: run `npm run build`
-// first.
+// first. With --native, and a C compiler on the machine, it then builds the C yardstick
+// (bench/native/counters.c) into a temporary folder, runs it in the same sitting with the same
+// CPU counts, seconds and repetitions, and prints C ÷ lab for the algorithms both have.
 
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -19,12 +21,13 @@ import { planSeconds } from '../src/live/scaling/plan.ts';
 import { formatScalingLink } from '../src/store/scalingLink.ts';
 import { withPage } from './browser.ts';
 import { count } from '../src/machine/count.ts';
+import { findCompiler, nativeTable, runNative } from './native.ts';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: benchOptions });
+  const { values } = parseArgs({ options: { ...benchOptions, native: { type: 'boolean' } } });
   const plan = benchPlan(values);
   const cores = availableParallelism();
-  await withPage(4177, async (page, url) => {
+  const report = await withPage(4177, async (page, url) => {
     await page.goto(`${url}/${formatScalingLink(plan, cores)}`);
     if (!values.json) {
       console.error(
@@ -44,10 +47,8 @@ async function main(): Promise<void> {
       headline: string | null;
       probe: ProbeResult | null;
     };
-    if (values.json) {
-      console.log(JSON.stringify(doc, null, 2));
-      return;
-    }
+    if (values.native !== true && values.json) console.log(JSON.stringify(doc, null, 2));
+    if (values.json) return doc;
     console.log(
       [
         `${doc.machine.runtime}, ${String(doc.machine.cores)} cores; ${String(plan.seconds)} s a run after ${String(plan.warmupSeconds)} s of warm-up, ${count(plan.repeat, 'run')} each, ${plan.preset} parameters`,
@@ -58,7 +59,25 @@ async function main(): Promise<void> {
         doc.probe ? probeText(doc.probe) : '',
       ].join('\n'),
     );
+    return doc;
   });
+  if (values.native !== true) return;
+  // After the sweep, not beside it: the yardstick's threads would take the lab's cores.
+  const cc = findCompiler();
+  if (!cc) {
+    console.error('bench: no C compiler (cc, gcc or clang): no native comparison');
+    return;
+  }
+  const cpus = plan.cpus.filter((c) => c <= 64);
+  const native = runNative(cc, cpus, plan.seconds, plan.repeat);
+  if (values.json) {
+    console.log(JSON.stringify({ ...report, native }, null, 2));
+    return;
+  }
+  console.log(
+    `\nThe same algorithms in C (${native.compiler}), same sitting, ${String(plan.seconds)} s a run, ${count(plan.repeat, 'run')} each:\n`,
+  );
+  console.log(nativeTable(report, native.results));
 }
 
 main().catch((e: unknown) => {

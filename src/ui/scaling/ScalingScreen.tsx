@@ -31,6 +31,12 @@ export function ScalingScreen() {
         23 s. Here the same programs as in Step and Live mode, compiled, run on this machine&rsquo;s
         cores: each algorithm with 1, 2, … CPUs adding as fast as they can.
       </p>
+      <p className="hint">
+        A yardstick outside the lab: <code>global-atomic</code> and <code>percpu-classic</code>{' '}
+        written directly in C (<code>bench/native/counters.c</code> in the repository).{' '}
+        <code>npm run bench:native</code> builds and runs it on this machine, and{' '}
+        <code>npm run bench -- --native</code> runs it beside this sweep and prints C ÷ lab.
+      </p>
       {isolated ? (
         <ScalingBody cores={cores} />
       ) : (

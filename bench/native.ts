@@ -1,0 +1,155 @@
+// The native yardstick (bench/native/counters.c), built and run in the same sitting as the lab's
+// sweep, so a ratio between the two means something on this machine (another host, another
+// ratio). Used by `npm run bench -- --native`; `npm run bench:native` prints its figures alone.
+//
+//   npm run bench:native -- [--cpus 1,2] [--seconds S] [--repeat R]
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Spread } from '../src/live/scaling/measure.ts';
+import type { SweepReport } from '../src/live/scaling/measure.ts';
+
+/** The lab's algorithms the yardstick has in C. */
+export const NATIVE_ALGORITHMS = ['global-atomic', 'percpu-classic'] as const;
+export type NativeAlgorithm = (typeof NATIVE_ALGORITHMS)[number];
+
+export interface NativeResult {
+  readonly algorithm: NativeAlgorithm;
+  readonly threads: number;
+  /** Adds per second over all threads, over the repetitions. */
+  readonly opsPerSecond: Spread;
+}
+
+const SOURCE = fileURLToPath(new URL('./native/counters.c', import.meta.url));
+
+/** The first C compiler that answers (cc, gcc, clang), or null. */
+export function findCompiler(): string | null {
+  for (const cc of ['cc', 'gcc', 'clang']) {
+    if (spawnSync(cc, ['--version'], { stdio: 'ignore' }).status === 0) return cc;
+  }
+  return null;
+}
+
+/** The kernel's batch for `cpus` CPUs, as the lab's kernel preset sets it: max(32, 2 × cpus). */
+export function kernelBatch(cpus: number): number {
+  return Math.max(32, 2 * cpus);
+}
+
+function spread(xs: readonly number[]): Spread {
+  const s = [...xs].sort((a, b) => a - b);
+  return { median: s[Math.floor(s.length / 2)] ?? 0, min: s[0] ?? 0, max: s.at(-1) ?? 0 };
+}
+
+/**
+ * Builds the yardstick into a temporary folder with `cc -O2 -pthread` and runs each algorithm
+ * with each thread count `repeat` times for `seconds`; removes the folder after.
+ */
+export function runNative(
+  cc: string,
+  cpus: readonly number[],
+  seconds: number,
+  repeat: number,
+): { compiler: string; results: NativeResult[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'percpu-lab-native-'));
+  try {
+    const exe = join(dir, 'counters');
+    const built = spawnSync(cc, ['-O2', '-pthread', '-o', exe, SOURCE], { encoding: 'utf8' });
+    if (built.status !== 0) throw new Error(`${cc} could not build the yardstick: ${built.stderr}`);
+    const version = spawnSync(cc, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0] ?? cc;
+    const results: NativeResult[] = [];
+    for (const algorithm of NATIVE_ALGORITHMS) {
+      for (const threads of cpus) {
+        const runs: number[] = [];
+        for (let r = 0; r < repeat; r++) {
+          const out = spawnSync(
+            exe,
+            [algorithm, String(threads), String(seconds), String(kernelBatch(threads))],
+            { encoding: 'utf8' },
+          );
+          const ops = Number(out.stdout.trim().split(/\s+/)[2]);
+          if (out.status !== 0 || !Number.isFinite(ops)) {
+            throw new Error(`the yardstick failed: ${out.stderr || out.stdout}`);
+          }
+          runs.push(ops);
+        }
+        results.push({ algorithm, threads, opsPerSecond: spread(runs) });
+      }
+    }
+    return { compiler: `${version} -O2`, results };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const fmt = (x: number) =>
+  x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : x.toFixed(0);
+const band = (s: Spread) => `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
+
+/**
+ * The lab's compiled CPUs against C, per algorithm and CPU count the sweep and the yardstick
+ * share: adds per second (median, min–max) and C ÷ lab of the medians. The lab's row is its
+ * padded layout with no summer, as the yardstick runs.
+ */
+export function nativeTable(report: SweepReport, native: readonly NativeResult[]): string {
+  const rows = [
+    '| algorithm | CPUs | lab, compiled: adds/s | C: adds/s | C ÷ lab |',
+    '|---|---|---|---|---|',
+  ];
+  for (const n of native) {
+    const lab = report.results.find(
+      (r) =>
+        r.scenario === n.algorithm &&
+        r.cpus === n.threads &&
+        r.engine === 'compiled' &&
+        r.layout === 'padded' &&
+        r.summer === 'none',
+    );
+    if (!lab) continue;
+    const ratio =
+      lab.opsPerSecond.median > 0 ? n.opsPerSecond.median / lab.opsPerSecond.median : NaN;
+    rows.push(
+      `| ${n.algorithm} | ${String(n.threads)} | ${band(lab.opsPerSecond)} | ${band(n.opsPerSecond)} | ${ratio.toFixed(2)}× |`,
+    );
+  }
+  return rows.join('\n');
+}
+
+/** The yardstick's own figures, as a table. */
+export function nativeOnly(native: readonly NativeResult[]): string {
+  return [
+    '| algorithm | threads | C: adds/s |',
+    '|---|---|---|',
+    ...native.map((n) => `| ${n.algorithm} | ${String(n.threads)} | ${band(n.opsPerSecond)} |`),
+  ].join('\n');
+}
+
+function main(): void {
+  const { values } = parseArgs({
+    options: {
+      cpus: { type: 'string', default: '1,2' },
+      seconds: { type: 'string', default: '1' },
+      repeat: { type: 'string', default: '3' },
+    },
+  });
+  const cc = findCompiler();
+  if (!cc) {
+    console.error('bench:native: no C compiler (cc, gcc or clang) on this machine');
+    process.exitCode = 1;
+    return;
+  }
+  const cpus = values.cpus.split(',').map(Number);
+  if (cpus.some((c) => !Number.isInteger(c) || c < 1 || c > 64)) {
+    console.error(`bench:native: --cpus takes counts from 1 to 64, got '${values.cpus}'`);
+    process.exitCode = 2;
+    return;
+  }
+  const { compiler, results } = runNative(cc, cpus, Number(values.seconds), Number(values.repeat));
+  console.log(`${compiler}; ${values.seconds} s a run, ${values.repeat} runs each\n`);
+  console.log(nativeOnly(results));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

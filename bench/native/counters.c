@@ -1,0 +1,138 @@
+// The native yardstick of `npm run bench -- --native` (bench/native.ts builds and runs it): the
+// lab's two reference algorithms written directly in C with pthreads and C11 atomics, so the lab's
+// compiled CPUs can be compared with what this machine does without a model in between.
+//
+//   global-atomic   atomic_inc(&nr_files): every add is a LOCKed add on one shared word.
+//   percpu-classic  percpu_counter_add (Linux 2.6.39): each thread adds to its own delta, a plain
+//                   load and store on its own cache line; at |delta| >= batch it takes the
+//                   counter's spinlock, folds the delta into the global count and clears it.
+//
+// Usage: counters <algorithm> <threads> <seconds> <batch>
+// Prints one line: <algorithm> <threads> <adds per second, all threads>
+// Build: cc -O2 -pthread -o counters counters.c
+
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_THREADS 64
+#define LINE 64
+
+// Each thread's delta on a line of its own (the lab's padded layout).
+struct slot {
+  long delta;
+  char pad[LINE - sizeof(long)];
+};
+
+static struct slot slots[MAX_THREADS] __attribute__((aligned(LINE)));
+static _Atomic long global_word __attribute__((aligned(LINE)));
+static struct {
+  _Atomic int lock;
+  long count;
+} counter __attribute__((aligned(LINE)));
+static _Atomic int started, stopping;
+static long batch = 32;
+static int algorithm; // 0: global-atomic, 1: percpu-classic
+
+struct worker {
+  int id;
+  long adds;
+  pthread_t thread;
+};
+
+static void spin_lock(_Atomic int *l) {
+  for (;;) {
+    // Test, then test-and-set: wait with plain reads, as the lab's compiled spin lock does.
+    while (atomic_load_explicit(l, memory_order_relaxed) != 0) {
+    }
+    int free = 0;
+    if (atomic_compare_exchange_weak_explicit(l, &free, 1, memory_order_acquire,
+                                              memory_order_relaxed))
+      return;
+  }
+}
+
+static void spin_unlock(_Atomic int *l) { atomic_store_explicit(l, 0, memory_order_release); }
+
+static void percpu_add(struct slot *s, long amount) {
+  // The delta is this thread's alone: a plain load and store (volatile keeps each add a real
+  // memory access, as the kernel's this_cpu ops are, instead of a register across the loop).
+  long count = *(volatile long *)&s->delta + amount;
+  if (count >= batch || count <= -batch) {
+    spin_lock(&counter.lock);
+    counter.count += count;
+    *(volatile long *)&s->delta = 0;
+    spin_unlock(&counter.lock);
+  } else {
+    *(volatile long *)&s->delta = count;
+  }
+}
+
+static void *run(void *arg) {
+  struct worker *w = arg;
+  struct slot *s = &slots[w->id];
+  long adds = 0;
+  while (!atomic_load(&started)) {
+  }
+  while (!atomic_load_explicit(&stopping, memory_order_relaxed)) {
+    // A few thousand adds between looks at the stop flag, as the lab's CPUs run bursts.
+    if (algorithm == 0)
+      for (int i = 0; i < 4096; i++) atomic_fetch_add_explicit(&global_word, 1, memory_order_relaxed);
+    else
+      for (int i = 0; i < 4096; i++) percpu_add(s, 1);
+    adds += 4096;
+  }
+  w->adds = adds;
+  return NULL;
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    fprintf(stderr, "usage: %s global-atomic|percpu-classic <threads> <seconds> <batch>\n", argv[0]);
+    return 2;
+  }
+  if (strcmp(argv[1], "global-atomic") == 0)
+    algorithm = 0;
+  else if (strcmp(argv[1], "percpu-classic") == 0)
+    algorithm = 1;
+  else {
+    fprintf(stderr, "unknown algorithm %s\n", argv[1]);
+    return 2;
+  }
+  int threads = atoi(argv[2]);
+  double seconds = atof(argv[3]);
+  batch = atol(argv[4]);
+  if (threads < 1 || threads > MAX_THREADS || seconds <= 0 || batch < 1) {
+    fprintf(stderr, "threads 1 to %d, seconds > 0, batch >= 1\n", MAX_THREADS);
+    return 2;
+  }
+  struct worker workers[MAX_THREADS];
+  for (int i = 0; i < threads; i++) {
+    workers[i].id = i;
+    workers[i].adds = 0;
+    pthread_create(&workers[i].thread, NULL, run, &workers[i]);
+  }
+  double t0 = now();
+  atomic_store(&started, 1);
+  while (now() - t0 < seconds) {
+  }
+  atomic_store(&stopping, 1);
+  long total = 0;
+  for (int i = 0; i < threads; i++) {
+    pthread_join(workers[i].thread, NULL);
+    total += workers[i].adds;
+  }
+  double elapsed = now() - t0;
+  printf("%s %d %.0f\n", argv[1], threads, (double)total / elapsed);
+  return 0;
+}
