@@ -96,6 +96,9 @@ test('the keyboard goes from a card to its Live link and on, the card showing it
 }) => {
   const home = new HomePage(page);
   await home.open();
+  // Each card's lecture link comes with the lessons, after the page: wait for them.
+  const nextLecture = page.getByRole('link', { name: 'Lecture 3: global-atomic', exact: true });
+  await expect(nextLecture).toBeVisible();
   await home.stepLink('global-plain').focus();
   const card = home.scenario('global-plain');
   await page.keyboard.press('Tab');
@@ -103,7 +106,10 @@ test('the keyboard goes from a card to its Live link and on, the card showing it
   await page.keyboard.press('Shift+Tab');
   await expect(home.stepLink('global-plain')).toBeFocused();
   await expect(card).toHaveCSS('outline-style', 'solid');
+  // On to the next card: its lecture line, then its Step link.
   await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(nextLecture).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(home.stepLink('global-atomic')).toBeFocused();
 });
