@@ -2,9 +2,13 @@
 // WebAssembly function per context for one live CPU (see docs/machine.md, Live mode's choices).
 //
 // Each function runs its context from the pc stored in the state for a budget of steps and
-// returns; the CPU loop (cpu.ts) takes events between such bursts. Inside a burst:
-//   - registers, preempt_count, the interrupt flag and the retry count live in Wasm locals,
-//     loaded from the state on entry and written back on exit (only this CPU writes them);
+// returns; the CPU loop (cpu.ts) takes events between such bursts. The code is compiled by basic
+// block: a block whose visible steps all fit the budget left is charged once at its entry and
+// runs without a check between its instructions; otherwise it runs instruction by instruction,
+// checking the budget at every instruction boundary, so a burst still ends (and an event still
+// lands) at any boundary. Inside a burst:
+//   - registers, preempt_count, the interrupt flag, the retry count and the statistics live in
+//     Wasm locals, loaded on entry and written back on exit (only this CPU writes them);
 //   - every access the model calls visible stays a real access to the shared memory: Load and
 //     Store are plain Wasm loads and stores (they race, as `x++` does on real CPUs); LOCK
 //     operations, spin locks, xchg and cmpxchg are Wasm atomics (LOCK-prefixed on x86), and a
@@ -83,9 +87,22 @@ const L_DELIVER = 8;
 const L_A = 9; // byte address of the access in progress
 const L_N = 10;
 const L_T = 11;
-const L_V = 12; // i64 scratch
-const L_REGS = 13;
-const FIXED_I32 = [L_PC, L_PRE, L_IRQ, L_RETRIES, L_GUARD, L_CODE, L_DELIVER, L_A, L_N, L_T];
+const L_COUNTERS = 12; // one i32 per COUNTERS entry
+const L_V = L_COUNTERS + COUNTERS.length; // i64 scratch
+const L_REGS = L_V + 1;
+const FIXED_I32 = [
+  L_PC,
+  L_PRE,
+  L_IRQ,
+  L_RETRIES,
+  L_GUARD,
+  L_CODE,
+  L_DELIVER,
+  L_A,
+  L_N,
+  L_T,
+  ...COUNTERS.map((_, i) => L_COUNTERS + i),
+];
 
 /** Compiles every context of the machine for CPU `cpu`: the bytes of a Wasm module. */
 export function compileCpu(t: CompileTarget): Uint8Array {
@@ -109,6 +126,13 @@ class ContextCompiler {
   private readonly regs: number;
   private out!: symbol;
   private dispatch!: symbol;
+  /** Per pc, the label whose end is where pc's code starts (n: the end of the program). */
+  private labels: symbol[] = [];
+  /**
+   * While a block's fast path is emitted: its visible steps (charged at its entry) and how many
+   * of them have started, so a fault or a spin gives back what the block did not do.
+   */
+  private fast: { visible: number; started: number } | null = null;
 
   constructor(
     private readonly t: CompileTarget,
@@ -137,18 +161,50 @@ class ContextCompiler {
     const n = this.code.length;
     // One block per pc (and one for "ended"): br_table jumps into the code of any instruction,
     // and each instruction falls through to the next, as a program runs.
-    const labels: symbol[] = [];
+    const labels = this.labels;
     for (let pc = n; pc >= 0; pc--) labels[pc] = b.block(`pc${pc}`);
     b.get(L_PC).brTable(labels, labels[n] as symbol);
+    const starts = blockStarts(this.code);
     for (let pc = 0; pc <= n; pc++) {
       b.end();
-      if (pc < n) this.instruction(pc, this.code[pc] as Instr);
-      else this.ended();
+      if (pc === n) {
+        this.ended();
+        continue;
+      }
+      if (starts[pc]) this.fastBlock(pc, starts);
+      this.instruction(pc, this.code[pc] as Instr);
     }
     b.end(); // dispatch
     b.end(); // out
     this.epilogue();
     return b.finish();
+  }
+
+  /**
+   * The fast path of the basic block starting at pc: when the budget covers all its visible
+   * steps, they are charged at once and its instructions run with no check between them; it
+   * then goes on at the next block. Otherwise the code falls through to the slow path, the same
+   * instructions with a check at each boundary.
+   */
+  private fastBlock(pc: number, starts: readonly boolean[]): void {
+    const b = this.b;
+    let end = pc + 1;
+    while (end < this.code.length && !starts[end]) end++;
+    const block = this.code.slice(pc, end);
+    const visible = block.filter((i) => i.op < Op.FirstLocal).length;
+    if (visible === 0) return; // local code checks nothing: one path is enough
+    const slow = b.block('slow');
+    b.get(L_BUDGET).i32(visible).op(Code.i32LtS).brIf(slow);
+    b.get(L_BUDGET).i32(visible).op(Code.i32Sub).set(L_BUDGET);
+    b.i32(0).set(L_GUARD);
+    this.fast = { visible, started: 0 };
+    block.forEach((ins, i) => {
+      this.instruction(pc + i, ins);
+    });
+    this.fast = null;
+    // Off the end of the block: on to the next one (a branch or jump has left already if taken).
+    if (!endsFlow(block.at(-1) as Instr)) b.br(this.labels[end] as symbol);
+    b.end();
   }
 
   private prologue(): void {
@@ -170,6 +226,7 @@ class ContextCompiler {
         .mem(Code.i64Load, 2, this.word(this.cb + CTX_REGS + 2 * r))
         .set(this.reg(r));
     }
+    COUNTERS.forEach((_, i) => b.globalGet(i).set(L_COUNTERS + i));
   }
 
   private epilogue(): void {
@@ -191,6 +248,7 @@ class ContextCompiler {
         .get(this.reg(r))
         .mem(Code.i64Store, 2, this.word(this.cb + CTX_REGS + 2 * r));
     }
+    COUNTERS.forEach((_, i) => b.get(L_COUNTERS + i).globalSet(i));
     b.get(L_BUDGET).i32(3).op(Code.i32Shl).get(L_CODE).op(Code.i32Or);
   }
 
@@ -199,14 +257,19 @@ class ContextCompiler {
     this.b.i32(pc).set(L_PC).i32(code).set(L_CODE).br(this.out);
   }
 
-  /** A fault at instruction pc: its step is given back, nothing of it was done. */
+  /**
+   * A fault at instruction pc: its step is given back, nothing of it was done. In a block's fast
+   * path the block's steps not started are given back too, so the budget left is the slow path's.
+   */
   private fault(pc: number): void {
-    this.b.get(L_BUDGET).i32(1).op(Code.i32Add).set(L_BUDGET);
+    const back = this.fast ? this.fast.visible - this.fast.started + 1 : 1;
+    this.b.get(L_BUDGET).i32(back).op(Code.i32Add).set(L_BUDGET);
     this.exit(pc, Exit.Fault);
   }
 
   private bump(counter: CounterName): void {
-    this.b.globalGet(G[counter]).i32(1).op(Code.i32Add).globalSet(G[counter]);
+    const l = L_COUNTERS + G[counter];
+    this.b.get(l).i32(1).op(Code.i32Add).set(l);
   }
 
   private instruction(pc: number, ins: Instr): void {
@@ -215,16 +278,19 @@ class ContextCompiler {
       return;
     }
     const b = this.b;
-    if (!ins.tail) {
-      // An instruction boundary: the budget (or an IRQ to deliver) may end the burst here. The
-      // second half of a local-atomic instruction is no boundary: nothing comes between them.
-      b.get(L_BUDGET).i32(0).op(Code.i32LeS).if();
-      b.i32(pc).set(L_PC);
-      b.i32(Exit.Deliver).i32(Exit.Budget).get(L_DELIVER).op(Code.select).set(L_CODE);
-      b.br(this.out).end();
+    if (this.fast) this.fast.started++;
+    else {
+      if (!ins.tail) {
+        // An instruction boundary: the budget (or an IRQ to deliver) may end the burst here. The
+        // second half of a local-atomic instruction is no boundary: nothing comes between them.
+        b.get(L_BUDGET).i32(0).op(Code.i32LeS).if();
+        b.i32(pc).set(L_PC);
+        b.i32(Exit.Deliver).i32(Exit.Budget).get(L_DELIVER).op(Code.select).set(L_CODE);
+        b.br(this.out).end();
+      }
+      b.get(L_BUDGET).i32(1).op(Code.i32Sub).set(L_BUDGET);
+      b.i32(0).set(L_GUARD);
     }
-    b.get(L_BUDGET).i32(1).op(Code.i32Sub).set(L_BUDGET);
-    b.i32(0).set(L_GUARD);
     if (usesMemory(ins.op)) this.address(pc, ins);
     this.visible(pc, ins);
     if (ins.tally !== 0) {
@@ -395,6 +461,13 @@ class ContextCompiler {
         // L_T: the holder's mark when held (spin), 0 when this step took the lock.
         b.get(L_T).if();
         this.bump('spins');
+        // The spin took its step; in a fast path the rest of the block is given back.
+        if (this.fast && this.fast.visible > this.fast.started) {
+          b.get(L_BUDGET)
+            .i32(this.fast.visible - this.fast.started)
+            .op(Code.i32Add)
+            .set(L_BUDGET);
+        }
         b.i32(pc).set(L_PC).br(this.dispatch).end();
         b.get(L_PRE).i32(1).op(Code.i32Add).set(L_PRE);
         return;
@@ -580,7 +653,10 @@ class ContextCompiler {
       this.exit(pc, Exit.Fault);
       b.end();
     }
-    b.i32(ins.target).set(L_PC).br(this.dispatch);
+    // Forward: straight to the target's code (every code position is inside the blocks of the
+    // pcs after it). Backward: through the dispatch loop.
+    if (ins.target > pc) b.br(this.labels[ins.target] as symbol);
+    else b.i32(ins.target).set(L_PC).br(this.dispatch);
   }
 
   /** Pushes the branch condition (an i32 truth value). */
@@ -673,9 +749,11 @@ class ContextCompiler {
     b.get(L_DELIVER).op(Code.i32Eqz).op(Code.i32And);
     b.if();
     this.bump('repeats');
-    b.globalGet(G.retried).get(L_RETRIES).op(Code.i32Add).globalSet(G.retried);
-    b.get(L_RETRIES).globalGet(G.maxRetries).get(L_RETRIES).globalGet(G.maxRetries);
-    b.op(Code.i32GtS, Code.select).globalSet(G.maxRetries);
+    const retried = L_COUNTERS + G.retried;
+    const most = L_COUNTERS + G.maxRetries;
+    b.get(retried).get(L_RETRIES).op(Code.i32Add).set(retried);
+    b.get(L_RETRIES).get(most).get(L_RETRIES).get(most);
+    b.op(Code.i32GtS, Code.select).set(most);
     b.i32(0).set(L_RETRIES);
     for (let r = 0; r < this.regs; r++) b.i64(0n).set(this.reg(r));
     for (const at of resultSlots(this.m, this.code)) {
@@ -685,6 +763,31 @@ class ContextCompiler {
     b.end();
     this.exit(n, Exit.Ended);
   }
+}
+
+/**
+ * Where basic blocks start: pc 0, branch targets and what follows a branch or jump, a spin lock
+ * (a spin goes back to it), and what follows an instruction that may end the burst on its own
+ * (interrupts back on with an IRQ pending), so nothing runs after it unchecked.
+ */
+export function blockStarts(code: readonly Instr[]): boolean[] {
+  const starts = code.map(() => false);
+  starts[0] = true;
+  code.forEach((ins, pc) => {
+    if (ins.op === Op.Branch || ins.op === Op.Jump) {
+      if (ins.target >= 0 && ins.target < code.length) starts[ins.target] = true;
+      if (pc + 1 < code.length) starts[pc + 1] = true;
+    }
+    if (ins.op === Op.SpinLock) starts[pc] = true;
+    if ((ins.op === Op.IrqRestore || ins.op === Op.IrqEnable) && pc + 1 < code.length)
+      starts[pc + 1] = true;
+  });
+  return starts;
+}
+
+/** Whether control never goes on to the next instruction after `ins` (an unconditional jump). */
+function endsFlow(ins: Instr): boolean {
+  return ins.op === Op.Jump;
 }
 
 function usesMemory(op: number): boolean {
