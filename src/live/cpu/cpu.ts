@@ -71,6 +71,12 @@ const BURST: Readonly<Record<EngineKind, { min: number; spread: number }>> = {
   compiled: { min: 1024, spread: 3072 },
   interpreted: { min: 128, spread: 256 },
 };
+/**
+ * Compiled bursts when no event can fall due (no rate set, nothing asked): sixteen times longer,
+ * so the look between bursts costs a few percent of a fast add loop instead of a fifth. Still
+ * some tens of microseconds: a stop, a migration button or a summer's period is not kept waiting.
+ */
+const QUIET_BURST = { min: 16384, spread: 49152 };
 
 /** With a duty below 100 %, a CPU runs this long (ms) between yields. */
 const SLICE_MS = 2;
@@ -195,8 +201,9 @@ class LiveCpu {
       // An adder alone on its CPU restarts in place, inside the burst.
       const repeat =
         !this.stopping && top < m.tasks && !this.observer[top] && s[this.b + CPU_TASKS] === 1;
-      const budget =
-        this.burst.min + unsafeUniformIntDistribution(0, this.burst.spread - 1, this.rng);
+      const burst =
+        this.engine.kind === 'compiled' && this.requests.quiet ? QUIET_BURST : this.burst;
+      const budget = burst.min + unsafeUniformIntDistribution(0, burst.spread - 1, this.rng);
       this.engine.run(top, budget, repeat);
       this.stats.steps += this.engine.steps;
       this.stats.noteBurst(top, (s[cb + CTX_RETRIES] as number) > retries, this.now);

@@ -32,6 +32,16 @@ export class Requests {
     this.migSeen = Atomics.load(w, line + REQUEST_WORD.migration);
   }
 
+  /** Nothing asked and no rate set: no event can fall due before the page asks for one. */
+  get quiet(): boolean {
+    return (
+      (this.irqs | this.nmis | this.migs) === 0 &&
+      this.rates[0] === 0 &&
+      this.rates[1] === 0 &&
+      this.rates[2] === 0
+    );
+  }
+
   /** Nothing more will be taken (the run is stopping). */
   clear(): void {
     this.irqs = this.nmis = this.migs = 0;
