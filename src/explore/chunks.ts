@@ -38,6 +38,16 @@ export class Int32Chunks {
   get bytes(): number {
     return this.chunks.length * CHUNK * this.width * 4;
   }
+
+  /** The chunks themselves (to hand them to another thread at the end of a run). */
+  parts(): readonly Int32Array[] {
+    return this.chunks;
+  }
+}
+
+/** Element i of chunks as `Int32Chunks.parts()` gave them (width 1). */
+export function chunkedGet(parts: readonly Int32Array[], i: number): number {
+  return (parts[i >>> SHIFT] as Int32Array)[i & MASK] as number;
 }
 
 /** A growable Uint8 array in chunks (flags). */
@@ -58,5 +68,26 @@ export class Uint8Chunks {
 
   get bytes(): number {
     return this.chunks.length * CHUNK;
+  }
+}
+
+/** A growable Float64 array in chunks. */
+export class Float64Chunks {
+  private readonly chunks: Float64Array[] = [];
+
+  ensure(n: number): void {
+    while (this.chunks.length * CHUNK < n) this.chunks.push(new Float64Array(CHUNK));
+  }
+
+  get(i: number): number {
+    return (this.chunks[i >>> SHIFT] as Float64Array)[i & MASK] as number;
+  }
+
+  set(i: number, v: number): void {
+    (this.chunks[i >>> SHIFT] as Float64Array)[i & MASK] = v;
+  }
+
+  get bytes(): number {
+    return this.chunks.length * CHUNK * 8;
   }
 }

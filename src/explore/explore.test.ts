@@ -153,7 +153,9 @@ describe('explore', () => {
       maxStates: 50,
     });
     expect([r.complete, r.stopped]).toEqual([false, 'max-states']);
-    expect(r.stats.states).toBe(51);
+    // Checked between levels of cost: past the limit by at most the level that crossed it.
+    expect(r.stats.states).toBeGreaterThan(50);
+    expect(r.stats.states).toBeLessThan(100);
   });
 
   it('stops, marked incomplete, at the memory limit or when cancelled, saying how far it got', () => {

@@ -59,6 +59,26 @@ export class BucketQueue {
     return this.draining[this.at++] as number;
   }
 
+  /** The cheapest cost waiting (Infinity when empty), without taking anything. */
+  peekCost(): number {
+    if (this.at < this.draining.length) return this.lastCost;
+    return this.costs.length > 0 ? (this.costs[0] as number) : Infinity;
+  }
+
+  /**
+   * Takes the whole cheapest bucket: its cost and its ids, sorted (stale entries included: the
+   * caller skips them). Call only when nothing is being drained by `pop`.
+   */
+  popBucket(): { cost: number; ids: Int32Array } | null {
+    if (this.costs.length === 0) return null;
+    const cost = this.heapPop();
+    const b = this.buckets.get(cost) as Bucket;
+    this.buckets.delete(cost);
+    this.held -= b.n;
+    this.lastCost = cost;
+    return { cost, ids: b.ids.subarray(0, b.n).sort() };
+  }
+
   get bytes(): number {
     let b = this.draining.byteLength + this.costs.length * 8;
     for (const x of this.buckets.values()) b += x.ids.byteLength;
