@@ -95,7 +95,7 @@ const argv = fc.oneof(
 /** Short runs: appended last, so they win over the fuzzed values. */
 const caps: Record<string, readonly string[]> = {
   random: ['--runs', '3', '--max-steps', '3000'],
-  explore: ['--max-states', '3000', '--quiet'],
+  explore: ['--max-states', '3000', '--quiet', '--workers', '1'],
 };
 
 describe('what a user can type at the command line', () => {

@@ -45,9 +45,11 @@ Options:
   --memory sc|tso    the memory model (as --set memory=…): sc, or x86-TSO with store buffers
   --json             machine-readable output
   --max-steps N      (random) give up on a run after N events (default 100000)
+  --workers N        (explore) threads that search together, 1 to 8 (default: the cores); the
+                     answer is the same with any number
   --max-states N     (explore) stop, marked incomplete, after N states (default: no limit)
   --max-memory MB    (explore) stop, marked incomplete, at this much memory (default 1024)
-  --simplest         (explore) stop at the first violation: the simplest witness of one
+  --simplest         (explore) stop after the cheapest level with a violation: its simplest witness
   --symmetry         (explore) one state per renaming of CPUs that run the same programs
   --por              (explore) a CPU's private step alone when nothing can interfere
   --quiet            (explore) no progress line on stderr

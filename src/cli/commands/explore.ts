@@ -8,6 +8,9 @@ import {
   type StopReason,
 } from '../../explore/explore.ts';
 import { exploreJson } from '../../explore/json.ts';
+import { exploreWithPool, MAX_SHARDS, oneShardOnly } from '../../explore/parallel.ts';
+import { searchSetup } from '../../explore/setup.ts';
+import { defaultWorkers, startShards } from '../explore/shards.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
 import { violationMoment } from '../../scenarios/judge.ts';
@@ -15,7 +18,7 @@ import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from
 import { toJson } from '../json.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
 
-export function exploreCommand(argv: readonly string[]): string {
+export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const { values, positionals } = parseCommand(argv, {
     ...scenarioOptions,
     irqs: { type: 'string' },
@@ -30,6 +33,7 @@ export function exploreCommand(argv: readonly string[]): string {
     por: { type: 'boolean' },
     quiet: { type: 'boolean' },
     'progress-ms': { type: 'string' },
+    workers: { type: 'string' },
   });
   const sc = scenarioArg(positionals[0]);
   const params = paramsArg(sc, values.set, values.preset, values.memory);
@@ -46,7 +50,8 @@ export function exploreCommand(argv: readonly string[]): string {
       ? Infinity
       : intOption('max-states', values['max-states'], 0, 60_000_000);
   const maxMemoryMB = intOption('max-memory', values['max-memory'], DEFAULT_MAX_MEMORY_MB, 65_536);
-  const r = explore(sc, params, bounds, {
+  const asked = intOption('workers', values.workers, defaultWorkers(), MAX_SHARDS, 1);
+  const options = {
     maxStates,
     maxMemoryMB,
     simplest: values.simplest === true,
@@ -56,7 +61,16 @@ export function exploreCommand(argv: readonly string[]): string {
       values.quiet === true
         ? undefined
         : progressLine(intOption('progress-ms', values['progress-ms'], 1000, 3_600_000)),
-  });
+  };
+  // Several workers, unless the search must stay in one place (parallel.ts says when).
+  const alone =
+    asked > 1 ? oneShardOnly(searchSetup(sc, params, bounds, options)) : 'one was asked for';
+  const workers = alone === null ? asked : 1;
+  const ran =
+    workers > 1
+      ? await exploreWithPool(sc, params, bounds, options, workers, startShards)
+      : { result: explore(sc, params, bounds, options), workers: 1 };
+  const r = ran.result;
   const j = exploreJson(r);
   const outcomes = j.outcomes;
   // What the variant gives up and this complete run never showed broken, and the preset that does.
@@ -69,6 +83,7 @@ export function exploreCommand(argv: readonly string[]): string {
     stopped: j.stopped,
     simplest: values.simplest === true,
     reductions: j.reductions,
+    workers: workersUsed(asked, alone, ran.workers),
     stats: j.stats,
     outcomes,
     always: j.always,
@@ -84,6 +99,10 @@ export function exploreCommand(argv: readonly string[]): string {
   ];
   for (const [name, use] of Object.entries(r.reductions)) {
     out.push(`${name}: ${use.on ? 'on' : `off (${use.why ?? ''})`}`);
+  }
+  if (asked > 1) {
+    const w = doc.workers;
+    out.push(`workers: ${String(w.count)}${w.why === undefined ? '' : ` (${w.why})`}`);
   }
   out.push('');
   for (const o of simplest ? outcomes.filter((x) => x.violations.length > 0) : outcomes) {
@@ -108,6 +127,18 @@ export function exploreCommand(argv: readonly string[]): string {
     );
   }
   return out.join('\n');
+}
+
+/** How many workers searched, and why one when more were asked for. */
+function workersUsed(
+  asked: number,
+  alone: string | null,
+  used: number,
+): { count: number; why?: string } {
+  if (asked > 1 && alone !== null) return { count: 1, why: alone };
+  if (asked > 1 && used === 1)
+    return { count: 1, why: 'done before the worker threads had started' };
+  return { count: used };
 }
 
 /** Why an incomplete run stopped, and how far it got: a suffix for the first line. */

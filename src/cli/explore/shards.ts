@@ -1,0 +1,65 @@
+// Explorer shards as Node worker threads: the pool `exploreWithPool` and `exploreOnShards` run
+// on in the CLI and the tests.
+
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import {
+  MAX_SHARDS,
+  type ShardJob,
+  type ShardPlatform,
+  type ShardPool,
+  type ShardResult,
+} from '../../explore/parallel.ts';
+
+// A .mjs bootstrap registers tsx inside the thread (see ../live/threads.ts).
+const entry = new URL('./shard-thread.mjs', import.meta.url);
+
+/** Worker threads for `count` shards, started at once; each runs one job at a time. */
+export function startShards(count: number): ShardPool {
+  const ready = new Int32Array(new SharedArrayBuffer(4));
+  const workers = Array.from({ length: count }, () => new Worker(entry, { workerData: { ready } }));
+  const close = () => {
+    // Unreferenced too, so that the process need not wait for a thread still loading to end.
+    for (const w of workers) {
+      w.unref();
+      void w.terminate();
+    }
+  };
+  const platform: ShardPlatform = {
+    run(job: ShardJob): Promise<ShardResult> {
+      const worker = workers[job.index] as Worker;
+      return new Promise((resolve, reject) => {
+        const done = () => {
+          worker.off('message', onMessage);
+          worker.off('error', onError);
+          worker.off('exit', onExit);
+        };
+        const onMessage = (msg: { ok: boolean; result?: ShardResult; message?: string }) => {
+          done();
+          if (msg.ok) resolve(msg.result as ShardResult);
+          else reject(new Error(msg.message ?? 'the shard failed'));
+        };
+        const onError = (e: Error) => {
+          done();
+          reject(new Error(`shard ${String(job.index)}'s thread crashed: ${e.message}`));
+        };
+        const onExit = (code: number) => {
+          done();
+          reject(new Error(`shard ${String(job.index)}'s thread exited (${String(code)})`));
+        };
+        worker.on('message', onMessage);
+        worker.once('error', onError);
+        worker.once('exit', onExit);
+        worker.postMessage(job);
+      });
+    },
+    stopAll: close,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  };
+  return { platform, ready: () => Atomics.load(ready, 0) === count, close };
+}
+
+/** The default number of workers: this machine's cores, up to the most a run takes. */
+export function defaultWorkers(): number {
+  return Math.max(1, Math.min(MAX_SHARDS, availableParallelism()));
+}
