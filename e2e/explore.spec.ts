@@ -50,7 +50,8 @@ test('an exploration shows its progress, can be cancelled and run again', async 
       /Exploring… [\d,]+ states \([\d,]+ states\/s\), [\d,]+ transitions, depth \d+, \d+ MB of 1024 MB/,
     ),
   ).toBeVisible();
-  expect(page.workers()).toHaveLength(1);
+  // The explore worker, and with several cores a shard worker per core under it.
+  expect(page.workers().length).toBeGreaterThanOrEqual(1);
   await panel.getByRole('button', { name: 'Cancel' }).click();
   await expect(panel.getByRole('status')).toHaveText('Cancelled.');
   // Cancelling terminates the explore worker: nothing keeps computing in the background.
@@ -118,4 +119,20 @@ test('percpu-atomic64: before a run, Explore says its defaults cannot show the m
   );
   await panel.getByRole('button', { name: 'Use preset five-adds' }).click();
   await expect(panel).not.toContainText('With these parameters Explore cannot show');
+});
+
+test('with several cores Explore searches on a worker each, and the answer is the one worker’s', async ({
+  page,
+}) => {
+  // global-plain, 3 CPUs × 5: 779,230 states, seconds of work, so the shard workers are ready
+  // long before one thread would be done.
+  const { panel } = await exploreAt(page, '#/step/global-plain?cpus=3&iterations=5');
+  const status = panel.getByRole('status');
+  await expect(status).toContainText('Done:', { timeout: 90_000 });
+  await expect(status).toContainText('779,230 states, 1,867,455 transitions');
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  if (cores > 1) await expect(status).toContainText(`${String(Math.min(8, cores))} workers`);
+  else await expect(status).not.toContainText('workers');
+  // The lab's own answer with one thread (lab explore --workers 1): 14 outcomes.
+  await expect(panel.getByRole('list', { name: 'Outcomes' }).getByRole('listitem')).toHaveCount(14);
 });

@@ -12,6 +12,7 @@ const summary: ExploreSummary = {
   livelocks: [],
   herd: null,
   onlyUnderTso: null,
+  workers: 1,
 };
 
 /** A runner we resolve or fail by hand. */

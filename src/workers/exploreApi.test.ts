@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { exploreApi } from './exploreApi.ts';
 
 describe('the explore worker API (run in Node, as the worker runs it)', () => {
-  it('returns JSON-able outcomes with witness schedules and reports progress', () => {
+  it('returns JSON-able outcomes with witness schedules and reports progress', async () => {
     const seen: number[] = [];
-    const r = exploreApi.run(
+    const r = await exploreApi.run(
       {
         scenario: 'percpu-seq-multi',
         params: {},
@@ -16,10 +16,12 @@ describe('the explore worker API (run in Node, as the worker runs it)', () => {
     expect(r.complete).toBe(false);
     expect(seen.length).toBeGreaterThan(0);
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+    // Node has no cross-origin isolation to speak of: one worker.
+    expect(r.workers).toBe(1);
   });
 
-  it('answers global-plain with nr ∈ {2, 3, 4}', () => {
-    const r = exploreApi.run({
+  it('answers global-plain with nr ∈ {2, 3, 4}', async () => {
+    const r = await exploreApi.run({
       scenario: 'global-plain',
       params: { iterations: '2' },
       bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: null },
@@ -29,16 +31,18 @@ describe('the explore worker API (run in Node, as the worker runs it)', () => {
     expect(r.outcomes.every((o) => typeof o.witness === 'string')).toBe(true);
   });
 
-  it('refuses an unknown scenario or a bad parameter with a message', () => {
+  it('refuses an unknown scenario or a bad parameter with a message', async () => {
     const req = {
       params: {},
       bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: null },
       maxStates: 10,
     };
-    expect(() => exploreApi.run({ ...req, scenario: 'nope' })).toThrow("unknown scenario 'nope'");
-    expect(() =>
+    await expect(exploreApi.run({ ...req, scenario: 'nope' })).rejects.toThrow(
+      "unknown scenario 'nope'",
+    );
+    await expect(
       exploreApi.run({ ...req, scenario: 'global-plain', params: { cpus: '0' } }),
-    ).toThrow('cpus must be from 1 to 64, got 0');
+    ).rejects.toThrow('cpus must be from 1 to 64, got 0');
   });
 });
 

@@ -8,6 +8,7 @@ import {
   type ExploreResult,
 } from '../explore/explore.ts';
 import { type HerdVerdict, herdVerdict } from '../explore/herd.ts';
+import { exploreWithPool } from '../explore/parallel.ts';
 import { type ExploreJson, exploreJson } from '../explore/json.ts';
 import type { Budget } from '../machine/budget.ts';
 import { type ChallengeStats, challengeStats, findLesson } from '../lessons/index.ts';
@@ -15,6 +16,7 @@ import { findScenario, openProgram } from '../scenarios/index.ts';
 import { outcomeKey } from '../scenarios/outcome.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import { memoryOf } from '../scenarios/text-scenario.ts';
+import { shardPool, type ShardPorts } from './shardsApi.ts';
 
 export interface ExploreRequest {
   readonly scenario: string;
@@ -45,6 +47,8 @@ export type ExploreSummary = ExploreJson & {
    * stopped short (a missing outcome would then prove nothing).
    */
   readonly onlyUnderTso: readonly boolean[] | null;
+  /** How many workers searched: the cores where the page may share memory, else one. */
+  readonly workers: number;
 };
 
 /** An outcome as a key: its values and what it breaks. */
@@ -53,24 +57,39 @@ function keyOf(o: ExploreResult['outcomes'][number]): string {
 }
 
 export const exploreApi = {
-  /** Runs one exploration; `progress` (if given) hears every 4096 states. */
-  run(req: ExploreRequest, progress?: (p: ExploreProgress) => void): ExploreSummary {
+  /**
+   * Runs one exploration; on the shard workers `shards` reaches, when the bridge started some
+   * (the page may share memory) and the run lasts until they are ready. `progress` (if given)
+   * hears every 4096 states, or every 200 ms from the shards.
+   */
+  async run(
+    req: ExploreRequest,
+    progress?: (p: ExploreProgress) => void,
+    shards?: ShardPorts,
+  ): Promise<ExploreSummary> {
     if (req.program !== undefined && !openProgram(req.program).ok)
       throw new Error('the program does not compile');
     const sc = findScenario(req.scenario);
     if (!sc) throw new Error(`unknown scenario '${req.scenario}'`);
     const params = resolveParams(sc, req.params);
     const bounds: Bounds = { ...req.bounds, switches: req.bounds.switches ?? Infinity };
-    const r = explore(sc, params, bounds, {
-      maxStates: req.maxStates ?? Infinity,
-      maxMemoryMB: req.maxMemoryMB,
-      symmetry: req.symmetry === true,
-      por: req.por === true,
-      progress: (p) => {
-        progress?.(p);
-        return false;
+    const { result: r, workers } = await exploreWithPool(
+      sc,
+      params,
+      bounds,
+      {
+        maxStates: req.maxStates ?? Infinity,
+        maxMemoryMB: req.maxMemoryMB,
+        symmetry: req.symmetry === true,
+        por: req.por === true,
+        progress: (p) => {
+          progress?.(p);
+          return false;
+        },
       },
-    });
+      shards?.ports.length ?? 1,
+      () => shardPool(shards as ShardPorts),
+    );
     const program = sc.program?.(params);
     const herd = program ? herdVerdict(program, sc.build(params).machine, r) : null;
     let onlyUnderTso: boolean[] | null = null;
@@ -86,7 +105,7 @@ export const exploreApi = {
         onlyUnderTso = r.outcomes.map((o) => !seen.has(keyOf(o)));
       }
     }
-    return { ...exploreJson(r), herd, onlyUnderTso };
+    return { ...exploreJson(r), herd, onlyUnderTso, workers };
   },
 
   /**

@@ -1,19 +1,37 @@
 // The one main-thread owner of explore workers: creates a worker per call, forwards progress,
 // and cancels by terminating (a busy worker cannot answer a message). One call at a time per
 // bridge: a new call cancels the one running, so each panel that explores owns its own bridge.
+// Where the page may share memory, a run also gets a shard worker per core (up to 8), started
+// here beside the explore worker and reached by it through message ports: the explore worker
+// begins the search alone and hands it to them once they are ready (src/explore/parallel.ts).
 
-import { proxy, type Remote, wrap } from 'comlink';
+import { proxy, type Remote, transfer, wrap } from 'comlink';
 import type { ExploreProgress } from '../explore/explore.ts';
+import { MAX_SHARDS } from '../explore/limits.ts';
 import type { ChallengeStats } from '../lessons/index.ts';
 import type { ExploreApi, ExploreRequest, ExploreSummary } from './exploreApi.ts';
+import type { ShardPorts } from './shardsApi.ts';
+
+/** Shard workers for this browser's cores, or none where memory cannot be shared. */
+function shardCount(): number {
+  if (!crossOriginIsolated) return 0;
+  const cores = navigator.hardwareConcurrency || 1;
+  return cores > 1 ? Math.min(MAX_SHARDS, cores) : 0;
+}
 
 export class ExploreBridge {
-  private worker: Worker | null = null;
+  /** The workers of the call running: the explore worker first, then its shard workers. */
+  private workers: Worker[] = [];
   private reject: ((e: Error) => void) | null = null;
 
   /** Runs an exploration in a fresh worker. Rejects with an Error named 'Cancelled' on cancel. */
   run(req: ExploreRequest, onProgress: (p: ExploreProgress) => void): Promise<ExploreSummary> {
-    return this.call((api) => api.run(req, proxy(onProgress)));
+    const count = shardCount();
+    return this.call((api) => {
+      if (count === 0) return api.run(req, proxy(onProgress));
+      const shards = this.startShards(count);
+      return api.run(req, proxy(onProgress), transfer(shards, [...shards.ports]));
+    });
   }
 
   /**
@@ -24,11 +42,25 @@ export class ExploreBridge {
     return this.call((api) => api.challengeStats(scenario, challengeId));
   }
 
+  /** Starts `count` shard workers; the ports the explore worker reaches them on. */
+  private startShards(count: number): ShardPorts {
+    const ready = new Int32Array(new SharedArrayBuffer(4));
+    const ports = Array.from({ length: count }, () => {
+      const w = new Worker(new URL('./shard.worker.ts', import.meta.url), { type: 'module' });
+      this.workers.push(w);
+      const channel = new MessageChannel();
+      w.postMessage({ ready, port: channel.port1 }, [channel.port1]);
+      return channel.port2;
+    });
+    return { ready, ports };
+  }
+
   /** Makes one call in a fresh worker, ended when the call settles, crashes or is cancelled. */
   private async call<T>(f: (api: Remote<ExploreApi>) => Promise<T>): Promise<T> {
     this.cancel();
     const worker = new Worker(new URL('./explore.worker.ts', import.meta.url), { type: 'module' });
-    this.worker = worker;
+    const mine = [worker];
+    this.workers = mine;
     const api: Remote<ExploreApi> = wrap<ExploreApi>(worker);
     const crashed = new Promise<never>((_, reject) => {
       this.reject = reject;
@@ -37,11 +69,18 @@ export class ExploreBridge {
       });
     });
     try {
-      return await Promise.race([f(api), crashed]);
+      const call = f(api);
+      // A shard worker that fails to load fails the run too.
+      for (const w of mine.slice(1)) {
+        w.addEventListener('error', (e) => {
+          this.reject?.(new Error(`a shard worker crashed: ${e.message || 'unknown error'}`));
+        });
+      }
+      return await Promise.race([call, crashed]);
     } finally {
-      if (this.worker === worker) {
-        worker.terminate();
-        this.worker = null;
+      if (this.workers === mine) {
+        for (const w of mine) w.terminate();
+        this.workers = [];
         this.reject = null;
       }
     }
@@ -49,9 +88,9 @@ export class ExploreBridge {
 
   /** Stops the running call, if any. */
   cancel(): void {
-    if (!this.worker) return;
-    this.worker.terminate();
-    this.worker = null;
+    if (this.workers.length === 0) return;
+    for (const w of this.workers) w.terminate();
+    this.workers = [];
     const reject = this.reject;
     this.reject = null;
     const e = new Error('the exploration was cancelled');

@@ -34,7 +34,7 @@ function violationsText(o: OutcomeJson): string {
 const MB = 1024 * 1024;
 
 /** The status line: how the run ended, its size and speed, and the reductions used. */
-function statusOf(r: ExploreJson, memoryMB: number): string {
+function statusOf(r: ExploreJson & { readonly workers: number }, memoryMB: number): string {
   const { states, transitions, ms, depth } = r.stats;
   const rate = Math.round((states / Math.max(1, ms)) * 1000);
   const covered = `covered ${states.toLocaleString('en')} states to depth ${depth}`;
@@ -51,7 +51,8 @@ function statusOf(r: ExploreJson, memoryMB: number): string {
   const reductions = Object.entries(r.reductions)
     .map(([name, use]) => `${name} ${use.on ? 'on' : `off: ${use.why ?? ''}`}`)
     .join('; ');
-  return `${head}: ${states.toLocaleString('en')} states, ${transitions.toLocaleString('en')} transitions in ${ms} ms (${rate.toLocaleString('en')} states/s, ${Math.round(r.stats.bytes / MB)} MB), ${r.outcomes.length} outcomes${reductions ? `. Reductions: ${reductions}` : ''}`;
+  const workers = r.workers > 1 ? `, ${String(r.workers)} workers` : '';
+  return `${head}: ${states.toLocaleString('en')} states, ${transitions.toLocaleString('en')} transitions in ${ms} ms (${rate.toLocaleString('en')} states/s, ${Math.round(r.stats.bytes / MB)} MB${workers}), ${r.outcomes.length} outcomes${reductions ? `. Reductions: ${reductions}` : ''}`;
 }
 
 /** Explore: every interleaving of the current scenario within bounds, in a worker. */
