@@ -3,10 +3,6 @@ import { catalogue } from '../scenarios/index.ts';
 import { IsolationStatus } from './IsolationStatus.tsx';
 import { embedded, fullLabHref } from './embed.ts';
 import { parseLectureLink } from '../store/lectureLink.ts';
-import { LiveScreen } from './live/LiveScreen.tsx';
-import { liveStore } from './live/useLive.ts';
-import { ScalingScreen } from './scaling/ScalingScreen.tsx';
-import { scalingStore } from './scaling/useScaling.ts';
 import { ScenarioCards } from './catalogue/ScenarioCards.tsx';
 import { StepScreen } from './step/StepScreen.tsx';
 import { stepStore } from './step/useStep.ts';
@@ -26,6 +22,38 @@ const CourseList = lazy(() =>
   import('./lecture/CourseList.tsx').then((m) => ({ default: m.CourseList })),
 );
 
+// Live and Scaling (their screens, their stores, the CPU bridge and the live engine's page side)
+// load with the first link to either; see openLink for how that link reaches its store.
+type CpuStores = typeof import('./cpuStores.ts');
+let cpuStoresLoaded: CpuStores | null = null;
+let cpuStoresLoading: Promise<CpuStores> | null = null;
+
+/** The Live and Scaling stores, loaded once. */
+function loadCpuStores(): Promise<CpuStores> {
+  cpuStoresLoading ??= import('./cpuStores.ts').then((m) => (cpuStoresLoaded = m));
+  return cpuStoresLoading;
+}
+
+/** Runs `give` with the Live and Scaling stores: at once if they are loaded, else once they are. */
+function withCpuStores(give: (stores: CpuStores) => void): void {
+  if (cpuStoresLoaded) give(cpuStoresLoaded);
+  else void loadCpuStores().then(give);
+}
+
+// A screen's chunk resolves only after its stores have loaded, and so (callbacks on one promise
+// run in the order they were added) after openLink, called before the screen first renders, has
+// handed them the link: the screen's first render shows that link, never the store's default.
+const LiveScreen = lazy(() =>
+  loadCpuStores()
+    .then(() => import('./live/LiveScreen.tsx'))
+    .then((m) => ({ default: m.LiveScreen })),
+);
+const ScalingScreen = lazy(() =>
+  loadCpuStores()
+    .then(() => import('./scaling/ScalingScreen.tsx'))
+    .then((m) => ({ default: m.ScalingScreen })),
+);
+
 type Mode = 'home' | 'edit' | 'step' | 'live' | 'scaling' | 'lecture';
 
 /** A hash no mode owns (`#/garbage/route`): the home page says so instead of ignoring it. */
@@ -42,12 +70,23 @@ function modeOf(hash: string): Mode {
   return 'home';
 }
 
-/** Hands a link to the store of its mode. */
+/**
+ * Hands a link to the store of its mode. Live and Scaling's stores load on first use: their link
+ * is handed over as soon as they have loaded, before their screen's first render (see above).
+ */
 function openLink(hash: string): Mode {
   const mode = modeOf(hash);
   if (mode === 'step') stepStore.getState().linkOpened(hash);
-  if (mode === 'live') liveStore.getState().linkOpened(hash);
-  if (mode === 'scaling') scalingStore.getState().linkOpened(hash);
+  if (mode === 'live') {
+    withCpuStores(({ liveStore }) => {
+      liveStore.getState().linkOpened(hash);
+    });
+  }
+  if (mode === 'scaling') {
+    withCpuStores(({ scalingStore }) => {
+      scalingStore.getState().linkOpened(hash);
+    });
+  }
   return mode;
 }
 
@@ -142,8 +181,16 @@ export function App() {
           </Suspense>
         )}
         {mode === 'step' && <StepScreen />}
-        {mode === 'live' && <LiveScreen />}
-        {mode === 'scaling' && <ScalingScreen />}
+        {mode === 'live' && (
+          <Suspense fallback={<p>Loading Live mode…</p>}>
+            <LiveScreen />
+          </Suspense>
+        )}
+        {mode === 'scaling' && (
+          <Suspense fallback={<p>Loading the Scaling view…</p>}>
+            <ScalingScreen />
+          </Suspense>
+        )}
         {mode === 'home' && unknownRoute(hash) && (
           <p role="alert" className="notice">
             There is no page at &lsquo;{hash}&rsquo;; here is the catalogue.
