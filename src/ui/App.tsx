@@ -1,18 +1,62 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { catalogue } from '../scenarios/index.ts';
-import { IsolationStatus } from './IsolationStatus.tsx';
 import { embedded, fullLabHref } from './embed.ts';
 import { parseLectureLink } from '../store/lectureLink.ts';
-import { LiveScreen } from './live/LiveScreen.tsx';
-import { liveStore } from './live/useLive.ts';
-import { ScalingScreen } from './scaling/ScalingScreen.tsx';
-import { scalingStore } from './scaling/useScaling.ts';
-import { ScenarioCards } from './catalogue/ScenarioCards.tsx';
-import { StepScreen } from './step/StepScreen.tsx';
-import { stepStore } from './step/useStep.ts';
 import { ThemeSwitch } from './theme/ThemeSwitch.tsx';
 import { BrandMark } from './theme/BrandMark.tsx';
 
+// What loads when. This module holds only the page's frame (the header, the modes' links, the
+// theme); each screen is a chunk of its own, loaded with the first link that shows it, so a page
+// downloads the screen it opens on and nothing else (the README's "Run it" says what that
+// weighs). The screens share the pure core (the language, the machine, the catalogue), which
+// the first screen brings.
+
+/**
+ * A module loaded on first use. `give` hands it something at once if it has loaded, else as soon
+ * as it has, in the order asked: callbacks on one promise run in the order they were added.
+ */
+function onFirstUse<M>(load: () => Promise<M>) {
+  let loaded: M | null = null;
+  let loading: Promise<M> | null = null;
+  const get = (): Promise<M> => (loading ??= load().then((m) => (loaded = m)));
+  return {
+    get,
+    give(take: (m: M) => void): void {
+      if (loaded) take(loaded);
+      else void get().then(take);
+    },
+  };
+}
+
+// The stores a link is handed to (see openLink): Step mode's (stores.ts), and Live and Scaling's
+// together (cpuStores.ts: their screens, stores, the CPU bridge and the live engine's page side).
+const stepStores = onFirstUse(() => import('./stores.ts'));
+const cpuStores = onFirstUse(() => import('./cpuStores.ts'));
+
+// A screen whose stores take links resolves only after they have loaded, and so after openLink
+// (called before the screen first renders) has handed them the link: the screen's first render
+// shows that link, never the store's default.
+const StepScreen = lazy(() =>
+  stepStores
+    .get()
+    .then(() => import('./step/StepScreen.tsx'))
+    .then((m) => ({ default: m.StepScreen })),
+);
+const LiveScreen = lazy(() =>
+  cpuStores
+    .get()
+    .then(() => import('./live/LiveScreen.tsx'))
+    .then((m) => ({ default: m.LiveScreen })),
+);
+const ScalingScreen = lazy(() =>
+  cpuStores
+    .get()
+    .then(() => import('./scaling/ScalingScreen.tsx'))
+    .then((m) => ({ default: m.ScalingScreen })),
+);
+// The catalogue: the cards, their previews, the course line (which loads the lessons after it).
+const HomeScreen = lazy(() =>
+  import('./catalogue/HomeScreen.tsx').then((m) => ({ default: m.HomeScreen })),
+);
 // The lessons (slides, questions, challenges: about 100 KB of text) load only when a screen shows
 // them, so a Step or Live link starts without them.
 const LectureScreen = lazy(() =>
@@ -21,9 +65,6 @@ const LectureScreen = lazy(() =>
 // The editor (CodeMirror, the examples, the herd7 exporter) loads when it is opened.
 const EditScreen = lazy(() =>
   import('./edit/EditScreen.tsx').then((m) => ({ default: m.EditScreen })),
-);
-const CourseList = lazy(() =>
-  import('./lecture/CourseList.tsx').then((m) => ({ default: m.CourseList })),
 );
 
 type Mode = 'home' | 'edit' | 'step' | 'live' | 'scaling' | 'lecture';
@@ -42,12 +83,27 @@ function modeOf(hash: string): Mode {
   return 'home';
 }
 
-/** Hands a link to the store of its mode. */
+/**
+ * Hands a link to the store of its mode. The stores load on first use: a link is handed over as
+ * soon as its store has loaded, before its screen's first render (see above).
+ */
 function openLink(hash: string): Mode {
   const mode = modeOf(hash);
-  if (mode === 'step') stepStore.getState().linkOpened(hash);
-  if (mode === 'live') liveStore.getState().linkOpened(hash);
-  if (mode === 'scaling') scalingStore.getState().linkOpened(hash);
+  if (mode === 'step') {
+    stepStores.give(({ stepStore }) => {
+      stepStore.getState().linkOpened(hash);
+    });
+  }
+  if (mode === 'live') {
+    cpuStores.give(({ liveStore }) => {
+      liveStore.getState().linkOpened(hash);
+    });
+  }
+  if (mode === 'scaling') {
+    cpuStores.give(({ scalingStore }) => {
+      scalingStore.getState().linkOpened(hash);
+    });
+  }
   return mode;
 }
 
@@ -95,7 +151,13 @@ export function App() {
   if (embedded) {
     return (
       <main className="wide embedded">
-        {mode === 'step' ? <StepScreen embedded /> : <EmbedOnlyStep />}
+        {mode === 'step' ? (
+          <Suspense fallback={<p>Loading Step mode…</p>}>
+            <StepScreen embedded />
+          </Suspense>
+        ) : (
+          <EmbedOnlyStep />
+        )}
       </main>
     );
   }
@@ -141,23 +203,30 @@ export function App() {
             <EditScreen hash={hash} />
           </Suspense>
         )}
-        {mode === 'step' && <StepScreen />}
-        {mode === 'live' && <LiveScreen />}
-        {mode === 'scaling' && <ScalingScreen />}
+        {mode === 'step' && (
+          <Suspense fallback={<p>Loading Step mode…</p>}>
+            <StepScreen />
+          </Suspense>
+        )}
+        {mode === 'live' && (
+          <Suspense fallback={<p>Loading Live mode…</p>}>
+            <LiveScreen />
+          </Suspense>
+        )}
+        {mode === 'scaling' && (
+          <Suspense fallback={<p>Loading the Scaling view…</p>}>
+            <ScalingScreen />
+          </Suspense>
+        )}
         {mode === 'home' && unknownRoute(hash) && (
           <p role="alert" className="notice">
             There is no page at &lsquo;{hash}&rsquo;; here is the catalogue.
           </p>
         )}
         {mode === 'home' && (
-          <>
-            {/* Fixed for the page's lifetime: the headers it was served with decide it. */}
-            <IsolationStatus isolated={window.crossOriginIsolated} />
-            <Suspense fallback={<p>Loading the course…</p>}>
-              <CourseList />
-            </Suspense>
-            <ScenarioCards scenarios={catalogue} />
-          </>
+          <Suspense fallback={<p>Loading the catalogue…</p>}>
+            <HomeScreen />
+          </Suspense>
         )}
       </main>
     </>

@@ -1,9 +1,9 @@
-// The app's Live-mode store (created in ../stores.ts) and its typed hooks.
+// The app's Live-mode store (created in ../cpuStores.ts) and its typed hooks.
 
 import { useStore } from 'zustand';
 import { useFields } from '../useFields.ts';
 import type { LiveState } from '../../store/liveStore.ts';
-import { liveStore } from '../stores.ts';
+import { liveStore } from '../cpuStores.ts';
 
 export { liveStore };
 

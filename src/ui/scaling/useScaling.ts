@@ -1,9 +1,9 @@
-// The app's Scaling store (created in ../stores.ts) and its typed hooks.
+// The app's Scaling store (created in ../cpuStores.ts) and its typed hooks.
 
 import { useStore } from 'zustand';
 import { useFields } from '../useFields.ts';
 import type { ScalingState } from '../../store/scalingStore.ts';
-import { scalingStore } from '../stores.ts';
+import { scalingStore } from '../cpuStores.ts';
 
 export { scalingStore };
 

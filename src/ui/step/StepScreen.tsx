@@ -1,6 +1,5 @@
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from 'react';
 import { Timeline } from '../../charts/Timeline.tsx';
-import { ExplorePanel } from '../explore/ExplorePanel.tsx';
 import { fullLabHref } from '../embed.ts';
 import { useMedia } from '../useMedia.ts';
 import { Notice } from '../Notice.tsx';
@@ -32,6 +31,10 @@ const LessonPanel = lazy(() =>
 );
 const ChallengePanel = lazy(() =>
   import('../challenge/ChallengePanel.tsx').then((m) => ({ default: m.ChallengePanel })),
+);
+// Explore (its store, its worker's bridge, the outcome chart) loads when the panel first opens.
+const ExplorePanel = lazy(() =>
+  import('../explore/ExplorePanel.tsx').then((m) => ({ default: m.ExplorePanel })),
 );
 
 /** What each side panel holds. */
