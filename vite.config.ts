@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { ISOLATION, securityHeaders } from './deploy/headers.ts';
+import { catalogueCardsModule } from './deploy/catalogueCards.ts';
 import { isolationServiceWorker } from './deploy/isolationWorker.ts';
 
 // Live and Bench share memory between workers (SharedArrayBuffer), which browsers only allow on a
@@ -11,7 +12,7 @@ export default defineConfig({
   // Relative URLs, so dist/ works from any folder: a project site on GitHub Pages is served from
   // /<repository>/, not from the root. Routes live in the hash, so index.html is the only page.
   base: './',
-  plugins: [react(), securityHeaders(), isolationServiceWorker()],
+  plugins: [react(), securityHeaders(), isolationServiceWorker(), catalogueCardsModule()],
   server: { headers: { ...ISOLATION } },
   preview: { headers: { ...ISOLATION } },
   // Module workers, so worker entries can import the pure core like any other module.

@@ -11,6 +11,14 @@ import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { cellValue, counterCells, type Run, slotAddr } from './history.ts';
 import { slotBarsLayout } from './slotBars.ts';
+import {
+  PREVIEW_H,
+  PREVIEW_W,
+  type PreviewLayout,
+  type PreviewLine,
+  type PreviewRect,
+  type PreviewText,
+} from './previewMarks.ts';
 import { hex32, tornRead } from './tornRead.ts';
 
 /** A global word the CPUs race on, as a box with its value. */
@@ -62,7 +70,7 @@ export interface ScenarioPreview {
   readonly picture: PreviewPicture;
 }
 
-/** The picture at the end of the scenario's first witness, read from the cells; not memoised. */
+/** The picture at the end of the scenario's first witness, read from the cells. */
 export function computePreview(sc: Scenario): ScenarioPreview {
   const w = sc.witnesses[0];
   // The witness's parameters over the defaults: its schedule is written for them.
@@ -133,23 +141,6 @@ export function computePreview(sc: Scenario): ScenarioPreview {
   return { id: sc.id, witness, picture: { kind: 'words', globals, perCpu } };
 }
 
-const memo = new WeakMap<Scenario, ScenarioPreview>();
-
-/** The scenario's preview if it has been computed already, else null. */
-export function cachedPreview(sc: Scenario): ScenarioPreview | null {
-  return memo.get(sc) ?? null;
-}
-
-/** The scenario's preview, computed once per scenario for the page's lifetime. */
-export function previewOf(sc: Scenario): ScenarioPreview {
-  let p = memo.get(sc);
-  if (!p) {
-    p = computePreview(sc);
-    memo.set(sc, p);
-  }
-  return p;
-}
-
 /** The picture in words, for its accessible name: "preview at the end of witness …: …". */
 export function previewText(p: ScenarioPreview): string {
   const when =
@@ -186,47 +177,11 @@ export function previewText(p: ScenarioPreview): string {
 
 // ---- geometry ------------------------------------------------------------------------------
 
-export const PREVIEW_W = 120;
-export const PREVIEW_H = 64;
+export { PREVIEW_H, PREVIEW_W };
+export type { PreviewLayout, PreviewLine, PreviewRect, PreviewText };
 
 /** Roughly how wide a character of each text kind is, in the preview's pixels (monospace). */
 const CHAR_W = { name: 7.7, value: 9.7, small: 7.7, label: 7.7 } as const;
-
-export interface PreviewRect {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-  /** A CPU's bar (its colour), a word's box, or a word whose value is wrong (a torn read). */
-  readonly kind: 'bar' | 'box' | 'bad';
-  /** The CPU of a bar, else −1. */
-  readonly cpu: number;
-}
-
-export interface PreviewLine {
-  readonly x1: number;
-  readonly x2: number;
-  readonly y: number;
-  readonly kind: 'zero' | 'batch';
-}
-
-export interface PreviewText {
-  readonly x: number;
-  readonly y: number;
-  readonly text: string;
-  /** name: a cell's name; value: its value (small: in a row); label: a bar's value. */
-  readonly kind: 'name' | 'value' | 'small' | 'label' | 'bad';
-  readonly anchor: 'start' | 'middle' | 'end';
-  /** A length to squeeze the text into when it would not fit, else null. */
-  readonly fit: number | null;
-}
-
-/** Every mark of a preview, in a PREVIEW_W × PREVIEW_H box; ScenarioPreview draws them. */
-export interface PreviewLayout {
-  readonly rects: readonly PreviewRect[];
-  readonly lines: readonly PreviewLine[];
-  readonly texts: readonly PreviewText[];
-}
 
 /** "fbc->count" → "count", "files_stat.nr_files" → "nr_files": what fits a small box. */
 export function shortName(label: string): string {

@@ -7,17 +7,19 @@
 // a student's whole course. Until the student chooses Reset, changes are kept in memory only.
 
 import { createStore } from 'zustand/vanilla';
+// The progress record's module alone, not the lessons' index: the home page reads progress and
+// loads no lesson.
 import {
   challengeKey,
   emptyProgress,
   parseProgress,
   type Progress,
-  type Score,
   serializeProgress,
   withSettled,
   withSlide,
   withSolution,
-} from '../lessons/index.ts';
+} from '../lessons/progress.ts';
+import type { Score } from '../lessons/score.ts';
 import { browserStorage, type KeyValueStorage, storageReason } from './storage.ts';
 
 /** The localStorage key the record is kept under. */

@@ -1,13 +1,7 @@
-import { Fragment, lazy, Suspense } from 'react';
-import { liveSpecOf } from '../../live/specs.ts';
-import type { Scenario } from '../../scenarios/index.ts';
+import { Fragment } from 'react';
+import { CardCourse } from '../lecture/CourseList.tsx';
+import type { CardData } from './cardData.ts';
 import { ScenarioPreview } from './ScenarioPreview.tsx';
-import { usePreview } from './usePreview.ts';
-
-// The lessons (about 100 KB) load after the page: the card's course line comes with them.
-const CardCourse = lazy(() =>
-  import('../lecture/CourseList.tsx').then((m) => ({ default: m.CardCourse })),
-);
 
 /**
  * A title whose identifiers too long for a card's line (percpu_counter_add_batch: more than 22
@@ -36,33 +30,30 @@ function breakable(text: string) {
  * its lecture in the course with how far this browser got, and its links. The Step link covers the card, so the card is one click target; the Live link
  * stays a target of its own.
  */
-export function ScenarioCard({ scenario }: { scenario: Scenario }) {
-  const preview = usePreview(scenario);
-  const { id } = scenario;
+export function ScenarioCard({ card }: { card: CardData }) {
+  const { id } = card;
   return (
     <li className="card">
-      <h3 className="card-title">{breakable(scenario.title)}</h3>
+      <h3 className="card-title">{breakable(card.title)}</h3>
       <p className="card-id">
         <code>{id}</code>
-        {scenario.reconstruction && <span className="badge">reconstruction</span>}
+        {card.reconstruction && <span className="badge">reconstruction</span>}
       </p>
       <div className="card-body">
-        <ScenarioPreview preview={preview} />
-        <p className="card-summary" title={scenario.summary}>
-          {scenario.summary}
+        <ScenarioPreview preview={card.preview} />
+        <p className="card-summary" title={card.summary}>
+          {card.summary}
         </p>
       </div>
-      <p className="card-source" title={scenario.source}>
-        Source: {scenario.source}
+      <p className="card-source" title={card.source}>
+        Source: {card.source}
       </p>
-      <Suspense fallback={<p className="card-course">&nbsp;</p>}>
-        <CardCourse id={id} />
-      </Suspense>
+      <CardCourse card={card} />
       <p className="card-links">
         <a className="card-step" href={`#/step/${id}`} aria-label={`Open ${id} in Step mode`}>
           Step mode
         </a>
-        {liveSpecOf(id) && (
+        {card.live && (
           <a className="card-live" href={`#/live/${id}`} aria-label={`Run ${id} live`}>
             Live
           </a>

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { Scenario } from '../../scenarios/index.ts';
+import type { CardData } from './cardData.ts';
 import { groupBy } from '../groupBy.ts';
 import { ScenarioCard } from './ScenarioCard.tsx';
 import './catalogue.css';
@@ -14,18 +14,18 @@ export function columnsOf(n: number): number {
 }
 
 /** The scenario catalogue as cards, one grid section per group (the thread or era). */
-export function ScenarioCards({ scenarios }: { scenarios: readonly Scenario[] }) {
+export function ScenarioCards({ cards }: { cards: readonly CardData[] }) {
   const idPrefix = useId();
   return (
     <div className="catalogue">
-      {scenarios.some((scenario) => scenario.reconstruction) && (
+      {cards.some((card) => card.reconstruction) && (
         <p className="cards-note">
           Scenarios marked <span className="badge">reconstruction</span> are rebuilt from prose
           descriptions, not from code: treat them as teaching models, not history.
         </p>
       )}
       <div className="card-groups">
-        {groupBy(scenarios, (scenario) => scenario.group).map(({ key, items }, index) => {
+        {groupBy(cards, (card) => card.group).map(({ key, items }, index) => {
           const headingId = `${idPrefix}-group-${String(index)}`;
           return (
             <section
@@ -37,8 +37,8 @@ export function ScenarioCards({ scenarios }: { scenarios: readonly Scenario[] })
               <h2 id={headingId}>{key}</h2>
               {/* role="list": Safari drops the list role from a list styled without bullets. */}
               <ul className="cards" role="list">
-                {items.map((scenario) => (
-                  <ScenarioCard key={scenario.id} scenario={scenario} />
+                {items.map((card) => (
+                  <ScenarioCard key={card.id} card={card} />
                 ))}
               </ul>
             </section>

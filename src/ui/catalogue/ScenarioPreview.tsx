@@ -1,20 +1,17 @@
 import { cpuColour } from '../../charts/palette.ts';
-import {
-  PREVIEW_H,
-  PREVIEW_W,
-  previewLayout,
-  previewText,
-  type ScenarioPreview as Preview,
-} from '../../charts/preview.ts';
+import { PREVIEW_H, PREVIEW_W, type PreviewLayout } from '../../charts/previewMarks.ts';
 
 /**
  * The scenario's picture at the end of its first witness, in 120 × 64 pixels: per-CPU bars in
- * the CPUs' colours, the words they race on as boxes. Its accessible name says the values. Until
- * the preview is computed (after the page's first paint), an empty box of the same size.
+ * the CPUs' colours, the words they race on as boxes. Its accessible name says the values. Laid
+ * out when the app was built (cardData.ts): drawing it takes no scenario and no d3.
  */
-export function ScenarioPreview({ preview }: { preview: Preview | null }) {
-  if (!preview) return <div className="preview preview-pending" aria-hidden="true" />;
-  const l = previewLayout(preview.picture);
+export function ScenarioPreview({
+  preview,
+}: {
+  preview: { readonly text: string; readonly layout: PreviewLayout };
+}) {
+  const l = preview.layout;
   return (
     <svg
       className="preview"
@@ -22,7 +19,7 @@ export function ScenarioPreview({ preview }: { preview: Preview | null }) {
       width={PREVIEW_W}
       height={PREVIEW_H}
       role="img"
-      aria-label={previewText(preview)}
+      aria-label={preview.text}
     >
       {l.rects.map((r, i) => (
         <rect

@@ -1,4 +1,4 @@
-import { findLesson } from '../../lessons/index.ts';
+import { findLesson, lessons } from '../../lessons/index.ts';
 import { Notice } from '../Notice.tsx';
 import { useStep } from '../step/useStep.ts';
 import { ChallengeCard } from './ChallengeCard.tsx';
@@ -6,6 +6,11 @@ import { ProgressProblem } from './ProgressProblem.tsx';
 import { ResetProgress } from './ResetProgress.tsx';
 import { challengeStore, useChallenge } from './useChallenge.ts';
 import './challenge.css';
+
+/** Every challenge of the course, as the progress line counts them. */
+const courseChallenges = new Set(
+  lessons.flatMap((l) => l.challenges.map((c) => `${l.scenario}/${c.id}`)),
+);
 
 function dismissNotice() {
   challengeStore.getState().noticeDismissed();
@@ -36,7 +41,7 @@ export function ChallengePanel() {
           ))}
         </ol>
       )}
-      <ResetProgress />
+      <ResetProgress keys={courseChallenges} />
     </section>
   );
 }

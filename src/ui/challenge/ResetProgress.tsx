@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
-import { lessons } from '../../lessons/index.ts';
 import { progressStore, useProgress } from '../useProgress.ts';
 import { count } from '../../machine/count.ts';
 
-const allKeys = new Set(lessons.flatMap((l) => l.challenges.map((c) => `${l.scenario}/${c.id}`)));
-
-/** The course's progress in a line, and Reset, asked twice because it forgets everything. */
-export function ResetProgress() {
+/**
+ * The course's progress in a line, and Reset, asked twice because it forgets everything. `keys`:
+ * every challenge of the course ("scenario/challenge"), what the line counts.
+ */
+export function ResetProgress({ keys }: { keys: ReadonlySet<string> }) {
   const done = useProgress(
-    (s) => Object.keys(s.progress.challenges).filter((k) => allKeys.has(k)).length,
+    (s) => Object.keys(s.progress.challenges).filter((k) => keys.has(k)).length,
   );
   const [asking, setAsking] = useState(false);
   const [said, setSaid] = useState('');
@@ -19,7 +19,7 @@ export function ResetProgress() {
   return (
     <div className="course-progress">
       <p>
-        Course progress: {done} of {count(allKeys.size, 'challenge')} done, kept in this browser.
+        Course progress: {done} of {count(keys.size, 'challenge')} done, kept in this browser.
       </p>
       {asking ? (
         <div role="group" aria-label="Reset progress?">

@@ -1,83 +1,84 @@
-import {
-  courseOrder,
-  findLesson,
-  type Progress,
-  type ScenarioLesson,
-} from '../../lessons/index.ts';
-import { findScenario } from '../../scenarios/index.ts';
+import type { Progress } from '../../lessons/progress.ts';
 import { lectureLink } from '../../store/lectureLink.ts';
 import { ProgressProblem } from '../challenge/ProgressProblem.tsx';
 import { ResetProgress } from '../challenge/ResetProgress.tsx';
+import type { CardData } from '../catalogue/cardData.ts';
 import { useProgress } from '../useProgress.ts';
 import { courseState } from './courseState.ts';
 import './course.css';
 
-/** Where this browser got in lesson `id`: the slide to open and the words for it. */
-function lessonState(id: string, lesson: ScenarioLesson, progress: Progress) {
+type Lecture = NonNullable<CardData['lecture']>;
+
+/** Where this browser got in the lecture of scenario `id`: the slide to open, and in words. */
+function lessonState(id: string, lecture: Lecture, progress: Progress) {
   const seen = progress.lessons[id];
-  const solved = lesson.challenges.filter(
-    (c) => progress.challenges[`${id}/${c.id}`] !== undefined,
+  const solved = lecture.challenges.filter(
+    (c) => progress.challenges[`${id}/${c}`] !== undefined,
   ).length;
-  const at = Math.min((seen?.slide ?? 0) + 1, lesson.slides.length);
+  const at = Math.min((seen?.slide ?? 0) + 1, lecture.slides);
   return {
     href: lectureLink(id, seen?.done ? 1 : at),
     started: seen !== undefined,
     done: seen?.done === true,
-    state: courseState(lesson.slides.length, seen, lesson.challenges.length, solved),
+    state: courseState(lecture.slides, seen, lecture.challenges.length, solved),
   };
 }
 
 /**
  * The course in a line above the catalogue: its lectures in order, from nr_files++ to today's
  * percpu_counter, where to go on (a lecture left half way, else the first not done) and the
- * progress kept in this browser. Each lecture's own state is on its card (CardCourse).
+ * progress kept in this browser. Each lecture's own state is on its card (CardCourse). Reads
+ * the cards' lecture data (cardData.ts), not the lessons, which the home page does not load.
  */
-export function CourseList() {
+export function CourseList({
+  cards,
+  course,
+}: {
+  cards: readonly CardData[];
+  course: readonly string[];
+}) {
   const progress = useProgress((s) => s.progress);
-  // Go on where a lecture was left half way, else with the first one not done.
-  const states = courseOrder.map((id) => {
-    const lesson = findLesson(id);
-    return { id, s: lesson ? lessonState(id, lesson, progress) : null };
+  const states = course.flatMap((id) => {
+    const card = cards.find((c) => c.id === id);
+    return card?.lecture ? [{ card, s: lessonState(id, card.lecture, progress) }] : [];
   });
-  const next = (
-    states.find((x) => x.s?.started === true && !x.s.done) ??
-    states.find((x) => x.s?.done === false) ??
-    states[0]
-  )?.id;
-  const lesson = next === undefined ? undefined : findLesson(next);
-  const sc = next === undefined ? undefined : findScenario(next);
-  const go = next && lesson ? lessonState(next, lesson, progress) : null;
+  const next =
+    states.find((x) => x.s.started && !x.s.done) ?? states.find((x) => !x.s.done) ?? states[0];
+  const keys = new Set(
+    cards.flatMap((c) => (c.lecture?.challenges ?? []).map((ch) => `${c.id}/${ch}`)),
+  );
   return (
     <section className="course" aria-label="Course">
       <h2>The course</h2>
       <ProgressProblem />
       <p className="course-line">
-        {courseOrder.length} lectures, each a scenario below (its card says which and how far you
-        got), in order from <code>nr_files++</code> in 2006 to today&rsquo;s{' '}
-        <code>percpu_counter</code>.{' '}
-        {go && sc && (
-          <a className="course-next" href={go.href}>
-            {go.started ? 'Continue' : 'Start'} with lecture {courseOrder.indexOf(next ?? '') + 1}:{' '}
-            {sc.title}
+        {course.length} lectures, each a scenario below (its card says which and how far you got),
+        in order from <code>nr_files++</code> in 2006 to today&rsquo;s <code>percpu_counter</code>.{' '}
+        {next?.card.lecture && (
+          <a className="course-next" href={next.s.href}>
+            {next.s.started ? 'Continue' : 'Start'} with lecture {next.card.lecture.number}:{' '}
+            {next.card.title}
           </a>
         )}
       </p>
-      <ResetProgress />
+      <ResetProgress keys={keys} />
     </section>
   );
 }
 
 /** A card's line of the course: its lecture's number, how far this browser got, its link. */
-export function CardCourse({ id }: { id: string }) {
+export function CardCourse({ card }: { card: CardData }) {
   const progress = useProgress((s) => s.progress);
-  const lesson = findLesson(id);
-  const n = courseOrder.indexOf(id);
-  if (!lesson || n < 0) return null;
-  const { href, state } = lessonState(id, lesson, progress);
+  if (!card.lecture) return null;
+  const { href, state } = lessonState(card.id, card.lecture, progress);
   return (
     <p className="card-course">
-      <a className="card-lecture" href={href} aria-label={`Lecture ${String(n + 1)}: ${id}`}>
-        Lecture {n + 1}
+      <a
+        className="card-lecture"
+        href={href}
+        aria-label={`Lecture ${String(card.lecture.number)}: ${card.id}`}
+      >
+        Lecture {card.lecture.number}
       </a>{' '}
       <span className="course-state">{state}</span>
     </p>
