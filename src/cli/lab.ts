@@ -45,8 +45,8 @@ Options:
   --memory sc|tso    the memory model (as --set memory=…): sc, or x86-TSO with store buffers
   --json             machine-readable output
   --max-steps N      (random) give up on a run after N events (default 100000)
-  --workers N        (explore) threads that search together, 1 to 8 (default: the cores); the
-                     answer is the same with any number
+  --workers N        (explore) threads that search together, 1 to 8 (default: the cores from 4
+                     cores, else 1); the answer is the same with any number
   --max-states N     (explore) stop, marked incomplete, after N states (default: no limit)
   --max-memory MB    (explore) stop, marked incomplete, at this much memory (default 1024)
   --simplest         (explore) stop after the cheapest level with a violation: its simplest witness

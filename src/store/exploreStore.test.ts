@@ -15,8 +15,8 @@ const summary: ExploreSummary = {
   workers: 1,
 };
 
-/** A runner we resolve or fail by hand. */
-function fakeRunner() {
+/** A runner we resolve or fail by hand, on a page that can run `maxWorkers` workers. */
+function fakeRunner(maxWorkers = 1) {
   let finish: (r: ExploreSummary) => void = () => undefined;
   let fail: (e: Error) => void = () => undefined;
   const requests: ExploreRequest[] = [];
@@ -34,6 +34,7 @@ function fakeRunner() {
       e.name = 'Cancelled';
       fail(e);
     },
+    maxWorkers,
   };
   return {
     runner,
@@ -69,6 +70,29 @@ describe('the Explore store', () => {
     f.finish(summary);
     await Promise.resolve();
     expect(store.getState()).toMatchObject({ running: false, result: summary });
+  });
+
+  it('searches on one worker below four cores, on the cores from four, on as many as asked', () => {
+    for (const [cores, first] of [
+      [1, 1],
+      [2, 1],
+      [3, 1],
+      [4, 4],
+      [8, 8],
+    ] as const) {
+      const f = fakeRunner(cores);
+      const store = createExploreStore(f.runner);
+      store.getState().runRequested('global-plain', {});
+      expect(f.requests[0]?.workers).toBe(first);
+      // Asked for: within 1 and what the page can run.
+      store.getState().optionsChanged({ workers: 2 });
+      store.getState().runRequested('global-plain', {});
+      expect(f.requests[1]?.workers).toBe(Math.min(2, cores));
+      store.getState().optionsChanged({ workers: 99 });
+      expect(store.getState().options.workers).toBe(cores);
+      store.getState().optionsChanged({ workers: 0 });
+      expect(store.getState().options.workers).toBe(1);
+    }
   });
 
   it('keeps its result when the panel opens the same scenario again, not for another one', async () => {

@@ -3,7 +3,7 @@
 
 import { createStore } from 'zustand/vanilla';
 import type { ExploreProgress } from '../explore/explore.ts';
-import { DEFAULT_MAX_MEMORY_MB } from '../explore/limits.ts';
+import { DEFAULT_MAX_MEMORY_MB, defaultWorkers } from '../explore/limits.ts';
 import type { ExploreRequest, ExploreSummary } from '../workers/exploreApi.ts';
 import { openProgramText } from '../scenarios/index.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
@@ -12,6 +12,8 @@ import { PROGRAM_ID } from '../scenarios/program.ts';
 export interface ExplorePort {
   run(req: ExploreRequest, onProgress: (p: ExploreProgress) => void): Promise<ExploreSummary>;
   cancel(): void;
+  /** The most workers a run can search on here (1 where the page cannot share memory). */
+  readonly maxWorkers: number;
 }
 
 export type Bounds = ExploreRequest['bounds'];
@@ -22,12 +24,16 @@ export interface RunOptions {
   readonly maxMemoryMB: number;
   readonly symmetry: boolean;
   readonly por: boolean;
+  /** Workers that search together: 1 to maxWorkers. */
+  readonly workers: number;
 }
 
 export interface ExploreState {
   readonly bounds: Bounds;
   readonly running: boolean;
   readonly options: RunOptions;
+  /** The most workers the panel offers (the port's). */
+  readonly maxWorkers: number;
   readonly progress: ExploreProgress | null;
   readonly result: ExploreSummary | null;
   /** The request the result answers (scenario and parameters), to replay its witnesses. */
@@ -53,7 +59,13 @@ export const DEFAULT_MEMORY_MB = DEFAULT_MAX_MEMORY_MB;
 export function createExploreStore(runner: ExplorePort) {
   return createStore<ExploreState>()((set, get) => ({
     bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: null },
-    options: { maxMemoryMB: DEFAULT_MEMORY_MB, symmetry: false, por: false },
+    options: {
+      maxMemoryMB: DEFAULT_MEMORY_MB,
+      symmetry: false,
+      por: false,
+      workers: Math.min(runner.maxWorkers, defaultWorkers(runner.maxWorkers)),
+    },
+    maxWorkers: runner.maxWorkers,
     running: false,
     progress: null,
     result: null,
@@ -63,7 +75,9 @@ export function createExploreStore(runner: ExplorePort) {
       set({ bounds: { ...get().bounds, ...b } });
     },
     optionsChanged: (o) => {
-      set({ options: { ...get().options, ...o } });
+      const next = { ...get().options, ...o };
+      const workers = Math.max(1, Math.min(get().maxWorkers, Math.floor(next.workers) || 1));
+      set({ options: { ...next, workers } });
     },
     subject: '',
     subjectOpened: (subject, b) => {

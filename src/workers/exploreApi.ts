@@ -32,6 +32,8 @@ export interface ExploreRequest {
   readonly maxMemoryMB?: number;
   readonly symmetry?: boolean;
   readonly por?: boolean;
+  /** Workers that search together (1 when left out); more than the page can run are fewer. */
+  readonly workers?: number;
 }
 
 /**

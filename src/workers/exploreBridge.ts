@@ -1,9 +1,10 @@
 // The one main-thread owner of explore workers: creates a worker per call, forwards progress,
 // and cancels by terminating (a busy worker cannot answer a message). One call at a time per
 // bridge: a new call cancels the one running, so each panel that explores owns its own bridge.
-// Where the page may share memory, a run also gets a shard worker per core (up to 8), started
-// here beside the explore worker and reached by it through message ports: the explore worker
-// begins the search alone and hands it to them once they are ready (src/explore/parallel.ts).
+// Where the page may share memory, a run asked to search on several workers (up to the cores, at
+// most 8) also gets that many shard workers, started here beside the explore worker and reached
+// by it through message ports: the explore worker begins the search alone and hands it to them
+// once they are ready (src/explore/parallel.ts).
 
 import { proxy, type Remote, transfer, wrap } from 'comlink';
 import type { ExploreProgress } from '../explore/explore.ts';
@@ -12,11 +13,10 @@ import type { ChallengeStats } from '../lessons/index.ts';
 import type { ExploreApi, ExploreRequest, ExploreSummary } from './exploreApi.ts';
 import type { ShardPorts } from './shardsApi.ts';
 
-/** Shard workers for this browser's cores, or none where memory cannot be shared. */
-function shardCount(): number {
-  if (!crossOriginIsolated) return 0;
-  const cores = navigator.hardwareConcurrency || 1;
-  return cores > 1 ? Math.min(MAX_SHARDS, cores) : 0;
+/** The most workers a search can have here: the cores (up to 8) where memory can be shared. */
+function maxWorkers(): number {
+  if (!crossOriginIsolated) return 1;
+  return Math.max(1, Math.min(MAX_SHARDS, navigator.hardwareConcurrency || 1));
 }
 
 export class ExploreBridge {
@@ -25,10 +25,12 @@ export class ExploreBridge {
   private reject: ((e: Error) => void) | null = null;
 
   /** Runs an exploration in a fresh worker. Rejects with an Error named 'Cancelled' on cancel. */
+  readonly maxWorkers = maxWorkers();
+
   run(req: ExploreRequest, onProgress: (p: ExploreProgress) => void): Promise<ExploreSummary> {
-    const count = shardCount();
+    const count = Math.min(this.maxWorkers, Math.floor(req.workers ?? 1));
     return this.call((api) => {
-      if (count === 0) return api.run(req, proxy(onProgress));
+      if (count < 2) return api.run(req, proxy(onProgress));
       const shards = this.startShards(count);
       return api.run(req, proxy(onProgress), transfer(shards, [...shards.ports]));
     });

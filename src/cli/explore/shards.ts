@@ -3,8 +3,8 @@
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { defaultWorkers as forCores } from '../../explore/limits.ts';
 import {
-  MAX_SHARDS,
   type ShardJob,
   type ShardPlatform,
   type ShardPool,
@@ -59,7 +59,7 @@ export function startShards(count: number): ShardPool {
   return { platform, ready: () => Atomics.load(ready, 0) === count, close };
 }
 
-/** The default number of workers: this machine's cores, up to the most a run takes. */
+/** The default number of workers on this machine (src/explore/limits.ts says why). */
 export function defaultWorkers(): number {
-  return Math.max(1, Math.min(MAX_SHARDS, availableParallelism()));
+  return forCores(availableParallelism());
 }

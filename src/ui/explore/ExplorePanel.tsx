@@ -65,6 +65,7 @@ export function ExplorePanel() {
   const request = useExplore((s) => s.request);
   const error = useExplore((s) => s.error);
   const options = useExplore((s) => s.options);
+  const maxWorkers = useExplore((s) => s.maxWorkers);
   const sc = session.scenario;
   const params = paramsText(session.params, sc);
   const key = `${sc.id}?${JSON.stringify(params)}`;
@@ -135,6 +136,23 @@ export function ExplorePanel() {
             }}
           />
         </label>
+        {maxWorkers > 1 && (
+          <label>
+            Workers
+            <select
+              value={options.workers}
+              onChange={(e) => {
+                actions.optionsChanged({ workers: Number(e.target.value) });
+              }}
+            >
+              {Array.from({ length: maxWorkers }, (_, i) => i + 1).map((n) => (
+                <option key={n} value={n}>
+                  {n === 1 ? '1 (one thread)' : String(n)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         {REDUCTIONS.map(([name, label]) => (
           <label key={name}>
             <input
