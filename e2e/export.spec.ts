@@ -114,3 +114,24 @@ test('at projector sizes every Export button can be reached and pressed, none un
     expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBe(height);
   }
 });
+
+test('printed from the dark theme, the stage is on white paper, its bars in their colours, no controls', async ({
+  page,
+  charts,
+}) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await charts.witness('percpu-atomic64', 'sum-misses-a-batch', 10);
+  const ground = () =>
+    page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const bar = () => charts.slotBar(2).evaluate((el) => getComputedStyle(el).fill);
+  expect(await ground()).not.toBe('rgb(255, 255, 255)');
+  const onScreen = await bar();
+
+  await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
+  expect(await ground()).toBe('rgb(255, 255, 255)');
+  // CPU2's green, the same as on screen and in an export.
+  expect(await bar()).toBe(onScreen);
+  await expect(charts.counterChart()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Step forward' })).toBeHidden();
+  await expect(page.getByRole('navigation', { name: 'Modes' })).toBeHidden();
+});
