@@ -434,37 +434,28 @@ export class Shard {
     const parent = refOf(this.options.index, this.id);
     const owner = this.one ? 0 : this.ownerOf(next, nextMeta);
     const nodes = this.nodes;
-    if (owner === this.options.index) {
+    const mine = owner === this.options.index;
+    if (mine) {
       const prints = this.prints;
       if (prints !== null && eventType(ev) !== Ev.Migrate) {
         const k = eventCpu(ev);
         const at = (k * (m.contexts + 1) + topContext(m, cur, k) + 1) * 2 * nodes.segments.length;
         nodes.components(next, this.nextIds, cur, this.curIds, prints, at);
       } else nodes.components(next, this.nextIds, cur, this.curIds);
-      const sinks = this.sinks;
-      if (sinks === null)
+      if (this.sinks === null)
         return this.propose(key, parent, ev, nextMeta, switches, steps, this.nextIds);
-      // Several shards: applied in key order with the others' proposals (`drain`).
-      const sink = sinks[owner] as ProposalSink;
-      const w = sink.reserve(key, this.localWidth);
-      const at = sink.at;
-      w[at + P_PARENT] = parent;
-      w[at + P_EVENT] = ev;
-      w[at + P_META] = nextMeta;
-      w[at + P_SWITCHES] = switches;
-      w[at + P_STEPS] = steps;
-      w.set(this.nextIds.subarray(0, nodes.width - 1), at + P_HEAD);
-      return false;
     }
+    // Several shards: applied in key order with the others' proposals (`drain`); one of this
+    // shard's own carries its component ids, one for another shard the whole state.
     const sink = (this.sinks as readonly ProposalSink[])[owner] as ProposalSink;
-    const w = sink.reserve(key, this.remoteWidth);
+    const w = sink.reserve(key, mine ? this.localWidth : this.remoteWidth);
     const at = sink.at;
     w[at + P_PARENT] = parent;
     w[at + P_EVENT] = ev;
     w[at + P_META] = nextMeta;
     w[at + P_SWITCHES] = switches;
     w[at + P_STEPS] = steps;
-    w.set(next, at + P_HEAD);
+    w.set(mine ? this.nextIds.subarray(0, nodes.width - 1) : next, at + P_HEAD);
     return false;
   }
 
