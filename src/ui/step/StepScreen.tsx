@@ -165,7 +165,9 @@ export function StepScreen({
     <div className={`step-screen${large ? ' large' : ''}${panel ? ' with-panel' : ''}`}>
       <div className="stage-bar">
         <h2 title={`${sc.title} (${sc.id})`}>
-          {sc.title} <code>{sc.id}</code>
+          {sc.title}{' '}
+          {/* On a projector the title says it; the id, cut to "p…" beside it, would not. */}
+          <code className={large ? 'sr-only' : undefined}>{sc.id}</code>
         </h2>
         {/* Framed (a course page's <iframe>), the stage's chrome folds into a menu so that the
             stage keeps the frame; the full lab is one link away. */}
