@@ -64,8 +64,10 @@ function lab(size: Size, workers: number, repeat: number): Row {
     }),
   );
   const last = runs.at(-1)?.value;
+  // The workers that searched: a run done before its threads started says 1.
+  const count = last?.workers.count ?? workers;
   return {
-    who: `lab, ${String(last?.workers.count ?? workers)} worker${workers > 1 ? 's' : ''}`,
+    who: `lab, ${String(count)} worker${count > 1 ? 's' : ''}`,
     seconds: median(runs.map((r) => r.seconds)),
     searchSeconds: median(runs.map((r) => r.value.stats.ms / 1000)),
     states: last?.stats.states ?? 0,
