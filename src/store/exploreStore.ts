@@ -63,7 +63,7 @@ export function createExploreStore(runner: ExplorePort) {
       maxMemoryMB: DEFAULT_MEMORY_MB,
       symmetry: false,
       por: false,
-      workers: Math.min(runner.maxWorkers, defaultWorkers(runner.maxWorkers)),
+      workers: defaultWorkers(runner.maxWorkers),
     },
     maxWorkers: runner.maxWorkers,
     running: false,
