@@ -1,7 +1,8 @@
 // Arrays that grow in fixed chunks of 2^16 elements. Doubling one big typed array copies every
 // element again at each growth and needs old + new at once (1.5× the memory at the worst
 // moment); a chunk once made never moves, and the memory used is what is stored, rounded up to
-// one chunk.
+// one chunk. One class per element type, not one generic class: each `get` and `set` then only
+// ever sees one kind of typed array, which keeps them monomorphic in the explorer's hot loops.
 
 const SHIFT = 16;
 const MASK = (1 << SHIFT) - 1;
