@@ -63,6 +63,30 @@ describe('the editor store', () => {
     expect(storage.data.get(DRAFT_KEY)).toBe(BROKEN);
   });
 
+  it('counts texts from outside the editor, never the text it typed', () => {
+    // The editor replaces its document only when `loads` moves: the store taking up a text
+    // typed 250 ms ago must not put it back over a key pressed since.
+    const store = createEditStore(memoryStorage());
+    const loads = () => store.getState().loads;
+    expect(loads()).toBe(0);
+    store.getState().textChanged(BROKEN);
+    store.getState().textChanged(`${BROKEN}// more\n`);
+    expect(loads()).toBe(0);
+    store.getState().exampleChosen('first');
+    expect(loads()).toBe(1);
+    const example = store.getState().text;
+    store.getState().linkOpened(editLink('C linked\nint y;\nP0() { y = 2; }\n'));
+    expect(loads()).toBe(2);
+    // A link to the text already shown, a damaged link and an unknown example load nothing.
+    store.getState().linkOpened(editLink('C linked\nint y;\nP0() { y = 2; }\n'));
+    store.getState().linkOpened('#/edit?src=%%%not-lz');
+    store.getState().exampleChosen('no-such-example');
+    expect(loads()).toBe(2);
+    store.getState().draftRestored();
+    expect(loads()).toBe(3);
+    expect(store.getState().text).toBe(example);
+  });
+
   it('opens the program in Step mode through a link that carries it', () => {
     const store = createEditStore(memoryStorage());
     store.getState().exampleChosen('first');

@@ -51,6 +51,12 @@ export interface EditState {
   readonly notice: string | null;
   /** The draft a link's program took the place of, until it is restored or edited over. */
   readonly replaced: string | null;
+  /**
+   * How many texts have come from outside the editor (an example, a link, a restored draft).
+   * The editor replaces what it holds only when this changes: the store catching up with what
+   * was typed must never put an older text back over keys pressed since.
+   */
+  readonly loads: number;
 
   textChanged(text: string): void;
   exampleChosen(id: string): void;
@@ -143,18 +149,24 @@ export function createEditStore(storage: KeyValueStorage = browserStorage()) {
       set({ text, check: checkProgram(text) });
       save(text);
     };
+    /** A text from outside the editor, which the editor is to show in place of its own. */
+    const load = (text: string) => {
+      take(text);
+      set({ loads: get().loads + 1 });
+    };
     return {
       text: first,
       check: checkProgram(first),
       notice: problem,
       replaced: null,
+      loads: 0,
       textChanged: (text) => {
         take(text);
       },
       draftRestored: () => {
         const { replaced } = get();
         if (replaced === null) return;
-        take(replaced);
+        load(replaced);
         set({ replaced: null });
       },
       exampleChosen: (id) => {
@@ -163,7 +175,7 @@ export function createEditStore(storage: KeyValueStorage = browserStorage()) {
           set({ notice: `there is no example '${id}'` });
           return;
         }
-        take(e.text());
+        load(e.text());
       },
       linkOpened: (hash) => {
         const r = readEditLink(hash);
@@ -176,7 +188,7 @@ export function createEditStore(storage: KeyValueStorage = browserStorage()) {
         if (r.text === null || r.text === get().text) return;
         // Nothing the user wrote is lost: the draft the link replaces can be put back.
         set({ replaced: get().text });
-        take(r.text);
+        load(r.text);
       },
       noticeDismissed: () => {
         set({ notice: null });

@@ -33,7 +33,10 @@ export interface CodeEditorHandle {
 }
 
 interface Props {
+  /** The text to show when `version` changes (the editor owns its document in between). */
   readonly value: string;
+  /** Changes when a text comes from outside (an example, a link), never as the user types. */
+  readonly version: number;
   readonly onChange: (text: string) => void;
   readonly problems: readonly Problem[];
   /** The accessible name of the text area. */
@@ -100,7 +103,7 @@ function diagnostics(problems: readonly Problem[], length: number): Diagnostic[]
 }
 
 export const CodeEditor = forwardRef<CodeEditorHandle, Props>(function CodeEditor(
-  { value, onChange, problems, label },
+  { value, version, onChange, problems, label },
   ref,
 ) {
   const host = useRef<HTMLDivElement>(null);
@@ -143,12 +146,17 @@ export const CodeEditor = forwardRef<CodeEditorHandle, Props>(function CodeEdito
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // A new text from outside (an example, a link): replace the document, keeping undo.
+  // A new text from outside (an example, a link): replace the document, keeping undo. Only
+  // then: a value that is the store catching up with keys pressed earlier is older than the
+  // document, and putting it back would undo what was typed since.
+  const shown = useRef(version);
   useEffect(() => {
     const v = view.current;
-    if (!v || v.state.doc.toString() === value) return;
+    if (!v || shown.current === version) return;
+    shown.current = version;
+    if (v.state.doc.toString() === value) return;
     v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
-  }, [value]);
+  }, [value, version]);
 
   useEffect(() => {
     const v = view.current;

@@ -61,10 +61,12 @@ export function EditScreen({ hash }: { hash: string }) {
   const editor = useRef<CodeEditorHandle>(null);
   // What the editor holds now; the store (and the compiler) catch up after a pause in typing.
   const [typed, setTyped] = useState(text);
-  // A text from outside (an example, a link, a restored draft) replaces what is typed.
-  const [known, setKnown] = useState(text);
-  if (known !== text) {
-    setKnown(text);
+  // A text from outside (an example, a link, a restored draft) replaces what is typed; the store
+  // taking up an earlier keystroke's text does not (a key pressed since would be lost).
+  const loads = useEdit((s) => s.loads);
+  const [known, setKnown] = useState(loads);
+  if (known !== loads) {
+    setKnown(loads);
     setTyped(text);
   }
   const [said, setSaid] = useState<string | null>(null);
@@ -156,6 +158,7 @@ export function EditScreen({ hash }: { hash: string }) {
         <CodeEditor
           ref={editor}
           value={text}
+          version={loads}
           onChange={setTyped}
           problems={check.ok ? [] : check.problems}
           label="Program text"
