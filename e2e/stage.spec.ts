@@ -167,3 +167,20 @@ test('the keyboard sheet opens with its title at the top, no empty band above', 
   // The border and padding only (17 px); the heading's own top margin made it 27.
   expect(title.y - box.y).toBeLessThan(20);
 });
+
+test('a chart is drawn for the box it has, also when its figure is new since step 0', async ({
+  page,
+}) => {
+  // torn-read-32's figure is replaced as its witness loads; a chart sized for the old box is
+  // letterboxed in the new one, its parts smaller and shifted from where the layout put them.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const step = new StepPage(page);
+  await step.open('#/step/torn-read-32');
+  await step.loadWitness('lo-then-hi');
+  await step.forward(5);
+  const chart = page.getByRole('img', { name: /^Torn read:/ });
+  const [w, h] = ((await chart.getAttribute('viewBox')) ?? '').split(' ').slice(2).map(Number);
+  const box = await chart.boundingBox();
+  if (!box || !w || !h) throw new Error('no torn-read chart');
+  expect(w / h).toBeCloseTo(box.width / box.height, 2);
+});

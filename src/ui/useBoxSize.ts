@@ -1,4 +1,4 @@
-import { type RefObject, useLayoutEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 
 export interface BoxSize {
   readonly width: number;
@@ -6,14 +6,19 @@ export interface BoxSize {
 }
 
 /**
- * The content size of `ref`'s element, updated as it resizes (a window, Large, a panel opening),
- * so a chart can lay itself out for the box it has instead of a fixed aspect. `fallback` until
- * the first measure (and where there is no layout, as in a test's DOM).
+ * The content size of an element, updated as it resizes (a window, Large, a panel opening), so
+ * a chart can lay itself out for the box it has instead of a fixed aspect. `fallback` until the
+ * first measure (and where there is no layout, as in a test's DOM).
+ *
+ * Returns a callback ref to put on the element, not a ref object: a box that React replaces (a
+ * figure that appears on a later step) is then measured and watched in its turn. An effect keyed
+ * on a ref object runs once, and kept watching the first, detached element: the torn-read chart
+ * kept the size of the box it had at step 0.
  */
-export function useBoxSize(ref: RefObject<Element | null>, fallback: BoxSize): BoxSize {
+export function useBoxSize(fallback: BoxSize): [(el: Element | null) => void, BoxSize] {
+  const [el, setEl] = useState<Element | null>(null);
   const [size, setSize] = useState(fallback);
   useLayoutEffect(() => {
-    const el = ref.current;
     if (!el) return;
     const measure = () => {
       const r = el.getBoundingClientRect();
@@ -30,6 +35,6 @@ export function useBoxSize(ref: RefObject<Element | null>, fallback: BoxSize): B
     return () => {
       watch.disconnect();
     };
-  }, [ref]);
-  return size;
+  }, [el]);
+  return [setEl, size];
 }

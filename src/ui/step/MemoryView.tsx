@@ -94,8 +94,7 @@ export function MemoryView() {
   const counterRef = useRef<SVGSVGElement>(null);
   const seqRef = useRef<SVGSVGElement>(null);
   const tornRef = useRef<SVGSVGElement>(null);
-  const boxRef = useRef<HTMLDivElement>(null);
-  const box = useBoxSize(boxRef, { width: COUNTER_W, height: COUNTER_H });
+  const [boxRef, box] = useBoxSize({ width: COUNTER_W, height: COUNTER_H });
   // The sequence words the program declares, each with what it means.
   const words = (m.layout.counter?.sequences ?? []).flatMap(({ cell, kind }) => {
     const c = m.layout.cells.find((x) => x.name === cell);
