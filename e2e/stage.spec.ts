@@ -184,3 +184,16 @@ test('a chart is drawn for the box it has, also when its figure is new since ste
   if (!box || !w || !h) throw new Error('no torn-read chart');
   expect(w / h).toBeCloseTo(box.width / box.height, 2);
 });
+
+test('per-CPU words with no counter to chart them lead the stage as bars', async ({ page }) => {
+  // this-cpu-migrate (the 2009 memcg rewrite) has per-CPU events and no percpu_counter.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const step = new StepPage(page);
+  await step.open('#/step/this-cpu-migrate');
+  await page.getByRole('button', { name: 'Large', exact: true }).click();
+  const bars = page.getByRole('img', { name: /^events: CPU0/ });
+  await expect(bars).toBeInViewport({ ratio: 1 });
+  const box = await bars.boundingBox();
+  if (!box) throw new Error('no bars');
+  expect(box.width * box.height).toBeGreaterThanOrEqual(0.25 * 1280 * 720);
+});

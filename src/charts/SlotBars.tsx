@@ -12,6 +12,7 @@ export function SlotBars({
   thresholdName = 'batch',
   colour,
   pouring = -1,
+  size = { width: W, height: H },
 }: {
   label: string;
   values: readonly number[];
@@ -21,26 +22,29 @@ export function SlotBars({
   colour: (cpu: number) => string;
   /** The CPU whose delta was just folded into the global count (−1: none). */
   pouring?: number;
+  /** The chart's own coordinates (Step mode's hero sizes it to its box). */
+  size?: { readonly width: number; readonly height: number };
 }) {
-  const l = slotBarsLayout(values, batch, W, H);
+  const { width: w, height: h } = size;
+  const l = slotBarsLayout(values, batch, w, h);
   const summary = `${label}: ${values.map((v, k) => `CPU${k} ${v}`).join(', ')}${batch === null ? '' : `; ${thresholdName} ±${batch}`}`;
   return (
-    <svg className="slot-bars" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary}>
+    <svg className="slot-bars" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={summary}>
       <Hatch id="over-hatch" />
-      <YTicks ticks={l.ticks} x1={50} x2={W - 12} />
+      <YTicks ticks={l.ticks} x1={50} x2={w - 12} />
       {l.plusY !== null && l.minusY !== null && (
         <g className="threshold">
-          <line x1={50} x2={W - 12} y1={l.plusY} y2={l.plusY} />
-          <line x1={50} x2={W - 12} y1={l.minusY} y2={l.minusY} />
-          <text x={W - 14} y={l.plusY - 4} textAnchor="end">
+          <line x1={50} x2={w - 12} y1={l.plusY} y2={l.plusY} />
+          <line x1={50} x2={w - 12} y1={l.minusY} y2={l.minusY} />
+          <text x={w - 14} y={l.plusY - 4} textAnchor="end">
             +{thresholdName} {batch}
           </text>
-          <text x={W - 14} y={l.minusY + 16} textAnchor="end">
+          <text x={w - 14} y={l.minusY + 16} textAnchor="end">
             −{thresholdName}
           </text>
         </g>
       )}
-      <line x1={50} x2={W - 12} y1={l.zeroY} y2={l.zeroY} className="zero-line" />
+      <line x1={50} x2={w - 12} y1={l.zeroY} y2={l.zeroY} className="zero-line" />
       {l.bars.map((b) => (
         <g key={b.cpu}>
           <rect
@@ -62,7 +66,7 @@ export function SlotBars({
             </text>
           )}
           {barLabel(b.cpu, b.value, l.bars.length) !== null && (
-            <text x={b.x + b.width / 2} y={H - 8} textAnchor="middle" className="bar-label">
+            <text x={b.x + b.width / 2} y={h - 8} textAnchor="middle" className="bar-label">
               {barLabel(b.cpu, b.value, l.bars.length)}
             </text>
           )}

@@ -1,5 +1,5 @@
 import { cpuColour } from '../../charts/palette.ts';
-import { type RefObject, useMemo, useRef } from 'react';
+import { type RefObject, useCallback, useMemo, useRef } from 'react';
 import { CounterChart } from '../../charts/CounterChart.tsx';
 import { globalModeOf } from '../../charts/counterLayout.ts';
 import { cellValue, counterCells, executedAt, type Run, slotAddr } from '../../charts/history.ts';
@@ -107,6 +107,9 @@ export function MemoryView() {
   const exportOf = (ref: RefObject<Element | null>, what: string, chart: string, shows: string) => (
     <ExportButtons target={ref} what={what} name={file(chart)} heading={heading(shows)} />
   );
+  // Per-CPU words with no counter or shared word to chart them: plain bars, the picture itself
+  // (it leads the stage) when there is one word and no torn read beside it.
+  const plain = !cells && !race ? perCpuCells(m, s).filter((c) => !c.isLock) : [];
   // Without the counter chart, a fold still shows on the plain slot bars.
   const folded = session.cursor > 0 && session.steps[session.cursor - 1]?.kind === Kind.Fold;
   return (
@@ -214,19 +217,16 @@ export function MemoryView() {
           {exportOf(raceRef, 'shared word chart', 'word', 'the shared word')}
         </figure>
       )}
-      {!cells &&
-        !race &&
-        perCpuCells(m, s)
-          .filter((c) => !c.isLock)
-          .map((c) => (
-            <PlainBars
-              key={c.name}
-              label={c.label}
-              values={c.values}
-              name={file(c.name)}
-              heading={heading(c.label)}
-            />
-          ))}
+      {plain.map((c) => (
+        <PlainBars
+          key={c.name}
+          label={c.label}
+          values={c.values}
+          name={file(c.name)}
+          heading={heading(c.label)}
+          hero={plain.length === 1 && !torn ? { boxRef, size: fit(box) } : null}
+        />
+      ))}
       {words.length > 0 && (
         <figure className="seq-figure">
           <SeqWord svgRef={seqRef} words={words} />
@@ -253,18 +253,43 @@ function PlainBars({
   values,
   name,
   heading,
+  hero,
 }: {
   label: string;
   values: readonly number[];
   name: string;
   heading: string;
+  /** The stage's one chart: drawn for the box it fills. */
+  hero: { readonly boxRef: (el: Element | null) => void; readonly size: BoxSize } | null;
 }) {
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLDivElement | null>(null);
+  // As the hero, the box the chart is sized to is also what Export draws.
+  const boxRef = hero?.boxRef;
+  const heroRef = useCallback(
+    (el: HTMLDivElement | null) => {
+      ref.current = el;
+      boxRef?.(el);
+    },
+    [boxRef],
+  );
+  const bars = (
+    <SlotBars
+      label={label}
+      values={values}
+      batch={null}
+      colour={cpuColour}
+      {...(hero ? { size: hero.size } : {})}
+    />
+  );
   return (
-    <figure className="slot-figure">
-      <div ref={ref}>
-        <SlotBars label={label} values={values} batch={null} colour={cpuColour} />
-      </div>
+    <figure className={hero ? 'slot-figure hero' : 'slot-figure'}>
+      {hero ? (
+        <div className="chart-box" ref={heroRef}>
+          {bars}
+        </div>
+      ) : (
+        <div ref={ref}>{bars}</div>
+      )}
       <ExportButtons target={ref} what={`${label} chart`} name={name} heading={heading} />
     </figure>
   );
