@@ -33,6 +33,13 @@ const cases: readonly Case[] = [
   { name: 'global-plain', hash: '#/step/global-plain', witness: 'lost-update', steps: 4 },
   { name: 'percpu-seq', hash: '#/step/percpu-seq', witness: 'retry-once', steps: 8 },
   { name: 'torn-read-32', hash: '#/step/torn-read-32', witness: 'lo-then-hi', steps: 4 },
+  // Per-CPU words and no counter: plain bars are the picture.
+  {
+    name: 'this-cpu-migrate',
+    hash: '#/step/this-cpu-migrate',
+    witness: 'migrate-between',
+    steps: 3,
+  },
 ];
 
 const sizes = [
