@@ -6,7 +6,7 @@
 
 import { actorName } from '../machine/narrate.ts';
 import { minus, pairValue, plus } from '../machine/int64.ts';
-import { Kind, Mode, Op } from '../machine/isa.ts';
+import { Kind, Mode, Op, writesMemory } from '../machine/isa.ts';
 import { ctxBase, CTX_DONE, CTX_RETRIES, type Machine } from '../machine/machine.ts';
 import { cellValue, counterCells, executedAt, globalCell, type Run, slotAddr } from './history.ts';
 
@@ -127,20 +127,6 @@ function sumSlots(m: Machine): { offset: number; name: string }[] {
   return m.layout.results.filter((r) => /^sum\d*$/.test(r.name));
 }
 
-/** Does the op write its memory operand? */
-function writes(op: number): boolean {
-  return (
-    op === Op.Store ||
-    op === Op.Store64 ||
-    op === Op.StoreLo ||
-    op === Op.StoreHi ||
-    op === Op.AtomicAdd ||
-    op === Op.Xchg ||
-    op === Op.Cmpxchg ||
-    op === Op.AtomicOr
-  );
-}
-
 function resultCount(m: Machine, s: Int32Array, offset: number): number {
   return s[m.resOff + offset] as number;
 }
@@ -191,7 +177,7 @@ export function sumSweeps(run: Run): SumSweep[] {
         f.resetAt < 0 &&
         f.ctx === x.ctx &&
         x.addr === slotAddr(cells.slots, f.cpu) &&
-        writes(x.ins.op)
+        writesMemory(x.ins.op)
       )
         f.resetAt = i;
     }

@@ -23,7 +23,7 @@ import {
   type Machine,
   sbBase,
 } from '../machine/machine.ts';
-import { type Instr, Mode, Op } from '../machine/isa.ts';
+import { type Instr, Mode, Op, touchesMemory } from '../machine/isa.ts';
 import { topContext } from '../machine/interpreter.ts';
 import { operandAddress } from '../machine/read.ts';
 import { Legal, legalOn } from '../machine/events.ts';
@@ -57,7 +57,7 @@ export function privateSteps(sc: Scenario, m: Machine, migrations: number): Priv
     const cpus = cpusOf(c);
     for (const ins of code) {
       if (ins.op === Op.RecordTotal) recordsTotal = true;
-      if (!touchesMemory(ins)) continue;
+      if (!touchesMemory(ins.op)) continue;
       const words = ins.width === 64 ? 2 : 1;
       if (ins.mode === Mode.Abs) for (let w = 0; w < words; w++) mark(ins.base + w, cpus);
       else if (ins.mode === Mode.ThisCpu) {
@@ -92,7 +92,7 @@ export function privateSteps(sc: Scenario, m: Machine, migrations: number): Priv
     const ends = (flags & ENDS) !== 0;
     if (ends && ctxKind[top] === CtxKind.Task && (used[3] as number) < (limits[3] as number))
       return false;
-    if (touchesMemory(ins)) {
+    if (touchesMemory(ins.op)) {
       if (writesMemory(ins) && (!memoryInvisible || (recordsTotal && ins.tally !== 0)))
         return false;
       const a = operandAddress(s, cb, ins);
@@ -123,10 +123,6 @@ export function privateSteps(sc: Scenario, m: Machine, migrations: number): Priv
   };
 }
 
-function touchesMemory(ins: Instr): boolean {
-  return ins.op <= Op.SpinUnlock || ins.op === Op.SpinTrylock;
-}
-
 function writesMemory(ins: Instr): boolean {
   return !(
     ins.op === Op.Load ||
@@ -138,7 +134,7 @@ function writesMemory(ins: Instr): boolean {
 
 /** Visible instructions that touch only the CPU's own fields and the context's registers. */
 function schedulingOnly(ins: Instr): boolean {
-  return !touchesMemory(ins) && ins.op < Op.FirstLocal;
+  return !touchesMemory(ins.op) && ins.op < Op.FirstLocal;
 }
 
 /** What the local code from `start` up to the next visible instruction may do (RECORDS…). */

@@ -294,6 +294,7 @@ export class Emitter {
         kind: d.kind,
         tail: d.tail,
         tally: d.tally,
+        tag: d.tag,
         say: d.say,
         saySpin: d.saySpin,
       });

@@ -36,6 +36,9 @@ function fromMemory(d: Draft): boolean {
     case Op.Cmpxchg:
     case Op.AtomicAdd:
     case Op.AtomicOr:
+    case Op.AtomicAnd:
+    case Op.AtomicXor:
+    case Op.AddUnless:
     case Op.SpinTrylock:
     case Op.CpuId:
     case Op.AddrGen:

@@ -5,7 +5,7 @@
 // halts and Explore reports the run incomplete (compile.ts decides which, from a first pass).
 
 import { pairValue } from '../machine/int64.ts';
-import { Cond, type Instr, Kind, Op } from '../machine/isa.ts';
+import { Cond, Kind, Op, writesMemory } from '../machine/isa.ts';
 import { type Expr, type Stmt, walkStmt } from './ast.ts';
 import type { Draft, Label, Reg } from './emit.ts';
 import { ExprGen } from './expressions.ts';
@@ -392,7 +392,7 @@ export class StmtGen extends ExprGen {
     for (let pc = from; pc < this.e.here; pc++) {
       const d = this.e.drafts[pc] as Draft;
       const owner = owners.get(d);
-      if (owner !== undefined && owner !== null && a.valueCells.has(owner) && !writes(d))
+      if (owner !== undefined && owner !== null && a.valueCells.has(owner) && !writesMemory(d.op))
         return true;
     }
     return false;
@@ -681,7 +681,9 @@ export class StmtGen extends ExprGen {
     const isWrite = (pc: number) => {
       const d = drafts[pc] as Draft;
       const owner = owners.get(d);
-      return owner !== undefined && owner !== null && anatomy.valueCells.has(owner) && writes(d);
+      return (
+        owner !== undefined && owner !== null && anatomy.valueCells.has(owner) && writesMemory(d.op)
+      );
     };
     const succ = (pc: number): number[] => successors(drafts, pc);
     const inside = (pc: number) => pc >= from && pc < to;
@@ -796,23 +798,6 @@ function holdsConst(cond: number, a: bigint, b: bigint): boolean {
       return (a & b) !== 0n;
     default:
       return (a & b) === 0n;
-  }
-}
-
-/** Whether a draft writes memory. */
-function writes(d: Draft | Instr): boolean {
-  switch (d.op) {
-    case Op.Store:
-    case Op.Store64:
-    case Op.StoreLo:
-    case Op.StoreHi:
-    case Op.AtomicAdd:
-    case Op.AtomicOr:
-    case Op.Xchg:
-    case Op.Cmpxchg:
-      return true;
-    default:
-      return false;
   }
 }
 

@@ -4,7 +4,7 @@
 // they need the old one) and allocates nothing unless a trace is requested.
 
 import { add64, cmp64, cmpAbs64, sub64 } from './int64.ts';
-import { Cond, type Instr, Kind, Mode, Op } from './isa.ts';
+import { Cond, type Instr, Kind, Mode, Op, POINTER_BASE } from './isa.ts';
 import { operandAddress } from './read.ts';
 import { bufferStore, buffered, drain, seenWord } from './tso.ts';
 import {
@@ -379,25 +379,86 @@ export function step(
         if (ins.width === 64 && wide) {
           const v = big(vlo, vhi);
           const old = add ? Atomics.add(wide, a >> 1, v) : Atomics.or(wide, a >> 1, v);
-          if (ins.dst >= 0) setReg64(s, R + 2 * ins.dst, add ? old + v : old | v);
+          if (ins.dst >= 0) setReg64(s, R + 2 * ins.dst, add ? old + v : old);
         } else if (ins.width === 64) {
-          if (add) add64(s, a, s[a] as number, s[a + 1] as number, vlo, vhi);
+          const olo = s[a] as number;
+          const ohi = s[a + 1] as number;
+          if (add) add64(s, a, olo, ohi, vlo, vhi);
           else {
-            s[a] = (s[a] as number) | vlo;
-            s[a + 1] = (s[a + 1] as number) | vhi;
+            s[a] = olo | vlo;
+            s[a + 1] = ohi | vhi;
           }
           if (ins.dst >= 0) {
-            s[R + 2 * ins.dst] = s[a] as number;
-            s[R + 2 * ins.dst + 1] = s[a + 1] as number;
+            s[R + 2 * ins.dst] = add ? (s[a] as number) : olo;
+            s[R + 2 * ins.dst + 1] = add ? (s[a + 1] as number) : ohi;
           }
         } else {
           const old = add ? Atomics.add(s, a, vlo) : Atomics.or(s, a, vlo);
-          const nv = add ? (old + vlo) | 0 : old | vlo;
+          const nv = add ? (old + vlo) | 0 : old;
           if (ins.dst >= 0) {
             s[R + 2 * ins.dst] = nv;
             s[R + 2 * ins.dst + 1] = nv >> 31;
           }
         }
+        break;
+      }
+      case Op.AtomicAnd:
+      case Op.AtomicXor: {
+        const a = address(m, s, cb, ins);
+        const vlo = ins.useImm ? ins.immLo : (s[R + 2 * ins.src] as number);
+        const vhi = ins.useImm ? ins.immHi : (s[R + 2 * ins.src + 1] as number);
+        const and = ins.op === Op.AtomicAnd;
+        if (ins.width === 64 && wide) {
+          const v = big(vlo, vhi);
+          const old = and ? Atomics.and(wide, a >> 1, v) : Atomics.xor(wide, a >> 1, v);
+          if (ins.dst >= 0) setReg64(s, R + 2 * ins.dst, old);
+        } else if (ins.width === 64) {
+          const olo = s[a] as number;
+          const ohi = s[a + 1] as number;
+          s[a] = and ? olo & vlo : olo ^ vlo;
+          s[a + 1] = and ? ohi & vhi : ohi ^ vhi;
+          if (ins.dst >= 0) {
+            s[R + 2 * ins.dst] = olo;
+            s[R + 2 * ins.dst + 1] = ohi;
+          }
+        } else {
+          const old = and ? Atomics.and(s, a, vlo) : Atomics.xor(s, a, vlo);
+          if (ins.dst >= 0) {
+            s[R + 2 * ins.dst] = old;
+            s[R + 2 * ins.dst + 1] = old >> 31;
+          }
+        }
+        break;
+      }
+      case Op.AddUnless: {
+        const a = address(m, s, cb, ins);
+        const amount = ins.useImm ? big(ins.immLo, ins.immHi) : reg64(s, R + 2 * ins.src);
+        const unless = reg64(s, R + 2 * ins.src2);
+        // The kernel's cmpxchg loop: on shared memory another CPU may change the word between
+        // the read and the cmpxchg, and then it reads again, so the step adds once or not at all.
+        let old: bigint;
+        if (ins.width === 64 && wide) {
+          for (;;) {
+            old = Atomics.load(wide, a >> 1);
+            if (old === unless) break;
+            if (Atomics.compareExchange(wide, a >> 1, old, BigInt.asIntN(64, old + amount)) === old)
+              break;
+          }
+        } else if (ins.width === 64) {
+          old = big(s[a] as number, s[a + 1] as number);
+          if (old !== unless) setReg64(s, a, old + amount);
+        } else {
+          const u = Number(BigInt.asIntN(32, unless));
+          const add = Number(BigInt.asIntN(32, amount));
+          let o: number;
+          for (;;) {
+            o = Atomics.load(s, a);
+            if (o === u) break;
+            if (Atomics.compareExchange(s, a, o, (o + add) | 0) === o) break;
+          }
+          old = BigInt(o);
+        }
+        if (ins.dst >= 0) setReg64(s, R + 2 * ins.dst, old);
         break;
       }
       case Op.Xchg: {
@@ -495,7 +556,7 @@ export function step(
         s[b + CPU_IRQ_ON] = 0;
         break;
       case Op.AddrGen:
-        s[R + 2 * ins.dst] = ins.base + cpu * ins.stride;
+        s[R + 2 * ins.dst] = POINTER_BASE + ins.base + cpu * ins.stride;
         s[R + 2 * ins.dst + 1] = 0;
         break;
       case Op.CpuId:
@@ -580,6 +641,9 @@ function tsoMemory(
     case Op.Fence:
     case Op.AtomicAdd:
     case Op.AtomicOr:
+    case Op.AtomicAnd:
+    case Op.AtomicXor:
+    case Op.AddUnless:
     case Op.Xchg:
     case Op.Cmpxchg:
     case Op.SpinLock:

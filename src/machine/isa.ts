@@ -37,7 +37,7 @@ export const Op = {
   Xchg: 9,
   /** LOCK cmpxchg, one step: if mem == src then mem = src2; dst = old value. */
   Cmpxchg: 10,
-  /** LOCK or, one step; dst (if any) = the new value. */
+  /** LOCK or, one step; dst (if any) = the old value (atomic_fetch_or). */
   AtomicOr: 11,
   /** spin_lock: takes the lock word if 0 (and disables preemption), else spins (no change). */
   SpinLock: 12,
@@ -68,6 +68,15 @@ export const Op = {
    * NoFence, which takes no step (docs/machine.md, "Store buffers").
    */
   Fence: 24,
+  /** LOCK and, one step; dst (if any) = the old value (atomic_fetch_and). */
+  AtomicAnd: 25,
+  /** LOCK xor, one step; dst (if any) = the old value (atomic_fetch_xor). */
+  AtomicXor: 26,
+  /**
+   * atomic_add_unless, one step: unless mem == src2, mem += src (or the immediate); dst = the old
+   * value. The kernel's cmpxchg loop, seen from outside: it adds once or not at all.
+   */
+  AddUnless: 27,
 
   /** First local opcode: the ones below never count as a step of their own. */
   FirstLocal: 32,
@@ -136,6 +145,19 @@ export const Cond = {
   BitClear: 9,
 } as const;
 
+/**
+ * What a pointer holds: the word address plus this base. Pointers and numbers live in the same
+ * registers and cells, and a litmus test compares them (`1:r1=x`, `r1 == 0`), so no address may
+ * equal a small number: with the base, `&a` is never 0 even when `a` is word 0, as herd7's
+ * symbolic locations are never integers. Addressing through a register subtracts it again.
+ */
+export const POINTER_BASE = 0x4000_0000;
+
+/** The word address a pointer value stands for (any value: the interpreter checks bounds). */
+export function pointerAddress(v: number): number {
+  return (v - POINTER_BASE) | 0;
+}
+
 /** How a memory operand's word address is formed. */
 export const Mode = {
   None: 0,
@@ -143,7 +165,7 @@ export const Mode = {
   Abs: 1,
   /** base + cpu × stride: "this CPU's" element, for the CPU the context is on at that step. */
   ThisCpu: 2,
-  /** The address held in register `areg` (made earlier by AddrGen). */
+  /** The address held in register `areg` as a pointer (made by AddrGen, `&x` or a load). */
   Reg: 3,
   /** base + reg(areg) × stride: per_cpu_ptr(p, i) for an explicit CPU i. */
   Indexed: 4,
@@ -241,6 +263,11 @@ export interface Instr {
   readonly tail: boolean;
   /** Amount added to the context's tally (what it contributed) when this executes. */
   readonly tally: number;
+  /**
+   * The kernel memory model's tags (src/machine/tags.ts): READ_ONCE's `Once`, a release, an
+   * acquire, a fully ordered RMW, a fence's kind. 0 for a plain C access; ignored by the machine.
+   */
+  readonly tag: number;
   /** Narration template ('' for the default sentence); see narrate.ts for the placeholders. */
   readonly say: string;
   /** For spin_lock: why the CPU needs the lock, told when it has to spin ('' for nothing). */
@@ -267,6 +294,44 @@ export interface Program {
 
 export function isLocal(op: number): boolean {
   return op >= Op.FirstLocal;
+}
+
+/** Whether a (visible) instruction reads or writes its memory operand. */
+export function touchesMemory(op: number): boolean {
+  return op <= Op.SpinUnlock || op === Op.SpinTrylock || (op >= Op.AtomicAnd && op <= Op.AddUnless);
+}
+
+/** Whether an instruction writes its memory operand (a lock's word aside). */
+export function writesMemory(op: number): boolean {
+  switch (op) {
+    case Op.Store:
+    case Op.Store64:
+    case Op.StoreLo:
+    case Op.StoreHi:
+    case Op.AtomicAdd:
+    case Op.AtomicOr:
+    case Op.AtomicAnd:
+    case Op.AtomicXor:
+    case Op.AddUnless:
+    case Op.Xchg:
+    case Op.Cmpxchg:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Whether an instruction is a LOCK-prefixed read-modify-write of its memory operand. */
+export function isAtomicRmw(op: number): boolean {
+  return (
+    op === Op.AtomicAdd ||
+    op === Op.AtomicOr ||
+    op === Op.AtomicAnd ||
+    op === Op.AtomicXor ||
+    op === Op.AddUnless ||
+    op === Op.Xchg ||
+    op === Op.Cmpxchg
+  );
 }
 
 /**
@@ -305,6 +370,7 @@ export const BLANK_INSTR: Instr = {
   kind: Kind.Plain,
   tail: false,
   tally: 0,
+  tag: 0,
   say: '',
   saySpin: '',
 };

@@ -208,6 +208,21 @@ function describeInstruction(
       v = operand();
       text = `${who} atomically sets bits ${fmt(v)} in ${cell}: ${fmt(cellValue(m, after, k, addr))}`;
       break;
+    case Op.AtomicAnd:
+    case Op.AtomicXor:
+      v = operand();
+      text = `${who} atomically ${ins.op === Op.AtomicAnd ? 'ands' : 'xors'} ${cell} with ${fmt(v)}: ${fmt(cellValue(m, after, k, addr))}`;
+      break;
+    case Op.AddUnless: {
+      const old = cellValue(m, before, k, addr);
+      const now = cellValue(m, after, k, addr);
+      v = old;
+      text =
+        String(old) === String(now)
+          ? `${who}'s atomic_add_unless on ${cell} finds ${fmt(old)}, the value it must not add to: nothing changes`
+          : `${who} atomically adds ${fmt(operand())} to ${cell} (it was not ${fmt(regValue(m, before, ctx, ins.src2))}): ${fmt(now)}`;
+      break;
+    }
     case Op.Xchg:
       v = cellValue(m, before, k, addr);
       text = `${who} exchanges ${cell}: takes ${fmt(v)}, leaves ${fmt(cellValue(m, after, k, addr))}`;

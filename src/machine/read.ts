@@ -5,7 +5,7 @@
 
 import { pairValue } from './int64.ts';
 import type { Instr } from './isa.ts';
-import { Mode } from './isa.ts';
+import { Mode, pointerAddress } from './isa.ts';
 import { ctxBase, CTX_CPU, CTX_PC, CTX_REGS, cpuBase, type Machine } from './machine.ts';
 
 /**
@@ -20,7 +20,7 @@ export function operandAddress(s: Int32Array, cb: number, ins: Instr): number {
     case Mode.ThisCpu:
       return ins.base + (s[cb + CTX_CPU] as number) * ins.stride;
     case Mode.Reg:
-      return s[cb + CTX_REGS + 2 * ins.areg] as number;
+      return pointerAddress(s[cb + CTX_REGS + 2 * ins.areg] as number);
     case Mode.Indexed:
       return ins.base + (s[cb + CTX_REGS + 2 * ins.areg] as number) * ins.stride;
     default:

@@ -34,7 +34,15 @@ import {
   CTX_TALLY,
   type Machine,
 } from '../../machine/machine.ts';
-import { Cond, type Instr, Kind, Mode, Op } from '../../machine/isa.ts';
+import {
+  Cond,
+  type Instr,
+  Kind,
+  Mode,
+  Op,
+  POINTER_BASE,
+  touchesMemory,
+} from '../../machine/isa.ts';
 import { assemble, Atomic, Body, Code, I32, I64 } from './encoder.ts';
 
 /** Why a burst returned (the low 3 bits of a function's result; the steps left are above). */
@@ -300,7 +308,7 @@ class ContextCompiler {
       b.get(L_BUDGET).i32(1).op(Code.i32Sub).set(L_BUDGET);
       b.i32(0).set(L_GUARD);
     }
-    if (usesMemory(ins.op)) this.address(pc, ins);
+    if (touchesMemory(ins.op)) this.address(pc, ins);
     this.visible(pc, ins);
     if (ins.tally !== 0) {
       const at = this.word(this.cb + CTX_TALLY);
@@ -330,6 +338,7 @@ class ContextCompiler {
       return;
     }
     b.get(this.reg(ins.areg)).op(Code.i32WrapI64);
+    if (ins.mode === Mode.Reg) b.i32(POINTER_BASE).op(Code.i32Sub);
     if (ins.mode === Mode.Indexed) b.i32(ins.stride).op(Code.i32Mul).i32(ins.base).op(Code.i32Add);
     b.tee(L_A).i32(limit).op(Code.i32GeU).if();
     this.fault(pc);
@@ -413,22 +422,73 @@ class ContextCompiler {
           b.get(L_A)
             .get(L_V)
             .atomic(add ? Atomic.i64RmwAdd : Atomic.i64RmwOr, 3, 0);
-          if (ins.dst >= 0)
-            b.get(L_V)
-              .op(add ? Code.i64Add : Code.i64Or)
-              .set(dst);
-          else b.op(Code.drop);
+          // add: the new value (atomic_add_return); or: the old one (atomic_fetch_or).
+          if (ins.dst >= 0) {
+            if (add) b.get(L_V).op(Code.i64Add);
+            b.set(dst);
+          } else b.op(Code.drop);
         } else {
           b.get(L_V).op(Code.i32WrapI64).set(L_T);
           b.get(L_A)
             .get(L_T)
             .atomic(add ? Atomic.i32RmwAdd : Atomic.i32RmwOr, 2, 0);
           if (ins.dst >= 0) {
-            b.get(L_T)
-              .op(add ? Code.i32Add : Code.i32Or)
-              .op(Code.i64ExtendI32S)
-              .set(dst);
+            if (add) b.get(L_T).op(Code.i32Add);
+            b.op(Code.i64ExtendI32S).set(dst);
           } else b.op(Code.drop);
+        }
+        return;
+      }
+      case Op.AtomicAnd:
+      case Op.AtomicXor: {
+        // dst = the old value (the fetch_ forms).
+        this.countKind(ins);
+        const and = ins.op === Op.AtomicAnd;
+        b.get(L_A);
+        if (ins.useImm) b.i64(immediate(ins));
+        else this.value(ins.src);
+        if (wide) b.atomic(and ? Atomic.i64RmwAnd : Atomic.i64RmwXor, 3, 0);
+        else
+          b.op(Code.i32WrapI64)
+            .atomic(and ? Atomic.i32RmwAnd : Atomic.i32RmwXor, 2, 0)
+            .op(Code.i64ExtendI32S);
+        if (ins.dst >= 0) b.set(dst);
+        else b.op(Code.drop);
+        return;
+      }
+      case Op.AddUnless: {
+        // The kernel's cmpxchg loop: read; stop at `unless`; else cmpxchg old → old + amount,
+        // again if another CPU changed the word in between. The old value ends in L_V / L_T.
+        this.countKind(ins);
+        const amount = () => {
+          if (ins.useImm) b.i64(immediate(ins));
+          else this.value(ins.src);
+        };
+        const out = b.block('unless');
+        const again = b.loop('cas');
+        if (wide) {
+          b.get(L_A).atomic(Atomic.i64Load, 3, 0).set(L_V);
+          b.get(L_V);
+          this.value(ins.src2);
+          b.op(Code.i64Eq).brIf(out);
+          b.get(L_A).get(L_V).get(L_V);
+          amount();
+          b.op(Code.i64Add).atomic(Atomic.i64RmwCmpxchg, 3, 0);
+          b.get(L_V).op(Code.i64Eq).brIf(out);
+        } else {
+          b.get(L_A).atomic(Atomic.i32Load, 2, 0).set(L_T);
+          b.get(L_T);
+          this.value(ins.src2);
+          b.op(Code.i32WrapI64, Code.i32Eq).brIf(out);
+          b.get(L_A).get(L_T).get(L_T);
+          amount();
+          b.op(Code.i32WrapI64, Code.i32Add).atomic(Atomic.i32RmwCmpxchg, 2, 0);
+          b.get(L_T).op(Code.i32Eq).brIf(out);
+        }
+        b.br(again).end().end();
+        if (ins.dst >= 0) {
+          if (wide) b.get(L_V).set(dst);
+          else b.get(L_T).op(Code.i64ExtendI32S).set(dst);
         }
         return;
       }
@@ -544,7 +604,7 @@ class ContextCompiler {
         return;
       case Op.AddrGen:
         this.countKind(ins);
-        b.i64(BigInt(ins.base + this.t.cpu * ins.stride)).set(dst);
+        b.i64(BigInt(POINTER_BASE + ins.base + this.t.cpu * ins.stride)).set(dst);
         return;
       case Op.CpuId:
         this.countKind(ins);
@@ -800,10 +860,6 @@ function endsFlow(ins: Instr): boolean {
   return ins.op === Op.Jump;
 }
 
-function usesMemory(op: number): boolean {
-  return op <= Op.SpinUnlock || op === Op.SpinTrylock;
-}
-
 function atomic64(ins: Instr): boolean {
   return (
     ins.width === 64 &&
@@ -811,6 +867,9 @@ function atomic64(ins: Instr): boolean {
       ins.op === Op.Store64 ||
       ins.op === Op.AtomicAdd ||
       ins.op === Op.AtomicOr ||
+      ins.op === Op.AtomicAnd ||
+      ins.op === Op.AtomicXor ||
+      ins.op === Op.AddUnless ||
       ins.op === Op.Xchg ||
       ins.op === Op.Cmpxchg)
   );
