@@ -257,9 +257,9 @@ function locationsIn(e: Expr): Expr[] {
         else x.args.forEach(walk);
         return;
       case 'binary':
-        // `1:r0 = x` compares a pointer with x's address: only the register is a location.
+        // `1:r0 = x` and `y = x` compare with x's address: only the left side is a location.
         walk(x.left);
-        if (!(x.left.kind === 'regref' && x.right.kind === 'name')) walk(x.right);
+        if (!(x.right.kind === 'name' && (x.op === '=' || x.left.kind === 'regref'))) walk(x.right);
         return;
       case 'unary':
       case 'ternary':

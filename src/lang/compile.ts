@@ -3,7 +3,7 @@
 // takes; the second compiles again with hidden counters on those loops and the result slots
 // laid out. Errors come back as values with spans; nothing throws across this boundary.
 
-import { Op, type Program as MachineProgram } from '../machine/isa.ts';
+import { Op, POINTER_BASE, type Program as MachineProgram } from '../machine/isa.ts';
 import type { LayoutOptions, ResultSlot } from '../machine/layout.ts';
 import {
   compile as compileMachine,
@@ -30,8 +30,12 @@ export interface CompileOptions {
   readonly layout?: LayoutOptions;
   /** Loops that carry state stop at the loop bound (the model); live CPUs run them unbounded. */
   readonly loopBounds?: boolean;
-  /** The machine's memory model: `sc` unless asked (docs/machine.md, "Store buffers"). */
-  readonly memory?: MemoryModel;
+  /**
+   * The memory model: `sc` unless asked (docs/machine.md, "Store buffers"). Under `lkmm` the
+   * machine is sequentially consistent (it is never stepped: the axiomatic engine answers) and
+   * RCU compiles to the model's events instead of the machine's grace periods.
+   */
+  readonly memory?: MemoryModel | 'lkmm';
 }
 
 export interface CompiledThread {
@@ -100,6 +104,7 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
   mod.declare();
   const anatomy = resolveAnatomy(mod, mod.clauses);
   const loopBounds = options.loopBounds ?? true;
+  const memory = options.memory ?? 'sc';
   const threads = orderThreads(mod.threads);
 
   // Pass 1: which loops carry state, and how many values each slot takes.
@@ -111,11 +116,11 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
     return { offset: provisional.get(name) as number, capacity: 1 };
   };
   /** One pass over every thread: each thread's emitter, in thread order. */
-  const pass = (ctx: Omit<GenContext, 'mod' | 'anatomy' | 'loopBounds'>) =>
+  const pass = (ctx: Omit<GenContext, 'mod' | 'anatomy' | 'loopBounds' | 'memory'>) =>
     new Map(
       threads.map((t) => {
         const e = new Emitter(t.name, lines, LIMITS.instructions);
-        new StmtGen(e, { mod, anatomy, loopBounds, ...ctx }, t).compileThread();
+        new StmtGen(e, { mod, anatomy, loopBounds, memory, ...ctx }, t).compileThread();
         return [t.name, e] as const;
       }),
     );
@@ -210,7 +215,7 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
     tasks,
     irq,
     nmi,
-    memory: options.memory ?? 'sc',
+    memory: memory === 'lkmm' ? 'sc' : memory,
   });
   const compiled: CompiledThread[] = threads.map((t) => {
     const role = t.item.role;
@@ -268,11 +273,13 @@ function writeInitials(mod: Module, initial: Int32Array): void {
   };
   /** An initial value: a constant, or the address of a global (`y = z;`, `int *p = &x;`). */
   const valueOf = (st: Storage, v: Expr): bigint => {
-    if (st.ty.k === 'ptr') {
+    // A global's name as a value is its address (herd7's `p = y;`), whatever p was declared as.
+    const named = v.kind === 'name' && mod.globals.has(v.name);
+    if (st.ty.k === 'ptr' || named) {
       const inner = v.kind === 'unary' && v.op === '&' ? v.arg : v;
       if (inner.kind === 'name' && mod.globals.has(inner.name)) {
         const g = mod.globals.get(inner.name);
-        if (g?.k === 'scalar') return BigInt(g.storage.cell.addr);
+        if (g?.k === 'scalar') return BigInt(POINTER_BASE + g.storage.cell.addr);
         throw new LangFault(
           v.span,
           `\`${inner.name}\` has no single address to start a pointer with.`,

@@ -43,8 +43,8 @@ describe('compile errors', () => {
     ],
     [
       'a primitive the machine does not model, refused by name',
-      counter('\trcu_read_lock();'),
-      'line 5, column 2: `rcu_read_lock` is not supported: RCU read-side critical sections are not modelled: the machine has no grace periods.',
+      counter('\tcall_rcu();'),
+      'line 5, column 2: `call_rcu` is not supported: RCU callbacks are not modelled.',
     ],
     [
       'an argument too few',

@@ -7,6 +7,7 @@
 import { memo } from '../machine/memo.ts';
 import { pairValue, unwrap32 } from '../machine/int64.ts';
 import type { AnyCell, Cell, PerCpuCell, ResultSlot } from '../machine/layout.ts';
+import { POINTER_BASE } from '../machine/isa.ts';
 import {
   cpuBase,
   ctxBase,
@@ -516,24 +517,32 @@ class ClauseCompiler {
     return this.compile(ret, { values, storages, structs });
   }
 
-  /** herd7's `1:r0=x` where r0 holds a pointer: x is then the address of x. */
+  /**
+   * herd7's `1:r0=x` and `y=x`: on the right of a condition's `=`, the name of a global is a
+   * pointer to it (herd7's symbolic location), never its value. With `==` and `!=` (C's
+   * comparisons in the lab's own clauses) that reading holds where the register is declared a
+   * pointer.
+   */
   private addressComparison(e: Expr & { kind: 'binary' }): Reader | null {
     if (e.op !== '=' && e.op !== '==' && e.op !== '!=') return null;
-    const [reg, other] =
-      e.left.kind === 'regref'
+    const herdAtom = e.op === '=' && e.right.kind === 'name' && e.left.kind !== 'num';
+    const [loc, other] = herdAtom
+      ? [e.left, e.right]
+      : e.left.kind === 'regref'
         ? [e.left, e.right]
         : e.right.kind === 'regref'
           ? [e.right, e.left]
           : [null, null];
-    if (!reg || other.kind !== 'name' || !pointerLocal(this.p, reg)) return null;
+    if (!loc || other.kind !== 'name') return null;
+    if (!herdAtom && !(loc.kind === 'regref' && pointerLocal(this.p, loc))) return null;
     const g = this.p.module.globals.get(other.name);
     if (g?.k !== 'scalar') return null;
-    const r = this.register(reg);
+    const r = this.compile(loc);
     const name = g.storage.cell.name;
     const eq = e.op !== '!=';
     return (m, s) => {
       const v = r(m, s);
-      const addr = BigInt((cellNamed(m, name) as Cell).addr);
+      const addr = BigInt(POINTER_BASE + (cellNamed(m, name) as Cell).addr);
       return (v === addr) === eq ? 1n : 0n;
     };
   }

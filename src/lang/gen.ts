@@ -3,7 +3,7 @@
 // steps (the halves, in the program's load and store order); an atomic one is one step, as a
 // LOCK cmpxchg8b is. expressions.ts and statements.ts build on this.
 
-import { Kind, Mode, Op } from '../machine/isa.ts';
+import { Kind, Mode, Op, POINTER_BASE } from '../machine/isa.ts';
 import type { PerCpuCell } from '../machine/layout.ts';
 import type { Anatomy } from './anatomy.ts';
 import type { Draft, Emitter, Operand, Reg } from './emit.ts';
@@ -44,6 +44,8 @@ export interface GenContext {
   readonly notes: Map<number, Set<string>>;
   /** The amount of every add of the counter compiled (for the sum's window verdict). */
   readonly amounts: bigint[];
+  /** What RCU compiles to: the machine's grace periods (sc, tso) or the model's events (lkmm). */
+  readonly memory: 'sc' | 'tso' | 'lkmm';
 }
 
 export class GenBase {
@@ -170,7 +172,7 @@ export class GenBase {
           'this pointer depends on the CPU: keep it as this_cpu_ptr() or per_cpu_ptr().',
         );
       const r = this.temp();
-      this.e.mov(r, BigInt(v.place.base));
+      this.e.mov(r, BigInt(POINTER_BASE + v.place.base));
       return r;
     }
     if (v.k === 'pcpu')
@@ -181,12 +183,12 @@ export class GenBase {
       );
     const r = this.temp();
     if (v.idx.k === 'const') {
-      this.e.mov(r, BigInt(v.pc.base + Number(v.idx.v) * v.pc.stride));
+      this.e.mov(r, BigInt(POINTER_BASE + v.pc.base + Number(v.idx.v) * v.pc.stride));
       return r;
     }
     const idx = this.reg(v.idx, span);
     this.e.arith(Op.Mul, r, idx, BigInt(v.pc.stride));
-    this.e.arith(Op.Add, r, r, BigInt(v.pc.base));
+    this.e.arith(Op.Add, r, r, BigInt(POINTER_BASE + v.pc.base));
     return r;
   }
 
@@ -272,21 +274,27 @@ export class GenBase {
    * Loads a memory place into `dst`. `atomic`: one access whatever the width (atomic64_read,
    * this_cpu_read); otherwise a 64-bit value on a 32-bit machine is read in two halves.
    */
-  loadInto(p: MemPlace, dst: Reg, atomic: boolean): void {
+  loadInto(p: MemPlace, dst: Reg, atomic: boolean, tag = 0): void {
     const words = wordsOf(p.ty);
     if (words === 2 && this.wide32 && !atomic) {
       const halves =
         this.mod.settings.loadOrder === 'lo-hi' ? [Op.LoadLo, Op.LoadHi] : [Op.LoadHi, Op.LoadLo];
-      for (const op of halves) owners.set(this.e.half(op, dst, this.operand(p, 64)), p.owner);
+      for (const op of halves) {
+        const d = this.e.half(op, dst, this.operand(p, 64));
+        d.tag = tag;
+        owners.set(d, p.owner);
+      }
       return;
     }
-    owners.set(this.e.load(dst, this.operand(p)), p.owner);
+    const d = this.e.load(dst, this.operand(p));
+    d.tag = tag;
+    owners.set(d, p.owner);
     if (p.ty.k === 'int' && p.ty.unsigned && words === 1)
       this.e.arith(Op.And, dst, dst, 0xffffffffn);
   }
 
   /** Stores `src` into a memory place; see loadInto for `atomic`. Returns the completing write. */
-  storeFrom(p: MemPlace, src: Reg, atomic: boolean): Draft {
+  storeFrom(p: MemPlace, src: Reg, atomic: boolean, tag = 0): Draft {
     const words = wordsOf(p.ty);
     if (words === 2 && this.wide32 && !atomic) {
       const halves =
@@ -294,10 +302,15 @@ export class GenBase {
           ? [Op.StoreLo, Op.StoreHi]
           : [Op.StoreHi, Op.StoreLo];
       let last: Draft | null = null;
-      for (const op of halves) last = this.markWrite(this.e.half(op, src, this.operand(p, 64)), p);
+      for (const op of halves) {
+        last = this.markWrite(this.e.half(op, src, this.operand(p, 64)), p);
+        last.tag = tag;
+      }
       return last as Draft;
     }
-    return this.markWrite(this.e.store(this.operand(p), src), p);
+    const d = this.markWrite(this.e.store(this.operand(p), src), p);
+    d.tag = tag;
+    return d;
   }
 
   // ---- places and pointers ---------------------------------------------------------------------

@@ -22,7 +22,7 @@ import {
   walkStmt,
 } from './ast.ts';
 import { LangFault, type Span } from './source.ts';
-import { cellType, INT, isScalar, type Ty, typeName, typeOf } from './types.ts';
+import { cellType, INT, isScalar, type Ty, typeName, typeOf, wordsOf } from './types.ts';
 
 /** A struct type: its fields in order. */
 export interface StructDef {
@@ -101,6 +101,17 @@ export class Module {
   settings!: Settings;
   private settingsRead = false;
   layout!: LayoutBuilder;
+  /** Words the compiler adds for RCU's read-side state under sc and tso, made once each. */
+  private readonly hidden = new Map<string, Cell>();
+
+  /** A word of the compiler's own (a thread's RCU read-side state), made the first time asked. */
+  hiddenCell(name: string, label: string): Cell {
+    const known = this.hidden.get(name);
+    if (known) return known;
+    const cell = this.layout.cell(name, label, 's32');
+    this.hidden.set(name, cell);
+    return cell;
+  }
   /** Register initial values from the litmus block: thread index → name → value. */
   readonly registerInits = new Map<number, Map<string, { value: Expr; span: Span }>>();
   /** Initial values to write once the layout exists. */
@@ -309,6 +320,12 @@ export class Module {
       if (root !== null && !this.globals.has(root) && init.target.kind === 'name')
         this.declareGlobal(root, INT, init.span, arrows);
     }
+    // …and by using them as a value there (`p = y;`: p points to y, so y is a location too).
+    for (const init of this.inits) {
+      const v = init.value.kind === 'unary' && init.value.op === '&' ? init.value.arg : init.value;
+      if (v.kind === 'name' && !this.globals.has(v.name) && !this.defines.has(v.name))
+        this.declareGlobal(v.name, INT, v.span, arrows);
+    }
     if (this.threads.filter((t) => t.item.role === 'P').length === 0)
       throw new LangFault(
         { start: 0, end: 0 },
@@ -433,6 +450,15 @@ export class Module {
     if (known) {
       const was =
         known.k === 'struct' ? `struct ${known.obj.def.name}` : typeName(known.storage.ty);
+      // herd7's C is untyped: a word one test declares `int *c = w;` its threads may name
+      // `int *c` (a pointer to an int). One-word ints and pointers agree; the pointer wins.
+      const oneWord = (t: Ty) => t.k === 'ptr' || (t.k === 'int' && wordsOf(t) === 1);
+      if (known.k === 'scalar' && oneWord(known.storage.ty) && oneWord(ty)) {
+        if (ty.k !== 'ptr' || known.storage.ty.k === 'ptr') return known;
+        const upgraded: Global = { ...known, storage: { ...known.storage, ty } };
+        this.globals.set(name, upgraded);
+        return upgraded;
+      }
       if (
         was !== typeName(ty) &&
         !(known.k === 'scalar' && ty.k === 'int' && known.storage.ty.k === 'int')

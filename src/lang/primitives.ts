@@ -14,6 +14,7 @@ import { LangFault, type Span } from './source.ts';
 import { BOOL, INT, S64, type Ty, typeName, wordsOf } from './types.ts';
 import type { MemPlace, Val } from './values.ts';
 import { count } from '../machine/count.ts';
+import { Tag } from '../machine/tags.ts';
 
 type Call = Expr & { kind: 'call' };
 
@@ -122,29 +123,46 @@ function valueTy(p: MemPlace): Ty {
 }
 
 // ---- accesses --------------------------------------------------------------------------------------
+//
+// Each access carries the tag the kernel's memory model gives its primitive
+// (tools/memory-model/linux-kernel.def): the machine ignores it, the axiomatic engine reads it.
 
-const read = (g: ExprGen, p: MemPlace, atomic: boolean): Val => {
+/** The tag of an ordered primitive's form: `_relaxed` is Once, `_acquire`, `_release`, else Mb. */
+function orderTag(callee: string): number {
+  if (callee.endsWith('_relaxed')) return Tag.Once;
+  if (callee.endsWith('_acquire')) return Tag.Acquire;
+  if (callee.endsWith('_release')) return Tag.Release;
+  return Tag.Mb;
+}
+
+const read = (g: ExprGen, p: MemPlace, atomic: boolean, tag: number): Val => {
   const r = g.temp();
-  g.loadInto(p, r, atomic);
+  g.loadInto(p, r, atomic, tag);
   return { k: 'reg', r, ty: valueTy(p) };
 };
 
 def(['READ_ONCE', 'rcu_dereference', 'rcu_access_pointer', 'rcu_dereference_raw'], 1, (g, [x]) =>
-  read(g, lvalue(g, x as Expr), false),
+  read(g, lvalue(g, x as Expr), false, Tag.Once),
 );
-def(['WRITE_ONCE', 'rcu_assign_pointer', 'RCU_INIT_POINTER'], 2, (g, [x, v]) => {
+def(['WRITE_ONCE', 'rcu_assign_pointer', 'RCU_INIT_POINTER'], 2, (g, [x, v], c) => {
   const p = lvalue(g, x as Expr);
-  g.storeFrom(p, g.reg(g.value(v as Expr), (v as Expr).span), false);
+  const tag = c.callee === 'rcu_assign_pointer' ? Tag.Release : Tag.Once;
+  g.storeFrom(p, g.reg(g.value(v as Expr), (v as Expr).span), false, tag);
   return VOID;
 });
-def('smp_load_acquire', 1, (g, [x]) => read(g, pointee(g, x as Expr), false));
+def('smp_load_acquire', 1, (g, [x]) => read(g, pointee(g, x as Expr), false, Tag.Acquire));
 def('smp_store_release', 2, (g, [x, v]) => {
-  g.storeFrom(pointee(g, x as Expr), g.reg(g.value(v as Expr), (v as Expr).span), false);
+  g.storeFrom(
+    pointee(g, x as Expr),
+    g.reg(g.value(v as Expr), (v as Expr).span),
+    false,
+    Tag.Release,
+  );
   return VOID;
 });
 def('smp_store_mb', 2, (g, [x, v], c) => {
-  g.storeFrom(lvalue(g, x as Expr), g.reg(g.value(v as Expr), (v as Expr).span), false);
-  g.e.plain(Op.Fence);
+  g.storeFrom(lvalue(g, x as Expr), g.reg(g.value(v as Expr), (v as Expr).span), false, Tag.Once);
+  g.e.plain(Op.Fence, { tag: Tag.Mb });
   g.note(
     c.span,
     'smp_store_mb(): a store and a full barrier (an xchg on x86); under TSO the barrier drains the store buffer, under sc it takes no step',
@@ -155,8 +173,9 @@ def('smp_store_mb', 2, (g, [x, v], c) => {
 // ---- barriers, as x86 has them ------------------------------------------------------------------
 //
 // Only a full barrier does anything on x86: it drains the store buffer (docs/machine.md). The
-// others are compiler barriers there (arch/x86/include/asm/barrier.h), and what they order on
-// weaker CPUs (Arm, the kernel's memory model) the lab does not model.
+// others are compiler barriers there (arch/x86/include/asm/barrier.h) and take no step; each is
+// still in the program, tagged, for the kernel's memory model (memory lkmm), where what it orders
+// on weaker CPUs is what it is for.
 
 const FULL_BARRIERS: Readonly<Record<string, string>> = {
   smp_mb: 'a full barrier',
@@ -164,7 +183,7 @@ const FULL_BARRIERS: Readonly<Record<string, string>> = {
 };
 for (const [name, what] of Object.entries(FULL_BARRIERS)) {
   def(name, 0, (g, _a, c) => {
-    g.e.plain(Op.Fence);
+    g.e.plain(Op.Fence, { tag: Tag.Mb });
     g.note(
       c.span,
       `${name}(): ${what}. Under TSO (memory tso) it drains this CPU's store buffer, one step; the sequentially consistent machine (memory sc) has nothing to drain and takes no step`,
@@ -172,30 +191,47 @@ for (const [name, what] of Object.entries(FULL_BARRIERS)) {
     return VOID;
   });
 }
-const X86_NO_OPS: Readonly<Record<string, string>> = {
-  smp_rmb: 'a read barrier: a compiler barrier on x86, where loads are not reordered with loads',
-  smp_wmb: 'a write barrier: a compiler barrier on x86, where stores are not reordered with stores',
-  rmb: 'a read barrier (lfence on x86): it does not drain the store buffer',
-  wmb: 'a write barrier (sfence on x86): it orders nothing plain stores need',
-  smp_mb__before_atomic:
+const X86_NO_OPS: Readonly<Record<string, readonly [number, string]>> = {
+  smp_rmb: [
+    Tag.Rmb,
+    'a read barrier: a compiler barrier on x86, where loads are not reordered with loads',
+  ],
+  smp_wmb: [
+    Tag.Wmb,
+    'a write barrier: a compiler barrier on x86, where stores are not reordered with stores',
+  ],
+  rmb: [Tag.Rmb, 'a read barrier (lfence on x86): it does not drain the store buffer'],
+  wmb: [Tag.Wmb, 'a write barrier (sfence on x86): it orders nothing plain stores need'],
+  smp_mb__before_atomic: [
+    Tag.BeforeAtomic,
     'a full barrier before an atomic: nothing on x86, where the atomic is LOCK-prefixed and drains the buffer itself',
-  smp_mb__after_atomic:
+  ],
+  smp_mb__after_atomic: [
+    Tag.AfterAtomic,
     'a full barrier after an atomic: nothing on x86, where the atomic is LOCK-prefixed and drains the buffer itself',
-  smp_mb__after_spinlock: 'nothing on x86: taking the lock was a LOCK operation, a full barrier',
-  smp_mb__after_unlock_lock:
+  ],
+  smp_mb__after_spinlock: [
+    Tag.AfterSpinlock,
+    'nothing on x86: taking the lock was a LOCK operation, a full barrier',
+  ],
+  smp_mb__after_unlock_lock: [
+    Tag.AfterUnlockLock,
     'nothing on x86: an unlock followed by a LOCKed lock is a full barrier',
-  smp_read_barrier_depends: 'a dependency barrier: nothing on x86',
+  ],
+  smp_read_barrier_depends: [0, 'a dependency barrier: nothing on x86, and gone from the kernel'],
 };
-for (const [name, what] of Object.entries(X86_NO_OPS)) {
+for (const [name, [tag, what]] of Object.entries(X86_NO_OPS)) {
   def(name, 0, (g, _a, c) => {
+    if (tag !== 0) g.e.plain(Op.NoFence, { tag });
     g.note(
       c.span,
-      `${name}(): ${what}. It takes no step; what it orders on weaker CPUs (Arm, the kernel's memory model) the lab does not model`,
+      `${name}(): ${what}. It takes no step under sc and tso; under the kernel's memory model (memory lkmm) it orders what the model says it orders`,
     );
     return VOID;
   });
 }
 def('barrier', 0, (g, _a, c) => {
+  g.e.plain(Op.NoFence, { tag: Tag.Barrier });
   g.note(
     c.span,
     'barrier(): a compiler barrier; the lab keeps every access in program order anyway',
@@ -215,41 +251,53 @@ for (const [prefix, bits] of [
   ['atomic_long', 'long'],
 ] as const) {
   const at = (g: ExprGen, e: Expr) => atomicPlace(g, e, bits);
-  const addOp = (g: ExprGen, p: MemPlace, v: Reg | bigint, dst: Reg | null) => {
-    g.markWrite(g.e.atomic(Op.AtomicAdd, g.operand(p, wordsOf(p.ty) === 2 ? 64 : 32), v, dst), p);
+  /** A LOCK-prefixed read-modify-write of p: dst gets the new value (add) or the old (or, and, xor). */
+  const rmw = (
+    g: ExprGen,
+    op: number,
+    p: MemPlace,
+    v: Reg | bigint,
+    dst: Reg | null,
+    tag: number,
+  ) => {
+    const d = g.e.atomic(op, g.operand(p, wordsOf(p.ty) === 2 ? 64 : 32), v, dst);
+    d.tag = tag;
+    g.markWrite(d, p);
   };
-  def([`${prefix}_read`, `${prefix}_read_acquire`], 1, (g, [x]) => read(g, at(g, x as Expr), true));
-  def([`${prefix}_set`, `${prefix}_set_release`], 2, (g, [x, v]) => {
+  def([`${prefix}_read`, `${prefix}_read_acquire`], 1, (g, [x], c) =>
+    read(g, at(g, x as Expr), true, c.callee.endsWith('_acquire') ? Tag.Acquire : Tag.Once),
+  );
+  def([`${prefix}_set`, `${prefix}_set_release`], 2, (g, [x, v], c) => {
     const p = at(g, x as Expr);
-    g.storeFrom(p, g.reg(g.value(v as Expr), (v as Expr).span), true);
+    const tag = c.callee.endsWith('_release') ? Tag.Release : Tag.Once;
+    g.storeFrom(p, g.reg(g.value(v as Expr), (v as Expr).span), true, tag);
     return VOID;
   });
+  // The forms that return nothing: their read is `Noreturn` (no smp_rmb() orders it).
   def(`${prefix}_add`, 2, (g, [v, x]) => {
-    const amount = operandValue(g, v as Expr);
-    addOp(g, at(g, x as Expr), amount, null);
+    rmw(g, Op.AtomicAdd, at(g, x as Expr), operandValue(g, v as Expr), null, Tag.Noreturn);
     return VOID;
   });
   def(`${prefix}_sub`, 2, (g, [v, x]) => {
-    const amount = negated(g, v as Expr);
-    addOp(g, at(g, x as Expr), amount, null);
+    rmw(g, Op.AtomicAdd, at(g, x as Expr), negated(g, v as Expr), null, Tag.Noreturn);
     return VOID;
   });
   def(`${prefix}_inc`, 1, (g, [x]) => {
-    addOp(g, at(g, x as Expr), 1n, null);
+    rmw(g, Op.AtomicAdd, at(g, x as Expr), 1n, null, Tag.Noreturn);
     return VOID;
   });
   def(`${prefix}_dec`, 1, (g, [x]) => {
-    addOp(g, at(g, x as Expr), -1n, null);
+    rmw(g, Op.AtomicAdd, at(g, x as Expr), -1n, null, Tag.Noreturn);
     return VOID;
   });
   // The _return forms give the new value, the fetch_ forms the old one.
   type Delta = (g: ExprGen, a: readonly Expr[]) => { x: Expr; v: Reg | bigint };
   const returning = (name: string, args: number, delta: Delta, fetch: boolean) => {
-    def(ordered(name), args, (g, a) => {
+    def(ordered(name), args, (g, a, c) => {
       const { x, v } = delta(g, a);
       const p = at(g, x);
       const d = g.temp();
-      addOp(g, p, v, d);
+      rmw(g, Op.AtomicAdd, p, v, d, orderTag(c.callee));
       if (fetch) g.e.arith(Op.Sub, d, d, v);
       return { k: 'reg', r: d, ty: valueTy(p) };
     });
@@ -266,40 +314,37 @@ for (const [prefix, bits] of [
     returning(name('inc'), 1, (_g, [x]) => ({ x: x as Expr, v: 1n }), fetch);
     returning(name('dec'), 1, (_g, [x]) => ({ x: x as Expr, v: -1n }), fetch);
   }
-  def(ordered(`${prefix}_xchg`), 2, (g, [x, v]) => {
-    const p = at(g, x as Expr);
-    const d = g.temp();
-    g.markWrite(g.e.xchg(d, g.operand(p), g.reg(g.value(v as Expr), (v as Expr).span)), p);
-    return { k: 'reg', r: d, ty: valueTy(p) };
-  });
-  def(ordered(`${prefix}_cmpxchg`), 3, (g, [x, o, n]) =>
-    cmpxchg(g, at(g, x as Expr), o as Expr, n as Expr),
+  def(ordered(`${prefix}_xchg`), 2, (g, [x, v], c) =>
+    xchg(g, at(g, x as Expr), v as Expr, orderTag(c.callee)),
   );
-  def(ordered(`${prefix}_try_cmpxchg`), 3, (g, [x, o, n]) =>
-    tryCmpxchg(g, at(g, x as Expr), o as Expr, n as Expr),
+  def(ordered(`${prefix}_cmpxchg`), 3, (g, [x, o, n], c) =>
+    cmpxchg(g, at(g, x as Expr), o as Expr, n as Expr, orderTag(c.callee)),
+  );
+  def(ordered(`${prefix}_try_cmpxchg`), 3, (g, [x, o, n], c) =>
+    tryCmpxchg(g, at(g, x as Expr), o as Expr, n as Expr, orderTag(c.callee)),
   );
   const tested = (
-    name: string,
+    names: readonly string[],
     args: number,
     cond: number,
     delta: (g: ExprGen, a: readonly Expr[]) => { x: Expr; v: Reg | bigint },
   ) => {
-    def(name, args, (g, a) => {
+    def(names, args, (g, a, c) => {
       const { x, v } = delta(g, a);
       const p = at(g, x);
       const d = g.temp();
-      addOp(g, p, v, d);
+      rmw(g, Op.AtomicAdd, p, v, d, orderTag(c.callee));
       g.e.setCond(cond, d, d, 0n);
       return { k: 'reg', r: d, ty: BOOL };
     });
   };
-  tested(`${prefix}_sub_and_test`, 2, Cond.Eq, (g, [v, x]) => ({
+  tested([`${prefix}_sub_and_test`], 2, Cond.Eq, (g, [v, x]) => ({
     x: x as Expr,
     v: negated(g, v as Expr),
   }));
-  tested(`${prefix}_dec_and_test`, 1, Cond.Eq, (_g, [x]) => ({ x: x as Expr, v: -1n }));
-  tested(`${prefix}_inc_and_test`, 1, Cond.Eq, (_g, [x]) => ({ x: x as Expr, v: 1n }));
-  tested(`${prefix}_add_negative`, 2, Cond.Lt, (g, [v, x]) => ({
+  tested([`${prefix}_dec_and_test`], 1, Cond.Eq, (_g, [x]) => ({ x: x as Expr, v: -1n }));
+  tested([`${prefix}_inc_and_test`], 1, Cond.Eq, (_g, [x]) => ({ x: x as Expr, v: 1n }));
+  tested(ordered(`${prefix}_add_negative`), 2, Cond.Lt, (g, [v, x]) => ({
     x: x as Expr,
     v: operandValue(g, v as Expr),
   }));
@@ -318,47 +363,51 @@ for (const [prefix, bits] of [
       false,
     ),
   );
-  def(`${prefix}_or`, 2, (g, [v, x]) => {
-    const p = at(g, x as Expr);
-    g.markWrite(g.e.atomic(Op.AtomicOr, g.operand(p), operandValue(g, v as Expr), null), p);
-    return VOID;
-  });
-  for (const [op, code] of [
-    ['and', Op.And],
-    ['andnot', -1],
-    ['xor', Op.Xor],
-    ['fetch_or', Op.Or],
-    ['fetch_and', Op.And],
-    ['fetch_xor', Op.Xor],
+  // The bit operations: one LOCK instruction each, returning the old value where asked.
+  for (const [op, code, invert] of [
+    ['or', Op.AtomicOr, false],
+    ['and', Op.AtomicAnd, false],
+    ['andnot', Op.AtomicAnd, true],
+    ['xor', Op.AtomicXor, false],
   ] as const) {
-    def(ordered(`${prefix}_${op}`), 2, (g, [v, x]) => {
+    const mask = (g: ExprGen, v: Expr): Reg | bigint => {
+      const m = operandValue(g, v);
+      if (!invert) return m;
+      if (typeof m === 'bigint') return ~m;
+      const d = g.temp();
+      g.e.arith(Op.Xor, d, m, -1n);
+      return d;
+    };
+    def(`${prefix}_${op}`, 2, (g, [v, x]) => {
+      rmw(g, code, at(g, x as Expr), mask(g, v as Expr), null, Tag.Noreturn);
+      return VOID;
+    });
+    def(ordered(`${prefix}_fetch_${op}`), 2, (g, [v, x], c) => {
       const p = at(g, x as Expr);
-      let m = operandValue(g, v as Expr);
-      let use: number = code;
-      if (code === -1) {
-        // andnot: and with the complement.
-        use = Op.And;
-        if (typeof m === 'bigint') m = ~m;
-        else {
-          const d = g.temp();
-          g.e.arith(Op.Xor, d, m, -1n);
-          m = d;
-        }
-      }
-      const old = rmwLoop(g, p, (prev, next) => {
-        g.e.arith(use, next, prev, m);
-      });
-      return op.startsWith('fetch_') ? { k: 'reg', r: old, ty: valueTy(p) } : VOID;
+      const d = g.temp();
+      rmw(g, code, p, mask(g, v as Expr), d, orderTag(c.callee));
+      return { k: 'reg', r: d, ty: valueTy(p) };
     });
   }
 }
 
+/** dst = xchg(*p, v): the value found; it stored v. */
+function xchg(g: ExprGen, p: MemPlace, v: Expr, tag: number): Val {
+  const d = g.temp();
+  const ins = g.e.xchg(d, g.operand(p), g.reg(g.value(v), v.span));
+  ins.tag = tag;
+  g.markWrite(ins, p);
+  return { k: 'reg', r: d, ty: valueTy(p) };
+}
+
 /** dst = cmpxchg(*p, old, new): the value found; it stored `new` if that was `old`. */
-function cmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr): Val {
+function cmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr, tag: number): Val {
   const expected = g.reg(g.value(o), o.span);
   const next = g.reg(g.value(n), n.span);
   const d = g.temp();
-  g.markWrite(g.e.cmpxchg(d, g.operand(p), expected, next), p);
+  const ins = g.e.cmpxchg(d, g.operand(p), expected, next);
+  ins.tag = tag;
+  g.markWrite(ins, p);
   return { k: 'reg', r: d, ty: valueTy(p) };
 }
 
@@ -367,11 +416,13 @@ function cmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr): Val {
  * each path by a constant, so a loop around it (`while (!try_cmpxchg(…))`) is seen to exit on
  * success only (statements.ts places an add's tally by following such flags).
  */
-function tryCmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr): Val {
+function tryCmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr, tag: number): Val {
   const old = localArg(g, o, 'try_cmpxchg’s expected value (&old)');
   const next = g.reg(g.value(n), n.span);
   const d = g.temp();
-  g.markWrite(g.e.cmpxchg(d, g.operand(p), old, next), p);
+  const ins = g.e.cmpxchg(d, g.operand(p), old, next);
+  ins.tag = tag;
+  g.markWrite(ins, p);
   return outcomeOf(g, d, old);
 }
 
@@ -395,59 +446,34 @@ function outcomeOf(g: ExprGen, found: Reg, old: Reg, matched: () => void = () =>
 }
 
 /**
- * A read-modify-write the machine has no single step for, as the kernel writes it: read, compute
- * the new value, cmpxchg, again if another CPU changed the word in between. Returns the register
- * holding the old value. The loop holds no state across its turns, so a retry returns to a state
- * already met: it needs no loop bound.
+ * add_unless(p, a, u): adds a unless the value is u, in one step (the kernel's cmpxchg loop, seen
+ * from outside); says whether it added, or gives the old value (fetch_add_unless). Fully ordered
+ * when it adds, as the kernel's memory model has it.
  */
-function rmwLoop(g: ExprGen, p: MemPlace, compute: (prev: Reg, next: Reg) => void): Reg {
-  const top = g.e.label();
-  const prev = g.temp();
-  const next = g.temp();
-  const found = g.temp();
-  g.e.bind(top);
-  g.loadInto(p, prev, true);
-  compute(prev, next);
-  g.markWrite(g.e.cmpxchg(found, g.operand(p), prev, next), p);
-  g.e.branch(Cond.Ne, found, prev, top);
-  return prev;
-}
-
-/** add_unless(p, a, u): adds a unless the value is u; says whether it added (or the old value). */
 function addUnless(g: ExprGen, p: MemPlace, a: Expr, u: Expr, fetch: boolean): Val {
   const amount = operandValue(g, a);
-  const unless = operandValue(g, u);
-  const top = g.e.label();
-  const done = g.e.label();
-  const prev = g.temp();
-  const next = g.temp();
-  const found = g.temp();
+  const unless = g.reg(g.value(u), u.span);
+  const old = g.temp();
+  const d = g.e.atomic(Op.AddUnless, g.operand(p, wordsOf(p.ty) === 2 ? 64 : 32), amount, old);
+  d.src2 = unless.index;
+  d.tag = Tag.Mb;
+  g.markWrite(d, p);
+  if (fetch) return { k: 'reg', r: old, ty: valueTy(p) };
   const added = g.temp();
-  g.e.mov(added, 0n);
-  g.e.bind(top);
-  g.loadInto(p, prev, true);
-  g.e.branch(Cond.Eq, prev, unless, done);
-  g.e.arith(Op.Add, next, prev, amount);
-  g.markWrite(g.e.cmpxchg(found, g.operand(p), prev, next), p);
-  g.e.branch(Cond.Ne, found, prev, top);
-  g.e.mov(added, 1n);
-  g.e.bind(done);
-  return fetch ? { k: 'reg', r: prev, ty: valueTy(p) } : { k: 'reg', r: added, ty: BOOL };
+  g.e.setCond(Cond.Ne, added, old, unless);
+  return { k: 'reg', r: added, ty: BOOL };
 }
 
 // ---- xchg and cmpxchg on plain words -------------------------------------------------------------------
 
-def(ordered('xchg'), 2, (g, [x, v]) => {
-  const p = pointee(g, x as Expr);
-  const d = g.temp();
-  g.markWrite(g.e.xchg(d, g.operand(p), g.reg(g.value(v as Expr), (v as Expr).span)), p);
-  return { k: 'reg', r: d, ty: valueTy(p) };
-});
-def([...ordered('cmpxchg'), 'cmpxchg64', 'cmpxchg64_relaxed'], 3, (g, [x, o, n]) =>
-  cmpxchg(g, pointee(g, x as Expr), o as Expr, n as Expr),
+def(ordered('xchg'), 2, (g, [x, v], c) =>
+  xchg(g, pointee(g, x as Expr), v as Expr, orderTag(c.callee)),
 );
-def(ordered('try_cmpxchg'), 3, (g, [x, o, n]) =>
-  tryCmpxchg(g, pointee(g, x as Expr), o as Expr, n as Expr),
+def([...ordered('cmpxchg'), 'cmpxchg64', 'cmpxchg64_relaxed'], 3, (g, [x, o, n], c) =>
+  cmpxchg(g, pointee(g, x as Expr), o as Expr, n as Expr, orderTag(c.callee)),
+);
+def(ordered('try_cmpxchg'), 3, (g, [x, o, n], c) =>
+  tryCmpxchg(g, pointee(g, x as Expr), o as Expr, n as Expr, orderTag(c.callee)),
 );
 def(['cmpxchg_local', 'cmpxchg64_local'], 3, (g, [x, o, n]) =>
   localCmpxchg(g, pointee(g, x as Expr), o as Expr, n as Expr),
@@ -462,9 +488,9 @@ function localCmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr): Val {
   const next = g.reg(g.value(n), n.span);
   const d = g.temp();
   const done = g.e.label();
-  g.loadInto(p, d, true);
+  g.loadInto(p, d, true, Tag.Once);
   g.e.branch(Cond.Ne, d, expected, done);
-  const st = g.storeFrom(p, next, true);
+  const st = g.storeFrom(p, next, true, Tag.Once);
   st.tail = true;
   g.e.bind(done);
   return { k: 'reg', r: d, ty: valueTy(p) };
@@ -492,7 +518,8 @@ for (const raw of ['', 'raw_']) {
   def(`${raw}spin_is_locked`, 1, (g, [x]) => {
     const p = lockPlace(g, x as Expr);
     const d = g.temp();
-    g.e.load(d, g.operand(p, 32));
+    // Tagged as the memory model's lock test: it sees the lock held (RL) or free (RU).
+    g.e.load(d, g.operand(p, 32)).tag = Tag.Rl;
     g.e.setCond(Cond.Ne, d, d, 0n);
     return { k: 'reg', r: d, ty: BOOL };
   });
@@ -646,13 +673,13 @@ def('per_cpu_ptr', 2, (g, [x, cpu]) => {
   g.checkNumber(idx, (cpu as Expr).span);
   return { k: 'elem', pc: v.pc, elem: v.elem, idx, ty: { k: 'ptr', to: v.elem } };
 });
-def('per_cpu', 2, (g, _a, c) => read(g, g.perCpuElement(c), false));
+def('per_cpu', 2, (g, _a, c) => read(g, g.perCpuElement(c), false, 0));
 
 for (const pre of ['this_cpu', '__this_cpu', 'raw_cpu']) {
-  def(`${pre}_read`, 1, (g, [x]) => read(g, thisCpuArg(g, x as Expr), true));
+  def(`${pre}_read`, 1, (g, [x]) => read(g, thisCpuArg(g, x as Expr), true, Tag.Once));
   def(`${pre}_write`, 2, (g, [x, v]) => {
     const p = thisCpuArg(g, x as Expr);
-    g.storeFrom(p, g.reg(g.value(v as Expr), (v as Expr).span), true);
+    g.storeFrom(p, g.reg(g.value(v as Expr), (v as Expr).span), true, Tag.Once);
     return VOID;
   });
   const local = (
@@ -665,9 +692,9 @@ for (const pre of ['this_cpu', '__this_cpu', 'raw_cpu']) {
       const p = thisCpuArg(g, a[0] as Expr);
       const prev = g.temp();
       const next = g.temp();
-      g.loadInto(p, prev, true);
+      g.loadInto(p, prev, true, Tag.Once);
       op(g, a, prev, next);
-      const st = g.storeFrom(p, next, true);
+      const st = g.storeFrom(p, next, true, Tag.Once);
       st.tail = true;
       if (result === 'none') return VOID;
       return { k: 'reg', r: result === 'new' ? next : prev, ty: valueTy(p) };
@@ -723,9 +750,9 @@ for (const pre of ['this_cpu', '__this_cpu', 'raw_cpu']) {
     const old = localArg(g, o as Expr, 'this_cpu_try_cmpxchg’s expected value (&old)');
     const next = g.reg(g.value(n as Expr), (n as Expr).span);
     const d = g.temp();
-    g.loadInto(p, d, true);
+    g.loadInto(p, d, true, Tag.Once);
     return outcomeOf(g, d, old, () => {
-      g.storeFrom(p, next, true).tail = true;
+      g.storeFrom(p, next, true, Tag.Once).tail = true;
     });
   });
 }
@@ -760,22 +787,137 @@ for (const name of ['min', 'max']) {
   });
 }
 
+// ---- RCU and SRCU ------------------------------------------------------------------------------------
+//
+// Under the kernel's memory model (memory lkmm) they are the model's events: rcu_read_lock() a
+// fence tagged Rcu-lock, srcu_read_lock(s) a read of s tagged Srcu-lock (tools/memory-model/
+// linux-kernel.def), and the model's RCU axiom judges them. Under sc and tso the machine runs a
+// grace period: each thread has a word of read-side state (nesting in the low byte, a count of
+// the sections it has left above it); synchronize_rcu() notes, for every other thread inside a
+// section, that word, and waits until it changes (the thread has left that section) or the
+// thread is outside any. So it waits exactly for the readers that were inside when it began.
+
+/** A thread's read-side word: for RCU, or for the SRCU domain `srcu`. */
+function readerWord(g: ExprGen, thread: string, srcu: MemPlace | null): MemPlace {
+  const name = srcu ? `${srcu.owner ?? 'srcu'}@${thread}` : `rcu@${thread}`;
+  const label = srcu
+    ? `${thread}'s ${srcu.owner ?? 'SRCU'} readers`
+    : `${thread}'s RCU read-side state`;
+  const cell = g.mod.hiddenCell(name, label);
+  return { k: 'mem', mode: Mode.Abs, base: cell.addr, stride: 0, reg: null, ty: INT, owner: name };
+}
+
+function enterReader(g: ExprGen, srcu: MemPlace | null): void {
+  const d = g.e.atomic(Op.AtomicAdd, g.operand(readerWord(g, g.thread.name, srcu)), 1n, null);
+  d.say = srcu
+    ? `{who} enters a read-side section of ${srcu.owner ?? 'its SRCU domain'}`
+    : '{who} enters an RCU read-side critical section';
+}
+
+function leaveReader(g: ExprGen, srcu: MemPlace | null): void {
+  const word = g.operand(readerWord(g, g.thread.name, srcu));
+  const nest = g.temp();
+  const left = g.e.atomic(Op.AtomicAdd, word, -1n, nest);
+  left.say = srcu
+    ? `{who} leaves a read-side section of ${srcu.owner ?? 'its SRCU domain'}`
+    : '{who} leaves an RCU read-side critical section';
+  const inner = g.e.label();
+  g.e.branch(Cond.BitSet, nest, 0xffn, inner);
+  g.e.atomic(Op.AtomicAdd, word, 256n, null).say =
+    '{who} is outside every read-side section: a grace period waiting for it may end';
+  g.e.bind(inner);
+}
+
+function gracePeriod(g: ExprGen, srcu: MemPlace | null): void {
+  g.e.plain(Op.Fence, { tag: Tag.Mb });
+  for (const t of g.mod.threads) {
+    if (t.item.role !== 'P' || t.name === g.thread.name) continue;
+    const word = g.operand(readerWord(g, t.name, srcu));
+    const seen = g.temp();
+    g.e.load(seen, word).say =
+      `{who} starts a grace period and looks at ${t.name}'s read-side state: {v}`;
+    const done = g.e.label();
+    g.e.branch(Cond.BitClear, seen, 0xffn, done);
+    const again = g.e.label();
+    g.e.bind(again);
+    const now = g.temp();
+    g.e.load(now, word).say = `{who} waits for ${t.name} to leave its read-side section`;
+    g.e.branch(Cond.Eq, now, seen, again);
+    g.e.bind(done);
+  }
+  g.e.plain(Op.Fence, { tag: Tag.Mb });
+}
+
+/** The srcu_struct an SRCU primitive names. */
+function srcuPlace(g: ExprGen, e: Expr): MemPlace {
+  const p = pointee(g, e);
+  if (p.ty.k !== 'srcu' || p.mode !== Mode.Abs)
+    throw new LangFault(
+      e.span,
+      'this needs a pointer to a struct srcu_struct, as `s` for a parameter `struct srcu_struct *s`.',
+    );
+  return p;
+}
+
+function inHandler(g: ExprGen, c: Call): void {
+  if (g.thread.item.role !== 'P')
+    throw new LangFault(
+      c.span,
+      `\`${c.callee}\` in an interrupt handler is not modelled: read-side sections belong to the threads P0, P1, …`,
+    );
+}
+
+def('rcu_read_lock', 0, (g, _a, c) => {
+  inHandler(g, c);
+  if (g.ctx.memory === 'lkmm') g.e.plain(Op.NoFence, { tag: Tag.RcuLock });
+  else enterReader(g, null);
+  return VOID;
+});
+def('rcu_read_unlock', 0, (g, _a, c) => {
+  inHandler(g, c);
+  if (g.ctx.memory === 'lkmm') g.e.plain(Op.NoFence, { tag: Tag.RcuUnlock });
+  else leaveReader(g, null);
+  return VOID;
+});
+def(['synchronize_rcu', 'synchronize_rcu_expedited'], 0, (g, _a, c) => {
+  inHandler(g, c);
+  if (g.ctx.memory === 'lkmm') g.e.plain(Op.NoFence, { tag: Tag.SyncRcu });
+  else gracePeriod(g, null);
+  return VOID;
+});
+def(['srcu_read_lock', 'srcu_down_read'], 1, (g, [s], c) => {
+  inHandler(g, c);
+  const p = srcuPlace(g, s as Expr);
+  if (g.ctx.memory === 'lkmm') return read(g, p, false, Tag.SrcuLock);
+  enterReader(g, p);
+  return { k: 'const', v: 0n, ty: INT };
+});
+def(['srcu_read_unlock', 'srcu_up_read'], 2, (g, [s, i], c) => {
+  inHandler(g, c);
+  const p = srcuPlace(g, s as Expr);
+  const idx = g.reg(g.value(i as Expr), (i as Expr).span);
+  if (g.ctx.memory === 'lkmm') g.storeFrom(p, idx, false, Tag.SrcuUnlock);
+  else leaveReader(g, p);
+  return VOID;
+});
+def(['synchronize_srcu', 'synchronize_srcu_expedited'], 1, (g, [s], c) => {
+  inHandler(g, c);
+  const p = srcuPlace(g, s as Expr);
+  if (g.ctx.memory === 'lkmm')
+    g.e.plain(Op.NoFence, { tag: Tag.SyncSrcu, mode: Mode.Abs, base: p.base, width: 32 });
+  else gracePeriod(g, p);
+  return VOID;
+});
+def('smp_mb__after_srcu_read_unlock', 0, (g) => {
+  g.e.plain(Op.NoFence, { tag: Tag.AfterSrcuReadUnlock });
+  return VOID;
+});
+
 // ---- what the machine does not model ----------------------------------------------------------------------
 
 const REFUSED: Readonly<Record<string, string>> = {
-  rcu_read_lock:
-    'RCU read-side critical sections are not modelled: the machine has no grace periods.',
-  rcu_read_unlock:
-    'RCU read-side critical sections are not modelled: the machine has no grace periods.',
-  synchronize_rcu: 'RCU grace periods are not modelled.',
-  synchronize_rcu_expedited: 'RCU grace periods are not modelled.',
   call_rcu: 'RCU callbacks are not modelled.',
   rcu_barrier: 'RCU callbacks are not modelled.',
-  srcu_read_lock: 'SRCU is not modelled.',
-  srcu_read_unlock: 'SRCU is not modelled.',
-  synchronize_srcu: 'SRCU is not modelled.',
-  synchronize_srcu_expedited: 'SRCU is not modelled.',
-  smp_mb__after_srcu_read_unlock: 'SRCU is not modelled.',
   local_bh_disable: 'softirqs (bottom halves) are not modelled; the machine has IRQs and NMIs.',
   local_bh_enable: 'softirqs (bottom halves) are not modelled; the machine has IRQs and NMIs.',
   spin_lock_bh: 'softirqs (bottom halves) are not modelled: use spin_lock_irqsave, or spin_lock.',

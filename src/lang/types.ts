@@ -10,6 +10,8 @@ export type Ty =
   | { readonly k: 'int'; readonly bits: 32 | 64; readonly unsigned: boolean; readonly name: string }
   | { readonly k: 'atomic'; readonly bits: 32 | 64; readonly name: string }
   | { readonly k: 'lock'; readonly name: string }
+  /** `struct srcu_struct`: an SRCU domain (its read-side sections and grace periods). */
+  | { readonly k: 'srcu' }
   | { readonly k: 'struct'; readonly name: string }
   | { readonly k: 'ptr'; readonly to: Ty }
   /** `T __percpu *`: points to a per-CPU variable of T. */
@@ -75,6 +77,8 @@ function baseType(base: string, longBits: 32 | 64, span: Span, structs: Readonly
         `\`${base}\` is narrower than the machine’s 32-bit words.`,
         'Use int (or s32), long, or s64.',
       );
+    case 'struct srcu_struct':
+      return { k: 'srcu' };
     default:
       if (base.startsWith('struct ')) {
         const name = base.slice(7);
@@ -114,6 +118,8 @@ export function typeName(t: Ty): string {
       return t.name;
     case 'struct':
       return `struct ${t.name}`;
+    case 'srcu':
+      return 'struct srcu_struct';
     case 'ptr':
       return `${typeName(t.to)} *`;
     case 'percpu':
