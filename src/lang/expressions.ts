@@ -6,7 +6,7 @@
 import { Cond, Op } from '../machine/isa.ts';
 import type { Expr } from './ast.ts';
 import type { Draft, Label, Reg } from './emit.ts';
-import { GenBase } from './gen.ts';
+import { type Binding, GenBase } from './gen.ts';
 import { foldBinary } from './module.ts';
 import { didYouMean, LangFault, type Span } from './source.ts';
 import { INT, S64, type Ty, typeName, wordsOf } from './types.ts';
@@ -130,6 +130,8 @@ export abstract class ExprGen extends GenBase {
     const c = this.mod.constantName(e.name, e.span);
     if (c !== null)
       return { k: 'const', v: c, ty: c > 0x7fffffffn || c < -0x80000000n ? S64 : INT };
+    const implicit = this.implicitRegister(e.name);
+    if (implicit) return this.read(implicit, e.span);
     if (this.mod.functions.has(e.name))
       throw new LangFault(e.span, `\`${e.name}\` is a function: call it, as \`${e.name}(…)\`.`);
     throw new LangFault(
@@ -137,6 +139,20 @@ export abstract class ExprGen extends GenBase {
       `\`${e.name}\` is not declared.`,
       didYouMean(e.name, this.visibleNames()),
     );
+  }
+
+  /**
+   * herd7's registers need no declaration: in a thread, `r1 = …` with no `r1` in scope makes a
+   * thread-wide register, 0 until written, that may hold a number or a pointer (herd7's C has no
+   * types). Only names of herd7's register form (`r` and digits), so a typo elsewhere is still
+   * an error.
+   */
+  private implicitRegister(name: string): Place | null {
+    if (!/^r\d+$/.test(name) || this.thread.item.role !== 'P') return null;
+    const r = this.e.reg(name);
+    const place: Place = { k: 'local', r, ty: { k: 'ptr', to: INT }, name };
+    (this.scopes[0] as Map<string, Binding>).set(name, { k: 'place', place });
+    return place;
   }
 
   /** The value stored in a place: a local's register, or a load from memory. */
@@ -215,6 +231,8 @@ export abstract class ExprGen extends GenBase {
         }
         const g = this.globalPlace(e.name);
         if (g) return g;
+        const implicit = this.implicitRegister(e.name);
+        if (implicit) return implicit;
         throw new LangFault(
           e.span,
           `\`${e.name}\` is not declared.`,

@@ -96,8 +96,12 @@ export const MAX_SOURCE_CHARS = 65_536;
 export function lex(text: string): Token[] {
   const out: Token[] = [];
   let i = 0;
-  // Depth of ( ) and { }: herd7's (* … *) comments are only recognised outside them.
-  let depth = 0;
+  // herd7's (* … *) comments are recognised outside code: not inside a function's body (a `{`
+  // right after `)`, and every brace within it) and not inside parentheses, where `(*p)` is C.
+  // The init block `{ … }` and the final clauses take them.
+  let parens = 0;
+  const braces: boolean[] = [];
+  const inCode = () => parens > 0 || braces.includes(true);
   const push = (kind: TokenKind, start: number, end: number, value?: bigint) => {
     const t: Token = { kind, text: text.slice(start, end), span: { start, end } };
     out.push(value === undefined ? t : { ...t, value });
@@ -117,8 +121,8 @@ export function lex(text: string): Token[] {
       push('comment', start, i);
       continue;
     }
-    // C's /* */ comments, and herd7's (* *) outside the code (depth 0).
-    if ((c === '/' && next === '*') || (c === '(' && next === '*' && depth === 0)) {
+    // C's /* */ comments, and herd7's (* *) outside the code.
+    if ((c === '/' && next === '*') || (c === '(' && next === '*' && !inCode())) {
       const [open, shut] = c === '/' ? ['/*', '*/'] : ['(*', '*)'];
       const close = text.indexOf(shut, i + 2);
       if (close < 0)
@@ -208,8 +212,12 @@ export function lex(text: string): Token[] {
         c === '\\' ? 'Write /\\ for "and" and \\/ for "or" in final clauses.' : '',
       );
     }
-    if (p === '(' || p === '{') depth++;
-    else if ((p === ')' || p === '}') && depth > 0) depth--;
+    if (p === '(') parens++;
+    else if (p === ')' && parens > 0) parens--;
+    else if (p === '{') {
+      const before = out.filter((t) => t.kind !== 'comment').at(-1);
+      braces.push(braces.includes(true) || (before?.kind === 'punct' && before.text === ')'));
+    } else if (p === '}') braces.pop();
     i += p.length;
     push('punct', start, i);
   }

@@ -793,6 +793,13 @@ class Parser {
         const arg = this.unary();
         return { kind: 'incdec', span: this.span(start), op: t.text, prefix: true, arg };
       }
+      // In final clauses `~` is herd7's `not`: it negates the atom after it (`~x=2`), and binds
+      // tighter than `/\` and `\/`.
+      if (this.prop && t.text === '~') {
+        this.next();
+        const arg = this.nest(() => this.binary(2));
+        return { kind: 'unary', span: this.span(start), op: '!', arg };
+      }
       if (['-', '+', '!', '~', '*', '&'].includes(t.text)) {
         this.next();
         const arg = this.unary();
@@ -806,6 +813,11 @@ class Parser {
         const arg = this.unary();
         return { kind: 'cast', span: this.span(start), type: withStars(type, stars), arg };
       }
+    }
+    if (this.prop && t.kind === 'ident' && t.text === 'not') {
+      this.next();
+      const arg = this.nest(() => this.binary(2));
+      return { kind: 'unary', span: this.span(start), op: '!', arg };
     }
     if (t.kind === 'ident' && t.text === 'sizeof')
       this.fail('`sizeof` is not supported.', t, 'Write the size in words, or leave it out.');
