@@ -165,6 +165,7 @@ export default defineConfig([
     files: [
       'src/machine/**',
       'src/lang/**',
+      'src/axiomatic/**',
       'src/scenarios/**',
       'src/explore/**',
       'src/live/**',

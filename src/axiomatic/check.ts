@@ -1,0 +1,281 @@
+// The axiomatic engine's answer for a compiled program under the kernel's memory model: every
+// consistent execution (herd7's word), grouped by the end state it leaves, each end state a
+// machine state, so the clauses a program already has (its condition, filter, observables and
+// herd7's locations) judge it as they judge the explorer's end states.
+
+import { hiOf, loOf } from '../machine/int64.ts';
+import {
+  CPU_CUR,
+  CPU_TASKS,
+  CTX_DONE,
+  CTX_PC,
+  CTX_REGS,
+  cpuBase,
+  ctxBase,
+  type Machine,
+} from '../machine/machine.ts';
+import { initialState } from '../machine/interpreter.ts';
+import type { CompiledProgram } from '../lang/compile.ts';
+import { candidates, determined, skeleton, type Skeleton } from './candidates.ts';
+import { Tag } from './events.ts';
+import type { Execution } from './execution.ts';
+import { lkmm, type LkmmVerdict } from './lkmm.ts';
+import { AxiomaticRefusal, atWidth, isLockEvent, threadRuns, type ThreadRun } from './threads.ts';
+
+export { AxiomaticRefusal } from './threads.ts';
+
+export interface AxiomaticLimits {
+  /** How many times a loop may go round (herd7's default is 2). */
+  readonly unroll: number;
+  /** Most runs of one thread. */
+  readonly maxRuns: number;
+  /** Most combinations of thread runs. */
+  readonly maxCombinations: number;
+  /** Most candidate executions judged. */
+  readonly maxCandidates: number;
+}
+
+export const DEFAULT_AXIOMATIC_LIMITS: AxiomaticLimits = {
+  unroll: 2,
+  maxRuns: 20_000,
+  maxCombinations: 2_000_000,
+  maxCandidates: 5_000_000,
+};
+
+/** One consistent execution, kept so a person can look at it. */
+export interface AxiomaticExecution {
+  readonly skeleton: Skeleton;
+  readonly execution: Execution;
+  readonly verdict: LkmmVerdict;
+}
+
+/** An end state and the consistent executions that reach it. */
+export interface AxiomaticState {
+  readonly state: Int32Array;
+  /** How many consistent executions end here. */
+  readonly executions: number;
+  /** The first of them. */
+  readonly example: AxiomaticExecution;
+}
+
+export interface AxiomaticResult {
+  readonly model: 'lkmm';
+  /** End states by a key of their memory and registers, in the order first reached. */
+  readonly states: readonly AxiomaticState[];
+  /** Consistent executions (herd7 counts these, not states). */
+  readonly executions: number;
+  /** Candidates the model judged, consistent or not. */
+  readonly candidates: number;
+  /** Flags raised by some consistent execution (`data-race`…), sorted by name. */
+  readonly flags: readonly string[];
+  /** Runs left out because a loop went past the bound (herd7 then answers `Loop Ok`/`Loop No`). */
+  readonly loopCut: boolean;
+  readonly ms: number;
+}
+
+const now = (): number => Date.now();
+
+/** The initial value of a location, read at a width. */
+function initialValue(m: Machine, loc: number, width: number): bigint {
+  const lo = m.layout.initial[loc] ?? 0;
+  if (width !== 64) return BigInt(lo);
+  const hi = m.layout.initial[loc + 1] ?? 0;
+  return BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo >>> 0));
+}
+
+/** The tasks a program's threads run in, with their CPUs; refuses what the model cannot take. */
+function threadsOf(p: CompiledProgram): { ctx: number; cpu: number; name: string }[] {
+  const m = p.machine;
+  const handlers = p.threads.filter((t) => t.role !== 'P');
+  if (handlers.length > 0)
+    throw new AxiomaticRefusal(
+      `the memory model has no interrupts, and ${handlers[0]?.name ?? 'a handler'} is an ${handlers[0]?.role ?? 'IRQ'} handler: use memory sc or tso`,
+    );
+  const tasks = p.threads.filter((t) => t.role === 'P').sort((a, b) => a.index - b.index);
+  const cpus = new Set(tasks.map((t) => t.cpu));
+  if (cpus.size < tasks.length)
+    throw new AxiomaticRefusal(
+      'two threads share a CPU, and the memory model has no scheduler: give each thread its own CPU or use memory sc or tso',
+    );
+  if (m.tasks !== tasks.length)
+    throw new AxiomaticRefusal('the program has tasks that are not threads');
+  return tasks.map((t) => ({ ctx: t.ctx, cpu: t.cpu, name: t.name }));
+}
+
+/** Every value each location may hold, from the initial state and every write any run makes. */
+function valueSets(
+  p: CompiledProgram,
+  threads: readonly { ctx: number; cpu: number }[],
+  limits: AxiomaticLimits,
+): { runs: (readonly ThreadRun[])[]; cut: boolean } {
+  const m = p.machine;
+  const sets = new Map<number, Set<bigint>>();
+  const values = (loc: number, width: number): bigint[] => {
+    const out = new Set<bigint>([initialValue(m, loc, width)]);
+    for (const v of sets.get(loc) ?? []) out.add(atWidth(v, width));
+    return [...out].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  };
+  for (let round = 0; ; round++) {
+    let grew = false;
+    let cut = false;
+    const runs = threads.map((t) => {
+      const r = threadRuns(m, t.ctx, t.cpu, values, limits);
+      if (r.cut > 0) cut = true;
+      return r.runs;
+    });
+    for (const rs of runs)
+      for (const r of rs)
+        for (const e of r.events) {
+          if (e.dir !== 'W' || isLockEvent(e.tags)) continue;
+          const set = sets.get(e.loc) ?? new Set<bigint>();
+          sets.set(e.loc, set);
+          if (!set.has(e.value)) {
+            set.add(e.value);
+            grew = true;
+            if (set.size > 256)
+              throw new AxiomaticRefusal(
+                'a location may hold more than 256 values (a loop that counts without bound?): too many to enumerate',
+              );
+          }
+        }
+    if (!grew) return { runs, cut };
+    if (round > 32)
+      throw new AxiomaticRefusal(
+        'the values a read may return do not settle: too many to enumerate',
+      );
+  }
+}
+
+/** The machine state an execution ends in: each thread's registers, each location's last write. */
+function endState(
+  m: Machine,
+  threads: readonly { ctx: number }[],
+  sk: Skeleton,
+  x: Execution,
+): Int32Array {
+  const s = initialState(m);
+  for (let k = 0; k < m.cpus; k++) {
+    s[cpuBase(m, k) + CPU_CUR] = -1;
+    s[cpuBase(m, k) + CPU_TASKS] = 0;
+  }
+  threads.forEach((t, i) => {
+    const run = sk.runs[i] as ThreadRun;
+    const cb = ctxBase(m, t.ctx);
+    s[cb + CTX_PC] = m.code[t.ctx]?.length ?? 0;
+    s[cb + CTX_DONE] = 1;
+    run.regs.forEach((v, r) => {
+      s[cb + CTX_REGS + 2 * r] = loOf(v);
+      s[cb + CTX_REGS + 2 * r + 1] = hiOf(v);
+    });
+    const used = new Set<number>();
+    for (const [base, capacity, v] of run.records) {
+      const at = m.resOff + base;
+      if (!used.has(at)) s[at] = 0;
+      used.add(at);
+      const n = s[at] as number;
+      const k = n < capacity ? n : capacity - 1;
+      s[at + 1 + 2 * k] = loOf(v);
+      s[at + 2 + 2 * k] = hiOf(v);
+      s[at] = k + 1;
+    }
+  });
+  // Each location's last write in co (a lock's word aside: the model does not value it).
+  for (const w of sk.events) {
+    if (w.dir !== 'W' || isLockEvent(w.tags)) continue;
+    if (x.co.successors(w.id).some((v) => !isLockEvent((sk.events[v] as { tags: number }).tags)))
+      continue;
+    const width = sk.origin[w.id]?.width ?? widthAt(sk, w.loc);
+    s[w.loc] = loOf(w.value);
+    if (width === 64) s[w.loc + 1] = hiOf(w.value);
+  }
+  return s;
+}
+
+function widthAt(sk: Skeleton, loc: number): number {
+  let w = 32;
+  for (const o of sk.origin) if (o && o.loc === loc) w = Math.max(w, o.width);
+  return w;
+}
+
+function stateKey(s: Int32Array, m: Machine): string {
+  // Memory, then every context's registers and the results: what a clause can read.
+  return (
+    Array.from(s.subarray(0, m.cpuOff)).join(',') + '|' + Array.from(s.subarray(m.ctxOff)).join(',')
+  );
+}
+
+/**
+ * Every consistent execution of a program under the LKMM; throws AxiomaticRefusal for a program
+ * the engine cannot take, with the reason and the size found.
+ */
+export function checkLkmm(
+  p: CompiledProgram,
+  limits: AxiomaticLimits = DEFAULT_AXIOMATIC_LIMITS,
+): AxiomaticResult {
+  const t0 = now();
+  const m = p.machine;
+  const threads = threadsOf(p);
+  const { runs, cut } = valueSets(p, threads, limits);
+  const combos = runs.reduce((n, r) => n * r.length, 1);
+  if (combos > limits.maxCombinations)
+    throw new AxiomaticRefusal(
+      `the threads' runs combine in ${combos} ways (${runs.map((r) => r.length).join(' × ')}): more than the ${limits.maxCombinations} the engine enumerates`,
+    );
+  const filter = p.clauses.filter;
+  const states = new Map<
+    string,
+    { state: Int32Array; executions: number; example: AxiomaticExecution }
+  >();
+  const flags = new Set<string>();
+  let executions = 0;
+  let judged = 0;
+  const pick: ThreadRun[] = [];
+  const visit = (i: number): void => {
+    if (i === runs.length) {
+      const sk = skeleton(pick, (loc, width) => initialValue(m, loc, width));
+      for (const x of candidates(sk)) {
+        if (!determined(sk, x)) continue;
+        const s = endState(m, threads, sk, x);
+        if (filter && !filter(m, s)) continue;
+        if (++judged > limits.maxCandidates)
+          throw new AxiomaticRefusal(
+            `more than ${limits.maxCandidates} candidate executions: too many to judge`,
+          );
+        const verdict = lkmm(x);
+        if (!verdict.consistent) continue;
+        executions++;
+        for (const f of verdict.flags) flags.add(f);
+        const key = stateKey(s, m);
+        const seen = states.get(key);
+        if (seen) seen.executions++;
+        else
+          states.set(key, {
+            state: s,
+            executions: 1,
+            example: { skeleton: sk, execution: x, verdict },
+          });
+      }
+      return;
+    }
+    for (const r of runs[i] as readonly ThreadRun[]) {
+      pick.push(r);
+      visit(i + 1);
+      pick.pop();
+    }
+  };
+  visit(0);
+  return {
+    model: 'lkmm',
+    states: [...states.values()],
+    executions,
+    candidates: judged,
+    flags: [...flags].sort(),
+    loopCut: cut,
+    ms: now() - t0,
+  };
+}
+
+/** Whether an event is an initial write. */
+export function isInitialWrite(tags: number): boolean {
+  return (tags & Tag.Init) !== 0;
+}

@@ -1,0 +1,685 @@
+// Each thread of a compiled program as event sequences: the thread runs once for every value
+// its reads could return (herd7 does the same with symbolic values), and each run records the
+// events it makes (reads, writes, fences, lock events), with the tags its instructions carry and
+// the dependencies between them: `addr` (a read's value reaches an address), `data` (it reaches
+// a written value) and `ctrl` (it reaches the condition of a branch, and so every event inside
+// that branch, up to where the two ways join again).
+
+import { type Instr, Mode, Op, Cond, POINTER_BASE } from '../machine/isa.ts';
+import { Tag } from '../machine/tags.ts';
+import type { Machine } from '../machine/machine.ts';
+import type { Dir } from './events.ts';
+
+/** One event of one run of a thread; dependencies name earlier events of the same run. */
+export interface ThreadEvent {
+  readonly dir: Dir;
+  readonly loc: number;
+  readonly value: bigint;
+  readonly tags: number;
+  readonly pc: number;
+  /** 32 or 64: how the value is read back into a state. */
+  readonly width: number;
+  readonly addr: readonly number[];
+  readonly data: readonly number[];
+  readonly ctrl: readonly number[];
+  /** For the write of a read-modify-write: its read. −1 otherwise. */
+  readonly rmwRead: number;
+}
+
+/** A run of a thread to its end. */
+export interface ThreadRun {
+  readonly events: readonly ThreadEvent[];
+  /** The final registers. */
+  readonly regs: readonly bigint[];
+  /** What record() appended, slot by slot: [slot base, capacity, value]. */
+  readonly records: readonly (readonly [number, number, bigint])[];
+}
+
+/** What the runs of one thread are, and why some were left out. */
+export interface ThreadRuns {
+  readonly runs: readonly ThreadRun[];
+  /** Runs dropped because a loop went past its bound (herd7's "Loop" results). */
+  readonly cut: number;
+}
+
+/** Why a program cannot be taken by the engine. */
+export class AxiomaticRefusal extends Error {}
+
+const LOCK_TAGS = Tag.Lkr | Tag.Lkw | Tag.Ul | Tag.Lf | Tag.Rl | Tag.Ru;
+
+function imm(ins: Instr): bigint {
+  return BigInt.asIntN(64, (BigInt(ins.immHi) << 32n) | BigInt(ins.immLo >>> 0));
+}
+
+/** A value as a memory word of `width` bits holds it (32-bit words sign-extend, as Load does). */
+export function atWidth(v: bigint, width: number): bigint {
+  return width === 64 ? BigInt.asIntN(64, v) : BigInt.asIntN(32, v);
+}
+
+function union(a: readonly number[], b: readonly number[]): number[] {
+  if (b.length === 0) return a as number[];
+  if (a.length === 0) return b as number[];
+  return [...new Set([...a, ...b])].sort((x, y) => x - y);
+}
+
+function holds(cond: number, a: bigint, b: bigint): boolean {
+  switch (cond) {
+    case Cond.Eq:
+      return a === b;
+    case Cond.Ne:
+      return a !== b;
+    case Cond.Lt:
+      return a < b;
+    case Cond.Le:
+      return a <= b;
+    case Cond.Gt:
+      return a > b;
+    case Cond.Ge:
+      return a >= b;
+    case Cond.AbsGe:
+      return (a < 0n ? -a : a) >= b;
+    case Cond.AbsLt:
+      return (a < 0n ? -a : a) < b;
+    case Cond.BitSet:
+      return (a & b) !== 0n;
+    case Cond.BitClear:
+      return (a & b) === 0n;
+    default:
+      throw new AxiomaticRefusal(`unknown branch condition ${cond}`);
+  }
+}
+
+/**
+ * For each branch, where its two ways meet again (its immediate post-dominator; the program's
+ * length for the end): a read the branch tests controls the events between the two.
+ */
+export function joinPoints(code: readonly Instr[]): Int32Array {
+  const n = code.length;
+  const succ = (pc: number): number[] => {
+    const ins = code[pc] as Instr;
+    if (ins.op === Op.Branch) return [pc + 1, ins.target];
+    if (ins.op === Op.Jump) return [ins.target];
+    if (ins.op === Op.Halt) return [n];
+    return [pc + 1];
+  };
+  // Post-dominator sets as bitsets over n + 1 nodes (n is the exit), iterated to a fixpoint.
+  const words = (n + 1 + 31) >>> 5;
+  const pdom: Uint32Array[] = [];
+  for (let pc = 0; pc <= n; pc++) {
+    const s = new Uint32Array(words);
+    if (pc === n) s[n >>> 5] = 1 << (n & 31);
+    else s.fill(0xffffffff);
+    pdom.push(s);
+  }
+  for (let changed = true; changed;) {
+    changed = false;
+    for (let pc = n - 1; pc >= 0; pc--) {
+      const next = new Uint32Array(words).fill(0xffffffff);
+      for (const t of succ(pc)) {
+        const o = pdom[Math.min(t, n)] as Uint32Array;
+        for (let k = 0; k < words; k++) next[k] = (next[k] as number) & (o[k] as number);
+      }
+      next[pc >>> 5] = (next[pc >>> 5] as number) | (1 << (pc & 31));
+      const cur = pdom[pc] as Uint32Array;
+      for (let k = 0; k < words; k++)
+        if (next[k] !== cur[k]) {
+          pdom[pc] = next;
+          changed = true;
+          break;
+        }
+    }
+  }
+  const has = (s: Uint32Array, i: number) => ((s[i >>> 5] as number) & (1 << (i & 31))) !== 0;
+  const join = new Int32Array(n).fill(n);
+  for (let pc = 0; pc < n; pc++) {
+    if ((code[pc] as Instr).op !== Op.Branch) continue;
+    const own = pdom[pc] as Uint32Array;
+    // The nearest strict post-dominator: the one every other strict post-dominator post-dominates.
+    let best = n;
+    for (let q = pc + 1; q <= n + pc; q++) {
+      const at = q % (n + 1);
+      if (at === pc || !has(own, at)) continue;
+      const pq = pdom[at] as Uint32Array;
+      let nearest = true;
+      for (let r = 0; r <= n && nearest; r++)
+        if (r !== pc && r !== at && has(own, r) && !has(pq, r)) nearest = false;
+      if (nearest) {
+        best = at;
+        break;
+      }
+    }
+    join[pc] = best;
+  }
+  return join;
+}
+
+interface RunState {
+  pc: number;
+  regs: bigint[];
+  deps: number[][];
+  events: ThreadEvent[];
+  /** Open branches whose condition read memory: their reads, until `until`. */
+  scopes: { deps: number[]; until: number }[];
+  records: [number, number, bigint][];
+  /** Back jumps taken, per target. */
+  loops: Map<number, number>;
+}
+
+function clone(s: RunState): RunState {
+  return {
+    pc: s.pc,
+    regs: s.regs.slice(),
+    deps: s.deps.slice(),
+    events: s.events.slice(),
+    scopes: s.scopes.slice(),
+    records: s.records.slice(),
+    loops: new Map(s.loops),
+  };
+}
+
+export interface ThreadLimits {
+  /** How many times a loop may go round (herd7's -unroll, 2 by default). */
+  readonly unroll: number;
+  /** Most runs of one thread before the engine gives up. */
+  readonly maxRuns: number;
+}
+
+/**
+ * Every run of context `ctx`'s code on CPU `cpu`, a read returning each value `values(loc)`
+ * lists (a lock read: locked or not; a trylock: taken or not).
+ */
+export function threadRuns(
+  m: Machine,
+  ctx: number,
+  cpu: number,
+  values: (loc: number, width: number) => readonly bigint[],
+  limits: ThreadLimits,
+): ThreadRuns {
+  const code = m.programs[ctx]?.instrs ?? [];
+  const join = joinPoints(code);
+  const regCount = m.programs[ctx]?.regNames.length ?? 0;
+  const runs: ThreadRun[] = [];
+  let cut = 0;
+  const start: RunState = {
+    pc: 0,
+    regs: new Array<bigint>(regCount).fill(0n),
+    deps: new Array<number[]>(regCount).fill([]),
+    events: [],
+    scopes: [],
+    records: [],
+    loops: new Map(),
+  };
+  const stack: RunState[] = [start];
+  while (stack.length > 0) {
+    const s = stack.pop() as RunState;
+    const outcome = advance(s);
+    if (outcome === 'done') {
+      runs.push({ events: s.events, regs: s.regs, records: s.records });
+      if (runs.length > limits.maxRuns)
+        throw new AxiomaticRefusal(
+          `${m.programs[ctx]?.name ?? 'a thread'} has more than ${limits.maxRuns} ways to run (one per value each read may return): too many to enumerate`,
+        );
+    } else if (outcome === 'cut') cut++;
+    else if (outcome === 'dead') continue;
+    else for (let i = outcome.length - 1; i >= 0; i--) stack.push(outcome[i] as RunState);
+  }
+  return { runs, cut };
+
+  /** Runs s until it ends, is cut, dies, or forks (the states to go on with). */
+  function advance(s: RunState): 'done' | 'cut' | 'dead' | RunState[] {
+    for (;;) {
+      if (s.scopes.length > 0) s.scopes = s.scopes.filter((o) => o.until !== s.pc);
+      if (s.pc >= code.length) return 'done';
+      const ins = code[s.pc] as Instr;
+      const fork = step(s, ins);
+      if (fork !== null) return fork;
+    }
+  }
+
+  function ctrlDeps(s: RunState): number[] {
+    let c: number[] = [];
+    for (const o of s.scopes) c = union(c, o.deps);
+    return c;
+  }
+
+  function emit(s: RunState, e: Omit<ThreadEvent, 'ctrl'>): number {
+    s.events.push({ ...e, ctrl: ctrlDeps(s) });
+    return s.events.length - 1;
+  }
+
+  function reg(s: RunState, r: number): bigint {
+    return r >= 0 ? (s.regs[r] as bigint) : 0n;
+  }
+
+  function regDeps(s: RunState, r: number): number[] {
+    return r >= 0 ? (s.deps[r] as number[]) : [];
+  }
+
+  function setReg(s: RunState, r: number, v: bigint, deps: number[]): void {
+    if (r < 0) return;
+    s.regs[r] = BigInt.asIntN(64, v);
+    s.deps[r] = deps;
+  }
+
+  /** The word address of ins's operand, or null when it is no location (the run then dies). */
+  function address(s: RunState, ins: Instr): number | null {
+    let a: number;
+    switch (ins.mode) {
+      case Mode.Abs:
+        a = ins.base;
+        break;
+      case Mode.ThisCpu:
+        a = ins.base + cpu * ins.stride;
+        break;
+      case Mode.Reg:
+        a = Number(reg(s, ins.areg)) - POINTER_BASE;
+        break;
+      case Mode.Indexed:
+        a = ins.base + Number(reg(s, ins.areg)) * ins.stride;
+        break;
+      default:
+        return null;
+    }
+    const words = ins.width === 64 ? 2 : 1;
+    return Number.isInteger(a) && a >= 0 && a + words <= m.memWords ? a : null;
+  }
+
+  function addrDeps(s: RunState, ins: Instr): number[] {
+    return ins.mode === Mode.Reg || ins.mode === Mode.Indexed ? regDeps(s, ins.areg) : [];
+  }
+
+  function right(s: RunState, ins: Instr): bigint {
+    return ins.useImm ? imm(ins) : reg(s, ins.src2);
+  }
+
+  function rightDeps(s: RunState, ins: Instr): number[] {
+    return ins.useImm ? [] : regDeps(s, ins.src2);
+  }
+
+  /** The first operand of an atomic (an amount): the immediate or src. */
+  function first(s: RunState, ins: Instr): bigint {
+    return ins.useImm ? imm(ins) : reg(s, ins.src);
+  }
+
+  function firstDeps(s: RunState, ins: Instr): number[] {
+    return ins.useImm ? [] : regDeps(s, ins.src);
+  }
+
+  /** One forked state per value a read of `loc` may return, each with `then` applied. */
+  function readFork(
+    s: RunState,
+    loc: number,
+    width: number,
+    then: (t: RunState, v: bigint) => boolean,
+  ): RunState[] {
+    const out: RunState[] = [];
+    for (const v of values(loc, width)) {
+      const t = clone(s);
+      if (then(t, v)) out.push(t);
+    }
+    return out;
+  }
+
+  /** Executes one instruction; returns null to go on, or what advance() returns. */
+  function step(s: RunState, ins: Instr): 'cut' | 'dead' | RunState[] | null {
+    const pc = s.pc;
+    const op = ins.op;
+    switch (op) {
+      // ---- local ----
+      case Op.Mov:
+        if (ins.useImm) setReg(s, ins.dst, imm(ins), []);
+        else setReg(s, ins.dst, reg(s, ins.src), regDeps(s, ins.src));
+        break;
+      case Op.Add:
+      case Op.Sub:
+      case Op.And:
+      case Op.Or:
+      case Op.Xor:
+      case Op.Mul:
+      case Op.Div:
+      case Op.Mod:
+      case Op.Shl:
+      case Op.Shr: {
+        const a = reg(s, ins.src);
+        const b = right(s, ins);
+        let v: bigint;
+        switch (op) {
+          case Op.Add:
+            v = a + b;
+            break;
+          case Op.Sub:
+            v = a - b;
+            break;
+          case Op.And:
+            v = a & b;
+            break;
+          case Op.Or:
+            v = a | b;
+            break;
+          case Op.Xor:
+            v = a ^ b;
+            break;
+          case Op.Mul:
+            v = a * b;
+            break;
+          case Op.Div:
+            if (b === 0n) return 'dead';
+            v = a / b;
+            break;
+          case Op.Mod:
+            if (b === 0n) return 'dead';
+            v = a % b;
+            break;
+          case Op.Shl:
+            v = a << (b & 63n);
+            break;
+          default:
+            v = a >> (b & 63n);
+        }
+        setReg(s, ins.dst, v, union(regDeps(s, ins.src), rightDeps(s, ins)));
+        break;
+      }
+      case Op.SetCond:
+        setReg(
+          s,
+          ins.dst,
+          holds(ins.cond, reg(s, ins.src), right(s, ins)) ? 1n : 0n,
+          union(regDeps(s, ins.src), rightDeps(s, ins)),
+        );
+        break;
+      case Op.Branch: {
+        const deps = union(regDeps(s, ins.src), rightDeps(s, ins));
+        if (deps.length > 0) s.scopes.push({ deps, until: join[pc] as number });
+        if (holds(ins.cond, reg(s, ins.src), right(s, ins))) {
+          if (ins.target <= pc && !loopTurn(s, ins.target)) return 'cut';
+          s.pc = ins.target;
+          return null;
+        }
+        break;
+      }
+      case Op.Jump:
+        if (ins.target <= pc && !loopTurn(s, ins.target)) return 'cut';
+        s.pc = ins.target;
+        return null;
+      case Op.Record:
+        s.records.push([ins.base, ins.stride, reg(s, ins.src)]);
+        break;
+      case Op.Pause:
+      case Op.Tally:
+      case Op.RecordTotal:
+        break;
+      case Op.NoFence: {
+        if (ins.tag === 0) break;
+        // A fence; synchronize_srcu(s) names its domain's location.
+        const loc = ins.mode === Mode.None ? -1 : address(s, ins);
+        if (loc === null) return 'dead';
+        emit(s, {
+          dir: 'F',
+          loc,
+          value: 0n,
+          tags: ins.tag,
+          pc,
+          width: 0,
+          addr: [],
+          data: [],
+          rmwRead: -1,
+        });
+        break;
+      }
+
+      // ---- visible ----
+      case Op.Load:
+      case Op.Load64: {
+        const a = address(s, ins);
+        if (a === null) return 'dead';
+        const ad = addrDeps(s, ins);
+        s.pc = pc + 1;
+        if (ins.tag & (Tag.Rl | Tag.Ru)) {
+          // spin_is_locked(): locked (RL) or not (RU), whatever the lock word says.
+          return [Tag.Rl, Tag.Ru].map((t) => {
+            const c = clone(s);
+            const i = emit(c, {
+              dir: 'R',
+              loc: a,
+              value: 0n,
+              tags: t,
+              pc,
+              width: ins.width,
+              addr: ad,
+              data: [],
+              rmwRead: -1,
+            });
+            setReg(c, ins.dst, t === Tag.Rl ? 1n : 0n, [i]);
+            return c;
+          });
+        }
+        return readFork(s, a, ins.width, (t, v) => {
+          const i = emit(t, {
+            dir: 'R',
+            loc: a,
+            value: v,
+            tags: ins.tag,
+            pc,
+            width: ins.width,
+            addr: ad,
+            data: [],
+            rmwRead: -1,
+          });
+          setReg(t, ins.dst, v, [i]);
+          return true;
+        });
+      }
+      case Op.Store:
+      case Op.Store64: {
+        const a = address(s, ins);
+        if (a === null) return 'dead';
+        emit(s, {
+          dir: 'W',
+          loc: a,
+          value: atWidth(reg(s, ins.src), ins.width),
+          tags: ins.tag,
+          pc,
+          width: ins.width,
+          addr: addrDeps(s, ins),
+          data: regDeps(s, ins.src),
+          rmwRead: -1,
+        });
+        break;
+      }
+      case Op.AtomicAdd:
+      case Op.AtomicOr:
+      case Op.AtomicAnd:
+      case Op.AtomicXor:
+      case Op.AddUnless:
+      case Op.Xchg:
+      case Op.Cmpxchg: {
+        const a = address(s, ins);
+        if (a === null) return 'dead';
+        const ad = addrDeps(s, ins);
+        const tags = ins.tag | Tag.Rmw;
+        s.pc = pc + 1;
+        return readFork(s, a, ins.width, (t, old) => {
+          const r = emit(t, {
+            dir: 'R',
+            loc: a,
+            value: old,
+            tags,
+            pc,
+            width: ins.width,
+            addr: ad,
+            data: [],
+            rmwRead: -1,
+          });
+          let next: bigint | null;
+          // The write's value: computed from the read (herd7's data edge inside the RMW) and the
+          // operand, or the operand alone (xchg, cmpxchg).
+          let data: number[];
+          let result = old;
+          switch (op) {
+            case Op.AtomicAdd:
+              next = old + first(t, ins);
+              data = union([r], firstDeps(t, ins));
+              result = next;
+              break;
+            case Op.AtomicOr:
+              next = old | first(t, ins);
+              data = union([r], firstDeps(t, ins));
+              break;
+            case Op.AtomicAnd:
+              next = old & first(t, ins);
+              data = union([r], firstDeps(t, ins));
+              break;
+            case Op.AtomicXor:
+              next = old ^ first(t, ins);
+              data = union([r], firstDeps(t, ins));
+              break;
+            case Op.AddUnless:
+              next = old === atWidth(reg(t, ins.src2), ins.width) ? null : old + first(t, ins);
+              data = union([r], firstDeps(t, ins));
+              break;
+            case Op.Xchg:
+              next = reg(t, ins.src);
+              data = regDeps(t, ins.src);
+              break;
+            default:
+              next = old === atWidth(reg(t, ins.src), ins.width) ? reg(t, ins.src2) : null;
+              data = regDeps(t, ins.src2);
+          }
+          if (next !== null)
+            emit(t, {
+              dir: 'W',
+              loc: a,
+              value: atWidth(next, ins.width),
+              tags,
+              pc,
+              width: ins.width,
+              addr: ad,
+              data,
+              rmwRead: r,
+            });
+          setReg(t, ins.dst, atWidth(result, ins.width === 64 ? 64 : 32), [r]);
+          return true;
+        });
+      }
+      case Op.SpinLock:
+      case Op.SpinUnlock:
+      case Op.SpinTrylock: {
+        const a = address(s, ins);
+        if (a === null) return 'dead';
+        const ad = addrDeps(s, ins);
+        const lock = (c: RunState) => {
+          emit(c, {
+            dir: 'R',
+            loc: a,
+            value: 0n,
+            tags: Tag.Lkr,
+            pc,
+            width: 32,
+            addr: ad,
+            data: [],
+            rmwRead: -1,
+          });
+          const r = c.events.length - 1;
+          emit(c, {
+            dir: 'W',
+            loc: a,
+            value: 1n,
+            tags: Tag.Lkw,
+            pc,
+            width: 32,
+            addr: ad,
+            data: [],
+            rmwRead: r,
+          });
+        };
+        if (op === Op.SpinLock) lock(s);
+        else if (op === Op.SpinUnlock)
+          emit(s, {
+            dir: 'W',
+            loc: a,
+            value: 0n,
+            tags: Tag.Ul,
+            pc,
+            width: 32,
+            addr: ad,
+            data: [],
+            rmwRead: -1,
+          });
+        else {
+          s.pc = pc + 1;
+          const got = clone(s);
+          lock(got);
+          setReg(got, ins.dst, 1n, [got.events.length - 1]);
+          const failed = clone(s);
+          const f = emit(failed, {
+            dir: 'R',
+            loc: a,
+            value: 0n,
+            tags: Tag.Lf,
+            pc,
+            width: 32,
+            addr: ad,
+            data: [],
+            rmwRead: -1,
+          });
+          setReg(failed, ins.dst, 0n, [f]);
+          return [got, failed];
+        }
+        break;
+      }
+      case Op.Fence:
+        emit(s, {
+          dir: 'F',
+          loc: -1,
+          value: 0n,
+          tags: ins.tag || Tag.Mb,
+          pc,
+          width: 0,
+          addr: [],
+          data: [],
+          rmwRead: -1,
+        });
+        break;
+      case Op.AddrGen:
+        setReg(s, ins.dst, BigInt(POINTER_BASE + ins.base + cpu * ins.stride), []);
+        break;
+      case Op.CpuId:
+        setReg(s, ins.dst, BigInt(cpu), []);
+        break;
+      case Op.IrqSave:
+        setReg(s, ins.dst, 1n, []);
+        break;
+      case Op.PreemptDisable:
+      case Op.PreemptEnable:
+      case Op.IrqRestore:
+      case Op.IrqDisable:
+      case Op.IrqEnable:
+        break;
+      case Op.Halt:
+        return 'cut';
+      case Op.LoadLo:
+      case Op.LoadHi:
+      case Op.StoreLo:
+      case Op.StoreHi:
+        throw new AxiomaticRefusal(
+          'a 64-bit value is read or written in two halves (a 32-bit machine): the memory model takes whole accesses only',
+        );
+      default:
+        throw new AxiomaticRefusal(`the memory model has no events for opcode ${op}`);
+    }
+    s.pc = pc + 1;
+    return null;
+  }
+
+  /** Counts a turn of the loop at `target`; false when it goes past the bound. */
+  function loopTurn(s: RunState, target: number): boolean {
+    const n = (s.loops.get(target) ?? 0) + 1;
+    s.loops.set(target, n);
+    return n <= limits.unroll;
+  }
+}
+
+/** Whether an event is one of the lock events (they carry no value the model reads). */
+export function isLockEvent(tags: number): boolean {
+  return (tags & LOCK_TAGS) !== 0;
+}
