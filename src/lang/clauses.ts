@@ -21,6 +21,8 @@ export interface Condition {
   readonly quantifier: 'exists' | '~exists' | 'forall';
   /** As written, e.g. "(0:r0=0 /\ 1:r0=0)". */
   readonly text: string;
+  /** The proposition, for printing it as herd7 does. */
+  readonly prop: Expr;
   readonly holds: (m: Machine, s: Int32Array) => boolean;
 }
 
@@ -33,6 +35,8 @@ export interface ProgramClauses {
   /** What herd7 prints of an end state: the `locations` and what the condition reads, sorted. */
   readonly herdLocations: readonly {
     readonly text: string;
+    /** A register (`1:r0`), printed as it is; else memory, printed `[x]`. */
+    readonly register: boolean;
     readonly read: (m: Machine, s: Int32Array) => Scalar;
   }[];
 }
@@ -130,7 +134,12 @@ export function clausesOf(p: CompiledProgram): ProgramClauses {
           );
         const r = readerOf(p, c.prop);
         const text = p.source.slice(c.prop.span.start, c.prop.span.end);
-        condition = { quantifier: c.quantifier, text, holds: (m, s) => (r(m, s) ?? 0n) !== 0n };
+        condition = {
+          quantifier: c.quantifier,
+          text,
+          prop: c.prop,
+          holds: (m, s) => (r(m, s) ?? 0n) !== 0n,
+        };
         props.push(c.prop);
         for (const l of locationsIn(c.prop)) herdLocation(l);
         if (c.quantifier !== 'exists') {
@@ -207,7 +216,7 @@ export function clausesOf(p: CompiledProgram): ProgramClauses {
       : `1${locationText(p, e)}`;
   const herdLocations = [...herd.values()]
     .sort((a, b) => (rank(a.e) < rank(b.e) ? -1 : 1))
-    .map(({ text, read }) => ({ text, read }));
+    .map(({ text, read, e }) => ({ text, register: e.kind === 'regref', read }));
   return { observables, invariants, condition, filter, herdLocations };
 }
 

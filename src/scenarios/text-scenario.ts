@@ -21,21 +21,27 @@ import type {
 } from './types.ts';
 
 /**
- * Every program runs under either memory model (docs/machine.md, "Store buffers"): a parameter
- * like the others, so Step, Explore, links and the CLI carry it with no code of their own.
+ * Every program runs under a memory model (docs/machine.md, "Memory models"): a parameter like
+ * the others, so Step, Explore, links and the CLI carry it with no code of their own. sc and tso
+ * are machines the explorer steps; lkmm, the kernel's own model, is axiomatic (src/axiomatic).
  */
 export const MEMORY_PARAM: ChoiceParam = {
   name: 'memory',
   kind: 'choice',
   default: 'sc',
-  choices: MEMORY_MODELS,
+  choices: [...MEMORY_MODELS, 'lkmm'],
   description:
-    "memory model: sc, sequentially consistent (every store is seen at once), or tso, x86-TSO (each CPU's stores wait in a store buffer until flushed)",
+    "memory model: sc, sequentially consistent (every store is seen at once); tso, x86-TSO (each CPU's stores wait in a store buffer until flushed); or lkmm, the Linux kernel's memory model (tools/memory-model), answered as herd7 does",
 };
 
-/** The memory model a parameter set asks for. */
+/** The machine a parameter set runs on: lkmm's programs are compiled for a sequential machine. */
 export function memoryOf(p: Params): MemoryModel {
   return p.memory === 'tso' ? 'tso' : 'sc';
+}
+
+/** Whether a parameter set asks for the kernel's memory model, which the axiomatic engine answers. */
+export function isAxiomatic(p: Params): boolean {
+  return p.memory === 'lkmm';
 }
 
 export type TextScenarioDraft = Omit<ScenarioDraft, 'build' | 'observables' | 'invariants'> & {
@@ -68,7 +74,8 @@ class Compilations {
 
   get(p: Params, opts: BuildOptions = {}): CompiledProgram {
     // Live CPUs are real ones: their memory model is the hardware's, so a live build is sc.
-    const memory = opts.memory ?? (opts.live === true ? 'sc' : memoryOf(p));
+    const memory =
+      opts.memory ?? (opts.live === true ? 'sc' : isAxiomatic(p) ? 'lkmm' : memoryOf(p));
     const key = `${opts.padded === true ? 'P' : ''}${opts.packedCells === true ? 'K' : ''}${opts.live === true ? 'L' : ''}${memory}`;
     const forP = memo(this.byParams, p, () => new Map<string, CompiledProgram>());
     const known = forP.get(key);

@@ -1,12 +1,29 @@
-// `lab check <file>`: explore a program with a final condition and print herd7's verdict (the
-// states, Ok or No, the witnesses, `Observation <name> Never|Sometimes|Always`).
+// `lab check <file>`: a program with a final condition, answered as herd7 answers (the states,
+// Ok or No, the witnesses, `Observation <name> Never|Sometimes|Always`) under a memory model it
+// names. A herd7 litmus file (`C name` first) answers under the kernel's own model, lkmm, unless
+// --memory says sc or tso, which the explorer answers.
 
+import { AxiomaticRefusal, checkLkmm } from '../../axiomatic/check.ts';
 import { explore } from '../../explore/explore.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
-import { herdVerdict } from '../../explore/herd.ts';
+import { exploredEnds } from '../../explore/herd.ts';
+import { herdAnswer, type HerdAnswer } from '../../lang/herdAnswer.ts';
+import { herdHash } from '../../lang/herdHash.ts';
+import { isAxiomatic } from '../../scenarios/text-scenario.ts';
 import { intOption, paramsArg, parseCommand, programArg } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
+
+/** Whether a text is a herd7 litmus file: its first line (past comments) is `C name`. */
+export function isLitmusText(source: string): boolean {
+  const text = source.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|\(\*[\s\S]*?\*\)/g, '').trimStart();
+  return /^C[ \t]+\S/.test(text);
+}
+
+function withHash(source: string): { hash?: string } {
+  const hash = isLitmusText(source) ? herdHash(source) : null;
+  return hash === null ? {} : { hash };
+}
 
 export function checkCommand(argv: readonly string[]): string {
   const { values, positionals } = parseCommand(argv, {
@@ -17,26 +34,65 @@ export function checkCommand(argv: readonly string[]): string {
   });
   const path = positionals[0];
   if (path === undefined) throw new UsageError('missing program file: lab check test.litmus');
-  const { scenario: sc, compiled } = programArg(path);
-  const params = paramsArg(sc, values.set, undefined, values.memory);
-  const { machine } = sc.build(params);
-  const r = explore(
-    sc,
-    params,
-    { ...sc.bounds, switches: Infinity },
-    {
-      maxMemoryMB: intOption('max-memory', values['max-memory'], DEFAULT_MAX_MEMORY_MB, 65_536),
-    },
-  );
-  const verdict = herdVerdict(compiled, machine, r);
-  if (!verdict)
-    throw new UsageError(
+  if (positionals.length > 1)
+    throw new UsageError(`lab check takes one program file, not ${positionals.length}`);
+  const { scenario: sc, source } = programArg(path);
+  const memory = values.memory ?? (isLitmusText(source) ? 'lkmm' : 'sc');
+  const params = paramsArg(sc, values.set, undefined, memory);
+  const program = sc.program?.(params);
+  if (!program) throw new UsageError(`${path} is not a program`);
+  const noCondition = () =>
+    new UsageError(
       `${path} has no final condition: add one, as \`exists (0:r0=0 /\\ 1:r0=0)\` (or use lab explore)`,
     );
-  const incomplete = r.complete
+  let answer: HerdAnswer | null;
+  let complete = true;
+  let stopped: string | null = null;
+  if (isAxiomatic(params)) {
+    if (!program.clauses.condition) throw noCondition();
+    try {
+      const r = checkLkmm(program);
+      answer = herdAnswer(
+        program,
+        r.states.map((s) => ({ state: s.state, count: s.executions })),
+        'executions',
+        {
+          model: 'lkmm',
+          flags: r.flags,
+          loop: r.loopCut,
+          seconds: r.ms / 1000,
+          ...withHash(source),
+        },
+      );
+    } catch (e) {
+      if (e instanceof AxiomaticRefusal)
+        throw new UsageError(
+          `${path}: the kernel's memory model (lkmm) cannot answer this program: ${e.message}. Try --memory sc or --memory tso.`,
+        );
+      throw e;
+    }
+  } else {
+    const { machine } = sc.build(params);
+    const r = explore(
+      sc,
+      params,
+      { ...sc.bounds, switches: Infinity },
+      {
+        maxMemoryMB: intOption('max-memory', values['max-memory'], DEFAULT_MAX_MEMORY_MB, 65_536),
+      },
+    );
+    answer = herdAnswer(program, exploredEnds(machine, r), 'states', {
+      model: machine.tso ? 'tso' : 'sc',
+      seconds: r.stats.ms / 1000,
+      ...withHash(source),
+    });
+    complete = r.complete;
+    stopped = r.stopped;
+  }
+  if (!answer) throw noCondition();
+  const incomplete = complete
     ? null
-    : `INCOMPLETE: ${r.stopped ?? 'stopped'}: more end states may exist`;
-  if (values.json)
-    return toJson({ ...verdict, complete: r.complete, stopped: r.stopped, text: undefined });
-  return incomplete ? `${verdict.text}\n${incomplete}` : verdict.text;
+    : `INCOMPLETE: ${stopped ?? 'stopped'}: more end states may exist`;
+  if (values.json) return toJson({ ...answer, complete, stopped, text: undefined });
+  return incomplete ? `${answer.text}\n${incomplete}` : answer.text;
 }

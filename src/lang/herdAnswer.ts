@@ -1,0 +1,204 @@
+// A program's answer in herd7's words, from the end states an engine found: the states (over the
+// locations the condition and `locations` name), Ok or No, the witnesses, the flags, the
+// condition as herd7 prints it, and `Observation <name> Never|Sometimes|Always`. Both engines
+// answer through here: the axiomatic one (memory lkmm) counts consistent executions, as herd7
+// does; the explorer (sc, tso) counts end states, and says so. Every answer names its model on
+// a line of its own (`Model lkmm`), which herd7's readers skip.
+
+import { POINTER_BASE } from '../machine/isa.ts';
+import { cellAt } from '../machine/layout.ts';
+import type { Machine } from '../machine/machine.ts';
+import type { Expr } from './ast.ts';
+import type { CompiledProgram } from './compile.ts';
+
+/** An end state and how many executions (or explored end states: 1 each) reach it. */
+export interface EndState {
+  readonly state: Int32Array;
+  readonly count: number;
+}
+
+export type ModelName = 'sc' | 'tso' | 'lkmm';
+
+export interface HerdAnswer {
+  readonly model: ModelName;
+  /** herd7's words: Allowed for exists, Forbidden for ~exists, Required for forall. */
+  readonly kind: 'Allowed' | 'Forbidden' | 'Required';
+  /** Each end state over the herd locations, as herd7 prints it: "1:r0=0; [x]=1;". */
+  readonly states: readonly string[];
+  /** Whether the condition is validated (exists: some state has it; ~exists: none; forall: all). */
+  readonly ok: boolean;
+  /** Some runs went past a loop bound and were left out (herd7 prints `Loop Ok`). */
+  readonly loop: boolean;
+  /** As herd7 prints them: executions where the proposition holds and not (swapped for ~exists). */
+  readonly positive: number;
+  readonly negative: number;
+  /** What Positive and Negative count: consistent executions (lkmm) or end states (sc, tso). */
+  readonly counts: 'executions' | 'states';
+  readonly observation: 'Never' | 'Sometimes' | 'Always';
+  readonly flags: readonly string[];
+  /** The condition as herd7 prints it: `exists ([x]=1 /\ 1:r0=0)`. */
+  readonly condition: string;
+  /** herd7's text, with a `Model` line. */
+  readonly text: string;
+}
+
+export interface HerdOptions {
+  readonly model: ModelName;
+  readonly flags?: readonly string[];
+  readonly loop?: boolean;
+  readonly seconds?: number;
+  /** The Hash= line's value, where it is known. */
+  readonly hash?: string;
+}
+
+/** A value as herd7 prints it: a pointer as the name of what it points to, else the number. */
+export function herdValue(m: Machine, v: bigint | null): string {
+  if (v === null) return '?';
+  if (v >= BigInt(POINTER_BASE) && v < BigInt(POINTER_BASE + m.memWords)) {
+    const at = cellAt(m.layout, Number(v) - POINTER_BASE);
+    if (at) return at.cpu >= 0 ? `${at.cell.name}[${at.cpu}]` : at.cell.name;
+  }
+  return String(v);
+}
+
+/** herd7's order of values in a column: numbers (by value) before names (by name). */
+function compareValues(a: string, b: string): number {
+  const na = /^-?\d+$/.test(a);
+  const nb = /^-?\d+$/.test(b);
+  if (na && nb) {
+    const x = BigInt(a);
+    const y = BigInt(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (na !== nb) return na ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A location in a condition, as herd7 prints it: `1:r0`, or `[x]` for memory. */
+function printLocation(e: Expr): string {
+  switch (e.kind) {
+    case 'regref':
+      return `${e.thread}:${e.name}`;
+    case 'name':
+      return `[${e.name}]`;
+    case 'index':
+      return printLocation(e.object);
+    default:
+      return `[?]`;
+  }
+}
+
+function printValue(e: Expr): string {
+  switch (e.kind) {
+    case 'num':
+      return String(e.value);
+    case 'name':
+      return e.name;
+    case 'regref':
+      return `${e.thread}:${e.name}`;
+    case 'unary':
+      if (e.op === '-' && e.arg.kind === 'num') return String(-e.arg.value);
+      if (e.op === '&') return printValue(e.arg);
+      return '?';
+    default:
+      return '?';
+  }
+}
+
+/**
+ * A proposition as herd7 prints it: atoms `loc=v`, `/\` and `\/` with parentheses only where
+ * needed (an `\/` inside an `/\`), `not (…)` for `~`, `not`, `!` and `!=`.
+ */
+export function herdProposition(e: Expr): string {
+  const conj = (x: Expr): boolean => x.kind === 'binary' && (x.op === '/\\' || x.op === '&&');
+  const disj = (x: Expr): boolean => x.kind === 'binary' && (x.op === '\\/' || x.op === '||');
+  const go = (x: Expr, inConj: boolean): string => {
+    if (x.kind === 'binary') {
+      if (conj(x)) return `${go(x.left, true)} /\\ ${go(x.right, true)}`;
+      if (disj(x)) {
+        const s = `${go(x.left, false)} \\/ ${go(x.right, false)}`;
+        return inConj ? `(${s})` : s;
+      }
+      if (x.op === '=' || x.op === '==') return `${printLocation(x.left)}=${printValue(x.right)}`;
+      if (x.op === '!=') return `not (${printLocation(x.left)}=${printValue(x.right)})`;
+    }
+    if (x.kind === 'unary' && (x.op === '!' || x.op === '~')) return `not (${go(x.arg, false)})`;
+    if (x.kind === 'name' && (x.name === 'true' || x.name === 'false')) return x.name;
+    if (x.kind === 'regref' || x.kind === 'name') return `${printLocation(x)}=0`;
+    return '?';
+  };
+  return go(e, false);
+}
+
+/** herd7's answer for a program's end states, or null when the program has no condition. */
+export function herdAnswer(
+  p: CompiledProgram,
+  ends: Iterable<EndState>,
+  counts: 'executions' | 'states',
+  o: HerdOptions,
+): HerdAnswer | null {
+  const cond = p.clauses.condition;
+  if (!cond) return null;
+  const m = p.machine;
+  const filter = p.clauses.filter;
+  const locations = p.clauses.herdLocations;
+  const lines = new Map<string, string[]>();
+  let pos = 0;
+  let neg = 0;
+  for (const { state, count } of ends) {
+    if (filter && !filter(m, state)) continue;
+    const values = locations.map((l) => herdValue(m, l.read(m, state)));
+    const line = locations
+      .map((l, i) => `${l.register ? l.text : `[${l.text}]`}=${values[i] as string};`)
+      .join(' ');
+    if (!lines.has(line)) lines.set(line, values);
+    if (cond.holds(m, state)) pos += count;
+    else neg += count;
+  }
+  const states = [...lines.entries()]
+    .sort(([, a], [, b]) => {
+      for (let i = 0; i < a.length; i++) {
+        const c = compareValues(a[i] as string, b[i] as string);
+        if (c !== 0) return c;
+      }
+      return 0;
+    })
+    .map(([line]) => line);
+  const q = cond.quantifier;
+  const ok = q === 'exists' ? pos > 0 : q === '~exists' ? pos === 0 : neg === 0;
+  const observation = pos === 0 ? 'Never' : neg === 0 ? 'Always' : 'Sometimes';
+  const kind = q === 'forall' ? 'Required' : q === '~exists' ? 'Forbidden' : 'Allowed';
+  const [positive, negative] = q === '~exists' ? [neg, pos] : [pos, neg];
+  const condition = `${q} (${herdProposition(cond.prop)})`;
+  const flags = [...(o.flags ?? [])].sort();
+  const loop = o.loop === true;
+  const name = p.name;
+  const text = [
+    `Test ${name} ${kind}`,
+    `States ${states.length}`,
+    ...states,
+    `${loop ? 'Loop ' : ''}${ok ? 'Ok' : 'No'}`,
+    'Witnesses',
+    `Positive: ${positive} Negative: ${negative}`,
+    ...flags.map((f) => `Flag ${f}`),
+    `Condition ${condition}`,
+    `Observation ${name} ${observation} ${pos} ${neg}`,
+    ...(o.seconds === undefined ? [] : [`Time ${name} ${o.seconds.toFixed(2)}`]),
+    `Model ${o.model}${counts === 'states' ? ' (Positive and Negative count end states)' : ''}`,
+    ...(o.hash === undefined ? [] : [`Hash=${o.hash}`]),
+  ].join('\n');
+  return {
+    model: o.model,
+    kind,
+    states,
+    ok,
+    loop,
+    positive,
+    negative,
+    counts,
+    observation,
+    flags,
+    condition,
+    text,
+  };
+}
