@@ -97,8 +97,12 @@ function singlestep(r: Relation): Relation {
   return r.minus(r.seq(r));
 }
 
-/** Judges one candidate execution under the LKMM. */
-export function lkmm(x: Execution): LkmmVerdict {
+/**
+ * Judges one candidate execution under the LKMM. Unless `full`, it stops at the first broken
+ * axiom (the relations after it are then left empty): what counting executions needs. `full`
+ * computes every relation and checks every axiom, for the graph and its explanations.
+ */
+export function lkmm(x: Execution, full = false): LkmmVerdict {
   const ev = x.events;
   const n = ev.length;
   const all = EventSet.all(n);
@@ -268,6 +272,51 @@ export function lkmm(x: Execution): LkmmVerdict {
   const com = rf.union(co, fr);
   const coherenceRel = poLoc.union(com);
   const atomicBad = rmw.inter(fre.seq(coe));
+  const broken: Axiom[] = [];
+  const empty = new Relation(n);
+  const rel = {
+    po,
+    rf,
+    co,
+    fr,
+    addr,
+    data,
+    ctrl,
+    rmw,
+    poLoc,
+    ppo: empty,
+    fence: empty,
+    strongFence: empty,
+    mb: empty,
+    wmb: empty,
+    rmb: empty,
+    poRel: empty,
+    acqPo: empty,
+    poUnlockLockPo: empty,
+    rfe,
+    ext,
+    int,
+    prop: empty,
+    hb: empty,
+    pb: empty,
+    rb: empty,
+    rcuFence: empty,
+    ofAxiom: {} as Partial<Record<Axiom, Relation>>,
+  };
+  const verdict = (): LkmmVerdict => ({
+    consistent: broken.length === 0,
+    broken,
+    flags: broken.length === 0 ? flags : [],
+    rel,
+  });
+  rel.ofAxiom.coherence = coherenceRel;
+  rel.ofAxiom.atomic = atomicBad;
+  if (!coherenceRel.acyclic()) broken.push('coherence');
+  if (!atomicBad.isEmpty()) broken.push('atomic');
+  if (!lockNest.isEmpty()) broken.push('lock-nest');
+  if (!nestedIsLocked.isEmpty()) broken.push('nested-is-locked');
+  if (!unmatchedLocks.isEmpty()) broken.push('unmatched-locks');
+  if (broken.length > 0 && !full) return verdict();
 
   const dep = addr.union(data);
   const rwdep = dep.union(ctrl).restrict(null, W);
@@ -289,8 +338,17 @@ export function lkmm(x: Execution): LkmmVerdict {
     .seq(rfe.opt())
     .restrict(null, marked);
   const hb = markedId.seq(ppo.union(rfe, prop.minus(id).inter(int))).restrict(null, marked);
+  Object.assign(rel, { ppo, fence: fence0, strongFence: strongFence0, mb, wmb, rmb, poRel, acqPo });
+  Object.assign(rel, { poUnlockLockPo, prop, hb });
+  rel.ofAxiom['happens-before'] = hb;
+  if (!hb.acyclic()) broken.push('happens-before');
+  if (broken.length > 0 && !full) return verdict();
   const hbStar = hb.star();
   const pb = prop.seq(strongFence0).seq(hbStar).restrict(null, marked);
+  rel.pb = pb;
+  rel.ofAxiom.propagation = pb;
+  if (!pb.acyclic()) broken.push('propagation');
+  if (broken.length > 0 && !full) return verdict();
   const pbStar = pb.star();
 
   // RCU.
@@ -326,6 +384,10 @@ export function lkmm(x: Execution): LkmmVerdict {
   const fence = fence0.union(rcuFence);
   const strongFence = strongFence0.union(rcuFence);
   const rb = prop.seq(rcuFence).seq(hbStar).seq(pbStar).restrict(null, marked);
+  Object.assign(rel, { fence, strongFence, rcuFence, rb });
+  rel.ofAxiom.rcu = rb;
+  if (!rb.irreflexive()) broken.push('rcu');
+  if (broken.length > 0 && !full) return verdict();
 
   // Plain accesses and data races.
   const plainW = plain.inter(W);
@@ -376,58 +438,9 @@ export function lkmm(x: Execution): LkmmVerdict {
   const rwRace = preRace.inter(fr).minus(rwXbstar);
   flag('data-race', !wwRace.union(wrRace, rwRace).isEmpty());
 
-  const broken: Axiom[] = [];
-  if (!coherenceRel.acyclic()) broken.push('coherence');
-  if (!atomicBad.isEmpty()) broken.push('atomic');
-  if (!hb.acyclic()) broken.push('happens-before');
-  if (!pb.acyclic()) broken.push('propagation');
-  if (!rb.irreflexive()) broken.push('rcu');
+  rel.ofAxiom['plain-coherence'] = plainCoherenceBad;
   if (!plainCoherenceBad.isEmpty()) broken.push('plain-coherence');
-  if (!lockNest.isEmpty()) broken.push('lock-nest');
-  if (!nestedIsLocked.isEmpty()) broken.push('nested-is-locked');
-  if (!unmatchedLocks.isEmpty()) broken.push('unmatched-locks');
-
-  return {
-    consistent: broken.length === 0,
-    broken,
-    flags,
-    rel: {
-      po,
-      rf,
-      co,
-      fr,
-      addr,
-      data,
-      ctrl,
-      rmw,
-      poLoc,
-      ppo,
-      fence,
-      strongFence,
-      mb,
-      wmb,
-      rmb,
-      poRel,
-      acqPo,
-      poUnlockLockPo,
-      rfe,
-      ext,
-      int,
-      prop,
-      hb,
-      pb,
-      rb,
-      rcuFence,
-      ofAxiom: {
-        coherence: coherenceRel,
-        'happens-before': hb,
-        propagation: pb,
-        rcu: rb,
-        atomic: atomicBad,
-        'plain-coherence': plainCoherenceBad,
-      },
-    },
-  };
+  return verdict();
 }
 
 function equalRel(a: Relation, b: Relation): boolean {

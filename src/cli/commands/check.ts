@@ -3,7 +3,7 @@
 // names. A herd7 litmus file (`C name` first) answers under the kernel's own model, lkmm, unless
 // --memory says sc or tso, which the explorer answers.
 
-import { AxiomaticRefusal, checkLkmm } from '../../axiomatic/check.ts';
+import { AxiomaticRefusal, type AxiomaticResult, checkLkmm } from '../../axiomatic/check.ts';
 import { explore } from '../../explore/explore.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
 import { exploredEnds } from '../../explore/herd.ts';
@@ -25,6 +25,68 @@ function withHash(source: string): { hash?: string } {
   return hash === null ? {} : { hash };
 }
 
+/** What `lab check` answers for a program: herd7's verdict, and whether the search was whole. */
+export interface CheckAnswer {
+  readonly answer: HerdAnswer;
+  readonly complete: boolean;
+  readonly stopped: string | null;
+}
+
+/**
+ * Answers a program file's condition under `memory` (by default lkmm for a herd7 litmus file,
+ * sc for the lab's own programs); throws UsageError with the reason when it cannot.
+ */
+export function checkProgram(path: string, options: CheckOptions = {}): CheckAnswer {
+  const { scenario: sc, source } = programArg(path);
+  const memory = options.memory ?? (isLitmusText(source) ? 'lkmm' : 'sc');
+  const params = paramsArg(sc, options.set, undefined, memory);
+  const program = sc.program?.(params);
+  if (!program) throw new UsageError(`${path} is not a program`);
+  if (!program.clauses.condition)
+    throw new UsageError(
+      `${path} has no final condition: add one, as \`exists (0:r0=0 /\\ 1:r0=0)\` (or use lab explore)`,
+    );
+  let answer: HerdAnswer | null;
+  if (isAxiomatic(params)) {
+    let r: AxiomaticResult;
+    try {
+      r = checkLkmm(program);
+    } catch (e) {
+      if (e instanceof AxiomaticRefusal)
+        throw new UsageError(
+          `${path}: the kernel's memory model (lkmm) cannot answer this program: ${e.message}. Try --memory sc or --memory tso.`,
+        );
+      throw e;
+    }
+    answer = herdAnswer(
+      program,
+      r.states.map((s) => ({ state: s.state, count: s.executions })),
+      'executions',
+      { model: 'lkmm', flags: r.flags, loop: r.loopCut, seconds: r.ms / 1000, ...withHash(source) },
+    );
+    return { answer: answer as HerdAnswer, complete: true, stopped: null };
+  }
+  const { machine } = sc.build(params);
+  const r = explore(
+    sc,
+    params,
+    { ...sc.bounds, switches: Infinity },
+    { maxMemoryMB: options.maxMemoryMB ?? DEFAULT_MAX_MEMORY_MB },
+  );
+  answer = herdAnswer(program, exploredEnds(machine, r), 'states', {
+    model: machine.tso ? 'tso' : 'sc',
+    seconds: r.stats.ms / 1000,
+    ...withHash(source),
+  });
+  return { answer: answer as HerdAnswer, complete: r.complete, stopped: r.stopped };
+}
+
+export interface CheckOptions {
+  readonly memory?: string;
+  readonly set?: readonly string[];
+  readonly maxMemoryMB?: number;
+}
+
 export function checkCommand(argv: readonly string[]): string {
   const { values, positionals } = parseCommand(argv, {
     set: { type: 'string', multiple: true },
@@ -36,60 +98,11 @@ export function checkCommand(argv: readonly string[]): string {
   if (path === undefined) throw new UsageError('missing program file: lab check test.litmus');
   if (positionals.length > 1)
     throw new UsageError(`lab check takes one program file, not ${positionals.length}`);
-  const { scenario: sc, source } = programArg(path);
-  const memory = values.memory ?? (isLitmusText(source) ? 'lkmm' : 'sc');
-  const params = paramsArg(sc, values.set, undefined, memory);
-  const program = sc.program?.(params);
-  if (!program) throw new UsageError(`${path} is not a program`);
-  const noCondition = () =>
-    new UsageError(
-      `${path} has no final condition: add one, as \`exists (0:r0=0 /\\ 1:r0=0)\` (or use lab explore)`,
-    );
-  let answer: HerdAnswer | null;
-  let complete = true;
-  let stopped: string | null = null;
-  if (isAxiomatic(params)) {
-    if (!program.clauses.condition) throw noCondition();
-    try {
-      const r = checkLkmm(program);
-      answer = herdAnswer(
-        program,
-        r.states.map((s) => ({ state: s.state, count: s.executions })),
-        'executions',
-        {
-          model: 'lkmm',
-          flags: r.flags,
-          loop: r.loopCut,
-          seconds: r.ms / 1000,
-          ...withHash(source),
-        },
-      );
-    } catch (e) {
-      if (e instanceof AxiomaticRefusal)
-        throw new UsageError(
-          `${path}: the kernel's memory model (lkmm) cannot answer this program: ${e.message}. Try --memory sc or --memory tso.`,
-        );
-      throw e;
-    }
-  } else {
-    const { machine } = sc.build(params);
-    const r = explore(
-      sc,
-      params,
-      { ...sc.bounds, switches: Infinity },
-      {
-        maxMemoryMB: intOption('max-memory', values['max-memory'], DEFAULT_MAX_MEMORY_MB, 65_536),
-      },
-    );
-    answer = herdAnswer(program, exploredEnds(machine, r), 'states', {
-      model: machine.tso ? 'tso' : 'sc',
-      seconds: r.stats.ms / 1000,
-      ...withHash(source),
-    });
-    complete = r.complete;
-    stopped = r.stopped;
-  }
-  if (!answer) throw noCondition();
+  const { answer, complete, stopped } = checkProgram(path, {
+    ...(values.memory === undefined ? {} : { memory: values.memory }),
+    ...(values.set === undefined ? {} : { set: values.set }),
+    maxMemoryMB: intOption('max-memory', values['max-memory'], DEFAULT_MAX_MEMORY_MB, 65_536),
+  });
   const incomplete = complete
     ? null
     : `INCOMPLETE: ${stopped ?? 'stopped'}: more end states may exist`;
