@@ -204,6 +204,66 @@ function stateKey(s: Int32Array, m: Machine): string {
   );
 }
 
+/** One candidate execution of a program and the end state it leaves. */
+export interface Candidate {
+  readonly skeleton: Skeleton;
+  readonly execution: Execution;
+  readonly state: Int32Array;
+}
+
+/** A program's candidates, and whether some runs were cut at a loop bound. */
+export interface Candidates {
+  readonly all: Iterable<Candidate>;
+  readonly loopCut: boolean;
+}
+
+/**
+ * Every candidate execution of a program, consistent or not, whose values are determined and
+ * whose end state passes the program's filter; throws AxiomaticRefusal for a program the engine
+ * cannot take, with the reason and the size found.
+ */
+export function candidatesOf(
+  p: CompiledProgram,
+  limits: AxiomaticLimits = DEFAULT_AXIOMATIC_LIMITS,
+): Candidates {
+  const m = p.machine;
+  const threads = threadsOf(p);
+  const { runs, cut } = valueSets(p, threads, limits);
+  const combos = runs.reduce((n, r) => n * r.length, 1);
+  if (combos > limits.maxCombinations)
+    throw new AxiomaticRefusal(
+      `the threads' runs combine in ${combos} ways (${runs.map((r) => r.length).join(' × ')}): more than the ${limits.maxCombinations} the engine enumerates`,
+    );
+  const filter = p.clauses.filter;
+  function* all(): Generator<Candidate> {
+    const pick: ThreadRun[] = [];
+    let judged = 0;
+    function* visit(i: number): Generator<Candidate> {
+      if (i === runs.length) {
+        const sk = skeleton(pick.slice(), (loc, width) => initialValue(m, loc, width));
+        for (const x of candidates(sk)) {
+          if (!determined(sk, x)) continue;
+          const state = endState(m, threads, sk, x);
+          if (filter && !filter(m, state)) continue;
+          if (++judged > limits.maxCandidates)
+            throw new AxiomaticRefusal(
+              `more than ${limits.maxCandidates} candidate executions: too many to judge`,
+            );
+          yield { skeleton: sk, execution: x, state };
+        }
+        return;
+      }
+      for (const r of runs[i] as readonly ThreadRun[]) {
+        pick.push(r);
+        yield* visit(i + 1);
+        pick.pop();
+      }
+    }
+    yield* visit(0);
+  }
+  return { all: all(), loopCut: cut };
+}
+
 /**
  * Every consistent execution of a program under the LKMM; throws AxiomaticRefusal for a program
  * the engine cannot take, with the reason and the size found.
@@ -214,14 +274,7 @@ export function checkLkmm(
 ): AxiomaticResult {
   const t0 = now();
   const m = p.machine;
-  const threads = threadsOf(p);
-  const { runs, cut } = valueSets(p, threads, limits);
-  const combos = runs.reduce((n, r) => n * r.length, 1);
-  if (combos > limits.maxCombinations)
-    throw new AxiomaticRefusal(
-      `the threads' runs combine in ${combos} ways (${runs.map((r) => r.length).join(' × ')}): more than the ${limits.maxCombinations} the engine enumerates`,
-    );
-  const filter = p.clauses.filter;
+  const { all, loopCut } = candidatesOf(p, limits);
   const states = new Map<
     string,
     { state: Int32Array; executions: number; example: AxiomaticExecution }
@@ -229,48 +282,25 @@ export function checkLkmm(
   const flags = new Set<string>();
   let executions = 0;
   let judged = 0;
-  const pick: ThreadRun[] = [];
-  const visit = (i: number): void => {
-    if (i === runs.length) {
-      const sk = skeleton(pick, (loc, width) => initialValue(m, loc, width));
-      for (const x of candidates(sk)) {
-        if (!determined(sk, x)) continue;
-        const s = endState(m, threads, sk, x);
-        if (filter && !filter(m, s)) continue;
-        if (++judged > limits.maxCandidates)
-          throw new AxiomaticRefusal(
-            `more than ${limits.maxCandidates} candidate executions: too many to judge`,
-          );
-        const verdict = lkmm(x);
-        if (!verdict.consistent) continue;
-        executions++;
-        for (const f of verdict.flags) flags.add(f);
-        const key = stateKey(s, m);
-        const seen = states.get(key);
-        if (seen) seen.executions++;
-        else
-          states.set(key, {
-            state: s,
-            executions: 1,
-            example: { skeleton: sk, execution: x, verdict },
-          });
-      }
-      return;
-    }
-    for (const r of runs[i] as readonly ThreadRun[]) {
-      pick.push(r);
-      visit(i + 1);
-      pick.pop();
-    }
-  };
-  visit(0);
+  for (const { skeleton: sk, execution: x, state } of all) {
+    judged++;
+    const verdict = lkmm(x);
+    if (!verdict.consistent) continue;
+    executions++;
+    for (const f of verdict.flags) flags.add(f);
+    const key = stateKey(state, m);
+    const seen = states.get(key);
+    if (seen) seen.executions++;
+    else
+      states.set(key, { state, executions: 1, example: { skeleton: sk, execution: x, verdict } });
+  }
   return {
     model: 'lkmm',
     states: [...states.values()],
     executions,
     candidates: judged,
     flags: [...flags].sort(),
-    loopCut: cut,
+    loopCut,
     ms: now() - t0,
   };
 }

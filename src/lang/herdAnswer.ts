@@ -61,6 +61,20 @@ export function herdValue(m: Machine, v: bigint | null): string {
   return String(v);
 }
 
+/** An end state as herd7 prints it (`1:r0=0; [x]=1;`), and its column values for sorting. */
+export function herdLine(
+  p: CompiledProgram,
+  state: Int32Array,
+): { line: string; values: string[] } {
+  const m = p.machine;
+  const locations = p.clauses.herdLocations;
+  const values = locations.map((l) => herdValue(m, l.read(m, state)));
+  const line = locations
+    .map((l, i) => `${l.register ? l.text : `[${l.text}]`}=${values[i] as string};`)
+    .join(' ');
+  return { line, values };
+}
+
 /** herd7's order of values in a column: numbers (by value) before names (by name). */
 function compareValues(a: string, b: string): number {
   const na = /^-?\d+$/.test(a);
@@ -141,16 +155,12 @@ export function herdAnswer(
   if (!cond) return null;
   const m = p.machine;
   const filter = p.clauses.filter;
-  const locations = p.clauses.herdLocations;
   const lines = new Map<string, string[]>();
   let pos = 0;
   let neg = 0;
   for (const { state, count } of ends) {
     if (filter && !filter(m, state)) continue;
-    const values = locations.map((l) => herdValue(m, l.read(m, state)));
-    const line = locations
-      .map((l, i) => `${l.register ? l.text : `[${l.text}]`}=${values[i] as string};`)
-      .join(' ');
+    const { line, values } = herdLine(p, state);
     if (!lines.has(line)) lines.set(line, values);
     if (cond.holds(m, state)) pos += count;
     else neg += count;
