@@ -138,8 +138,16 @@ function valueSets(
               );
           }
         }
-    if (!grew) return { runs, cut };
-    if (round > 32)
+    // A value a read may really return comes down a chain of reads, each reading a write that
+    // the one before computed, and no read twice in a chain (herd7 drops such self-justifying
+    // values). So chains are no longer than all the reads a run of each thread makes, and a
+    // round per read is enough: later rounds only add values no execution can justify.
+    const reads = runs.reduce(
+      (n, rs) => n + Math.max(0, ...rs.map((r) => r.events.filter((e) => e.dir === 'R').length)),
+      0,
+    );
+    if (!grew || round > reads) return { runs, cut };
+    if (round > 64)
       throw new AxiomaticRefusal(
         'the values a read may return do not settle: too many to enumerate',
       );
