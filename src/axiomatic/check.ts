@@ -236,7 +236,17 @@ export function candidatesOf(
 ): Candidates {
   const m = p.machine;
   const threads = threadsOf(p);
-  const { runs, cut } = valueSets(p, threads, limits);
+  // herd7 unrolls a loop twice; a program that says `#pragma lab loop_bound N` gets N.
+  const bound = p.ast.items.some((it) => it.kind === 'pragma' && it.key === 'loop_bound')
+    ? p.module.settings.loopBound
+    : limits.unroll;
+  const { runs, cut } = valueSets(p, threads, { ...limits, unroll: bound });
+  runs.forEach((r, i) => {
+    if (r.length === 0 && cut)
+      throw new AxiomaticRefusal(
+        `every run of ${threads[i]?.name ?? 'a thread'} goes round a loop more than ${bound} times, the bound: raise it with #pragma lab loop_bound`,
+      );
+  });
   const combos = runs.reduce((n, r) => n * r.length, 1);
   if (combos > limits.maxCombinations)
     throw new AxiomaticRefusal(
