@@ -17,6 +17,7 @@ import { irqLocalRmw } from './catalogue/irq-local-rmw.ts';
 import { cmpxchgLocalGeneric } from './catalogue/cmpxchg-local-generic.ts';
 import { tornRead32 } from './catalogue/torn-read-32.ts';
 import { percpuRwsem } from './catalogue/percpu-rwsem.ts';
+import { seqcountSum } from './catalogue/seqcount-sum.ts';
 import { PROGRAM_ID, programScenario, type ProgramResult } from './program.ts';
 import type { Scenario } from './types.ts';
 
@@ -47,6 +48,7 @@ export const catalogue: readonly Scenario[] = [
   percpuModern,
   tornRead32,
   percpuRwsem,
+  seqcountSum,
 ];
 
 /** The program typed into the lab that this page (or worker) has open, if any. */
