@@ -9,6 +9,9 @@ const baseURL = `http://localhost:${port}`;
 
 export default defineConfig({
   testDir: './e2e',
+  // Screenshots are named for what they show and the OS that drew them (fonts are rasterised
+  // differently on each), not for the project that ran them.
+  snapshotPathTemplate: '{testDir}/{testFileDir}/{testFileName}-snapshots/{arg}-{platform}{ext}',
   forbidOnly: !!process.env.CI,
   retries: 0,
   // Two cores: one worker in CI keeps timings steady; locally Playwright picks.

@@ -22,6 +22,8 @@ export default defineConfig({
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, 'e2e/**'],
+    // The bundled fonts' metrics and the charts' text styles, for the chart layout tests.
+    globalSetup: ['test/chartFonts.setup.ts'],
     // Some tests explore every interleaving of a scenario (hundreds of thousands of states) three
     // or four times over; on a busy shared CI machine one took over vitest's 5 s default. The
     // timeout only guards against a hang: no test asserts a duration.

@@ -1,7 +1,14 @@
 import { easeCubicInOut, easeCubicOut, interpolateNumber, select } from 'd3';
 import { type Ref, useLayoutEffect, useRef } from 'react';
 import { Hatch, YTicks } from './parts.tsx';
-import { batchBox, counterLayout, type GlobalMode, landingBox } from './counterLayout.ts';
+import {
+  batchBox,
+  counterLayout,
+  type GlobalMode,
+  landingBox,
+  readBoxes,
+  readText,
+} from './counterLayout.ts';
 import { GROW_MS, POUR_MS, RETRY_MS, SWEEP_MS, useReducedMotion } from './motion.ts';
 import { type Box, pourAt, pourPath } from './pour.ts';
 import type { SumSweep } from './sumSweep.ts';
@@ -380,20 +387,20 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
             />
           </g>
           {/* What the sum has read (its value) and what it has not read yet. */}
-          {[
-            { x: gc.x, width: gc.width, read: sweep.global ? n(sweep.global.value) : null },
-            ...l.slots.map((b) => {
-              const r = sweep.reads.find((x) => x.cpu === b.cpu);
-              return { x: b.x, width: b.width, read: r ? String(r.value) : null };
-            }),
-          ].map((c, i) => (
-            <g key={i} className={c.read === null ? 'unread' : 'read'}>
-              <rect x={c.x} y={l.height - 24} width={c.width} height={21} rx={3} />
-              <text x={c.x + c.width / 2} y={l.height - 8} textAnchor="middle">
-                {c.read === null ? 'not yet' : `✓ ${c.read}`}
-              </text>
-            </g>
-          ))}
+          {readBoxes(l).map((box, i) => {
+            const cpu = l.slots[i - 1]?.cpu;
+            const r = cpu === undefined ? null : sweep.reads.find((x) => x.cpu === cpu);
+            const read =
+              i === 0 ? (sweep.global ? n(sweep.global.value) : null) : r ? String(r.value) : null;
+            return (
+              <g key={i} className={read === null ? 'unread' : 'read'}>
+                <rect x={box.x} y={box.y} width={box.width} height={box.height} rx={3} />
+                <text x={box.x + box.width / 2} y={l.height - 8} textAnchor="middle">
+                  {readText(read, box.width)}
+                </text>
+              </g>
+            );
+          })}
           <text className="sweep-status" x={4} y={18}>
             {sweepShort(sweep)}
           </text>

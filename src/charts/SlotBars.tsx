@@ -27,6 +27,7 @@ export function SlotBars({
 }) {
   const { width: w, height: h } = size;
   const l = slotBarsLayout(values, batch, w, h);
+  const pitch = l.bars.length > 1 ? (l.bars[1]?.x ?? 0) - (l.bars[0]?.x ?? 0) : w;
   const summary = `${label}: ${values.map((v, k) => `CPU${k} ${v}`).join(', ')}${batch === null ? '' : `; ${thresholdName} ±${batch}`}`;
   return (
     <svg className="slot-bars" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={summary}>
@@ -65,9 +66,9 @@ export function SlotBars({
               ↑ folded
             </text>
           )}
-          {barLabel(b.cpu, b.value, l.bars.length) !== null && (
+          {barLabel(b.cpu, b.value, l.bars.length, pitch) !== null && (
             <text x={b.x + b.width / 2} y={h - 8} textAnchor="middle" className="bar-label">
-              {barLabel(b.cpu, b.value, l.bars.length)}
+              {barLabel(b.cpu, b.value, l.bars.length, pitch)}
             </text>
           )}
         </g>

@@ -63,11 +63,23 @@ export function slotBarsLayout(
 }
 
 /**
- * The label under CPU k's bar, or null: "CPU1: 31" while they fit (up to 6 CPUs), then the CPU
- * number alone on every few bars (the values are in the chart's accessible summary).
+ * The label under CPU k's bar, or null: "CPU1: 31" while they fit (up to 6 CPUs, and while the
+ * bars' pitch holds the words: 16 px text, under 9.5 units a character), else "CPU1", then the
+ * CPU number alone on every few bars, as many as fit (the values are in the chart's accessible
+ * summary).
  */
-export function barLabel(cpu: number, value: number, count: number): string | null {
-  if (count <= 6) return `CPU${String(cpu)}: ${String(value)}`;
-  const every = Math.ceil(count / 16);
+export function barLabel(
+  cpu: number,
+  value: number,
+  count: number,
+  pitch = Infinity,
+): string | null {
+  if (count <= 6) {
+    const full = `CPU${String(cpu)}: ${String(value)}`;
+    return full.length * 9.5 <= pitch - 4 ? full : `CPU${String(cpu)}`;
+  }
+  // Every few bars: at most 16 labels, and far enough apart for the widest number.
+  const widest = String(count - 1).length * 9.5 + 6;
+  const every = Math.max(Math.ceil(count / 16), Math.ceil(widest / pitch));
   return cpu % every === 0 ? String(cpu) : null;
 }
