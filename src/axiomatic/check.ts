@@ -109,26 +109,32 @@ function valueSets(
   limits: AxiomaticLimits,
 ): { runs: (readonly ThreadRun[])[]; cut: boolean } {
   const m = p.machine;
-  const sets = new Map<number, Set<bigint>>();
-  const values = (loc: number, width: number): bigint[] => {
-    const out = new Set<bigint>([initialValue(m, loc, width)]);
-    for (const v of sets.get(loc) ?? []) out.add(atWidth(v, width));
-    return [...out].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  };
+  // What each thread's runs write, by location: a thread's reads are offered the others'.
+  const sets = threads.map(() => new Map<number, Set<bigint>>());
+  const valuesFor =
+    (t: number) =>
+    (loc: number, width: number): bigint[] => {
+      const out = new Set<bigint>([initialValue(m, loc, width)]);
+      sets.forEach((byLoc, u) => {
+        if (u !== t) for (const v of byLoc.get(loc) ?? []) out.add(atWidth(v, width));
+      });
+      return [...out].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    };
   for (let round = 0; ; round++) {
     let grew = false;
     let cut = false;
-    const runs = threads.map((t) => {
-      const r = threadRuns(m, t.ctx, t.cpu, values, limits);
+    const runs = threads.map((t, i) => {
+      const r = threadRuns(m, t.ctx, t.cpu, valuesFor(i), limits);
       if (r.cut > 0) cut = true;
       return r.runs;
     });
-    for (const rs of runs)
+    for (const [i, rs] of runs.entries())
       for (const r of rs)
         for (const e of r.events) {
           if (e.dir !== 'W' || isLockEvent(e.tags)) continue;
-          const set = sets.get(e.loc) ?? new Set<bigint>();
-          sets.set(e.loc, set);
+          const mine = sets[i] as Map<number, Set<bigint>>;
+          const set = mine.get(e.loc) ?? new Set<bigint>();
+          mine.set(e.loc, set);
           if (!set.has(e.value)) {
             set.add(e.value);
             grew = true;
@@ -152,6 +158,32 @@ function valueSets(
         'the values a read may return do not settle: too many to enumerate',
       );
   }
+}
+
+/**
+ * Whether every ordinary read of a combination of runs has a write it could read from: the
+ * initial value or some run's write of the same value at the same location. Most combinations
+ * of guessed values fail this, and are dropped before their relations are built.
+ */
+function sourced(
+  runs: readonly ThreadRun[],
+  initial: (loc: number, width: number) => bigint,
+): boolean {
+  const written = new Map<number, bigint[]>();
+  for (const r of runs)
+    for (const e of r.events)
+      if (e.dir === 'W' && !isLockEvent(e.tags)) {
+        const at = written.get(e.loc);
+        if (at) at.push(e.value);
+        else written.set(e.loc, [e.value]);
+      }
+  for (const r of runs)
+    for (const e of r.events) {
+      if (e.dir !== 'R' || isLockEvent(e.tags)) continue;
+      if (initial(e.loc, e.width) === e.value) continue;
+      if (!(written.get(e.loc) ?? []).some((v) => atWidth(v, e.width) === e.value)) return false;
+    }
+  return true;
 }
 
 /** The machine state an execution ends in: each thread's registers, each location's last write. */
@@ -258,6 +290,7 @@ export function candidatesOf(
     let judged = 0;
     function* visit(i: number): Generator<Candidate> {
       if (i === runs.length) {
+        if (!sourced(pick, (loc, width) => initialValue(m, loc, width))) return;
         const sk = skeleton(pick.slice(), (loc, width) => initialValue(m, loc, width));
         for (const x of candidates(sk)) {
           if (!determined(sk, x)) continue;
