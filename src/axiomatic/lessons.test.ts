@@ -41,3 +41,27 @@ describe('seqcount-sum under every memory model', () => {
     },
   );
 });
+
+describe('percpu-ref-switch under every memory model', () => {
+  const ref = findScenario('percpu-ref-switch');
+  if (!ref) throw new Error('percpu-ref-switch is not in the catalogue');
+  it.each(['release', 'once'])('%s never loses a get under sc and tso', (variant) => {
+    for (const memory of ['sc', 'tso']) {
+      const r = explore(ref, resolveParams(ref, { variant, memory }), {
+        ...ref.bounds,
+        switches: Infinity,
+      });
+      expect(r.outcomes.filter((o) => o.violations.length > 0)).toEqual([]);
+    }
+  });
+  it('the release keeps every get counted under the kernel’s model; WRITE_ONCE() does not', () => {
+    const kept = axiomaticAnswer(ref, resolveParams(ref, { variant: 'release', memory: 'lkmm' }));
+    expect(kept.herd?.observation).toBe('Never');
+    const lost = axiomaticAnswer(ref, resolveParams(ref, { variant: 'once', memory: 'lkmm' }));
+    expect(lost.herd?.observation).toBe('Sometimes');
+    const pcs = lost.outcomes
+      .filter((o) => o.violations.some((v) => v.id === 'counted'))
+      .map((o) => o.observables.pc);
+    expect(pcs.sort()).toEqual([0, 8]);
+  });
+});

@@ -16,9 +16,10 @@
 // read-modify-write; interrupts off; a this_cpu_cmpxchg retry loop) and cmpxchg-local-generic.
 // percpu-rwsem comes after it, as an epilogue: the first scenario where the memory model, not
 // the interleaving, decides (x86 store buffers), so it needs everything before it; seqcount-sum
-// ends the course, where only the kernel's own memory model shows what the barriers are for.
+// and percpu-ref-switch end the course, where only the kernel's own memory model shows what the
+// barriers are for: a read pairing, then a release paired with a dependency.
 
-/** Scenario ids in course order, from global-plain to seqcount-sum. */
+/** Scenario ids in course order, from global-plain to percpu-ref-switch. */
 export const courseOrder: readonly string[] = [
   'global-plain',
   'global-spinlock',
@@ -38,6 +39,7 @@ export const courseOrder: readonly string[] = [
   'percpu-modern',
   'percpu-rwsem',
   'seqcount-sum',
+  'percpu-ref-switch',
 ];
 
 /** The scenario after `id` in the course, or null at the end (or for an id not in it). */

@@ -18,6 +18,7 @@ import { cmpxchgLocalGeneric } from './catalogue/cmpxchg-local-generic.ts';
 import { tornRead32 } from './catalogue/torn-read-32.ts';
 import { percpuRwsem } from './catalogue/percpu-rwsem.ts';
 import { seqcountSum } from './catalogue/seqcount-sum.ts';
+import { percpuRefSwitch } from './catalogue/percpu-ref-switch.ts';
 import { PROGRAM_ID, programScenario, type ProgramResult } from './program.ts';
 import type { Scenario } from './types.ts';
 
@@ -49,6 +50,7 @@ export const catalogue: readonly Scenario[] = [
   tornRead32,
   percpuRwsem,
   seqcountSum,
+  percpuRefSwitch,
 ];
 
 /** The program typed into the lab that this page (or worker) has open, if any. */
