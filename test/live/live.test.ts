@@ -4,7 +4,7 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { type LiveSettings, noInterference } from '../../src/live/control.ts';
-import { liveParams } from '../../src/live/specs.ts';
+import { liveParams } from '../../src/live/liveParams.ts';
 import { parseSchedule } from '../../src/machine/schedule.ts';
 import { findScenario } from '../../src/scenarios/index.ts';
 import { resolveParams } from '../../src/scenarios/params.ts';
