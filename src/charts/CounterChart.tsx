@@ -1,4 +1,3 @@
-import { easeCubicInOut, easeCubicOut, interpolateNumber, select } from 'd3';
 import { type Ref, useLayoutEffect, useRef } from 'react';
 import { Hatch, YTicks } from './parts.tsx';
 import {
@@ -9,7 +8,15 @@ import {
   readBoxes,
   readText,
 } from './counterLayout.ts';
-import { GROW_MS, POUR_MS, RETRY_MS, SWEEP_MS, useReducedMotion } from './motion.ts';
+import {
+  GROW_MS,
+  loadTweens,
+  POUR_MS,
+  RETRY_MS,
+  SWEEP_MS,
+  useReducedMotion,
+  useTweens,
+} from './motion.ts';
 import { type Box, pourAt, pourPath } from './pour.ts';
 import type { SumSweep } from './sumSweep.ts';
 import { foldShort, sweepShort } from './sweepText.ts';
@@ -50,6 +57,7 @@ const n = (v: number | bigint) => String(v);
  */
 export function CounterChart({ svgRef, ...p }: CounterChartProps) {
   const reduce = useReducedMotion();
+  const tweens = useTweens();
   const globalNumber = Number(p.global.value);
   const l = counterLayout({
     slots: p.slots,
@@ -86,6 +94,25 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
 
   useLayoutEffect(() => {
     const was = prev.current;
+    const now = {
+      bars: l.slots.map((b) => ({ y: b.y, height: b.height })),
+      global: { y: l.global.y, height: l.global.height },
+      globalValue: p.global.value,
+      x: sweepX,
+      position,
+      step: p.step,
+    };
+    if (!tweens) {
+      // Before the tweens have loaded (motion.ts): the final state at once. React has drawn
+      // every bar and the sweep where they end; the figure's number and the pour are d3's.
+      if (figure.current) figure.current.textContent = n(p.global.value);
+      pourEl.current?.setAttribute('opacity', '0');
+      // A step moves the chart; a redraw for a new box does not.
+      if (was && was.step !== p.step && !reduce) loadTweens();
+      prev.current = now;
+      return;
+    }
+    const { easeCubicInOut, easeCubicOut, interpolateNumber, select } = tweens;
     const forward = was !== null && p.step === was.step + 1;
     const pouring = !reduce && forward && pourBox !== null && landBox !== null;
     const grow = (el: Element | null, from: { y: number; height: number }, to: Box, delay = 0) => {
@@ -180,14 +207,7 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
       } else g.attr('opacity', 0);
     }
 
-    prev.current = {
-      bars: l.slots.map((b) => ({ y: b.y, height: b.height })),
-      global: { y: l.global.y, height: l.global.height },
-      globalValue: p.global.value,
-      x: sweepX,
-      position,
-      step: p.step,
-    };
+    prev.current = now;
   });
 
   const slotsLeft = l.slots[0]?.x ?? 0;

@@ -5,7 +5,7 @@ import { callChecks } from './calls.ts';
 import { inFlightSlack } from './slack.ts';
 import { liveCounter } from './counter.ts';
 import { liveMachine } from './run.ts';
-import { liveParams } from './specs.ts';
+import { liveParams } from './liveParams.ts';
 
 describe('judging each sum() as it returns', () => {
   const sc = findScenario('percpu-atomic64');

@@ -19,7 +19,8 @@ import { tornRead32 } from './catalogue/torn-read-32.ts';
 import { percpuRwsem } from './catalogue/percpu-rwsem.ts';
 import { seqcountSum } from './catalogue/seqcount-sum.ts';
 import { percpuRefSwitch } from './catalogue/percpu-ref-switch.ts';
-import { PROGRAM_ID, programScenario, type ProgramResult } from './program.ts';
+import { loadedScenario, registerScenarios } from './load.ts';
+import { PROGRAM_ID } from './program.ts';
 import type { Scenario } from './types.ts';
 
 export type { Scenario } from './types.ts';
@@ -53,28 +54,13 @@ export const catalogue: readonly Scenario[] = [
   percpuRefSwitch,
 ];
 
-/** The program typed into the lab that this page (or worker) has open, if any. */
-let open: (ProgramResult & { readonly ok: true; readonly text: string }) | null = null;
+// Found at once by the modules that load entries one at a time (load.ts), once this module has.
+registerScenarios(catalogue);
 
-/**
- * Compiles a typed program and, when it compiles, makes it the one `findScenario('program')`
- * returns: every mode then takes it as it takes a catalogue entry. A worker opens the text it
- * is handed before it looks its scenario up.
- */
-export function openProgram(text: string): ProgramResult {
-  if (open?.text === text) return open;
-  const r = programScenario(text);
-  if (r.ok) open = { ...r, text };
-  return r;
-}
-
-/** The text of the open typed program, or null. */
-export function openProgramText(): string | null {
-  return open?.text ?? null;
-}
+export { openProgram, openProgramText } from './load.ts';
 
 /** The scenario with this id (`program`: the open typed program), or undefined. */
 export function findScenario(id: string): Scenario | undefined {
-  if (id === PROGRAM_ID) return open?.scenario;
+  if (id === PROGRAM_ID) return loadedScenario(id);
   return catalogue.find((s) => s.id === id);
 }

@@ -21,7 +21,8 @@ import {
   STOP_TIMEOUT_MS,
   type StopOutcome,
 } from '../live/run.ts';
-import { liveParams, liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../live/specs.ts';
+import { liveParams } from '../live/liveParams.ts';
+import { liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../live/specs.ts';
 import { heartbeats, Watchdog } from '../live/watchdog.ts';
 import { type Load, loadOf } from '../live/load.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';

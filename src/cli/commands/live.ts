@@ -5,7 +5,8 @@
 import { availableParallelism } from 'node:os';
 import { noInterference } from '../../live/control.ts';
 import { formatRate } from '../../live/format.ts';
-import { defaultCpus, liveParams, liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../../live/specs.ts';
+import { liveParams } from '../../live/liveParams.ts';
+import { defaultCpus, liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../../live/specs.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../../machine/schedule.ts';
 import { jsonObservables } from '../../scenarios/outcome.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';

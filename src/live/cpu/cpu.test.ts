@@ -20,7 +20,7 @@ import {
   C_STOP,
   Stat,
 } from '../memory.ts';
-import { liveParams } from '../specs.ts';
+import { liveParams } from '../liveParams.ts';
 
 const clock = { now: () => 0 };
 

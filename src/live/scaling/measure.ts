@@ -8,7 +8,7 @@ import type { EngineKind } from '../engine/engine.ts';
 import type { LiveReading } from '../readout.ts';
 import type { ProbeResult } from '../probe.ts';
 import { type Platform, readRun, RunningCpus, type SlotLayout } from '../run.ts';
-import { liveParams } from '../specs.ts';
+import { liveParams } from '../liveParams.ts';
 import type { Params } from '../../scenarios/types.ts';
 import { type Summer, type SweepPlan, type SweepPoint, sweepPoints } from './plan.ts';
 

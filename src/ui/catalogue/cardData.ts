@@ -68,3 +68,14 @@ export function catalogueCards(): CatalogueCards {
   });
   return { cards, course: [...courseOrder] };
 }
+
+/** What a scenario picker lists of an entry. */
+export type ScenarioTitle = Pick<CardData, 'id' | 'title' | 'group'>;
+
+/**
+ * Every entry's id, title and group, in catalogue order: the Step screen's picker lists these
+ * (virtual:catalogue-titles), so a Step link loads only the entry it opens.
+ */
+export function catalogueTitles(): ScenarioTitle[] {
+  return catalogue.map(({ id, title, group }) => ({ id, title, group }));
+}

@@ -18,7 +18,7 @@ import type { Machine } from '../../machine/machine.ts';
 import { actorName } from '../../machine/narrate.ts';
 import { currentState, type Session } from '../../store/session.ts';
 import { ExportButtons } from '../export/ExportButtons.tsx';
-import { exportName } from '../export/exportImage.ts';
+import { exportName } from '../export/exportName.ts';
 import { COUNTER_W, COUNTER_H } from '../../charts/counterLayout.ts';
 import { type BoxSize, useBoxSize } from '../useBoxSize.ts';
 import { globalCells, perCpuCells } from './view.ts';
