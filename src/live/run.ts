@@ -32,6 +32,7 @@ import { findScenario, openProgram, openProgramText } from '../scenarios/index.t
 import { PROGRAM_ID } from '../scenarios/program.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 import { memoryOf } from '../scenarios/text-scenario.ts';
+import { messageOf } from '../machine/errors.ts';
 
 /** What one CPU worker is asked to do (posted to it: plain data and the shared memory). */
 export interface CpuJob {
@@ -172,7 +173,7 @@ export class RunningCpus {
     } catch (e) {
       cpus.terminate();
       // Say what went wrong first (a worker that crashed while loading), not the symptom.
-      throw new Error(cpus.failure ?? (e instanceof Error ? e.message : String(e)));
+      throw new Error(cpus.failure ?? messageOf(e));
     }
     return cpus;
   }

@@ -15,6 +15,7 @@ import {
 import type { ProbeResult } from '../live/probe.ts';
 import { parseScalingLink } from './scalingLink.ts';
 import { count } from '../machine/count.ts';
+import { messageOf } from '../machine/errors.ts';
 
 export type ScalingPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -147,7 +148,7 @@ export function createScalingStore(runner: ScalingPort, now: () => number = () =
           set({
             phase: 'failed',
             progress: null,
-            message: `The sweep failed: ${e instanceof Error ? e.message : String(e)}. Press Run sweep to try again.`,
+            message: `The sweep failed: ${messageOf(e)}. Press Run sweep to try again.`,
           });
         }
       },

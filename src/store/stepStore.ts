@@ -130,7 +130,8 @@ function linkedScenario(link: StepLink): { sc: Scenario } | { why: string } {
   return { why: `the program it carries does not compile (${where})` };
 }
 
-function messageOf(e: unknown): string {
+/** The notice for an error a user's action can cause; anything else is a bug, thrown on. */
+function noticeOf(e: unknown): string {
   if (
     e instanceof IllegalEventError ||
     e instanceof ReplayError ||
@@ -196,7 +197,7 @@ export function createStepStore(initial: Session = startSession(first)) {
       try {
         set({ session: f(get().session), notice: null });
       } catch (e) {
-        set({ notice: messageOf(e), playing: false });
+        set({ notice: noticeOf(e), playing: false });
       }
     };
     // A fresh session with some parameters changed (a bad value leaves a notice, nothing else).
@@ -228,7 +229,7 @@ export function createStepStore(initial: Session = startSession(first)) {
               : null,
         });
       } catch (e) {
-        set({ notice: messageOf(e) });
+        set({ notice: noticeOf(e) });
       }
     };
     // A schedule loaded at its start, ready to step: the schedule is the redo tail.
@@ -254,7 +255,7 @@ export function createStepStore(initial: Session = startSession(first)) {
           });
         }
       } catch (e) {
-        set({ notice: messageOf(e) });
+        set({ notice: noticeOf(e) });
       }
     };
     return {
@@ -430,7 +431,7 @@ export function createStepStore(initial: Session = startSession(first)) {
             challenge: link.challenge ?? null,
           });
         } catch (e) {
-          fallback(messageOf(e), sc, params);
+          fallback(noticeOf(e), sc, params);
         }
       },
       challengeNamed: (id) => {

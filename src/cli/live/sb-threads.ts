@@ -21,7 +21,7 @@ export function nodeSbThread(role: 0 | 1): SpawnedSbThread {
     const w = waiting.get(r.id);
     if (!w) return;
     waiting.delete(r.id);
-    if (r.ok) w.ok(r.value);
+    if (r.ok) w.ok(r.result);
     else w.fail(new Error(`SB thread ${role}: ${r.message}`));
   });
   worker.on('error', (e) => {

@@ -15,6 +15,7 @@ import {
   RunningCpus,
   type StopOutcome,
 } from '../../live/run.ts';
+import type { Reply } from '../../machine/errors.ts';
 import type { Params } from '../../scenarios/types.ts';
 
 // A .mjs bootstrap registers tsx inside the thread: neither Vitest's loader nor tsx's own reach
@@ -31,8 +32,8 @@ export const nodePlatform: Platform = {
   wait: nodeWaiter,
   spawn(job: CpuJob, failed: (message: string) => void) {
     const worker = new Worker(entry, { workerData: job });
-    worker.once('message', (msg: { ok: boolean; message?: string }) => {
-      if (!msg.ok) failed(`CPU${job.cpu} stopped the run: ${msg.message ?? 'unknown error'}`);
+    worker.once('message', (reply: Reply<void>) => {
+      if (!reply.ok) failed(`CPU${job.cpu} stopped the run: ${reply.message}`);
     });
     worker.once('error', (e) => {
       failed(`CPU${job.cpu}'s thread crashed: ${e.message}`);

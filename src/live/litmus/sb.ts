@@ -18,6 +18,7 @@ import {
   SB_VARIANTS,
   type SbVariant,
 } from './sb-module.ts';
+import { messageOf } from '../../machine/errors.ts';
 
 export { SB_OUTCOMES, SB_VARIANTS, type SbOutcome, type SbVariant };
 
@@ -206,7 +207,7 @@ export class SbLab {
       } catch (e) {
         // A thread failed: the other gives up at its next check instead of spinning to its limit.
         Atomics.store(w, this.word(SbAt.abort), 1);
-        this.broken = e instanceof Error ? e.message : String(e);
+        this.broken = messageOf(e);
         throw e;
       }
       if (a.done !== tries || b.done !== tries) {

@@ -1,6 +1,7 @@
 import { type RefObject, useState } from 'react';
 import { exportPng, exportSvg } from './exportImage.ts';
 import './export.css';
+import { messageOf } from '../../machine/errors.ts';
 
 /**
  * "SVG" and "PNG" buttons for one chart: they download the chart as `<name>.svg` or a 2×
@@ -28,7 +29,7 @@ export function ExportButtons({
     Promise.resolve()
       .then(() => f(el))
       .catch((e: unknown) => {
-        setProblem(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
+        setProblem(`Export failed: ${messageOf(e)}`);
       });
   };
   return (
