@@ -8,7 +8,7 @@ import {
   type ExploreResult,
 } from '../explore/explore.ts';
 import { type HerdVerdict, herdVerdict } from '../explore/herd.ts';
-import { exploreWithPool } from '../explore/parallel.ts';
+import { exploreWithPool } from '../explore/shards/worker.ts';
 import { type ExploreJson, exploreJson } from '../explore/json.ts';
 import type { Budget } from '../machine/budget.ts';
 import { type ChallengeStats, challengeStats, findLesson } from '../lessons/index.ts';

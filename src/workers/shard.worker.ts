@@ -1,7 +1,7 @@
 // An explorer shard's worker, started by the explore bridge beside the explore worker when the
 // page may share memory. Its first message brings the port the explore worker talks to it on
 // and a shared word where it counts itself ready; then it runs each job that port sends.
-import { openShardJob, runShard, type ShardJob } from '../explore/parallel.ts';
+import { openShardJob, runShard, type ShardJob } from '../explore/shards/worker.ts';
 
 self.onmessage = (e: MessageEvent<{ ready: Int32Array; port: MessagePort }>) => {
   const { ready, port } = e.data;

@@ -2,7 +2,7 @@
 // (a worker busy searching cannot start workers of its own), reached through message ports, as
 // the pool `exploreWithPool` runs a search on.
 
-import type { ShardJob, ShardPool, ShardResult } from '../explore/parallel.ts';
+import type { ShardJob, ShardPool, ShardResult } from '../explore/shards/worker.ts';
 
 /** What the bridge hands the explore worker: a port per shard worker, and their ready count. */
 export interface ShardPorts {

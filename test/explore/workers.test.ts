@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startShards } from '../../src/cli/explore/shards.ts';
 import { type Bounds, explore, type ExploreOptions } from '../../src/explore/explore.ts';
 import { exploreJson } from '../../src/explore/json.ts';
-import { exploreOnShards, shardRequest } from '../../src/explore/parallel.ts';
+import { exploreOnShards, shardRequest } from '../../src/explore/shards/worker.ts';
 import { FIRST_PROGRAM } from '../../src/scenarios/examples.ts';
 import { findScenario, openProgram } from '../../src/scenarios/index.ts';
 import { resolveParams } from '../../src/scenarios/params.ts';

@@ -8,7 +8,7 @@ import {
   type StopReason,
 } from '../../explore/explore.ts';
 import { exploreJson } from '../../explore/json.ts';
-import { exploreWithPool, MAX_SHARDS, oneShardOnly } from '../../explore/parallel.ts';
+import { exploreWithPool, MAX_SHARDS, oneShardOnly } from '../../explore/shards/worker.ts';
 import { searchSetup } from '../../explore/setup.ts';
 import { defaultWorkers, startShards } from '../explore/shards.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';

@@ -3,7 +3,7 @@
 // search over the shared memory) and hands back its findings and its nodes' paths.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { openShardJob, runShard, type ShardJob } from '../../explore/parallel.ts';
+import { openShardJob, runShard, type ShardJob } from '../../explore/shards/worker.ts';
 
 const ready = (workerData as { ready: Int32Array }).ready;
 Atomics.add(ready, 0, 1);

@@ -9,7 +9,7 @@ import {
   type ShardPlatform,
   type ShardPool,
   type ShardResult,
-} from '../../explore/parallel.ts';
+} from '../../explore/shards/worker.ts';
 
 // A .mjs bootstrap registers tsx inside the thread (see ../live/threads.ts).
 const entry = new URL('./shard-thread.mjs', import.meta.url);

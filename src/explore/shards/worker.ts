@@ -15,11 +15,11 @@
 // Pure: the platform starts the workers (Node worker threads in the CLI, Web Workers in the
 // page) and hands each `runShard` its job; SharedArrayBuffer and Atomics are plain JavaScript.
 
-import { chunkedGet } from './chunks.ts';
-import { explore, type ExploreOptions, type ExploreResult } from './explore.ts';
-import { assemble, type PathIndex, type ShardReport } from './assemble.ts';
-import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from './limits.ts';
-import { type Bounds, searchSetup, type SearchSetup } from './setup.ts';
+import { chunkedGet } from '../chunks.ts';
+import { explore, type ExploreOptions, type ExploreResult } from '../explore.ts';
+import { assemble, type PathIndex, type ShardReport } from '../assemble.ts';
+import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from '../limits.ts';
+import { type Bounds, searchSetup, type SearchSetup } from '../setup.ts';
 import {
   idOfRef,
   type ProposalSink,
@@ -27,11 +27,11 @@ import {
   Shard,
   shardOfRef,
   type StopReason,
-} from './shard.ts';
-import { MAX_NODES } from './visited.ts';
-import { findScenario, openProgram, openProgramText } from '../scenarios/index.ts';
-import { PROGRAM_ID } from '../scenarios/program.ts';
-import type { Params, Scenario } from '../scenarios/types.ts';
+} from '../shard.ts';
+import { MAX_NODES } from '../visited.ts';
+import { findScenario, openProgram, openProgramText } from '../../scenarios/index.ts';
+import { PROGRAM_ID } from '../../scenarios/program.ts';
+import type { Params, Scenario } from '../../scenarios/types.ts';
 
 export { MAX_SHARDS };
 
