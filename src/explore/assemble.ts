@@ -11,7 +11,7 @@ import type {
   Outcome,
   PathViolation,
   Witness,
-} from './explore.ts';
+} from './result.ts';
 import { capRetries, type SearchSetup } from './setup.ts';
 import type { ShardBroken, ShardOutcome, StopReason } from './shard.ts';
 

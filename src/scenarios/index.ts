@@ -74,3 +74,33 @@ export function findScenario(id: string): Scenario | undefined {
   if (id === PROGRAM_ID) return open?.scenario;
   return catalogue.find((s) => s.id === id);
 }
+
+/** The scenario with this id; throws, naming it, when there is none. */
+export function scenarioNamed(id: string): Scenario {
+  const sc = findScenario(id);
+  if (!sc) throw new Error(`unknown scenario '${id}'`);
+  return sc;
+}
+
+/**
+ * How another thread is told which scenario to open: its id, and for a typed program its text
+ * (a worker has no program open until it is handed one).
+ */
+export interface ScenarioRequest {
+  readonly scenario: string;
+  /** A typed program's text, for scenario `program`: the worker opens it first. */
+  readonly program?: string;
+}
+
+/** The request for scenario `id` as this thread has it open. */
+export function scenarioRequest(id: string): ScenarioRequest {
+  const text = id === PROGRAM_ID ? openProgramText() : null;
+  return text === null ? { scenario: id } : { scenario: id, program: text };
+}
+
+/** The scenario a request names, as a worker opens it: a typed program is compiled first. */
+export function openRequest(req: ScenarioRequest): Scenario {
+  if (req.program !== undefined && !openProgram(req.program).ok)
+    throw new Error('the program does not compile');
+  return scenarioNamed(req.scenario);
+}

@@ -4,13 +4,14 @@
 // Where the page may share memory, a run asked to search on several workers (up to the cores, at
 // most 8) also gets that many shard workers, started here beside the explore worker and reached
 // by it through message ports: the explore worker begins the search alone and hands it to them
-// once they are ready (src/explore/parallel.ts).
+// once they are ready (src/explore/shards/coordinator.ts).
 
 import { proxy, type Remote, transfer, wrap } from 'comlink';
 import type { ExploreProgress } from '../explore/explore.ts';
 import { MAX_SHARDS } from '../explore/limits.ts';
 import type { ChallengeStats } from '../lessons/index.ts';
-import type { ExploreApi, ExploreRequest, ExploreSummary } from './exploreApi.ts';
+import type { ExploreRequest, ExploreSummary } from '../explore/json.ts';
+import type { ExploreApi } from './exploreApi.ts';
 import type { ShardPorts } from './shardsApi.ts';
 
 /** The most workers a search can have here: the cores (up to 8) where memory can be shared. */

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startShards } from '../../src/cli/explore/shards.ts';
 import { type Bounds, explore, type ExploreOptions } from '../../src/explore/explore.ts';
 import { exploreJson } from '../../src/explore/json.ts';
-import { exploreOnShards, shardRequest } from '../../src/explore/shards/worker.ts';
+import { exploreOnShards } from '../../src/explore/shards/coordinator.ts';
 import { FIRST_PROGRAM } from '../../src/scenarios/examples.ts';
 import { findScenario, openProgram } from '../../src/scenarios/index.ts';
 import { resolveParams } from '../../src/scenarios/params.ts';
@@ -35,7 +35,7 @@ async function both(sc: Scenario, params: Record<string, string>, options: Explo
   const p = resolveParams(sc, params);
   const bounds: Bounds = { ...sc.bounds, switches: Infinity };
   const one = explore(sc, p, bounds, options);
-  const two = await exploreOnShards(sc, shardRequest(sc), p, bounds, options, 2, pool.platform);
+  const two = await exploreOnShards(sc, p, bounds, options, 2, pool.platform);
   return { one: answer(one), two: answer(two) };
 }
 
