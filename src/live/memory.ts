@@ -14,6 +14,10 @@
 import type { Machine } from '../machine/machine.ts';
 import { bufferOf, sharedWasmMemory, type WasmMemory } from './wasm/runtime.ts';
 
+/** Per-CPU slots and other cells on lines of their own, or adjacent as in the model. */
+export type SlotLayout = 'padded' | 'packed';
+export const SLOT_LAYOUTS: readonly SlotLayout[] = ['padded', 'packed'];
+
 export const LINE_BYTES = 64;
 const WORDS = LINE_BYTES / 4;
 

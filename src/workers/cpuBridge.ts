@@ -7,8 +7,8 @@ import { type Remote, wrap } from 'comlink';
 import type { Waiter } from '../live/control.ts';
 import type { LockstepReport } from '../live/lockstep.ts';
 import type { EngineKind } from '../live/engine/engine.ts';
+import type { CpuJob } from '../live/job.ts';
 import {
-  type CpuJob,
   type LiveRun,
   type Platform,
   replayInLockstep,

@@ -3,7 +3,7 @@
 // its CPU has finished or failed (src/machine/errors.ts).
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { type CpuJob, runJob } from '../../live/run.ts';
+import { type CpuJob, runJob } from '../../live/job.ts';
 import { replyOf } from '../../machine/errors.ts';
 
 parentPort?.postMessage(

@@ -5,8 +5,8 @@ import { Worker } from 'node:worker_threads';
 import type { LiveSettings, Waiter } from '../../live/control.ts';
 import type { EngineKind } from '../../live/engine/engine.ts';
 import type { LockstepReport } from '../../live/lockstep.ts';
+import type { CpuJob } from '../../live/job.ts';
 import {
-  type CpuJob,
   type LiveRun,
   type Platform,
   readRun,
