@@ -7,7 +7,8 @@ import type { Machine } from '../machine/machine.ts';
 import { childExprs, type Expr, type Item, type Stmt } from './ast.ts';
 import { builtinInvariant, type LangInvariant } from './builtins.ts';
 import type { CompiledProgram } from './compile.ts';
-import { type ClauseValue, locationText, readerOf, recorded, type Scalar } from './evaluate.ts';
+import { type ClauseValue, locationText, readerOf, type Scalar } from './evaluate.ts';
+import { readResults } from '../machine/read.ts';
 import { LangFault } from './source.ts';
 
 export interface LangObservable {
@@ -60,9 +61,9 @@ export function clausesOf(p: CompiledProgram): ProgramClauses {
         ? `every value recorded as ${name}`
         : `the value recorded as ${name} (none until it is)`,
       read: (m, s) => {
-        const v = recorded(m, s, name);
-        if (many) return v.map(num);
-        return v.length === 0 ? null : num(v[v.length - 1] as bigint);
+        const v = readResults(m, s, name);
+        if (many) return v;
+        return v.length === 0 ? null : (v[v.length - 1] as number | bigint);
       },
     };
   };

@@ -8,7 +8,7 @@ import { initialState } from '../../machine/interpreter.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
 import { compile, CTX_TALLY, ctxBase } from '../../machine/machine.ts';
 import { findScenario } from '../../scenarios/index.ts';
-import { readCell } from '../../scenarios/observe.ts';
+import { readCell } from '../../machine/read.ts';
 import { runCpu } from './cpu.ts';
 import {
   allocateLive,
