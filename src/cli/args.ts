@@ -2,7 +2,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import { formatError, LineMap } from '../lang/source.ts';
 import { findScenario, catalogue, openProgram } from '../scenarios/index.ts';
 import { ParamError, resolveParams, splitAssignment } from '../scenarios/params.ts';

@@ -3,7 +3,7 @@
 // No, the witnesses, and `Observation <name> Never|Sometimes|Always`. One difference, said in
 // docs/language.md: Positive and Negative count end states here, where herd7 counts executions.
 
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import { apply } from '../machine/events.ts';
 import { initialState } from '../machine/interpreter.ts';
 import type { Machine } from '../machine/machine.ts';

@@ -5,19 +5,9 @@ import { distance } from '../machine/int64.ts';
 import { counterReaders } from './counter.ts';
 import type { Machine } from '../machine/machine.ts';
 import { elementValue, pairAt, perCpuNamed, resultAt } from '../machine/read.ts';
-import type { CompiledProgram } from './compile.ts';
+import type { CompiledProgram, LangInvariant } from './compiled.ts';
 import { counterReading, counterValue, exactValue, readerOf } from './evaluate.ts';
 import { LangFault, type Span } from './source.ts';
-
-export interface LangInvariant {
-  readonly id: string;
-  readonly when: 'final' | 'always';
-  readonly description: string;
-  /** Why state s breaks it, or null. */
-  readonly check: (m: Machine, s: Int32Array) => string | null;
-  /** It reads only what sums and reads returned (Explore's partial-order reduction may use it). */
-  readonly reads?: 'results';
-}
 
 const str = (v: bigint | number) => String(v);
 

@@ -23,16 +23,11 @@ import {
   totalTally,
 } from '../machine/read.ts';
 import type { Expr, Stmt } from './ast.ts';
-import type { CompiledProgram } from './compile.ts';
+import type { CompiledProgram, Scalar } from './compiled.ts';
 import { foldBinary, type Storage } from './module.ts';
 import { didYouMean, LangFault } from './source.ts';
 
-/** A value read from a state; null where there is none yet (a record() not made). */
-export type Scalar = bigint | null;
 export type Reader = (m: Machine, s: Int32Array) => Scalar;
-
-/** An observable's value: a number, a list (a record() made several times), or null. */
-export type ClauseValue = number | bigint | readonly (number | bigint)[] | null;
 
 /** The counter's value in a state: count + every delta + the other parts. */
 export function counterValue(

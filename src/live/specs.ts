@@ -3,7 +3,7 @@
 // read of the counter comes from the program's own declaration (counter.ts).
 
 import { catalogue, findScenario } from '../scenarios/index.ts';
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import { counterReaders } from '../lang/counter.ts';
 import { Op } from '../machine/isa.ts';
 import { resolveParams } from '../scenarios/params.ts';
