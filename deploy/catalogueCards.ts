@@ -1,12 +1,12 @@
 import type { Plugin } from 'vite';
-import { catalogueCards } from '../src/ui/catalogue/cardData.ts';
+import { catalogueCards } from '../src/charts/cards.ts';
 
 const ID = 'virtual:catalogue-cards';
 const RESOLVED = `\0${ID}`;
 
 /**
  * Vite plugin: the module `virtual:catalogue-cards`, the home page's cards computed when the
- * app is built (src/ui/catalogue/cardData.ts says why). Computed in Node from the sources the
+ * app is built (src/charts/cards.ts says why). Computed in Node from the sources the
  * build reads, so it cannot fall out of date; the dev server computes it when it starts.
  */
 export function catalogueCardsModule(): Plugin {

@@ -4,7 +4,7 @@ import { PREVIEW_H, PREVIEW_W, type PreviewLayout } from '../../charts/previewMa
 /**
  * The scenario's picture at the end of its first witness, in 120 × 64 pixels: per-CPU bars in
  * the CPUs' colours, the words they race on as boxes. Its accessible name says the values. Laid
- * out when the app was built (cardData.ts): drawing it takes no scenario and no d3.
+ * out when the app was built (src/charts/cards.ts): drawing it takes no scenario and no d3.
  */
 export function ScenarioPreview({
   preview,
