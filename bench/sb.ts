@@ -8,7 +8,7 @@
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { nodeSbThread } from '../src/cli/live/sb-threads.ts';
+import { nodeSbThread } from '../src/cli/live/sbThreads.ts';
 import { SB_OUTCOMES, SB_VARIANTS, SbLab, type SbResult } from '../src/live/litmus/sb.ts';
 import { messageOf } from '../src/machine/errors.ts';
 

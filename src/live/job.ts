@@ -14,7 +14,7 @@ import { PROBE_ID, probeMachine, runProbeCpu } from './probe.ts';
 import type { Machine } from '../machine/machine.ts';
 import { openRequest, scenarioNamed, type ScenarioRequest } from '../scenarios/index.ts';
 import { intParam } from '../scenarios/params.ts';
-import { memoryOf } from '../scenarios/text-scenario.ts';
+import { memoryOf } from '../scenarios/textScenario.ts';
 import type { Params } from '../scenarios/types.ts';
 
 /** What one CPU worker is asked to do (posted to it: plain data and the shared memory). */

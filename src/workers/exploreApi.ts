@@ -14,7 +14,7 @@ import { type ChallengeStats, challengeStats, findLesson } from '../lessons/inde
 import { openRequest, scenarioNamed } from '../scenarios/index.ts';
 import { outcomeKey } from '../scenarios/outcome.ts';
 import { resolveParams } from '../scenarios/params.ts';
-import { memoryOf } from '../scenarios/text-scenario.ts';
+import { memoryOf } from '../scenarios/textScenario.ts';
 import { shardPool, type ShardPorts } from './shardsApi.ts';
 
 /** An outcome as a key: its values and what it breaks. */

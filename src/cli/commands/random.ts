@@ -2,7 +2,7 @@
 // bounds, grouped by outcome, each with one (the shortest seen) schedule that reproduces it.
 
 import { jsonObservables, observablesLine } from '../../scenarios/outcome.ts';
-import { randomOutcomes } from '../random-outcomes.ts';
+import { randomOutcomes } from '../randomOutcomes.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';

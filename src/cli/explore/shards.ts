@@ -9,7 +9,7 @@ import { shardFailure, type ShardJob, type ShardResult } from '../../explore/sha
 import { type Reply, resultOf } from '../../machine/errors.ts';
 
 // A .mjs bootstrap registers tsx inside the thread (see ../live/threads.ts).
-const entry = new URL('./shard-thread.mjs', import.meta.url);
+const entry = new URL('./shardThread.mjs', import.meta.url);
 
 /** Worker threads for `count` shards, started at once; each runs one job at a time. */
 export function startShards(count: number): ShardPool {

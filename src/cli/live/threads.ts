@@ -20,7 +20,7 @@ import type { Params } from '../../scenarios/types.ts';
 
 // A .mjs bootstrap registers tsx inside the thread: neither Vitest's loader nor tsx's own reach
 // a worker thread's module loader.
-const entry = new URL('./cpu-thread.mjs', import.meta.url);
+const entry = new URL('./cpuThread.mjs', import.meta.url);
 
 export const nodeWaiter: Waiter = async (words, index, value, ms) => {
   const r = Atomics.waitAsync(words, index, value, ms);

@@ -1,6 +1,6 @@
-// Running the store-buffering litmus test (sb-module.ts) on two real threads, the same wherever
+// Running the store-buffering litmus test (sbModule.ts) on two real threads, the same wherever
 // they run: browser Web Workers (src/workers/sb.worker.ts, through comlink) and Node worker
-// threads (src/cli/live/sb-thread.ts). A thread only instantiates the module on the shared
+// threads (src/cli/live/sbThread.ts). A thread only instantiates the module on the shared
 // memory and calls it (`sbWorkerApi`); the page's side (`SbLab`) owns the memory, starts both
 // threads on the same variant and number of tries, and reads the four outcome counts thread 0
 // wrote. Nothing crosses threads per try: each run is one call into WebAssembly per thread.
@@ -17,7 +17,7 @@ import {
   type SbOutcome,
   SB_VARIANTS,
   type SbVariant,
-} from './sb-module.ts';
+} from './sbModule.ts';
 import { messageOf } from '../../machine/errors.ts';
 
 export { SB_OUTCOMES, SB_VARIANTS, type SbOutcome, type SbVariant };
@@ -85,7 +85,7 @@ export type SbWorkerApi = ReturnType<typeof sbWorkerApi>;
 
 /**
  * One thread of the test as the page sees it: a comlink `Remote<SbApi>` is one, and so is the
- * Node thread of src/cli/live/sb-threads.ts.
+ * Node thread of src/cli/live/sbThreads.ts.
  */
 export interface SbThread {
   prepare(setup: SbSetup): Promise<void>;

@@ -3,7 +3,7 @@ import { OutcomeHistogram } from '../../charts/OutcomeHistogram.tsx';
 import type { ExploreJson, OutcomeJson } from '../../explore/json.ts';
 import { brokenIn, presetToExplore, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
-import { memoryOf } from '../../scenarios/text-scenario.ts';
+import { memoryOf } from '../../scenarios/textScenario.ts';
 import { violationMoment } from '../../scenarios/judge.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
 import type { BoundsJson } from '../../explore/json.ts';

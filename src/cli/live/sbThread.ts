@@ -1,5 +1,5 @@
 // One thread of the SB litmus test on a Node worker thread: the same API object the browser's
-// worker exposes (src/live/litmus/sb.ts), called through messages (sb-threads.ts).
+// worker exposes (src/live/litmus/sb.ts), called through messages (sbThreads.ts).
 
 import { parentPort } from 'node:worker_threads';
 import { type SbRunRequest, type SbSetup, sbWorkerApi } from '../../live/litmus/sb.ts';
@@ -14,7 +14,7 @@ export type SbReply = Reply<unknown> & { readonly id: number };
 
 const api = sbWorkerApi(() => performance.now());
 const port = parentPort;
-if (!port) throw new Error('sb-thread.ts runs on a worker thread');
+if (!port) throw new Error('sbThread.ts runs on a worker thread');
 
 port.on('message', (call: SbCall) => {
   const reply = replyOf((): unknown => {

@@ -1,7 +1,7 @@
 // Many seeded random runs of a scenario, grouped by outcome.
 
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
-import { randomRun } from '../machine/random-run.ts';
+import { randomRun } from '../machine/randomRun.ts';
 import { formatSchedule } from '../machine/schedule.ts';
 import {
   alwaysViolations,
