@@ -14,20 +14,20 @@ import type { ExploreRequest, ExploreSummary } from '../explore/json.ts';
 import type { ExploreApi } from './exploreApi.ts';
 import type { ShardPorts } from './shardsApi.ts';
 
-/** The most workers a search can have here: the cores (up to 8) where memory can be shared. */
-function maxWorkers(): number {
-  if (!crossOriginIsolated) return 1;
-  return Math.max(1, Math.min(MAX_SHARDS, navigator.hardwareConcurrency || 1));
-}
-
 export class ExploreBridge {
   /** The workers of the call running: the explore worker first, then its shard workers. */
   private workers: Worker[] = [];
   private reject: ((e: Error) => void) | null = null;
 
-  /** Runs an exploration in a fresh worker. Rejects with an Error named 'Cancelled' on cancel. */
-  readonly maxWorkers = maxWorkers();
+  /** The most workers a search can have here: the cores (up to 8) where memory can be shared. */
+  readonly maxWorkers: number;
 
+  /** `cores`: the cores the page plans for (src/ui/cores.ts, the one reading of them). */
+  constructor(cores: number) {
+    this.maxWorkers = crossOriginIsolated ? Math.max(1, Math.min(MAX_SHARDS, cores)) : 1;
+  }
+
+  /** Runs an exploration in a fresh worker. Rejects with an Error named 'Cancelled' on cancel. */
   run(req: ExploreRequest, onProgress: (p: ExploreProgress) => void): Promise<ExploreSummary> {
     const count = Math.min(this.maxWorkers, Math.floor(req.workers ?? 1));
     return this.call((api) => {
