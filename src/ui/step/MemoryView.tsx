@@ -231,7 +231,8 @@ export function MemoryView() {
       {words.length > 0 && (
         <figure className="seq-figure">
           <SeqWord svgRef={seqRef} words={words} />
-          <figcaption>{words.map(seqWordText).join('. ')}</figcaption>
+          {/* The chart says it in words on the strip: the caption is for screen readers. */}
+          <figcaption className="sr-only">{words.map(seqWordText).join('. ')}</figcaption>
           {exportOf(seqRef, 'sequence chart', 'sequence', 'the sequence count')}
         </figure>
       )}
