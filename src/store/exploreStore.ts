@@ -2,7 +2,7 @@
 // progress and result. Created without React; the bridge is passed in so tests can fake it.
 
 import { createStore } from 'zustand/vanilla';
-import type { ExploreProgress } from '../explore/explore.ts';
+import type { ExploreProgress } from '../explore/result.ts';
 import { DEFAULT_MAX_MEMORY_MB, defaultWorkers } from '../explore/limits.ts';
 import type { BoundsJson, ExploreRequest, ExploreSummary } from '../explore/json.ts';
 import { scenarioRequest } from '../scenarios/index.ts';

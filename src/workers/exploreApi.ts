@@ -1,7 +1,8 @@
 // What the explore worker exposes: calls that run the explorer and return plain JSON-able data
 // (observables as JSON, witnesses as schedule strings). Node tests import it directly.
 
-import { explore, type ExploreProgress, type ExploreResult } from '../explore/explore.ts';
+import { explore } from '../explore/explore.ts';
+import type { ExploreProgress, ExploreResult } from '../explore/result.ts';
 import { herdVerdict } from '../explore/herd.ts';
 import { exploreWithPool } from '../explore/shards/coordinator.ts';
 import {

@@ -7,7 +7,7 @@
 // once they are ready (src/explore/shards/coordinator.ts).
 
 import { proxy, type Remote, transfer, wrap } from 'comlink';
-import type { ExploreProgress } from '../explore/explore.ts';
+import type { ExploreProgress } from '../explore/result.ts';
 import { MAX_SHARDS } from '../explore/limits.ts';
 import type { ChallengeStats } from '../lessons/index.ts';
 import type { ExploreRequest, ExploreSummary } from '../explore/json.ts';

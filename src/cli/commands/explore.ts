@@ -1,12 +1,8 @@
 // `lab explore <id>`: every interleaving within bounds, each outcome with its cheapest witness
 // (fewest interventions, then switches, then steps).
 
-import {
-  type Bounds,
-  explore,
-  type ExploreProgress,
-  type StopReason,
-} from '../../explore/explore.ts';
+import { type Bounds, explore, type StopReason } from '../../explore/explore.ts';
+import type { ExploreProgress } from '../../explore/result.ts';
 import { exploreJson } from '../../explore/json.ts';
 import { exploreWithPool, oneShardOnly } from '../../explore/shards/coordinator.ts';
 import { searchSetup } from '../../explore/setup.ts';
