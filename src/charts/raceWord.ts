@@ -29,27 +29,27 @@ export interface RaceWordCell {
   readonly value: number;
 }
 
-/** A value a context loaded from a word and has not stored back yet. */
-export interface Holder {
+/** A context at one of the words, as the chart names and colours it. */
+export interface AtWord {
   readonly ctx: number;
   /** "CPU0", "CPU0's IRQ handler". */
   readonly who: string;
   /** The CPU it is on now (its colour). */
   readonly cpu: number;
-  /** Index into `words`. */
+  /** Index into `words`: the word it touched, holds, or updates (its CPU's own, per CPU). */
   readonly word: number;
+}
+
+/** A value a context loaded from a word and has not stored back yet. */
+export interface Holder extends AtWord {
   readonly value: number;
   /** The word has changed since: storing this copy's result loses that change. */
   readonly stale: boolean;
 }
 
 /** The step shown, when it touched a word. */
-export interface WordAccess {
+export interface WordAccess extends AtWord {
   readonly kind: 'load' | 'store' | 'atomic';
-  readonly ctx: number;
-  readonly who: string;
-  readonly cpu: number;
-  readonly word: number;
   /** The word before and after the step. */
   readonly before: number;
   readonly after: number;
@@ -58,12 +58,7 @@ export interface WordAccess {
 }
 
 /** A context that can touch the words, drawn as a box under the word it updates. */
-export interface Racer {
-  readonly ctx: number;
-  readonly who: string;
-  readonly cpu: number;
-  /** Index into `words`: the one word, or its CPU's own. */
-  readonly word: number;
+export interface Racer extends AtWord {
   /** An interrupt handler (drawn dashed). */
   readonly irq: boolean;
 }
