@@ -8,7 +8,7 @@ import { jsonObservables } from '../scenarios/outcome.ts';
 import type { Budget } from '../machine/budget.ts';
 import type { ScenarioRequest } from '../scenarios/index.ts';
 import type { HerdVerdict } from './herd.ts';
-import type { ExploreResult } from './result.ts';
+import type { ExploreResult, SearchStats } from './result.ts';
 import type { Bounds, ReductionUse } from './setup.ts';
 import type { StopReason } from './shard.ts';
 
@@ -74,13 +74,7 @@ export interface ExploreJson {
   readonly complete: boolean;
   /** Why an incomplete run stopped. */
   readonly stopped: StopReason | null;
-  readonly stats: {
-    readonly states: number;
-    readonly transitions: number;
-    readonly ms: number;
-    readonly depth: number;
-    readonly bytes: number;
-  };
+  readonly stats: SearchStats;
   readonly reductions: { readonly symmetry?: ReductionUse; readonly por?: ReductionUse };
   readonly outcomes: readonly OutcomeJson[];
   readonly always: readonly {

@@ -7,16 +7,23 @@ import type { Observables } from '../scenarios/types.ts';
 import type { ReductionUse } from './setup.ts';
 import type { StopReason } from './shard.ts';
 
-/** How far a run has got, every 4096 expanded nodes. */
-export interface ExploreProgress {
+/** What a search has covered: a shard's part, or the whole run's. */
+export interface SearchFigures {
   readonly states: number;
   readonly transitions: number;
   /** The most steps on an expanded node's cheapest path. */
   readonly depth: number;
   /** Memory held by the visited set and the queue. */
   readonly bytes: number;
+}
+
+/** The figures and the time they took: a run's so far, or its result's. */
+export interface SearchStats extends SearchFigures {
   readonly ms: number;
 }
+
+/** How far a run has got, every 4096 expanded nodes (200 ms on shards). */
+export type ExploreProgress = SearchStats;
 
 export interface ExploreOptions {
   /** Stop (incomplete) after this many nodes; no limit by default. */
@@ -74,13 +81,7 @@ export interface LivelockReport {
 export interface ExploreResult {
   readonly complete: boolean;
   readonly stopped: StopReason | null;
-  readonly stats: {
-    states: number;
-    transitions: number;
-    ms: number;
-    depth: number;
-    bytes: number;
-  };
+  readonly stats: SearchStats;
   /** Present for the reductions that were asked for. */
   readonly reductions: { readonly symmetry?: ReductionUse; readonly por?: ReductionUse };
   readonly outcomes: readonly Outcome[];

@@ -6,7 +6,7 @@
 //
 // Pure: SharedArrayBuffer and Atomics are plain JavaScript.
 
-import type { ShardReport } from '../assemble.ts';
+import { type ShardReport, totalFigures } from '../assemble.ts';
 import type { ExploreProgress } from '../result.ts';
 import type { Bounds } from '../setup.ts';
 import type { ProposalSink, StopReason } from '../shard.ts';
@@ -163,17 +163,13 @@ export class Control {
   }
   /** The figures the shards published last, added up, as the explorer's progress. */
   progress(ms: number): ExploreProgress {
-    let states = 0;
-    let transitions = 0;
-    let depth = 0;
-    let bytes = 0;
-    for (let j = 0; j < this.shared.count; j++) {
-      states += this.fig(j, F_STATES);
-      transitions += this.fig(j, F_TRANSITIONS);
-      depth = Math.max(depth, this.fig(j, F_DEPTH));
-      bytes += this.fig(j, F_BYTES);
-    }
-    return { states, transitions, depth, bytes, ms };
+    const shards = Array.from({ length: this.shared.count }, (_, j) => ({
+      states: this.fig(j, F_STATES),
+      transitions: this.fig(j, F_TRANSITIONS),
+      depth: this.fig(j, F_DEPTH),
+      bytes: this.fig(j, F_BYTES),
+    }));
+    return { ...totalFigures(shards), ms };
   }
   /** Waits until every shard has arrived; false when a shard gave up meanwhile. */
   barrier(): boolean {
