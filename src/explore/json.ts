@@ -8,9 +8,8 @@ import { jsonObservables } from '../scenarios/outcome.ts';
 import type { Budget } from '../machine/budget.ts';
 import type { ScenarioRequest } from '../scenarios/index.ts';
 import type { HerdVerdict } from './herd.ts';
-import type { ExploreResult, SearchStats } from './result.ts';
-import type { Bounds, ReductionUse } from './setup.ts';
-import type { StopReason } from './shard.ts';
+import type { ExploreResult } from './result.ts';
+import type { Bounds } from './setup.ts';
 
 /** An exploration's bounds as JSON carries them: null, not Infinity, for no bound on switches. */
 export type BoundsJson = Budget & { readonly switches: number | null };
@@ -70,12 +69,11 @@ export interface OutcomeJson {
   readonly states: number;
 }
 
-export interface ExploreJson {
-  readonly complete: boolean;
-  /** Why an incomplete run stopped. */
-  readonly stopped: StopReason | null;
-  readonly stats: SearchStats;
-  readonly reductions: { readonly symmetry?: ReductionUse; readonly por?: ReductionUse };
+/** An ExploreResult as JSON: its figures as they are, its witnesses as schedule strings. */
+export interface ExploreJson extends Pick<
+  ExploreResult,
+  'complete' | 'stopped' | 'stats' | 'reductions'
+> {
   readonly outcomes: readonly OutcomeJson[];
   readonly always: readonly {
     readonly id: string;
