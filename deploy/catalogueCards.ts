@@ -1,5 +1,5 @@
 import type { Plugin } from 'vite';
-import { catalogueCards, catalogueTitles } from '../src/ui/catalogue/cardData.ts';
+import { catalogueCards, catalogueTitles } from '../src/charts/cards.ts';
 
 /** Each module's id and what it exports as default. */
 const MODULES: Readonly<Record<string, () => unknown>> = {
@@ -10,7 +10,7 @@ const MODULES: Readonly<Record<string, () => unknown>> = {
 /**
  * Vite plugin: the modules `virtual:catalogue-cards`, the home page's cards, and
  * `virtual:catalogue-titles`, what Step mode's picker lists, computed when the app is built
- * (src/ui/catalogue/cardData.ts says why). Computed in Node from the sources the build reads, so
+ * (src/charts/cards.ts says why). Computed in Node from the sources the build reads, so
  * they cannot fall out of date; the dev server computes them when it starts.
  */
 export function catalogueCardsModule(): Plugin {

@@ -15,7 +15,7 @@ import {
   type Machine,
 } from '../machine/machine.ts';
 import { initialState } from '../machine/interpreter.ts';
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import { candidates, determined, skeleton, type Skeleton } from './candidates.ts';
 import { Tag } from './events.ts';
 import type { Execution } from './execution.ts';

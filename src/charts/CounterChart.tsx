@@ -17,7 +17,8 @@ import {
   useReducedMotion,
   useTweens,
 } from './motion.ts';
-import { type Box, pourAt, pourPath } from './pour.ts';
+import { type Box, rectOf } from './geometry.ts';
+import { pourAt, pourPath } from './pour.ts';
 import type { SumSweep } from './sumSweep.ts';
 import { foldShort, sweepShort } from './sweepText.ts';
 import './animations.css';
@@ -280,21 +281,11 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
           ref={globalBar}
           data-testid="global-bar"
           className="global-bar"
-          x={l.global.x}
-          y={l.global.y}
-          width={l.global.width}
-          height={l.global.height}
+          {...rectOf(l.global)}
         />
       ) : (
         <g data-testid="global-figure">
-          <rect
-            className="global-frame"
-            x={l.global.x}
-            y={l.global.y}
-            width={l.global.width}
-            height={l.global.height}
-            rx={6}
-          />
+          <rect className="global-frame" {...rectOf(l.global)} rx={6} />
           <text
             className="global-caption"
             x={gc.x + gc.width / 2}
@@ -329,10 +320,7 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
             }}
             data-testid={`slot-bar-${String(b.cpu)}`}
             className="bar"
-            x={b.x}
-            y={b.y}
-            width={b.width}
-            height={b.height}
+            {...rectOf(b)}
             fill={b.over ? 'url(#counter-over-hatch)' : p.colour(b.cpu)}
           />
           <text className="bar-label" x={b.x + b.width / 2} y={l.bottom + 22} textAnchor="middle">
@@ -376,15 +364,7 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
             >
               {f.fate === 'twice' ? 'also here' : `+${String(amount)} late`}
             </text>
-            {f.fate !== 'twice' && slot && (
-              <rect
-                className="missed-ghost"
-                x={box.x}
-                y={box.y}
-                width={box.width}
-                height={box.height}
-              />
-            )}
+            {f.fate !== 'twice' && slot && <rect className="missed-ghost" {...rectOf(box)} />}
             <text className="missed-text" x={4} y={40}>
               {foldShort(f)}
             </text>

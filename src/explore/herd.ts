@@ -2,7 +2,7 @@
 // the end states the explorer reached, each counted once, and the Model line says so. herd7
 // counts executions: `lab check` recounts them with the axiomatic engine where it can.
 
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import { type EndState, herdAnswer, type HerdAnswer } from '../lang/herdAnswer.ts';
 import { apply } from '../machine/events.ts';
 import { initialState } from '../machine/interpreter.ts';

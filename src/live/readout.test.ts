@@ -4,7 +4,7 @@ import { findScenario } from '../scenarios/index.ts';
 import { allocateLive, C_EXITED, Stat } from './memory.ts';
 import { readSample, relevantCounts, takeSample } from './readout.ts';
 import { liveCounter } from './counter.ts';
-import { liveMachine } from './run.ts';
+import { liveMachine } from './job.ts';
 import { liveParams } from './liveParams.ts';
 import { liveSpecs } from './specs.ts';
 

@@ -4,7 +4,7 @@
 // uses are liveParams.ts's, which needs the whole catalogue: this module does not, so Step mode
 // can ask whether a scenario runs live without loading every entry (scenarios/load.ts).
 
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import { counterReaders } from '../lang/counter.ts';
 import { Op } from '../machine/isa.ts';
 import { loadedScenario } from '../scenarios/load.ts';

@@ -147,7 +147,8 @@ function linkedScenario(link: StepLink): { sc: Scenario } | { why: string } {
   return { why: `the program it carries does not compile (${where})` };
 }
 
-function messageOf(e: unknown): string {
+/** The notice for an error a user's action can cause; anything else is a bug, thrown on. */
+function noticeOf(e: unknown): string {
   if (
     e instanceof IllegalEventError ||
     e instanceof ReplayError ||
@@ -233,7 +234,7 @@ export function createStepStore(initial: Session = startSession(first)) {
       try {
         set({ session: f(get().session), notice: null });
       } catch (e) {
-        set({ notice: messageOf(e), playing: false });
+        set({ notice: noticeOf(e), playing: false });
       }
     };
     // A fresh session with some parameters changed (a bad value leaves a notice, nothing else).
@@ -265,7 +266,7 @@ export function createStepStore(initial: Session = startSession(first)) {
               : null,
         });
       } catch (e) {
-        set({ notice: messageOf(e) });
+        set({ notice: noticeOf(e) });
       }
     };
     // A schedule loaded at its start, ready to step: the schedule is the redo tail.
@@ -291,7 +292,7 @@ export function createStepStore(initial: Session = startSession(first)) {
           });
         }
       } catch (e) {
-        set({ notice: messageOf(e) });
+        set({ notice: noticeOf(e) });
       }
     };
     return {
@@ -480,7 +481,7 @@ export function createStepStore(initial: Session = startSession(first)) {
             challenge: link.challenge ?? null,
           });
         } catch (e) {
-          fallback(messageOf(e), sc, params);
+          fallback(noticeOf(e), sc, params);
         }
       },
       challengeNamed: (id) => {

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startShards } from '../../src/cli/explore/shards.ts';
 import { type Bounds, explore, type ExploreOptions } from '../../src/explore/explore.ts';
 import { exploreJson } from '../../src/explore/json.ts';
-import { exploreOnShards, shardRequest } from '../../src/explore/parallel.ts';
+import { exploreOnShards } from '../../src/explore/shards/coordinator.ts';
 import { FIRST_PROGRAM } from '../../src/scenarios/examples.ts';
 import { findScenario, openProgram } from '../../src/scenarios/index.ts';
 import { resolveParams } from '../../src/scenarios/params.ts';
@@ -34,7 +34,7 @@ function answer(r: ReturnType<typeof explore>) {
 function onShards(sc: Scenario, params: Record<string, string>, options: ExploreOptions = {}) {
   const p = resolveParams(sc, params);
   const bounds: Bounds = { ...sc.bounds, switches: Infinity };
-  return exploreOnShards(sc, shardRequest(sc), p, bounds, options, 2, pool.platform);
+  return exploreOnShards(sc, p, bounds, options, 2, pool.platform);
 }
 
 async function both(sc: Scenario, params: Record<string, string>, options: ExploreOptions = {}) {

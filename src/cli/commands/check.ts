@@ -10,13 +10,14 @@ import {
   checkUnder,
 } from '../../axiomatic/check.ts';
 import { Tag } from '../../machine/tags.ts';
-import { compileProgram, type CompiledProgram } from '../../lang/compile.ts';
+import { compileProgram } from '../../lang/compile.ts';
+import type { CompiledProgram } from '../../lang/compiled.ts';
 import { explore } from '../../explore/explore.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
 import { exploredEnds } from '../../explore/herd.ts';
 import { type EndState, herdAnswer, type HerdAnswer, herdLine } from '../../lang/herdAnswer.ts';
 import { herdHash } from '../../lang/herdHash.ts';
-import { isAxiomatic } from '../../scenarios/text-scenario.ts';
+import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import { intOption, paramsArg, parseCommand, programArg } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';

@@ -25,6 +25,7 @@ import {
   lostSentence,
   spinSentence,
 } from '../../live/verdict.ts';
+import { messageOf } from '../../machine/errors.ts';
 
 /** --engine compiled|interpreted (default compiled). */
 function engineOption(text: string | undefined): EngineKind {
@@ -84,7 +85,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   try {
     params = liveParams(sc.id, cpus, choices, { preset: values.preset });
   } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
+    throw new UsageError(messageOf(e));
   }
   const settings = {
     ...noInterference,

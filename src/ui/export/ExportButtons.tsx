@@ -1,5 +1,6 @@
 import { type RefObject, useState } from 'react';
 import './export.css';
+import { messageOf } from '../../machine/errors.ts';
 
 // The exporter (serialising, rasterising, downloading) loads when a button is first pressed: the
 // screens that show these buttons do not need it to draw.
@@ -33,7 +34,7 @@ export function ExportButtons({
     exporter()
       .then((x) => f(x, el))
       .catch((e: unknown) => {
-        setProblem(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
+        setProblem(`Export failed: ${messageOf(e)}`);
       });
   };
   return (

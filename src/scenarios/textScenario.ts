@@ -4,8 +4,8 @@
 // programs and the catalogue's entries are both made this way.
 
 import { memo } from '../machine/memo.ts';
-import type { LangInvariant } from '../lang/builtins.ts';
-import { type CompiledProgram, compileProgram } from '../lang/compile.ts';
+import { compileProgram } from '../lang/compile.ts';
+import type { CompiledProgram, LangInvariant } from '../lang/compiled.ts';
 import { describeError, LineMap } from '../lang/source.ts';
 import { defineScenario, type ScenarioDraft } from './define.ts';
 import type { MemoryModel } from '../machine/machine.ts';
