@@ -136,7 +136,7 @@ export function globalCells(m: Machine, s: Int32Array): CellView[] {
         continue;
       }
     } else {
-      value = String(s[cell.addr]);
+      value = valueText(m, s[cell.addr] as number);
       // A sequence's low bit means "a sum is in flight": say so, not only the number.
       if (m.layout.counter?.sequences.some((q) => q.cell === cell.name && q.kind === 'inflight')) {
         value += (s[cell.addr] as number) & 1 ? ' (odd: sum in flight)' : ' (even)';
