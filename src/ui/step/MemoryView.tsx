@@ -1,17 +1,14 @@
 import { cpuColour } from '../../charts/palette.ts';
-import { type RefObject, useCallback, useMemo, useRef } from 'react';
+import { lazy, type RefObject, Suspense, useCallback, useMemo, useRef } from 'react';
 import { CounterChart } from '../../charts/CounterChart.tsx';
 import { globalModeOf } from '../../charts/counterLayout.ts';
 import { counterCells, executedAt, type Run } from '../../charts/history.ts';
 import { cellValue, elementAddr } from '../../machine/read.ts';
-import { RaceWord } from '../../charts/RaceWord.tsx';
 import { raceWord, raceWordText } from '../../charts/raceWord.ts';
-import { SeqWord } from '../../charts/SeqWord.tsx';
 import { seqWordOf, seqWordText } from '../../charts/seqWord.ts';
 import { SlotBars } from '../../charts/SlotBars.tsx';
 import { sumSweeps } from '../../charts/sumSweep.ts';
 import { counterText } from '../../charts/sweepText.ts';
-import { TornRead } from '../../charts/TornRead.tsx';
 import { tornRead, tornText } from '../../charts/tornRead.ts';
 import { Kind } from '../../machine/isa.ts';
 import { minus } from '../../machine/int64.ts';
@@ -24,6 +21,18 @@ import { COUNTER_W, COUNTER_H } from '../../charts/counterLayout.ts';
 import { type BoxSize, useBoxSize } from '../useBoxSize.ts';
 import { globalCells, perCpuCells } from './view.ts';
 import { useStep } from './useStep.ts';
+
+// The race word, the sequence word and the torn read each belong to a few entries: they load
+// with the first entry that needs them, so a Step link to any other entry does not carry them.
+const RaceWord = lazy(() =>
+  import('../../charts/RaceWord.tsx').then((m) => ({ default: m.RaceWord })),
+);
+const SeqWord = lazy(() =>
+  import('../../charts/SeqWord.tsx').then((m) => ({ default: m.SeqWord })),
+);
+const TornRead = lazy(() =>
+  import('../../charts/TornRead.tsx').then((m) => ({ default: m.TornRead })),
+);
 
 /**
  * The chart's own coordinates for a box on screen: its aspect, at a scale that grows the type
@@ -203,14 +212,16 @@ export function MemoryView() {
       {race && (
         <figure className="race-figure hero">
           <div className="chart-box" ref={boxRef}>
-            <RaceWord
-              svgRef={raceRef}
-              view={race}
-              colour={cpuColour}
-              size={fit(box)}
-              step={session.cursor}
-              describedBy="race-word-text"
-            />
+            <Suspense fallback={null}>
+              <RaceWord
+                svgRef={raceRef}
+                view={race}
+                colour={cpuColour}
+                size={fit(box)}
+                step={session.cursor}
+                describedBy="race-word-text"
+              />
+            </Suspense>
           </div>
           <figcaption id="race-word-text" tabIndex={0}>
             {raceWordText(race)}
@@ -230,7 +241,9 @@ export function MemoryView() {
       ))}
       {words.length > 0 && (
         <figure className="seq-figure">
-          <SeqWord svgRef={seqRef} words={words} />
+          <Suspense fallback={null}>
+            <SeqWord svgRef={seqRef} words={words} />
+          </Suspense>
           {/* The chart says it in words on the strip: the caption is for screen readers. */}
           <figcaption className="sr-only">{words.map(seqWordText).join('. ')}</figcaption>
           {exportOf(seqRef, 'sequence chart', 'sequence', 'the sequence count')}
@@ -239,7 +252,9 @@ export function MemoryView() {
       {torn && (
         <figure className="torn-figure hero">
           <div className="chart-box" ref={boxRef}>
-            <TornRead svgRef={tornRef} view={torn} size={fit(box)} />
+            <Suspense fallback={null}>
+              <TornRead svgRef={tornRef} view={torn} size={fit(box)} />
+            </Suspense>
           </div>
           <figcaption tabIndex={0}>{tornText(torn)}</figcaption>
           {exportOf(tornRef, 'torn-read chart', 'torn-read', 'the torn read')}

@@ -15,11 +15,15 @@ import { MemoryView } from './MemoryView.tsx';
 import { NarrationLog } from './NarrationLog.tsx';
 import { ResultsTable } from './ResultsTable.tsx';
 import { Choosers, ParamsPanel } from './ScenarioChoice.tsx';
-import { ShortcutSheet } from './ShortcutSheet.tsx';
 import { PanelButtons, type PanelName, SidePanel } from './SidePanel.tsx';
 import { useStepKeys } from './useKeyboard.ts';
 import { stepStore, useStep, useStepFields } from './useStep.ts';
 import './stage.css';
+
+// The shortcut sheet opens on `?`: it loads then, not with every Step link.
+const ShortcutSheet = lazy(() =>
+  import('./ShortcutSheet.tsx').then((m) => ({ default: m.ShortcutSheet })),
+);
 
 // Panels built on the lessons load with them, on first opening (see App.tsx).
 // Lazy, as the lessons it reads are: the first page does not load them.
@@ -115,6 +119,9 @@ export function StepScreen({
       'requestedPanel',
     );
   const [help, setHelp] = useState(false);
+  // Mounted from the first time it opens, and kept: its dialog then opens and closes as before.
+  const [helpLoaded, setHelpLoaded] = useState(false);
+  if (help && !helpLoaded) setHelpLoaded(true);
   // A link that names a challenge opens on it (and so loads the lessons that judge it).
   // Another screen may have asked for a panel (the editor's "Explore it").
   const [panel, setPanel] = useState<PanelName | null>(() =>
@@ -263,13 +270,17 @@ export function StepScreen({
           <Suspense fallback={<p>Loading…</p>}>{panelContent(panel)}</Suspense>
         </SidePanel>
       )}
-      <ShortcutSheet
-        lecture={lecture}
-        open={help}
-        onClose={() => {
-          setHelp(false);
-        }}
-      />
+      {helpLoaded && (
+        <Suspense fallback={null}>
+          <ShortcutSheet
+            lecture={lecture}
+            open={help}
+            onClose={() => {
+              setHelp(false);
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }
