@@ -6,6 +6,7 @@ import { jsonObservables, observe } from '../scenarios/outcome.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { type Bounds, explore } from './explore.ts';
+import { programOutcomes } from './testkit.ts';
 
 const none: Bounds = { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: Infinity };
 
@@ -224,5 +225,14 @@ describe('explore', () => {
       (vs) => vs.includes('') && vs.includes('sum-within-window'),
     );
     expect(both.length).toBeGreaterThan(0);
+  });
+
+  it('an IRQ or an NMI can still arrive after every task has finished, as replay allows', () => {
+    // The handler's store lands after the task's: x = 2 is an end state replay reaches
+    // ("0 irq0 0"), so Explore's every interleaving must include it.
+    const irq = 'int x;\nP0() { WRITE_ONCE(x, 1); }\nIRQ0() { WRITE_ONCE(x, 2); }\n';
+    expect(programOutcomes(`#pragma lab bounds irqs=1\n${irq}`)).toEqual(new Set(['x=1', 'x=2']));
+    const nmi = 'int x;\nP0() { WRITE_ONCE(x, 1); }\nNMI0() { WRITE_ONCE(x, 2); }\n';
+    expect(programOutcomes(`#pragma lab bounds nmis=1\n${nmi}`)).toEqual(new Set(['x=1', 'x=2']));
   });
 });
