@@ -9,6 +9,7 @@ import { Note, type Noted } from '../../live/memory.ts';
 import { relevantCounts } from '../../live/readout.ts';
 import { liveCounter } from '../../live/counter.ts';
 import { liveSpecOf } from '../../live/specs.ts';
+import { runRates } from '../../live/verdict.ts';
 import type { Machine } from '../../machine/machine.ts';
 import { findScenario, openProgramText } from '../../scenarios/index.ts';
 import { PROGRAM_ID } from '../../scenarios/program.ts';
@@ -222,9 +223,19 @@ function LiveBody() {
                 />
               ))}
           </div>
+          {/* While running, the last moment's rates; once stopped, the run's averages, the same
+              figures as the Per CPU table: a last frame shown as the result would mislead. */}
           <figure>
-            <figcaption>Operations per second, per CPU</figcaption>
-            <RateBars label="Operations per second" values={history.perCpu} colour={cpuColour} />
+            <figcaption>
+              {final
+                ? 'Operations per second, per CPU: the average over the whole run'
+                : 'Operations per second, per CPU, now'}
+            </figcaption>
+            <RateBars
+              label={final ? 'Average operations per second' : 'Operations per second now'}
+              values={final ? runRates(final.reading) : history.perCpu}
+              colour={cpuColour}
+            />
           </figure>
           {relevant && (
             <LiveTotals
