@@ -28,6 +28,9 @@ import {
 import { messageOf } from '../../machine/errors.ts';
 
 /** --engine compiled|interpreted (default compiled). */
+/** A count for people, as the verdict sentence writes it: 316,477,491. */
+const num = (v: number | bigint) => v.toLocaleString('en-US');
+
 function engineOption(text: string | undefined): EngineKind {
   if (text === undefined) return 'compiled';
   const found = ENGINES.find((e) => e === text);
@@ -144,17 +147,19 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     );
   });
   out.push(
-    `  exact ${String(r.exact)}, counter in memory ${String(r.value)}, lost updates ${String(r.lost)}`,
+    `  exact ${num(r.exact)}, counter in memory ${num(r.value)}, ${
+      Number(r.lost) < 0 ? `counted twice ${num(-Number(r.lost))}` : `lost updates ${num(r.lost)}`
+    }`,
   );
   if (verdict.terminal) out.push(`  ${lostSentence(r)}`);
   const spun = spinSentence(r);
   if (spun) out.push(`  ${spun}`);
   out.push(
-    `  folds ${String(r.total.folds)}, sequence bumps ${String(r.total.bumps)}, sum retries ${String(r.retries)} (at most ${String(r.maxRetriesPerCall)} in one call), IRQs ${String(r.total.irqs)}, migrations ${String(r.total.migrations)}`,
+    `  folds ${num(r.total.folds)}, sequence bumps ${num(r.total.bumps)}, sum retries ${num(r.retries)} (at most ${num(r.maxRetriesPerCall)} in one call), IRQs ${num(r.total.irqs)}, migrations ${num(r.total.migrations)}`,
   );
   if (r.read)
     out.push(
-      `  read() ${String(r.read.value)}: error ${String(r.read.error)}, band ±${String(r.read.bound)}`,
+      `  read() ${num(r.read.value)}: error ${num(r.read.error)}, band ±${num(r.read.bound)}`,
     );
   if (outcome.kind === 'failed') out.push(`  the run failed: ${outcome.message}`);
   else if (outcome.kind === 'stuck')
