@@ -461,6 +461,15 @@ invariant final no-lost-update;
     ]);
   });
 
+  it('lists with each broken outcome the value its invariant judged', () => {
+    // hits=1 exact=2 alone does not say what no-lost-update weighed; its reason does.
+    const r = lab('explore', counter);
+    expect(r.status, r.err).toBe(0);
+    expect(r.out).toContain(
+      'hits=1 exact=2  (violates no-lost-update (at the end): hits = 1, but the exact total is 2: 1 lost)',
+    );
+  });
+
   it('runs a file live on worker threads, which are handed its text', () => {
     const doc = labJson('live', counter, '--seconds', '0.3', '--json') as {
       cpus: number;

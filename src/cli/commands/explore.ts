@@ -9,7 +9,7 @@ import { searchSetup } from '../../explore/setup.ts';
 import { defaultWorkers, startShards } from '../explore/shards.ts';
 import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from '../../explore/limits.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
-import { violationMoment } from '../../scenarios/judge.ts';
+import { violationWithReason } from '../../scenarios/judge.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { toJson } from '../json.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
@@ -110,7 +110,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   for (const o of simplest ? outcomes.filter((x) => x.violations.length > 0) : outcomes) {
     const obs = observablesLine(o.observables);
     const verdict = o.violations.length
-      ? `violates ${o.violations.map(violationMoment).join('; ')}`
+      ? `violates ${o.violations.map(violationWithReason).join('; ')}`
       : 'ok';
     out.push(`${obs}  (${verdict})`, `    witness (${o.witnessSteps} events): "${o.witness}"`);
   }

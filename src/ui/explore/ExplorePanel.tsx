@@ -4,7 +4,7 @@ import type { ExploreJson, OutcomeJson } from '../../explore/json.ts';
 import { brokenIn, presetToExplore, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { memoryOf } from '../../scenarios/textScenario.ts';
-import { violationMoment } from '../../scenarios/judge.ts';
+import { violationWithReason } from '../../scenarios/judge.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
 import type { BoundsJson } from '../../explore/json.ts';
 import type { RunOptions } from '../../store/exploreStore.ts';
@@ -27,9 +27,12 @@ const FIELDS: readonly [keyof BoundsJson, string][] = [
 
 const describe = observablesLine;
 
-/** An outcome's violations: final ones by id, ones broken on the way with the event. */
+/**
+ * An outcome's violations: final ones by id, ones broken on the way with the event, each with
+ * the value it judged (which the observables may not show).
+ */
 function violationsText(o: OutcomeJson): string {
-  return o.violations.map(violationMoment).join('; ');
+  return o.violations.map(violationWithReason).join('; ');
 }
 
 const MB = 1024 * 1024;
