@@ -59,8 +59,17 @@ function statusOf(r: ExploreJson & { readonly workers: number }, memoryMB: numbe
   return `${head}: ${states.toLocaleString('en')} states, ${transitions.toLocaleString('en')} transitions in ${ms} ms (${rate.toLocaleString('en')} states/s, ${Math.round(r.stats.bytes / MB)} MB${workers}), ${r.outcomes.length} outcomes${reductions ? `. Reductions: ${reductions}` : ''}`;
 }
 
-/** Explore: every interleaving of the current scenario within bounds, in a worker. */
-export function ExplorePanel() {
+/**
+ * Explore: every interleaving of the current scenario within bounds, in a worker. `runAtOnce`:
+ * start a run as the panel opens (the editor's "Explore it"), then say so with `onRunStarted`.
+ */
+export function ExplorePanel({
+  runAtOnce = false,
+  onRunStarted,
+}: {
+  runAtOnce?: boolean;
+  onRunStarted?: () => void;
+} = {}) {
   const session = useStep((s) => s.session);
   const bounds = useExplore((s) => s.bounds);
   const running = useExplore((s) => s.running);
@@ -80,6 +89,13 @@ export function ExplorePanel() {
     exploreStore.getState().subjectOpened(key, { ...sc.bounds, switches: null });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for scenario + params
   }, [key]);
+  // After the bounds above are the scenario's own: the run uses them.
+  useEffect(() => {
+    if (!runAtOnce) return;
+    onRunStarted?.();
+    exploreStore.getState().runRequested(sc.id, params);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when asked
+  }, [runAtOnce]);
 
   const actions = exploreStore.getState();
   // What the variant gives up that this answer never shows broken, and the preset that would.

@@ -37,8 +37,11 @@ const ExplorePanel = lazy(() =>
   import('../explore/ExplorePanel.tsx').then((m) => ({ default: m.ExplorePanel })),
 );
 
-/** What each side panel holds. */
-function panelContent(name: PanelName) {
+/**
+ * What each side panel holds; `explore`: the editor's "Explore it" asked for a run, so the
+ * Explore panel starts one as it opens (once: `done` says it started).
+ */
+function panelContent(name: PanelName, explore: { now: boolean; done: () => void }) {
   switch (name) {
     case 'Parameters':
       return <ParamsPanel />;
@@ -49,7 +52,7 @@ function panelContent(name: PanelName) {
     case 'Challenges':
       return <ChallengePanel />;
     case 'Explore':
-      return <ExplorePanel />;
+      return <ExplorePanel runAtOnce={explore.now} onRunStarted={explore.done} />;
   }
 }
 
@@ -124,6 +127,11 @@ export function StepScreen({
         ? 'Challenges'
         : null,
   );
+  // "Explore it" means explore: one press, not a second one inside the panel.
+  const [exploreNow, setExploreNow] = useState(() => !lecture && requestedPanel === 'Explore');
+  const exploreDone = useCallback(() => {
+    setExploreNow(false);
+  }, []);
   const [large, setLarge] = useState(false);
   const undoable = undoOf({ undo, session });
   const undoChange = useCallback(() => {
@@ -260,7 +268,9 @@ export function StepScreen({
       </div>
       {panel && (
         <SidePanel name={panel} onClose={closePanel}>
-          <Suspense fallback={<p>Loading…</p>}>{panelContent(panel)}</Suspense>
+          <Suspense fallback={<p>Loading…</p>}>
+            {panelContent(panel, { now: exploreNow, done: exploreDone })}
+          </Suspense>
         </SidePanel>
       )}
       <ShortcutSheet
