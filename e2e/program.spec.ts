@@ -43,6 +43,8 @@ test('a typed mistake is listed where it is; fixed, the program steps, explores 
   const step = new StepPage(page);
   await expect(step.heading()).toContainText('my-counter');
   const panel = page.getByRole('complementary', { name: 'Explore panel' });
+  // Called by its own name, not by the route its links take (`#/step/program`).
+  await expect(panel.getByText('Every reachable state of my-counter')).toBeVisible();
   const outcomes = panel.getByRole('list', { name: 'Outcomes' }).getByRole('listitem');
   await expect(outcomes).toHaveCount(2);
   const lost = outcomes.filter({ hasText: 'no-lost-update' });

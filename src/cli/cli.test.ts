@@ -465,9 +465,18 @@ invariant final no-lost-update;
     // hits=1 exact=2 alone does not say what no-lost-update weighed; its reason does.
     const r = lab('explore', counter);
     expect(r.status, r.err).toBe(0);
+    // The program is called by its own name (C my-counter), not the route `program`.
+    expect(r.out).toMatch(/^my-counter: \d+ states/);
     expect(r.out).toContain(
       'hits=1 exact=2  (violates no-lost-update (at the end): hits = 1, but the exact total is 2: 1 lost)',
     );
+  });
+
+  it('calls a program with no counter by its own name when live refuses it', () => {
+    const sb = file('sb.c', 'C my-sb\nint x;\nP0() { WRITE_ONCE(x, 1); }\n');
+    const r = lab('live', sb, '--seconds', '0.2');
+    expect(r.status).toBe(2);
+    expect(r.err).toMatch(/^lab: my-sb does not run free on the workers/);
   });
 
   it('runs a file live on worker threads, which are handed its text', () => {

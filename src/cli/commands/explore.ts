@@ -10,6 +10,7 @@ import { defaultWorkers, startShards } from '../explore/shards.ts';
 import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from '../../explore/limits.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
 import { violationWithReason } from '../../scenarios/judge.ts';
+import { shownName } from '../../scenarios/program.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { toJson } from '../json.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
@@ -96,7 +97,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const b = doc.bounds;
   const simplest = values.simplest === true;
   const out = [
-    `${sc.id}: ${r.stats.states} states, ${r.stats.transitions} transitions in ${r.stats.ms} ms${ending(r.stopped, r.stats, maxMemoryMB)}`,
+    `${shownName(sc)}: ${r.stats.states} states, ${r.stats.transitions} transitions in ${r.stats.ms} ms${ending(r.stopped, r.stats, maxMemoryMB)}`,
     `bounds: irqs ${b.irqs}, nmis ${b.nmis}, preemptions ${b.preemptions}, migrations ${b.migrations}, switches ${b.switches ?? 'unbounded'}`,
   ];
   for (const [name, use] of Object.entries(r.reductions)) {
@@ -143,7 +144,7 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
   } catch (e) {
     if (e instanceof AxiomaticRefusal)
       throw new UsageError(
-        `${sc.id}: the kernel's memory model (lkmm) cannot answer this program: ${e.message}. Try --memory sc or --memory tso.`,
+        `${shownName(sc)}: the kernel's memory model (lkmm) cannot answer this program: ${e.message}. Try --memory sc or --memory tso.`,
       );
     throw e;
   }
@@ -155,7 +156,7 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
       herd: a.herd ? { ...a.herd, text: undefined } : null,
     });
   const out = [
-    `${sc.id} under lkmm: ${a.executions} consistent executions of ${a.candidates} candidates, ${a.outcomes.length} outcomes, in ${Math.round(a.ms)} ms`,
+    `${shownName(sc)} under lkmm: ${a.executions} consistent executions of ${a.candidates} candidates, ${a.outcomes.length} outcomes, in ${Math.round(a.ms)} ms`,
     ...(a.loopCut
       ? ['Loop: runs past a loop bound were left out (raise #pragma lab loop_bound)']
       : []),

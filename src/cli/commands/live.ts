@@ -13,6 +13,7 @@ import type { Params, Scenario } from '../../scenarios/types.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg } from '../args.ts';
 import { didYouMean } from '../suggest.ts';
+import { shownName } from '../../scenarios/program.ts';
 import { loadOf } from '../../live/load.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
@@ -63,7 +64,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   const spec = liveSpecOf(sc.id);
   if (!spec) {
     throw new UsageError(
-      `${sc.id} does not run free on the workers (its outcome is one interleaving, not a growing count); replay its witnesses with --witness or --all-witnesses. Live scenarios: ${liveSpecs.map((s) => s.id).join(', ')}`,
+      `${shownName(sc)} does not run free on the workers (its outcome is one interleaving, not a growing count); replay its witnesses with --witness or --all-witnesses. Live scenarios: ${liveSpecs.map((s) => s.id).join(', ')}`,
     );
   }
   const seconds = values.seconds === undefined ? 2 : Number(values.seconds);
@@ -136,7 +137,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   };
   if (json) return toJson(doc);
   const out = [
-    `${sc.id} live: ${String(machine.cpus)} CPU threads, ${String(r.engine)}, for ${secs.toFixed(2)} s`,
+    `${shownName(sc)} live: ${String(machine.cpus)} CPU threads, ${String(r.engine)}, for ${secs.toFixed(2)} s`,
   ];
   // Told, as the page tells it: with this many threads a slow figure is starvation, not a bug.
   const load = loadOf(machine.cpus, availableParallelism(), settings);

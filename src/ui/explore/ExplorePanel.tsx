@@ -5,6 +5,7 @@ import { brokenIn, presetToExplore, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { memoryOf } from '../../scenarios/textScenario.ts';
 import { violationWithReason } from '../../scenarios/judge.ts';
+import { shownName } from '../../scenarios/program.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
 import type { BoundsJson } from '../../explore/json.ts';
 import type { RunOptions } from '../../store/exploreStore.ts';
@@ -108,9 +109,9 @@ export function ExplorePanel({
     <section className="explore" aria-label="Explore">
       <h3>Explore every interleaving</h3>
       <p>
-        Every reachable state of <code>{sc.id}</code> with these parameters, within the bounds
-        below. Each outcome comes with its simplest witness (fewest interventions, then switches,
-        then steps).
+        Every reachable state of <code>{shownName(sc)}</code> with these parameters, within the
+        bounds below. Each outcome comes with its simplest witness (fewest interventions, then
+        switches, then steps).
       </p>
       {memoryOf(session.params) === 'tso' && (
         <p className="hint" aria-label="What TSO shows">
@@ -207,7 +208,7 @@ export function ExplorePanel({
       </div>
       {!result && suggested && (
         <p className="explore-teach notice">
-          With these parameters Explore cannot show what {sc.id} gives up (
+          With these parameters Explore cannot show what {shownName(sc)} gives up (
           {suggested.invariants.join(', ')}): the preset <q>{suggested.name}</q> can (
           {suggested.description}).{' '}
           <button

@@ -12,7 +12,7 @@ import { liveSpecOf } from '../../live/specs.ts';
 import { runRates } from '../../live/verdict.ts';
 import type { Machine } from '../../machine/machine.ts';
 import { findScenario, openProgramText } from '../../scenarios/index.ts';
-import { PROGRAM_ID } from '../../scenarios/program.ts';
+import { PROGRAM_ID, shownName } from '../../scenarios/program.ts';
 import { stepHref } from '../../store/stepStore.ts';
 import type { Scenario } from '../../scenarios/types.ts';
 import { defaultPlan, scalingScenarios } from '../../live/scaling/plan.ts';
@@ -67,7 +67,9 @@ export function LiveScreen() {
   return (
     <div className="live-screen">
       <h2>
-        Live: {sc?.title} <code>{scenario}</code>
+        Live: {sc?.title}{' '}
+        {/* A typed program's title is its name already; `program` is only its route. */}
+        {scenario !== PROGRAM_ID && <code>{scenario}</code>}
       </h2>
       {isolated ? (
         <LiveBody />
@@ -98,6 +100,7 @@ function LiveBody() {
   const ran = run !== null || final !== null;
   const cores = CORES;
   const sc = findScenario(scenario);
+  const name = sc ? shownName(sc) : scenario;
   const spec = liveSpecOf(scenario);
   const actions = liveStore.getState();
   const running = phase === 'running';
@@ -128,14 +131,14 @@ function LiveBody() {
         {sc && <ScenarioIntro scenario={sc} />}
         <LiveSetup key={scenario} cores={cores} />
         <p>
-          {scenario} does not run free on the workers: its outcome is one particular interleaving,
-          not a count that grows as the tasks repeat. Its witnesses still run on real workers in
-          lockstep below.
+          {name} does not run free on the workers: its outcome is one particular interleaving, not a
+          count that grows as the tasks repeat. Its witnesses still run on real workers in lockstep
+          below.
         </p>
         <LockstepPanel key={`${scenario}:${offered?.schedule ?? ''}`} />
         <StoreBufferTest />
         <p>
-          <a href={stepHref(scenario)}>Open {scenario} in Step mode</a>.
+          <a href={stepHref(scenario)}>Open {name} in Step mode</a>.
         </p>
       </>
     );
@@ -254,7 +257,7 @@ function LiveBody() {
       <LockstepPanel key={`${scenario}:${offered?.schedule ?? ''}`} />
       <StoreBufferTest />
       <p>
-        <a href={stepHref(scenario)}>Open {scenario} in Step mode</a> to take the same programs one
+        <a href={stepHref(scenario)}>Open {name} in Step mode</a> to take the same programs one
         instruction at a time.
       </p>
       <ScalingLink scenario={scenario} />

@@ -172,10 +172,11 @@ export function StepScreen({
   return (
     <div className={`step-screen${large ? ' large' : ''}${panel ? ' with-panel' : ''}`}>
       <div className="stage-bar">
-        <h2 title={`${sc.title} (${sc.id})`}>
+        <h2 title={sc.id === PROGRAM_ID ? sc.title : `${sc.title} (${sc.id})`}>
           {sc.title}{' '}
-          {/* On a projector the title says it; the id, cut to "p…" beside it, would not. */}
-          <code className={large ? 'sr-only' : undefined}>{sc.id}</code>
+          {/* On a projector the title says it; the id, cut to "p…" beside it, would not. A typed
+              program's title is its own name; `program` is only the route its links take. */}
+          {sc.id !== PROGRAM_ID && <code className={large ? 'sr-only' : undefined}>{sc.id}</code>}
         </h2>
         {/* Framed (a course page's <iframe>), the stage's chrome folds into a menu so that the
             stage keeps the frame; the full lab is one link away. */}
