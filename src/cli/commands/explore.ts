@@ -97,7 +97,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const b = doc.bounds;
   const simplest = values.simplest === true;
   const out = [
-    `${shownName(sc)}: ${r.stats.states} states, ${r.stats.transitions} transitions in ${r.stats.ms} ms${ending(r.stopped, r.stats, maxMemoryMB)}`,
+    `${shownName(sc)}: ${plain(r.stats.states, 'state')}, ${plain(r.stats.transitions, 'transition')} in ${r.stats.ms} ms${ending(r.stopped, r.stats, maxMemoryMB)}`,
     `bounds: irqs ${b.irqs}, nmis ${b.nmis}, preemptions ${b.preemptions}, migrations ${b.migrations}, switches ${b.switches ?? 'unbounded'}`,
   ];
   for (const [name, use] of Object.entries(r.reductions)) {
@@ -189,6 +189,9 @@ function workersUsed(
 }
 
 /** Why an incomplete run stopped, and how far it got: a suffix for the first line. */
+/** `n` and its noun, singular for 1, the number as scripts read it (no separators). */
+const plain = (n: number, one: string) => `${String(n)} ${n === 1 ? one : `${one}s`}`;
+
 function ending(
   stopped: StopReason | null,
   stats: { states: number; depth: number },

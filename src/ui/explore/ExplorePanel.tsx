@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { OutcomeHistogram } from '../../charts/OutcomeHistogram.tsx';
-import type { ExploreJson, OutcomeJson } from '../../explore/json.ts';
+import type { OutcomeJson } from '../../explore/json.ts';
 import { brokenIn, presetToExplore, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { memoryOf } from '../../scenarios/textScenario.ts';
@@ -12,6 +12,7 @@ import type { RunOptions } from '../../store/exploreStore.ts';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { exploreStore, useExplore } from './useExplore.ts';
 import { count } from '../../machine/count.ts';
+import { MB, statusOf } from './status.ts';
 
 const REDUCTIONS: readonly ['symmetry' | 'por', string][] = [
   ['symmetry', 'Symmetry reduction'],
@@ -34,30 +35,6 @@ const describe = observablesLine;
  */
 function violationsText(o: OutcomeJson): string {
   return o.violations.map(violationWithReason).join('; ');
-}
-
-const MB = 1024 * 1024;
-
-/** The status line: how the run ended, its size and speed, and the reductions used. */
-function statusOf(r: ExploreJson & { readonly workers: number }, memoryMB: number): string {
-  const { states, transitions, ms, depth } = r.stats;
-  const rate = Math.round((states / Math.max(1, ms)) * 1000);
-  const covered = `covered ${states.toLocaleString('en')} states to depth ${depth}`;
-  const head =
-    r.stopped === null
-      ? 'Done'
-      : r.stopped === 'max-memory'
-        ? `Incomplete: stopped at the memory limit of ${memoryMB} MB (${covered}); raise the limit or add a reduction`
-        : r.stopped === 'simplest'
-          ? 'Stopped at the simplest violation'
-          : r.stopped === 'loop-bound'
-            ? 'Incomplete: a loop reached its bound on some paths (raise #pragma lab loop_bound in the program)'
-            : `Incomplete: ${r.stopped === 'cancelled' ? 'cancelled' : 'stopped at the state limit'} (${covered})`;
-  const reductions = Object.entries(r.reductions)
-    .map(([name, use]) => `${name} ${use.on ? 'on' : `off: ${use.why ?? ''}`}`)
-    .join('; ');
-  const workers = r.workers > 1 ? `, ${String(r.workers)} workers` : '';
-  return `${head}: ${states.toLocaleString('en')} states, ${transitions.toLocaleString('en')} transitions in ${ms} ms (${rate.toLocaleString('en')} states/s, ${Math.round(r.stats.bytes / MB)} MB${workers}), ${r.outcomes.length} outcomes${reductions ? `. Reductions: ${reductions}` : ''}`;
 }
 
 /**
