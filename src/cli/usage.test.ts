@@ -44,6 +44,18 @@ describe('the CLI on bad arguments', () => {
     );
   });
 
+  it('shows the negative value typed, not another, where it goes', async () => {
+    expect((await run('live', 'global-plain', '--irq-rate', '-5')).err).toBe(
+      "lab: --irq-rate needs a value; a value that starts with '-' goes after '=': --irq-rate=-5",
+    );
+  });
+
+  it('suggests the command a typo meant', async () => {
+    expect((await run('explor', 'global-plain')).err).toMatch(
+      /^lab: unknown command 'explor' \(did you mean explore\?\); commands: /,
+    );
+  });
+
   it('suggests the scenario and the witness a typo meant', async () => {
     expect((await run('explore', 'percpu-moden')).err).toMatch(
       /^lab: unknown scenario 'percpu-moden' \(did you mean percpu-modern\?\); one of: global-plain/,
