@@ -19,6 +19,7 @@ import { type AxiomaticAnswer, axiomaticAnswer } from '../../axiomatic/outcomes.
 import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
 import { UsageError } from '../errors.ts';
+import { LIMITS } from '../../lang/module.ts';
 
 export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const { values, positionals } = parseCommand(argv, {
@@ -41,10 +42,11 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const params = paramsArg(sc, values.set, values.preset, values.memory);
   if (isAxiomatic(params)) return axiomaticExplore(sc, params, values.json === true);
   const bounds: Bounds = {
-    irqs: intOption('irqs', values.irqs, sc.bounds.irqs, 8),
-    nmis: intOption('nmis', values.nmis, sc.bounds.nmis, 8),
-    preemptions: intOption('preemptions', values.preemptions, sc.bounds.preemptions, 8),
-    migrations: intOption('migrations', values.migrations, sc.bounds.migrations, 8),
+    // The language's limit (#pragma lab bounds … each 0 to 15): one range wherever it is set.
+    irqs: intOption('irqs', values.irqs, sc.bounds.irqs, LIMITS.bound),
+    nmis: intOption('nmis', values.nmis, sc.bounds.nmis, LIMITS.bound),
+    preemptions: intOption('preemptions', values.preemptions, sc.bounds.preemptions, LIMITS.bound),
+    migrations: intOption('migrations', values.migrations, sc.bounds.migrations, LIMITS.bound),
     switches:
       values.switches === undefined ? Infinity : intOption('switches', values.switches, 0, 1000),
   };

@@ -12,6 +12,8 @@ import type { RunOptions } from '../../store/exploreStore.ts';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { exploreStore, useExplore } from './useExplore.ts';
 import { count } from '../../machine/count.ts';
+// The language's limit on each kind of intervention: the same range as #pragma lab bounds.
+import { LIMITS } from '../../lang/module.ts';
 import { MB, statusOf } from './status.ts';
 
 const REDUCTIONS: readonly ['symmetry' | 'por', string][] = [
@@ -106,7 +108,7 @@ export function ExplorePanel({
             <input
               type="number"
               min={0}
-              max={name === 'switches' ? 1000 : 8}
+              max={name === 'switches' ? 1000 : LIMITS.bound}
               placeholder={name === 'switches' ? 'no bound' : undefined}
               value={bounds[name] ?? ''}
               onChange={(e) => {
@@ -115,7 +117,7 @@ export function ExplorePanel({
                     ? null
                     : Math.max(0, Math.min(1000, Math.floor(Number(e.target.value))));
                 if (name === 'switches') actions.boundsChanged({ switches: v });
-                else actions.boundsChanged({ [name]: Math.min(8, v ?? 0) });
+                else actions.boundsChanged({ [name]: Math.min(LIMITS.bound, v ?? 0) });
               }}
             />
           </label>
