@@ -26,6 +26,10 @@ import './stage.css';
 const WitnessNote = lazy(() =>
   import('./WitnessNote.tsx').then((m) => ({ default: m.WitnessNote })),
 );
+// Loads with the challenge's store, only when a challenge is attempted.
+const ChallengeOnStage = lazy(() =>
+  import('../challenge/ChallengeOnStage.tsx').then((m) => ({ default: m.ChallengeOnStage })),
+);
 const LessonPanel = lazy(() =>
   import('./LessonPanel.tsx').then((m) => ({ default: m.LessonPanel })),
 );
@@ -243,6 +247,13 @@ export function StepScreen({
         {!lecture && witness !== null && (
           <Suspense fallback={null}>
             <WitnessNote />
+          </Suspense>
+        )}
+        {/* With its panel closed (a phone's sheet is closed to step), the attempt is judged
+            on the stage, so the winning step says so where the student looks. */}
+        {!lecture && challenge && panel !== 'Challenges' && (
+          <Suspense fallback={null}>
+            <ChallengeOnStage />
           </Suspense>
         )}
       </div>
