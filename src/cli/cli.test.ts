@@ -127,11 +127,11 @@ describe('lab CLI', () => {
     const text = lab('replay', 'percpu-modern', broken.witness, '--preset', 'irq-past-batch').out;
     expect(text).toMatch(new RegExp(`\\n\\s+${always.step}  \\S+ +CPU`));
     expect(text).toContain(`VIOLATED ${always.id} (broken at event ${always.step}):`);
-    // In explore's text each violation carries its own moment.
+    // In explore's text each violation carries its own moment, then its reason.
     const exText = lab('explore', 'percpu-modern', '--preset', 'irq-past-batch').out;
     expect(exText).toMatch(
       new RegExp(
-        `read-within-bound \\(at the end\\); slot-below-batch \\(broken at event \\d+\\)|slot-below-batch \\(broken at event \\d+\\); read-within-bound \\(at the end\\)`,
+        `read-within-bound \\(at the end\\): [^;]+; slot-below-batch \\(broken at event \\d+\\): |slot-below-batch \\(broken at event \\d+\\): [^;]+; read-within-bound \\(at the end\\): `,
       ),
     );
   });
