@@ -250,3 +250,26 @@ test('once the CPUs run, their charts lead the page and the set-up follows @timi
   await live.button('Stop').click();
   await expect(live.button('Run')).toBeEnabled({ timeout: 15_000 });
 });
+
+test('after Stop the per-CPU rate bars show the run averages of the Per CPU table @timing', async ({
+  page,
+}) => {
+  const live = new LivePage(page);
+  await live.open('#/live/global-plain?cpus=2');
+  await live.runFor(800);
+  // The verdict is where the eye lands after Stop.
+  await expect(live.status()).toContainText(/updates? lost out of|No update lost/);
+  await expect(
+    page.getByText('Operations per second, per CPU: the average over the whole run'),
+  ).toBeVisible();
+  const bars = await page
+    .getByRole('img', { name: /^Average operations per second:/ })
+    .getAttribute('aria-label');
+  const table = page.getByRole('table', { name: 'Per CPU' });
+  const rates: string[] = [];
+  for (const k of [0, 1]) {
+    const row = table.getByRole('row', { name: new RegExp(`^CPU${String(k)}\\b`) });
+    rates.push(`CPU${String(k)} ${(await row.getByRole('cell').nth(1).innerText()).trim()}`);
+  }
+  expect(bars).toBe(`Average operations per second: ${rates.join(', ')}`);
+});

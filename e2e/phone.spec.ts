@@ -46,3 +46,18 @@ test('Step mode on a phone: the stage stacks, and a panel is a full-width sheet'
   await expect(goal).toBeInViewport({ ratio: 1 });
   await noSidewaysScroll(page);
 });
+
+test('a challenge on a phone: with its sheet closed to step, the stage says when it is solved', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await step.open('#/step/global-plain?challenge=lose-two');
+  const panel = page.getByRole('complementary', { name: 'Challenges panel' });
+  await expect(panel).toBeVisible();
+  await panel.getByRole('button', { name: 'Close' }).click();
+  const onStage = page.getByRole('status', { name: 'Challenge on the stage' });
+  await expect(onStage).toContainText('In progress: 0 steps');
+  // The schedule the walkthrough solved it with: 0 0 0 1 1 1 1 0.
+  for (const k of [0, 0, 0, 1, 1, 1, 1, 0]) await step.stepCpu(k);
+  await expect(onStage).toContainText('Solved: the run ends with');
+});

@@ -122,6 +122,15 @@ test('CPU counts typed wrong stay as typed, each bad entry named, and block the 
     /CPU counts are whole numbers from 1 to 64, not 0, abc, 99/,
   );
   await expect(scaling.button('Run sweep')).toBeDisabled();
+  // The other fields' problems are shown at once, not after this one is fixed.
+  await page.getByRole('spinbutton', { name: 'Seconds per run' }).fill('-5');
+  await page.getByRole('spinbutton', { name: 'Runs each' }).fill('100000');
+  await expect(
+    page.getByRole('alert', { name: 'What to fix before a sweep' }).getByRole('listitem'),
+  ).toHaveText(['a run lasts more than 0 and at most 60 s', 'repeat each run 1 to 20 times']);
+  await expect(scaling.status()).toContainText('Cannot run yet:');
+  await page.getByRole('spinbutton', { name: 'Seconds per run' }).fill('1');
+  await page.getByRole('spinbutton', { name: 'Runs each' }).fill('3');
   await field.fill('1,2');
   await field.blur();
   await expect(field).toHaveValue('1,2');

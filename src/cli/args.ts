@@ -23,12 +23,12 @@ export function parseCommand<const O extends NonNullable<ParseArgsConfig['option
   try {
     return parseArgs({ args: [...argv], options, allowPositionals: positionals, strict: true });
   } catch (e) {
-    throw new UsageError(usageMessage(e, Object.keys(options)));
+    throw new UsageError(usageMessage(e, Object.keys(options), argv));
   }
 }
 
 /** node:util's parse errors in the lab's words, one line each, with the option they are about. */
-function usageMessage(e: unknown, names: readonly string[]): string {
+function usageMessage(e: unknown, names: readonly string[], argv: readonly string[]): string {
   const message = messageOf(e);
   const unknown = /^Unknown option '([^']+)'/.exec(message);
   if (unknown) {
@@ -39,7 +39,10 @@ function usageMessage(e: unknown, names: readonly string[]): string {
   const ambiguous = /^Option '(--[^' ]+)' argument is ambiguous/.exec(message);
   if (ambiguous) {
     const o = ambiguous[1] ?? '';
-    return `${o} needs a value; a value that starts with '-' goes after '=': ${o}=-1`;
+    // The example is the value the user typed: `--irq-rate -5` is told `--irq-rate=-5`.
+    const typed = argv[argv.indexOf(o) + 1];
+    const value = typed?.startsWith('-') ? typed : '-1';
+    return `${o} needs a value; a value that starts with '-' goes after '=': ${o}=${value}`;
   }
   const missing = /^Option '(--[^' ]+)(?: <value>)?' argument missing/.exec(message);
   if (missing) return `${missing[1] ?? ''} needs a value`;

@@ -127,11 +127,11 @@ describe('lab CLI', () => {
     const text = lab('replay', 'percpu-modern', broken.witness, '--preset', 'irq-past-batch').out;
     expect(text).toMatch(new RegExp(`\\n\\s+${always.step}  \\S+ +CPU`));
     expect(text).toContain(`VIOLATED ${always.id} (broken at event ${always.step}):`);
-    // In explore's text each violation carries its own moment.
+    // In explore's text each violation carries its own moment, then its reason.
     const exText = lab('explore', 'percpu-modern', '--preset', 'irq-past-batch').out;
     expect(exText).toMatch(
       new RegExp(
-        `read-within-bound \\(at the end\\); slot-below-batch \\(broken at event \\d+\\)|slot-below-batch \\(broken at event \\d+\\); read-within-bound \\(at the end\\)`,
+        `read-within-bound \\(at the end\\): [^;]+; slot-below-batch \\(broken at event \\d+\\): |slot-below-batch \\(broken at event \\d+\\): [^;]+; read-within-bound \\(at the end\\): `,
       ),
     );
   });
@@ -459,6 +459,24 @@ invariant final no-lost-update;
       [2, []],
       [1, ['no-lost-update']],
     ]);
+  });
+
+  it('lists with each broken outcome the value its invariant judged', () => {
+    // hits=1 exact=2 alone does not say what no-lost-update weighed; its reason does.
+    const r = lab('explore', counter);
+    expect(r.status, r.err).toBe(0);
+    // The program is called by its own name (C my-counter), not the route `program`.
+    expect(r.out).toMatch(/^my-counter: \d+ states/);
+    expect(r.out).toContain(
+      'hits=1 exact=2  (violates no-lost-update (at the end): hits = 1, but the exact total is 2: 1 lost)',
+    );
+  });
+
+  it('calls a program with no counter by its own name when live refuses it', () => {
+    const sb = file('sb.c', 'C my-sb\nint x;\nP0() { WRITE_ONCE(x, 1); }\n');
+    const r = lab('live', sb, '--seconds', '0.2');
+    expect(r.status).toBe(2);
+    expect(r.err).toMatch(/^lab: my-sb does not run free on the workers/);
   });
 
   it('runs a file live on worker threads, which are handed its text', () => {

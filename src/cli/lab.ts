@@ -17,6 +17,7 @@ import { replayCommand } from './commands/replay.ts';
 import { show } from './commands/show.ts';
 import { ParamError } from '../scenarios/params.ts';
 import { UsageError } from './errors.ts';
+import { didYouMean } from './suggest.ts';
 
 const HELP = `percpu-lab: the Linux kernel's per-CPU counters, step by step
 
@@ -92,7 +93,7 @@ export async function lab(argv: readonly string[], out: LabOutput): Promise<numb
   try {
     if (!command) {
       throw new UsageError(
-        `unknown command '${name}'; commands: ${Object.keys(commands).join(', ')}`,
+        `unknown command '${name}'${didYouMean(name, Object.keys(commands))}; commands: ${Object.keys(commands).join(', ')}`,
       );
     }
     out.stdout(`${await command(rest)}\n`);

@@ -44,6 +44,24 @@ describe('the CLI on bad arguments', () => {
     );
   });
 
+  it('takes the same bounds as the language, 0 to 15 of each kind', async () => {
+    expect((await run('explore', 'global-plain', '--irqs', '16')).err).toBe(
+      "lab: --irqs takes an integer from 0 to 15, got '16'",
+    );
+  });
+
+  it('shows the negative value typed, not another, where it goes', async () => {
+    expect((await run('live', 'global-plain', '--irq-rate', '-5')).err).toBe(
+      "lab: --irq-rate needs a value; a value that starts with '-' goes after '=': --irq-rate=-5",
+    );
+  });
+
+  it('suggests the command a typo meant', async () => {
+    expect((await run('explor', 'global-plain')).err).toMatch(
+      /^lab: unknown command 'explor' \(did you mean explore\?\); commands: /,
+    );
+  });
+
   it('suggests the scenario and the witness a typo meant', async () => {
     expect((await run('explore', 'percpu-moden')).err).toMatch(
       /^lab: unknown scenario 'percpu-moden' \(did you mean percpu-modern\?\); one of: global-plain/,

@@ -6,6 +6,8 @@ import { jsonObservables, observe } from '../scenarios/outcome.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { type Bounds, explore } from './explore.ts';
+import { programOutcomes } from './testkit.ts';
+import { programScenario } from '../scenarios/program.ts';
 
 const none: Bounds = { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: Infinity };
 
@@ -224,5 +226,40 @@ describe('explore', () => {
       (vs) => vs.includes('') && vs.includes('sum-within-window'),
     );
     expect(both.length).toBeGreaterThan(0);
+  });
+
+  it('an IRQ or an NMI can still arrive after every task has finished, as replay allows', () => {
+    // The handler's store lands after the task's: x = 2 is an end state replay reaches
+    // ("0 irq0 0"), so Explore's every interleaving must include it.
+    const irq = 'int x;\nP0() { WRITE_ONCE(x, 1); }\nIRQ0() { WRITE_ONCE(x, 2); }\n';
+    expect(programOutcomes(`#pragma lab bounds irqs=1\n${irq}`)).toEqual(new Set(['x=1', 'x=2']));
+    const nmi = 'int x;\nP0() { WRITE_ONCE(x, 1); }\nNMI0() { WRITE_ONCE(x, 2); }\n';
+    expect(programOutcomes(`#pragma lab bounds nmis=1\n${nmi}`)).toEqual(new Set(['x=1', 'x=2']));
+  });
+
+  it('calls a spin on a value nobody will write "never finishes", and only a lock wait a deadlock', () => {
+    const stuckOf = (source: string) => {
+      const r = programScenario(source);
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      const sc = r.scenario;
+      const res = explore(sc, resolveParams(sc, {}), { ...sc.bounds, switches: Infinity });
+      return res.outcomes.flatMap((o) => o.violations);
+    };
+    const spin = stuckOf(
+      'int flag;\nint y;\nP0() { while (READ_ONCE(flag) == 0) cpu_relax(); }\nP1() { WRITE_ONCE(y, 1); }\n',
+    );
+    expect(spin.map((v) => v.id)).toEqual(['never-finishes']);
+    expect(spin[0]?.reason).toBe(
+      'P0 (line 3) spins forever: nothing left running can change what it waits for (no lock is held: a livelock, not a deadlock)',
+    );
+    const lock = stuckOf(
+      'int x;\nDEFINE_SPINLOCK(l);\nP0() { spin_lock(&l); spin_lock(&l); WRITE_ONCE(x, 1); }\n',
+    );
+    expect(lock).toEqual([
+      {
+        id: 'deadlock',
+        reason: 'no CPU can make progress: P0 (line 3) waits for a lock that is never released',
+      },
+    ]);
   });
 });

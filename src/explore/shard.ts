@@ -358,10 +358,11 @@ export class Shard {
             });
         }
       }
-      if (isTerminal(m, cur)) {
-        this.record(meta, true);
-        continue;
-      }
+      // An end state is an outcome, and still not the last word: with budget left, an IRQ or an
+      // NMI can arrive after every task has finished (replay accepts it), and its handler can
+      // change what the end state holds. Those events are all a finished machine has enabled.
+      const terminal = isTerminal(m, cur);
+      if (terminal) this.record(meta, true);
 
       const n = enabledEvents(m, cur, evs);
       // Could the previous step's CPU still step? Then stepping another CPU is a switch.
@@ -378,7 +379,7 @@ export class Shard {
         for (let j = 0; j < n && !this.halted(); j++) this.follow(evs[j] as number, j + 1);
       }
       if (this.halted()) break;
-      if (!this.movedYet()) this.record(meta, false);
+      if (!terminal && !this.movedYet()) this.record(meta, false);
     }
     this.sinks = null;
   }

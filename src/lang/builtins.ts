@@ -11,6 +11,16 @@ import { LangFault, type Span } from './source.ts';
 
 const str = (v: bigint | number) => String(v);
 
+/**
+ * How far the counter is from the exact total, in words: short is "2 lost"; over is "2 too many
+ * (counted twice)", never "-2 lost" (a migration or a replayed fold counts an update twice).
+ */
+export function offBy(short: bigint): string {
+  if (short >= 0n) return `${str(short)} lost`;
+  const over = -short;
+  return `${str(over)} too many (${over === 1n ? 'an update' : 'updates'} counted twice)`;
+}
+
 /** The built-in invariant `id` of the program's counter. */
 export function builtinInvariant(
   p: CompiledProgram,
@@ -54,7 +64,7 @@ export function builtinInvariant(
           const exact = exactValue(p, m, s);
           return v === exact
             ? null
-            : `${parts} = ${str(v)}, but the exact total is ${str(exact)}: ${str(exact - v)} lost`;
+            : `${parts} = ${str(v)}, but the exact total is ${str(exact)}: ${offBy(exact - v)}`;
         },
       };
     case 'read-within-bound': {

@@ -71,7 +71,21 @@ export function clausesOf(p: CompiledProgram): ProgramClauses {
       case 'observe': {
         if (c.value === null) {
           if (p.recordCounts.has(c.name)) add(recordObservable(c.name), c);
-          else add({ ...location({ kind: 'name', name: c.name, span: c.span }), name: c.name }, c);
+          else {
+            // The clause's span is the whole `observe exact;`: the description names the name.
+            const own = p.module.globals.has(c.name);
+            add(
+              {
+                ...location({ kind: 'name', name: c.name, span: c.span }),
+                name: c.name,
+                description:
+                  c.name === 'exact' && !own
+                    ? 'the exact total: what the counter started at plus every add made'
+                    : `the value of ${c.name}`,
+              },
+              c,
+            );
+          }
           break;
         }
         const v = c.value;

@@ -98,6 +98,15 @@ export function lostSentence(reading: Pick<LiveReading, 'lost' | 'added'>): stri
 }
 
 /**
+ * Each CPU's operations per second over the whole run (adds and calls over the run's length): the
+ * Per CPU table's figures, which the rate bars show once the CPUs have stopped.
+ */
+export function runRates(reading: Pick<LiveReading, 'cpus' | 'ms'>): number[] {
+  const s = Math.max(reading.ms / 1000, 1e-9);
+  return reading.cpus.map((c) => (c.adds + c.calls) / s);
+}
+
+/**
  * Where a CPU spent most of its instructions spinning on a held lock, why, in words; null when
  * no CPU spun for at least a fifth of its instructions.
  */

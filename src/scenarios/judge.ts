@@ -22,6 +22,19 @@ export function violationMoment(v: { readonly id: string; readonly step?: number
   return v.step === undefined ? `${v.id} (at the end)` : `${v.id} (broken at event ${v.step})`;
 }
 
+/**
+ * A violation with what the invariant judged, for a list of outcomes: the observables alone can
+ * read as two equal numbers failing ("count=4 exact=4"); the reason names the value judged
+ * ("no-lost-update (at the end): count + Σ pcp = 6, but the exact total is 4: …").
+ */
+export function violationWithReason(v: {
+  readonly id: string;
+  readonly step?: number;
+  readonly reason: string;
+}): string {
+  return v.reason === '' ? violationMoment(v) : `${violationMoment(v)}: ${v.reason}`;
+}
+
 export interface RunJudgement {
   /** Whether the last state is terminal (every task and handler done, no IRQ pending). */
   readonly terminal: boolean;

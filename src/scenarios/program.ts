@@ -13,6 +13,17 @@ export const PROGRAM_ID = 'program';
 
 export const PROGRAM_GROUP = 'Your programs';
 
+/** The title of a typed program that names itself nothing (no `C name` line). */
+const UNNAMED = 'Your program';
+
+/**
+ * What a scenario is called where people read it: an entry's id, a typed program's own name
+ * (`C batch-fold`), not the id `program` that links and workers route it by.
+ */
+export function shownName(sc: Pick<Scenario, 'id' | 'title'>): string {
+  return sc.id === PROGRAM_ID && sc.title !== UNNAMED ? sc.title : sc.id;
+}
+
 export type ProgramResult =
   | { readonly ok: true; readonly scenario: Scenario; readonly compiled: CompiledProgram }
   | { readonly ok: false; readonly errors: readonly LangError[] };
@@ -69,7 +80,7 @@ export function programScenario(source: string, id = PROGRAM_ID): ProgramResult 
   const sample: Params = Object.fromEntries(params.map((q) => [q.name, q.default]));
   const scenario = textScenario({
     id,
-    title: c.name === 'program' ? 'Your program' : c.name,
+    title: c.name === 'program' ? UNNAMED : c.name,
     group: PROGRAM_GROUP,
     source: 'a program typed into the lab',
     summary: c.ast.doc ?? firstComment(source) ?? 'A program typed into the lab.',

@@ -13,7 +13,12 @@ export function editLink(text?: string): string {
 }
 
 export type EditLinkRead =
-  | { readonly ok: true; readonly text: string | null }
+  | {
+      readonly ok: true;
+      readonly text: string | null;
+      /** Parts of the link the editor does not read (`z=…`), as written: said, not dropped. */
+      readonly unread: readonly string[];
+    }
   | { readonly ok: false; readonly message: string };
 
 /** The program an editor link carries (null: none, open the draft), or why it cannot be read. */
@@ -22,8 +27,10 @@ export function readEditLink(hash: string): EditLinkRead {
   const long = linkTooLong(hash);
   if (long) return { ok: false, message: long };
   const q = hash.indexOf('?');
-  const src = q < 0 ? null : new URLSearchParams(hash.slice(q + 1)).get('src');
-  if (src === null) return { ok: true, text: null };
+  const search = new URLSearchParams(q < 0 ? '' : hash.slice(q + 1));
+  const unread = [...search].filter(([k]) => k !== 'src').map(([k, v]) => `${k}=${v}`);
+  const src = search.get('src');
+  if (src === null) return { ok: true, text: null, unread };
   let text: string | null;
   try {
     text = decompressFromEncodedURIComponent(src);
@@ -33,5 +40,5 @@ export function readEditLink(hash: string): EditLinkRead {
   if (!text) return { ok: false, message: 'the program in this link is damaged' };
   if (text.length > MAX_PROGRAM_CHARS)
     return { ok: false, message: 'the program in this link is too long to be ours' };
-  return { ok: true, text };
+  return { ok: true, text, unread };
 }

@@ -60,6 +60,13 @@ describe('the editor store', () => {
     expect(store.getState().text).toContain('C linked');
     store.getState().draftRestored();
     expect(store.getState().text).toBe(BROKEN);
+    // A part the editor does not read is named, not dropped without a word.
+    store.getState().noticeDismissed();
+    store.getState().linkOpened('#/edit?z=%%%');
+    expect(store.getState().notice).toBe(
+      'Parts of this link were left out: z=%%%. An editor link carries only its program (src=…).',
+    );
+    expect(store.getState().text).toBe(BROKEN);
     expect(storage.data.get(DRAFT_KEY)).toBe(BROKEN);
   });
 

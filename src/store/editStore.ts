@@ -186,6 +186,10 @@ export function createEditStore(storage: KeyValueStorage = browserStorage()) {
           });
           return;
         }
+        if (r.unread.length > 0)
+          set({
+            notice: `Parts of this link were left out: ${r.unread.join(', ')}. An editor link carries only its program (src=…).`,
+          });
         if (r.text === null || r.text === get().text) return;
         // Nothing the user wrote is lost: the draft the link replaces can be put back.
         set({ replaced: get().text });

@@ -27,6 +27,8 @@ export interface StepLink {
 }
 
 const PREFIX = '#/step/';
+/** A link's parts that are not parameters. */
+const RESERVED = new Set(['sched', 'at', 'challenge', 'z']);
 const LONG = 180;
 
 /** The hash for a link (with its leading '#'). */
@@ -86,11 +88,15 @@ export function decodeLink(hash: string): Decoded {
     if (!packed.success)
       return { ok: false, message: 'the compressed part of this link is damaged' };
     const { p, s, c, ch, src } = packed.output;
+    // Parameters written beside the packed part (`?memory=tso&z=…`) are honoured over it, and
+    // checked as any link's are: added by hand, they must not be dropped without a word.
+    const beside: Record<string, string> = {};
+    for (const [k, value] of search) if (!RESERVED.has(k)) beside[k] = value;
     return {
       ok: true,
       link: {
         scenario,
-        params: p,
+        params: { ...p, ...beside },
         schedule: s,
         cursor: c,
         ...(ch === undefined ? {} : { challenge: ch }),
@@ -99,8 +105,7 @@ export function decodeLink(hash: string): Decoded {
     };
   }
   const params: Record<string, string> = {};
-  for (const [k, value] of search)
-    if (k !== 'sched' && k !== 'at' && k !== 'challenge') params[k] = value;
+  for (const [k, value] of search) if (!RESERVED.has(k)) params[k] = value;
   const schedule = search.get('sched') ?? '';
   if (schedule.length > MAX_SCHEDULE_CHARS)
     return { ok: false, message: "the link's schedule is too long to be ours" };

@@ -74,6 +74,10 @@ describe('live store', () => {
     expect(st.final?.terminal).toBe(true);
     expect(st.final?.violations).toEqual([]);
     expect(st.final?.reading.lost).toBe(0);
+    // The verdict is in the status line, where the eye lands after Stop.
+    expect(st.message).toMatch(
+      /^Stopped: every task finished its operation\. No update lost: the counter holds all [\d,]+ added\.$/,
+    );
   });
 
   it('refuses parameters out of range with the reason, and keeps the rest', async () => {

@@ -25,6 +25,7 @@ import { liveParams } from '../live/liveParams.ts';
 import { liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../live/specs.ts';
 import { heartbeats, Watchdog } from '../live/watchdog.ts';
 import { type Load, loadOf } from '../live/load.ts';
+import { lostSentence } from '../live/verdict.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { findScenario, openProgram } from '../scenarios/index.ts';
 import { jsonObservables, observableText, type Violation } from '../scenarios/outcome.ts';
@@ -285,14 +286,17 @@ export function createLiveStore(
         violations: verdict.violations,
         seconds: reading.ms / 1000,
       };
+      const how = stopMessage(
+        outcome,
+        silentWhileStopping,
+        loadOf(run.mem.cpus, cores, get().settings),
+      );
+      // The verdict where the eye lands after Stop, not only in the report below the set-up.
+      const at = verdict.terminal && outcome.kind === 'stopped' ? ` ${lostSentence(reading)}` : '';
       set({
         phase: outcome.kind === 'stopped' ? 'stopped' : 'failed',
         final,
-        message: stopMessage(
-          outcome,
-          silentWhileStopping,
-          loadOf(run.mem.cpus, cores, get().settings),
-        ),
+        message: `${how}${at}`,
       });
     };
 

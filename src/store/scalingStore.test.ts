@@ -146,4 +146,24 @@ describe('the Scaling store', () => {
     expect(store.getState().phase).toBe('idle');
     expect(store.getState().message).toMatch(/^Cannot run: /);
   });
+
+  it('names every bad field at once, and the status says it is not ready', () => {
+    const store = createScalingStore(fakePort().port);
+    store.getState().cpusTyped('0,999,abc');
+    store.getState().planChanged({ seconds: -5 });
+    store.getState().planChanged({ repeat: 100000 });
+    expect(store.getState().planErrors).toEqual([
+      'CPU counts are whole numbers from 1 to 64, not 0, 999, abc',
+      'a run lasts more than 0 and at most 60 s',
+      'repeat each run 1 to 20 times',
+    ]);
+    expect(store.getState().message).toBe(
+      'Cannot run yet: CPU counts are whole numbers from 1 to 64, not 0, 999, abc; a run lasts more than 0 and at most 60 s; repeat each run 1 to 20 times.',
+    );
+    // Fixed, one by one: the status is Ready again.
+    store.getState().cpusTyped('1,2');
+    store.getState().planChanged({ seconds: 1, repeat: 3 });
+    expect(store.getState().planErrors).toEqual([]);
+    expect(store.getState().message).toBe('Ready: choose what to measure and press Run sweep.');
+  });
 });

@@ -9,6 +9,7 @@ import {
   defaultPlan,
   parseCpuCounts,
   planProblem,
+  planProblems,
   planSeconds,
   type SweepPlan,
   type SweepPoint,
@@ -33,7 +34,10 @@ export interface SweepProgress {
 
 export interface ScalingState {
   readonly plan: SweepPlan;
+  /** Every reason the set-up cannot run, joined; null when it can. */
   readonly planError: string | null;
+  /** The same reasons one by one, in the form's order (a CPU count typed wrong first). */
+  readonly planErrors: readonly string[];
   readonly phase: ScalingPhase;
   readonly message: string;
   readonly progress: SweepProgress | null;
@@ -58,14 +62,39 @@ export function secondsLeft(p: SweepProgress): number {
 }
 
 const READY = 'Ready: choose what to measure and press Run sweep.';
+const NOT_READY = 'Cannot run yet: ';
+
+/** Every problem of the set-up: the CPU counts as typed (`typed`), then the plan's others. */
+function problemsOf(plan: SweepPlan, typed: string | null): string[] {
+  const rest = planProblems(plan);
+  if (typed === null) return rest;
+  // The plan keeps only the valid counts: its own CPU-count problem is the typed one, said better.
+  const cpu = parseCpuCounts(plan.cpus.join(',')).problem;
+  return [typed, ...rest.filter((p) => p !== 'pick at least one CPU count' && p !== cpu)];
+}
 
 export function createScalingStore(runner: ScalingPort, now: () => number = () => Date.now()) {
   return createStore<ScalingState>()((set, get) => {
     // The sweep in progress stops when this aborts (Cancel); a new one per run.
     let abort = new AbortController();
+    // What is wrong with the CPU counts as typed (the plan holds only the valid ones).
+    let typedProblem: string | null = null;
+    /** The plan and every problem with it; the status says so while the set-up is wrong. */
+    const judge = (plan: SweepPlan) => {
+      const errors = problemsOf(plan, typedProblem);
+      const { message } = get();
+      const idle = message === READY || message.startsWith(NOT_READY);
+      set({
+        plan,
+        planErrors: errors,
+        planError: errors.length ? errors.join('; ') : null,
+        ...(idle ? { message: errors.length ? `${NOT_READY}${errors.join('; ')}.` : READY } : {}),
+      });
+    };
     return {
       plan: defaultPlan(runner.machine.cores),
       planError: null,
+      planErrors: [],
       phase: 'idle',
       message: READY,
       progress: null,
@@ -76,9 +105,11 @@ export function createScalingStore(runner: ScalingPort, now: () => number = () =
       linkOpened(hash) {
         const link = parseScalingLink(hash, runner.machine.cores);
         if (!link || get().phase === 'running') return;
+        typedProblem = null;
         set({
           plan: link.plan,
           planError: null,
+          planErrors: [],
           message: link.problems.length
             ? `Parts of the link were left out: ${link.problems.join('; ')}.`
             : READY,
@@ -86,14 +117,13 @@ export function createScalingStore(runner: ScalingPort, now: () => number = () =
       },
       planChanged(patch) {
         if (get().phase === 'running') return;
-        const plan = { ...get().plan, ...patch };
-        set({ plan, planError: planProblem(plan) });
+        judge({ ...get().plan, ...patch });
       },
       cpusTyped(text) {
         if (get().phase === 'running') return;
         const { counts, problem } = parseCpuCounts(text);
-        const plan = { ...get().plan, cpus: counts };
-        set({ plan, planError: problem ?? planProblem(plan) });
+        typedProblem = problem;
+        judge({ ...get().plan, cpus: counts });
       },
       async runRequested() {
         const { plan, phase, planError } = get();

@@ -113,6 +113,25 @@ describe('the Step-mode store', () => {
     );
   });
 
+  it("a typed program's link honours a parameter written beside its packed part, or says why not", () => {
+    const text = 'C mine\nint x;\nint y;\nP0() { WRITE_ONCE(x, 1); }\nP1() { WRITE_ONCE(y, 1); }\n';
+    const hash = encodeLink({
+      scenario: 'program',
+      params: {},
+      schedule: '',
+      cursor: 0,
+      program: text,
+    });
+    const store = createStepStore();
+    store.getState().linkOpened(hash.replace('?z=', '?memory=tso&z='));
+    expect(store.getState().session.scenario.title).toBe('mine');
+    expect(store.getState().session.params.memory).toBe('tso');
+    expect(store.getState().notice).toBeNull();
+    store.getState().linkOpened(hash.replace('?z=', '?memory=arm&z='));
+    expect(store.getState().session.scenario.title).toBe('mine');
+    expect(store.getState().notice).toMatch(/memory must be one of sc, tso.*got 'arm'/);
+  });
+
   it('reset and opening a link leave no witness behind (nor its question)', () => {
     const store = createStepStore();
     store.getState().scenarioChosen('percpu-classic');

@@ -9,7 +9,8 @@ import { searchSetup } from '../../explore/setup.ts';
 import { defaultWorkers, startShards } from '../explore/shards.ts';
 import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from '../../explore/limits.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
-import { violationMoment } from '../../scenarios/judge.ts';
+import { violationWithReason } from '../../scenarios/judge.ts';
+import { shownName } from '../../scenarios/program.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { toJson } from '../json.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
@@ -18,6 +19,7 @@ import { type AxiomaticAnswer, axiomaticAnswer } from '../../axiomatic/outcomes.
 import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
 import { UsageError } from '../errors.ts';
+import { LIMITS } from '../../lang/module.ts';
 
 export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const { values, positionals } = parseCommand(argv, {
@@ -40,10 +42,11 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const params = paramsArg(sc, values.set, values.preset, values.memory);
   if (isAxiomatic(params)) return axiomaticExplore(sc, params, values.json === true);
   const bounds: Bounds = {
-    irqs: intOption('irqs', values.irqs, sc.bounds.irqs, 8),
-    nmis: intOption('nmis', values.nmis, sc.bounds.nmis, 8),
-    preemptions: intOption('preemptions', values.preemptions, sc.bounds.preemptions, 8),
-    migrations: intOption('migrations', values.migrations, sc.bounds.migrations, 8),
+    // The language's limit (#pragma lab bounds … each 0 to 15): one range wherever it is set.
+    irqs: intOption('irqs', values.irqs, sc.bounds.irqs, LIMITS.bound),
+    nmis: intOption('nmis', values.nmis, sc.bounds.nmis, LIMITS.bound),
+    preemptions: intOption('preemptions', values.preemptions, sc.bounds.preemptions, LIMITS.bound),
+    migrations: intOption('migrations', values.migrations, sc.bounds.migrations, LIMITS.bound),
     switches:
       values.switches === undefined ? Infinity : intOption('switches', values.switches, 0, 1000),
   };
@@ -96,7 +99,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const b = doc.bounds;
   const simplest = values.simplest === true;
   const out = [
-    `${sc.id}: ${r.stats.states} states, ${r.stats.transitions} transitions in ${r.stats.ms} ms${ending(r.stopped, r.stats, maxMemoryMB)}`,
+    `${shownName(sc)}: ${plain(r.stats.states, 'state')}, ${plain(r.stats.transitions, 'transition')} in ${r.stats.ms} ms${ending(r.stopped, r.stats, maxMemoryMB)}`,
     `bounds: irqs ${b.irqs}, nmis ${b.nmis}, preemptions ${b.preemptions}, migrations ${b.migrations}, switches ${b.switches ?? 'unbounded'}`,
   ];
   for (const [name, use] of Object.entries(r.reductions)) {
@@ -110,7 +113,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   for (const o of simplest ? outcomes.filter((x) => x.violations.length > 0) : outcomes) {
     const obs = observablesLine(o.observables);
     const verdict = o.violations.length
-      ? `violates ${o.violations.map(violationMoment).join('; ')}`
+      ? `violates ${o.violations.map(violationWithReason).join('; ')}`
       : 'ok';
     out.push(`${obs}  (${verdict})`, `    witness (${o.witnessSteps} events): "${o.witness}"`);
   }
@@ -143,7 +146,7 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
   } catch (e) {
     if (e instanceof AxiomaticRefusal)
       throw new UsageError(
-        `${sc.id}: the kernel's memory model (lkmm) cannot answer this program: ${e.message}. Try --memory sc or --memory tso.`,
+        `${shownName(sc)}: the kernel's memory model (lkmm) cannot answer this program: ${e.message}. Try --memory sc or --memory tso.`,
       );
     throw e;
   }
@@ -155,7 +158,7 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
       herd: a.herd ? { ...a.herd, text: undefined } : null,
     });
   const out = [
-    `${sc.id} under lkmm: ${a.executions} consistent executions of ${a.candidates} candidates, ${a.outcomes.length} outcomes, in ${Math.round(a.ms)} ms`,
+    `${shownName(sc)} under lkmm: ${a.executions} consistent executions of ${a.candidates} candidates, ${a.outcomes.length} outcomes, in ${Math.round(a.ms)} ms`,
     ...(a.loopCut
       ? ['Loop: runs past a loop bound were left out (raise #pragma lab loop_bound)']
       : []),
@@ -188,6 +191,9 @@ function workersUsed(
 }
 
 /** Why an incomplete run stopped, and how far it got: a suffix for the first line. */
+/** `n` and its noun, singular for 1, the number as scripts read it (no separators). */
+const plain = (n: number, one: string) => `${String(n)} ${n === 1 ? one : `${one}s`}`;
+
 function ending(
   stopped: StopReason | null,
   stats: { states: number; depth: number },

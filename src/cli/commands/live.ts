@@ -13,6 +13,7 @@ import type { Params, Scenario } from '../../scenarios/types.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg } from '../args.ts';
 import { didYouMean } from '../suggest.ts';
+import { shownName } from '../../scenarios/program.ts';
 import { loadOf } from '../../live/load.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
@@ -28,6 +29,9 @@ import {
 import { messageOf } from '../../machine/errors.ts';
 
 /** --engine compiled|interpreted (default compiled). */
+/** A count for people, as the verdict sentence writes it: 316,477,491. */
+const num = (v: number | bigint) => v.toLocaleString('en-US');
+
 function engineOption(text: string | undefined): EngineKind {
   if (text === undefined) return 'compiled';
   const found = ENGINES.find((e) => e === text);
@@ -60,7 +64,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   const spec = liveSpecOf(sc.id);
   if (!spec) {
     throw new UsageError(
-      `${sc.id} does not run free on the workers (its outcome is one interleaving, not a growing count); replay its witnesses with --witness or --all-witnesses. Live scenarios: ${liveSpecs.map((s) => s.id).join(', ')}`,
+      `${shownName(sc)} does not run free on the workers (its outcome is one interleaving, not a growing count); replay its witnesses with --witness or --all-witnesses. Live scenarios: ${liveSpecs.map((s) => s.id).join(', ')}`,
     );
   }
   const seconds = values.seconds === undefined ? 2 : Number(values.seconds);
@@ -133,7 +137,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   };
   if (json) return toJson(doc);
   const out = [
-    `${sc.id} live: ${String(machine.cpus)} CPU threads, ${String(r.engine)}, for ${secs.toFixed(2)} s`,
+    `${shownName(sc)} live: ${String(machine.cpus)} CPU threads, ${String(r.engine)}, for ${secs.toFixed(2)} s`,
   ];
   // Told, as the page tells it: with this many threads a slow figure is starvation, not a bug.
   const load = loadOf(machine.cpus, availableParallelism(), settings);
@@ -144,17 +148,19 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     );
   });
   out.push(
-    `  exact ${String(r.exact)}, counter in memory ${String(r.value)}, lost updates ${String(r.lost)}`,
+    `  exact ${num(r.exact)}, counter in memory ${num(r.value)}, ${
+      Number(r.lost) < 0 ? `counted twice ${num(-Number(r.lost))}` : `lost updates ${num(r.lost)}`
+    }`,
   );
   if (verdict.terminal) out.push(`  ${lostSentence(r)}`);
   const spun = spinSentence(r);
   if (spun) out.push(`  ${spun}`);
   out.push(
-    `  folds ${String(r.total.folds)}, sequence bumps ${String(r.total.bumps)}, sum retries ${String(r.retries)} (at most ${String(r.maxRetriesPerCall)} in one call), IRQs ${String(r.total.irqs)}, migrations ${String(r.total.migrations)}`,
+    `  folds ${num(r.total.folds)}, sequence bumps ${num(r.total.bumps)}, sum retries ${num(r.retries)} (at most ${num(r.maxRetriesPerCall)} in one call), IRQs ${num(r.total.irqs)}, migrations ${num(r.total.migrations)}`,
   );
   if (r.read)
     out.push(
-      `  read() ${String(r.read.value)}: error ${String(r.read.error)}, band ±${String(r.read.bound)}`,
+      `  read() ${num(r.read.value)}: error ${num(r.read.error)}, band ±${num(r.read.bound)}`,
     );
   if (outcome.kind === 'failed') out.push(`  the run failed: ${outcome.message}`);
   else if (outcome.kind === 'stuck')

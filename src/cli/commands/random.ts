@@ -7,6 +7,7 @@ import { randomOutcomes } from '../randomOutcomes.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
+import { shownName } from '../../scenarios/program.ts';
 
 export function randomCommand(argv: readonly string[]): string {
   const { values, positionals } = parseCommand(argv, {
@@ -38,7 +39,7 @@ export function randomCommand(argv: readonly string[]): string {
     })),
   };
   if (values.json) return toJson(doc);
-  const out = [`${sc.id}: ${runs} random runs, seed ${seed}`];
+  const out = [`${shownName(sc)}: ${runs} random runs, seed ${seed}`];
   for (const o of doc.outcomes) {
     const obs = observablesLine(o.observables);
     const verdict = !o.terminal

@@ -16,6 +16,7 @@ import { paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.t
 import { didYouMean } from '../suggest.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
+import { shownName } from '../../scenarios/program.ts';
 
 export function replayCommand(argv: readonly string[]): string {
   const { values, positionals } = parseCommand(argv, {
@@ -91,7 +92,7 @@ export function replayCommand(argv: readonly string[]): string {
   };
   if (values.json) return toJson(doc);
 
-  const out: string[] = [`${sc.id}  ${doc.schedule}`];
+  const out: string[] = [`${shownName(sc)}  ${doc.schedule}`];
   for (const st of doc.steps) {
     const line = st.line ? `  [line ${st.line}]` : '';
     out.push(`${String(st.step).padStart(4)}  ${st.event.padEnd(7)} ${st.narration}${line}`);

@@ -95,32 +95,49 @@ export function parseCpuCounts(text: string): { counts: number[]; problem: strin
   return { counts: tokens.filter(ok).map(Number), problem };
 }
 
-/** Why a plan cannot run, for people; null when it can. */
+/** Why a plan cannot run, for people (its first reason); null when it can. */
 export function planProblem(p: SweepPlan): string | null {
-  if (p.scenarios.length === 0) return 'pick at least one algorithm';
-  for (const id of p.scenarios) {
-    const spec = liveSpecOf(id);
-    if (!spec)
-      return findScenario(id)
-        ? `${id} does not run live; algorithms: ${scalingScenarios().join(', ')}`
-        : `there is no scenario '${id}'; algorithms: ${scalingScenarios().join(', ')}`;
-    if (spec.fixedCpus !== null) return `${id} runs on a fixed number of CPUs: it cannot scale`;
-  }
-  if (p.cpus.length === 0) return 'pick at least one CPU count';
-  const counts = parseCpuCounts(p.cpus.join(','));
-  if (counts.problem) return counts.problem;
-  if (p.layouts.length === 0) return 'pick padded slots, packed slots, or both';
-  if (p.summers.length === 0) return 'pick at least one summer';
-  if (p.engines.length === 0) return 'pick the compiled engine, the interpreter, or both';
-  for (const s of p.summers) {
-    if (typeof s === 'number' && (!Number.isInteger(s) || s < 1 || s > 10_000_000))
-      return `a summer's period is 1 to 10000000 µs, not ${String(s)}`;
-  }
-  if (!(p.seconds > 0 && p.seconds <= 60)) return 'a run lasts more than 0 and at most 60 s';
-  if (!(p.warmupSeconds >= 0 && p.warmupSeconds <= 10)) return 'the warm-up lasts 0 to 10 s';
+  return planProblems(p)[0] ?? null;
+}
+
+/**
+ * Every reason a plan cannot run, one per field, in the form's order: a user who got three
+ * fields wrong is told of all three at once, not one per attempt. Empty when it can run.
+ */
+export function planProblems(p: SweepPlan): string[] {
+  const out: string[] = [];
+  const algorithms = (): string | null => {
+    if (p.scenarios.length === 0) return 'pick at least one algorithm';
+    for (const id of p.scenarios) {
+      const spec = liveSpecOf(id);
+      if (!spec)
+        return findScenario(id)
+          ? `${id} does not run live; algorithms: ${scalingScenarios().join(', ')}`
+          : `there is no scenario '${id}'; algorithms: ${scalingScenarios().join(', ')}`;
+      if (spec.fixedCpus !== null) return `${id} runs on a fixed number of CPUs: it cannot scale`;
+    }
+    return null;
+  };
+  const push = (why: string | null) => {
+    if (why !== null) out.push(why);
+  };
+  push(algorithms());
+  push(
+    p.cpus.length === 0 ? 'pick at least one CPU count' : parseCpuCounts(p.cpus.join(',')).problem,
+  );
+  if (p.layouts.length === 0) out.push('pick padded slots, packed slots, or both');
+  if (p.summers.length === 0) out.push('pick at least one summer');
+  if (p.engines.length === 0) out.push('pick the compiled engine, the interpreter, or both');
+  const period = p.summers.find(
+    (s) => typeof s === 'number' && (!Number.isInteger(s) || s < 1 || s > 10_000_000),
+  );
+  if (period !== undefined)
+    out.push(`a summer's period is 1 to 10000000 µs, not ${String(period)}`);
+  if (!(p.seconds > 0 && p.seconds <= 60)) out.push('a run lasts more than 0 and at most 60 s');
+  if (!(p.warmupSeconds >= 0 && p.warmupSeconds <= 10)) out.push('the warm-up lasts 0 to 10 s');
   if (!Number.isInteger(p.repeat) || p.repeat < 1 || p.repeat > 20)
-    return 'repeat each run 1 to 20 times';
-  return null;
+    out.push('repeat each run 1 to 20 times');
+  return out;
 }
 
 /** Every combination, in the order they run (by algorithm, then CPUs, layout, summer, engine). */

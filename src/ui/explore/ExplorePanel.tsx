@@ -1,16 +1,20 @@
 import { useEffect, useMemo } from 'react';
 import { OutcomeHistogram } from '../../charts/OutcomeHistogram.tsx';
-import type { ExploreJson, OutcomeJson } from '../../explore/json.ts';
+import type { OutcomeJson } from '../../explore/json.ts';
 import { brokenIn, presetToExplore, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { memoryOf } from '../../scenarios/textScenario.ts';
-import { violationMoment } from '../../scenarios/judge.ts';
+import { violationWithReason } from '../../scenarios/judge.ts';
+import { shownName } from '../../scenarios/program.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
 import type { BoundsJson } from '../../explore/json.ts';
 import type { RunOptions } from '../../store/exploreStore.ts';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { exploreStore, useExplore } from './useExplore.ts';
 import { count } from '../../machine/count.ts';
+// The language's limit on each kind of intervention: the same range as #pragma lab bounds.
+import { LIMITS } from '../../lang/module.ts';
+import { MB, statusOf } from './status.ts';
 
 const REDUCTIONS: readonly ['symmetry' | 'por', string][] = [
   ['symmetry', 'Symmetry reduction'],
@@ -27,37 +31,25 @@ const FIELDS: readonly [keyof BoundsJson, string][] = [
 
 const describe = observablesLine;
 
-/** An outcome's violations: final ones by id, ones broken on the way with the event. */
+/**
+ * An outcome's violations: final ones by id, ones broken on the way with the event, each with
+ * the value it judged (which the observables may not show).
+ */
 function violationsText(o: OutcomeJson): string {
-  return o.violations.map(violationMoment).join('; ');
+  return o.violations.map(violationWithReason).join('; ');
 }
 
-const MB = 1024 * 1024;
-
-/** The status line: how the run ended, its size and speed, and the reductions used. */
-function statusOf(r: ExploreJson & { readonly workers: number }, memoryMB: number): string {
-  const { states, transitions, ms, depth } = r.stats;
-  const rate = Math.round((states / Math.max(1, ms)) * 1000);
-  const covered = `covered ${states.toLocaleString('en')} states to depth ${depth}`;
-  const head =
-    r.stopped === null
-      ? 'Done'
-      : r.stopped === 'max-memory'
-        ? `Incomplete: stopped at the memory limit of ${memoryMB} MB (${covered}); raise the limit or add a reduction`
-        : r.stopped === 'simplest'
-          ? 'Stopped at the simplest violation'
-          : r.stopped === 'loop-bound'
-            ? 'Incomplete: a loop reached its bound on some paths (raise #pragma lab loop_bound in the program)'
-            : `Incomplete: ${r.stopped === 'cancelled' ? 'cancelled' : 'stopped at the state limit'} (${covered})`;
-  const reductions = Object.entries(r.reductions)
-    .map(([name, use]) => `${name} ${use.on ? 'on' : `off: ${use.why ?? ''}`}`)
-    .join('; ');
-  const workers = r.workers > 1 ? `, ${String(r.workers)} workers` : '';
-  return `${head}: ${states.toLocaleString('en')} states, ${transitions.toLocaleString('en')} transitions in ${ms} ms (${rate.toLocaleString('en')} states/s, ${Math.round(r.stats.bytes / MB)} MB${workers}), ${r.outcomes.length} outcomes${reductions ? `. Reductions: ${reductions}` : ''}`;
-}
-
-/** Explore: every interleaving of the current scenario within bounds, in a worker. */
-export function ExplorePanel() {
+/**
+ * Explore: every interleaving of the current scenario within bounds, in a worker. `runAtOnce`:
+ * start a run as the panel opens (the editor's "Explore it"), then say so with `onRunStarted`.
+ */
+export function ExplorePanel({
+  runAtOnce = false,
+  onRunStarted,
+}: {
+  runAtOnce?: boolean;
+  onRunStarted?: () => void;
+} = {}) {
   const session = useStep((s) => s.session);
   const bounds = useExplore((s) => s.bounds);
   const running = useExplore((s) => s.running);
@@ -77,6 +69,13 @@ export function ExplorePanel() {
     exploreStore.getState().subjectOpened(key, { ...sc.bounds, switches: null });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for scenario + params
   }, [key]);
+  // After the bounds above are the scenario's own: the run uses them.
+  useEffect(() => {
+    if (!runAtOnce) return;
+    onRunStarted?.();
+    exploreStore.getState().runRequested(sc.id, params);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when asked
+  }, [runAtOnce]);
 
   const actions = exploreStore.getState();
   // What the variant gives up that this answer never shows broken, and the preset that would.
@@ -89,9 +88,9 @@ export function ExplorePanel() {
     <section className="explore" aria-label="Explore">
       <h3>Explore every interleaving</h3>
       <p>
-        Every reachable state of <code>{sc.id}</code> with these parameters, within the bounds
-        below. Each outcome comes with its simplest witness (fewest interventions, then switches,
-        then steps).
+        Every reachable state of <code>{shownName(sc)}</code> with these parameters, within the
+        bounds below. Each outcome comes with its simplest witness (fewest interventions, then
+        switches, then steps).
       </p>
       {memoryOf(session.params) === 'tso' && (
         <p className="hint" aria-label="What TSO shows">
@@ -109,7 +108,7 @@ export function ExplorePanel() {
             <input
               type="number"
               min={0}
-              max={name === 'switches' ? 1000 : 8}
+              max={name === 'switches' ? 1000 : LIMITS.bound}
               placeholder={name === 'switches' ? 'no bound' : undefined}
               value={bounds[name] ?? ''}
               onChange={(e) => {
@@ -118,7 +117,7 @@ export function ExplorePanel() {
                     ? null
                     : Math.max(0, Math.min(1000, Math.floor(Number(e.target.value))));
                 if (name === 'switches') actions.boundsChanged({ switches: v });
-                else actions.boundsChanged({ [name]: Math.min(8, v ?? 0) });
+                else actions.boundsChanged({ [name]: Math.min(LIMITS.bound, v ?? 0) });
               }}
             />
           </label>
@@ -188,7 +187,7 @@ export function ExplorePanel() {
       </div>
       {!result && suggested && (
         <p className="explore-teach notice">
-          With these parameters Explore cannot show what {sc.id} gives up (
+          With these parameters Explore cannot show what {shownName(sc)} gives up (
           {suggested.invariants.join(', ')}): the preset <q>{suggested.name}</q> can (
           {suggested.description}).{' '}
           <button

@@ -1,6 +1,6 @@
 import type { FinalReport as Report } from '../../store/liveStore.ts';
 import { formatRate } from '../../live/format.ts';
-import { atRestSentence, lostSentence, spinSentence } from '../../live/verdict.ts';
+import { atRestSentence, lostSentence, runRates, spinSentence } from '../../live/verdict.ts';
 import { findScenario } from '../../scenarios/index.ts';
 
 /** After Stop: the invariants judged on the state the CPUs stopped in. */
@@ -52,6 +52,7 @@ export function FinalReport({
 /** What each CPU did over the run: operations, and operations per second of the run. */
 function PerCpu({ report, locks }: { report: Report; locks: boolean }) {
   const s = Math.max(report.seconds, 1e-9);
+  const rates = runRates(report.reading);
   return (
     <table className="live-totals per-cpu">
       <caption>Per CPU</caption>
@@ -69,7 +70,7 @@ function PerCpu({ report, locks }: { report: Report; locks: boolean }) {
           <tr key={k}>
             <th scope="row">CPU{k}</th>
             <td>{(c.adds + c.calls).toLocaleString('en-US')}</td>
-            <td>{formatRate((c.adds + c.calls) / s)}</td>
+            <td>{formatRate(rates[k] ?? 0)}</td>
             <td>{formatRate(c.steps / s)}</td>
             {locks && <td>{formatRate(c.spins / s)}</td>}
           </tr>

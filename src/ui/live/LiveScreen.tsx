@@ -9,9 +9,10 @@ import { Note, type Noted } from '../../live/memory.ts';
 import { relevantCounts } from '../../live/readout.ts';
 import { liveCounter } from '../../live/counter.ts';
 import { liveSpecOf } from '../../live/specs.ts';
+import { runRates } from '../../live/verdict.ts';
 import type { Machine } from '../../machine/machine.ts';
 import { findScenario, openProgramText } from '../../scenarios/index.ts';
-import { PROGRAM_ID } from '../../scenarios/program.ts';
+import { PROGRAM_ID, shownName } from '../../scenarios/program.ts';
 import { stepHref } from '../../store/stepStore.ts';
 import type { Scenario } from '../../scenarios/types.ts';
 import { defaultPlan, scalingScenarios } from '../../live/scaling/plan.ts';
@@ -66,7 +67,9 @@ export function LiveScreen() {
   return (
     <div className="live-screen">
       <h2>
-        Live: {sc?.title} <code>{scenario}</code>
+        Live: {sc?.title}{' '}
+        {/* A typed program's title is its name already; `program` is only its route. */}
+        {scenario !== PROGRAM_ID && <code>{scenario}</code>}
       </h2>
       {isolated ? (
         <LiveBody />
@@ -97,6 +100,7 @@ function LiveBody() {
   const ran = run !== null || final !== null;
   const cores = CORES;
   const sc = findScenario(scenario);
+  const name = sc ? shownName(sc) : scenario;
   const spec = liveSpecOf(scenario);
   const actions = liveStore.getState();
   const running = phase === 'running';
@@ -127,14 +131,14 @@ function LiveBody() {
         {sc && <ScenarioIntro scenario={sc} />}
         <LiveSetup key={scenario} cores={cores} />
         <p>
-          {scenario} does not run free on the workers: its outcome is one particular interleaving,
-          not a count that grows as the tasks repeat. Its witnesses still run on real workers in
-          lockstep below.
+          {name} does not run free on the workers: its outcome is one particular interleaving, not a
+          count that grows as the tasks repeat. Its witnesses still run on real workers in lockstep
+          below.
         </p>
         <LockstepPanel key={`${scenario}:${offered?.schedule ?? ''}`} />
         <StoreBufferTest />
         <p>
-          <a href={stepHref(scenario)}>Open {scenario} in Step mode</a>.
+          <a href={stepHref(scenario)}>Open {name} in Step mode</a>.
         </p>
       </>
     );
@@ -222,9 +226,19 @@ function LiveBody() {
                 />
               ))}
           </div>
+          {/* While running, the last moment's rates; once stopped, the run's averages, the same
+              figures as the Per CPU table: a last frame shown as the result would mislead. */}
           <figure>
-            <figcaption>Operations per second, per CPU</figcaption>
-            <RateBars label="Operations per second" values={history.perCpu} colour={cpuColour} />
+            <figcaption>
+              {final
+                ? 'Operations per second, per CPU: the average over the whole run'
+                : 'Operations per second, per CPU, now'}
+            </figcaption>
+            <RateBars
+              label={final ? 'Average operations per second' : 'Operations per second now'}
+              values={final ? runRates(final.reading) : history.perCpu}
+              colour={cpuColour}
+            />
           </figure>
           {relevant && (
             <LiveTotals
@@ -243,7 +257,7 @@ function LiveBody() {
       <LockstepPanel key={`${scenario}:${offered?.schedule ?? ''}`} />
       <StoreBufferTest />
       <p>
-        <a href={stepHref(scenario)}>Open {scenario} in Step mode</a> to take the same programs one
+        <a href={stepHref(scenario)}>Open {name} in Step mode</a> to take the same programs one
         instruction at a time.
       </p>
       <ScalingLink scenario={scenario} />

@@ -18,7 +18,7 @@ export function ScalingSetup({ cores }: { cores: number }) {
   const id = useId();
   const plan = useScaling((s) => s.plan);
   const running = useScaling((s) => s.phase === 'running');
-  const planError = useScaling((s) => s.planError);
+  const planErrors = useScaling((s) => s.planErrors);
   const change = (patch: Partial<SweepPlan>) => {
     scalingStore.getState().planChanged(patch);
   };
@@ -209,10 +209,15 @@ export function ScalingSetup({ cores }: { cores: number }) {
           <option value="teaching">the lab&rsquo;s small defaults (batch 4)</option>
         </select>
       </div>
-      {planError && !draftProblem && (
-        <p role="alert" className="notice">
-          {planError}
-        </p>
+      {/* Every field's problem at once; the CPU counts' own is beside that field. */}
+      {planErrors.some((e) => e !== draftProblem) && (
+        <ul role="alert" aria-label="What to fix before a sweep" className="notice">
+          {planErrors
+            .filter((e) => e !== draftProblem)
+            .map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+        </ul>
       )}
     </fieldset>
   );

@@ -30,6 +30,10 @@ const ShortcutSheet = lazy(() =>
 const WitnessNote = lazy(() =>
   import('./WitnessNote.tsx').then((m) => ({ default: m.WitnessNote })),
 );
+// Loads with the challenge's store, only when a challenge is attempted.
+const ChallengeOnStage = lazy(() =>
+  import('../challenge/ChallengeOnStage.tsx').then((m) => ({ default: m.ChallengeOnStage })),
+);
 const LessonPanel = lazy(() =>
   import('./LessonPanel.tsx').then((m) => ({ default: m.LessonPanel })),
 );
@@ -41,8 +45,11 @@ const ExplorePanel = lazy(() =>
   import('../explore/ExplorePanel.tsx').then((m) => ({ default: m.ExplorePanel })),
 );
 
-/** What each side panel holds. */
-function panelContent(name: PanelName) {
+/**
+ * What each side panel holds; `explore`: the editor's "Explore it" asked for a run, so the
+ * Explore panel starts one as it opens (once: `done` says it started).
+ */
+function panelContent(name: PanelName, explore: { now: boolean; done: () => void }) {
   switch (name) {
     case 'Parameters':
       return <ParamsPanel />;
@@ -53,7 +60,7 @@ function panelContent(name: PanelName) {
     case 'Challenges':
       return <ChallengePanel />;
     case 'Explore':
-      return <ExplorePanel />;
+      return <ExplorePanel runAtOnce={explore.now} onRunStarted={explore.done} />;
   }
 }
 
@@ -131,6 +138,11 @@ export function StepScreen({
         ? 'Challenges'
         : null,
   );
+  // "Explore it" means explore: one press, not a second one inside the panel.
+  const [exploreNow, setExploreNow] = useState(() => !lecture && requestedPanel === 'Explore');
+  const exploreDone = useCallback(() => {
+    setExploreNow(false);
+  }, []);
   const [large, setLarge] = useState(false);
   const undoable = undoOf({ undo, session });
   const undoChange = useCallback(() => {
@@ -171,10 +183,11 @@ export function StepScreen({
   return (
     <div className={`step-screen${large ? ' large' : ''}${panel ? ' with-panel' : ''}`}>
       <div className="stage-bar">
-        <h2 title={`${sc.title} (${sc.id})`}>
+        <h2 title={sc.id === PROGRAM_ID ? sc.title : `${sc.title} (${sc.id})`}>
           {sc.title}{' '}
-          {/* On a projector the title says it; the id, cut to "p…" beside it, would not. */}
-          <code className={large ? 'sr-only' : undefined}>{sc.id}</code>
+          {/* On a projector the title says it; the id, cut to "p…" beside it, would not. A typed
+              program's title is its own name; `program` is only the route its links take. */}
+          {sc.id !== PROGRAM_ID && <code className={large ? 'sr-only' : undefined}>{sc.id}</code>}
         </h2>
         {/* Framed (a course page's <iframe>), the stage's chrome folds into a menu so that the
             stage keeps the frame; the full lab is one link away. */}
@@ -243,6 +256,13 @@ export function StepScreen({
             <WitnessNote />
           </Suspense>
         )}
+        {/* With its panel closed (a phone's sheet is closed to step), the attempt is judged
+            on the stage, so the winning step says so where the student looks. */}
+        {!lecture && challenge && panel !== 'Challenges' && (
+          <Suspense fallback={null}>
+            <ChallengeOnStage />
+          </Suspense>
+        )}
       </div>
       <LastStep />
       {/* The picture leads: lanes (the cause) at the left, the counter's chart and the
@@ -267,7 +287,9 @@ export function StepScreen({
       </div>
       {panel && (
         <SidePanel name={panel} onClose={closePanel}>
-          <Suspense fallback={<p>Loading…</p>}>{panelContent(panel)}</Suspense>
+          <Suspense fallback={<p>Loading…</p>}>
+            {panelContent(panel, { now: exploreNow, done: exploreDone })}
+          </Suspense>
         </SidePanel>
       )}
       {helpLoaded && (

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { applyTheme, openingTheme, type Theme, THEME_NAMES, THEMES } from './theme.ts';
+import { applyTheme, openingTheme, refusedText, type Theme, THEME_NAMES, THEMES } from './theme.ts';
 
 /** The Theme control (the page header, the lecture's bar). */
 export function ThemeSwitch() {
@@ -26,8 +26,7 @@ export function ThemeSwitch() {
       </select>
       {refused !== null && (
         <span role="status" className="hint">
-          &lsquo;{refused}&rsquo; is not a theme (auto, light, dark or contrast): showing{' '}
-          {THEME_NAMES[theme]}.
+          {refusedText(refused, theme)}
         </span>
       )}
     </div>

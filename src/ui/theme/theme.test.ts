@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyValueStorage } from '../../store/storage.ts';
-import { themeOf, withTheme } from './theme.ts';
+import { refusedText, themeOf, withTheme } from './theme.ts';
 
 function memory(entries: Record<string, string> = {}): KeyValueStorage {
   const m = new Map(Object.entries(entries));
@@ -26,6 +26,8 @@ describe('the theme a page opens in', () => {
   it("is the link's, over the one this browser stored", () => {
     const stored = memory({ 'percpu-lab:theme': 'dark' });
     expect(themeOf('?theme=contrast', stored)).toEqual({ theme: 'contrast', refused: null });
+    // The menu calls it Projector: a link may too.
+    expect(themeOf('?theme=projector', stored)).toEqual({ theme: 'contrast', refused: null });
     expect(themeOf('', stored)).toEqual({ theme: 'dark', refused: null });
   });
 
@@ -34,6 +36,10 @@ describe('the theme a page opens in', () => {
       theme: 'light',
       refused: 'neon',
     });
+    // In the menu's words: there is no "contrast" in the menu.
+    expect(refusedText('neon', 'light')).toBe(
+      '‘neon’ is not a theme (auto, light, dark or projector): showing Light.',
+    );
   });
 
   it('is Auto with nothing stored, a stored value that is not a theme, or blocked storage', () => {
@@ -48,6 +54,6 @@ describe('a link with a theme', () => {
     expect(withTheme('?embed=1', 'dark')).toBe('?embed=1&theme=dark');
     expect(withTheme('?theme=dark&embed=1', 'auto')).toBe('?embed=1');
     expect(withTheme('?theme=dark', 'auto')).toBe('');
-    expect(withTheme('', 'contrast')).toBe('?theme=contrast');
+    expect(withTheme('', 'contrast')).toBe('?theme=projector');
   });
 });

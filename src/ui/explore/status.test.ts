@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import type { ExploreJson } from '../../explore/json.ts';
+import { statusOf } from './status.ts';
+
+/** A finished run's answer with `outcomes` outcomes and the figures given. */
+function answer(states: number, transitions: number, outcomes: number): ExploreJson {
+  return {
+    stopped: null,
+    stats: { states, transitions, ms: 3, depth: 1, bytes: 0 },
+    reductions: {},
+    outcomes: Array.from({ length: outcomes }, () => ({})),
+  } as unknown as ExploreJson;
+}
+
+describe("the Explore panel's status line", () => {
+  it('says "1 outcome" and "1 state", and plurals from 2 on', () => {
+    expect(statusOf({ ...answer(1, 1, 1), workers: 1 }, 512)).toBe(
+      'Done: 1 state, 1 transition in 3 ms (333 states/s, 0 MB), 1 outcome',
+    );
+    expect(statusOf({ ...answer(1057, 1488, 6), workers: 2 }, 512)).toBe(
+      'Done: 1,057 states, 1,488 transitions in 3 ms (352,333 states/s, 0 MB, 2 workers), 6 outcomes',
+    );
+  });
+});
