@@ -226,6 +226,8 @@ export class Module {
     }
     this.settings = this.readSettings();
     this.settingsRead = true;
+    // Every #define is a parameter of the program, used or not, so each must have a value.
+    for (const [name, d] of this.defines) this.constantName(name, d.span);
     this.layout = new LayoutBuilder(this.settings.cpus, this.layoutOptions);
     // Which struct fields are reached through a pointer (`fbc->count`): their labels say so.
     const arrows = new Set<string>();

@@ -1,0 +1,27 @@
+// A typed program as a scenario: its #defines become its parameters, and any text gets a
+// scenario or positioned errors, never an exception (the fuzzing of the language found both).
+
+import { describe, expect, it } from 'vitest';
+import { programScenario } from './program.ts';
+
+/** The errors of a text that must not compile, as `start-end: message`. */
+function errorsOf(text: string): string[] {
+  const r = programScenario(text);
+  if (r.ok) throw new Error('expected errors');
+  return r.errors.map((e) => `${e.span.start}-${e.span.end}: ${e.message}`);
+}
+
+describe('a program as a scenario', () => {
+  it('a #define cycle is a positioned error, not a crash', () => {
+    expect(errorsOf('#define X X\nP0() { }\n')).toEqual([
+      '10-11: `X` is defined in terms of itself.',
+    ]);
+    expect(errorsOf('#define A B\n#define B A\nP0() { }\n')).toEqual([
+      '22-23: `A` is defined in terms of itself.',
+    ]);
+  });
+
+  it('an unused #define that is not a constant is a positioned error, not a crash', () => {
+    expect(errorsOf('int y;\n#define X y\nP0() { }\n')).toEqual(['17-18: `y` is not a constant.']);
+  });
+});
