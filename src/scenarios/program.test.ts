@@ -25,3 +25,24 @@ describe('a program as a scenario', () => {
     expect(errorsOf('int y;\n#define X y\nP0() { }\n')).toEqual(['17-18: `y` is not a constant.']);
   });
 });
+
+describe('a program’s numbers', () => {
+  it('a #define beyond 64 bits is a positioned error, not a crash', () => {
+    const huge = `1${'0'.repeat(309)}`;
+    expect(errorsOf(`#define H ${huge}\nint x;\nP0() { x = 1; }\n`)).toEqual([
+      `10-320: \`${huge}\` exceeds 64 bits.`,
+    ]);
+    expect(errorsOf('int x;\nP0() { x = 0x10000000000000000; }\n')).toEqual([
+      '18-37: `0x10000000000000000` exceeds 64 bits.',
+    ]);
+    // A #define's value is read on its own; its errors still point into the program.
+    expect(errorsOf('#define X 3$\nP0() { }\n')).toEqual([
+      '11-12: the character `$` cannot start anything here.',
+    ]);
+  });
+
+  it('a number of 64 bits is a number', () => {
+    expect(programScenario('int x;\nP0() { x = 0xffffffffffffffff; }\n').ok).toBe(true);
+    expect(programScenario('int x;\nP0() { x = 18446744073709551615UL; }\n').ok).toBe(true);
+  });
+});
