@@ -2,7 +2,23 @@
 // scenario or positioned errors, never an exception (the fuzzing of the language found both).
 
 import { describe, expect, it } from 'vitest';
+import { initialState } from '../machine/interpreter.ts';
+import { resolveParams } from './params.ts';
 import { programScenario } from './program.ts';
+import type { Params, Scenario } from './types.ts';
+
+function scenarioOf(text: string): Scenario {
+  const r = programScenario(text);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.scenario;
+}
+
+/** The observables of a scenario's initial state, by name, as text. */
+function initially(sc: Scenario, p: Params): Record<string, string> {
+  const { machine } = sc.build(p);
+  const s = initialState(machine);
+  return Object.fromEntries(sc.observables(p).map((o) => [o.name, String(o.read(machine, s, p))]));
+}
 
 /** The errors of a text that must not compile, as `start-end: message`. */
 function errorsOf(text: string): string[] {
@@ -44,5 +60,36 @@ describe('a program’s numbers', () => {
   it('a number of 64 bits is a number', () => {
     expect(programScenario('int x;\nP0() { x = 0xffffffffffffffff; }\n').ok).toBe(true);
     expect(programScenario('int x;\nP0() { x = 18446744073709551615UL; }\n').ok).toBe(true);
+  });
+});
+
+describe('a program’s #defines as parameters', () => {
+  const text = `#define BIG 9223372036854775807
+#define ODD 9007199254740993
+#define N 3
+long x = BIG;
+long y = ODD;
+long z = N;
+P0() { WRITE_ONCE(x, READ_ONCE(x) - 1); }
+observe x = x;
+observe y = y;
+observe z = z;
+`;
+
+  it('a #define beyond ±2^53 keeps its exact value: a constant of the text, not a parameter', () => {
+    const sc = scenarioOf(text);
+    expect(sc.params.map((q) => q.name)).toEqual(['N', 'memory']);
+    expect(initially(sc, resolveParams(sc))).toEqual({
+      x: '9223372036854775807',
+      y: '9007199254740993',
+      z: '3',
+    });
+  });
+
+  it('a #define within ±2^53 is a parameter a user may set', () => {
+    const sc = scenarioOf(text);
+    expect(initially(sc, resolveParams(sc, { N: '-9007199254740991' }))).toMatchObject({
+      z: '-9007199254740991',
+    });
   });
 });
