@@ -15,11 +15,12 @@ import {
   type Machine,
 } from '../machine/machine.ts';
 import { initialState } from '../machine/interpreter.ts';
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import { candidates, determined, skeleton, type Skeleton } from './candidates.ts';
 import { Tag } from './events.ts';
 import type { Execution } from './execution.ts';
 import { lkmm, type LkmmVerdict } from './lkmm.ts';
+import { type AxiomaticModel, consistentUnder } from './models.ts';
 import { AxiomaticRefusal, atWidth, isLockEvent, threadRuns, type ThreadRun } from './threads.ts';
 
 export { AxiomaticRefusal } from './threads.ts';
@@ -59,7 +60,7 @@ export interface AxiomaticState {
 }
 
 export interface AxiomaticResult {
-  readonly model: 'lkmm';
+  readonly model: AxiomaticModel;
   /** End states by a key of their memory and registers, in the order first reached. */
   readonly states: readonly AxiomaticState[];
   /** Consistent executions (herd7 counts these, not states). */
@@ -323,6 +324,18 @@ export function checkLkmm(
   p: CompiledProgram,
   limits: AxiomaticLimits = DEFAULT_AXIOMATIC_LIMITS,
 ): AxiomaticResult {
+  return checkUnder('lkmm', p, limits);
+}
+
+/**
+ * Every execution of a program consistent under `model`: the kernel's (with its flags), or sc or
+ * x86-TSO judged axiomatically (src/axiomatic/models.ts), which counts executions as herd7 does.
+ */
+export function checkUnder(
+  model: AxiomaticModel,
+  p: CompiledProgram,
+  limits: AxiomaticLimits = DEFAULT_AXIOMATIC_LIMITS,
+): AxiomaticResult {
   const t0 = now();
   const m = p.machine;
   const { all, loopCut } = candidatesOf(p, limits);
@@ -336,9 +349,9 @@ export function checkLkmm(
   for (const { skeleton: sk, execution: x, state } of all) {
     judged++;
     const verdict = lkmm(x);
-    if (!verdict.consistent) continue;
+    if (model === 'lkmm' ? !verdict.consistent : !consistentUnder(model, x)) continue;
     executions++;
-    for (const f of verdict.flags) flags.add(f);
+    if (model === 'lkmm') for (const f of verdict.flags) flags.add(f);
     const key = stateKey(state, m);
     const seen = states.get(key);
     if (seen) seen.executions++;
@@ -346,7 +359,7 @@ export function checkLkmm(
       states.set(key, { state, executions: 1, example: { skeleton: sk, execution: x, verdict } });
   }
   return {
-    model: 'lkmm',
+    model,
     states: [...states.values()],
     executions,
     candidates: judged,

@@ -1,6 +1,5 @@
-import { select } from 'd3';
 import { type Ref, useLayoutEffect, useRef } from 'react';
-import { useReducedMotion } from './motion.ts';
+import { loadTweens, useReducedMotion, useTweens } from './motion.ts';
 import {
   BITS,
   SEQ_BIT,
@@ -27,15 +26,22 @@ export function SeqWord({
   svgRef?: Ref<SVGSVGElement>;
 }) {
   const reduce = useReducedMotion();
+  const tweens = useTweens();
   const bits = useRef(new Map<string, SVGGElement>());
   const prev = useRef(new Map<string, string>());
   useLayoutEffect(() => {
     for (const w of words) {
       const was = prev.current.get(w.name);
+      // Before the tweens have loaded (motion.ts), a bit shows its new value at once.
+      if (!tweens && !reduce && was !== undefined && was !== w.bits) loadTweens();
       for (let i = 0; i < BITS; i++) {
         const el = bits.current.get(`${w.name}-${String(i)}`);
         if (!el) continue;
-        const s = select(el).interrupt();
+        if (!tweens) {
+          el.removeAttribute('transform');
+          continue;
+        }
+        const s = tweens.select(el).interrupt();
         const cx = 0;
         const cy = BIT / 2;
         s.attr('transform', null);

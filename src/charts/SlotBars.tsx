@@ -1,5 +1,6 @@
 import { Hatch, YTicks } from './parts.tsx';
 import { barLabel, slotBarsLayout } from './slotBars.ts';
+import { rectOf } from './geometry.ts';
 
 const W = 520;
 const H = 220;
@@ -48,14 +49,7 @@ export function SlotBars({
       <line x1={50} x2={w - 12} y1={l.zeroY} y2={l.zeroY} className="zero-line" />
       {l.bars.map((b) => (
         <g key={b.cpu}>
-          <rect
-            x={b.x}
-            y={b.y}
-            width={b.width}
-            height={b.height}
-            fill={b.over ? 'url(#over-hatch)' : colour(b.cpu)}
-            className="bar"
-          />
+          <rect {...rectOf(b)} fill={b.over ? 'url(#over-hatch)' : colour(b.cpu)} className="bar" />
           {b.cpu === pouring && (
             <text
               x={b.x + b.width / 2}

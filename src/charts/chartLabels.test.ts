@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../scenarios/index.ts';
-import type { Box } from './pour.ts';
+import type { Box } from './geometry.ts';
 import { BITS, SEQ_BIT, SEQ_BIT_GAP, seqLabel, seqWordGeometry, seqWordOf } from './seqWord.ts';
 import { barLabel, slotBarsLayout } from './slotBars.ts';
 import { labelBox, widthOf } from './testFonts.ts';

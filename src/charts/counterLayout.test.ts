@@ -7,7 +7,7 @@ import {
   readBoxes,
   readText,
 } from './counterLayout.ts';
-import type { Box } from './pour.ts';
+import type { Box } from './geometry.ts';
 import { sumSweeps } from './sumSweep.ts';
 import { foldShort, sweepShort } from './sweepText.ts';
 import { labelBox, widthOf } from './testFonts.ts';

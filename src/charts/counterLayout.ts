@@ -4,7 +4,7 @@
 // them). Pure math (d3-scale): CounterChart.tsx renders it.
 
 import { scaleBand, scaleLinear } from 'd3';
-import type { Box } from './pour.ts';
+import { type Box, type Tick, yTicks } from './geometry.ts';
 
 export type GlobalMode = 'bar' | 'figure';
 
@@ -36,7 +36,7 @@ export interface CounterLayout {
   readonly zeroY: number;
   readonly plusY: number | null;
   readonly minusY: number | null;
-  readonly ticks: readonly { readonly y: number; readonly label: string }[];
+  readonly ticks: readonly Tick[];
   /** The plot's top and bottom. */
   readonly top: number;
   readonly bottom: number;
@@ -112,7 +112,7 @@ export function counterLayout(o: {
     zeroY: y(0),
     plusY: o.batch === null ? null : y(o.batch),
     minusY: o.batch === null ? null : y(-o.batch),
-    ticks: y.ticks(5).map((t) => ({ y: y(t), label: String(t) })),
+    ticks: yTicks(y, 5),
     top,
     bottom,
     sweepX,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Box } from './pour.ts';
+import type { Box } from './geometry.ts';
 import { raceWord, type RaceWordView } from './raceWord.ts';
 import { raceWordLayout, WORD_Y } from './raceWordLayout.ts';
 import { labelBox, widthOf } from './testFonts.ts';

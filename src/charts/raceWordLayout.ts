@@ -3,7 +3,7 @@
 // can check with the bundled fonts' metrics that every label stays inside its box and no two
 // boxes meet, at every size the stage gives the chart.
 
-import type { Box } from './pour.ts';
+import type { Box } from './geometry.ts';
 import type { RaceWordView } from './raceWord.ts';
 
 export const WORD_H = 78;

@@ -2,14 +2,11 @@
 // Pure math (d3-scale), so it is tested without a browser; SlotBars.tsx renders it.
 
 import { scaleBand, scaleLinear } from 'd3';
+import { type Box, type Tick, yTicks } from './geometry.ts';
 
-export interface Bar {
+export interface Bar extends Box {
   readonly cpu: number;
   readonly value: number;
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
   /** |value| >= batch: past the threshold (drawn with a hatch, not only a colour). */
   readonly over: boolean;
 }
@@ -20,7 +17,7 @@ export interface SlotBarsLayout {
   /** y of +batch and −batch (null when the scenario has no batch). */
   readonly plusY: number | null;
   readonly minusY: number | null;
-  readonly ticks: readonly { readonly y: number; readonly label: string }[];
+  readonly ticks: readonly Tick[];
 }
 
 export function slotBarsLayout(
@@ -58,7 +55,7 @@ export function slotBarsLayout(
     zeroY,
     plusY: batch === null ? null : y(batch),
     minusY: batch === null ? null : y(-batch),
-    ticks: y.ticks(5).map((t) => ({ y: y(t), label: String(t) })),
+    ticks: yTicks(y, 5),
   };
 }
 

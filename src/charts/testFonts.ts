@@ -2,7 +2,7 @@
 // from the font files and the style sheets, and the box a label of a given class covers.
 
 import { inject } from 'vitest';
-import type { Box } from './pour.ts';
+import type { Box } from './geometry.ts';
 import { type ChartFonts, textBox, type TextStyle, textWidth } from './textWidth.ts';
 
 declare module 'vitest' {

@@ -5,7 +5,7 @@
 // instead of hiding in a screenshot. Kerning is left out: Plex's pairs mostly tighten, so a sum
 // of advances errs on the wide side.
 
-import type { Box } from './pour.ts';
+import type { Box } from './geometry.ts';
 
 /** One face's metrics, in units of its em. */
 export interface FaceMetrics {

@@ -8,8 +8,8 @@ import { pairValue, plus } from '../machine/int64.ts';
 import { Op } from '../machine/isa.ts';
 import { type Cell } from '../machine/layout.ts';
 import { actorName } from '../machine/narrate.ts';
-import { totalTally } from '../scenarios/observe.ts';
-import { cellValue, executedAt, type Run } from './history.ts';
+import { cellValue, totalTally } from '../machine/read.ts';
+import { executedAt, type Run } from './history.ts';
 
 export interface HalfRead {
   readonly half: 'lo' | 'hi';

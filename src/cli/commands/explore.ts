@@ -1,17 +1,13 @@
 // `lab explore <id>`: every interleaving within bounds, each outcome with its cheapest witness
 // (fewest interventions, then switches, then steps).
 
-import {
-  type Bounds,
-  explore,
-  type ExploreProgress,
-  type StopReason,
-} from '../../explore/explore.ts';
+import { type Bounds, explore, type StopReason } from '../../explore/explore.ts';
+import type { ExploreProgress } from '../../explore/result.ts';
 import { exploreJson } from '../../explore/json.ts';
-import { exploreWithPool, MAX_SHARDS, oneShardOnly } from '../../explore/parallel.ts';
+import { exploreWithPool, oneShardOnly } from '../../explore/shards/coordinator.ts';
 import { searchSetup } from '../../explore/setup.ts';
 import { defaultWorkers, startShards } from '../explore/shards.ts';
-import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
+import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from '../../explore/limits.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
 import { violationMoment } from '../../scenarios/judge.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
@@ -19,7 +15,7 @@ import { toJson } from '../json.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
 import { AxiomaticRefusal } from '../../axiomatic/check.ts';
 import { type AxiomaticAnswer, axiomaticAnswer } from '../../axiomatic/outcomes.ts';
-import { isAxiomatic } from '../../scenarios/text-scenario.ts';
+import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
 import { UsageError } from '../errors.ts';
 
@@ -68,7 +64,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
         ? undefined
         : progressLine(intOption('progress-ms', values['progress-ms'], 1000, 3_600_000)),
   };
-  // Several workers, unless the search must stay in one place (parallel.ts says when).
+  // Several workers, unless the search must stay in one place (shards/coordinator.ts says when).
   const alone =
     asked > 1 ? oneShardOnly(searchSetup(sc, params, bounds, options)) : 'one was asked for';
   const workers = alone === null ? asked : 1;

@@ -12,7 +12,7 @@
 
 import { type VariantOf, variants } from '../define.ts';
 import { PERCPU_REF_GROUP } from '../groups.ts';
-import { textScenario } from '../text-scenario.ts';
+import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
 
 const VARIANT = variants(

@@ -142,8 +142,7 @@ export const CodeEditor = forwardRef<CodeEditorHandle, Props>(function CodeEdito
       v.destroy();
       view.current = null;
     };
-    // The view is made once; later values arrive through the effect below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the view is made once; later values arrive through the effect below
   }, []);
 
   // A new text from outside (an example, a link): replace the document, keeping undo. Only

@@ -264,9 +264,3 @@ export async function exportPng(
 ): Promise<void> {
   download(await renderPng(target, scale, heading), filename);
 }
-
-/** "percpu-classic-slots-step-12": the file name of a chart at a step, without extension. */
-export function exportName(scenario: string, chart: string, step: number): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '');
-  return `${safe(scenario)}-${safe(chart)}-step-${String(step)}`;
-}

@@ -249,7 +249,7 @@ export function StepScreen({
         </div>
         <div className="stage-side">
           <ListingView />
-          <NarrationLog />
+          <NarrationLog hidden={large} />
           <div className="stage-time">
             <StageTimeline />
             <p className="hint">

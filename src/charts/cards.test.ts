@@ -1,9 +1,9 @@
 import home from 'virtual:catalogue-cards';
 import { describe, expect, it } from 'vitest';
-import { computePreview, previewText } from '../../charts/preview.ts';
-import { courseOrder } from '../../lessons/index.ts';
-import { catalogue } from '../../scenarios/index.ts';
-import { catalogueCards } from './cardData.ts';
+import { computePreview, previewText } from './preview.ts';
+import { courseOrder } from '../lessons/index.ts';
+import { catalogue } from '../scenarios/index.ts';
+import { catalogueCards } from './cards.ts';
 
 describe('the home page’s cards, computed at build time', () => {
   it('are what the plugin serves the page, through JSON', () => {

@@ -1,19 +1,14 @@
 // What the home page shows of each scenario, computed when the app is built (by the plugin in
 // deploy/catalogueCards.ts) rather than in the browser: a card's preview comes from compiling
 // the scenario and replaying its first witness, which takes the whole pure core (the language,
-// the machine, the 17 scenarios) and the lessons. Precomputed, the home page is its cards and
+// the machine, the scenarios) and the lessons. Precomputed, the home page is its cards and
 // its frame, and the core loads with the first screen that runs a scenario. Pure: no React, no
 // DOM; the build runs it in Node, and a test compares it with what the page would compute.
 
-import {
-  computePreview,
-  previewLayout,
-  previewText,
-  type PreviewLayout,
-} from '../../charts/preview.ts';
-import { courseOrder, findLesson } from '../../lessons/index.ts';
-import { liveSpecOf } from '../../live/specs.ts';
-import { catalogue } from '../../scenarios/index.ts';
+import { computePreview, previewLayout, previewText, type PreviewLayout } from './preview.ts';
+import { courseOrder, findLesson } from '../lessons/index.ts';
+import { liveSpecOf } from '../live/specs.ts';
+import { catalogue } from '../scenarios/index.ts';
 
 export interface CardData {
   readonly id: string;
@@ -67,4 +62,15 @@ export function catalogueCards(): CatalogueCards {
     };
   });
   return { cards, course: [...courseOrder] };
+}
+
+/** What a scenario picker lists of an entry. */
+export type ScenarioTitle = Pick<CardData, 'id' | 'title' | 'group'>;
+
+/**
+ * Every entry's id, title and group, in catalogue order: the Step screen's picker lists these
+ * (virtual:catalogue-titles), so a Step link loads only the entry it opens.
+ */
+export function catalogueTitles(): ScenarioTitle[] {
+  return catalogue.map(({ id, title, group }) => ({ id, title, group }));
 }

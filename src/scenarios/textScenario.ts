@@ -4,8 +4,8 @@
 // programs and the catalogue's entries are both made this way.
 
 import { memo } from '../machine/memo.ts';
-import type { LangInvariant } from '../lang/builtins.ts';
-import { type CompiledProgram, compileProgram } from '../lang/compile.ts';
+import { compileProgram } from '../lang/compile.ts';
+import type { CompiledProgram, LangInvariant } from '../lang/compiled.ts';
 import { describeError, LineMap } from '../lang/source.ts';
 import { defineScenario, type ScenarioDraft } from './define.ts';
 import type { MemoryModel } from '../machine/machine.ts';
@@ -53,7 +53,7 @@ export type TextScenarioDraft = Omit<ScenarioDraft, 'build' | 'observables' | 'i
   readonly notes?: (p: Params) => readonly string[];
   /**
    * What running it under x86-TSO changes (memory tso), as found by exploring both models: a
-   * note of the listing. src/explore/tso-catalogue.test.ts holds every entry to it.
+   * note of the listing. test/explore/tso-catalogue.test.ts holds every entry to it.
    */
   readonly underTso?: string;
   /** The parameters the scenario's invariants are listed from (by default, its defaults). */

@@ -13,6 +13,9 @@ export interface RandomRun {
   readonly terminal: boolean;
 }
 
+/** Events after which a random run gives up: longer ones never end (a livelock). */
+export const DEFAULT_MAX_STEPS = 100_000;
+
 /**
  * One random run. `pick(n)` returns an integer in [0, n). Stops when terminal, when nothing is
  * enabled (a deadlock), or after `maxSteps` events (a run that never ends, e.g. a livelock).
@@ -21,7 +24,7 @@ export function randomRun(
   m: Machine,
   pick: (n: number) => number,
   budget: Budget,
-  maxSteps = 100_000,
+  maxSteps = DEFAULT_MAX_STEPS,
   onState?: (s: Int32Array) => void,
 ): RandomRun {
   const s = initialState(m);
@@ -53,7 +56,7 @@ export function choiceRun(
   m: Machine,
   choices: readonly number[],
   budget: Budget,
-  maxSteps = 100_000,
+  maxSteps = DEFAULT_MAX_STEPS,
   onState?: (s: Int32Array) => void,
 ): RandomRun {
   let i = 0;

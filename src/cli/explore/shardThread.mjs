@@ -2,4 +2,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./shard-thread.ts');
+await import('./shardThread.ts');

@@ -1,7 +1,7 @@
 // Many seeded random runs of a scenario, grouped by outcome.
 
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
-import { randomRun } from '../machine/random-run.ts';
+import { DEFAULT_MAX_STEPS, randomRun } from '../machine/randomRun.ts';
 import { formatSchedule } from '../machine/schedule.ts';
 import {
   alwaysViolations,
@@ -28,7 +28,7 @@ export function randomOutcomes(
   params: Params,
   seed: number,
   runs: number,
-  maxSteps = 100_000,
+  maxSteps = DEFAULT_MAX_STEPS,
 ): RandomOutcome[] {
   const { machine } = sc.build(params);
   const rng = xoroshiro128plus(seed);

@@ -2,4 +2,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./cpu-thread.ts');
+await import('./cpuThread.ts');

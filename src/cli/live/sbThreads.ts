@@ -3,10 +3,10 @@
 
 import { Worker } from 'node:worker_threads';
 import type { SbRunRequest, SbSetup, SbSideResult, SpawnedSbThread } from '../../live/litmus/sb.ts';
-import type { SbCall, SbReply } from './sb-thread.ts';
+import type { SbCall, SbReply } from './sbThread.ts';
 
 // A .mjs bootstrap registers tsx inside the thread (see threads.ts).
-const entry = new URL('./sb-thread.mjs', import.meta.url);
+const entry = new URL('./sbThread.mjs', import.meta.url);
 
 /** Starts one thread of the test. */
 export function nodeSbThread(role: 0 | 1): SpawnedSbThread {
@@ -21,7 +21,7 @@ export function nodeSbThread(role: 0 | 1): SpawnedSbThread {
     const w = waiting.get(r.id);
     if (!w) return;
     waiting.delete(r.id);
-    if (r.ok) w.ok(r.value);
+    if (r.ok) w.ok(r.result);
     else w.fail(new Error(`SB thread ${role}: ${r.message}`));
   });
   worker.on('error', (e) => {
