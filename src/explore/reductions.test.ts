@@ -155,7 +155,12 @@ describe('reductions keep every outcome', () => {
       );
       if (!r.ok) throw new Error(JSON.stringify(r.errors));
       const sc = r.scenario;
-      const res = explore(sc, resolveParams(sc, {}), sc.bounds, { symmetry: true });
+      const res = explore(
+        sc,
+        resolveParams(sc, {}),
+        { ...sc.bounds, switches: Infinity },
+        { symmetry: true },
+      );
       expect(res.reductions.symmetry).toEqual({ on: false, why });
       expect(res.complete).toBe(true);
       expect(outcomeSet(res)).toEqual(['end {"x":1} ✗']);
