@@ -5,7 +5,7 @@
 // a written value) and `ctrl` (it reaches the condition of a branch, and so every event inside
 // that branch, up to where the two ways join again).
 
-import { type Instr, Mode, Op, Cond, POINTER_BASE } from '../machine/isa.ts';
+import { condHolds, type Instr, Mode, Op, POINTER_BASE } from '../machine/isa.ts';
 import { Tag } from '../machine/tags.ts';
 import type { Machine } from '../machine/machine.ts';
 import type { Dir } from './events.ts';
@@ -60,33 +60,6 @@ function union(a: readonly number[], b: readonly number[]): number[] {
   if (b.length === 0) return a as number[];
   if (a.length === 0) return b as number[];
   return [...new Set([...a, ...b])].sort((x, y) => x - y);
-}
-
-function holds(cond: number, a: bigint, b: bigint): boolean {
-  switch (cond) {
-    case Cond.Eq:
-      return a === b;
-    case Cond.Ne:
-      return a !== b;
-    case Cond.Lt:
-      return a < b;
-    case Cond.Le:
-      return a <= b;
-    case Cond.Gt:
-      return a > b;
-    case Cond.Ge:
-      return a >= b;
-    case Cond.AbsGe:
-      return (a < 0n ? -a : a) >= b;
-    case Cond.AbsLt:
-      return (a < 0n ? -a : a) < b;
-    case Cond.BitSet:
-      return (a & b) !== 0n;
-    case Cond.BitClear:
-      return (a & b) === 0n;
-    default:
-      throw new AxiomaticRefusal(`unknown branch condition ${cond}`);
-  }
 }
 
 /**
@@ -248,6 +221,11 @@ export function threadRuns(
     return s.events.length - 1;
   }
 
+  /** A fence event (`loc` −1, or an SRCU domain's location), with no value and no dependency. */
+  function fence(s: RunState, loc: number, tags: number, pc: number): void {
+    emit(s, { dir: 'F', loc, value: 0n, tags, pc, width: 0, addr: [], data: [], rmwRead: -1 });
+  }
+
   function reg(s: RunState, r: number): bigint {
     return r >= 0 ? (s.regs[r] as bigint) : 0n;
   }
@@ -390,14 +368,14 @@ export function threadRuns(
         setReg(
           s,
           ins.dst,
-          holds(ins.cond, reg(s, ins.src), right(s, ins)) ? 1n : 0n,
+          condHolds(ins.cond, reg(s, ins.src), right(s, ins)) ? 1n : 0n,
           union(regDeps(s, ins.src), rightDeps(s, ins)),
         );
         break;
       case Op.Branch: {
         const deps = union(regDeps(s, ins.src), rightDeps(s, ins));
         if (deps.length > 0) s.scopes.push({ deps, until: join[pc] as number });
-        if (holds(ins.cond, reg(s, ins.src), right(s, ins))) {
+        if (condHolds(ins.cond, reg(s, ins.src), right(s, ins))) {
           if (ins.target <= pc && !loopTurn(s, ins.target)) return 'cut';
           s.pc = ins.target;
           return null;
@@ -420,17 +398,7 @@ export function threadRuns(
         // A fence; synchronize_srcu(s) names its domain's location.
         const loc = ins.mode === Mode.None ? -1 : address(s, ins);
         if (loc === null) return 'dead';
-        emit(s, {
-          dir: 'F',
-          loc,
-          value: 0n,
-          tags: ins.tag,
-          pc,
-          width: 0,
-          addr: [],
-          data: [],
-          rmwRead: -1,
-        });
+        fence(s, loc, ins.tag, pc);
         break;
       }
 
@@ -635,17 +603,7 @@ export function threadRuns(
         break;
       }
       case Op.Fence:
-        emit(s, {
-          dir: 'F',
-          loc: -1,
-          value: 0n,
-          tags: ins.tag || Tag.Mb,
-          pc,
-          width: 0,
-          addr: [],
-          data: [],
-          rmwRead: -1,
-        });
+        fence(s, -1, ins.tag || Tag.Mb, pc);
         break;
       case Op.AddrGen:
         setReg(s, ins.dst, BigInt(POINTER_BASE + ins.base + cpu * ins.stride), []);

@@ -5,7 +5,7 @@
 // halts and Explore reports the run incomplete (compile.ts decides which, from a first pass).
 
 import { pairValue } from '../machine/int64.ts';
-import { Cond, Kind, Op, writesMemory } from '../machine/isa.ts';
+import { Cond, condHolds, Kind, Op, writesMemory } from '../machine/isa.ts';
 import { type Expr, type Stmt, walkStmt } from './ast.ts';
 import type { Draft, Label, Reg } from './emit.ts';
 import { ExprGen } from './expressions.ts';
@@ -729,7 +729,7 @@ export class StmtGen extends ExprGen {
           const a = known.get(d.src);
           const b = d.useImm ? BigInt(pairValue(d.immLo, d.immHi)) : known.get(d.src2);
           if (a !== undefined && b !== undefined)
-            succs = [holdsConst(d.cond, a, b) ? (d.to?.pc ?? -1) : pc + 1];
+            succs = [condHolds(d.cond, a, b) ? (d.to?.pc ?? -1) : pc + 1];
         }
         for (const s2 of succs) todo.push([s2, next]);
       }
@@ -773,32 +773,6 @@ export class StmtGen extends ExprGen {
     this.e.tally(add.amount);
     this.e.bind(skip);
     this.e.mov(flag, 0n);
-  }
-}
-
-/** A branch condition on two known values (the machine's signed comparisons). */
-function holdsConst(cond: number, a: bigint, b: bigint): boolean {
-  switch (cond) {
-    case Cond.Eq:
-      return a === b;
-    case Cond.Ne:
-      return a !== b;
-    case Cond.Lt:
-      return a < b;
-    case Cond.Le:
-      return a <= b;
-    case Cond.Gt:
-      return a > b;
-    case Cond.Ge:
-      return a >= b;
-    case Cond.AbsGe:
-      return (a < 0n ? -a : a) >= b;
-    case Cond.AbsLt:
-      return (a < 0n ? -a : a) < b;
-    case Cond.BitSet:
-      return (a & b) !== 0n;
-    default:
-      return (a & b) === 0n;
   }
 }
 

@@ -146,6 +146,36 @@ export const Cond = {
 } as const;
 
 /**
+ * Whether condition `cond` holds of two exact values: the machine's signed comparisons, for
+ * code that reasons about values rather than stepping a state (the compiler's constant folding,
+ * the axiomatic engine's runs). The interpreter compares word pairs itself, for speed.
+ */
+export function condHolds(cond: number, a: bigint, b: bigint): boolean {
+  switch (cond) {
+    case Cond.Eq:
+      return a === b;
+    case Cond.Ne:
+      return a !== b;
+    case Cond.Lt:
+      return a < b;
+    case Cond.Le:
+      return a <= b;
+    case Cond.Gt:
+      return a > b;
+    case Cond.Ge:
+      return a >= b;
+    case Cond.AbsGe:
+      return (a < 0n ? -a : a) >= b;
+    case Cond.AbsLt:
+      return (a < 0n ? -a : a) < b;
+    case Cond.BitSet:
+      return (a & b) !== 0n;
+    default:
+      return (a & b) === 0n;
+  }
+}
+
+/**
  * What a pointer holds: the word address plus this base. Pointers and numbers live in the same
  * registers and cells, and a litmus test compares them (`1:r1=x`, `r1 == 0`), so no address may
  * equal a small number: with the base, `&a` is never 0 even when `a` is word 0, as herd7's
@@ -301,22 +331,13 @@ export function touchesMemory(op: number): boolean {
 
 /** Whether an instruction writes its memory operand (a lock's word aside). */
 export function writesMemory(op: number): boolean {
-  switch (op) {
-    case Op.Store:
-    case Op.Store64:
-    case Op.StoreLo:
-    case Op.StoreHi:
-    case Op.AtomicAdd:
-    case Op.AtomicOr:
-    case Op.AtomicAnd:
-    case Op.AtomicXor:
-    case Op.AddUnless:
-    case Op.Xchg:
-    case Op.Cmpxchg:
-      return true;
-    default:
-      return false;
-  }
+  return (
+    op === Op.Store ||
+    op === Op.Store64 ||
+    op === Op.StoreLo ||
+    op === Op.StoreHi ||
+    isAtomicRmw(op)
+  );
 }
 
 /** Whether an instruction is a LOCK-prefixed read-modify-write of its memory operand. */

@@ -10,7 +10,7 @@ import { eventCpu, eventTarget, eventType, Ev } from './events.ts';
 import { pairValue } from './int64.ts';
 import { topContext, type Trace } from './interpreter.ts';
 import { type Instr, Kind, Op } from './isa.ts';
-import { operandAddress, registerValue } from './read.ts';
+import { operandAddress, registerValue, valueText } from './read.ts';
 import { cellAt } from './layout.ts';
 import { count } from './count.ts';
 import { bufferOf, buffered, seenWord } from './tso.ts';
@@ -175,7 +175,7 @@ function describeInstruction(
     case Op.Load:
     case Op.Load64:
       v = cellValue(m, before, k, addr);
-      text = `${who} reads ${cell}: ${fmt(v)}`;
+      text = `${who} reads ${cell}: ${valueText(m, v)}`;
       break;
     case Op.LoadLo:
     case Op.LoadHi: {
@@ -187,7 +187,7 @@ function describeInstruction(
     case Op.Store:
     case Op.Store64:
       v = cellValue(m, after, k, addr);
-      text = `${who} writes ${cell} = ${fmt(v)}`;
+      text = `${who} writes ${cell} = ${valueText(m, v)}`;
       break;
     case Op.StoreLo:
     case Op.StoreHi: {
