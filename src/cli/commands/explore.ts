@@ -200,7 +200,7 @@ function ending(
     case 'simplest':
       return ' (stopped at the simplest violation)';
     case 'max-states':
-      return ` (INCOMPLETE: the state limit; ${covered})`;
+      return ` (INCOMPLETE: the state limit, checked as each level of cost ends; ${covered})`;
     case 'max-memory':
       return ` (INCOMPLETE: the memory limit of ${maxMemoryMB} MB; ${covered}; raise --max-memory)`;
     case 'cancelled':
