@@ -6,7 +6,7 @@
 // herd7 register name `0:r1`. Preprocessor lines (`#define`, `#pragma`, `#include`) are one
 // token each, up to the end of the line.
 
-import { LangFault, type Span } from './source.ts';
+import { LangFault, printable, type Span } from './source.ts';
 
 export type TokenKind =
   | 'ident'
@@ -225,7 +225,7 @@ export function lex(text: string): Token[] {
     if (p === undefined) {
       throw new LangFault(
         { start, end: start + 1 },
-        `the character \`${c}\` cannot start anything here.`,
+        `the character ${printable(c) === c ? `\`${c}\`` : printable(c)} cannot start anything here.`,
         c === '\\' ? 'Write /\\ for "and" and \\/ for "or" in final clauses.' : '',
       );
     }
