@@ -20,22 +20,26 @@ import type { Params, Scenario } from '../../scenarios/types.ts';
 import { UsageError } from '../errors.ts';
 
 export async function exploreCommand(argv: readonly string[]): Promise<string> {
-  const { values, positionals } = parseCommand(argv, {
-    ...scenarioOptions,
-    irqs: { type: 'string' },
-    nmis: { type: 'string' },
-    preemptions: { type: 'string' },
-    migrations: { type: 'string' },
-    switches: { type: 'string' },
-    'max-states': { type: 'string' },
-    'max-memory': { type: 'string' },
-    simplest: { type: 'boolean' },
-    symmetry: { type: 'boolean' },
-    por: { type: 'boolean' },
-    quiet: { type: 'boolean' },
-    'progress-ms': { type: 'string' },
-    workers: { type: 'string' },
-  });
+  const { values, positionals } = parseCommand(
+    argv,
+    {
+      ...scenarioOptions,
+      irqs: { type: 'string' },
+      nmis: { type: 'string' },
+      preemptions: { type: 'string' },
+      migrations: { type: 'string' },
+      switches: { type: 'string' },
+      'max-states': { type: 'string' },
+      'max-memory': { type: 'string' },
+      simplest: { type: 'boolean' },
+      symmetry: { type: 'boolean' },
+      por: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      'progress-ms': { type: 'string' },
+      workers: { type: 'string' },
+    },
+    { positionals: 1 },
+  );
   const sc = scenarioArg(positionals[0]);
   const params = paramsArg(sc, values.set, values.preset, values.memory);
   if (isAxiomatic(params)) return axiomaticExplore(sc, params, values.json === true);
