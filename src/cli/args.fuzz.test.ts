@@ -178,4 +178,12 @@ describe('what a user can type at the command line', () => {
     // What the terminal would act on is written out.
     expect(await run('list', '\u001b[2J')).toBe("2 lab: unexpected argument 'U+001B[2J'\n");
   });
+
+  it('a list option with an empty item is refused (fuzzing found it)', () => {
+    expect(() => benchPlan({ cpus: '1,,2' })).toThrow(
+      new UsageError("--cpus has an empty item in '1,,2'"),
+    );
+    expect(() => benchPlan({ scenarios: 'global-plain,' })).toThrow(UsageError);
+    expect(benchPlan({ cpus: '1, 2' }).cpus).toEqual([1, 2]);
+  });
 });
