@@ -104,6 +104,7 @@ export function formatError(map: LineMap, e: LangError, file = 'program'): strin
 // Characters a terminal would act on or could not show: C0 and C1 controls, DEL, the byte-order
 // mark, the line and paragraph separators, and a surrogate without its pair.
 const UNPRINTABLE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u001f\u007f-\u009f\ufeff\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Text with every unprintable character written as U+XXXX (NUL: U+0000), for a terminal. */
