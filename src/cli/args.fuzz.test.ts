@@ -159,4 +159,31 @@ describe('what a user can type at the command line', () => {
       { seed: 2011, numRuns: 2000 },
     );
   });
+
+  it('an argument past those a command takes is refused, not dropped (fuzzing found it)', async () => {
+    const run = async (...args: string[]) => {
+      let err = '';
+      const status = await lab(args, { stdout: () => undefined, stderr: (t) => (err += t) });
+      return `${status} ${err}`;
+    };
+    for (const args of [
+      ['list', 'extra'],
+      ['show', 'global-plain', 'extra'],
+      ['explore', 'global-plain', 'extra', '--quiet'],
+      ['export', 'global-plain', 'extra'],
+      ['random', 'global-plain', '--seed', '1', 'extra'],
+      ['check', 'sb.litmus', 'extra'],
+    ])
+      expect(await run(...args)).toBe("2 lab: unexpected argument 'extra'\n");
+    // What the terminal would act on is written out.
+    expect(await run('list', '\u001b[2J')).toBe("2 lab: unexpected argument 'U+001B[2J'\n");
+  });
+
+  it('a list option with an empty item is refused (fuzzing found it)', () => {
+    expect(() => benchPlan({ cpus: '1,,2' })).toThrow(
+      new UsageError("--cpus has an empty item in '1,,2'"),
+    );
+    expect(() => benchPlan({ scenarios: 'global-plain,' })).toThrow(UsageError);
+    expect(benchPlan({ cpus: '1, 2' }).cpus).toEqual([1, 2]);
+  });
 });

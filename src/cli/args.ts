@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CompiledProgram } from '../lang/compiled.ts';
-import { formatError, LineMap } from '../lang/source.ts';
+import { formatError, LineMap, printable } from '../lang/source.ts';
 import { findScenario, catalogue, openProgram } from '../scenarios/index.ts';
 import { ParamError, resolveParams, splitAssignment } from '../scenarios/params.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
@@ -18,13 +18,26 @@ import { messageOf } from '../machine/errors.ts';
 export function parseCommand<const O extends NonNullable<ParseArgsConfig['options']>>(
   argv: readonly string[],
   options: O,
-  { positionals = true }: { positionals?: boolean } = {},
+  /** `positionals`: how many arguments the command takes besides its options (or any). */
+  { positionals = true }: { positionals?: boolean | number } = {},
 ) {
+  let parsed;
   try {
-    return parseArgs({ args: [...argv], options, allowPositionals: positionals, strict: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options,
+      allowPositionals: positionals !== false,
+      strict: true,
+    });
   } catch (e) {
     throw new UsageError(usageMessage(e, Object.keys(options), argv));
   }
+  // An argument past those the command takes was silently dropped: say so, as for an option.
+  if (typeof positionals === 'number' && parsed.positionals.length > positionals) {
+    const extra = parsed.positionals[positionals] ?? '';
+    throw new UsageError(`unexpected argument '${printable(extra)}'`);
+  }
+  return parsed;
 }
 
 /** node:util's parse errors in the lab's words, one line each, with the option they are about. */

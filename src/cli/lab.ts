@@ -50,7 +50,8 @@ Options:
   --max-steps N      (random) give up on a run after N events (default ${DEFAULT_MAX_STEPS})
   --workers N        (explore) threads that search together, 1 to ${MAX_SHARDS} (default: the cores from 4
                      cores, else 1); the answer is the same with any number
-  --max-states N     (explore) stop, marked incomplete, after N states (default: no limit)
+  --max-states N     (explore) stop, marked incomplete, at the end of the first level of cost
+                     that passes N states (a level may hold many more; default: no limit)
   --max-memory MB    (explore) stop, marked incomplete, at this much memory (default ${DEFAULT_MAX_MEMORY_MB})
   --simplest         (explore) stop after the cheapest level with a violation: its simplest witness
   --symmetry         (explore) one state per renaming of CPUs that run the same programs

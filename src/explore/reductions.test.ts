@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { replay } from '../machine/replay.ts';
 import { catalogue, findScenario } from '../scenarios/index.ts';
+import { programScenario } from '../scenarios/program.ts';
 import { observe, outcomeKey } from '../scenarios/outcome.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
@@ -140,5 +141,29 @@ describe('reductions keep every outcome', () => {
       on: false,
       why: 'a switch bound counts the order of steps, which the reduction changes',
     });
+  });
+
+  it('symmetry over many CPUs alike is refused before it lists their renamings', () => {
+    // One thread and 11 (or 63) idle CPUs: 11! renamings used to be listed before the search
+    // began, for 60 s and 2.7 GB that no --max-memory could stop (63!: out of memory).
+    for (const [cpus, why] of [
+      [12, '39916800 renamings per state are too many: the most is 720'],
+      [64, '63! renamings per state are too many: the most is 720'],
+    ] as const) {
+      const r = programScenario(
+        `#define NR_CPUS ${cpus}\nint x;\nP0() { x = 1; }\nobserve x = x;\n`,
+      );
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      const sc = r.scenario;
+      const res = explore(
+        sc,
+        resolveParams(sc, {}),
+        { ...sc.bounds, switches: Infinity },
+        { symmetry: true },
+      );
+      expect(res.reductions.symmetry).toEqual({ on: false, why });
+      expect(res.complete).toBe(true);
+      expect(outcomeSet(res)).toEqual(['end {"x":1} ✗']);
+    }
   });
 });

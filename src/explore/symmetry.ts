@@ -103,9 +103,14 @@ export function findSymmetry(
       if (out.every((v, i) => v === initial[i])) cls[j] = k;
     }
   }
+  // The group's size before its members: 10 idle CPUs alike are 10! = 3,628,800 renamings,
+  // which took seconds and gigabytes to list (before any limit of the search could stop it).
+  const sizes = classSizes(cls).filter((n) => n > 1);
+  if (sizes.length === 0) return 'no two CPUs run the same programs on the same data';
+  const count = sizes.reduce((n, k) => n * factorial(k), 1);
+  if (count > MAX_GROUP)
+    return `${count <= 1e12 ? String(count) : sizes.map((k) => `${k}!`).join(' × ')} renamings per state are too many: the most is ${MAX_GROUP}`;
   const perms = group(cls);
-  if (perms.length === 1) return 'no two CPUs run the same programs on the same data';
-  if (perms.length > MAX_GROUP) return `${perms.length} renamings per state are too many`;
   const maps = perms.map((p) => wordMap(m, p, own));
   const inverses = perms.map((p) => perms.findIndex((q) => q.every((v, i) => p[v] === i)));
   const sorter = blockSorter(m, cls, own, kinds, perms, maps);
@@ -186,6 +191,19 @@ function apply(maps: Maps, kinds: Uint8Array, s: Int32Array, out: Int32Array): v
   }
 }
 
+/** How many CPUs each class holds (cls[k]: the class's first CPU). */
+function classSizes(cls: Int32Array): number[] {
+  const sizes = new Map<number, number>();
+  for (const c of cls) sizes.set(c, (sizes.get(c) ?? 0) + 1);
+  return [...sizes.values()];
+}
+
+function factorial(n: number): number {
+  let f = 1;
+  for (let i = 2; i <= n; i++) f *= i;
+  return f;
+}
+
 /** Every permutation that maps each CPU within its class (cls[k]: the class's first CPU). */
 function group(cls: Int32Array): Int32Array[] {
   const n = cls.length;
@@ -200,7 +218,6 @@ function group(cls: Int32Array): Int32Array[] {
         const p = base.slice();
         members.forEach((k, i) => (p[k] = order[i] as number));
         next.push(p);
-        if (next.length > MAX_GROUP) return next;
       }
     }
     out = next;

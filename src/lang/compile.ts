@@ -89,16 +89,21 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
     );
   const first = pass({
     bounded: new Set(),
+    stepless: new Set(),
     slot: provisionalSlot,
     info,
     notes: new Map(),
     amounts: [],
   });
   const bounded = new Set<string>();
+  const stepless = new Set<string>();
   for (const t of threads) {
     const e = first.get(t.name) as Emitter;
     const loops = info.loops.filter((l) => l.thread === t.name);
-    for (const k of loopsNeedingBounds(e.drafts, loops)) bounded.add(k);
+    for (const [k, why] of loopsNeedingBounds(e.drafts, loops, memory === 'tso')) {
+      bounded.add(k);
+      if (why === 'stepless') stepless.add(k);
+    }
   }
 
   // The result slots, sized from the first pass.
@@ -136,7 +141,14 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
   const notes = new Map<number, Set<string>>();
   const amounts: bigint[] = [];
   const programs = new Map<string, MachineProgram>();
-  const second = pass({ bounded, slot, info: { loops: [], records: new Map() }, notes, amounts });
+  const second = pass({
+    bounded,
+    stepless,
+    slot,
+    info: { loops: [], records: new Map() },
+    notes,
+    amounts,
+  });
   for (const [name, e] of second) programs.set(name, e.build(source));
 
   if (anatomy) {

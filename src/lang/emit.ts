@@ -44,11 +44,18 @@ export type Src = Reg | bigint;
 
 const BLANK: Omit<Draft, 'site' | 'fns' | 'to'> = BLANK_INSTR;
 
+/** The `k`-th register asked for by `name`: primes for the first few, then a number. */
+function repeated(name: string, k: number): string {
+  return k === 0 ? name : k <= 3 ? name + "'".repeat(k) : `${name}'${k}`;
+}
+
 export class Emitter {
   readonly drafts: Draft[] = [];
   private readonly labels: Label[] = [];
   private readonly regs: string[] = [];
   private readonly names = new Map<string, number>();
+  /** For each name asked for, how many registers it has been given. */
+  private readonly repeats = new Map<string, number>();
   private site: Site = { start: 0, end: 0 };
   private pos = { line: 0, col: 0 };
   /** The inlined calls in progress, outermost first. */
@@ -61,10 +68,17 @@ export class Emitter {
     private readonly limit = Infinity,
   ) {}
 
-  /** A new register; names repeat as `count`, `count'`, `count''` so each stays unique. */
+  /**
+   * A new register; names repeat as `count`, `count'`, `count''`, `count'''`, then `count'4`,
+   * `count'5`… so each stays unique. Each name keeps the count it reached: a long expression
+   * asks for thousands of `%t`, and searching from `%t` again, or writing a prime per repeat,
+   * made compiling cubic in the expression's length.
+   */
   reg(name: string): Reg {
-    let unique = name;
-    while (this.names.has(unique)) unique += "'";
+    let k = this.repeats.get(name) ?? 0;
+    let unique = repeated(name, k);
+    while (this.names.has(unique)) unique = repeated(name, ++k);
+    this.repeats.set(name, k + 1);
     const r = { index: this.regs.length, name: unique };
     this.names.set(unique, r.index);
     this.regs.push(unique);

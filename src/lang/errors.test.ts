@@ -102,4 +102,26 @@ describe('compile errors', () => {
       ].join('\n'),
     );
   });
+
+  it('writes a control character as U+XXXX, in the message and the line (fuzzing found it)', () => {
+    const source = 'int x;\0 P0() { }\n';
+    const r = compileProgram(source);
+    if (r.ok) throw new Error('expected an error');
+    expect(r.errors[0]?.message).toBe('the character U+0000 cannot start anything here.');
+    expect(formatError(new LineMap(source), r.errors[0] as never, 'nul.c')).toBe(
+      [
+        'nul.c:1:7: the character U+0000 cannot start anything here.',
+        '  |',
+        '1 | int x;U+0000 P0() { }',
+        '  |       ^^^^^^',
+      ].join('\n'),
+    );
+    // After the escape, the caret still sits under what it points at.
+    const esc = 'int x;\u001b y;\nP0() { }\n';
+    const e = compileProgram(esc);
+    if (e.ok) throw new Error('expected an error');
+    expect(formatError(new LineMap(esc), e.errors[0] as never, 'esc.c').split('\n')[3]).toBe(
+      '  |       ^^^^^^',
+    );
+  });
 });

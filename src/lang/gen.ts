@@ -35,6 +35,8 @@ export interface GenContext {
   readonly anatomy: Anatomy | null;
   /** Keys of the loops that need a hidden counter (learnt from the first pass). */
   readonly bounded: ReadonlySet<string>;
+  /** Those of them that take no step: bounded even when they count to a constant. */
+  readonly stepless: ReadonlySet<string>;
   /** Live builds run loops unbounded: a real CPU has no loop bound. */
   readonly loopBounds: boolean;
   /** Result slots by name (null in the first pass: the offsets are not known yet). */

@@ -6,7 +6,7 @@
 // herd7 register name `0:r1`. Preprocessor lines (`#define`, `#pragma`, `#include`) are one
 // token each, up to the end of the line.
 
-import { LangFault, type Span } from './source.ts';
+import { LangFault, printable, type Span } from './source.ts';
 
 export type TokenKind =
   | 'ident'
@@ -85,6 +85,8 @@ const PUNCTS = [
 const isIdentStart = (c: string) => /[A-Za-z_]/.test(c);
 const isIdent = (c: string) => /[A-Za-z0-9_]/.test(c);
 const isDigit = (c: string) => c >= '0' && c <= '9';
+/** The largest number a literal may write: 2^64 - 1, an unsigned long's most. */
+const MAX_U64 = (1n << 64n) - 1n;
 
 /** Most characters a program may have (the editor and the CLI refuse more, by name). */
 export const MAX_SOURCE_CHARS = 65_536;
@@ -207,7 +209,11 @@ export function lex(text: string): Token[] {
           `\`${text.slice(start, i + 1)}\` is not a number.`,
           'A number is decimal digits, or 0x and hexadecimal digits, with an optional U or L.',
         );
-      push('number', start, i, BigInt(text.slice(start, digitsEnd)));
+      const value = BigInt(text.slice(start, digitsEnd));
+      // C refuses a constant too large for any type; the lab's words are 64 bits at most.
+      if (value > MAX_U64)
+        throw new LangFault({ start, end: i }, `\`${text.slice(start, i)}\` exceeds 64 bits.`);
+      push('number', start, i, value);
       continue;
     }
     if (isIdentStart(c)) {
@@ -219,7 +225,7 @@ export function lex(text: string): Token[] {
     if (p === undefined) {
       throw new LangFault(
         { start, end: start + 1 },
-        `the character \`${c}\` cannot start anything here.`,
+        `the character ${printable(c) === c ? `\`${c}\`` : printable(c)} cannot start anything here.`,
         c === '\\' ? 'Write /\\ for "and" and \\/ for "or" in final clauses.' : '',
       );
     }

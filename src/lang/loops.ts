@@ -165,25 +165,33 @@ function carriesState(
   return false;
 }
 
-/** The keys of the loops among `loops` that need a hidden counter. */
+/**
+ * The loops among `loops` that need a hidden counter, by key: `stepless` for a loop that takes
+ * no step (bounded even when it counts to a constant: a million turns of local arithmetic are
+ * one step that never ends), `carries` for one that carries state. `fenceSteps`: smp_mb() is a
+ * step (under tso; elsewhere the machine makes it a no-op).
+ */
 export function loopsNeedingBounds(
   drafts: readonly Draft[],
   loops: readonly { key: string; start: number; end: number; header: number }[],
-): Set<string> {
-  const out = new Set<string>();
+  fenceSteps = true,
+): Map<string, 'stepless' | 'carries'> {
+  const out = new Map<string, 'stepless' | 'carries'>();
   if (loops.length === 0) return out;
   const live = liveness(drafts);
   for (const l of loops) {
     let visible = false;
-    for (let pc = l.start; pc < l.end; pc++)
-      if ((drafts[pc] as Draft).op < Op.FirstLocal) visible = true;
+    for (let pc = l.start; pc < l.end; pc++) {
+      const op = (drafts[pc] as Draft).op;
+      if (op < Op.FirstLocal && (fenceSteps || op !== Op.Fence)) visible = true;
+    }
     // A loop of register arithmetic alone takes no step: bound it, or one step never ends.
     if (!visible) {
-      out.add(l.key);
+      out.set(l.key, 'stepless');
       continue;
     }
     const atHead = live[l.header] ?? new Set<number>();
-    if (carriesState(drafts, l.header, l.end, atHead)) out.add(l.key);
+    if (carriesState(drafts, l.header, l.end, atHead)) out.set(l.key, 'carries');
   }
   return out;
 }

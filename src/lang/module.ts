@@ -140,9 +140,9 @@ export class Module {
       }
       case 'unary': {
         const a = this.constant(e.arg);
-        if (e.op === '-') return -a;
+        if (e.op === '-') return BigInt.asIntN(64, -a);
         if (e.op === '+') return a;
-        if (e.op === '~') return ~a;
+        if (e.op === '~') return BigInt.asIntN(64, ~a);
         if (e.op === '!') return a === 0n ? 1n : 0n;
         break;
       }
@@ -151,7 +151,8 @@ export class Module {
         const b = this.constant(e.right);
         const v = foldBinary(e.op, a, b);
         if (v === null) throw new LangFault(e.span, 'division by zero in a constant.');
-        return v;
+        // The machine's arithmetic: 64-bit two's complement (and a chain of products stays small).
+        return BigInt.asIntN(64, v);
       }
       case 'ternary':
         return this.constant(e.cond) !== 0n ? this.constant(e.then) : this.constant(e.otherwise);
@@ -226,6 +227,8 @@ export class Module {
     }
     this.settings = this.readSettings();
     this.settingsRead = true;
+    // Every #define is a parameter of the program, used or not, so each must have a value.
+    for (const [name, d] of this.defines) this.constantName(name, d.span);
     this.layout = new LayoutBuilder(this.settings.cpus, this.layoutOptions);
     // Which struct fields are reached through a pointer (`fbc->count`): their labels say so.
     const arrows = new Set<string>();

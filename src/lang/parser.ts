@@ -242,10 +242,16 @@ class Parser {
 
   /** Parses `text` (found at `offset` in the source) as one expression. */
   private subExpression(text: string, offset: number): Expr {
-    const tokens = lex(text).map((tk) => ({
-      ...tk,
-      span: { start: tk.span.start + offset, end: tk.span.end + offset },
-    }));
+    const shift = (span: Span): Span => ({ start: span.start + offset, end: span.end + offset });
+    let lexed: Token[];
+    try {
+      lexed = lex(text);
+    } catch (e) {
+      // The lexer's spans are the value's own: point into the program instead.
+      if (e instanceof LangFault) throw new LangFault(shift(e.span), e.message, e.hint);
+      throw e;
+    }
+    const tokens = lexed.map((tk) => ({ ...tk, span: shift(tk.span) }));
     const sub = new Parser(this.text, tokens);
     const e = sub.expression();
     if (sub.tok.kind !== 'eof') sub.fail(`unexpected ${sub.describe(sub.tok)} after the value.`);

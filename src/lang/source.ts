@@ -83,22 +83,36 @@ export function describeError(map: LineMap, e: LangError): string {
  */
 export function formatError(map: LineMap, e: LangError, file = 'program'): string {
   const { line, col } = map.position(e.span.start);
-  const text = map.lineText(line).replace(/\t/g, '    ');
-  const before = map
-    .lineText(line)
-    .slice(0, col - 1)
-    .replace(/\t/g, '    ').length;
+  const raw = map.lineText(line);
+  // What a terminal shows of the text: tabs as spaces, control characters as U+XXXX.
+  const shown = (t: string) => printable(t.replace(/\t/g, '    '));
+  const before = shown(raw.slice(0, col - 1)).length;
   const endPos = map.position(Math.max(e.span.start, e.span.end - 1));
-  const width = endPos.line === line ? Math.max(1, endPos.col - col + 1) : 1;
+  const width =
+    endPos.line === line ? Math.max(1, shown(raw.slice(col - 1, endPos.col)).length) : 1;
   const gutter = String(line).length;
   const out = [
-    `${file}:${line}:${col}: ${e.message}`,
+    `${file}:${line}:${col}: ${printable(e.message)}`,
     `${' '.repeat(gutter)} |`,
-    `${line} | ${text}`,
+    `${line} | ${shown(raw)}`,
     `${' '.repeat(gutter)} | ${' '.repeat(before)}${'^'.repeat(width)}`,
   ];
-  if (e.hint) out.push(`${' '.repeat(gutter)} = ${e.hint}`);
+  if (e.hint) out.push(`${' '.repeat(gutter)} = ${printable(e.hint)}`);
   return out.join('\n');
+}
+
+// Characters a terminal would act on or could not show: C0 and C1 controls, DEL, the byte-order
+// mark, the line and paragraph separators, and a surrogate without its pair.
+const UNPRINTABLE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\ufeff\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Text with every unprintable character written as U+XXXX (NUL: U+0000), for a terminal. */
+export function printable(text: string): string {
+  return text.replace(
+    UNPRINTABLE,
+    (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
 }
 
 /** Levenshtein distance, for "did you mean" (small strings only). */

@@ -258,7 +258,8 @@ export class StmtGen extends ExprGen {
   ): void {
     const key = `${this.frame.path}@${s.span.start}`;
     const counted = this.staticCount(init, cond, step, body);
-    const bounded = !counted && this.ctx.loopBounds && this.ctx.bounded.has(key);
+    const bounded =
+      this.ctx.loopBounds && this.ctx.bounded.has(key) && (!counted || this.ctx.stepless.has(key));
     const forever = cond === null || (cond.kind === 'num' && cond.value !== 0n);
     this.e.at(s.span);
     let counter: Reg | null = null;

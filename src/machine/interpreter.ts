@@ -118,7 +118,10 @@ export function runLocals(
   while (pc < code.length) {
     const ins = code[pc] as Instr;
     if (ins.op < Op.FirstLocal) return pc;
-    if (++guard > 1_000_000) throw new MachineFault('a local loop never reaches a visible step');
+    if (++guard > 1_000_000)
+      throw new MachineFault(
+        `a local loop${ins.line > 0 ? ` on line ${ins.line}` : ''} never reaches a visible step`,
+      );
     // Right operand: immediate or src2.
     let blo: number, bhi: number;
     if (ins.useImm) {

@@ -24,6 +24,8 @@ export function shownName(sc: Pick<Scenario, 'id' | 'title'>): string {
   return sc.id === PROGRAM_ID && sc.title !== UNNAMED ? sc.title : sc.id;
 }
 
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 export type ProgramResult =
   | { readonly ok: true; readonly scenario: Scenario; readonly compiled: CompiledProgram }
   | { readonly ok: false; readonly errors: readonly LangError[] };
@@ -69,14 +71,22 @@ export function programScenario(source: string, id = PROGRAM_ID): ProgramResult 
   const first = compileProgram(source);
   if (!first.ok) return first;
   const c = first.program;
-  const params: IntParam[] = [...c.module.defines.entries()].map(([name, d]) => ({
-    name,
-    kind: 'int',
-    default: Number(c.module.constantName(name, d.span) ?? 0n),
-    min: name === 'NR_CPUS' ? 1 : name === 'BITS_PER_LONG' ? 32 : -Number.MAX_SAFE_INTEGER,
-    max: name === 'NR_CPUS' ? 64 : name === 'BITS_PER_LONG' ? 64 : Number.MAX_SAFE_INTEGER,
-    description: `#define ${name} (${source.slice(d.value.span.start, d.value.span.end)} in the program)`,
-  }));
+  // A parameter is a number of the page's, links' and --set's: a #define beyond ±2^53 (LONG_MAX)
+  // would lose its low bits there, so it stays a constant of the text, exact.
+  const params: IntParam[] = [...c.module.defines.entries()].flatMap(([name, d]) => {
+    const value = c.module.constantName(name, d.span) ?? 0n;
+    if (value < -SAFE || value > SAFE) return [];
+    return [
+      {
+        name,
+        kind: 'int',
+        default: Number(value),
+        min: name === 'NR_CPUS' ? 1 : name === 'BITS_PER_LONG' ? 32 : -Number.MAX_SAFE_INTEGER,
+        max: name === 'NR_CPUS' ? 64 : name === 'BITS_PER_LONG' ? 64 : Number.MAX_SAFE_INTEGER,
+        description: `#define ${name} (${source.slice(d.value.span.start, d.value.span.end)} in the program)`,
+      },
+    ];
+  });
   const sample: Params = Object.fromEntries(params.map((q) => [q.name, q.default]));
   const scenario = textScenario({
     id,

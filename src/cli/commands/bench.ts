@@ -24,11 +24,11 @@ import { toJson } from '../json.ts';
 import { nodePlatform } from '../live/threads.ts';
 import { count } from '../../machine/count.ts';
 
-function list(text: string | undefined): string[] | undefined {
-  return text
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+/** A comma-separated option; an empty item (`1,,2`) is a typing slip, not something to skip. */
+function list(name: string, text: string | undefined): string[] | undefined {
+  const items = text?.split(',').map((s) => s.trim());
+  if (items?.includes('')) throw new UsageError(`--${name} has an empty item in '${text ?? ''}'`);
+  return items;
 }
 
 function numberOption(name: string, text: string | undefined, fallback: number): number {
@@ -58,7 +58,7 @@ export const benchOptions = {
 export function benchPlan(values: Record<string, string | boolean | undefined>): SweepPlan {
   const str = (k: string) => (typeof values[k] === 'string' ? values[k] : undefined);
   const base = defaultPlan(availableParallelism());
-  const cpus = list(str('cpus'))?.map((c) => {
+  const cpus = list('cpus', str('cpus'))?.map((c) => {
     if (!/^\d+$/.test(c)) throw new UsageError(`--cpus takes counts like 1,2,4, got '${c}'`);
     return Number(c);
   });
@@ -70,7 +70,7 @@ export function benchPlan(values: Record<string, string | boolean | undefined>):
     if (!found) throw new UsageError(`--layout takes padded, packed or both, got '${layout}'`);
     layouts = [found];
   }
-  const summers = list(str('summer'))?.map((t): Summer => {
+  const summers = list('summer', str('summer'))?.map((t): Summer => {
     const s = parseSummer(t);
     if (s === null) throw new UsageError(`--summer takes none, busy or a period in µs, got '${t}'`);
     return s;
@@ -89,7 +89,7 @@ export function benchPlan(values: Record<string, string | boolean | undefined>):
     throw new UsageError(`--preset takes kernel or teaching, got '${preset}'`);
   }
   const plan: SweepPlan = {
-    scenarios: list(str('scenarios')) ?? base.scenarios,
+    scenarios: list('scenarios', str('scenarios')) ?? base.scenarios,
     cpus: cpus ?? base.cpus,
     layouts,
     summers: summers ?? base.summers,

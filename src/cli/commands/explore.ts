@@ -22,22 +22,26 @@ import { UsageError } from '../errors.ts';
 import { LIMITS } from '../../lang/module.ts';
 
 export async function exploreCommand(argv: readonly string[]): Promise<string> {
-  const { values, positionals } = parseCommand(argv, {
-    ...scenarioOptions,
-    irqs: { type: 'string' },
-    nmis: { type: 'string' },
-    preemptions: { type: 'string' },
-    migrations: { type: 'string' },
-    switches: { type: 'string' },
-    'max-states': { type: 'string' },
-    'max-memory': { type: 'string' },
-    simplest: { type: 'boolean' },
-    symmetry: { type: 'boolean' },
-    por: { type: 'boolean' },
-    quiet: { type: 'boolean' },
-    'progress-ms': { type: 'string' },
-    workers: { type: 'string' },
-  });
+  const { values, positionals } = parseCommand(
+    argv,
+    {
+      ...scenarioOptions,
+      irqs: { type: 'string' },
+      nmis: { type: 'string' },
+      preemptions: { type: 'string' },
+      migrations: { type: 'string' },
+      switches: { type: 'string' },
+      'max-states': { type: 'string' },
+      'max-memory': { type: 'string' },
+      simplest: { type: 'boolean' },
+      symmetry: { type: 'boolean' },
+      por: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      'progress-ms': { type: 'string' },
+      workers: { type: 'string' },
+    },
+    { positionals: 1 },
+  );
   const sc = scenarioArg(positionals[0]);
   const params = paramsArg(sc, values.set, values.preset, values.memory);
   if (isAxiomatic(params)) return axiomaticExplore(sc, params, values.json === true);
@@ -206,7 +210,7 @@ function ending(
     case 'simplest':
       return ' (stopped at the simplest violation)';
     case 'max-states':
-      return ` (INCOMPLETE: the state limit; ${covered})`;
+      return ` (INCOMPLETE: the state limit, checked as each level of cost ends; ${covered})`;
     case 'max-memory':
       return ` (INCOMPLETE: the memory limit of ${maxMemoryMB} MB; ${covered}; raise --max-memory)`;
     case 'cancelled':

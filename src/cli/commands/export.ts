@@ -10,11 +10,15 @@ import { isProgramPath, paramsArg, parseCommand, programArg, scenarioArg } from 
 import { UsageError } from '../errors.ts';
 
 export function exportCommand(argv: readonly string[]): string {
-  const { values, positionals } = parseCommand(argv, {
-    set: { type: 'string', multiple: true },
-    preset: { type: 'string' },
-    format: { type: 'string' },
-  });
+  const { values, positionals } = parseCommand(
+    argv,
+    {
+      set: { type: 'string', multiple: true },
+      preset: { type: 'string' },
+      format: { type: 'string' },
+    },
+    { positionals: 1 },
+  );
   const format = values.format ?? 'lab';
   if (format !== 'lab' && format !== 'litmus')
     throw new UsageError(`--format is lab or litmus, not '${format}'`);

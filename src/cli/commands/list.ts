@@ -5,7 +5,7 @@ import { parseCommand } from '../args.ts';
 import { toJson } from '../json.ts';
 
 export function list(argv: readonly string[]): string {
-  const { values } = parseCommand(argv, { json: { type: 'boolean' } });
+  const { values } = parseCommand(argv, { json: { type: 'boolean' } }, { positionals: 0 });
   const rows = catalogue.map(({ id, title, source, reconstruction }) => ({
     id,
     title,

@@ -40,22 +40,26 @@ function engineOption(text: string | undefined): EngineKind {
 }
 
 export async function liveCommand(argv: readonly string[]): Promise<string> {
-  const { values, positionals } = parseCommand(argv, {
-    set: { type: 'string', multiple: true },
-    preset: { type: 'string' },
-    json: { type: 'boolean' },
-    seconds: { type: 'string' },
-    cpus: { type: 'string' },
-    'irq-rate': { type: 'string' },
-    'nmi-rate': { type: 'string' },
-    'migration-rate': { type: 'string' },
-    'period-us': { type: 'string' },
-    seed: { type: 'string' },
-    witness: { type: 'string' },
-    schedule: { type: 'string' },
-    'all-witnesses': { type: 'boolean' },
-    engine: { type: 'string' },
-  });
+  const { values, positionals } = parseCommand(
+    argv,
+    {
+      set: { type: 'string', multiple: true },
+      preset: { type: 'string' },
+      json: { type: 'boolean' },
+      seconds: { type: 'string' },
+      cpus: { type: 'string' },
+      'irq-rate': { type: 'string' },
+      'nmi-rate': { type: 'string' },
+      'migration-rate': { type: 'string' },
+      'period-us': { type: 'string' },
+      seed: { type: 'string' },
+      witness: { type: 'string' },
+      schedule: { type: 'string' },
+      'all-witnesses': { type: 'boolean' },
+      engine: { type: 'string' },
+    },
+    { positionals: 1 },
+  );
   const sc = scenarioArg(positionals[0]);
   const json = values.json === true;
   if (values.witness !== undefined || values.schedule !== undefined || values['all-witnesses']) {

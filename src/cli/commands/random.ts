@@ -10,12 +10,16 @@ import { toJson } from '../json.ts';
 import { shownName } from '../../scenarios/program.ts';
 
 export function randomCommand(argv: readonly string[]): string {
-  const { values, positionals } = parseCommand(argv, {
-    ...scenarioOptions,
-    seed: { type: 'string' },
-    runs: { type: 'string' },
-    'max-steps': { type: 'string' },
-  });
+  const { values, positionals } = parseCommand(
+    argv,
+    {
+      ...scenarioOptions,
+      seed: { type: 'string' },
+      runs: { type: 'string' },
+      'max-steps': { type: 'string' },
+    },
+    { positionals: 1 },
+  );
   const sc = scenarioArg(positionals[0]);
   if (values.seed === undefined)
     throw new UsageError('random needs --seed N (runs are repeatable)');

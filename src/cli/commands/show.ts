@@ -14,7 +14,7 @@ function paramJson(p: ParamSpec) {
 }
 
 export function show(argv: readonly string[]): string {
-  const { values, positionals } = parseCommand(argv, scenarioOptions);
+  const { values, positionals } = parseCommand(argv, scenarioOptions, { positionals: 1 });
   const sc: Scenario = scenarioArg(positionals[0]);
   const params = paramsArg(sc, values.set, values.preset, values.memory);
   const { listing } = sc.build(params);
