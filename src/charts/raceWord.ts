@@ -180,7 +180,7 @@ export function raceWord(run: Run): RaceWordView | null {
     const memWas = valueAt(before, x.addr, wide);
     const fromBuffer =
       kind === 'load' && !wide && seen !== null && seen !== (before[x.addr] as number);
-    const was = fromBuffer ? (seen) : memWas;
+    const was = fromBuffer ? seen : memWas;
     // A store that entered the buffer leaves memory as it was: its value is the newest entry.
     const entered = kind !== 'load' ? enteredBuffer(run, at, x.cpu, x.addr) : null;
     const now = entered ?? valueAt(after, x.addr, wide);
