@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { findLesson } from '../src/lessons/index.ts';
 import { HomePage } from './pages/home.ts';
 import { StepPage } from './pages/step.ts';
@@ -193,4 +193,58 @@ test('Copy link in a lecture gives this slide at this moment, and it reopens the
   // The next slide is the slide's own stage again, with a plain address.
   await other.keyboard.press('PageDown');
   await expect(other).toHaveURL(/#\/lecture\/global-plain\/3$/);
+});
+
+/** The stage's picture (its largest chart) as a share of the screen, and its badges' bottoms. */
+async function picture(page: Page) {
+  const memory = page.getByRole('region', { name: 'Memory' });
+  let area = 0;
+  for (const img of await memory.getByRole('img').all()) {
+    const b = await img.boundingBox();
+    if (b) area = Math.max(area, b.width * b.height);
+  }
+  const screen = page.viewportSize();
+  if (!screen) throw new Error('no viewport');
+  return area / (screen.width * screen.height);
+}
+
+for (const [width, height] of [
+  [1280, 720],
+  [1024, 768],
+  [1366, 768],
+] as const) {
+  test(`Large in a lecture at ${String(width)}×${String(height)} grows the picture and keeps every badge in view`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height });
+    for (const id of ['percpu-classic', 'percpu-seq']) {
+      await page.goto(`/#/lecture/${id}/2`);
+      const large = page.getByRole('button', { name: 'Large', exact: true });
+      // Large is remembered from the lesson before.
+      if ((await large.getAttribute('aria-pressed')) === 'true') await large.click();
+      await expect(large).toHaveAttribute('aria-pressed', 'false');
+      await expect.poll(() => picture(page)).toBeGreaterThan(0.1);
+      const before = await picture(page);
+      await large.click();
+      await expect(large).toHaveAttribute('aria-pressed', 'true');
+      await expect.poll(() => picture(page), { message: id }).toBeGreaterThanOrEqual(before);
+      const badges = page.getByRole('region', { name: 'Invariants' }).getByRole('listitem');
+      expect(await badges.count()).toBe(5);
+      for (const badge of await badges.all()) await expect(badge).toBeInViewport({ ratio: 1 });
+      expect(
+        await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
+      ).toBeLessThanOrEqual(0);
+    }
+  });
+}
+
+test('Large in Step mode at 1280×720 makes the chart larger, not only the listing', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/#/step/percpu-classic?sched=0*3&at=3');
+  await expect.poll(() => picture(page)).toBeGreaterThan(0.2);
+  const before = await picture(page);
+  await page.getByRole('button', { name: 'Large', exact: true }).click();
+  await expect.poll(() => picture(page)).toBeGreaterThan(before * 1.05);
 });

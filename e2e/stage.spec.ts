@@ -197,3 +197,41 @@ test('per-CPU words with no counter to chart them lead the stage as bars', async
   if (!box) throw new Error('no bars');
   expect(box.width * box.height).toBeGreaterThanOrEqual(0.25 * 1280 * 720);
 });
+
+/** Whether two boxes share any area. */
+const meet = (
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+for (const { where, width, height } of [
+  {
+    where: '/step/percpu-rwsem?variant=reader-no-mb&memory=tso&sched=0+0+0+1+1+1&at=6',
+    width: 1280,
+    height: 720,
+  },
+  { where: '/step/global-plain?sched=0+1+0+1&at=4', width: 390, height: 844 },
+  { where: '/step/percpu-classic?sched=0*3&at=3', width: 1024, height: 768 },
+]) {
+  test(`Export sits beside a chart, never on it: ${where.split('?')[0] ?? ''} at ${String(width)}×${String(height)}`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height });
+    await page.goto(`/#${where}`);
+    const memory = new StepPage(page).memoryRegion();
+    const exports = memory.getByRole('group', { name: /^Export / });
+    await expect(exports.first()).toBeVisible();
+    const charts = await memory.getByRole('img').all();
+    expect(charts.length).toBeGreaterThan(0);
+    for (const g of await exports.all()) {
+      const e = await g.boundingBox();
+      for (const c of charts) {
+        const box = await c.boundingBox();
+        if (!e || !box) continue;
+        expect(meet(e, box), `${(await g.getAttribute('aria-label')) ?? ''} on a chart`).toBe(
+          false,
+        );
+      }
+    }
+  });
+}

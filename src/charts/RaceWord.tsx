@@ -1,8 +1,8 @@
 import { type Ref } from 'react';
 import { scaleLinear } from 'd3';
-import type { Holder, RaceWordView } from './raceWord.ts';
+import type { Holder, RaceWordView, WordAccess } from './raceWord.ts';
 import { raceWordText } from './raceWord.ts';
-import { BOX_H, raceWordLayout, WORD_H, WORD_Y } from './raceWordLayout.ts';
+import { BOX_H, raceWordLayout, STRIP_H, STRIP_Y, WORD_H, WORD_Y } from './raceWordLayout.ts';
 import './animations.css';
 
 export interface RaceWordProps {
@@ -20,7 +20,9 @@ export interface RaceWordProps {
  * The word the CPUs race on, drawn as the lesson tells it: the word in the middle, under it one
  * box per context with the copy it loaded (stale once the word has moved on), the step's load
  * or store as an arrow, an update a store wiped out fading beside the word, and at the right the
- * adds made against the adds the word counts. Where each part goes: raceWordLayout.ts.
+ * adds made against the adds the word counts. Under memory tso each racer's box ends in its
+ * CPU's store buffer: a buffered store is drawn entering it (memory unchanged), a flush as an
+ * arrow from it to the word. Where each part goes: raceWordLayout.ts.
  */
 export function RaceWord({ view, colour, size, step, svgRef, describedBy }: RaceWordProps) {
   const { width, height } = size;
@@ -29,18 +31,18 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
   const holderOf = (ctx: number): Holder | undefined => view.holders.find((h) => h.ctx === ctx);
   const last = view.last;
   const placed = view.racers.flatMap((r) => {
-    const box = layout.racers.find((b) => b.ctx === r.ctx)?.box;
-    return box ? [{ ...r, x: box.x, w: box.width }] : [];
+    const at = layout.racers.find((b) => b.ctx === r.ctx);
+    return at ? [{ ...r, x: at.box.x, w: at.box.width, buffer: at.buffer }] : [];
   });
   const boxY = layout.racers[0]?.box.y ?? height - BOX_H - 12;
+  const boxH = layout.racers[0]?.box.height ?? BOX_H;
   const wordBox = (k: number) => {
     const b = layout.words[k]?.box ?? { x: 0, width: 0 };
     return { x: b.x, w: b.width };
   };
 
-  const tallyMax = Math.max(1, view.made, view.counted);
+  const tallyMax = Math.max(1, ...view.tally.map((r) => r.value));
   const bar = scaleLinear().domain([0, tallyMax]).range([0, layout.tally.barMax]);
-  const lost = view.made - view.counted;
   const tx = layout.tally.x;
 
   return (
@@ -120,18 +122,21 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
       {placed.map((r) => {
         const h = holderOf(r.ctx);
         const acting = last !== null && last.ctx === r.ctx ? last : null;
-        const b = wordBox(r.word);
+        // The arrow joins the racer and the word the step touched (a CPU may read another's).
+        const b = wordBox(acting?.word ?? r.word);
         const cx = r.x + r.w / 2;
         const wx = Math.max(b.x + 16, Math.min(b.x + b.w - 16, cx));
+        const up = acting !== null && acting.kind !== 'load';
+        const buffered = acting?.via === 'buffer' && acting.kind !== 'flush';
         return (
           <g key={r.ctx} data-testid={`racer-${String(r.ctx)}`}>
-            {acting && (
-              <g key={step} className={`access ${acting.kind}`}>
+            {acting && !buffered && (
+              <g key={step} className={`access ${acting.kind}`} data-testid="access">
                 <line
-                  x1={acting.kind === 'load' ? wx : cx}
-                  y1={acting.kind === 'load' ? wordY + WORD_H + 4 : boxY - 4}
-                  x2={acting.kind === 'load' ? cx : wx}
-                  y2={acting.kind === 'load' ? boxY - 6 : wordY + WORD_H + 6}
+                  x1={up ? cx : wx}
+                  y1={up ? boxY - 4 : wordY + WORD_H + 4}
+                  x2={up ? wx : cx}
+                  y2={up ? wordY + WORD_H + 6 : boxY - 6}
                   markerEnd="url(#race-arrow)"
                   markerStart={acting.kind === 'atomic' ? 'url(#race-arrow)' : undefined}
                 />
@@ -140,11 +145,16 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
                   x={(cx + wx) / 2 + 8}
                   y={(wordY + WORD_H + boxY) / 2 + 5}
                 >
-                  {acting.kind === 'load'
-                    ? `load ${String(acting.before)}`
-                    : acting.kind === 'store'
-                      ? `store ${String(acting.after)}`
-                      : `atomic: ${String(acting.before)} → ${String(acting.after)}`}
+                  {accessLabel(acting)}
+                </text>
+              </g>
+            )}
+            {acting && buffered && (
+              // A store that waits in the buffer, or a load its buffer answered: no arrow to
+              // memory, the label just above the box and the buffer's strip outlined.
+              <g key={step} className={`access ${acting.kind} buffered`} data-testid="access">
+                <text className="access-label" x={r.x + 4} y={boxY - 8}>
+                  {accessLabel(acting)}
                 </text>
               </g>
             )}
@@ -153,11 +163,11 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
               x={r.x}
               y={boxY}
               width={r.w}
-              height={BOX_H}
+              height={boxH}
               rx={6}
               stroke={colour(r.cpu)}
             />
-            <rect x={r.x} y={boxY} width={8} height={BOX_H} fill={colour(r.cpu)} />
+            <rect x={r.x} y={boxY} width={8} height={boxH} fill={colour(r.cpu)} />
             <text className="racer-name" x={r.x + 16} y={boxY + 22}>
               {r.who}
             </text>
@@ -168,37 +178,59 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
             >
               {h ? `holds ${String(h.value)}${h.stale ? ': stale' : ''}` : 'holds nothing'}
             </text>
+            {r.buffer !== null && (
+              <g
+                className={`store-buffer${acting?.via === 'buffer' ? ' active' : ''}`}
+                data-testid={`store-buffer-${String(r.cpu)}`}
+              >
+                <rect x={r.x + 12} y={boxY + STRIP_Y} width={r.w - 18} height={STRIP_H} rx={4} />
+                <text x={r.x + 18} y={boxY + STRIP_Y + 16}>
+                  {r.buffer}
+                </text>
+              </g>
+            )}
           </g>
         );
       })}
 
-      <g className="tally" transform={`translate(${String(tx)},${String(wordY)})`}>
-        <text className="tally-label" x={0} y={14}>
-          adds made
-        </text>
-        <rect className="tally-made" x={0} y={20} width={Math.max(1, bar(view.made))} height={16} />
-        <text className="tally-value" x={Math.max(1, bar(view.made)) + 4} y={33}>
-          {view.made}
-        </text>
-        <text className="tally-label" x={0} y={58}>
-          counted
-        </text>
-        <rect
-          className="tally-counted"
-          x={0}
-          y={64}
-          width={Math.max(1, bar(view.counted))}
-          height={16}
-        />
-        <text className="tally-value" x={Math.max(1, bar(view.counted)) + 4} y={77}>
-          {view.counted}
-        </text>
-        {lost > 0 && (
-          <text className="tally-lost" x={0} y={104} data-testid="lost-count">
-            {lost} lost
+      <g
+        className="tally"
+        transform={`translate(${String(tx)},${String(layout.tally.y)})`}
+        data-testid="tally"
+      >
+        {view.tally.map((row, i) => {
+          const y = layout.tally.rows[i] ?? 0;
+          const w = Math.max(1, bar(row.value));
+          return (
+            <g key={row.kind} data-testid={`tally-${row.kind}`}>
+              <text className="tally-label" x={0} y={y + 14}>
+                {row.label}
+              </text>
+              <rect className={`tally-${row.kind}`} x={0} y={y + 20} width={w} height={16} />
+              <text className="tally-value" x={w + 4} y={y + 33}>
+                {row.value}
+              </text>
+            </g>
+          );
+        })}
+        {view.lost > 0 && (
+          <text className="tally-lost" x={0} y={layout.tally.lostY} data-testid="lost-count">
+            {view.lost} lost
           </text>
         )}
       </g>
     </svg>
   );
+}
+
+/** What the step did, beside its arrow (or above the box, when it stayed in the buffer). */
+function accessLabel(a: WordAccess): string {
+  if (a.kind === 'flush') return `flush ${String(a.after)}`;
+  if (a.kind === 'load')
+    return a.via === 'buffer'
+      ? `load ${String(a.before)} from its buffer`
+      : `load ${String(a.before)}`;
+  if (a.kind === 'store')
+    return a.via === 'buffer' ? `store ${String(a.after)}: buffered` : `store ${String(a.after)}`;
+  return `atomic: ${String(a.before)} → ${String(a.after)}`;
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { raceWord, raceWordText } from './raceWord.ts';
 import { findScenario } from '../scenarios/index.ts';
-import { witnessRun } from './testRun.ts';
+import { scheduleRun, witnessRun } from './testRun.ts';
+import { scenarioNamed } from '../scenarios/index.ts';
+import { resolveParams } from '../scenarios/params.ts';
 
 function firstWitness(id: string): string {
   const w = findScenario(id)?.witnesses[0];
@@ -28,7 +30,7 @@ describe('the race word', () => {
     if (!lost) throw new Error('no view');
     expect(lost.last).toMatchObject({ kind: 'store', who: 'CPU1', overwrote: true });
     expect(lost.lostAt).toEqual([3]);
-    expect([lost.made, lost.counted]).toEqual([2, 1]);
+    expect([lost.made, lost.counted, lost.lost]).toEqual([2, 1, 1]);
     expect(raceWordText(lost)).toContain('2 adds made, 1 counted: 1 lost');
   });
 
@@ -57,5 +59,64 @@ describe('the race word', () => {
 
   it('draws nothing for a counter with per-CPU batches (that is the counter chart)', () => {
     expect(raceWord(witnessRun('percpu-classic', firstWitness('percpu-classic')))).toBeNull();
+  });
+
+  // The store-buffer lesson: reader-no-mb's witness, 0 0 0 1 1 1 1 1 flush0, step by step.
+  const rwsem = (at: number) => {
+    const v = raceWord(witnessRun('percpu-rwsem', 'increment-in-the-buffer', at));
+    if (!v) throw new Error('no view');
+    return v;
+  };
+
+  it("percpu-rwsem under tso: the reader's increment waits in CPU0's buffer, memory holds 0", () => {
+    const v = rwsem(2);
+    expect(v.tso).toBe(true);
+    expect(v.last).toMatchObject({ kind: 'store', via: 'buffer', who: 'CPU0', word: 0, after: 1 });
+    expect(v.words.map((w) => w.value)).toEqual([0, 0]);
+    expect(v.buffers).toEqual([{ cpu: 0, word: 0, value: 1 }]);
+    expect(raceWordText(v)).toContain("CPU0's read_count = 1 waits in CPU0's store buffer");
+  });
+
+  it("percpu-rwsem: the writer's sum reads CPU0's read_count, then its own", () => {
+    // Step 6 is "sum += per_cpu(read_count, cpu)" with cpu = 0; step 7 with cpu = 1.
+    expect(rwsem(6).last).toMatchObject({ kind: 'load', who: 'CPU1', word: 0, before: 0 });
+    expect(rwsem(6).last?.via).toBe('memory');
+    expect(rwsem(7).last).toMatchObject({ kind: 'load', who: 'CPU1', word: 1, before: 0 });
+  });
+
+  it('percpu-rwsem: the bars say where the count is, and the flush moves it to memory', () => {
+    // The counter declares no add: no "adds made" bar that could read 0 beside a count of 1.
+    const bars = (at: number) => rwsem(at).tally.map((r) => [r.label, r.value]);
+    expect(bars(2)).toEqual([
+      ['in memory', 0],
+      ['in store buffers', 1],
+    ]);
+    expect(bars(8)).toEqual([
+      ['in memory', 0],
+      ['in store buffers', 1],
+    ]);
+    const flushed = rwsem(9);
+    expect(flushed.last).toMatchObject({ kind: 'flush', cpu: 0, word: 0, before: 0, after: 1 });
+    expect(flushed.tally.map((r) => [r.label, r.value])).toEqual([
+      ['in memory', 1],
+      ['in store buffers', 0],
+    ]);
+    expect(flushed.made).toBeNull();
+  });
+
+  it('an add whose store waits in the buffer is made, not yet in memory, and not lost', () => {
+    // global-plain under tso: CPU0 loads nr_files and stores it plus one (buffered).
+    const sc = scenarioNamed('global-plain');
+    const run = scheduleRun(sc, resolveParams(sc, { memory: 'tso' }), '0 0');
+    const v = raceWord(run);
+    const start = v?.words[0]?.value ?? NaN;
+    expect(v?.last).toMatchObject({ kind: 'store', via: 'buffer', after: start + 1 });
+    // One add made, none in memory, one in CPU0's buffer: nothing is lost.
+    expect(v?.tally.map((r) => [r.label, r.value])).toEqual([
+      ['adds made', 1],
+      ['in memory', 0],
+      ['in store buffers', 1],
+    ]);
+    expect(v?.lost).toBe(0);
   });
 });

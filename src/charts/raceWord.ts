@@ -2,10 +2,13 @@
 // a spinlocked one, a per-CPU word a task and its interrupt both update): the word they race on,
 // the copy each context has loaded and not yet stored back (stale once someone else has
 // written), the last load or store as an arrow, an update a store overwrote, and the adds made
-// against the adds the word counts. Pure: RaceWord.tsx draws it.
+// against the adds the word counts. Under memory tso each CPU's store buffer is part of the
+// picture: a store that waits there is drawn there, with memory unchanged, and a load that a
+// buffered store answers is drawn from the buffer. Pure: RaceWord.tsx draws it.
 
 import { plus } from '../machine/int64.ts';
-import { Op } from '../machine/isa.ts';
+import { Ev, eventCpu, eventType } from '../machine/events.ts';
+import { Op, tallyOf } from '../machine/isa.ts';
 import { CTX_CPU, CtxKind } from '../machine/machine.ts';
 import { actorName } from '../machine/narrate.ts';
 import { ctxField } from '../machine/read.ts';
@@ -18,6 +21,7 @@ import {
   totalTally,
   wordValue,
 } from '../machine/read.ts';
+import { bufferOf, type BufferedStore, seenWord } from '../machine/tso.ts';
 import { counterOf, executedAt, type Run } from './history.ts';
 
 export interface RaceWordCell {
@@ -49,12 +53,32 @@ export interface Holder extends AtWord {
 
 /** The step shown, when it touched a word. */
 export interface WordAccess extends AtWord {
-  readonly kind: 'load' | 'store' | 'atomic';
-  /** The word before and after the step. */
+  /** `flush`: the CPU's store buffer wrote its oldest store to the word. */
+  readonly kind: 'load' | 'store' | 'atomic' | 'flush';
+  /**
+   * Where the value went or came from: `buffer` for a store that waits in the CPU's store
+   * buffer (memory unchanged) or a load its own buffered store answered; else `memory`.
+   */
+  readonly via: 'memory' | 'buffer';
+  /** The value loaded (as the CPU saw it) or the word before; the value stored or after. */
   readonly before: number;
   readonly after: number;
   /** A store over a value its context never loaded: `before` is an update it wiped out. */
   readonly overwrote: boolean;
+}
+
+/** A store waiting in a CPU's store buffer (memory tso) to one of the words. */
+export interface BufferedWord {
+  readonly cpu: number;
+  readonly word: number;
+  readonly value: number;
+}
+
+/** One bar of the tally: what it counts, and how many. */
+export interface TallyRow {
+  readonly kind: 'made' | 'counted' | 'buffered';
+  readonly label: string;
+  readonly value: number;
 }
 
 /** A context that can touch the words, drawn as a box under the word it updates. */
@@ -70,9 +94,22 @@ export interface RaceWordView {
   readonly last: WordAccess | null;
   /** Every store so far that overwrote an update, for the fading marks (at: event index). */
   readonly lostAt: readonly number[];
-  /** Adds the CPUs have made, and what the words count of them (their sum less the start). */
-  readonly made: number;
+  /** Memory tso: each CPU has a store buffer, drawn with its racers. */
+  readonly tso: boolean;
+  /** Stores to the words waiting in the CPUs' store buffers, each CPU's oldest first. */
+  readonly buffers: readonly BufferedWord[];
+  /**
+   * Adds the program's add operation has made (null when the counter declares none: percpu-rwsem
+   * only increments and decrements its words), what memory counts of them (the words' sum less
+   * the start), and what waits in store buffers (their values less memory's).
+   */
+  readonly made: number | null;
   readonly counted: number;
+  readonly buffered: number;
+  /** The tally's bars, in the order drawn: only the ones that mean something here. */
+  readonly tally: readonly TallyRow[];
+  /** Adds made that neither memory nor a store buffer holds: overwritten. */
+  readonly lost: number;
 }
 
 const num = (v: number | bigint) => Number(v);
@@ -116,18 +153,20 @@ export function raceWord(run: Run): RaceWordView | null {
   const lostAt: number[] = [];
   let last: WordAccess | null = null;
   for (let at = 0; at < run.cursor; at++) {
+    const before = run.states[at] as Int32Array;
+    const after = run.states[at + 1] as Int32Array;
+    const ev = run.events[at];
+    if (ev !== undefined && eventType(ev) === Ev.Flush) {
+      last = flushOf(run, at, words, indexOf);
+      continue;
+    }
     const x = executedAt(run, at);
     const word = x ? indexOf.get(x.addr) : undefined;
     if (!x || word === undefined) {
       last = null;
       continue;
     }
-    const before = run.states[at] as Int32Array;
-    const after = run.states[at + 1] as Int32Array;
     const wide = (words[word] as RaceWordCell).wide;
-    const was = valueAt(before, x.addr, wide);
-    const now = valueAt(after, x.addr, wide);
-    const who = actorName(m, after, x.ctx);
     const op = x.ins.op;
     // One access a step: a load keeps a copy, a store or an atomic ends it.
     const kind =
@@ -136,14 +175,29 @@ export function raceWord(run: Run): RaceWordView | null {
         : op === Op.Store || op === Op.Store64
           ? 'store'
           : 'atomic';
+    // Under tso a load reads the CPU's newest buffered store to the word, if any: what it saw.
+    const seen = m.sbStride === 0 ? null : seenWord(m, before, x.cpu, x.addr);
+    const memWas = valueAt(before, x.addr, wide);
+    const fromBuffer =
+      kind === 'load' && !wide && seen !== null && seen !== (before[x.addr] as number);
+    const was = fromBuffer ? seen : memWas;
+    // A store that entered the buffer leaves memory as it was: its value is the newest entry.
+    const entered = kind !== 'load' ? enteredBuffer(run, at, x.cpu, x.addr) : null;
+    const now = entered ?? valueAt(after, x.addr, wide);
+    const who = actorName(m, after, x.ctx);
     const had = loaded.get(x.ctx);
     // A store of a value computed from an old load: the change made since is gone.
     const overwrote =
-      kind === 'store' && had !== undefined && had.word === word && had.value !== was;
+      kind === 'store' &&
+      entered === null &&
+      had !== undefined &&
+      had.word === word &&
+      had.value !== was;
     if (overwrote) lostAt.push(at);
     if (kind === 'load') loaded.set(x.ctx, { word, value: was });
     else loaded.delete(x.ctx);
-    last = { kind, ctx: x.ctx, who, cpu: x.cpu, word, before: was, after: now, overwrote };
+    const via = fromBuffer || entered !== null ? 'buffer' : 'memory';
+    last = { kind, via, ctx: x.ctx, who, cpu: x.cpu, word, before: was, after: now, overwrote };
   }
   const s = run.states[run.cursor] as Int32Array;
   const holders: Holder[] = [...loaded].map(([ctx, h]) => ({
@@ -167,14 +221,96 @@ export function raceWord(run: Run): RaceWordView | null {
       irq: m.ctxKind[ctx] !== CtxKind.Task,
     };
   });
+  const tso = m.sbStride !== 0;
+  const buffers: BufferedWord[] = [];
+  let buffered = 0;
+  for (let cpu = 0; tso && cpu < m.cpus; cpu++) {
+    const newest = new Map<number, number>();
+    for (const e of bufferOf(m, s, cpu)) {
+      const word = indexOf.get(e.addr);
+      if (word === undefined) continue;
+      buffers.push({ cpu, word, value: num(e.value) });
+      newest.set(word, num(e.value));
+    }
+    // What this CPU's buffer will add to memory once it drains: its newest value of each word.
+    for (const [word, value] of newest) buffered += value - (words[word] as RaceWordCell).value;
+  }
+  const counts = m.code.some((code) => code.some((ins) => tallyOf(ins) !== 0));
+  const made = counts ? num(plus(0, totalTally(m, s))) : null;
+  const counted = sum - startSum;
+  const tally: TallyRow[] = [
+    ...(made === null ? [] : [{ kind: 'made' as const, label: 'adds made', value: made }]),
+    {
+      kind: 'counted',
+      // With no adds to count against, and under tso, the bar says where its figure is.
+      label: made !== null && !tso ? 'counted' : 'in memory',
+      value: counted,
+    },
+    ...(tso ? [{ kind: 'buffered' as const, label: 'in store buffers', value: buffered }] : []),
+  ];
   return {
     words,
     racers,
     holders,
     last,
     lostAt,
-    made: num(plus(0, totalTally(m, s))),
-    counted: sum - startSum,
+    tso,
+    buffers,
+    made,
+    counted,
+    buffered,
+    tally,
+    lost: made === null ? 0 : Math.max(0, made - counted - buffered),
+  };
+}
+
+/** The value CPU k's step at `at` put in its store buffer for addr, or null if none entered. */
+function enteredBuffer(run: Run, at: number, k: number, addr: number): number | null {
+  const { m } = run;
+  if (m.sbStride === 0) return null;
+  const before = bufferOf(m, run.states[at] as Int32Array, k);
+  const after = bufferOf(m, run.states[at + 1] as Int32Array, k);
+  const newest = after[after.length - 1];
+  // A FIFO only gains at its end (a full one first loses its oldest): a new last entry.
+  const same = (a: BufferedStore | undefined, b: BufferedStore | undefined) =>
+    a !== undefined && b !== undefined && a.addr === b.addr && a.value === b.value;
+  const grew =
+    after.length > before.length ||
+    (after.length > 0 &&
+      after.length === before.length &&
+      after.slice(0, -1).every((e, i) => same(e, before[i + 1])));
+  return newest && newest.addr === addr && grew ? num(newest.value) : null;
+}
+
+/** A flush event that wrote a store to one of the words: drawn from the buffer to the word. */
+function flushOf(
+  run: Run,
+  at: number,
+  words: readonly RaceWordCell[],
+  indexOf: ReadonlyMap<number, number>,
+): WordAccess | null {
+  const { m } = run;
+  const ev = run.events[at] as number;
+  const k = eventCpu(ev);
+  const before = run.states[at] as Int32Array;
+  const oldest = bufferOf(m, before, k)[0];
+  const word = oldest ? indexOf.get(oldest.addr) : undefined;
+  if (!oldest || word === undefined) return null;
+  const w = words[word] as RaceWordCell;
+  const after = run.states[at + 1] as Int32Array;
+  // The buffer drawn is the CPU's: its first context on that CPU stands for it.
+  let ctx = 0;
+  while (ctx < m.contexts - 1 && ctxField(m, after, ctx, CTX_CPU) !== k) ctx++;
+  return {
+    kind: 'flush',
+    via: 'buffer',
+    ctx,
+    who: `CPU${String(k)}'s store buffer`,
+    cpu: k,
+    word,
+    before: valueAt(before, w.addr, w.wide),
+    after: valueAt(after, w.addr, w.wide),
+    overwrote: false,
   };
 }
 
@@ -185,11 +321,20 @@ export function raceWordText(v: RaceWordView): string {
     (h) =>
       `${h.who} holds ${String(h.value)} loaded from ${(v.words[h.word] as RaceWordCell).label}${h.stale ? ' (stale: the word has changed since)' : ''}`,
   );
-  const lost = v.made - v.counted;
-  const tally = `${String(v.made)} add${v.made === 1 ? '' : 's'} made, ${String(v.counted)} counted${lost > 0 ? `: ${String(lost)} lost` : ''}`;
+  const buffered = v.buffers.map(
+    (b) =>
+      `${(v.words[b.word] as RaceWordCell).label} = ${String(b.value)} waits in CPU${String(b.cpu)}'s store buffer`,
+  );
+  const tally =
+    v.tally
+      .map(
+        (r) =>
+          `${String(r.value)} ${r.label === 'adds made' ? `add${r.value === 1 ? '' : 's'} made` : r.label}`,
+      )
+      .join(', ') + (v.lost > 0 ? `: ${String(v.lost)} lost` : '');
   const last =
     v.last?.overwrote === true
       ? `${v.last.who} stored ${String(v.last.after)} over ${String(v.last.before)}, an update it never saw`
       : null;
-  return [words, ...held, ...(last ? [last] : []), tally].join('. ') + '.';
+  return [words, ...buffered, ...held, ...(last ? [last] : []), tally].join('. ') + '.';
 }

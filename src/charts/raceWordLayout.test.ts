@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Box } from './geometry.ts';
 import { raceWord, type RaceWordView } from './raceWord.ts';
-import { raceWordLayout, WORD_Y } from './raceWordLayout.ts';
+import { raceWordLayout, STRIP_H, STRIP_Y, WORD_Y } from './raceWordLayout.ts';
 import { labelBox, widthOf } from './testFonts.ts';
 import { inside, overlaps } from './textWidth.ts';
-import { witnessRun } from './testRun.ts';
-import { findScenario } from '../scenarios/index.ts';
+import { scheduleRun, witnessRun } from './testRun.ts';
+import { findScenario, scenarioNamed } from '../scenarios/index.ts';
+import { resolveParams } from '../scenarios/params.ts';
 
 // Every size the stage gives a chart (MemoryView's fit(): at least 360 × 240, about 490 wide at
 // most; 1280 × 720 gives 480 × 380–450, 1024 × 768 about 467 × 470–610, a phone 366 × 240).
@@ -33,6 +34,13 @@ function views(): { at: string; view: RaceWordView }[] {
       }
     }
   }
+  // A word every CPU stores to, under tso: each CPU's buffer holds its own store, then drains.
+  const sc = scenarioNamed('global-plain');
+  const tso = scheduleRun(sc, resolveParams(sc, { memory: 'tso' }), '0 1 0 1 flush0 flush1');
+  for (let at = 0; at <= tso.events.length; at++) {
+    const view = raceWord({ ...tso, cursor: at });
+    if (view) out.push({ at: `global-plain tso @${String(at)}`, view });
+  }
   return out;
 }
 
@@ -41,6 +49,8 @@ const all = views();
 describe('the race word’s layout, measured with the bundled fonts', () => {
   it('draws the seven scenarios that race on a word', () => {
     expect(new Set(all.map((v) => v.at.split(' ')[0])).size).toBe(7);
+    expect(all.filter((v) => v.view.tso).length).toBeGreaterThan(10);
+    expect(all.some((v) => v.view.tally.length === 3)).toBe(true);
   });
 
   it('keeps every box inside the chart, words clear of the tally, no two boxes meeting', () => {
@@ -53,9 +63,9 @@ describe('the race word’s layout, measured with the bundled fonts', () => {
         for (const w of l.words) expect(w.box.x + w.box.width).toBeLessThanOrEqual(l.tally.x);
         const tally: Box = {
           x: l.tally.x,
-          y: WORD_Y,
+          y: l.tally.y,
           width: size.width - l.tally.x,
-          height: l.tally.bottom - WORD_Y,
+          height: l.tally.bottom - l.tally.y,
         };
         for (const r of l.racers) expect(overlaps(r.box, tally), at).toBe(false);
         for (const [i, a] of boxes.entries())
@@ -116,10 +126,29 @@ describe('the race word’s layout, measured with the bundled fonts', () => {
           );
           expect(inside(name, r.box), `${where}: ${racer?.who ?? ''}`).toBe(true);
           expect(inside(copy, r.box), `${where}: copy`).toBe(true);
+          // Under tso the CPU's store buffer: its strip inside the box, its text in the strip.
+          if (r.buffer !== null) {
+            const strip: Box = {
+              x: r.box.x + 12,
+              y: r.box.y + STRIP_Y,
+              width: r.box.width - 18,
+              height: STRIP_H,
+            };
+            expect(inside(strip, r.box), `${where}: strip`).toBe(true);
+            const text = labelBox('.race-word .store-buffer text', {
+              text: r.buffer,
+              x: strip.x + 6,
+              y: strip.y + 16,
+            });
+            expect(inside(text, strip), `${where}: "${r.buffer}"`).toBe(true);
+            expect(copy.y + copy.height, `${where}: copy over the strip`).toBeLessThanOrEqual(
+              strip.y,
+            );
+          }
         }
         // The title over the words, the tally's values inside the chart.
         expect(widthOf('.race-word .title', l.title) + 8).toBeLessThanOrEqual(l.tally.x);
-        for (const v of [view.made, view.counted])
+        for (const v of view.tally.map((r) => r.value))
           expect(
             l.tally.x + l.tally.barMax + 4 + widthOf('.race-word .tally-value', String(v)),
           ).toBeLessThanOrEqual(size.width);

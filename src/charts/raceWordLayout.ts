@@ -8,6 +8,10 @@ import type { RaceWordView } from './raceWord.ts';
 
 export const WORD_H = 78;
 export const BOX_H = 64;
+/** Under memory tso a racer's box also holds its CPU's store buffer: a strip at its foot. */
+export const BOX_H_TSO = 86;
+export const STRIP_Y = 56;
+export const STRIP_H = 24;
 /** The top of the words: under the title. */
 export const WORD_Y = 44;
 
@@ -19,11 +23,22 @@ export const WORD_Y = 44;
 const MONO_15 = 9;
 const DIGIT_15_BOLD = 9.5;
 const DIGIT_34_BOLD = 21;
+const MONO_12 = 7.5;
 
 export interface RaceWordLayout {
   readonly title: string;
-  /** The tally's column: its left, its bars' longest, its foot (the "lost" line). */
-  readonly tally: { readonly x: number; readonly barMax: number; readonly bottom: number };
+  /**
+   * The tally's column: its left, its top, its bars' longest, each row's top (label, then bar),
+   * the "lost" line's baseline and the column's foot.
+   */
+  readonly tally: {
+    readonly x: number;
+    readonly y: number;
+    readonly barMax: number;
+    readonly rows: readonly number[];
+    readonly lostY: number;
+    readonly bottom: number;
+  };
   readonly words: readonly {
     readonly box: Box;
     /** What the box is labelled ("nr_files"; "CPU0" when each CPU has its word). */
@@ -31,7 +46,12 @@ export interface RaceWordLayout {
     /** Where an overwritten value and its note go (right-aligned, left of the word). */
     readonly wiped: { readonly x: number; readonly note: string };
   }[];
-  readonly racers: readonly { readonly ctx: number; readonly box: Box }[];
+  readonly racers: readonly {
+    readonly ctx: number;
+    readonly box: Box;
+    /** Under tso, the first context on a CPU draws that CPU's store buffer: its text. */
+    readonly buffer: string | null;
+  }[];
 }
 
 /** The per-CPU variable's name in a word's label ("CPU0's c" → "c"). */
@@ -47,7 +67,7 @@ export function raceWordLayout(
   const { width, height } = size;
   const columns = view.words.length;
   // The tally's values sit after their bars: room for the longest.
-  const digits = Math.max(1, String(view.made).length, String(view.counted).length);
+  const digits = Math.max(1, ...view.tally.map((r) => String(r.value).length));
   const tallyW = Math.min(150, width * 0.28);
   const plotW = width - tallyW - 16;
   const colW = plotW / columns;
@@ -68,7 +88,14 @@ export function raceWordLayout(
   });
   // The racers at the foot, 70 under the words for the arrow and its label; on the shortest
   // stage (240) the arrow gives way so the boxes stay whole.
-  const boxY = Math.min(Math.max(WORD_Y + WORD_H + 70, height - BOX_H - 12), height - BOX_H - 4);
+  const boxH = view.tso ? BOX_H_TSO : BOX_H;
+  const boxY = Math.min(Math.max(WORD_Y + WORD_H + 70, height - boxH - 12), height - boxH - 4);
+  // The tally beside the words; under tso it has a third bar (the store buffers) and starts
+  // higher, beside the title, so it ends above the taller racer boxes on the shortest stage.
+  const tallyY = view.tso ? 8 : WORD_Y;
+  const rowStep = view.tso ? 40 : 44;
+  const rows = view.tally.map((_, i) => i * rowStep);
+  const lostY = rows.length * rowStep + 16;
   // The racers sit below the tally, so their row spans the whole width: a column per word, each
   // racer under the word of the CPU it is on; when a word has none (a task migrated to the other
   // CPU), the racers share the row evenly, in that order, so no box is squeezed.
@@ -87,7 +114,12 @@ export function raceWordLayout(
       left = order.indexOf(r) * slot;
     }
     const w = Math.min(170, slot - 12);
-    return { ctx: r.ctx, box: { x: left + (slot - w) / 2 + 8, y: boxY, width: w, height: BOX_H } };
+    const first = view.racers.find((x) => x.cpu === r.cpu)?.ctx === r.ctx;
+    return {
+      ctx: r.ctx,
+      box: { x: left + (slot - w) / 2 + 8, y: boxY, width: w, height: boxH },
+      buffer: view.tso && first ? bufferText(view, r.cpu, w - 16) : null,
+    };
   });
   const first = view.words[0];
   return {
@@ -96,10 +128,33 @@ export function raceWordLayout(
       : `Each CPU’s ${first ? variableOf(first.label) : 'word'}`,
     tally: {
       x: width - tallyW,
+      y: tallyY,
       barMax: Math.max(20, tallyW - 8 - digits * DIGIT_15_BOLD),
-      bottom: WORD_Y + 110,
+      rows,
+      lostY,
+      bottom: tallyY + lostY + 6,
     },
     words,
     racers,
   };
+}
+
+/**
+ * CPU k's store buffer as its strip says it, oldest first, named as the CPU's lane names it
+ * ("read_count[0] = 1", "nr_files = 101"), in at most `room` pixels: the oldest stores that do
+ * not fit give way to a count.
+ */
+export function bufferText(view: RaceWordView, k: number, room: number): string {
+  const entries = view.buffers
+    .filter((b) => b.cpu === k)
+    .map((b) => {
+      const label = view.words[b.word]?.label ?? '';
+      const name = view.words.length === 1 ? label : `${variableOf(label)}[${String(b.word)}]`;
+      return `${name} = ${String(b.value)}`;
+    });
+  if (entries.length === 0) return 'store buffer empty';
+  let text = entries.join(', ');
+  for (let drop = 1; drop < entries.length && text.length * MONO_12 > room; drop++)
+    text = `${String(drop)} older, ${entries.slice(drop).join(', ')}`;
+  return text;
 }
