@@ -203,7 +203,11 @@ export function executionGraphLayout(
 ): GraphLayout {
   const inCycle = new Set(cycle.flatMap((s) => [s.from, s.to]));
   const width = (e: ExecutionGraph['events'][number]) =>
-    Math.max(textWidth(e.label), textWidth(e.tags.join(' '), GRAPH_FONT.size - 2)) + 2 * PAD_X;
+    Math.max(
+      textWidth(e.label),
+      e.kind === 'F' ? 0 : textWidth(e.tags.join(' '), GRAPH_FONT.size - 2),
+    ) +
+    2 * PAD_X;
   const threaded = g.events.filter((e) => e.thread >= 0);
   const inits = g.events.filter((e) => e.thread < 0);
   const colW = Math.max(72, ...threaded.map(width));
@@ -273,7 +277,8 @@ export function executionGraphLayout(
       thread: e.thread,
       kind: e.kind,
       label: e.label,
-      tags: e.tags.join(' '),
+      // A fence's label already names it ("F wmb"): its tag would say it twice.
+      tags: e.kind === 'F' ? '' : e.tags.join(' '),
       inCycle: inCycle.has(e.id),
       x: colX(e.thread),
       y: row(e.po) ?? top,
