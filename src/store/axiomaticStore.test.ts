@@ -110,9 +110,12 @@ describe('the axiomatic store', () => {
     const [flag, data] = s.view.reads;
     const set = flag?.options.find((o) => o.label === 'P0: W flag=1')?.write ?? '';
     store.getState().writeChosen(flag?.read ?? '', set);
+    // Shown as made while the model answers, so the radio does not spring back.
+    expect(store.getState().picking).toEqual({ read: flag?.read, write: set });
     await settle();
     await settle();
     s = store.getState().shown;
+    expect(store.getState().picking).toBeNull();
     expect(store.getState().narration.at(-1)).toBe(
       'P1: R flag reads from P0: W flag=1. 1 of the 2 candidate executions left are allowed.',
     );

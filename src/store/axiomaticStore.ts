@@ -45,6 +45,8 @@ export interface AxiomaticState {
   readonly loading: boolean;
   /** What each choice of "Be the memory system" did, oldest first. */
   readonly narration: readonly string[];
+  /** A choice on its way to the worker (shown as made until the model answers). */
+  readonly picking: { readonly read: string; readonly write: string | null } | null;
   /** Step (or Explore) has this program open under lkmm: a new one forgets the old answer. */
   subjectOpened(scenario: string, params: Readonly<Record<string, string>>): void;
   /** Explore's button: answers the program open. */
@@ -140,7 +142,7 @@ export function createAxiomaticStore(port: AxiomaticPort) {
             take(t);
           }
         } catch (e) {
-          if (gen === generation) set({ loading: false, error: message(e) });
+          if (gen === generation) set({ loading: false, picking: null, error: message(e) });
         }
       });
     };
@@ -158,6 +160,7 @@ export function createAxiomaticStore(port: AxiomaticPort) {
       shown: null,
       loading: false,
       narration: [],
+      picking: null,
       subjectOpened: (scenario, params) => {
         const text = scenario === PROGRAM_ID ? openProgramText() : null;
         const request: AxiomaticRequest = {
@@ -176,6 +179,7 @@ export function createAxiomaticStore(port: AxiomaticPort) {
           shown: null,
           loading: false,
           narration: [],
+          picking: null,
         });
       },
       answerRequested: () => {
@@ -222,11 +226,13 @@ export function createAxiomaticStore(port: AxiomaticPort) {
       writeChosen: (read, write) => {
         const s = get().shown;
         const before = s?.kind === 'memory' ? s.view : null;
+        set({ picking: { read, write } });
         fetch(
           () => port.memoryChoose(read, write),
           (view) => {
             set({
               shown: { kind: 'memory', view },
+              picking: null,
               narration: [...get().narration, narrate(before, read, write, view)],
             });
           },
@@ -250,7 +256,14 @@ export function createAxiomaticStore(port: AxiomaticPort) {
         // The worker is gone, and the program it held open with it: the next graph answers anew.
         port.cancel();
         forget();
-        set({ answer: null, answering: false, loading: false, shown: null, error: 'Cancelled.' });
+        set({
+          answer: null,
+          answering: false,
+          loading: false,
+          shown: null,
+          picking: null,
+          error: 'Cancelled.',
+        });
       },
     };
   });
