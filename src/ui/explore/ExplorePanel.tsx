@@ -1,9 +1,9 @@
-import { useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { OutcomeHistogram } from '../../charts/OutcomeHistogram.tsx';
 import type { ExploreJson, OutcomeJson } from '../../explore/json.ts';
 import { brokenIn, presetToExplore, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
-import { memoryOf } from '../../scenarios/text-scenario.ts';
+import { isAxiomatic, memoryOf } from '../../scenarios/text-scenario.ts';
 import { violationMoment } from '../../scenarios/judge.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
 import type { Bounds, RunOptions } from '../../store/exploreStore.ts';
@@ -55,8 +55,27 @@ function statusOf(r: ExploreJson & { readonly workers: number }, memoryMB: numbe
   return `${head}: ${states.toLocaleString('en')} states, ${transitions.toLocaleString('en')} transitions in ${ms} ms (${rate.toLocaleString('en')} states/s, ${Math.round(r.stats.bytes / MB)} MB${workers}), ${r.outcomes.length} outcomes${reductions ? `. Reductions: ${reductions}` : ''}`;
 }
 
-/** Explore: every interleaving of the current scenario within bounds, in a worker. */
+// Under memory lkmm the axiomatic engine answers instead; it loads with the first such answer.
+const AxiomaticExplore = lazy(() =>
+  import('../axiomatic/AxiomaticExplore.tsx').then((m) => ({ default: m.AxiomaticExplore })),
+);
+
+/** Explore: the explorer under sc and tso; under lkmm, the kernel's memory model answers. */
 export function ExplorePanel() {
+  const session = useStep((s) => s.session);
+  if (!isAxiomatic(session.params)) return <MachineExplore />;
+  return (
+    <Suspense fallback={<p>Loading…</p>}>
+      <AxiomaticExplore
+        scenario={session.scenario.id}
+        params={paramsText(session.params, session.scenario)}
+      />
+    </Suspense>
+  );
+}
+
+/** Every interleaving of the current scenario within bounds, in a worker. */
+function MachineExplore() {
   const session = useStep((s) => s.session);
   const bounds = useExplore((s) => s.bounds);
   const running = useExplore((s) => s.running);
@@ -242,7 +261,7 @@ export function ExplorePanel() {
           <h3>
             herd7&rsquo;s verdict: {result.herd.ok ? 'Ok' : 'No'} ({result.herd.observation})
           </h3>
-          <pre>{result.herd.text}</pre>
+          <pre tabIndex={0}>{result.herd.text}</pre>
           <p className="hint">
             As herd7 prints it, under{' '}
             {memoryOf(request?.params ?? {}) === 'tso'
