@@ -6,10 +6,34 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// The layer rule (the README's folder map): the pure core runs unchanged in Node, workers and the main
-// thread, so it imports nothing from the UI side. Each message names where the code belongs.
-const pureCore =
-  'The pure core (src/machine, src/lang, src/scenarios, src/explore, src/live, src/lessons)';
+// The layer rules (the README's "Imports only point down"). Each folder under src/ may import only
+// the folders below it; every rule's message names where the code belongs instead. ESLint keeps
+// one `no-restricted-imports` setting per file, so each folder's block lists all of its rules.
+
+/** A rule against importing folder `to` (a relative path through it, from any depth). */
+const folder = (to, message) => ({ group: [`**/${to}`, `**/${to}/**`], message });
+
+// The pure core, bottom to top: each layer may import the ones before it, never after.
+// explore and live are siblings (neither imports the other); lessons sits on both.
+const ORDER = 'machine ← lang ← scenarios ← axiomatic ← {explore, live} ← lessons';
+const coreAbove = {
+  machine: ['lang', 'scenarios', 'axiomatic', 'explore', 'live', 'lessons'],
+  lang: ['scenarios', 'axiomatic', 'explore', 'live', 'lessons'],
+  scenarios: ['axiomatic', 'explore', 'live', 'lessons'],
+  axiomatic: ['explore', 'live', 'lessons'],
+  explore: ['live', 'lessons'],
+  live: ['explore', 'lessons'],
+  lessons: [],
+};
+const coreOrder = (from, to) =>
+  folder(
+    to,
+    `src/${from} must not import src/${to}: the core's order is ${ORDER}. Put what both need in src/${from} or a layer below it, or have src/${to} pass it in.`,
+  );
+
+// The pure core runs unchanged in Node, workers and the main thread, so it imports nothing from
+// the UI side. Each message names where the code belongs.
+const pureCore = `The pure core (src/${Object.keys(coreAbove).join(', src/')})`;
 const pureCoreImports = {
   paths: [
     {
@@ -46,30 +70,82 @@ const pureCoreImports = {
       group: ['zustand/*'],
       message: `${pureCore} must not import zustand: stores belong in src/store; keep the core's state in plain values.`,
     },
-    {
-      group: ['**/ui', '**/ui/**'],
-      message: `${pureCore} must not import from src/ui: the UI imports the core, never the reverse.`,
+    folder(
+      'ui',
+      `${pureCore} must not import from src/ui: the UI imports the core, never the reverse.`,
+    ),
+    folder(
+      'charts',
+      `${pureCore} must not import from src/charts: charts read core data, never the reverse.`,
+    ),
+    folder(
+      'store',
+      `${pureCore} must not import from src/store: stores wrap the core, never the reverse.`,
+    ),
+    folder(
+      'workers',
+      `${pureCore} must not import from src/workers: workers run the core, never the reverse.`,
+    ),
+    folder(
+      'cli',
+      `${pureCore} must not import from src/cli: the CLI is a Node front end over the core.`,
+    ),
+    folder(
+      'deploy',
+      `${pureCore} must not import from deploy/: the build imports the core, never the reverse.`,
+    ),
+  ],
+};
+// A layer's tests may reach up (a test of the language explores its programs); its code may not.
+const TESTS = ['**/*.test.ts'];
+const coreLayer = (name) => [
+  {
+    files: [`src/${name}/**`],
+    ignores: TESTS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: pureCoreImports.paths,
+          patterns: [
+            ...pureCoreImports.patterns,
+            ...coreAbove[name].map((to) => coreOrder(name, to)),
+          ],
+        },
+      ],
     },
-    {
-      group: ['**/charts', '**/charts/**'],
-      message: `${pureCore} must not import from src/charts: charts read core data, never the reverse.`,
-    },
-    {
-      group: ['**/store', '**/store/**'],
-      message: `${pureCore} must not import from src/store: stores wrap the core, never the reverse.`,
-    },
-    {
-      group: ['**/workers', '**/workers/**'],
-      message: `${pureCore} must not import from src/workers: workers run the core, never the reverse.`,
-    },
-    {
-      group: ['**/cli', '**/cli/**'],
-      message: `${pureCore} must not import from src/cli: the CLI is a Node front end over the core.`,
-    },
+  },
+  {
+    files: TESTS.map((t) => `src/${name}/${t}`),
+    rules: { 'no-restricted-imports': ['error', pureCoreImports] },
+  },
+];
+
+// Charts read the core's data and lay it out; they are drawn by screens, never the reverse.
+const chartsImports = {
+  patterns: [
+    folder(
+      'store',
+      'src/charts must not import from src/store: a screen reads the store and passes the chart plain data.',
+    ),
+    folder(
+      'ui',
+      'src/charts must not import from src/ui: screens import charts, never the reverse.',
+    ),
+    folder(
+      'workers',
+      'src/charts must not import from src/workers: charts draw data a screen hands them.',
+    ),
+    folder('cli', 'src/charts must not import from src/cli: the CLI is a Node front end.'),
+    folder(
+      'deploy',
+      'src/charts must not import from deploy/: the build imports charts, never the reverse.',
+    ),
   ],
 };
 
-// Stores are built without React: React components read them through hooks.
+// Stores are built without React: React components read them through hooks. A store reaches its
+// workers through a port it is given (a bridge implements it), never by importing them.
 const storeImports = {
   paths: [
     {
@@ -88,10 +164,16 @@ const storeImports = {
     },
   ],
   patterns: [
-    {
-      group: ['**/ui', '**/ui/**'],
-      message: 'src/store must not import from src/ui: screens read stores, never the reverse.',
-    },
+    folder('ui', 'src/store must not import from src/ui: screens read stores, never the reverse.'),
+    folder(
+      'workers',
+      'src/store must not import from src/workers: declare the port the store needs (with types from the core) and let src/ui hand it a bridge.',
+    ),
+    folder(
+      'charts',
+      'src/store must not import from src/charts: a screen draws what the store holds.',
+    ),
+    folder('cli', 'src/store must not import from src/cli: the CLI is a Node front end.'),
   ],
 };
 
@@ -110,21 +192,51 @@ const uiImports = {
       message:
         'src/ui must not import worker entries or worker APIs: go through src/workers/*Bridge.ts.',
     },
+    folder(
+      'cli',
+      'src/ui must not import from src/cli: the CLI is a Node front end; share through the core.',
+    ),
+    folder(
+      'deploy',
+      'src/ui must not import from deploy/: the build serves the page; share pure data through src/charts or the core.',
+    ),
   ],
 };
 
 // Workers and their bridges run the core for the screens; they never reach up into a store.
 const workerImports = {
   patterns: [
-    {
-      group: ['**/store', '**/store/**'],
-      message:
-        'src/workers must not import from src/store: a store is given its runner (a bridge), never the reverse.',
-    },
-    {
-      group: ['**/ui', '**/ui/**'],
-      message: 'src/workers must not import from src/ui.',
-    },
+    folder(
+      'store',
+      'src/workers must not import from src/store: a store is given its runner (a bridge), never the reverse.',
+    ),
+    folder('ui', 'src/workers must not import from src/ui.'),
+    folder('charts', 'src/workers must not import from src/charts: workers compute, screens draw.'),
+    folder(
+      'cli',
+      'src/workers must not import from src/cli: Node worker threads live there, browser workers here; share through the core.',
+    ),
+  ],
+};
+
+// The command line runs the core in Node; the browser's layers are not for it.
+const cliImports = {
+  patterns: ['ui', 'store', 'workers', 'charts'].map((to) =>
+    folder(
+      to,
+      `src/cli must not import from src/${to}: the CLI is a Node front end over the core; share through the core.`,
+    ),
+  ),
+};
+
+// The build (Vite plugins, host configs) may compute from the core and the charts, never the UI.
+const deployImports = {
+  patterns: [
+    folder(
+      'ui',
+      'deploy/ must not import from src/ui: put pure data both need in src/charts or the core (as src/charts/cards.ts is).',
+    ),
+    folder('store', 'deploy/ must not import from src/store: the build computes from the core.'),
   ],
 };
 
@@ -161,17 +273,11 @@ export default defineConfig([
     extends: [reactHooks.configs.flat.recommended],
   },
 
+  ...Object.keys(coreAbove).flatMap(coreLayer),
+
   {
-    files: [
-      'src/machine/**',
-      'src/lang/**',
-      'src/axiomatic/**',
-      'src/scenarios/**',
-      'src/explore/**',
-      'src/live/**',
-      'src/lessons/**',
-    ],
-    rules: { 'no-restricted-imports': ['error', pureCoreImports] },
+    files: ['src/charts/**'],
+    rules: { 'no-restricted-imports': ['error', chartsImports] },
   },
 
   {
@@ -187,5 +293,15 @@ export default defineConfig([
   {
     files: ['src/workers/**'],
     rules: { 'no-restricted-imports': ['error', workerImports] },
+  },
+
+  {
+    files: ['src/cli/**'],
+    rules: { 'no-restricted-imports': ['error', cliImports] },
+  },
+
+  {
+    files: ['deploy/**'],
+    rules: { 'no-restricted-imports': ['error', deployImports] },
   },
 ]);

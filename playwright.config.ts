@@ -1,4 +1,4 @@
-import { defineConfig, devices } from '@playwright/test';
+import { defineConfig, devices, type Project } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './e2e/chromium.ts';
 import { PLAIN_FOLDER, PLAIN_PORT } from './e2e/plainHost.ts';
 
@@ -7,28 +7,43 @@ import { PLAIN_FOLDER, PLAIN_PORT } from './e2e/plainHost.ts';
 const port = Number(process.env.E2E_PORT ?? 4173);
 const baseURL = `http://localhost:${port}`;
 
+// A test tagged @timing depends on how much of the machine it gets: it races CPU workers on real
+// cores (a free run's lost updates, retries and adds per second), runs Live's watchdog or stop
+// timeout, measures a Scaling sweep or the store-buffering test, or counts a tween's frames. Such
+// tests are the project `timing`, on one worker; every other test is the project `chromium`, on
+// all workers (two in CI, on two cores). `npm run test:e2e` runs `chromium`, then `timing`, so
+// nothing else loads the cores while a timing test runs. (Not a project dependency: with one,
+// `npx playwright test e2e/live.spec.ts` would run every other project's test first.)
+const TIMING = /@timing/;
+
+const chromium: Project['use'] = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    ...(chromiumPath ? { executablePath: chromiumPath } : {}),
+    args: chromiumArgs,
+  },
+};
+
 export default defineConfig({
   testDir: './e2e',
+  // Screenshots are named for what they show and the OS that drew them (fonts are rasterised
+  // differently on each), not for the project that ran them.
+  snapshotPathTemplate: '{testDir}/{testFileDir}/{testFileName}-snapshots/{arg}-{platform}{ext}',
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // Two cores: one worker in CI keeps timings steady; locally Playwright picks.
-  ...(process.env.CI ? { workers: 1 } : {}),
+  // Two workers on two cores give each test half the machine a lone worker had: the limits are
+  // twice Playwright's defaults. They only stop a test that hangs; no test asserts a duration.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  ...(process.env.CI ? { workers: 2 } : {}),
   reporter: 'list',
   use: {
     baseURL,
     trace: 'retain-on-failure',
   },
   projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          ...(chromiumPath ? { executablePath: chromiumPath } : {}),
-          args: chromiumArgs,
-        },
-      },
-    },
+    { name: 'chromium', use: chromium, grepInvert: TIMING, fullyParallel: true },
+    { name: 'timing', use: chromium, grep: TIMING, workers: 1 },
   ],
   // Test the built app as users get it: `npm run build` first, then vite preview serves dist/ with
   // the cross-origin isolation headers (see vite.config.ts). A second server serves the same

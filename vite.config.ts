@@ -1,8 +1,13 @@
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { ISOLATION, securityHeaders } from './deploy/headers.ts';
 import { catalogueCardsModule } from './deploy/catalogueCards.ts';
 import { isolationServiceWorker } from './deploy/isolationWorker.ts';
+
+// Unit tests whose outcome depends on the cores they get: live CPUs racing on real threads (lost
+// updates, retries, the store-buffering test), and the CLI's `live` and `bench` on threads.
+const RACES = ['test/live/**/*.test.ts', 'src/cli/cli.test.ts'];
 
 // Live and Bench share memory between workers (SharedArrayBuffer), which browsers only allow on a
 // cross-origin isolated page: both servers send the isolation headers. The preview server
@@ -20,11 +25,30 @@ export default defineConfig({
   test: {
     // Unit tests cover the pure layers and plain functions; the browser is Playwright's job.
     environment: 'node',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, 'e2e/**'],
+    // The bundled fonts' metrics and the charts' text styles, for the chart layout tests.
+    globalSetup: ['test/chartFonts.setup.ts'],
     // Some tests explore every interleaving of a scenario (hundreds of thousands of states) three
     // or four times over; on a busy shared CI machine one took over vitest's 5 s default. The
     // timeout only guards against a hang: no test asserts a duration.
     testTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'e2e/**', ...RACES],
+          // Vitest's default leaves a core free (one worker on two cores); these files share
+          // nothing, so they take every core.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
+        },
+      },
+      {
+        extends: true,
+        // One file at a time, after the others: nothing else loads the cores while they race.
+        test: { name: 'races', include: RACES, maxWorkers: 1 },
+      },
+    ],
   },
 });

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Page } from '@playwright/test';
 import { withPage } from './browser.ts';
+import { messageOf } from '../src/machine/errors.ts';
 
 const { values } = parseArgs({
   options: {
@@ -75,6 +76,6 @@ async function measure(page: Page, url: string): Promise<void> {
 }
 
 withPage(4176, measure).catch((e: unknown) => {
-  console.error(`bench:fps: ${e instanceof Error ? e.message : String(e)}`);
+  console.error(`bench:fps: ${messageOf(e)}`);
   process.exitCode = 1;
 });

@@ -8,8 +8,9 @@
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { nodeSbThread } from '../src/cli/live/sb-threads.ts';
+import { nodeSbThread } from '../src/cli/live/sbThreads.ts';
 import { SB_OUTCOMES, SB_VARIANTS, SbLab, type SbResult } from '../src/live/litmus/sb.ts';
+import { messageOf } from '../src/machine/errors.ts';
 
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -99,6 +100,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(`bench/sb: ${e instanceof Error ? e.message : String(e)}`);
+  console.error(`bench/sb: ${messageOf(e)}`);
   process.exitCode = 1;
 });

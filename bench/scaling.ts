@@ -22,6 +22,7 @@ import { formatScalingLink } from '../src/store/scalingLink.ts';
 import { withPage } from './browser.ts';
 import { count } from '../src/machine/count.ts';
 import { findCompiler, nativeTable, runNative } from './native.ts';
+import { messageOf } from '../src/machine/errors.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { ...benchOptions, native: { type: 'boolean' } } });
@@ -81,6 +82,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(`bench: ${e instanceof Error ? e.message : String(e)}`);
+  console.error(`bench: ${messageOf(e)}`);
   process.exitCode = e instanceof UsageError ? 2 : 1;
 });

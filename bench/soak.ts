@@ -20,6 +20,7 @@ import { formatRate } from '../src/live/format.ts';
 import { liveSpecs } from '../src/live/specs.ts';
 import { findScenario } from '../src/scenarios/index.ts';
 import { withPage } from './browser.ts';
+import { messageOf } from '../src/machine/errors.ts';
 
 interface Row {
   scenario: string;
@@ -58,7 +59,7 @@ const { values } = (() => {
       },
     });
   } catch (e) {
-    return usage(e instanceof Error ? e.message : String(e));
+    return usage(messageOf(e));
   }
 })();
 
@@ -205,6 +206,6 @@ async function soakAll(page: Page, url: string): Promise<void> {
 }
 
 withPage(4175, soakAll).catch((e: unknown) => {
-  console.error(`soak: ${e instanceof Error ? e.message : String(e)}`);
+  console.error(`soak: ${messageOf(e)}`);
   process.exitCode = 1;
 });

@@ -1,23 +1,28 @@
 import type { Plugin } from 'vite';
-import { catalogueCards } from '../src/ui/catalogue/cardData.ts';
+import { catalogueCards, catalogueTitles } from '../src/charts/cards.ts';
 
-const ID = 'virtual:catalogue-cards';
-const RESOLVED = `\0${ID}`;
+/** Each module's id and what it exports as default. */
+const MODULES: Readonly<Record<string, () => unknown>> = {
+  'virtual:catalogue-cards': catalogueCards,
+  'virtual:catalogue-titles': catalogueTitles,
+};
 
 /**
- * Vite plugin: the module `virtual:catalogue-cards`, the home page's cards computed when the
- * app is built (src/ui/catalogue/cardData.ts says why). Computed in Node from the sources the
- * build reads, so it cannot fall out of date; the dev server computes it when it starts.
+ * Vite plugin: the modules `virtual:catalogue-cards`, the home page's cards, and
+ * `virtual:catalogue-titles`, what Step mode's picker lists, computed when the app is built
+ * (src/charts/cards.ts says why). Computed in Node from the sources the build reads, so
+ * they cannot fall out of date; the dev server computes them when it starts.
  */
 export function catalogueCardsModule(): Plugin {
   return {
     name: 'percpu-lab-catalogue-cards',
     resolveId(id) {
-      return id === ID ? RESOLVED : null;
+      return Object.hasOwn(MODULES, id) ? `\0${id}` : null;
     },
     load(id) {
-      if (id !== RESOLVED) return null;
-      return `export default ${JSON.stringify(catalogueCards())};\n`;
+      const name = id.slice(1);
+      const make = id.startsWith('\0') && Object.hasOwn(MODULES, name) ? MODULES[name] : undefined;
+      return make ? `export default ${JSON.stringify(make())};\n` : null;
     },
   };
 }

@@ -10,7 +10,8 @@
 // governed by the policy sent with its script). 'wasm-unsafe-eval' lets a worker compile
 // WebAssembly and nothing else: generated JavaScript still cannot run anywhere. Styles: React
 // sets style properties through the CSSOM, which a policy does not restrict, so no
-// 'unsafe-inline' either.
+// 'unsafe-inline' either. Fonts are the app's own files (src/ui/fonts/), so font-src is
+// default-src 'self': no font service, and no data: URL.
 
 export const ISOLATION: Readonly<Record<string, string>> = {
   'Cross-Origin-Opener-Policy': 'same-origin',

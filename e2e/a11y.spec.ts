@@ -47,7 +47,7 @@ test('axe finds no serious violation on the Step stage, with each panel open', a
   }
 });
 
-test('axe finds no serious violation on Live mode after a run, with its verdict', async ({
+test('axe finds no serious violation on Live mode after a run, with its verdict @timing', async ({
   page,
 }) => {
   const live = new LivePage(page);

@@ -20,7 +20,7 @@ async function restingX(marker: Locator): Promise<number> {
   return seen.at(-1) as number;
 }
 
-test('a fold pours its batch from the slot bar into fbc->count, and the bar shrinks by a tween', async ({
+test('a fold pours its batch from the slot bar into fbc->count, and the bar shrinks by a tween @timing', async ({
   charts,
 }) => {
   // percpu-atomic64 / sum-misses-a-batch: CPU3 reads fbc->count, then CPU0 adds 1 and folds 32.
@@ -45,7 +45,7 @@ test('a fold pours its batch from the slot bar into fbc->count, and the bar shri
   expect(h.every((x, i) => i === 0 || x < (h[i - 1] as number))).toBe(true);
 });
 
-test('a lockless sum sweeps across the slots and its missed batch is marked', async ({
+test('a lockless sum sweeps across the slots and its missed batch is marked @timing', async ({
   charts,
 }) => {
   await charts.witness('percpu-atomic64', 'sum-misses-a-batch');
@@ -64,7 +64,7 @@ test('a lockless sum sweeps across the slots and its missed batch is marked', as
   );
 });
 
-test('a retry sends the sweep back to the start and shows the retry count', async ({
+test('a retry sends the sweep back to the start and shows the retry count @timing', async ({
   page,
   charts,
 }) => {
@@ -102,7 +102,10 @@ test('a torn read shows its two halves from two moments', async ({ page, charts 
   );
 });
 
-test('with reduced motion nothing tweens: the final geometry at once', async ({ page, charts }) => {
+test('with reduced motion nothing tweens: the final geometry at once @timing', async ({
+  page,
+  charts,
+}) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await charts.witness('percpu-atomic64', 'sum-misses-a-batch', 3);
   // The fold: no batch travels.
@@ -160,7 +163,7 @@ test('a lost update shows the overwritten value struck through, fading', async (
   await expect(value).toHaveCSS('opacity', '0.45');
 });
 
-test('a sequence bump turns the word’s changed bits over', async ({ page, charts }) => {
+test('a sequence bump turns the word’s changed bits over @timing', async ({ page, charts }) => {
   // percpu-seq / retry-once: CPU3's sum sets the low bit of fbc->sequence (4 → 5).
   await charts.open('#/step/percpu-seq');
   await charts.loadWitness('retry-once');

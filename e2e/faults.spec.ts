@@ -39,7 +39,7 @@ async function runsAgain(page: Page, live: LivePage) {
   await expectNoWorkers(page);
 }
 
-test('a CPU worker that throws mid-run: the run stops, says which CPU, and runs again', async ({
+test('a CPU worker that throws mid-run: the run stops, says which CPU, and runs again @timing', async ({
   page,
 }) => {
   const live = await runWithFault(page, { cpu: 1, kind: 'throw', afterMs: 300 });
@@ -51,7 +51,7 @@ test('a CPU worker that throws mid-run: the run stops, says which CPU, and runs 
   await runsAgain(page, live);
 });
 
-test('a CPU worker that hangs mid-run: the watchdog stops the run and names it', async ({
+test('a CPU worker that hangs mid-run: the watchdog stops the run and names it @timing', async ({
   page,
 }) => {
   const live = await runWithFault(page, { cpu: 0, kind: 'hang', afterMs: 300 });
@@ -65,7 +65,7 @@ test('a CPU worker that hangs mid-run: the watchdog stops the run and names it',
   await runsAgain(page, live);
 });
 
-test('Stop pressed while a CPU hangs: the stop times out, the workers are terminated', async ({
+test('Stop pressed while a CPU hangs: the stop times out, the workers are terminated @timing', async ({
   page,
 }) => {
   await withFault(page, { cpu: 1, kind: 'hang', afterMs: 200 });
@@ -83,7 +83,9 @@ test('Stop pressed while a CPU hangs: the stop times out, the workers are termin
   await runsAgain(page, live);
 });
 
-test('a CPU worker terminated mid-run without a word: the watchdog notices', async ({ page }) => {
+test('a CPU worker terminated mid-run without a word: the watchdog notices @timing', async ({
+  page,
+}) => {
   const live = await runWithFault(
     page,
     { cpu: 1, kind: 'terminate', afterMs: 400 },
@@ -94,7 +96,7 @@ test('a CPU worker terminated mid-run without a word: the watchdog notices', asy
   await runsAgain(page, live);
 });
 
-test('a tab frozen in the background and shown again: the run goes on, nobody is blamed', async ({
+test('a tab frozen in the background and shown again: the run goes on, nobody is blamed @timing', async ({
   page,
 }) => {
   const live = new LivePage(page);
@@ -114,7 +116,7 @@ test('a tab frozen in the background and shown again: the run goes on, nobody is
   await expectNoWorkers(page);
 });
 
-test('a browser without Atomics.waitAsync: the page polls, and runs and stops as usual', async ({
+test('a browser without Atomics.waitAsync: the page polls, and runs and stops as usual @timing', async ({
   page,
 }) => {
   await page.addInitScript(() => {

@@ -6,7 +6,7 @@ import { PLAIN_FOLDER, PLAIN_PORT } from './plainHost.ts';
 // Pages: Live mode is off until the user turns the service-worker fallback on.
 const site = `http://localhost:${PLAIN_PORT}${PLAIN_FOLDER}`;
 
-test('a host without headers runs Live mode once the service worker is turned on, and can turn it off', async ({
+test('a host without headers runs Live mode once the service worker is turned on, and can turn it off @timing', async ({
   page,
 }) => {
   await page.goto(`${site}#/live/global-atomic?cpus=2`);

@@ -15,7 +15,7 @@ async function raceUntilCounted(live: LivePage, row: string, ms: number): Promis
   return n;
 }
 
-test('global-plain: two workers started together lose updates', async ({ page }) => {
+test('global-plain: two workers started together lose updates @timing', async ({ page }) => {
   const live = new LivePage(page);
   await live.open('#/live/global-plain?cpus=2');
   const lost = await raceUntilCounted(live, 'Lost updates', 1200);
@@ -24,7 +24,7 @@ test('global-plain: two workers started together lose updates', async ({ page })
   await expect(live.verdict('no-lost-update')).toContainText('Violated');
 });
 
-test('global-atomic: exact once stopped', async ({ page }) => {
+test('global-atomic: exact once stopped @timing', async ({ page }) => {
   const live = new LivePage(page);
   await live.open('#/live/global-atomic?cpus=2');
   await live.runFor(1000);
@@ -34,7 +34,9 @@ test('global-atomic: exact once stopped', async ({ page }) => {
   await expect(live.verdict('no-lost-update')).toContainText('Holds');
 });
 
-test('percpu-classic: folds, exact at rest, read() within the error band', async ({ page }) => {
+test('percpu-classic: folds, exact at rest, read() within the error band @timing', async ({
+  page,
+}) => {
   const live = new LivePage(page);
   await live.open('#/live/percpu-classic?cpus=3&batch=8&irq=0');
   await live.run();
@@ -52,7 +54,7 @@ test('percpu-classic: folds, exact at rest, read() within the error band', async
   expect(Math.abs(exact - read)).toBeLessThanOrEqual((8 - 1) * 3);
 });
 
-test('percpu-seq: a busy summer shows sum retries', async ({ page }) => {
+test('percpu-seq: a busy summer shows sum retries @timing', async ({ page }) => {
   const live = new LivePage(page);
   await live.open('#/live/percpu-seq?cpus=3&period=0');
   const retries = await raceUntilCounted(live, 'Sum retries', 1200);
@@ -90,7 +92,7 @@ test("Step mode's schedule replays on the workers from a link", async ({ page })
   await expect(live.lockstepVerdict()).toContainText('event 3');
 });
 
-test('a crashed worker stops the run with a clear message, and Run works again', async ({
+test('a crashed worker stops the run with a clear message, and Run works again @timing', async ({
   page,
 }) => {
   const live = new LivePage(page);
@@ -192,7 +194,7 @@ test('every witness of every scenario ends with the same state on the workers as
   }
 });
 
-test('keyboard only: set the CPUs, run and stop', async ({ page }) => {
+test('keyboard only: set the CPUs, run and stop @timing', async ({ page }) => {
   const live = new LivePage(page);
   await live.open('#/live/global-atomic');
   const cpus = page.getByRole('spinbutton', { name: 'CPUs (workers)' });
@@ -232,7 +234,9 @@ test('Live warns when a run will starve its workers, and says when a rate was cu
   await expect(load).toContainText('interference events a second');
 });
 
-test('once the CPUs run, their charts lead the page and the set-up follows', async ({ page }) => {
+test('once the CPUs run, their charts lead the page and the set-up follows @timing', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   const live = new LivePage(page);
   await live.open('#/live/percpu-classic');

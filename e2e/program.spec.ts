@@ -102,7 +102,7 @@ test('edit a copy of percpu-classic without preempt_disable: Explore finds the l
   await expect(step.heading()).toContainText('percpu-classic');
 });
 
-test('a counter program runs live on real workers, and a program with no counter says why not', async ({
+test('a counter program runs live on real workers, and a program with no counter says why not @timing', async ({
   page,
 }) => {
   const edit = new EditPage(page);

@@ -5,7 +5,7 @@ import { ScalingPage } from './pages/scaling.ts';
 
 const SHORT = 'seconds=0.25&warmup=0.05&repeat=1';
 
-test('a short sweep draws the chart, states the headline, fills the table and exports JSON', async ({
+test('a short sweep draws the chart, states the headline, fills the table and exports JSON @timing', async ({
   page,
 }) => {
   const scaling = new ScalingPage(page);
@@ -55,7 +55,9 @@ test('a short sweep draws the chart, states the headline, fills the table and ex
   }
 });
 
-test('packed against padded slots and a busy summer get charts of their own', async ({ page }) => {
+test('packed against padded slots and a busy summer get charts of their own @timing', async ({
+  page,
+}) => {
   const scaling = new ScalingPage(page);
   await scaling.open(
     `#/scaling?scenarios=percpu-classic,percpu-lglock&cpus=2&layout=both&summer=none,busy&${SHORT}`,
@@ -74,7 +76,9 @@ test('packed against padded slots and a busy summer get charts of their own', as
   ).toBeVisible();
 });
 
-test('a sweep can be cancelled, keeps what it measured, and runs again', async ({ page }) => {
+test('a sweep can be cancelled, keeps what it measured, and runs again @timing', async ({
+  page,
+}) => {
   const scaling = new ScalingPage(page);
   await scaling.open(
     '#/scaling?scenarios=global-atomic,percpu-classic&cpus=1,2&seconds=1&warmup=0&repeat=3',
@@ -136,7 +140,9 @@ test('every live counter links to the Scaling view, beside atomic_inc', async ({
   await expect(scaling.algorithm('percpu-classic')).not.toBeChecked();
 });
 
-test('Live mode runs the interpreter on request and says which engine ran', async ({ page }) => {
+test('Live mode runs the interpreter on request and says which engine ran @timing', async ({
+  page,
+}) => {
   const live = new LivePage(page);
   await live.open('#/live/global-atomic?cpus=2&engine=interpreted');
   await expect(page.getByRole('combobox', { name: 'Engine' })).toHaveValue('interpreted');
@@ -147,7 +153,9 @@ test('Live mode runs the interpreter on request and says which engine ran', asyn
   await expect(page.getByText(/adds in [\d.]+ s, compiled engine/)).toBeVisible();
 });
 
-test('more CPUs than cores: Live mode says so, and still runs and stops', async ({ page }) => {
+test('more CPUs than cores: Live mode says so, and still runs and stops @timing', async ({
+  page,
+}) => {
   const live = new LivePage(page);
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   await live.open(`#/live/global-atomic?cpus=${String(cores + 2)}`);

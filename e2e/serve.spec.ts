@@ -13,7 +13,7 @@ function watch(page: Page) {
   return { violations, requests };
 }
 
-test('the served site is isolated, sends its policies, and runs compiled CPUs under them', async ({
+test('the served site is isolated, sends its policies, and runs compiled CPUs under them @timing', async ({
   page,
   request,
 }) => {

@@ -70,7 +70,7 @@ test('the flush control and Shift+digit write a CPU’s oldest buffered store to
   expect(await step.copyLink()).toMatch(/memory=tso.*flush0/);
 });
 
-test('the store-buffering test on two real cores: plain stores show both loads reading 0, fences never', async ({
+test('the store-buffering test on two real cores: plain stores show both loads reading 0, fences never @timing', async ({
   page,
 }) => {
   test.setTimeout(90_000);

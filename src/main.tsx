@@ -6,6 +6,7 @@ import { openingTheme } from './ui/theme/theme.ts';
 // have always had: the screens' own rules first, then the tokens and the app's rules, which win
 // ties. A sheet that came with its lazily loaded screen would land after app.css and could change
 // which rule wins.
+import './ui/fonts/fonts.css';
 import './ui/catalogue/catalogue.css';
 import './charts/animations.css';
 import './ui/export/export.css';

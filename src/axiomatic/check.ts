@@ -15,11 +15,12 @@ import {
   type Machine,
 } from '../machine/machine.ts';
 import { initialState } from '../machine/interpreter.ts';
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import { candidates, determined, skeleton, type Skeleton } from './candidates.ts';
 import { Tag } from './events.ts';
 import type { Execution } from './execution.ts';
 import { lkmm, type LkmmVerdict } from './lkmm.ts';
+import { type AxiomaticModel, consistentUnder } from './models.ts';
 import { AxiomaticRefusal, atWidth, isLockEvent, threadRuns, type ThreadRun } from './threads.ts';
 
 export { AxiomaticRefusal } from './threads.ts';
@@ -59,7 +60,7 @@ export interface AxiomaticState {
 }
 
 export interface AxiomaticResult {
-  readonly model: 'lkmm';
+  readonly model: AxiomaticModel;
   /** End states by a key of their memory and registers, in the order first reached. */
   readonly states: readonly AxiomaticState[];
   /** Consistent executions (herd7 counts these, not states). */
@@ -109,26 +110,32 @@ function valueSets(
   limits: AxiomaticLimits,
 ): { runs: (readonly ThreadRun[])[]; cut: boolean } {
   const m = p.machine;
-  const sets = new Map<number, Set<bigint>>();
-  const values = (loc: number, width: number): bigint[] => {
-    const out = new Set<bigint>([initialValue(m, loc, width)]);
-    for (const v of sets.get(loc) ?? []) out.add(atWidth(v, width));
-    return [...out].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  };
+  // What each thread's runs write, by location: a thread's reads are offered the others'.
+  const sets = threads.map(() => new Map<number, Set<bigint>>());
+  const valuesFor =
+    (t: number) =>
+    (loc: number, width: number): bigint[] => {
+      const out = new Set<bigint>([initialValue(m, loc, width)]);
+      sets.forEach((byLoc, u) => {
+        if (u !== t) for (const v of byLoc.get(loc) ?? []) out.add(atWidth(v, width));
+      });
+      return [...out].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    };
   for (let round = 0; ; round++) {
     let grew = false;
     let cut = false;
-    const runs = threads.map((t) => {
-      const r = threadRuns(m, t.ctx, t.cpu, values, limits);
+    const runs = threads.map((t, i) => {
+      const r = threadRuns(m, t.ctx, t.cpu, valuesFor(i), limits);
       if (r.cut > 0) cut = true;
       return r.runs;
     });
-    for (const rs of runs)
+    for (const [i, rs] of runs.entries())
       for (const r of rs)
         for (const e of r.events) {
           if (e.dir !== 'W' || isLockEvent(e.tags)) continue;
-          const set = sets.get(e.loc) ?? new Set<bigint>();
-          sets.set(e.loc, set);
+          const mine = sets[i] as Map<number, Set<bigint>>;
+          const set = mine.get(e.loc) ?? new Set<bigint>();
+          mine.set(e.loc, set);
           if (!set.has(e.value)) {
             set.add(e.value);
             grew = true;
@@ -138,12 +145,46 @@ function valueSets(
               );
           }
         }
-    if (!grew) return { runs, cut };
-    if (round > 32)
+    // A value a read may really return comes down a chain of reads, each reading a write that
+    // the one before computed, and no read twice in a chain (herd7 drops such self-justifying
+    // values). So chains are no longer than all the reads a run of each thread makes, and a
+    // round per read is enough: later rounds only add values no execution can justify.
+    const reads = runs.reduce(
+      (n, rs) => n + Math.max(0, ...rs.map((r) => r.events.filter((e) => e.dir === 'R').length)),
+      0,
+    );
+    if (!grew || round > reads) return { runs, cut };
+    if (round > 64)
       throw new AxiomaticRefusal(
         'the values a read may return do not settle: too many to enumerate',
       );
   }
+}
+
+/**
+ * Whether every ordinary read of a combination of runs has a write it could read from: the
+ * initial value or some run's write of the same value at the same location. Most combinations
+ * of guessed values fail this, and are dropped before their relations are built.
+ */
+function sourced(
+  runs: readonly ThreadRun[],
+  initial: (loc: number, width: number) => bigint,
+): boolean {
+  const written = new Map<number, bigint[]>();
+  for (const r of runs)
+    for (const e of r.events)
+      if (e.dir === 'W' && !isLockEvent(e.tags)) {
+        const at = written.get(e.loc);
+        if (at) at.push(e.value);
+        else written.set(e.loc, [e.value]);
+      }
+  for (const r of runs)
+    for (const e of r.events) {
+      if (e.dir !== 'R' || isLockEvent(e.tags)) continue;
+      if (initial(e.loc, e.width) === e.value) continue;
+      if (!(written.get(e.loc) ?? []).some((v) => atWidth(v, e.width) === e.value)) return false;
+    }
+  return true;
 }
 
 /** The machine state an execution ends in: each thread's registers, each location's last write. */
@@ -228,7 +269,17 @@ export function candidatesOf(
 ): Candidates {
   const m = p.machine;
   const threads = threadsOf(p);
-  const { runs, cut } = valueSets(p, threads, limits);
+  // herd7 unrolls a loop twice; a program that says `#pragma lab loop_bound N` gets N.
+  const bound = p.ast.items.some((it) => it.kind === 'pragma' && it.key === 'loop_bound')
+    ? p.module.settings.loopBound
+    : limits.unroll;
+  const { runs, cut } = valueSets(p, threads, { ...limits, unroll: bound });
+  runs.forEach((r, i) => {
+    if (r.length === 0 && cut)
+      throw new AxiomaticRefusal(
+        `every run of ${threads[i]?.name ?? 'a thread'} goes round a loop more than ${bound} times, the bound: raise it with #pragma lab loop_bound`,
+      );
+  });
   const combos = runs.reduce((n, r) => n * r.length, 1);
   if (combos > limits.maxCombinations)
     throw new AxiomaticRefusal(
@@ -240,6 +291,7 @@ export function candidatesOf(
     let judged = 0;
     function* visit(i: number): Generator<Candidate> {
       if (i === runs.length) {
+        if (!sourced(pick, (loc, width) => initialValue(m, loc, width))) return;
         const sk = skeleton(pick.slice(), (loc, width) => initialValue(m, loc, width));
         for (const x of candidates(sk)) {
           if (!determined(sk, x)) continue;
@@ -272,6 +324,18 @@ export function checkLkmm(
   p: CompiledProgram,
   limits: AxiomaticLimits = DEFAULT_AXIOMATIC_LIMITS,
 ): AxiomaticResult {
+  return checkUnder('lkmm', p, limits);
+}
+
+/**
+ * Every execution of a program consistent under `model`: the kernel's (with its flags), or sc or
+ * x86-TSO judged axiomatically (src/axiomatic/models.ts), which counts executions as herd7 does.
+ */
+export function checkUnder(
+  model: AxiomaticModel,
+  p: CompiledProgram,
+  limits: AxiomaticLimits = DEFAULT_AXIOMATIC_LIMITS,
+): AxiomaticResult {
   const t0 = now();
   const m = p.machine;
   const { all, loopCut } = candidatesOf(p, limits);
@@ -285,9 +349,9 @@ export function checkLkmm(
   for (const { skeleton: sk, execution: x, state } of all) {
     judged++;
     const verdict = lkmm(x);
-    if (!verdict.consistent) continue;
+    if (model === 'lkmm' ? !verdict.consistent : !consistentUnder(model, x)) continue;
     executions++;
-    for (const f of verdict.flags) flags.add(f);
+    if (model === 'lkmm') for (const f of verdict.flags) flags.add(f);
     const key = stateKey(state, m);
     const seen = states.get(key);
     if (seen) seen.executions++;
@@ -295,7 +359,7 @@ export function checkLkmm(
       states.set(key, { state, executions: 1, example: { skeleton: sk, execution: x, verdict } });
   }
   return {
-    model: 'lkmm',
+    model,
     states: [...states.values()],
     executions,
     candidates: judged,

@@ -4,7 +4,7 @@
 // what orders it ("the smp_rmb() between them", "b reads a's write"). The graph (src/charts),
 // "Why not?" and "Be the memory system" are built on this; nothing here draws.
 
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import { herdLine, herdValue } from '../lang/herdAnswer.ts';
 import { cellAt } from '../machine/layout.ts';
 import type { Candidate } from './check.ts';

@@ -2,7 +2,7 @@
 // lab says at each choice whether some execution is still possible and, when none is, which
 // axiom closes the door. Pure: a set of candidates narrowed by the choices made so far.
 
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import type { Candidate } from './check.ts';
 import { Tag } from './events.ts';
 import { eventLabel, executionGraph, type ExecutionGraph } from './explain.ts';

@@ -186,7 +186,8 @@ export interface ThreadLimits {
 
 /**
  * Every run of context `ctx`'s code on CPU `cpu`, a read returning each value `values(loc)`
- * lists (a lock read: locked or not; a trylock: taken or not).
+ * lists (what the initial state and the other threads may write there) or one the run itself
+ * wrote there before (a lock read: locked or not; a trylock: taken or not).
  */
 export function threadRuns(
   m: Machine,
@@ -312,8 +313,14 @@ export function threadRuns(
     width: number,
     then: (t: RunState, v: bigint) => boolean,
   ): RunState[] {
+    // The values other threads and the initial state may give, and the run's own earlier
+    // writes there (a thread reads its own write only from before, in the same run).
+    const offered = new Set(values(loc, width));
+    for (const e of s.events)
+      if (e.dir === 'W' && e.loc === loc && !isLockEvent(e.tags))
+        offered.add(atWidth(e.value, width));
     const out: RunState[] = [];
-    for (const v of values(loc, width)) {
+    for (const v of offered) {
       const t = clone(s);
       if (then(t, v)) out.push(t);
     }

@@ -1,9 +1,24 @@
-import { easeCubicInOut, easeCubicOut, interpolateNumber, select } from 'd3';
 import { type Ref, useLayoutEffect, useRef } from 'react';
 import { Hatch, YTicks } from './parts.tsx';
-import { batchBox, counterLayout, type GlobalMode, landingBox } from './counterLayout.ts';
-import { GROW_MS, POUR_MS, RETRY_MS, SWEEP_MS, useReducedMotion } from './motion.ts';
-import { type Box, pourAt, pourPath } from './pour.ts';
+import {
+  batchBox,
+  counterLayout,
+  type GlobalMode,
+  landingBox,
+  readBoxes,
+  readText,
+} from './counterLayout.ts';
+import {
+  GROW_MS,
+  loadTweens,
+  POUR_MS,
+  RETRY_MS,
+  SWEEP_MS,
+  useReducedMotion,
+  useTweens,
+} from './motion.ts';
+import { type Box, rectOf } from './geometry.ts';
+import { pourAt, pourPath } from './pour.ts';
 import type { SumSweep } from './sumSweep.ts';
 import { foldShort, sweepShort } from './sweepText.ts';
 import './animations.css';
@@ -43,6 +58,7 @@ const n = (v: number | bigint) => String(v);
  */
 export function CounterChart({ svgRef, ...p }: CounterChartProps) {
   const reduce = useReducedMotion();
+  const tweens = useTweens();
   const globalNumber = Number(p.global.value);
   const l = counterLayout({
     slots: p.slots,
@@ -79,6 +95,25 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
 
   useLayoutEffect(() => {
     const was = prev.current;
+    const now = {
+      bars: l.slots.map((b) => ({ y: b.y, height: b.height })),
+      global: { y: l.global.y, height: l.global.height },
+      globalValue: p.global.value,
+      x: sweepX,
+      position,
+      step: p.step,
+    };
+    if (!tweens) {
+      // Before the tweens have loaded (motion.ts): the final state at once. React has drawn
+      // every bar and the sweep where they end; the figure's number and the pour are d3's.
+      if (figure.current) figure.current.textContent = n(p.global.value);
+      pourEl.current?.setAttribute('opacity', '0');
+      // A step moves the chart; a redraw for a new box does not.
+      if (was && was.step !== p.step && !reduce) loadTweens();
+      prev.current = now;
+      return;
+    }
+    const { easeCubicInOut, easeCubicOut, interpolateNumber, select } = tweens;
     const forward = was !== null && p.step === was.step + 1;
     const pouring = !reduce && forward && pourBox !== null && landBox !== null;
     const grow = (el: Element | null, from: { y: number; height: number }, to: Box, delay = 0) => {
@@ -173,14 +208,7 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
       } else g.attr('opacity', 0);
     }
 
-    prev.current = {
-      bars: l.slots.map((b) => ({ y: b.y, height: b.height })),
-      global: { y: l.global.y, height: l.global.height },
-      globalValue: p.global.value,
-      x: sweepX,
-      position,
-      step: p.step,
-    };
+    prev.current = now;
   });
 
   const slotsLeft = l.slots[0]?.x ?? 0;
@@ -253,21 +281,11 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
           ref={globalBar}
           data-testid="global-bar"
           className="global-bar"
-          x={l.global.x}
-          y={l.global.y}
-          width={l.global.width}
-          height={l.global.height}
+          {...rectOf(l.global)}
         />
       ) : (
         <g data-testid="global-figure">
-          <rect
-            className="global-frame"
-            x={l.global.x}
-            y={l.global.y}
-            width={l.global.width}
-            height={l.global.height}
-            rx={6}
-          />
+          <rect className="global-frame" {...rectOf(l.global)} rx={6} />
           <text
             className="global-caption"
             x={gc.x + gc.width / 2}
@@ -302,10 +320,7 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
             }}
             data-testid={`slot-bar-${String(b.cpu)}`}
             className="bar"
-            x={b.x}
-            y={b.y}
-            width={b.width}
-            height={b.height}
+            {...rectOf(b)}
             fill={b.over ? 'url(#counter-over-hatch)' : p.colour(b.cpu)}
           />
           <text className="bar-label" x={b.x + b.width / 2} y={l.bottom + 22} textAnchor="middle">
@@ -349,15 +364,7 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
             >
               {f.fate === 'twice' ? 'also here' : `+${String(amount)} late`}
             </text>
-            {f.fate !== 'twice' && slot && (
-              <rect
-                className="missed-ghost"
-                x={box.x}
-                y={box.y}
-                width={box.width}
-                height={box.height}
-              />
-            )}
+            {f.fate !== 'twice' && slot && <rect className="missed-ghost" {...rectOf(box)} />}
             <text className="missed-text" x={4} y={40}>
               {foldShort(f)}
             </text>
@@ -380,20 +387,20 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
             />
           </g>
           {/* What the sum has read (its value) and what it has not read yet. */}
-          {[
-            { x: gc.x, width: gc.width, read: sweep.global ? n(sweep.global.value) : null },
-            ...l.slots.map((b) => {
-              const r = sweep.reads.find((x) => x.cpu === b.cpu);
-              return { x: b.x, width: b.width, read: r ? String(r.value) : null };
-            }),
-          ].map((c, i) => (
-            <g key={i} className={c.read === null ? 'unread' : 'read'}>
-              <rect x={c.x} y={l.height - 24} width={c.width} height={21} rx={3} />
-              <text x={c.x + c.width / 2} y={l.height - 8} textAnchor="middle">
-                {c.read === null ? 'not yet' : `✓ ${c.read}`}
-              </text>
-            </g>
-          ))}
+          {readBoxes(l).map((box, i) => {
+            const cpu = l.slots[i - 1]?.cpu;
+            const r = cpu === undefined ? null : sweep.reads.find((x) => x.cpu === cpu);
+            const read =
+              i === 0 ? (sweep.global ? n(sweep.global.value) : null) : r ? String(r.value) : null;
+            return (
+              <g key={i} className={read === null ? 'unread' : 'read'}>
+                <rect x={box.x} y={box.y} width={box.width} height={box.height} rx={3} />
+                <text x={box.x + box.width / 2} y={l.height - 8} textAnchor="middle">
+                  {readText(read, box.width)}
+                </text>
+              </g>
+            );
+          })}
           <text className="sweep-status" x={4} y={18}>
             {sweepShort(sweep)}
           </text>

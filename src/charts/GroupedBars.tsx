@@ -1,6 +1,7 @@
 import { type BarGroup, groupedBarsLayout } from './groupedBars.ts';
 import { SERIES_COLOURS } from './palette.ts';
 import { YTicks } from './parts.tsx';
+import { rectOf } from './geometry.ts';
 
 const W = 640;
 const H = 260;
@@ -36,10 +37,7 @@ export function GroupedBars({
         {l.bars.map((b) => (
           <rect
             key={`${b.category}-${String(b.series)}`}
-            x={b.x}
-            y={b.y}
-            width={b.width}
-            height={b.height}
+            {...rectOf(b)}
             fill={SERIES_COLOURS[b.series % SERIES_COLOURS.length]}
           >
             <title>{`${b.category}, ${series[b.series] ?? ''}: ${describe(b.value)}`}</title>

@@ -1,5 +1,6 @@
 import { Hatch, YTicks } from './parts.tsx';
 import { histogramLayout } from './histogram.ts';
+import { rectOf } from './geometry.ts';
 
 const W = 720;
 const H = 244;
@@ -40,13 +41,7 @@ export function OutcomeHistogram({
         if (!o) return null;
         return (
           <g key={b.index}>
-            <rect
-              x={b.x}
-              y={b.y}
-              width={b.width}
-              height={b.height}
-              fill={o.broken.length > 0 ? 'url(#bad-hatch)' : '#0072B2'}
-            >
+            <rect {...rectOf(b)} fill={o.broken.length > 0 ? 'url(#bad-hatch)' : '#0072B2'}>
               <title>{`${o.label}${verdict(o)}: ${o.count}`}</title>
             </rect>
             <text

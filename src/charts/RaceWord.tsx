@@ -2,6 +2,7 @@ import { type Ref } from 'react';
 import { scaleLinear } from 'd3';
 import type { Holder, RaceWordView } from './raceWord.ts';
 import { raceWordText } from './raceWord.ts';
+import { BOX_H, raceWordLayout, WORD_H, WORD_Y } from './raceWordLayout.ts';
 import './animations.css';
 
 export interface RaceWordProps {
@@ -15,47 +16,32 @@ export interface RaceWordProps {
   readonly describedBy?: string;
 }
 
-const WORD_H = 78;
-const BOX_H = 64;
-
 /**
  * The word the CPUs race on, drawn as the lesson tells it: the word in the middle, under it one
  * box per context with the copy it loaded (stale once the word has moved on), the step's load
  * or store as an arrow, an update a store wiped out fading beside the word, and at the right the
- * adds made against the adds the word counts.
+ * adds made against the adds the word counts. Where each part goes: raceWordLayout.ts.
  */
 export function RaceWord({ view, colour, size, step, svgRef, describedBy }: RaceWordProps) {
   const { width, height } = size;
-  const tallyW = Math.min(150, width * 0.28);
-  const plotW = width - tallyW - 16;
-  const columns = view.words.length;
-  const colW = plotW / columns;
-  const wordY = 44;
-  const boxY = Math.max(wordY + WORD_H + 70, height - BOX_H - 12);
+  const layout = raceWordLayout(view, size);
+  const wordY = WORD_Y;
   const holderOf = (ctx: number): Holder | undefined => view.holders.find((h) => h.ctx === ctx);
   const last = view.last;
-
-  // Racers under their word, spread across its column.
-  const racers = view.racers;
-  const placed = racers.map((r) => {
-    const mates = racers.filter((x) => x.word === r.word);
-    const i = mates.indexOf(r);
-    const slot = colW / mates.length;
-    const w = Math.min(170, slot - 12);
-    const x = r.word * colW + i * slot + (slot - w) / 2 + 8;
-    return { ...r, x, w };
+  const placed = view.racers.flatMap((r) => {
+    const box = layout.racers.find((b) => b.ctx === r.ctx)?.box;
+    return box ? [{ ...r, x: box.x, w: box.width }] : [];
   });
+  const boxY = layout.racers[0]?.box.y ?? height - BOX_H - 12;
   const wordBox = (k: number) => {
-    const w = Math.min(200, colW - 110);
-    return { x: k * colW + (colW - w) / 2 + 40, w };
+    const b = layout.words[k]?.box ?? { x: 0, width: 0 };
+    return { x: b.x, w: b.width };
   };
 
   const tallyMax = Math.max(1, view.made, view.counted);
-  const bar = scaleLinear()
-    .domain([0, tallyMax])
-    .range([0, tallyW - 20]);
+  const bar = scaleLinear().domain([0, tallyMax]).range([0, layout.tally.barMax]);
   const lost = view.made - view.counted;
-  const tx = width - tallyW;
+  const tx = layout.tally.x;
 
   return (
     <svg
@@ -82,7 +68,7 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
         </marker>
       </defs>
       <text className="title" x={8} y={22}>
-        {columns === 1 ? 'The word every CPU updates' : 'Each CPU’s word, and who updates it'}
+        {layout.title}
       </text>
 
       {view.words.map((w, k) => {
@@ -99,7 +85,7 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
               rx={8}
             />
             <text className="word-label" x={b.x + b.w / 2} y={wordY + 22} textAnchor="middle">
-              {w.label}
+              {layout.words[k]?.label}
             </text>
             <text className="word-value" x={b.x + b.w / 2} y={wordY + 60} textAnchor="middle">
               {w.value}
@@ -110,15 +96,20 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
               <g key={step} className="wiped-update" data-testid="wiped-update">
                 <text
                   className="wiped-value"
-                  x={b.x - 12}
+                  x={layout.words[k]?.wiped.x}
                   y={wordY + 44}
                   textAnchor="end"
                   textDecoration="line-through"
                 >
                   {last.before}
                 </text>
-                <text className="wiped-note" x={b.x - 12} y={wordY + 64} textAnchor="end">
-                  update lost
+                <text
+                  className="wiped-note"
+                  x={layout.words[k]?.wiped.x}
+                  y={wordY + 64}
+                  textAnchor="end"
+                >
+                  {layout.words[k]?.wiped.note}
                 </text>
               </g>
             )}

@@ -1,25 +1,17 @@
-import { select } from 'd3';
 import { type Ref, useLayoutEffect, useRef } from 'react';
-import { useReducedMotion } from './motion.ts';
-import { BITS, type SeqWordView } from './seqWord.ts';
+import { loadTweens, useReducedMotion, useTweens } from './motion.ts';
+import {
+  BITS,
+  SEQ_BIT,
+  SEQ_BIT_GAP,
+  seqLabel,
+  seqWordGeometry,
+  type SeqWordView,
+} from './seqWord.ts';
 import './animations.css';
 
-const BIT = 26;
+const BIT = SEQ_BIT;
 const FLIP_MS = 450;
-/** A name longer than this is cut (with an ellipsis) so that it stops before the bits. */
-const LABEL_CHARS = 24;
-
-/**
- * Where a word's parts go. One word is a strip of two lines (its name, value and low bits, then
- * what the value means); several words (percpu-seq-multi's three) take one line each, wider, so
- * that three of them stay about as tall as one and the counter chart above keeps the picture's
- * room; there the low bit is marked by its outline alone, and the meaning names it.
- */
-function geometry(words: number) {
-  return words === 1
-    ? { W: 480, ROW: 64, BITS_X: 280, MEANING: { x: 4, y: 52 }, lowBitLabel: true }
-    : { W: 700, ROW: 34, BITS_X: 200, MEANING: { x: 330, y: 22 }, lowBitLabel: false };
-}
 
 /**
  * Sequence-like words drawn with their low bits: a bit that changes flips over, and the low bit of
@@ -34,15 +26,22 @@ export function SeqWord({
   svgRef?: Ref<SVGSVGElement>;
 }) {
   const reduce = useReducedMotion();
+  const tweens = useTweens();
   const bits = useRef(new Map<string, SVGGElement>());
   const prev = useRef(new Map<string, string>());
   useLayoutEffect(() => {
     for (const w of words) {
       const was = prev.current.get(w.name);
+      // Before the tweens have loaded (motion.ts), a bit shows its new value at once.
+      if (!tweens && !reduce && was !== undefined && was !== w.bits) loadTweens();
       for (let i = 0; i < BITS; i++) {
         const el = bits.current.get(`${w.name}-${String(i)}`);
         if (!el) continue;
-        const s = select(el).interrupt();
+        if (!tweens) {
+          el.removeAttribute('transform');
+          continue;
+        }
+        const s = tweens.select(el).interrupt();
         const cx = 0;
         const cy = BIT / 2;
         s.attr('transform', null);
@@ -62,7 +61,7 @@ export function SeqWord({
       prev.current.set(w.name, w.bits);
     }
   });
-  const { W, ROW, BITS_X, MEANING, lowBitLabel } = geometry(words.length);
+  const { W, ROW, BITS_X, MEANING, lowBitLabel } = seqWordGeometry(words.length);
   const H = ROW * words.length;
   return (
     <svg
@@ -79,10 +78,7 @@ export function SeqWord({
         return (
           <g key={w.name} transform={`translate(0,${String(y)})`} data-testid={`seq-${w.name}`}>
             <text x={4} y={22}>
-              <tspan className="word-label">
-                {w.label.length > LABEL_CHARS ? `${w.label.slice(0, LABEL_CHARS - 1)}…` : w.label}{' '}
-                ={' '}
-              </tspan>
+              <tspan className="word-label">{seqLabel(w.label)} = </tspan>
               <tspan className="word-value">{w.value}</tspan>
             </text>
             <text className="word-label" x={BITS_X - 8} y={22} textAnchor="end">
@@ -91,7 +87,7 @@ export function SeqWord({
             {Array.from(w.bits).map((b, i) => {
               const low = i === BITS - 1;
               return (
-                <g key={i} transform={`translate(${String(BITS_X + i * (BIT + 4))},2)`}>
+                <g key={i} transform={`translate(${String(BITS_X + i * (BIT + SEQ_BIT_GAP))},2)`}>
                   <g
                     className={`bit${low && w.parity ? ' low' : ''}${b === '1' ? ' set' : ''}`}
                     ref={(el) => {
@@ -108,7 +104,7 @@ export function SeqWord({
               );
             })}
             {w.parity && lowBitLabel && (
-              <text className="word-label" x={BITS_X + BITS * (BIT + 4) + 4} y={22}>
+              <text className="word-label" x={BITS_X + BITS * (BIT + SEQ_BIT_GAP) + 4} y={22}>
                 ← low bit
               </text>
             )}

@@ -1,5 +1,6 @@
 import { Hatch, YTicks } from './parts.tsx';
 import { barLabel, slotBarsLayout } from './slotBars.ts';
+import { rectOf } from './geometry.ts';
 
 const W = 520;
 const H = 220;
@@ -27,6 +28,7 @@ export function SlotBars({
 }) {
   const { width: w, height: h } = size;
   const l = slotBarsLayout(values, batch, w, h);
+  const pitch = l.bars.length > 1 ? (l.bars[1]?.x ?? 0) - (l.bars[0]?.x ?? 0) : w;
   const summary = `${label}: ${values.map((v, k) => `CPU${k} ${v}`).join(', ')}${batch === null ? '' : `; ${thresholdName} ±${batch}`}`;
   return (
     <svg className="slot-bars" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={summary}>
@@ -47,14 +49,7 @@ export function SlotBars({
       <line x1={50} x2={w - 12} y1={l.zeroY} y2={l.zeroY} className="zero-line" />
       {l.bars.map((b) => (
         <g key={b.cpu}>
-          <rect
-            x={b.x}
-            y={b.y}
-            width={b.width}
-            height={b.height}
-            fill={b.over ? 'url(#over-hatch)' : colour(b.cpu)}
-            className="bar"
-          />
+          <rect {...rectOf(b)} fill={b.over ? 'url(#over-hatch)' : colour(b.cpu)} className="bar" />
           {b.cpu === pouring && (
             <text
               x={b.x + b.width / 2}
@@ -65,9 +60,9 @@ export function SlotBars({
               ↑ folded
             </text>
           )}
-          {barLabel(b.cpu, b.value, l.bars.length) !== null && (
+          {barLabel(b.cpu, b.value, l.bars.length, pitch) !== null && (
             <text x={b.x + b.width / 2} y={h - 8} textAnchor="middle" className="bar-label">
-              {barLabel(b.cpu, b.value, l.bars.length)}
+              {barLabel(b.cpu, b.value, l.bars.length, pitch)}
             </text>
           )}
         </g>

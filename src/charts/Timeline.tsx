@@ -1,6 +1,7 @@
 import { kindNames } from '../machine/isa.ts';
 import { KIND_COLOURS } from './palette.ts';
 import { timelineLayout } from './timeline.ts';
+import { rectOf } from './geometry.ts';
 
 const W = 900;
 
@@ -33,10 +34,7 @@ export function Timeline({
         {l.marks.map((m) => (
           <rect
             key={m.index}
-            x={m.x}
-            y={m.y}
-            width={m.width}
-            height={m.height}
+            {...rectOf(m)}
             fill={KIND_COLOURS[m.kind] ?? '#8a8f98'}
             opacity={m.index < cursor ? 1 : 0.35}
             onClick={() => {

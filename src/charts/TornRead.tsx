@@ -1,9 +1,6 @@
 import { type Ref } from 'react';
-import { hex32, offBy, tornText, type TornReadView } from './tornRead.ts';
+import { hex32, offBy, tornReadLayout, tornText, type TornReadView } from './tornRead.ts';
 import './animations.css';
-
-const W0 = 480;
-const H0 = 210;
 
 /**
  * A 64-bit read on a 32-bit CPU as its two halves, each stamped with the step that read it and
@@ -19,12 +16,7 @@ export function TornRead({
   /** The box it is drawn in (its viewBox); the rows spread over its height. */
   size?: { readonly width: number; readonly height: number };
 }) {
-  const W = size?.width ?? W0;
-  const H = Math.max(H0, size?.height ?? H0);
-  // Two rows and the verdict share the height; the halves' boxes take a third of the width.
-  const rowH = Math.min(150, (H - 80) / 2);
-  const boxW = Math.max(170, Math.min(300, W * 0.36));
-  const boxH = Math.max(36, rowH - 34);
+  const { width: W, height: H, rowH, boxW, boxH } = tornReadLayout(size);
   const byHalf = (half: 'hi' | 'lo') => view.halves.find((h) => h.half === half) ?? null;
   const row = (half: 'hi' | 'lo', y: number) => {
     const h = byHalf(half);

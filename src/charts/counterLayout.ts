@@ -4,7 +4,7 @@
 // them). Pure math (d3-scale): CounterChart.tsx renders it.
 
 import { scaleBand, scaleLinear } from 'd3';
-import type { Box } from './pour.ts';
+import { type Box, type Tick, yTicks } from './geometry.ts';
 
 export type GlobalMode = 'bar' | 'figure';
 
@@ -36,7 +36,7 @@ export interface CounterLayout {
   readonly zeroY: number;
   readonly plusY: number | null;
   readonly minusY: number | null;
-  readonly ticks: readonly { readonly y: number; readonly label: string }[];
+  readonly ticks: readonly Tick[];
   /** The plot's top and bottom. */
   readonly top: number;
   readonly bottom: number;
@@ -112,7 +112,7 @@ export function counterLayout(o: {
     zeroY: y(0),
     plusY: o.batch === null ? null : y(o.batch),
     minusY: o.batch === null ? null : y(-o.batch),
-    ticks: y.ticks(5).map((t) => ({ y: y(t), label: String(t) })),
+    ticks: yTicks(y, 5),
     top,
     bottom,
     sweepX,
@@ -138,4 +138,30 @@ export function landingBox(l: CounterLayout, amount: number): Box {
   const h = Math.max(6, Math.abs(l.yOf(amount) - l.zeroY));
   const y = amount >= 0 ? l.global.y : l.global.y + l.global.height - h;
   return { x: l.global.x, y, width: l.global.width, height: h };
+}
+
+/**
+ * The boxes under the columns that say what a running sum has read (the global count's, then
+ * each CPU's), 21 high at the chart's foot: as wide as a column's pitch allows, so "not yet"
+ * keeps its box with four CPUs on a phone.
+ */
+export function readBoxes(l: CounterLayout): Box[] {
+  const first = l.slots[0];
+  const pitch = l.slots.length > 1 ? (l.slots[1]?.x ?? 0) - (first?.x ?? 0) : l.width;
+  const y = l.height - 24;
+  const slotW = Math.max(first?.width ?? 0, Math.min(pitch - 6, 90));
+  return [
+    { x: l.globalColumn.x, y, width: l.globalColumn.width, height: 21 },
+    ...l.slots.map((b) => ({ x: b.x + (b.width - slotW) / 2, y, width: slotW, height: 21 })),
+  ];
+}
+
+/**
+ * What a read box says: "✓ 1005" once read, "not yet" before; in a box too narrow for the words
+ * (14 px text, about 7 units a character), the tick and "…".
+ */
+export function readText(read: string | null, width: number): string {
+  const text = read === null ? 'not yet' : `✓ ${read}`;
+  if (text.length * 7 + 4 <= width) return text;
+  return read === null ? '…' : read.length * 7 + 4 <= width ? read : '✓';
 }

@@ -3,6 +3,7 @@
 // a second while the band is a few dozen wide: on a value chart the band would be invisible.
 
 import { line, scaleLinear } from 'd3';
+import { type Tick, yTicks } from './geometry.ts';
 import type { Point } from './sparkline.ts';
 import { signedShort } from '../live/format.ts';
 import { count } from '../machine/count.ts';
@@ -14,7 +15,7 @@ export interface ErrorBandLayout {
   readonly sumPath: string;
   /** The y-domain's half height. */
   readonly extent: number;
-  readonly ticks: readonly { readonly y: number; readonly label: string }[];
+  readonly ticks: readonly Tick[];
   /** Points outside the band (drawn as marks, so they are not colour alone). */
   readonly outside: readonly { readonly x: number; readonly y: number }[];
 }
@@ -54,7 +55,7 @@ export function errorBandLayout(
     readPath: path(read),
     sumPath: path(sum),
     extent,
-    ticks: y.ticks(4).map((v) => ({ y: y(v), label: signedShort(v) })),
+    ticks: yTicks(y, 4, signedShort),
     outside,
   };
 }

@@ -2,6 +2,7 @@
 // slots; no summer and a busy one). Pure math (d3-scale); GroupedBars.tsx renders it.
 
 import { scaleBand, scaleLinear } from 'd3';
+import { type Box, type Tick, yTicks } from './geometry.ts';
 
 export interface BarGroup {
   readonly category: string;
@@ -10,17 +11,13 @@ export interface BarGroup {
 }
 
 export interface GroupedBarsLayout {
-  readonly bars: readonly {
+  readonly bars: readonly (Box & {
     readonly category: string;
     readonly series: number;
     readonly value: number;
-    readonly x: number;
-    readonly y: number;
-    readonly width: number;
-    readonly height: number;
-  }[];
+  })[];
   readonly categories: readonly { readonly category: string; readonly x: number }[];
-  readonly yTicks: readonly { readonly y: number; readonly label: string }[];
+  readonly yTicks: readonly Tick[];
   readonly baseline: number;
 }
 
@@ -68,7 +65,7 @@ export function groupedBarsLayout(
       category: g.category,
       x: (x(g.category) ?? 0) + x.bandwidth() / 2,
     })),
-    yTicks: y.ticks(5).map((v) => ({ y: y(v), label: yLabel(v) })),
+    yTicks: yTicks(y, 5, yLabel),
     baseline,
   };
 }

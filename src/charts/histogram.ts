@@ -2,13 +2,10 @@
 // states that reach it (d3-scale; React renders).
 
 import { format, scaleBand, scaleLinear } from 'd3';
+import type { Box, Tick } from './geometry.ts';
 
-export interface HistogramBar {
+export interface HistogramBar extends Box {
   readonly index: number;
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
   readonly count: number;
 }
 
@@ -19,7 +16,7 @@ export function histogramLayout(
   margin = { top: 20, right: 10, bottom: 10, left: 48 },
 ): {
   bars: HistogramBar[];
-  ticks: { y: number; label: string }[];
+  ticks: Tick[];
   baseline: number;
   /** Font size for the bar labels: smaller when many bars share the width. */
   labelSize: number;

@@ -3,17 +3,11 @@
 // events alone, so it holds for any scenario and is tested without a browser.
 
 import { Ev, eventCpu, eventType } from '../machine/events.ts';
-import { pairValue } from '../machine/int64.ts';
 import { topContext } from '../machine/interpreter.ts';
 import type { Instr } from '../machine/isa.ts';
-import {
-  type AnyCell,
-  type Cell,
-  type CounterAnatomy,
-  type PerCpuCell,
-} from '../machine/layout.ts';
+import type { Cell, CounterAnatomy, PerCpuCell } from '../machine/layout.ts';
 import { ctxBase, CTX_CPU, CTX_PC, type Machine } from '../machine/machine.ts';
-import { operandAddress } from '../machine/read.ts';
+import { globalCell, operandAddress, perCpuCell } from '../machine/read.ts';
 
 /** A timeline: the machine, every state (states[i + 1] follows events[i]) and the cursor. */
 export interface Run {
@@ -51,25 +45,6 @@ export function executedAt(run: Run, at: number): Executed | null {
   return { at, ctx, cpu, ins, addr: operandAddress(s, cb, ins) };
 }
 
-/** A global cell by name, or null. */
-export function globalCell(m: Machine, name: string): Cell | null {
-  const c = m.layout.cells.find((x: AnyCell) => x.name === name);
-  return c && !c.perCpu ? c : null;
-}
-
-/** A per-CPU cell by name, or null. */
-export function perCpuCell(m: Machine, name: string): PerCpuCell | null {
-  const c = m.layout.cells.find((x: AnyCell) => x.name === name);
-  return c?.perCpu ? c : null;
-}
-
-/** A global cell's value in a state (s64 cells as one number, or a bigint past 2^53). */
-export function cellValue(s: Int32Array, c: Cell): number | bigint {
-  return c.type === 's64'
-    ? pairValue(s[c.addr] as number, s[c.addr + 1] as number)
-    : (s[c.addr] as number);
-}
-
 /** What the machine's counter is made of, as its program declares it (null: no counter). */
 export function counterOf(m: Machine): CounterAnatomy | null {
   return m.layout.counter;
@@ -82,9 +57,4 @@ export function counterCells(m: Machine): { global: Cell; slots: PerCpuCell } | 
   const slots = perCpuCell(m, a.deltas);
   const global = globalCell(m, a.count);
   return slots && global ? { global, slots } : null;
-}
-
-/** The word index CPU k's element of `v` lives at. */
-export function slotAddr(v: PerCpuCell, k: number): number {
-  return v.base + k * v.stride;
 }

@@ -4,10 +4,7 @@
 // moves: the final state is shown at once.
 
 import { useSyncExternalStore } from 'react';
-// d3-transition adds selection.transition() and .interrupt() as a side effect of its import; the
-// d3 bundle declares itself free of side effects, so a build that only imports from 'd3' drops
-// them. Importing the module here keeps them wherever the charts tween.
-import 'd3-transition';
+import type * as TweensModule from './tweens.ts';
 
 const QUERY = '(prefers-reduced-motion: reduce)';
 
@@ -25,6 +22,41 @@ export function useReducedMotion(): boolean {
     subscribe,
     () => window.matchMedia(QUERY).matches,
     () => false,
+  );
+}
+
+/** What the charts tween with: d3's selection, transition and easing (tweens.ts). */
+export type Tweens = typeof TweensModule;
+
+// The tweens load the first time a chart moves, not with the page: a Step link's first paint
+// shows the final geometry, which React renders, and needs none of d3's transitions (about
+// 8 KB compressed). Until they have loaded a chart shows each state at once, as with reduced
+// motion; with reduced motion they never load.
+let tweens: Tweens | null = null;
+let loading: Promise<void> | null = null;
+const tweensLoaded = new Set<() => void>();
+
+/** Starts loading the tweens (once); the charts that use them render again when they have. */
+export function loadTweens(): void {
+  loading ??= import('./tweens.ts').then((m) => {
+    tweens = m;
+    for (const f of tweensLoaded) f();
+  });
+}
+
+function subscribeTweens(onChange: () => void): () => void {
+  tweensLoaded.add(onChange);
+  return () => {
+    tweensLoaded.delete(onChange);
+  };
+}
+
+/** The tweens once they have loaded, else null (see loadTweens). */
+export function useTweens(): Tweens | null {
+  return useSyncExternalStore(
+    subscribeTweens,
+    () => tweens,
+    () => null,
   );
 }
 

@@ -1,5 +1,7 @@
 // Small SVG pieces shared by the charts.
 
+import type { Tick } from './geometry.ts';
+
 /**
  * A hatch pattern: marks a bar that breaks a rule (red, by default), or a batch a sum missed,
  * so the signal is not colour alone.
@@ -36,15 +38,7 @@ export function Hatch({
 }
 
 /** Horizontal grid lines with their labels on the left. */
-export function YTicks({
-  ticks,
-  x1,
-  x2,
-}: {
-  ticks: readonly { y: number; label: string }[];
-  x1: number;
-  x2: number;
-}) {
+export function YTicks({ ticks, x1, x2 }: { ticks: readonly Tick[]; x1: number; x2: number }) {
   return (
     <>
       {ticks.map((t) => (

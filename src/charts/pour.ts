@@ -2,12 +2,7 @@
 // arc to the global count, where it lands on top of the global bar (or in its figure). Pure, so
 // the path is tested without a browser; CounterChart.tsx moves an element along it.
 
-export interface Box {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-}
+import type { Box } from './geometry.ts';
 
 export interface PourPath {
   readonly from: Box;

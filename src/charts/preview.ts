@@ -4,12 +4,12 @@
 // read, so the home page and the tests compute the same thing without a browser.
 
 import { scaleBand, scaleLinear } from 'd3';
-import { pairValue } from '../machine/int64.ts';
 import { parseSchedule } from '../machine/schedule.ts';
 import { currentState, startTimeline, takeEvents } from '../machine/timeline.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { cellValue, counterCells, type Run, slotAddr } from './history.ts';
+import { cellValue, perCpuValues } from '../machine/read.ts';
+import { counterCells, type Run } from './history.ts';
 import { slotBarsLayout } from './slotBars.ts';
 import {
   PREVIEW_H,
@@ -83,15 +83,7 @@ export function computePreview(sc: Scenario): ScenarioPreview {
 
   const counter = counterCells(m);
   if (counter) {
-    const values: number[] = [];
-    for (let k = 0; k < counter.slots.count; k++) {
-      const a = slotAddr(counter.slots, k);
-      values.push(
-        counter.slots.type === 's64'
-          ? Number(pairValue(s[a] as number, s[a + 1] as number))
-          : (s[a] as number),
-      );
-    }
+    const values = perCpuValues(s, counter.slots).map(Number);
     return {
       id: sc.id,
       witness,
@@ -127,16 +119,7 @@ export function computePreview(sc: Scenario): ScenarioPreview {
       globals.push({ label: cell.label, value: cellValue(s, cell) });
       continue;
     }
-    const values: number[] = [];
-    for (let k = 0; k < cell.count; k++) {
-      const a = cell.base + k * cell.stride;
-      values.push(
-        cell.type === 's64'
-          ? Number(pairValue(s[a] as number, s[a + 1] as number))
-          : (s[a] as number),
-      );
-    }
-    perCpu.push({ label: cell.label, values });
+    perCpu.push({ label: cell.label, values: perCpuValues(s, cell).map(Number) });
   }
   return { id: sc.id, witness, picture: { kind: 'words', globals, perCpu } };
 }

@@ -2,14 +2,12 @@
 // (src/ui/catalogue/ScenarioPreview.tsx), in a module of their own so that drawing a preview laid
 // out at build time imports neither the machine nor d3.
 
+import type { Box } from './geometry.ts';
+
 export const PREVIEW_W = 120;
 export const PREVIEW_H = 64;
 
-export interface PreviewRect {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
+export interface PreviewRect extends Box {
   /** A CPU's bar (its colour), a word's box, or a word whose value is wrong (a torn read). */
   readonly kind: 'bar' | 'box' | 'bad';
   /** The CPU of a bar, else −1. */

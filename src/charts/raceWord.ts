@@ -4,13 +4,21 @@
 // written), the last load or store as an arrow, an update a store overwrote, and the adds made
 // against the adds the word counts. Pure: RaceWord.tsx draws it.
 
-import { pairValue, plus } from '../machine/int64.ts';
+import { plus } from '../machine/int64.ts';
 import { Op } from '../machine/isa.ts';
 import { CTX_CPU, CtxKind } from '../machine/machine.ts';
 import { actorName } from '../machine/narrate.ts';
 import { ctxField } from '../machine/read.ts';
-import { totalTally } from '../scenarios/observe.ts';
-import { cellValue, counterOf, executedAt, globalCell, perCpuCell, type Run } from './history.ts';
+import {
+  cellValue,
+  elementAddr,
+  elementValue,
+  globalCell,
+  perCpuCell,
+  totalTally,
+  wordValue,
+} from '../machine/read.ts';
+import { counterOf, executedAt, type Run } from './history.ts';
 
 export interface RaceWordCell {
   /** "nr_files", or "CPU0's c" for a per-CPU word. */
@@ -21,31 +29,27 @@ export interface RaceWordCell {
   readonly value: number;
 }
 
-function valueAt(s: Int32Array, addr: number, wide: boolean): number {
-  return wide ? Number(pairValue(s[addr] as number, s[addr + 1] as number)) : (s[addr] as number);
-}
-
-/** A value a context loaded from a word and has not stored back yet. */
-export interface Holder {
+/** A context at one of the words, as the chart names and colours it. */
+export interface AtWord {
   readonly ctx: number;
   /** "CPU0", "CPU0's IRQ handler". */
   readonly who: string;
   /** The CPU it is on now (its colour). */
   readonly cpu: number;
-  /** Index into `words`. */
+  /** Index into `words`: the word it touched, holds, or updates (its CPU's own, per CPU). */
   readonly word: number;
+}
+
+/** A value a context loaded from a word and has not stored back yet. */
+export interface Holder extends AtWord {
   readonly value: number;
   /** The word has changed since: storing this copy's result loses that change. */
   readonly stale: boolean;
 }
 
 /** The step shown, when it touched a word. */
-export interface WordAccess {
+export interface WordAccess extends AtWord {
   readonly kind: 'load' | 'store' | 'atomic';
-  readonly ctx: number;
-  readonly who: string;
-  readonly cpu: number;
-  readonly word: number;
   /** The word before and after the step. */
   readonly before: number;
   readonly after: number;
@@ -54,12 +58,7 @@ export interface WordAccess {
 }
 
 /** A context that can touch the words, drawn as a box under the word it updates. */
-export interface Racer {
-  readonly ctx: number;
-  readonly who: string;
-  readonly cpu: number;
-  /** Index into `words`: the one word, or its CPU's own. */
-  readonly word: number;
+export interface Racer extends AtWord {
   /** An interrupt handler (drawn dashed). */
   readonly irq: boolean;
 }
@@ -78,6 +77,10 @@ export interface RaceWordView {
 
 const num = (v: number | bigint) => Number(v);
 
+/** The value of the word (two, when wide) at addr, as a number to draw. */
+const valueAt = (s: Int32Array, addr: number, wide: boolean): number =>
+  num(wordValue(s, addr, wide ? 's64' : 's32'));
+
 /** The words a run races on: the counter's global count, else its per-CPU words; or null. */
 function wordsOf(run: Run): RaceWordCell[] | null {
   const { m } = run;
@@ -95,9 +98,9 @@ function wordsOf(run: Run): RaceWordCell[] | null {
     const wide = v.type === 's64';
     return Array.from({ length: m.cpus }, (_, k) => ({
       label: `CPU${String(k)}'s ${v.label}`,
-      addr: v.base + k * v.stride,
+      addr: elementAddr(v, k),
       wide,
-      value: valueAt(s, v.base + k * v.stride, wide),
+      value: num(elementValue(s, v, k)),
     }));
   }
   return null;

@@ -3,6 +3,7 @@
 // ScalingLines.tsx renders it. Also used for per-CPU efficiency (a ratio instead of a rate).
 
 import { area, line, scaleLinear } from 'd3';
+import { type Tick, yTicks } from './geometry.ts';
 
 export interface LinePoint {
   /** CPUs. */
@@ -21,7 +22,7 @@ export interface LineSeries {
 
 export interface LinesLayout {
   readonly xTicks: readonly { readonly x: number; readonly label: string }[];
-  readonly yTicks: readonly { readonly y: number; readonly label: string }[];
+  readonly yTicks: readonly Tick[];
   readonly series: readonly {
     readonly key: string;
     readonly label: string;
@@ -64,7 +65,7 @@ export function linesLayout(
   const sorted = (s: LineSeries) => [...s.points].sort((a, b) => a.x - b.x);
   return {
     xTicks: xs.map((v) => ({ x: x(v), label: String(v) })),
-    yTicks: y.ticks(5).map((v) => ({ y: y(v), label: yLabel(v) })),
+    yTicks: yTicks(y, 5, yLabel),
     series: series.map((s) => {
       const pts = sorted(s);
       return {

@@ -71,3 +71,32 @@ export function seqWordOf(
 export function seqWordText(w: SeqWordView): string {
   return `${w.label} = ${String(w.value)} (low bits …${w.bits}): ${w.meaning}`;
 }
+
+/** A bit's square in SeqWord.tsx, and the gap after it. */
+export const SEQ_BIT = 26;
+export const SEQ_BIT_GAP = 4;
+/** A name longer than this is cut (with an ellipsis) so that it stops before the bits. */
+const LABEL_CHARS = 24;
+
+/** The word's name as drawn: cut with an ellipsis past LABEL_CHARS. */
+export function seqLabel(label: string): string {
+  return label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label;
+}
+
+/**
+ * Where a word's parts go. One word is a strip of two lines (its name, value and low bits, then
+ * what the value means); several words (percpu-seq-multi's three) take one line each, wider, so
+ * that three of them stay about as tall as one and the counter chart above keeps the picture's
+ * room; there the low bit is marked by its outline alone, and the meaning names it.
+ */
+export function seqWordGeometry(words: number): {
+  readonly W: number;
+  readonly ROW: number;
+  readonly BITS_X: number;
+  readonly MEANING: { readonly x: number; readonly y: number };
+  readonly lowBitLabel: boolean;
+} {
+  return words === 1
+    ? { W: 480, ROW: 64, BITS_X: 280, MEANING: { x: 4, y: 52 }, lowBitLabel: true }
+    : { W: 700, ROW: 34, BITS_X: 200, MEANING: { x: 330, y: 22 }, lowBitLabel: false };
+}

@@ -2,14 +2,11 @@
 // Pure math (d3-scale), so it is tested without a browser; SlotBars.tsx renders it.
 
 import { scaleBand, scaleLinear } from 'd3';
+import { type Box, type Tick, yTicks } from './geometry.ts';
 
-export interface Bar {
+export interface Bar extends Box {
   readonly cpu: number;
   readonly value: number;
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
   /** |value| >= batch: past the threshold (drawn with a hatch, not only a colour). */
   readonly over: boolean;
 }
@@ -20,7 +17,7 @@ export interface SlotBarsLayout {
   /** y of +batch and −batch (null when the scenario has no batch). */
   readonly plusY: number | null;
   readonly minusY: number | null;
-  readonly ticks: readonly { readonly y: number; readonly label: string }[];
+  readonly ticks: readonly Tick[];
 }
 
 export function slotBarsLayout(
@@ -58,16 +55,28 @@ export function slotBarsLayout(
     zeroY,
     plusY: batch === null ? null : y(batch),
     minusY: batch === null ? null : y(-batch),
-    ticks: y.ticks(5).map((t) => ({ y: y(t), label: String(t) })),
+    ticks: yTicks(y, 5),
   };
 }
 
 /**
- * The label under CPU k's bar, or null: "CPU1: 31" while they fit (up to 6 CPUs), then the CPU
- * number alone on every few bars (the values are in the chart's accessible summary).
+ * The label under CPU k's bar, or null: "CPU1: 31" while they fit (up to 6 CPUs, and while the
+ * bars' pitch holds the words: 16 px text, under 9.5 units a character), else "CPU1", then the
+ * CPU number alone on every few bars, as many as fit (the values are in the chart's accessible
+ * summary).
  */
-export function barLabel(cpu: number, value: number, count: number): string | null {
-  if (count <= 6) return `CPU${String(cpu)}: ${String(value)}`;
-  const every = Math.ceil(count / 16);
+export function barLabel(
+  cpu: number,
+  value: number,
+  count: number,
+  pitch = Infinity,
+): string | null {
+  if (count <= 6) {
+    const full = `CPU${String(cpu)}: ${String(value)}`;
+    return full.length * 9.5 <= pitch - 4 ? full : `CPU${String(cpu)}`;
+  }
+  // Every few bars: at most 16 labels, and far enough apart for the widest number.
+  const widest = String(count - 1).length * 9.5 + 6;
+  const every = Math.max(Math.ceil(count / 16), Math.ceil(widest / pitch));
   return cpu % every === 0 ? String(cpu) : null;
 }

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { batchFate, sumSweeps, type SumSweep } from './sumSweep.ts';
 import { foldShort, sweepShort } from './sweepText.ts';
-import { witnessRun } from './testRun.ts';
-import { parseSchedule } from '../machine/schedule.ts';
+import { scheduleRun, witnessRun } from './testRun.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { startSession, takeEvents } from '../store/session.ts';
 
 const sweepAt = (id: string, w: string, at?: number): SumSweep => {
   const [s] = sumSweeps(witnessRun(id, w, at));
@@ -107,14 +105,7 @@ describe('sumSweeps', () => {
       comparer: 0,
       rhs: 100,
     });
-    const s = takeEvents(startSession(sc, params), parseSchedule('1*124 2*124 3*124 0*132'));
-    const run = {
-      m: s.instance.machine,
-      states: s.states,
-      events: s.events,
-      cursor: s.events.length,
-    };
-    const [sweep] = sumSweeps(run);
+    const [sweep] = sumSweeps(scheduleRun(sc, params, '1*124 2*124 3*124 0*132'));
     expect(sweep?.returned).toBe(124);
     expect(sweepShort(sweep as SumSweep)).toBe("CPU0's sum returned 124");
   });

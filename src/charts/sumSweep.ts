@@ -8,7 +8,8 @@ import { actorName } from '../machine/narrate.ts';
 import { minus, pairValue, plus } from '../machine/int64.ts';
 import { Kind, Mode, Op, writesMemory } from '../machine/isa.ts';
 import { ctxBase, CTX_DONE, CTX_RETRIES, type Machine } from '../machine/machine.ts';
-import { cellValue, counterCells, executedAt, globalCell, type Run, slotAddr } from './history.ts';
+import { cellValue, elementAddr, globalCell } from '../machine/read.ts';
+import { counterCells, executedAt, type Run } from './history.ts';
 
 /** One delta the sum has read in this pass. */
 export interface SlotRead {
@@ -176,7 +177,7 @@ export function sumSweeps(run: Run): SumSweep[] {
       if (
         f.resetAt < 0 &&
         f.ctx === x.ctx &&
-        x.addr === slotAddr(cells.slots, f.cpu) &&
+        x.addr === elementAddr(cells.slots, f.cpu) &&
         writesMemory(x.ins.op)
       )
         f.resetAt = i;
@@ -184,7 +185,7 @@ export function sumSweeps(run: Run): SumSweep[] {
     if (x.ins.kind === Kind.Fold) {
       const amount = minus(cellValue(after, cells.global), cellValue(before, cells.global));
       // A fold that clears the delta in the same step (one cmpxchg) resets it at once.
-      const a = slotAddr(cells.slots, x.cpu);
+      const a = elementAddr(cells.slots, x.cpu);
       folds.push({
         ctx: x.ctx,
         cpu: x.cpu,

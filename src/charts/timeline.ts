@@ -1,13 +1,10 @@
 // Layout of the step timeline: one lane per CPU, one mark per step, coloured by kind.
 
 import { scaleBand, scaleLinear } from 'd3';
+import type { Box } from './geometry.ts';
 
-export interface Mark {
+export interface Mark extends Box {
   readonly index: number;
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
   readonly kind: number;
 }
 

@@ -8,8 +8,8 @@ import { pairValue, plus } from '../machine/int64.ts';
 import { Op } from '../machine/isa.ts';
 import { type Cell } from '../machine/layout.ts';
 import { actorName } from '../machine/narrate.ts';
-import { totalTally } from '../scenarios/observe.ts';
-import { cellValue, executedAt, type Run } from './history.ts';
+import { cellValue, totalTally } from '../machine/read.ts';
+import { executedAt, type Run } from './history.ts';
 
 export interface HalfRead {
   readonly half: 'lo' | 'hi';
@@ -130,4 +130,31 @@ export function tornText(v: TornReadView): string {
   const first = v.halves[0];
   const truths = [...new Set(v.halves.map((h) => String(h.truth)))].join(' then ');
   return `${v.who} read ${v.cell} in two halves: ${halves}. Together: ${String(v.formed)}; the true value was ${truths}${v.torn && first ? `: torn, ${offBy(v.formed, first.truth)}` : ''}.`;
+}
+
+/** The torn-read picture's drawn size at least (TornRead.tsx grows it to its box). */
+export const TORN_MIN = { width: 480, height: 210 } as const;
+
+/**
+ * Where TornRead.tsx puts its parts in a box of `size`: two rows (the high half, then the low)
+ * and the verdict under them share the height; each half's box takes about a third of the
+ * width, its stamps to the right of it.
+ */
+export function tornReadLayout(size?: { readonly width: number; readonly height: number }): {
+  readonly width: number;
+  readonly height: number;
+  readonly rowH: number;
+  readonly boxW: number;
+  readonly boxH: number;
+} {
+  const width = size?.width ?? TORN_MIN.width;
+  const height = Math.max(TORN_MIN.height, size?.height ?? TORN_MIN.height);
+  const rowH = Math.min(150, (height - 80) / 2);
+  return {
+    width,
+    height,
+    rowH,
+    boxW: Math.max(170, Math.min(300, width * 0.36)),
+    boxH: Math.max(36, rowH - 34),
+  };
 }

@@ -2,13 +2,14 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import { formatError, LineMap } from '../lang/source.ts';
 import { findScenario, catalogue, openProgram } from '../scenarios/index.ts';
 import { ParamError, resolveParams, splitAssignment } from '../scenarios/params.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 import { UsageError } from './errors.ts';
 import { didYouMean } from './suggest.ts';
+import { messageOf } from '../machine/errors.ts';
 
 /**
  * A command's arguments through node:util parseArgs, strictly (an unknown option is an error),
@@ -28,7 +29,7 @@ export function parseCommand<const O extends NonNullable<ParseArgsConfig['option
 
 /** node:util's parse errors in the lab's words, one line each, with the option they are about. */
 function usageMessage(e: unknown, names: readonly string[]): string {
-  const message = e instanceof Error ? e.message : String(e);
+  const message = messageOf(e);
   const unknown = /^Unknown option '([^']+)'/.exec(message);
   if (unknown) {
     const typed = (unknown[1] ?? '').replace(/^-+/, '');
@@ -75,7 +76,7 @@ export function programArg(path: string): {
   try {
     source = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UsageError(`cannot read ${path}: ${messageOf(e)}`);
   }
   // Opened, so the live CPUs on worker threads are handed the same program.
   const r = openProgram(source);

@@ -1,19 +1,49 @@
-// The command line as a user runs it: a real process, its stdout, stderr and exit status.
+// The command line as a user runs it: a real process, its stdout, stderr and exit status. The
+// processes run the CLI bundled (test/labBundle.ts says why); the first test runs it as
+// `npm run lab` does, through tsx, CPU threads included.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { labBundle } from '../../test/labBundle.ts';
 import { defaultCpus } from '../live/specs.ts';
 import { catalogue } from '../scenarios/index.ts';
 
-function lab(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    encoding: 'utf8',
-  });
+const bundle = labBundle();
+afterAll(() => {
+  bundle.remove();
+});
+
+function run(command: readonly string[], args: readonly string[]) {
+  const r = spawnSync(process.execPath, [...command, ...args], { encoding: 'utf8' });
   return { status: r.status, out: r.stdout, err: r.stderr };
 }
+
+function lab(...args: string[]) {
+  return run([bundle.main], args);
+}
+
+describe('lab through tsx, as npm run lab starts it', () => {
+  const tsx = (...args: string[]) => run(['--import', 'tsx', 'src/cli/main.ts'], args);
+
+  it('lists the catalogue as the bundle does, and races CPU threads started through tsx', () => {
+    const list = tsx('list', '--json');
+    expect(list.status, list.err).toBe(0);
+    expect(list.out).toBe(lab('list', '--json').out);
+    const live = tsx('live', 'global-atomic', '--cpus', '2', '--seconds', '0.2', '--json');
+    expect(live.status, live.err).toBe(0);
+    expect(JSON.parse(live.out)).toMatchObject({
+      cpus: 2,
+      engine: 'compiled',
+      stopped: true,
+      terminal: true,
+      lost: 0,
+      violations: [],
+    });
+  });
+});
 
 /** Runs `lab` with `--json` among `args`, expects exit 0 and returns the parsed document. */
 function labJson(...args: string[]): unknown {

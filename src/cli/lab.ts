@@ -3,7 +3,9 @@
 // message (as {"error": {message, position}} with --json); a run that finds a violation is a
 // successful run and exits 0.
 
+import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from '../explore/limits.ts';
 import { MachineFault } from '../machine/interpreter.ts';
+import { DEFAULT_MAX_STEPS } from '../machine/randomRun.ts';
 import { benchCommand } from './commands/bench.ts';
 import { exploreCommand } from './commands/explore.ts';
 import { checkCommand } from './commands/check.ts';
@@ -44,11 +46,11 @@ Options:
   --preset name      start from a named parameter set (e.g. kernel)
   --memory sc|tso    the memory model (as --set memory=…): sc, or x86-TSO with store buffers
   --json             machine-readable output
-  --max-steps N      (random) give up on a run after N events (default 100000)
-  --workers N        (explore) threads that search together, 1 to 8 (default: the cores from 4
+  --max-steps N      (random) give up on a run after N events (default ${DEFAULT_MAX_STEPS})
+  --workers N        (explore) threads that search together, 1 to ${MAX_SHARDS} (default: the cores from 4
                      cores, else 1); the answer is the same with any number
   --max-states N     (explore) stop, marked incomplete, after N states (default: no limit)
-  --max-memory MB    (explore) stop, marked incomplete, at this much memory (default 1024)
+  --max-memory MB    (explore) stop, marked incomplete, at this much memory (default ${DEFAULT_MAX_MEMORY_MB})
   --simplest         (explore) stop after the cheapest level with a violation: its simplest witness
   --symmetry         (explore) one state per renaming of CPUs that run the same programs
   --por              (explore) a CPU's private step alone when nothing can interfere

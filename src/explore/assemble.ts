@@ -10,19 +10,26 @@ import type {
   LivelockReport,
   Outcome,
   PathViolation,
+  SearchFigures,
   Witness,
-} from './explore.ts';
+} from './result.ts';
 import { capRetries, type SearchSetup } from './setup.ts';
 import type { ShardBroken, ShardOutcome, StopReason } from './shard.ts';
 
-/** What one shard reports at the end of a run. */
-export interface ShardReport {
+/** What one shard reports at the end of a run: what it found, and its part of the figures. */
+export interface ShardReport extends SearchFigures {
   readonly outcomes: readonly ShardOutcome[];
   readonly broken: readonly ShardBroken[];
-  readonly states: number;
-  readonly transitions: number;
-  readonly depth: number;
-  readonly bytes: number;
+}
+
+/** The run's figures from its shards': states, transitions and bytes add up; depth is the most. */
+export function totalFigures(parts: readonly SearchFigures[]): SearchFigures {
+  return {
+    states: parts.reduce((n, r) => n + r.states, 0),
+    transitions: parts.reduce((n, r) => n + r.transitions, 0),
+    depth: parts.reduce((d, r) => Math.max(d, r.depth), 0),
+    bytes: parts.reduce((n, r) => n + r.bytes, 0),
+  };
 }
 
 /** The cheapest path's parent (a node ref, −1 at the root) and event of every node. */
@@ -169,13 +176,7 @@ export function assemble(
   return {
     complete: stopped === null,
     stopped,
-    stats: {
-      states: reports.reduce((n, r) => n + r.states, 0),
-      transitions: reports.reduce((n, r) => n + r.transitions, 0),
-      ms: run.ms,
-      depth: reports.reduce((d, r) => Math.max(d, r.depth), 0),
-      bytes: reports.reduce((n, r) => n + r.bytes, 0),
-    },
+    stats: { ...totalFigures(reports), ms: run.ms },
     reductions: setup.reductions,
     outcomes,
     always: alwaysOut,

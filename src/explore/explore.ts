@@ -14,10 +14,10 @@
 // (CHESS's preemption bound).
 //
 // The search runs level by level, a level being the nodes of one cost (shard.ts); here in one
-// thread, in parallel.ts on several with the same answer. Nodes are stored compactly
+// thread, in shards/ on several with the same answer. Nodes are stored compactly
 // (visited.ts), queued by cost (queue.ts), and the search stops, incomplete, at a state or
 // memory budget. Two reductions are opt-in: symmetry.ts and por.ts. The answer is put together
-// from what the search found in assemble.ts.
+// from what the search found in assemble.ts; what it answers is typed in result.ts.
 
 import { pathOf, type PathIndex, assemble } from './assemble.ts';
 import { DEFAULT_MAX_MEMORY_MB } from './limits.ts';
@@ -25,92 +25,12 @@ import { findLivelocks, type Graph } from './livelock.ts';
 import { type Bounds, type ReductionUse, searchSetup } from './setup.ts';
 import { interventionsOf, Shard, type StopReason } from './shard.ts';
 import { MAX_NODES } from './visited.ts';
-import type { Observables, Params, Scenario } from '../scenarios/types.ts';
-import type { Violation } from '../scenarios/outcome.ts';
+import type { Params, Scenario } from '../scenarios/types.ts';
+import type { ExploreOptions, ExploreResult, LivelockReport } from './result.ts';
 
-export type { Bounds, ReductionUse, StopReason };
-
-/** How far a run has got, every 4096 expanded nodes. */
-export interface ExploreProgress {
-  readonly states: number;
-  readonly transitions: number;
-  /** The most steps on an expanded node's cheapest path. */
-  readonly depth: number;
-  /** Memory held by the visited set and the queue. */
-  readonly bytes: number;
-  readonly ms: number;
-}
-
-export interface ExploreOptions {
-  /** Stop (incomplete) after this many nodes; no limit by default. */
-  readonly maxStates?: number;
-  /** Stop (incomplete) when the visited set and queue hold this many MB; 1024 by default. */
-  readonly maxMemoryMB?: number;
-  /**
-   * Stop at the first violation. States are expanded cheapest first (fewest interventions, then
-   * switches, then steps), so it is the simplest one: what iterative deepening on the bounds
-   * would find, without re-exploring.
-   */
-  readonly simplest?: boolean;
-  /** Keep one state per class of states that differ by a renaming of identical CPUs. */
-  readonly symmetry?: boolean;
-  /** Explore a CPU's private step alone when nothing else can interfere with it. */
-  readonly por?: boolean;
-  /** Called every 4096 expanded states; returning true cancels (the result is incomplete). */
-  readonly progress?: (p: ExploreProgress) => boolean;
-}
-
-export interface Witness {
-  readonly events: readonly number[];
-  readonly interventions: number;
-  readonly switches: number;
-}
-
-/** An invariant broken on the way to an outcome, at `step` (events applied; 0: the start). */
-export interface PathViolation extends Violation {
-  readonly step: number;
-}
-
-export interface Outcome {
-  readonly observables: Observables;
-  /** Final invariants the end state breaks, then always-invariants broken on the way. */
-  readonly violations: readonly (Violation | PathViolation)[];
-  /** False for a stuck state: not finished, and nothing but itself can follow (a deadlock). */
-  readonly terminal: boolean;
-  readonly witness: Witness;
-  /** How many distinct end nodes gave this outcome. */
-  states: number;
-}
-
-export interface AlwaysViolation extends Violation {
-  /** The cheapest path to the first state that breaks it. */
-  readonly witness: Witness;
-}
-
-export interface LivelockReport {
-  /** The cheapest path to the first state of the cycle. */
-  readonly witness: Witness;
-  /** A fair cycle from that state back to it, in which a sum keeps running and never returns. */
-  readonly cycle: readonly number[];
-}
-
-export interface ExploreResult {
-  readonly complete: boolean;
-  readonly stopped: StopReason | null;
-  readonly stats: {
-    states: number;
-    transitions: number;
-    ms: number;
-    depth: number;
-    bytes: number;
-  };
-  /** Present for the reductions that were asked for. */
-  readonly reductions: { readonly symmetry?: ReductionUse; readonly por?: ReductionUse };
-  readonly outcomes: readonly Outcome[];
-  readonly always: readonly AlwaysViolation[];
-  /** Found only in complete explorations (a cycle needs the whole graph). */
-  readonly livelocks: readonly LivelockReport[];
-}
+// The explorer's entry also names what it is asked and answers (declared in setup.ts, shard.ts
+// and result.ts), for callers that need no more of it.
+export type { Bounds, ExploreOptions, ExploreResult, ReductionUse, StopReason };
 
 /** Explores `sc` with parameters `params` within `bounds`, in this thread. */
 export function explore(
@@ -139,7 +59,7 @@ export function explore(
   };
   // Level by level, cheapest first (shard.ts): one shard ranks a level's nodes in its own order.
   // Limits on states and simplest runs stop between levels, so that how far a run got does not
-  // depend on how many shards searched it (parallel.ts decides the same way).
+  // depend on how many shards searched it (shards/worker.ts decides the same way).
   let stopped: StopReason | null = null;
   let ranked = 0;
   for (;;) {

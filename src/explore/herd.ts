@@ -1,8 +1,8 @@
 // Explore's answer for a program with a final condition, in herd7's words (src/lang/herdAnswer.ts):
-// the end states the explorer reached, each counted once. herd7 counts executions; under sc and
-// tso the lab counts end states, and the answer's Model line says so (docs/language.md).
+// the end states the explorer reached, each counted once, and the Model line says so. herd7
+// counts executions: `lab check` recounts them with the axiomatic engine where it can.
 
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import { type EndState, herdAnswer, type HerdAnswer } from '../lang/herdAnswer.ts';
 import { apply } from '../machine/events.ts';
 import { initialState } from '../machine/interpreter.ts';

@@ -1,10 +1,55 @@
-// An exploration's result as plain JSON-able data: observables as JSON values, witnesses as
-// schedule strings. The CLI prints it (`lab explore --json`) and the explore worker returns it to
-// the page, so both say the same thing the same way.
+// An exploration as plain JSON-able data: what the page asks the explore worker (ExploreRequest)
+// and the result, with observables as JSON values and witnesses as schedule strings. The CLI
+// prints it (`lab explore --json`) and the explore worker returns it to the page, so both say
+// the same thing the same way; the Explore store holds these types without knowing the worker.
 
 import { formatSchedule } from '../machine/schedule.ts';
 import { jsonObservables } from '../scenarios/outcome.ts';
-import type { ExploreResult, ReductionUse, StopReason } from './explore.ts';
+import type { Budget } from '../machine/budget.ts';
+import type { ScenarioRequest } from '../scenarios/index.ts';
+import type { HerdVerdict } from './herd.ts';
+import type { ExploreResult } from './result.ts';
+import type { Bounds } from './setup.ts';
+
+/** An exploration's bounds as JSON carries them: null, not Infinity, for no bound on switches. */
+export type BoundsJson = Budget & { readonly switches: number | null };
+
+/** The bounds the explorer takes for bounds from JSON. */
+export function boundsOfJson(b: BoundsJson): Bounds {
+  return { ...b, switches: b.switches ?? Infinity };
+}
+
+export interface ExploreRequest extends ScenarioRequest {
+  /** Parameter overrides as text, as links and --set carry them. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The interventions a path may make; switches null for no bound. */
+  readonly bounds: BoundsJson;
+  /** Stop, incomplete, after this many states (null: no limit). */
+  readonly maxStates: number | null;
+  /** Stop, incomplete, at this much memory (MB; the explorer's default when left out). */
+  readonly maxMemoryMB?: number;
+  readonly symmetry?: boolean;
+  readonly por?: boolean;
+  /** Workers that search together (1 when left out); more than the page can run are fewer. */
+  readonly workers?: number;
+}
+
+/**
+ * What a run returns: the exploration as JSON-able data (src/explore/json.ts), herd7's verdict
+ * where the program has a final condition (a litmus test), and under memory tso which outcomes
+ * only the store buffers reach.
+ */
+export type ExploreSummary = ExploreJson & {
+  readonly herd: HerdVerdict | null;
+  /**
+   * Under memory tso: for each outcome, whether no sequentially consistent run reaches it (an
+   * exploration of the same program and bounds under sc). Null under sc, or when either run
+   * stopped short (a missing outcome would then prove nothing).
+   */
+  readonly onlyUnderTso: readonly boolean[] | null;
+  /** How many workers searched: the cores where the page may share memory, else one. */
+  readonly workers: number;
+};
 
 export interface OutcomeJson {
   readonly observables: Record<string, unknown>;
@@ -24,18 +69,11 @@ export interface OutcomeJson {
   readonly states: number;
 }
 
-export interface ExploreJson {
-  readonly complete: boolean;
-  /** Why an incomplete run stopped. */
-  readonly stopped: StopReason | null;
-  readonly stats: {
-    readonly states: number;
-    readonly transitions: number;
-    readonly ms: number;
-    readonly depth: number;
-    readonly bytes: number;
-  };
-  readonly reductions: { readonly symmetry?: ReductionUse; readonly por?: ReductionUse };
+/** An ExploreResult as JSON: its figures as they are, its witnesses as schedule strings. */
+export interface ExploreJson extends Pick<
+  ExploreResult,
+  'complete' | 'stopped' | 'stats' | 'reductions'
+> {
   readonly outcomes: readonly OutcomeJson[];
   readonly always: readonly {
     readonly id: string;

@@ -5,7 +5,7 @@
 // cheapest cost waiting form a *level* that can be expanded together: nothing they find costs as
 // little as they do. Run on several threads, each shard owns the nodes a hash of their state
 // gives it, expands its part of each level, and hands the successors it finds for another shard's
-// nodes to that shard through a buffer; a barrier separates the levels (parallel.ts).
+// nodes to that shard through a buffer; a barrier separates the levels (shards/).
 //
 // The answer must not depend on the number of shards. Ties are broken as one thread would break
 // them: a level's nodes are expanded in the order of their *discovery key* (the rank of the node

@@ -1,23 +1,13 @@
 // The counter's invariants, by name: what every percpu_counter design is judged by, written once
 // against the program's counter declaration. `invariant final no-lost-update;` names one.
 
-import { memo } from '../machine/memo.ts';
-import { distance, pairValue } from '../machine/int64.ts';
+import { distance } from '../machine/int64.ts';
 import { counterReaders } from './counter.ts';
 import type { Machine } from '../machine/machine.ts';
-import type { CompiledProgram } from './compile.ts';
-import { counterReading, counterValue, elementValue, exactValue, readerOf } from './evaluate.ts';
+import { elementValue, pairAt, perCpuNamed, resultAt } from '../machine/read.ts';
+import type { CompiledProgram, LangInvariant } from './compiled.ts';
+import { counterReading, counterValue, exactValue, readerOf } from './evaluate.ts';
 import { LangFault, type Span } from './source.ts';
-
-export interface LangInvariant {
-  readonly id: string;
-  readonly when: 'final' | 'always';
-  readonly description: string;
-  /** Why state s breaks it, or null. */
-  readonly check: (m: Machine, s: Int32Array) => string | null;
-  /** It reads only what sums and reads returned (Explore's partial-order reduction may use it). */
-  readonly reads?: 'results';
-}
 
 const str = (v: bigint | number) => String(v);
 
@@ -114,14 +104,14 @@ export function builtinInvariant(
           // The fast path reads the slots as numbers; a value past 2^53 goes the BigInt way.
           let initial: bigint | null = null;
           for (const t of summers) {
-            const sum = slotAt(m, `@sum:${t}`);
-            const win = slotAt(m, `@window:${t}`);
+            const sum = resultAt(m, `@sum:${t}`);
+            const win = resultAt(m, `@window:${t}`);
             const n = s[sum] as number;
             for (let i = 0; i < n; i++) {
               initial ??= initialValue(p, m, s);
-              const v = big(s, sum + 1 + 2 * i);
-              const x = initial + big(s, win + 1 + 4 * i);
-              const y = initial + big(s, win + 3 + 4 * i);
+              const v = BigInt(pairAt(s, sum + 1 + 2 * i));
+              const x = initial + BigInt(pairAt(s, win + 1 + 4 * i));
+              const y = initial + BigInt(pairAt(s, win + 3 + 4 * i));
               const lo = x < y ? x : y;
               const hi = x < y ? y : x;
               if (v < lo || v > hi) {
@@ -147,15 +137,11 @@ export function builtinInvariant(
         when,
         description: `Every per-CPU delta stays within −batch < delta < batch (batch ${str(batch)})`,
         check: (m, s) => {
-          const { base, stride, wide } = elementsOf(m, deltas);
+          const cell = perCpuNamed(m, deltas);
           const b = Number(batch);
           for (let k = 0; k < m.cpus; k++) {
-            const at = base + k * stride;
-            const v = wide ? pairValue(s[at] as number, s[at + 1] as number) : (s[at] as number);
-            if (v >= b || v <= -b) {
-              const shown = elementValue(m, s, deltas, k);
-              return `CPU${k}'s delta is ${str(shown)}, not within ±${str(batch)}`;
-            }
+            const v = elementValue(s, cell, k);
+            if (v >= b || v <= -b) return `CPU${k}'s delta is ${str(v)}, not within ±${str(batch)}`;
           }
           return null;
         },
@@ -182,44 +168,6 @@ export function builtinInvariant(
 
 // ---- fast reads for the invariants judged at every state ----------------------------------------
 
-const slotCache = new WeakMap<Machine, Map<string, number>>();
-
-/** Each result slot's count word in a state of machine m, by name. */
-function slotsOf(m: Machine): Map<string, number> {
-  return new Map(m.layout.results.map((r) => [r.name, m.resOff + r.offset]));
-}
-
-/** Where result slot `name` starts in a state of machine m (its count word). */
-function slotAt(m: Machine, name: string): number {
-  const at = memo(slotCache, m, slotsOf).get(name);
-  if (at === undefined) throw new Error(`no result slot ${name}`);
-  return at;
-}
-
-interface Elements {
-  readonly base: number;
-  readonly stride: number;
-  readonly wide: boolean;
-}
-
-const elementCache = new WeakMap<Machine, Map<string, Elements>>();
-
-/** Every per-CPU variable of machine m: where its elements are, and whether each is two words. */
-function elementsIn(m: Machine): Map<string, Elements> {
-  return new Map(
-    m.layout.cells
-      .filter((c) => c.perCpu)
-      .map((c) => [c.name, { base: c.base, stride: c.stride, wide: c.type === 's64' }]),
-  );
-}
-
-/** Where per-CPU variable `name`'s elements are, and whether each is two words. */
-function elementsOf(m: Machine, name: string): Elements {
-  const e = memo(elementCache, m, elementsIn).get(name);
-  if (!e) throw new Error(`no per-CPU variable ${name}`);
-  return e;
-}
-
 const initialCache = new WeakMap<Machine, bigint>();
 
 /** The counter's value at the start (the machine's initial memory): the same for every state. */
@@ -231,8 +179,4 @@ function initialValue(p: CompiledProgram, m: Machine, s: Int32Array): bigint {
     initialCache.set(m, v);
   }
   return v;
-}
-
-function big(s: Int32Array, at: number): bigint {
-  return BigInt(pairValue(s[at] as number, s[at + 1] as number));
 }

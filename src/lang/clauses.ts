@@ -5,41 +5,19 @@
 
 import type { Machine } from '../machine/machine.ts';
 import { childExprs, type Expr, type Item, type Stmt } from './ast.ts';
-import { builtinInvariant, type LangInvariant } from './builtins.ts';
-import type { CompiledProgram } from './compile.ts';
-import { type ClauseValue, locationText, readerOf, recorded, type Scalar } from './evaluate.ts';
+import { builtinInvariant } from './builtins.ts';
+import type {
+  ClauseValue,
+  CompiledProgram,
+  Condition,
+  LangInvariant,
+  LangObservable,
+  ProgramClauses,
+  Scalar,
+} from './compiled.ts';
+import { locationText, readerOf } from './evaluate.ts';
+import { readResults } from '../machine/read.ts';
 import { LangFault } from './source.ts';
-
-export interface LangObservable {
-  readonly name: string;
-  readonly description: string;
-  readonly read: (m: Machine, s: Int32Array) => ClauseValue;
-}
-
-/** herd7's final condition: `exists P`, `~exists P` or `forall P`. */
-export interface Condition {
-  readonly quantifier: 'exists' | '~exists' | 'forall';
-  /** As written, e.g. "(0:r0=0 /\ 1:r0=0)". */
-  readonly text: string;
-  /** The proposition, for printing it as herd7 does. */
-  readonly prop: Expr;
-  readonly holds: (m: Machine, s: Int32Array) => boolean;
-}
-
-export interface ProgramClauses {
-  readonly observables: readonly LangObservable[];
-  readonly invariants: readonly LangInvariant[];
-  readonly condition: Condition | null;
-  /** herd7's `filter`: end states that fail it are not counted. */
-  readonly filter: ((m: Machine, s: Int32Array) => boolean) | null;
-  /** What herd7 prints of an end state: the `locations` and what the condition reads, sorted. */
-  readonly herdLocations: readonly {
-    readonly text: string;
-    /** A register (`1:r0`), printed as it is; else memory, printed `[x]`. */
-    readonly register: boolean;
-    readonly read: (m: Machine, s: Int32Array) => Scalar;
-  }[];
-}
 
 const num = (v: bigint): number | bigint =>
   v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
@@ -64,9 +42,9 @@ export function clausesOf(p: CompiledProgram): ProgramClauses {
         ? `every value recorded as ${name}`
         : `the value recorded as ${name} (none until it is)`,
       read: (m, s) => {
-        const v = recorded(m, s, name);
-        if (many) return v.map(num);
-        return v.length === 0 ? null : num(v[v.length - 1] as bigint);
+        const v = readResults(m, s, name);
+        if (many) return v;
+        return v.length === 0 ? null : (v[v.length - 1] as number | bigint);
       },
     };
   };

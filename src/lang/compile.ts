@@ -5,22 +5,18 @@
 
 import { Op, POINTER_BASE, type Program as MachineProgram } from '../machine/isa.ts';
 import type { LayoutOptions, ResultSlot } from '../machine/layout.ts';
-import {
-  compile as compileMachine,
-  type Machine,
-  type MemoryModel,
-  type TaskSpec,
-} from '../machine/machine.ts';
-import type { Expr, Item, Program } from './ast.ts';
-import { type Anatomy, resolveAnatomy } from './anatomy.ts';
+import { compile as compileMachine, type MemoryModel, type TaskSpec } from '../machine/machine.ts';
+import type { Expr, Program } from './ast.ts';
+import { resolveAnatomy } from './anatomy.ts';
 import { type Draft, Emitter } from './emit.ts';
 import type { GenContext, PassInfo, SlotRef } from './gen.ts';
 import { loopsNeedingBounds } from './loops.ts';
-import { LIMITS, Module, type Storage, type ThreadItem } from './module.ts';
+import { LIMITS, Module, type Storage, type StructObject, type ThreadItem } from './module.ts';
 import { parse } from './parser.ts';
 import { LangFault, type LangError, LineMap } from './source.ts';
 import { StmtGen } from './statements.ts';
-import { clausesOf, type ProgramClauses } from './clauses.ts';
+import { clausesOf } from './clauses.ts';
+import type { CompiledProgram, CompiledThread } from './compiled.ts';
 import { wordsOf } from './types.ts';
 
 export interface CompileOptions {
@@ -36,39 +32,6 @@ export interface CompileOptions {
    * RCU compiles to the model's events instead of the machine's grace periods.
    */
   readonly memory?: MemoryModel | 'lkmm';
-}
-
-export interface CompiledThread {
-  readonly name: string;
-  readonly role: 'P' | 'IRQ' | 'NMI';
-  readonly index: number;
-  readonly cpu: number;
-  /** The machine context that runs it. */
-  readonly ctx: number;
-}
-
-export interface CompiledProgram {
-  /** The litmus name, or "program". */
-  readonly name: string;
-  readonly source: string;
-  readonly ast: Program;
-  readonly module: Module;
-  readonly machine: Machine;
-  readonly anatomy: Anatomy | null;
-  readonly threads: readonly CompiledThread[];
-  /** Result slots by name: record() names, `@sum:P1`, `@window:P1`. */
-  readonly slots: ReadonlyMap<string, ResultSlot>;
-  /** How many values each record() name may take (1: a single value, or null). */
-  readonly recordCounts: ReadonlyMap<string, number>;
-  /** Notes for listing lines (1-based), such as what a barrier does on this machine. */
-  readonly notes: ReadonlyMap<number, readonly string[]>;
-  /** The amount of every add of the counter. */
-  readonly addAmounts: readonly bigint[];
-  /** The final clause items, as written. */
-  readonly clauseItems: readonly Item[];
-  /** The observables, invariants and condition they make. */
-  readonly clauses: ProgramClauses;
-  readonly lines: LineMap;
 }
 
 export type CompileResult =
@@ -316,7 +279,7 @@ function writeInitials(mod: Module, initial: Int32Array): void {
 
 type Target =
   | { readonly k: 'storage'; readonly st: Storage; readonly cpu: number | null }
-  | { readonly k: 'struct'; readonly obj: import('./module.ts').StructObject };
+  | { readonly k: 'struct'; readonly obj: StructObject };
 
 /** What an initial-state target names: `x`, `fbc.count`, `per_cpu(c, 1)`, `*per_cpu_ptr(p, 1)`. */
 function targetOf(mod: Module, e: Expr): Target {

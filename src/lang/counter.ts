@@ -5,7 +5,7 @@
 
 import { unwrap32 } from '../machine/int64.ts';
 import type { Machine } from '../machine/machine.ts';
-import type { CompiledProgram } from './compile.ts';
+import type { CompiledProgram } from './compiled.ts';
 import { counterReading, exactValue, readerOf } from './evaluate.ts';
 
 export interface CounterRead {

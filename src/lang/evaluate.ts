@@ -2,90 +2,33 @@
 // and invariants (`fbc.count + per_cpu(fbc.counters, 0) == exact`, `1:r0 = 0 /\ x = 1`), turned
 // into functions of a machine state. Names are resolved when the clause is compiled; addresses
 // when a state is read, from the machine's own layout (a live run's padded layout places cells
-// elsewhere than the model's compact one).
+// elsewhere than the model's compact one), through the machine's readers (machine/read.ts);
+// the language computes in bigint, so each value read becomes one here.
 
-import { memo } from '../machine/memo.ts';
-import { pairValue, unwrap32 } from '../machine/int64.ts';
-import type { AnyCell, Cell, PerCpuCell, ResultSlot } from '../machine/layout.ts';
+import { unwrap32 } from '../machine/int64.ts';
 import { POINTER_BASE } from '../machine/isa.ts';
 import {
   cpuBase,
   ctxBase,
   CPU_IRQS,
   CPU_NMIS,
-  CTX_REGS,
   CTX_RETRIES,
-  CTX_TALLY,
   type Machine,
 } from '../machine/machine.ts';
+import {
+  globalNamed,
+  readCell,
+  readElement,
+  readResults,
+  registerValue,
+  totalTally,
+} from '../machine/read.ts';
 import type { Expr, Stmt } from './ast.ts';
-import type { CompiledProgram } from './compile.ts';
+import type { CompiledProgram, Scalar } from './compiled.ts';
 import { foldBinary, type Storage } from './module.ts';
 import { didYouMean, LangFault } from './source.ts';
 
-/** A value read from a state; null where there is none yet (a record() not made). */
-export type Scalar = bigint | null;
 export type Reader = (m: Machine, s: Int32Array) => Scalar;
-
-/** An observable's value: a number, a list (a record() made several times), or null. */
-export type ClauseValue = number | bigint | readonly (number | bigint)[] | null;
-
-const cellCache = new WeakMap<Machine, Map<string, AnyCell>>();
-
-function cellsByName(m: Machine): Map<string, AnyCell> {
-  return new Map(m.layout.cells.map((x) => [x.name, x]));
-}
-
-function cellNamed(m: Machine, name: string): AnyCell {
-  const c = memo(cellCache, m, cellsByName).get(name);
-  if (!c) throw new Error(`no cell ${name}`);
-  return c;
-}
-
-function wordValue(s: Int32Array, cell: AnyCell, addr: number): bigint {
-  return cell.type === 's64'
-    ? BigInt(pairValue(s[addr] as number, s[addr + 1] as number))
-    : BigInt(s[addr] as number);
-}
-
-/** A global cell's value in state s. */
-export function cellValue(m: Machine, s: Int32Array, name: string): bigint {
-  const c = cellNamed(m, name) as Cell;
-  return wordValue(s, c, c.addr);
-}
-
-/** CPU k's element of a per-CPU variable in state s. */
-export function elementValue(m: Machine, s: Int32Array, name: string, k: number): bigint {
-  const c = cellNamed(m, name) as PerCpuCell;
-  return wordValue(s, c, c.base + k * c.stride);
-}
-
-function slotOf(m: Machine, name: string): ResultSlot {
-  const slot = m.layout.results.find((r) => r.name === name);
-  if (!slot) throw new Error(`no result slot ${name}`);
-  return slot;
-}
-
-/** The values recorded in a result slot. */
-export function recorded(m: Machine, s: Int32Array, name: string): bigint[] {
-  const slot = slotOf(m, name);
-  const at = m.resOff + slot.offset;
-  const n = s[at] as number;
-  const out: bigint[] = [];
-  for (let i = 0; i < n; i++)
-    out.push(BigInt(pairValue(s[at + 1 + 2 * i] as number, s[at + 2 + 2 * i] as number)));
-  return out;
-}
-
-/** Σ of every context's tally: what the adds have added so far. */
-export function tallies(m: Machine, s: Int32Array): bigint {
-  let t = 0n;
-  for (let c = 0; c < m.contexts; c++) {
-    const at = ctxBase(m, c) + CTX_TALLY;
-    t += BigInt(pairValue(s[at] as number, s[at + 1] as number));
-  }
-  return t;
-}
 
 /** The counter's value in a state: count + every delta + the other parts. */
 export function counterValue(
@@ -98,15 +41,16 @@ export function counterValue(
   if (!a) throw new Error('no counter');
   const from = initial ? m.layout.initial : s;
   let v = 0n;
-  if (a.count) v += cellValue(m, from, a.count.name);
-  if (a.deltas) for (let k = 0; k < m.cpus; k++) v += elementValue(m, from, a.deltas.name, k);
-  for (const part of a.parts) v += cellValue(m, from, part.name);
+  if (a.count) v += BigInt(readCell(m, from, a.count.name));
+  if (a.deltas)
+    for (let k = 0; k < m.cpus; k++) v += BigInt(readElement(m, from, a.deltas.name, k));
+  for (const part of a.parts) v += BigInt(readCell(m, from, part.name));
   return v;
 }
 
 /** The exact total: the counter's initial value plus everything the adds added. */
 export function exactValue(p: CompiledProgram, m: Machine, s: Int32Array): bigint {
-  return counterValue(p, m, s, true) + tallies(m, s);
+  return counterValue(p, m, s, true) + BigInt(totalTally(m, s));
 }
 
 /** The counter's value, read the way its global word wraps (an int count after 2^32 adds). */
@@ -186,7 +130,7 @@ class ClauseCompiler {
             'this is a per-CPU variable: read one CPU’s, as per_cpu(v, 0).',
           );
         const name = st.cell.name;
-        return this.watch(e, (m, s) => cellValue(m, s, name));
+        return this.watch(e, (m, s) => BigInt(readCell(m, s, name)));
       }
       case 'unary': {
         if (e.op === '*' || e.op === '&') {
@@ -196,7 +140,7 @@ class ClauseCompiler {
           if (st.k !== 'cell')
             throw new LangFault(e.span, 'read one CPU’s element, as per_cpu(v, 0).');
           const name = st.cell.name;
-          return this.watch(e, (m, s) => cellValue(m, s, name));
+          return this.watch(e, (m, s) => BigInt(readCell(m, s, name)));
         }
         const a = this.compile(e.arg, bindings);
         const op = e.op;
@@ -267,7 +211,8 @@ class ClauseCompiler {
         return this.watch(e, (m, s) => {
           const at = i(m, s);
           if (at === null) return null;
-          return recorded(m, s, name)[Number(at)] ?? null;
+          const v = readResults(m, s, name)[Number(at)];
+          return v === undefined ? null : BigInt(v);
         });
       }
       default:
@@ -290,10 +235,7 @@ class ClauseCompiler {
         ),
       );
     const ctx = t.ctx;
-    return (m, s) => {
-      const at = ctxBase(m, ctx) + CTX_REGS + 2 * r;
-      return BigInt(pairValue(s[at] as number, s[at + 1] as number));
-    };
+    return (m, s) => BigInt(registerValue(m, s, ctx, r));
   }
 
   private named(e: Expr & { kind: 'name' }): Reader {
@@ -301,8 +243,8 @@ class ClauseCompiler {
     if (this.p.recordCounts.has(e.name)) {
       const name = e.name;
       return (m, s) => {
-        const v = recorded(m, s, name);
-        return v.length === 0 ? null : (v[v.length - 1] as bigint);
+        const v = readResults(m, s, name);
+        return v.length === 0 ? null : BigInt(v[v.length - 1] as number | bigint);
       };
     }
     const g = mod.globals.get(e.name);
@@ -313,7 +255,7 @@ class ClauseCompiler {
           `\`${e.name}\` is ${g.k === 'struct' ? 'a struct: read a field' : 'per-CPU: read per_cpu(v, cpu)'}.`,
         );
       const name = g.storage.cell.name;
-      return (m, s) => cellValue(m, s, name);
+      return (m, s) => BigInt(readCell(m, s, name));
     }
     const c = mod.constantName(e.name, e.span);
     if (c !== null) return () => c;
@@ -403,7 +345,7 @@ class ClauseCompiler {
       this.p.module.settings.cpus - 1,
     );
     const name = st.pc.name;
-    return (m, s) => elementValue(m, s, name, k);
+    return (m, s) => BigInt(readElement(m, s, name, k));
   }
 
   private call(e: Expr & { kind: 'call' }, bindings: Bindings): Reader {
@@ -424,7 +366,7 @@ class ClauseCompiler {
       }
       case 'count': {
         const name = this.recordName(e);
-        return (m, s) => BigInt(recorded(m, s, name).length);
+        return (m, s) => BigInt(readResults(m, s, name).length);
       }
       case 'all': {
         // all(name, x, condition): the condition holds for every value x recorded as name.
@@ -442,7 +384,8 @@ class ClauseCompiler {
         const c = this.compile(cond, { ...bindings, values });
         const see = this.seen;
         return (m, s) => {
-          for (const v of recorded(m, s, name)) {
+          for (const x of readResults(m, s, name)) {
+            const v = BigInt(x);
             current = v;
             const ok = c(m, s);
             if (ok !== null && ok === 0n) {
@@ -542,7 +485,7 @@ class ClauseCompiler {
     const eq = e.op !== '!=';
     return (m, s) => {
       const v = r(m, s);
-      const addr = BigInt(POINTER_BASE + (cellNamed(m, name) as Cell).addr);
+      const addr = BigInt(POINTER_BASE + globalNamed(m, name).addr);
       return (v === addr) === eq ? 1n : 0n;
     };
   }

@@ -144,13 +144,14 @@ export abstract class ExprGen extends GenBase {
   /**
    * herd7's registers need no declaration: in a thread, `r1 = …` with no `r1` in scope makes a
    * thread-wide register, 0 until written, that may hold a number or a pointer (herd7's C has no
-   * types). Only names of herd7's register form (`r` and digits), so a typo elsewhere is still
+   * types: it takes arithmetic and `*` alike). Only names of herd7's register form (`r` and digits), so a typo elsewhere is still
    * an error.
    */
   private implicitRegister(name: string): Place | null {
     if (!/^r\d+$/.test(name) || this.thread.item.role !== 'P') return null;
     const r = this.e.reg(name);
-    const place: Place = { k: 'local', r, ty: { k: 'ptr', to: INT }, name };
+    this.untyped.add(r.index);
+    const place: Place = { k: 'local', r, ty: INT, name };
     (this.scopes[0] as Map<string, Binding>).set(name, { k: 'place', place });
     return place;
   }

@@ -52,6 +52,8 @@ export class GenBase {
   protected readonly scopes: Map<string, Binding>[] = [new Map<string, Binding>()];
   private readonly freeTemps: Reg[] = [];
   private readonly usedTemps: Reg[] = [];
+  /** herd7's undeclared registers (`r1 = …`): numbers that may also be dereferenced. */
+  protected readonly untyped = new Set<number>();
   /** Locals that hold a pointer: what it points into, where known (for kinds and tallies). */
   protected readonly pointers = new Map<number, Storage>();
   /** Loops being compiled, innermost last (for `break`, `continue`, and the hidden counters). */
@@ -327,9 +329,12 @@ export class GenBase {
       case 'obj':
         return { k: 'obj', obj: v.obj };
       case 'reg': {
-        if (v.ty.k !== 'ptr')
+        // herd7's registers have no type: one that holds a pointer may be dereferenced.
+        const ty: Ty =
+          this.untyped.has(v.r.index) && v.ty.k !== 'ptr' ? { k: 'ptr', to: INT } : v.ty;
+        if (ty.k !== 'ptr')
           throw new LangFault(span, `\`*\` needs a pointer, and this is ${typeName(v.ty)}.`);
-        const to = v.ty.to;
+        const to = ty.to;
         if (to.k === 'struct' || to.k === 'void')
           throw new LangFault(
             span,

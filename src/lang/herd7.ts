@@ -5,7 +5,7 @@
 // anything herd7's C does not have is refused, naming the extension and its line.
 
 import type { Expr, InitEntry, Item, Param, Program, Stmt, TypeRef } from './ast.ts';
-import type { CompiledProgram } from './compile.ts';
+import type { CompiledProgram } from './compiled.ts';
 import { printProgram } from './printer.ts';
 import { LangFault, type Span } from './source.ts';
 

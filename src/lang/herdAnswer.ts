@@ -9,7 +9,7 @@ import { POINTER_BASE } from '../machine/isa.ts';
 import { cellAt } from '../machine/layout.ts';
 import type { Machine } from '../machine/machine.ts';
 import type { Expr } from './ast.ts';
-import type { CompiledProgram } from './compile.ts';
+import type { CompiledProgram } from './compiled.ts';
 
 /** An end state and how many executions (or explored end states: 1 each) reach it. */
 export interface EndState {

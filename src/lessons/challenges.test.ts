@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { choiceRun } from '../machine/random-run.ts';
+import { choiceRun } from '../machine/randomRun.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { observe } from '../scenarios/outcome.ts';
 import { resolveParams } from '../scenarios/params.ts';

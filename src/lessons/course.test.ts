@@ -1,4 +1,4 @@
-// The course runs through every scenario once, from global-plain to percpu-rwsem.
+// The course runs through every scenario once, from global-plain to percpu-ref-switch.
 
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../scenarios/index.ts';
@@ -9,9 +9,9 @@ describe('course', () => {
     expect([...courseOrder].sort()).toEqual(catalogue.map((s) => s.id).sort());
   });
 
-  it('starts at global-plain and ends at percpu-rwsem', () => {
+  it('starts at global-plain and ends at percpu-ref-switch', () => {
     expect(courseOrder[0]).toBe('global-plain');
-    expect(courseOrder[courseOrder.length - 1]).toBe('percpu-rwsem');
+    expect(courseOrder[courseOrder.length - 1]).toBe('percpu-ref-switch');
   });
 
   it('teaches the locked percpu_counter before the lockless designs that break it', () => {
@@ -27,7 +27,9 @@ describe('course', () => {
     expect(previousInCourse(courseOrder[1] as string)).toBe('global-plain');
     expect(previousInCourse('global-plain')).toBeNull();
     expect(nextInCourse('percpu-modern')).toBe('percpu-rwsem');
-    expect(nextInCourse('percpu-rwsem')).toBeNull();
+    expect(nextInCourse('percpu-rwsem')).toBe('seqcount-sum');
+    expect(nextInCourse('seqcount-sum')).toBe('percpu-ref-switch');
+    expect(nextInCourse('percpu-ref-switch')).toBeNull();
     expect(nextInCourse('no-such-scenario')).toBeNull();
   });
 });

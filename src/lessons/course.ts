@@ -15,9 +15,11 @@
 // percpu-modern closes the course: its race and its fixes build on irq-local-rmw (an IRQ inside a
 // read-modify-write; interrupts off; a this_cpu_cmpxchg retry loop) and cmpxchg-local-generic.
 // percpu-rwsem comes after it, as an epilogue: the first scenario where the memory model, not
-// the interleaving, decides (x86 store buffers), so it needs everything before it.
+// the interleaving, decides (x86 store buffers), so it needs everything before it; seqcount-sum
+// and percpu-ref-switch end the course, where only the kernel's own memory model shows what the
+// barriers are for: a read pairing, then a release paired with a dependency.
 
-/** Scenario ids in course order, from global-plain to percpu-rwsem. */
+/** Scenario ids in course order, from global-plain to percpu-ref-switch. */
 export const courseOrder: readonly string[] = [
   'global-plain',
   'global-spinlock',
@@ -36,6 +38,8 @@ export const courseOrder: readonly string[] = [
   'cmpxchg-local-generic',
   'percpu-modern',
   'percpu-rwsem',
+  'seqcount-sum',
+  'percpu-ref-switch',
 ];
 
 /** The scenario after `id` in the course, or null at the end (or for an id not in it). */

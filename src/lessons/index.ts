@@ -1,4 +1,4 @@
-// The classroom's pure layer (issue 12): lessons and challenges as data, and the logic the UI
+// The classroom's pure layer: lessons and challenges as data, and the logic the UI
 // needs to use them. No React, DOM, d3, comlink or zustand here (ESLint's pure-core rule).
 //
 //   types.ts        Slide, Prediction, SourceRef, Challenge, Hint, ScenarioLesson

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { MAX_SCHEDULE_EVENTS, parseSchedule } from '../machine/schedule.ts';
 import { compareScores, type Score } from './score.ts';
+import { messageOf } from '../machine/errors.ts';
 
 export const PROGRESS_VERSION = 1;
 
@@ -134,7 +135,7 @@ const scheduleSchema = v.pipe(
       if (parseSchedule(dataset.value).length > MAX_SCHEDULE_EVENTS)
         addIssue({ message: 'is too long' });
     } catch (e) {
-      addIssue({ message: `is not a schedule (${e instanceof Error ? e.message : String(e)})` });
+      addIssue({ message: `is not a schedule (${messageOf(e)})` });
     }
   }),
 );

@@ -4,8 +4,8 @@ import { findScenario } from '../scenarios/index.ts';
 import { callChecks } from './calls.ts';
 import { inFlightSlack } from './slack.ts';
 import { liveCounter } from './counter.ts';
-import { liveMachine } from './run.ts';
-import { liveParams } from './specs.ts';
+import { liveMachine } from './job.ts';
+import { liveParams } from './liveParams.ts';
 
 describe('judging each sum() as it returns', () => {
   const sc = findScenario('percpu-atomic64');

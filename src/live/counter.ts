@@ -5,7 +5,7 @@
 import { type CounterReaders, counterReaders } from '../lang/counter.ts';
 import type { Machine } from '../machine/machine.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
-import type { SlotLayout } from './run.ts';
+import type { SlotLayout } from './memory.ts';
 
 export interface LiveCounter extends CounterReaders {
   /** The deltas' label (`fbc->counters`, `nr_files`), or null. */

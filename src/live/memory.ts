@@ -11,11 +11,16 @@
 //   state        the machine's state vector (memory padded to lines, CPUs, contexts, results)
 // Each CPU writes only its own lines, so no two workers share a cache line they both write.
 
+import { LINE_WORDS } from '../machine/layout.ts';
 import type { Machine } from '../machine/machine.ts';
 import { bufferOf, sharedWasmMemory, type WasmMemory } from './wasm/runtime.ts';
 
-export const LINE_BYTES = 64;
-const WORDS = LINE_BYTES / 4;
+/** Per-CPU slots and other cells on lines of their own, or adjacent as in the model. */
+export type SlotLayout = 'padded' | 'packed';
+export const SLOT_LAYOUTS: readonly SlotLayout[] = ['padded', 'packed'];
+
+const WORDS = LINE_WORDS;
+export const LINE_BYTES = 4 * LINE_WORDS;
 
 /** Control words (Int32, line 0). */
 export const C_READY = 0; // workers that reached the start barrier

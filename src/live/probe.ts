@@ -12,7 +12,7 @@ import { ctxBase, compile, CTX_DONE, type Machine } from '../machine/machine.ts'
 import { abs, Label, ProgramBuilder } from '../machine/builder.ts';
 import { Cond } from '../machine/isa.ts';
 import { LayoutBuilder } from '../machine/layout.ts';
-import { readResults } from '../scenarios/observe.ts';
+import { readResults } from '../machine/read.ts';
 import { C_EXITED, C_GO, C_READY, type LiveMemory } from './memory.ts';
 import type { Engine, EngineKind } from './engine/engine.ts';
 

@@ -4,8 +4,9 @@ import { findScenario } from '../scenarios/index.ts';
 import { allocateLive, C_EXITED, Stat } from './memory.ts';
 import { readSample, relevantCounts, takeSample } from './readout.ts';
 import { liveCounter } from './counter.ts';
-import { liveMachine } from './run.ts';
-import { liveParams, liveSpecs } from './specs.ts';
+import { liveMachine } from './job.ts';
+import { liveParams } from './liveParams.ts';
+import { liveSpecs } from './specs.ts';
 
 describe('live readings', () => {
   it.each(liveSpecs.flatMap((s) => [1, 3].map((cpus) => ({ id: s.id, cpus }))))(

@@ -5,7 +5,7 @@
 import { cpuBase, ctxBase, CPU_IRQS, CPU_NMIS, CTX_DONE, CTX_RETRIES } from '../machine/machine.ts';
 import { Kind, Op } from '../machine/isa.ts';
 import type { Machine } from '../machine/machine.ts';
-import { readPerCpu, readResults, totalTally } from '../scenarios/observe.ts';
+import { readPerCpu, readResults, totalTally } from '../machine/read.ts';
 import { minus, plus } from '../machine/int64.ts';
 import { observe } from '../scenarios/outcome.ts';
 import type { Observables, Params, Scenario } from '../scenarios/types.ts';

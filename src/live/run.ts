@@ -1,10 +1,10 @@
-// A live run's life, the same wherever it runs: the page (Web Workers), the CLI and the tests
-// (Node worker threads), and the Scaling view's sweeps. A platform only says how to start one
-// CPU's worker and how to wait on shared memory; everything else is here: allocate the memory,
-// start the CPUs together, stop them, notice a crashed or stuck one, terminate them, read and
-// judge the state they stopped in, and replay schedules in lockstep.
+// A live run's life seen from the page's side, the same wherever it runs: the page (Web
+// Workers), the CLI and the tests (Node worker threads), and the Scaling view's sweeps. A
+// platform only says how to start one CPU's worker and how to wait on shared memory; everything
+// else is here: allocate the memory, start the CPUs together, stop them, notice a crashed or
+// stuck one, terminate them, read and judge the state they stopped in, and replay schedules in
+// lockstep. What each worker does with its job is job.ts.
 
-import { callChecks } from './calls.ts';
 import {
   allExited,
   applyDuty,
@@ -16,90 +16,19 @@ import {
   startTogether,
   type Waiter,
 } from './control.ts';
-import { type CpuClock, runCpu } from './cpu/cpu.ts';
 import type { EngineKind } from './engine/engine.ts';
-import { compareWithModel, driveLockstep, type LockstepReport, runLockstep } from './lockstep.ts';
-import { allocateLive, C_QUIESCED, type LiveMemory, mapLive, type SharedMemory } from './memory.ts';
-import { type LiveReading, readSample, type Sample, takeSample } from './readout.ts';
+import { type CpuJob, liveMachine } from './job.ts';
+import { compareWithModel, driveLockstep, type LockstepReport } from './lockstep.ts';
+import { allocateLive, C_QUIESCED, type LiveMemory, type SlotLayout } from './memory.ts';
 import { liveCounter } from './counter.ts';
-import { chooseEngine } from './engine/choose.ts';
-import { PROBE_ID, probeMachine, type ProbeResult, probeSeen, runProbeCpu } from './probe.ts';
-import { intParam } from '../scenarios/params.ts';
+import { PROBE_ID, probeMachine, type ProbeResult, probeSeen } from './probe.ts';
+import { type LiveReading, readSample, type Sample, takeSample } from './readout.ts';
 import { type LiveVerdict, liveVerdict } from './verdict.ts';
+import { messageOf } from '../machine/errors.ts';
 import { initialState } from '../machine/interpreter.ts';
 import type { Machine } from '../machine/machine.ts';
-import { findScenario, openProgram, openProgramText } from '../scenarios/index.ts';
-import { PROGRAM_ID } from '../scenarios/program.ts';
-import type { Params, Scenario } from '../scenarios/types.ts';
-import { memoryOf } from '../scenarios/text-scenario.ts';
-
-/** What one CPU worker is asked to do (posted to it: plain data and the shared memory). */
-export interface CpuJob {
-  readonly memory: SharedMemory;
-  readonly scenario: string;
-  readonly params: Params;
-  readonly cpu: number;
-  /**
-   * free: run at full speed; lockstep: apply the events the page hands this CPU; probe: run
-   * the visibility probe's task once (probe.ts).
-   */
-  readonly mode: 'free' | 'lockstep' | 'probe';
-  readonly engine: EngineKind;
-  /** Where the counter's cells go: each on its own line (padded), or adjacent (packed). */
-  readonly layout: SlotLayout;
-  /** A typed program's text, for scenario `program`: the worker opens it first. */
-  readonly program?: string;
-}
-
-/** Per-CPU slots and other cells on lines of their own, or adjacent as in the model. */
-export type SlotLayout = 'padded' | 'packed';
-export const SLOT_LAYOUTS: readonly SlotLayout[] = ['padded', 'packed'];
-
-function scenarioOf(id: string): Scenario {
-  const sc = findScenario(id);
-  if (!sc) throw new Error(`unknown scenario ${id}`);
-  return sc;
-}
-
-/**
- * The machine a live run of `scenario` builds: the same, deterministic, in every thread. A free
- * run's CPUs are real ones, with the hardware's own memory model, so its machine has no store
- * buffers; a lockstep replay applies the model's events, flushes included, so under memory tso
- * its machine keeps the buffers in shared memory.
- */
-export function liveMachine(
-  scenario: string,
-  params: Params,
-  layout: SlotLayout = 'padded',
-  mode: CpuJob['mode'] = 'free',
-): Machine {
-  if (scenario === PROBE_ID) return probeMachine(intParam(params, 'writes'));
-  const packedCells = layout === 'packed';
-  // Live repeats each program as written: its loops run free, with no hidden bound.
-  return scenarioOf(scenario).build(params, {
-    padded: true,
-    packedCells,
-    live: true,
-    ...(mode === 'lockstep' ? { memory: memoryOf(params) } : {}),
-  }).machine;
-}
-
-/** A worker's whole life: maps the memory, rebuilds the machine, runs its CPU to the end. */
-export function runJob(job: CpuJob, clock: CpuClock): void {
-  if (job.program !== undefined) {
-    const opened = openProgram(job.program);
-    if (!opened.ok) throw new Error('the program does not compile in the worker');
-  }
-  const m = liveMachine(job.scenario, job.params, job.layout, job.mode);
-  const mem = mapLive(job.memory, m);
-  if (job.mode === 'probe') {
-    runProbeCpu(mem, m, job.cpu, chooseEngine(mem, m, job.cpu, job.engine));
-  } else if (job.mode === 'free') {
-    const sc = scenarioOf(job.scenario);
-    const checks = callChecks(m, liveCounter(sc, job.params, m, job.layout));
-    runCpu(mem, m, job.cpu, clock, { checks, engine: job.engine });
-  } else runLockstep(mem, m, job.cpu);
-}
+import { scenarioNamed, scenarioRequest } from '../scenarios/index.ts';
+import type { Params } from '../scenarios/types.ts';
 
 export interface CpuWorker {
   terminate(): void;
@@ -172,7 +101,7 @@ export class RunningCpus {
     } catch (e) {
       cpus.terminate();
       // Say what went wrong first (a worker that crashed while loading), not the symptom.
-      throw new Error(cpus.failure ?? (e instanceof Error ? e.message : String(e)));
+      throw new Error(cpus.failure ?? messageOf(e));
     }
     return cpus;
   }
@@ -207,12 +136,6 @@ export class RunningCpus {
   }
 }
 
-/** The text a worker needs for scenario `id`: a typed program's, none for the catalogue's. */
-function programOf(id: string): { program?: string } {
-  const text = id === PROGRAM_ID ? openProgramText() : null;
-  return text === null ? {} : { program: text };
-}
-
 function spawnAll(
   platform: Platform,
   mem: LiveMemory,
@@ -223,14 +146,13 @@ function spawnAll(
   return Array.from({ length: mem.cpus }, (_, cpu) =>
     platform.spawn(
       {
+        ...scenarioRequest(setup.scenario),
         memory: mem.shared,
-        scenario: setup.scenario,
         params: setup.params,
         cpu,
         mode,
         engine: setup.engine,
         layout: setup.layout ?? 'padded',
-        ...programOf(setup.scenario),
       },
       failed,
     ),
@@ -246,7 +168,7 @@ export interface RunReading {
 
 /** The read-and-judge step: a copy of the memory, what it shows, and the verdict. */
 export function readRun(run: LiveRun): RunReading {
-  const sc = scenarioOf(run.scenario);
+  const sc = scenarioNamed(run.scenario);
   const counter = liveCounter(sc, run.params, run.machine);
   if (!counter) throw new Error(`${run.scenario} declares no counter to read`);
   const sample = takeSample(run.mem, run.machine);

@@ -1,14 +1,16 @@
 // Which scenarios run live, and how: live workers repeat each task's program, so a scenario runs
 // live with parameters that make each program ONE operation (one add, one sum). What the charts
-// read of the counter comes from the program's own declaration (counter.ts).
+// read of the counter comes from the program's own declaration (counter.ts). The parameters a run
+// uses are liveParams.ts's, which needs the whole catalogue: this module does not, so Step mode
+// can ask whether a scenario runs live without loading every entry (scenarios/load.ts).
 
-import { catalogue, findScenario } from '../scenarios/index.ts';
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import { counterReaders } from '../lang/counter.ts';
 import { Op } from '../machine/isa.ts';
+import { loadedScenario } from '../scenarios/load.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
-import type { Params, ParamValue, Scenario } from '../scenarios/types.ts';
+import type { ParamValue } from '../scenarios/types.ts';
 
 export interface LiveSpec {
   readonly id: string;
@@ -117,7 +119,7 @@ export function whyNotLive(program: CompiledProgram): string | null {
  * as written, on the CPUs they name; a thread that calls the counter's sum is its summer.
  */
 function programSpec(): LiveSpec | undefined {
-  const sc = findScenario(PROGRAM_ID);
+  const sc = loadedScenario(PROGRAM_ID);
   const program = sc?.program?.(resolveParams(sc, {}));
   const counter = program ? counterReaders(program) : null;
   if (!program || !counter || whyNotLive(program) !== null) return undefined;
@@ -131,18 +133,6 @@ function programSpec(): LiveSpec | undefined {
   };
 }
 
-/** The scenarios that run live, in catalogue order. */
-export function liveScenarios(): Scenario[] {
-  return catalogue.filter((sc) => liveSpecOf(sc.id) !== undefined);
-}
-
-export interface LiveShape {
-  /** The last CPU calls sum() where the scenario has one (default); false: every CPU adds. */
-  readonly summer?: boolean;
-  /** A named parameter set applied under the choices (e.g. "kernel": batch max(32, 2 × CPUs)). */
-  readonly preset?: string;
-}
-
 /** The most CPU workers a live run (and a Scaling sweep) starts. */
 export const MAX_LIVE_CPUS = 64;
 
@@ -153,23 +143,4 @@ export const MAX_LIVE_CPUS = 64;
  */
 export function defaultCpus(cores: number): number {
   return Math.max(2, Math.min(MAX_LIVE_CPUS, cores - 1));
-}
-
-/** The parameters a live run of `id` uses: the user's choices, then the loop's. */
-export function liveParams(
-  id: string,
-  cpus: number,
-  choices: Readonly<Record<string, ParamValue>> = {},
-  shape: LiveShape = {},
-): Params {
-  const sc = findScenario(id);
-  const spec = liveSpecOf(id);
-  if (!sc || !spec) throw new Error(`${id} does not run live`);
-  const n = spec.fixedCpus ?? cpus;
-  const known = Object.fromEntries(
-    Object.entries(choices).filter(([name]) => sc.params.some((q) => q.name === name)),
-  );
-  const preset =
-    shape.preset !== undefined && shape.preset in sc.presets ? shape.preset : undefined;
-  return resolveParams(sc, { ...known, ...spec.loop(n, shape.summer ?? true) }, preset);
 }

@@ -205,8 +205,6 @@ export const Kind = {
   Flush: 17,
 } as const;
 
-export type KindValue = (typeof Kind)[keyof typeof Kind];
-
 export const kindNames: Readonly<Record<number, string>> = {
   [Kind.Plain]: 'plain',
   [Kind.Fold]: 'fold',

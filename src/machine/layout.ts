@@ -97,7 +97,13 @@ export interface LayoutOptions {
   readonly packedCells?: boolean;
 }
 
-const LINE_WORDS = 16; // 64 bytes
+/** Words in a 64-byte cache line: what padded layouts (live workers) put each CPU's data on. */
+export const LINE_WORDS = 16;
+
+/** `words` rounded up to whole cache lines. */
+export function wholeLines(words: number): number {
+  return Math.ceil(words / LINE_WORDS) * LINE_WORDS;
+}
 
 function wordsOf(type: CellType): number {
   return type === 's64' ? 2 : 1;
@@ -126,7 +132,7 @@ export class LayoutBuilder {
 
   private alloc(words: number): number {
     if (this.padded) {
-      this.next = Math.ceil(this.next / LINE_WORDS) * LINE_WORDS;
+      this.next = wholeLines(this.next);
     } else if (words === 2 && this.next % 2 === 1) {
       this.next += 1;
     }
@@ -154,7 +160,7 @@ export class LayoutBuilder {
     const words = wordsOf(type);
     const stride = this.padded ? LINE_WORDS : words;
     if (!this.padded && words === 2 && this.next % 2 === 1) this.next += 1;
-    if (this.padded) this.next = Math.ceil(this.next / LINE_WORDS) * LINE_WORDS;
+    if (this.padded) this.next = wholeLines(this.next);
     const base = this.next;
     this.next += stride * this.cpus;
     const cell: PerCpuCell = { perCpu: true, name, label, type, base, stride, count: this.cpus };
@@ -185,7 +191,7 @@ export class LayoutBuilder {
   }
 
   build(): Layout {
-    const memWords = this.lines ? Math.ceil(this.next / LINE_WORDS) * LINE_WORDS : this.next;
+    const memWords = this.lines ? wholeLines(this.next) : this.next;
     const initial = new Int32Array(memWords);
     for (const { addr, type, value } of this.inits) {
       initial[addr] = loOf(value);

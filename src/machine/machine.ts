@@ -6,7 +6,7 @@
 // and the hash runs over the words, which is what exploration and time travel need to be fast.
 
 import { type Instr, isLocal, Op, type Program } from './isa.ts';
-import type { Layout } from './layout.ts';
+import { type Layout, wholeLines } from './layout.ts';
 
 /**
  * The words of a CPU's record and of a context's record, in layout order, each with what it
@@ -82,9 +82,6 @@ export const MEMORY_MODELS: readonly MemoryModel[] = ['sc', 'tso'];
 export const SB_DEPTH = 4;
 /** Words of one buffer entry: word address, width in words (1 or 2), low word, high word. */
 export const SB_ENTRY = 4;
-
-/** Words in a 64-byte cache line. */
-const LINE_WORDS = 16;
 
 export interface TaskSpec {
   readonly name: string;
@@ -170,7 +167,7 @@ export function compile(spec: MachineSpec): Machine {
   const cpuOff = memWords;
   // Padded (live workers): every context record on lines of its own, since the CPU running it
   // writes its pc and registers at every step and two CPUs must not share those lines.
-  const line = (n: number) => (layout.lines ? Math.ceil(n / LINE_WORDS) * LINE_WORDS : n);
+  const line = (n: number) => (layout.lines ? wholeLines(n) : n);
   const tso = spec.memory === 'tso';
   const sbOff = cpuOff + cpus * CPU_FIELDS;
   const sbStride = tso ? 1 + SB_DEPTH * SB_ENTRY : 0;

@@ -14,7 +14,7 @@ function variantsOf(sc: Scenario): string[] {
 }
 
 describe('the scenario catalogue', () => {
-  it('has the 17 ids of docs/catalogue.md, each once', () => {
+  it('has the 19 ids of docs/catalogue.md, each once', () => {
     expect(catalogue.map((s) => s.id).sort()).toEqual(
       [
         'global-plain',
@@ -34,6 +34,8 @@ describe('the scenario catalogue', () => {
         'percpu-modern',
         'torn-read-32',
         'percpu-rwsem',
+        'seqcount-sum',
+        'percpu-ref-switch',
       ].sort(),
     );
   });

@@ -10,3 +10,4 @@ export const THIS_CPU_GROUP = 'this_cpu operations';
 export const CMPXCHG_LOCAL_2007_GROUP = '2007 cmpxchg_local thread';
 export const PERCPU_MAINLINE_GROUP = 'percpu_counter, 2017–2024 mainline';
 export const PERCPU_RWSEM_GROUP = 'per-CPU sums that need smp_mb() (x86-TSO)';
+export const PERCPU_REF_GROUP = 'percpu_ref and the kernel’s memory model';

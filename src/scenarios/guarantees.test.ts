@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { choiceRun } from '../machine/random-run.ts';
+import { choiceRun } from '../machine/randomRun.ts';
 import { catalogue } from './index.ts';
 import { alwaysViolations, finalViolations, observe } from './outcome.ts';
 import { resolveParams } from './params.ts';

@@ -17,7 +17,10 @@ import { irqLocalRmw } from './catalogue/irq-local-rmw.ts';
 import { cmpxchgLocalGeneric } from './catalogue/cmpxchg-local-generic.ts';
 import { tornRead32 } from './catalogue/torn-read-32.ts';
 import { percpuRwsem } from './catalogue/percpu-rwsem.ts';
-import { PROGRAM_ID, programScenario, type ProgramResult } from './program.ts';
+import { seqcountSum } from './catalogue/seqcount-sum.ts';
+import { percpuRefSwitch } from './catalogue/percpu-ref-switch.ts';
+import { loadedScenario, openProgram, openProgramText, registerScenarios } from './load.ts';
+import { PROGRAM_ID } from './program.ts';
 import type { Scenario } from './types.ts';
 
 export type { Scenario } from './types.ts';
@@ -47,30 +50,47 @@ export const catalogue: readonly Scenario[] = [
   percpuModern,
   tornRead32,
   percpuRwsem,
+  seqcountSum,
+  percpuRefSwitch,
 ];
 
-/** The program typed into the lab that this page (or worker) has open, if any. */
-let open: (ProgramResult & { readonly ok: true; readonly text: string }) | null = null;
+// Found at once by the modules that load entries one at a time (load.ts), once this module has.
+registerScenarios(catalogue);
 
-/**
- * Compiles a typed program and, when it compiles, makes it the one `findScenario('program')`
- * returns: every mode then takes it as it takes a catalogue entry. A worker opens the text it
- * is handed before it looks its scenario up.
- */
-export function openProgram(text: string): ProgramResult {
-  if (open?.text === text) return open;
-  const r = programScenario(text);
-  if (r.ok) open = { ...r, text };
-  return r;
-}
-
-/** The text of the open typed program, or null. */
-export function openProgramText(): string | null {
-  return open?.text ?? null;
-}
+export { openProgram, openProgramText };
 
 /** The scenario with this id (`program`: the open typed program), or undefined. */
 export function findScenario(id: string): Scenario | undefined {
-  if (id === PROGRAM_ID) return open?.scenario;
+  if (id === PROGRAM_ID) return loadedScenario(id);
   return catalogue.find((s) => s.id === id);
+}
+
+/** The scenario with this id; throws, naming it, when there is none. */
+export function scenarioNamed(id: string): Scenario {
+  const sc = findScenario(id);
+  if (!sc) throw new Error(`unknown scenario '${id}'`);
+  return sc;
+}
+
+/**
+ * How another thread is told which scenario to open: its id, and for a typed program its text
+ * (a worker has no program open until it is handed one).
+ */
+export interface ScenarioRequest {
+  readonly scenario: string;
+  /** A typed program's text, for scenario `program`: the worker opens it first. */
+  readonly program?: string;
+}
+
+/** The request for scenario `id` as this thread has it open. */
+export function scenarioRequest(id: string): ScenarioRequest {
+  const text = id === PROGRAM_ID ? openProgramText() : null;
+  return text === null ? { scenario: id } : { scenario: id, program: text };
+}
+
+/** The scenario a request names, as a worker opens it: a typed program is compiled first. */
+export function openRequest(req: ScenarioRequest): Scenario {
+  if (req.program !== undefined && !openProgram(req.program).ok)
+    throw new Error('the program does not compile');
+  return scenarioNamed(req.scenario);
 }

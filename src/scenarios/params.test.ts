@@ -27,7 +27,7 @@ describe('parameters', () => {
     [{ cpus: 'abc' }, "cpus must be an integer from 1 to 64, got 'abc'"],
     [{ cpus: '65' }, 'cpus must be from 1 to 64, got 65'],
     [{ cpus: '1.5' }, "cpus must be an integer from 1 to 64, got '1.5'"],
-    [{ memory: 'arm' }, "memory must be one of sc, tso; got 'arm'"],
+    [{ memory: 'arm' }, "memory must be one of sc, tso, lkmm; got 'arm'"],
     [
       { bogus: '1' },
       "lazy-nr-files has no parameter 'bogus'; its parameters: cpus, iterations, initial, threshold, memory",

@@ -2,9 +2,10 @@
 // Explore, Live, Scaling and the CLI. Its parameters are its #define constants; its observables,
 // invariants and condition are its final clauses; its listing is its own text.
 
-import { compileProgram, type CompiledProgram } from '../lang/compile.ts';
+import { compileProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 import type { LangError } from '../lang/source.ts';
-import { textScenario } from './text-scenario.ts';
+import { textScenario } from './textScenario.ts';
 import type { ExploreBounds, IntParam, Params, Scenario } from './types.ts';
 
 /** The id under which a typed program runs (links and workers carry its text beside it). */

@@ -3,7 +3,7 @@
 import type { Budget } from '../machine/budget.ts';
 import type { LayoutOptions } from '../machine/layout.ts';
 import type { Machine, MemoryModel } from '../machine/machine.ts';
-import type { CompiledProgram } from '../lang/compile.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
 
 export type ParamValue = number | string | readonly number[];
 export type Params = Readonly<Record<string, ParamValue>>;

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { examples } from '../scenarios/examples.ts';
 import { openProgram } from '../scenarios/index.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
-import { createAxiomaticApi } from '../workers/axiomaticApi.ts';
+import { createAxiomaticApi } from '../axiomatic/pageSession.ts';
 import {
   type AxiomaticAnswer,
   type AxiomaticPort,

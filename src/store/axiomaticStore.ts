@@ -7,9 +7,9 @@ import { createStore } from 'zustand/vanilla';
 import type { ExecutionGraph } from '../axiomatic/explain.ts';
 import { openProgramText } from '../scenarios/index.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
-import type { AxiomaticAnswer, AxiomaticRequest, MemoryView } from '../workers/axiomaticBridge.ts';
+import type { AxiomaticAnswer, AxiomaticRequest, MemoryView } from '../axiomatic/pageSession.ts';
 
-export type { AxiomaticAnswer, AxiomaticRequest, MemoryView } from '../workers/axiomaticBridge.ts';
+export type { AxiomaticAnswer, AxiomaticRequest, MemoryView } from '../axiomatic/pageSession.ts';
 
 /** The axiomatic engine in a worker (an AxiomaticBridge; tests fake it). */
 export interface AxiomaticPort {

@@ -20,6 +20,7 @@ import type { Scenario } from '../scenarios/types.ts';
 import type { ProgressStore } from './progressStore.ts';
 import type { Session } from './session.ts';
 import type { StepState, StepStore } from './stepStore.ts';
+import { messageOf } from '../machine/errors.ts';
 
 /** The challenge store's port: a challenge's statistics, off the main thread (an ExploreBridge). */
 export interface StatsPort {
@@ -167,7 +168,7 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
             set({ stats: without(get().stats, key) });
             return;
           }
-          const error = e instanceof Error ? e.message : String(e);
+          const error = messageOf(e);
           set({ stats: { ...get().stats, [key]: { kind: 'failed', error } } });
         },
       );

@@ -14,6 +14,7 @@ import { encodeLink } from './link.ts';
 import { MAX_PROGRAM_CHARS } from './linkSchemas.ts';
 import { browserStorage, type KeyValueStorage } from './storage.ts';
 import { count } from '../machine/count.ts';
+import { messageOf } from '../machine/errors.ts';
 
 /** The localStorage key of the draft. */
 export const DRAFT_KEY = 'percpu-lab:program';
@@ -132,7 +133,7 @@ export function createEditStore(storage: KeyValueStorage = browserStorage()) {
   try {
     saved = storage.getItem(DRAFT_KEY);
   } catch (e) {
-    problem = `Your draft could not be read (${e instanceof Error ? e.message : String(e)}); what you write now is kept while the page is open.`;
+    problem = `Your draft could not be read (${messageOf(e)}); what you write now is kept while the page is open.`;
   }
   const first = saved ?? FIRST_PROGRAM;
   return createStore<EditState>()((set, get) => {
@@ -141,7 +142,7 @@ export function createEditStore(storage: KeyValueStorage = browserStorage()) {
         storage.setItem(DRAFT_KEY, text);
       } catch (e) {
         set({
-          notice: `Your draft could not be saved (${e instanceof Error ? e.message : String(e)}); it is kept while the page is open.`,
+          notice: `Your draft could not be saved (${messageOf(e)}); it is kept while the page is open.`,
         });
       }
     };

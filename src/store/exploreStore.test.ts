@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExploreRequest, ExploreSummary } from '../workers/exploreApi.ts';
+import type { ExploreRequest, ExploreSummary } from '../explore/json.ts';
 import { createExploreStore, type ExplorePort } from './exploreStore.ts';
 
 const summary: ExploreSummary = {

@@ -2,11 +2,11 @@
 // progress and result. Created without React; the bridge is passed in so tests can fake it.
 
 import { createStore } from 'zustand/vanilla';
-import type { ExploreProgress } from '../explore/explore.ts';
+import type { ExploreProgress } from '../explore/result.ts';
 import { DEFAULT_MAX_MEMORY_MB, defaultWorkers } from '../explore/limits.ts';
-import type { ExploreRequest, ExploreSummary } from '../workers/exploreApi.ts';
-import { openProgramText } from '../scenarios/index.ts';
-import { PROGRAM_ID } from '../scenarios/program.ts';
+import type { BoundsJson, ExploreRequest, ExploreSummary } from '../explore/json.ts';
+import { scenarioRequest } from '../scenarios/index.ts';
+import { messageOf } from '../machine/errors.ts';
 
 /** The Explore store's port: explorations in a worker (an ExploreBridge; tests fake it). */
 export interface ExplorePort {
@@ -15,8 +15,6 @@ export interface ExplorePort {
   /** The most workers a run can search on here (1 where the page cannot share memory). */
   readonly maxWorkers: number;
 }
-
-export type Bounds = ExploreRequest['bounds'];
 
 /** How a run is limited and reduced (the panel's options). */
 export interface RunOptions {
@@ -29,7 +27,7 @@ export interface RunOptions {
 }
 
 export interface ExploreState {
-  readonly bounds: Bounds;
+  readonly bounds: BoundsJson;
   readonly running: boolean;
   readonly options: RunOptions;
   /** The most workers the panel offers (the port's). */
@@ -41,13 +39,13 @@ export interface ExploreState {
   readonly error: string | null;
   /** What the panel has open (scenario and parameters), as a key; '' before anything is. */
   readonly subject: string;
-  boundsChanged(b: Partial<Bounds>): void;
+  boundsChanged(b: Partial<BoundsJson>): void;
   /**
    * The panel shows `subject`: a new one starts from its own bounds with no stale result; the
    * same one (the panel closed and opened again) keeps its result.
    */
-  subjectOpened(subject: string, b: Bounds): void;
-  boundsReset(b: Bounds): void;
+  subjectOpened(subject: string, b: BoundsJson): void;
+  boundsReset(b: BoundsJson): void;
   optionsChanged(o: Partial<RunOptions>): void;
   runRequested(scenario: string, params: Readonly<Record<string, string>>): void;
   cancelRequested(): void;
@@ -98,10 +96,8 @@ export function createExploreStore(runner: ExplorePort) {
       if (wasRunning) runner.cancel();
     },
     runRequested: (scenario, params) => {
-      const text = scenario === PROGRAM_ID ? openProgramText() : null;
       const req: ExploreRequest = {
-        scenario,
-        ...(text === null ? {} : { program: text }),
+        ...scenarioRequest(scenario),
         params,
         bounds: get().bounds,
         maxStates: null,
@@ -127,7 +123,7 @@ export function createExploreStore(runner: ExplorePort) {
             const cancelled = e instanceof Error && e.name === 'Cancelled';
             set({
               running: false,
-              error: cancelled ? 'Cancelled.' : e instanceof Error ? e.message : String(e),
+              error: cancelled ? 'Cancelled.' : messageOf(e),
             });
           },
         );

@@ -21,7 +21,8 @@ import {
   STOP_TIMEOUT_MS,
   type StopOutcome,
 } from '../live/run.ts';
-import { liveParams, liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../live/specs.ts';
+import { liveParams } from '../live/liveParams.ts';
+import { liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../live/specs.ts';
 import { heartbeats, Watchdog } from '../live/watchdog.ts';
 import { type Load, loadOf } from '../live/load.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
@@ -32,6 +33,7 @@ import { replay } from '../machine/replay.ts';
 import { ParamError, paramsText, resolveParams } from '../scenarios/params.ts';
 import { parseLiveLink } from './liveLink.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
+import { messageOf } from '../machine/errors.ts';
 
 /** The Live store's port: its CPU workers (CpuBridge, src/workers/cpuBridge.ts; tests fake it). */
 export interface LivePort {
@@ -151,10 +153,6 @@ export function paramsOf(
     if (e instanceof ParamError) return { error: e.message };
     throw e;
   }
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 const READY = 'Ready: press Run to start the CPUs.';

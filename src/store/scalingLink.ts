@@ -3,7 +3,7 @@
 // throws: a bad part is reported and left out (the default stays), so a damaged link still opens.
 
 import { ENGINES } from '../live/engine/engine.ts';
-import { SLOT_LAYOUTS } from '../live/run.ts';
+import { SLOT_LAYOUTS } from '../live/memory.ts';
 import {
   choiceOf,
   defaultPlan,

@@ -1,6 +1,7 @@
 // The Scaling-view store: the sweep the user plans, its progress while it runs (cancellable),
 // and what it measured. The CPUs sit behind a runner the store is given (CpuBridge.scaling in
-// src/workers/cpuBridge.ts; tests pass a fake one); Cancel aborts the run's AbortSignal.
+// src/workers/cpuBridge.ts; scalingStore.test.ts passes a fake one); Cancel aborts the run's
+// AbortSignal.
 
 import { createStore } from 'zustand/vanilla';
 import type { ScalingPort, SweepReport, SweepResult } from '../live/scaling/measure.ts';
@@ -15,6 +16,7 @@ import {
 import type { ProbeResult } from '../live/probe.ts';
 import { parseScalingLink } from './scalingLink.ts';
 import { count } from '../machine/count.ts';
+import { messageOf } from '../machine/errors.ts';
 
 export type ScalingPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -94,9 +96,10 @@ export function createScalingStore(runner: ScalingPort, now: () => number = () =
         set({ plan, planError: problem ?? planProblem(plan) });
       },
       async runRequested() {
-        const { plan, phase } = get();
+        const { plan, phase, planError } = get();
         if (phase === 'running') return;
-        const problem = planProblem(plan);
+        // A CPU count typed wrong blocks the run even though the plan keeps the valid ones.
+        const problem = planError ?? planProblem(plan);
         if (problem) {
           set({ planError: problem, message: `Cannot run: ${problem}.` });
           return;
@@ -147,7 +150,7 @@ export function createScalingStore(runner: ScalingPort, now: () => number = () =
           set({
             phase: 'failed',
             progress: null,
-            message: `The sweep failed: ${e instanceof Error ? e.message : String(e)}. Press Run sweep to try again.`,
+            message: `The sweep failed: ${messageOf(e)}. Press Run sweep to try again.`,
           });
         }
       },

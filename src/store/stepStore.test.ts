@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Ev, makeEvent } from '../machine/events.ts';
+import { Ev, eventType, makeEvent } from '../machine/events.ts';
 import { findScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { decodeLink, encodeLink } from './link.ts';
@@ -142,7 +142,7 @@ describe('the Step-mode store', () => {
     store.getState().scenarioChosen('irq-local-rmw');
     for (let i = 0; i < 100; i++) store.getState().playTicked();
     const s = store.getState().session;
-    expect(s.events.filter((e) => (e & 7) === Ev.Irq).length).toBeLessThanOrEqual(
+    expect(s.events.filter((e) => eventType(e) === Ev.Irq).length).toBeLessThanOrEqual(
       (findScenario('irq-local-rmw') as Scenario).bounds.irqs,
     );
   });

@@ -14,7 +14,13 @@ import {
   ScheduleSyntaxError,
 } from '../machine/schedule.ts';
 import { describeError, LineMap } from '../lang/source.ts';
-import { catalogue, findScenario, openProgram } from '../scenarios/index.ts';
+import {
+  firstScenario,
+  loadedScenario,
+  loadScenario,
+  needsLoading,
+  openProgram,
+} from '../scenarios/load.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
 import { ParamError, paramsText, resolveParams } from '../scenarios/params.ts';
 import { count } from '../machine/count.ts';
@@ -111,15 +117,26 @@ export function linkOf(s: Session, challenge: string | null = null): string {
 
 /** A link that opens scenario `id` in Step mode at its start (a typed program's carries it). */
 export function stepHref(id: string): string {
-  const sc = findScenario(id);
+  const sc = loadedScenario(id);
   if (id !== PROGRAM_ID || !sc) return `#/step/${id}`;
   return linkOf(startSession(sc));
+}
+
+/**
+ * Loads the catalogue entry a Step link names, if it has not loaded: a page that awaits this
+ * before handing the link over shows the link's scenario at once (linkOpened would otherwise
+ * show the current one until the entry has loaded). A link that names no entry, or an entry
+ * that fails to load, resolves too: linkOpened then says what is wrong.
+ */
+export async function linkedEntryLoaded(hash: string): Promise<void> {
+  const decoded = decodeLink(hash);
+  if (decoded.ok) await loadScenario(decoded.link.scenario).catch(() => undefined);
 }
 
 /** The scenario a link names: a catalogue entry, or the typed program it carries. */
 function linkedScenario(link: StepLink): { sc: Scenario } | { why: string } {
   if (link.scenario !== PROGRAM_ID) {
-    const sc = findScenario(link.scenario);
+    const sc = loadedScenario(link.scenario);
     return sc ? { sc } : { why: `there is no scenario '${link.scenario}'` };
   }
   if (link.program === undefined) return { why: 'it names a typed program but carries no text' };
@@ -130,7 +147,8 @@ function linkedScenario(link: StepLink): { sc: Scenario } | { why: string } {
   return { why: `the program it carries does not compile (${where})` };
 }
 
-function messageOf(e: unknown): string {
+/** The notice for an error a user's action can cause; anything else is a bug, thrown on. */
+function noticeOf(e: unknown): string {
   if (
     e instanceof IllegalEventError ||
     e instanceof ReplayError ||
@@ -143,7 +161,7 @@ function messageOf(e: unknown): string {
   throw e;
 }
 
-const first = catalogue[0] as Scenario;
+const first = firstScenario;
 
 /**
  * The most CPUs Step mode shows: each has its own colour (charts/palette.ts has eight) and its
@@ -192,11 +210,31 @@ export function createStepStore(initial: Session = startSession(first)) {
   // The random scheduler of Play: seeded, so a class can replay "what the computer chose".
   const rng = xoroshiro128plus(2011);
   return createStore<StepState>()((set, get) => {
+    // Step mode loads a catalogue entry the first time it is asked for (scenarios/load.ts). An
+    // action naming one that has not loaded runs again once it has, unless another scenario was
+    // asked for meanwhile; until then the stage shows what it showed.
+    let asked = 0;
+    const loadFirst = (id: string, again: () => void): boolean => {
+      const ticket = ++asked;
+      if (!needsLoading(id)) return false;
+      loadScenario(id).then(
+        () => {
+          if (ticket === asked) again();
+        },
+        (e: unknown) => {
+          if (ticket === asked)
+            set({
+              notice: `${id} could not be loaded: ${e instanceof Error ? e.message : String(e)}`,
+            });
+        },
+      );
+      return true;
+    };
     const update = (f: (s: Session) => Session) => {
       try {
         set({ session: f(get().session), notice: null });
       } catch (e) {
-        set({ notice: messageOf(e), playing: false });
+        set({ notice: noticeOf(e), playing: false });
       }
     };
     // A fresh session with some parameters changed (a bad value leaves a notice, nothing else).
@@ -228,7 +266,7 @@ export function createStepStore(initial: Session = startSession(first)) {
               : null,
         });
       } catch (e) {
-        set({ notice: messageOf(e) });
+        set({ notice: noticeOf(e) });
       }
     };
     // A schedule loaded at its start, ready to step: the schedule is the redo tail.
@@ -254,7 +292,7 @@ export function createStepStore(initial: Session = startSession(first)) {
           });
         }
       } catch (e) {
-        set({ notice: messageOf(e) });
+        set({ notice: noticeOf(e) });
       }
     };
     return {
@@ -269,7 +307,13 @@ export function createStepStore(initial: Session = startSession(first)) {
       undo: null,
 
       scenarioChosen: (id) => {
-        const sc = findScenario(id);
+        if (
+          loadFirst(id, () => {
+            get().scenarioChosen(id);
+          })
+        )
+          return;
+        const sc = loadedScenario(id);
         if (!sc) {
           set({ notice: `unknown scenario '${id}'` });
           return;
@@ -372,6 +416,13 @@ export function createStepStore(initial: Session = startSession(first)) {
       },
       linkOpened: (hash) => {
         const decoded = decodeLink(hash);
+        if (
+          decoded.ok &&
+          loadFirst(decoded.link.scenario, () => {
+            get().linkOpened(hash);
+          })
+        )
+          return;
         // The address bar moves on to the fallback's link, so the notice keeps the one pasted.
         const shown = hash.length > MAX_SHOWN ? `${hash.slice(0, MAX_SHOWN)}…` : hash;
         // A link that names a scenario opens that scenario, even when the rest cannot be used.
@@ -430,7 +481,7 @@ export function createStepStore(initial: Session = startSession(first)) {
             challenge: link.challenge ?? null,
           });
         } catch (e) {
-          fallback(messageOf(e), sc, params);
+          fallback(noticeOf(e), sc, params);
         }
       },
       challengeNamed: (id) => {

@@ -2,6 +2,8 @@
 // browser's own, which may refuse every call: storage is blocked in some private modes and
 // sandboxed frames, and a quota can be full.
 
+import { messageOf } from '../machine/errors.ts';
+
 export interface KeyValueStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
@@ -10,8 +12,7 @@ export interface KeyValueStorage {
 
 /** Why a storage call failed, without a final full stop (the message adds its own). */
 export function storageReason(e: unknown): string {
-  const text = e instanceof Error ? e.message || e.name : String(e);
-  return text.replace(/\.$/, '');
+  return messageOf(e).replace(/\.$/, '');
 }
 
 /**

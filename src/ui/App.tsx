@@ -8,7 +8,7 @@ import { BrandMark } from './theme/BrandMark.tsx';
 // theme); each screen is a chunk of its own, loaded with the first link that shows it, so a page
 // downloads the screen it opens on and nothing else (the README's "Run it" says what that
 // weighs). The screens share the pure core (the language, the machine, the catalogue), which
-// the first screen brings.
+// the first screen brings; Step mode brings only the catalogue entries it opens.
 
 /**
  * A module loaded on first use. `give` hands it something at once if it has loaded, else as soon
@@ -27,9 +27,15 @@ function onFirstUse<M>(load: () => Promise<M>) {
   };
 }
 
-// The stores a link is handed to (see openLink): Step mode's (stores.ts), and Live and Scaling's
-// together (cpuStores.ts: their screens, stores, the CPU bridge and the live engine's page side).
-const stepStores = onFirstUse(() => import('./stores.ts'));
+// The stores a link is handed to (see openLink): Step mode's (stores.ts), with the catalogue
+// entry the link opens (Step mode loads entries one at a time: scenarios/load.ts), and Live and
+// Scaling's together (cpuStores.ts: their screens, stores, the CPU bridge and the live engine's
+// page side).
+const stepStores = onFirstUse(async () => {
+  const stores = await import('./stores.ts');
+  await stores.linkedEntryLoaded(location.hash);
+  return stores;
+});
 const cpuStores = onFirstUse(() => import('./cpuStores.ts'));
 
 // A screen whose stores take links resolves only after they have loaded, and so after openLink

@@ -5,6 +5,7 @@ import {
   turnOffFallback,
   turnOnFallback,
 } from '../workers/isolationBridge.ts';
+import { messageOf } from '../machine/errors.ts';
 
 /**
  * Says whether Live mode (which needs SharedArrayBuffer) can run on this page, and if not, why
@@ -32,7 +33,7 @@ export function IsolationStatus({ isolated }: { isolated: boolean }) {
     setError(null);
     f().catch((e: unknown) => {
       setBusy(false);
-      setError(e instanceof Error ? e.message : String(e));
+      setError(messageOf(e));
     });
   };
   const problem = error && (

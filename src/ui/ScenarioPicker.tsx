@@ -3,7 +3,7 @@ import type { Scenario } from '../scenarios/types.ts';
 
 export interface PickerGroup {
   readonly label: string;
-  readonly scenarios: readonly Scenario[];
+  readonly scenarios: readonly Pick<Scenario, 'id' | 'title'>[];
 }
 
 /**

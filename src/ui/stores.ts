@@ -9,4 +9,6 @@
 
 import { createStepStore } from '../store/stepStore.ts';
 
+export { linkedEntryLoaded } from '../store/stepStore.ts';
+
 export const stepStore = createStepStore();

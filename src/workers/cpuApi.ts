@@ -1,8 +1,8 @@
-// What a CPU worker exposes: one call that runs one CPU job (src/live/run.ts) until the run
+// What a CPU worker exposes: one call that runs one CPU job (src/live/job.ts) until the run
 // stops. The call returns only then: the worker is busy for the whole run, so everything else
 // (stop, rates, IRQs) goes through the shared memory, never through a message.
 
-import { type CpuJob, runJob } from '../live/run.ts';
+import { type CpuJob, runJob } from '../live/job.ts';
 import { type CpuFault, faultyClock } from './faults.ts';
 
 export const cpuApi = {

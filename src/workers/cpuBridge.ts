@@ -7,8 +7,8 @@ import { type Remote, wrap } from 'comlink';
 import type { Waiter } from '../live/control.ts';
 import type { LockstepReport } from '../live/lockstep.ts';
 import type { EngineKind } from '../live/engine/engine.ts';
+import type { CpuJob } from '../live/job.ts';
 import {
-  type CpuJob,
   type LiveRun,
   type Platform,
   replayInLockstep,
@@ -21,6 +21,7 @@ import { runSweep, type ScalingPort } from '../live/scaling/measure.ts';
 import type { Params } from '../scenarios/types.ts';
 import type { CpuApi } from './cpuApi.ts';
 import { injectedFault } from './faults.ts';
+import { messageOf } from '../machine/errors.ts';
 
 /** Waits on shared memory from the page: Atomics.wait would throw on the main thread. */
 export const pageWaiter: Waiter = async (words, index, value, ms) => {
@@ -48,7 +49,7 @@ export const webPlatform: Platform = {
     // Only free runs misbehave on request: a lockstep replay or the probe is not the test's target.
     const fault = job.mode === 'free' ? injectedFault(job.cpu) : undefined;
     api.run(job, fault).catch((e: unknown) => {
-      failed(`CPU${job.cpu} stopped the run: ${e instanceof Error ? e.message : String(e)}`);
+      failed(`CPU${job.cpu} stopped the run: ${messageOf(e)}`);
     });
     if (fault?.kind === 'terminate') {
       setTimeout(() => {

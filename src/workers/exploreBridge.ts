@@ -4,29 +4,30 @@
 // Where the page may share memory, a run asked to search on several workers (up to the cores, at
 // most 8) also gets that many shard workers, started here beside the explore worker and reached
 // by it through message ports: the explore worker begins the search alone and hands it to them
-// once they are ready (src/explore/parallel.ts).
+// once they are ready (src/explore/shards/coordinator.ts).
 
 import { proxy, type Remote, transfer, wrap } from 'comlink';
-import type { ExploreProgress } from '../explore/explore.ts';
+import type { ExploreProgress } from '../explore/result.ts';
 import { MAX_SHARDS } from '../explore/limits.ts';
 import type { ChallengeStats } from '../lessons/index.ts';
-import type { ExploreApi, ExploreRequest, ExploreSummary } from './exploreApi.ts';
+import type { ExploreRequest, ExploreSummary } from '../explore/json.ts';
+import type { ExploreApi } from './exploreApi.ts';
 import type { ShardPorts } from './shardsApi.ts';
-
-/** The most workers a search can have here: the cores (up to 8) where memory can be shared. */
-function maxWorkers(): number {
-  if (!crossOriginIsolated) return 1;
-  return Math.max(1, Math.min(MAX_SHARDS, navigator.hardwareConcurrency || 1));
-}
 
 export class ExploreBridge {
   /** The workers of the call running: the explore worker first, then its shard workers. */
   private workers: Worker[] = [];
   private reject: ((e: Error) => void) | null = null;
 
-  /** Runs an exploration in a fresh worker. Rejects with an Error named 'Cancelled' on cancel. */
-  readonly maxWorkers = maxWorkers();
+  /** The most workers a search can have here: the cores (up to 8) where memory can be shared. */
+  readonly maxWorkers: number;
 
+  /** `cores`: the cores the page plans for (src/ui/cores.ts, the one reading of them). */
+  constructor(cores: number) {
+    this.maxWorkers = crossOriginIsolated ? Math.max(1, Math.min(MAX_SHARDS, cores)) : 1;
+  }
+
+  /** Runs an exploration in a fresh worker. Rejects with an Error named 'Cancelled' on cancel. */
   run(req: ExploreRequest, onProgress: (p: ExploreProgress) => void): Promise<ExploreSummary> {
     const count = Math.min(this.maxWorkers, Math.floor(req.workers ?? 1));
     return this.call((api) => {

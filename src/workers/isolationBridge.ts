@@ -1,3 +1,4 @@
+import { messageOf } from '../machine/errors.ts';
 // The page's side of the service-worker isolation fallback (isolation.worker.ts): whether it
 // can help here, and turning it on and off. Both end in a reload, because isolation is decided
 // when a page loads: the reload is fetched through the service worker, which adds the headers.
@@ -44,7 +45,7 @@ export async function turnOnFallback(): Promise<void> {
     await navigator.serviceWorker.register(SCRIPT, { scope: './' });
   } catch (e) {
     throw new Error(
-      `The service worker could not be installed (${e instanceof Error ? e.message : String(e)}). Is ${SCRIPT} served beside index.html? \`npm run build\` puts it there.`,
+      `The service worker could not be installed (${messageOf(e)}). Is ${SCRIPT} served beside index.html? \`npm run build\` puts it there.`,
       { cause: e },
     );
   }

@@ -2,7 +2,9 @@
 // (a worker busy searching cannot start workers of its own), reached through message ports, as
 // the pool `exploreWithPool` runs a search on.
 
-import type { ShardJob, ShardPool, ShardResult } from '../explore/parallel.ts';
+import type { ShardPool } from '../explore/shards/coordinator.ts';
+import { shardFailure, type ShardJob, type ShardResult } from '../explore/shards/layout.ts';
+import { type Reply, resultOf } from '../machine/errors.ts';
 
 /** What the bridge hands the explore worker: a port per shard worker, and their ready count. */
 export interface ShardPorts {
@@ -19,15 +21,12 @@ export function shardPool({ ready, ports }: ShardPorts): ShardPool {
     platform: {
       run(job: ShardJob): Promise<ShardResult> {
         const port = ports[job.index] as MessagePort;
-        return new Promise((resolve, reject) => {
-          port.onmessage = (
-            e: MessageEvent<{ ok: boolean; result?: ShardResult; message?: string }>,
-          ) => {
-            if (e.data.ok) resolve(e.data.result as ShardResult);
-            else reject(new Error(e.data.message ?? 'the shard failed'));
+        return new Promise<Reply<ShardResult>>((resolve) => {
+          port.onmessage = (e: MessageEvent<Reply<ShardResult>>) => {
+            resolve(e.data);
           };
           port.postMessage(job);
-        });
+        }).then((reply) => resultOf(reply, shardFailure));
       },
       stopAll: () => undefined,
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),

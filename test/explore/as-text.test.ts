@@ -1,6 +1,7 @@
 // Every catalogue entry is a program: the text it exports ("Edit a copy", `lab export`) compiled
 // as a typed program explores to the entry's own answer, and so does that text printed back from
-// its syntax tree. A copy a reader edits starts where the entry is, bounds included.
+// its syntax tree. A copy a reader edits starts where the entry is, bounds included. The entry's
+// own answer is its record in golden.json, which golden.test.ts holds the entry's exploration to.
 
 import { describe, expect, it } from 'vitest';
 import { explore } from '../../src/explore/explore.ts';
@@ -11,10 +12,17 @@ import { catalogue } from '../../src/scenarios/index.ts';
 import { resolveParams } from '../../src/scenarios/params.ts';
 import { programScenario } from '../../src/scenarios/program.ts';
 import type { Params, Scenario } from '../../src/scenarios/types.ts';
+import { recorded } from './golden.ts';
 
 /** Outcomes (observables and what they break) and always-violations, in a fixed order. */
-function answer(sc: Scenario, p: Params): unknown {
-  const j = exploreJson(explore(sc, p, { ...sc.bounds, switches: Infinity }));
+function compared(j: {
+  readonly complete: boolean;
+  readonly outcomes: readonly {
+    readonly observables: Record<string, unknown>;
+    readonly violations: readonly { readonly id: string }[];
+  }[];
+  readonly always: readonly { readonly id: string }[];
+}): unknown {
   return {
     complete: j.complete,
     outcomes: j.outcomes.map((o) => ({
@@ -23,6 +31,10 @@ function answer(sc: Scenario, p: Params): unknown {
     })),
     always: j.always.map((a) => a.id),
   };
+}
+
+function answer(sc: Scenario, p: Params): unknown {
+  return compared(exploreJson(explore(sc, p, { ...sc.bounds, switches: Infinity })));
 }
 
 /** The typed program of `text`, or the compiler's first message. */
@@ -46,7 +58,7 @@ describe('the catalogue as text', () => {
     const copy = asProgram(text);
     const q = resolveParams(copy, {});
     expect(copy.bounds).toEqual(sc.bounds);
-    const expected = answer(sc, p);
+    const expected = compared(recorded(sc, p));
     expect(answer(copy, q)).toEqual(expected);
     // Printed from its syntax tree (what the editor's formatter writes), it is the same program.
     const tree = parse(text);

@@ -1,41 +1,26 @@
 // The explorer's answers for every scenario and variant, compared with fixed expected results
-// (golden.json): the same outcomes, witnesses, outcome counts, state and transition counts, so a
-// change to how states are stored or queued cannot change an answer unnoticed. The parameters
-// are written out in full, so a scenario's changed default does not move the goalposts.
+// (golden.json): the same outcomes, witnesses, outcome counts, state and transition counts and
+// depth, so a change to how states are stored or queued cannot change an answer unnoticed. The
+// parameters are written out in full, so a scenario's changed default does not move the
+// goalposts. This is the one catalogue-wide exploration on one thread: the other catalogue-wide
+// tests (workers, as-text, teach, tso-catalogue) compare with the record (golden.ts).
 //
 // After a change that is meant to alter answers: UPDATE_GOLDEN=1 npx vitest run test/explore/golden
 // and review the diff of golden.json.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { catalogue, findScenario } from '../../src/scenarios/index.ts';
 import { paramsText, resolveParams } from '../../src/scenarios/params.ts';
 import { explore } from '../../src/explore/explore.ts';
-import { exploreJson } from '../../src/explore/json.ts';
+import { type Answer, type Case, GOLDEN_FILE, readGolden, recordedFields } from './golden.ts';
 
-const file = new URL('./golden.json', import.meta.url);
-
-interface Case {
-  readonly scenario: string;
-  readonly params: Record<string, string>;
-  readonly answer: unknown;
-}
-
-/** What must not change: everything but the timing and the memory figures. */
-function answer(id: string, params: Record<string, string>): unknown {
+function answer(id: string, params: Record<string, string>): Answer {
   const sc = findScenario(id);
   if (!sc) throw new Error(`unknown scenario ${id}`);
-  const j = exploreJson(
+  return recordedFields(
     explore(sc, resolveParams(sc, params), { ...sc.bounds, switches: Infinity }),
   );
-  return {
-    complete: j.complete,
-    states: j.stats.states,
-    transitions: j.stats.transitions,
-    outcomes: j.outcomes,
-    always: j.always,
-    livelocks: j.livelocks,
-  };
 }
 
 function cases(): Case[] {
@@ -56,12 +41,20 @@ function cases(): Case[] {
   return out;
 }
 
-if (process.env.UPDATE_GOLDEN) writeFileSync(file, `${JSON.stringify(cases(), null, 1)}\n`);
-const golden = JSON.parse(readFileSync(file, 'utf8')) as Case[];
+if (process.env.UPDATE_GOLDEN) writeFileSync(GOLDEN_FILE, `${JSON.stringify(cases(), null, 1)}\n`);
+const golden = readGolden();
 
 describe('explore gives the recorded answer', () => {
-  it('covers every scenario', () => {
+  it('covers every scenario and variant', () => {
     expect(new Set(golden.map((c) => c.scenario))).toEqual(new Set(catalogue.map((s) => s.id)));
+    const variants = catalogue.flatMap((sc) => {
+      const v = sc.params.find((p) => p.name === 'variant');
+      return v?.kind === 'choice' ? v.choices.map((c) => `${sc.id} ${c}`) : [sc.id];
+    });
+    const recorded = golden.map((c) =>
+      c.params.variant === undefined ? c.scenario : `${c.scenario} ${c.params.variant}`,
+    );
+    expect(new Set(recorded)).toEqual(new Set(variants));
   });
   it.each(golden.map((c) => [`${c.scenario} ${JSON.stringify(c.params)}`, c] as const))(
     '%s',

@@ -1,20 +1,29 @@
 // Live CPUs on real threads (Node worker_threads over one SharedArrayBuffer): races happen for
 // real, the correct variants stay exact, stop leaves a terminal state, and lockstep replays end
-// with exactly the model's state.
+// with exactly the model's state. The threads run the bundled CLI's (test/labBundle.ts says why).
 
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type LiveSettings, noInterference } from '../../src/live/control.ts';
-import { liveParams } from '../../src/live/specs.ts';
+import { liveParams } from '../../src/live/liveParams.ts';
 import { parseSchedule } from '../../src/machine/schedule.ts';
 import { findScenario } from '../../src/scenarios/index.ts';
 import { resolveParams } from '../../src/scenarios/params.ts';
 import type { ParamValue } from '../../src/scenarios/types.ts';
-import { lockstepOnThreads, nodePlatform, runLive } from '../../src/cli/live/threads.ts';
+import type * as Threads from '../../src/cli/live/threads.ts';
 import type { EngineKind } from '../../src/live/engine/engine.ts';
 import { type Platform, visibilityProbe } from '../../src/live/run.ts';
 import { runSweep } from '../../src/live/scaling/measure.ts';
 import { defaultPlan, type SweepPlan } from '../../src/live/scaling/plan.ts';
 import { liveSpecs } from '../../src/live/specs.ts';
+import { labBundle } from '../labBundle.ts';
+
+const bundle = labBundle();
+afterAll(() => {
+  bundle.remove();
+});
+const { lockstepOnThreads, nodePlatform, runLive } = (await import(
+  bundle.threads
+)) as typeof Threads;
 
 async function runFor(
   id: string,

@@ -3,7 +3,7 @@
 // (both loads read 0) on x86, whose TSO model allows it; a full fence on both sides never does.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeSbThread } from '../../src/cli/live/sb-threads.ts';
+import { nodeSbThread } from '../../src/cli/live/sbThreads.ts';
 import {
   SB_OUTCOMES,
   SbLab,

@@ -5,7 +5,8 @@
 import { availableParallelism, cpus as osCpus } from 'node:os';
 import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
 import { probeText } from '../../live/probe.ts';
-import { SLOT_LAYOUTS, type SlotLayout, visibilityProbe } from '../../live/run.ts';
+import { SLOT_LAYOUTS, type SlotLayout } from '../../live/memory.ts';
+import { visibilityProbe } from '../../live/run.ts';
 import { reportDocument, reportMarkdown } from '../../live/scaling/export.ts';
 import { headline } from '../../live/scaling/headline.ts';
 import { runSweep } from '../../live/scaling/measure.ts';

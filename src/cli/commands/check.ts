@@ -3,19 +3,25 @@
 // names. A herd7 litmus file (`C name` first) answers under the kernel's own model, lkmm, unless
 // --memory says sc or tso, which the explorer answers.
 
-import { AxiomaticRefusal, type AxiomaticResult, checkLkmm } from '../../axiomatic/check.ts';
+import {
+  AxiomaticRefusal,
+  type AxiomaticResult,
+  checkLkmm,
+  checkUnder,
+} from '../../axiomatic/check.ts';
+import { Tag } from '../../machine/tags.ts';
+import { compileProgram } from '../../lang/compile.ts';
+import type { CompiledProgram } from '../../lang/compiled.ts';
 import { explore } from '../../explore/explore.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
 import { exploredEnds } from '../../explore/herd.ts';
-import { herdAnswer, type HerdAnswer } from '../../lang/herdAnswer.ts';
+import { type EndState, herdAnswer, type HerdAnswer, herdLine } from '../../lang/herdAnswer.ts';
 import { herdHash } from '../../lang/herdHash.ts';
 import { isLitmusText } from '../../lang/litmusText.ts';
-import { isAxiomatic } from '../../scenarios/text-scenario.ts';
+import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import { intOption, paramsArg, parseCommand, programArg } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
-
-export { isLitmusText } from '../../lang/litmusText.ts';
 
 function withHash(source: string): { hash?: string } {
   const hash = isLitmusText(source) ? herdHash(source) : null;
@@ -70,12 +76,44 @@ export function checkProgram(path: string, options: CheckOptions = {}): CheckAns
     { ...sc.bounds, switches: Infinity },
     { maxMemoryMB: options.maxMemoryMB ?? DEFAULT_MAX_MEMORY_MB },
   );
-  answer = herdAnswer(program, exploredEnds(machine, r), 'states', {
-    model: machine.tso ? 'tso' : 'sc',
-    seconds: r.stats.ms / 1000,
-    ...withHash(source),
-  });
+  const model = machine.tso ? 'tso' : 'sc';
+  const ends = exploredEnds(machine, r);
+  const shown = { model, seconds: r.stats.ms / 1000, ...withHash(source) } as const;
+  answer = herdAnswer(program, ends, 'states', shown);
+  // herd7 counts executions: where the axiomatic engine can judge this program under the same
+  // model and reaches the same end states, its executions are the counts.
+  const counted = r.complete && answer ? executionsUnder(model, source, answer.states) : null;
+  if (counted) answer = herdAnswer(counted.program, counted.ends, 'executions', shown);
   return { answer: answer as HerdAnswer, complete: r.complete, stopped: r.stopped };
+}
+
+/**
+ * The consistent executions of a program under sc or tso, judged axiomatically, when they reach
+ * exactly `states` (the explorer's); null where the engine cannot take the program (RCU's grace
+ * periods are the machine's own under sc and tso, interrupts, several threads on a CPU…).
+ */
+function executionsUnder(
+  model: 'sc' | 'tso',
+  source: string,
+  states: readonly string[],
+): { program: CompiledProgram; ends: EndState[] } | null {
+  const c = compileProgram(source, { memory: 'lkmm' });
+  if (!c.ok) return null;
+  const rcu =
+    Tag.RcuLock | Tag.RcuUnlock | Tag.SyncRcu | Tag.SrcuLock | Tag.SrcuUnlock | Tag.SyncSrcu;
+  if (c.program.machine.programs.some((p) => p.instrs.some((i) => (i.tag & rcu) !== 0)))
+    return null;
+  let r: AxiomaticResult;
+  try {
+    r = checkUnder(model, c.program);
+  } catch (e) {
+    if (e instanceof AxiomaticRefusal) return null;
+    throw e;
+  }
+  const ends = r.states.map((s) => ({ state: s.state, count: s.executions }));
+  const lines = new Set(ends.map((e) => herdLine(c.program, e.state).line));
+  if (lines.size !== states.length || !states.every((s) => lines.has(s))) return null;
+  return { program: c.program, ends };
 }
 
 export interface CheckOptions {

@@ -1,22 +1,23 @@
 // `lab explore <id>`: every interleaving within bounds, each outcome with its cheapest witness
 // (fewest interventions, then switches, then steps).
 
-import {
-  type Bounds,
-  explore,
-  type ExploreProgress,
-  type StopReason,
-} from '../../explore/explore.ts';
+import { type Bounds, explore, type StopReason } from '../../explore/explore.ts';
+import type { ExploreProgress } from '../../explore/result.ts';
 import { exploreJson } from '../../explore/json.ts';
-import { exploreWithPool, MAX_SHARDS, oneShardOnly } from '../../explore/parallel.ts';
+import { exploreWithPool, oneShardOnly } from '../../explore/shards/coordinator.ts';
 import { searchSetup } from '../../explore/setup.ts';
 import { defaultWorkers, startShards } from '../explore/shards.ts';
-import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
+import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from '../../explore/limits.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
 import { violationMoment } from '../../scenarios/judge.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { toJson } from '../json.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
+import { AxiomaticRefusal } from '../../axiomatic/check.ts';
+import { type AxiomaticAnswer, axiomaticAnswer } from '../../axiomatic/outcomes.ts';
+import { isAxiomatic } from '../../scenarios/textScenario.ts';
+import type { Params, Scenario } from '../../scenarios/types.ts';
+import { UsageError } from '../errors.ts';
 
 export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const { values, positionals } = parseCommand(argv, {
@@ -37,6 +38,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   });
   const sc = scenarioArg(positionals[0]);
   const params = paramsArg(sc, values.set, values.preset, values.memory);
+  if (isAxiomatic(params)) return axiomaticExplore(sc, params, values.json === true);
   const bounds: Bounds = {
     irqs: intOption('irqs', values.irqs, sc.bounds.irqs, 8),
     nmis: intOption('nmis', values.nmis, sc.bounds.nmis, 8),
@@ -62,7 +64,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
         ? undefined
         : progressLine(intOption('progress-ms', values['progress-ms'], 1000, 3_600_000)),
   };
-  // Several workers, unless the search must stay in one place (parallel.ts says when).
+  // Several workers, unless the search must stay in one place (shards/coordinator.ts says when).
   const alone =
     asked > 1 ? oneShardOnly(searchSetup(sc, params, bounds, options)) : 'one was asked for';
   const workers = alone === null ? asked : 1;
@@ -126,6 +128,50 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
       `NOTE: this variant gives up ${missing.invariants.join(', ')}, which no schedule within these bounds breaks with these parameters${missing.preset ? `; --preset ${missing.preset.name} shows it (${missing.preset.description})` : ''}`,
     );
   }
+  return out.join('\n');
+}
+
+/**
+ * `lab explore --memory lkmm`: the kernel's memory model judges whole executions, so there is
+ * no interleaving to search: the outcomes are the end states of its consistent executions, each
+ * with how many reach it, and herd7's answer when the program has a condition.
+ */
+function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
+  let a: AxiomaticAnswer;
+  try {
+    a = axiomaticAnswer(sc, params);
+  } catch (e) {
+    if (e instanceof AxiomaticRefusal)
+      throw new UsageError(
+        `${sc.id}: the kernel's memory model (lkmm) cannot answer this program: ${e.message}. Try --memory sc or --memory tso.`,
+      );
+    throw e;
+  }
+  if (json)
+    return toJson({
+      scenario: sc.id,
+      params,
+      ...a,
+      herd: a.herd ? { ...a.herd, text: undefined } : null,
+    });
+  const out = [
+    `${sc.id} under lkmm: ${a.executions} consistent executions of ${a.candidates} candidates, ${a.outcomes.length} outcomes, in ${Math.round(a.ms)} ms`,
+    ...(a.loopCut
+      ? ['Loop: runs past a loop bound were left out (raise #pragma lab loop_bound)']
+      : []),
+    ...a.flags.map((f) => `Flag ${f}`),
+    '',
+  ];
+  for (const o of a.outcomes) {
+    const verdict = o.violations.length
+      ? `violates ${o.violations.map((v) => v.id).join(', ')}`
+      : 'ok';
+    out.push(
+      `${observablesLine(o.observables)}  (${verdict})`,
+      `    ${o.executions} execution${o.executions === 1 ? '' : 's'}: ${o.state}`,
+    );
+  }
+  if (a.herd) out.push('', a.herd.text);
   return out.join('\n');
 }
 

@@ -5,7 +5,8 @@
 import { availableParallelism } from 'node:os';
 import { noInterference } from '../../live/control.ts';
 import { formatRate } from '../../live/format.ts';
-import { defaultCpus, liveParams, liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../../live/specs.ts';
+import { liveParams } from '../../live/liveParams.ts';
+import { defaultCpus, liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../../live/specs.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../../machine/schedule.ts';
 import { jsonObservables } from '../../scenarios/outcome.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
@@ -24,6 +25,7 @@ import {
   lostSentence,
   spinSentence,
 } from '../../live/verdict.ts';
+import { messageOf } from '../../machine/errors.ts';
 
 /** --engine compiled|interpreted (default compiled). */
 function engineOption(text: string | undefined): EngineKind {
@@ -83,7 +85,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   try {
     params = liveParams(sc.id, cpus, choices, { preset: values.preset });
   } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
+    throw new UsageError(messageOf(e));
   }
   const settings = {
     ...noInterference,

@@ -2,7 +2,8 @@
 // bounds, grouped by outcome, each with one (the shortest seen) schedule that reproduces it.
 
 import { jsonObservables, observablesLine } from '../../scenarios/outcome.ts';
-import { randomOutcomes } from '../random-outcomes.ts';
+import { DEFAULT_MAX_STEPS } from '../../machine/randomRun.ts';
+import { randomOutcomes } from '../randomOutcomes.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
@@ -19,7 +20,7 @@ export function randomCommand(argv: readonly string[]): string {
     throw new UsageError('random needs --seed N (runs are repeatable)');
   const seed = intOption('seed', values.seed, 0, 2 ** 31 - 1);
   const runs = intOption('runs', values.runs, 100, 1_000_000);
-  const maxSteps = intOption('max-steps', values['max-steps'], 100_000, 10_000_000);
+  const maxSteps = intOption('max-steps', values['max-steps'], DEFAULT_MAX_STEPS, 10_000_000);
   if (runs < 1) throw new UsageError('--runs must be at least 1');
   const params = paramsArg(sc, values.set, values.preset, values.memory);
   const outcomes = randomOutcomes(sc, params, seed, runs, maxSteps);

@@ -4,15 +4,12 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { defaultWorkers as forCores } from '../../explore/limits.ts';
-import {
-  type ShardJob,
-  type ShardPlatform,
-  type ShardPool,
-  type ShardResult,
-} from '../../explore/parallel.ts';
+import type { ShardPlatform, ShardPool } from '../../explore/shards/coordinator.ts';
+import { shardFailure, type ShardJob, type ShardResult } from '../../explore/shards/layout.ts';
+import { type Reply, resultOf } from '../../machine/errors.ts';
 
 // A .mjs bootstrap registers tsx inside the thread (see ../live/threads.ts).
-const entry = new URL('./shard-thread.mjs', import.meta.url);
+const entry = new URL('./shardThread.mjs', import.meta.url);
 
 /** Worker threads for `count` shards, started at once; each runs one job at a time. */
 export function startShards(count: number): ShardPool {
@@ -28,16 +25,15 @@ export function startShards(count: number): ShardPool {
   const platform: ShardPlatform = {
     run(job: ShardJob): Promise<ShardResult> {
       const worker = workers[job.index] as Worker;
-      return new Promise((resolve, reject) => {
+      return new Promise<Reply<ShardResult>>((resolve, reject) => {
         const done = () => {
           worker.off('message', onMessage);
           worker.off('error', onError);
           worker.off('exit', onExit);
         };
-        const onMessage = (msg: { ok: boolean; result?: ShardResult; message?: string }) => {
+        const onMessage = (reply: Reply<ShardResult>) => {
           done();
-          if (msg.ok) resolve(msg.result as ShardResult);
-          else reject(new Error(msg.message ?? 'the shard failed'));
+          resolve(reply);
         };
         const onError = (e: Error) => {
           done();
@@ -51,7 +47,7 @@ export function startShards(count: number): ShardPool {
         worker.once('error', onError);
         worker.once('exit', onExit);
         worker.postMessage(job);
-      });
+      }).then((reply) => resultOf(reply, shardFailure));
     },
     stopAll: close,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),

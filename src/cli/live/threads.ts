@@ -5,8 +5,8 @@ import { Worker } from 'node:worker_threads';
 import type { LiveSettings, Waiter } from '../../live/control.ts';
 import type { EngineKind } from '../../live/engine/engine.ts';
 import type { LockstepReport } from '../../live/lockstep.ts';
+import type { CpuJob } from '../../live/job.ts';
 import {
-  type CpuJob,
   type LiveRun,
   type Platform,
   readRun,
@@ -15,11 +15,12 @@ import {
   RunningCpus,
   type StopOutcome,
 } from '../../live/run.ts';
+import type { Reply } from '../../machine/errors.ts';
 import type { Params } from '../../scenarios/types.ts';
 
 // A .mjs bootstrap registers tsx inside the thread: neither Vitest's loader nor tsx's own reach
 // a worker thread's module loader.
-const entry = new URL('./cpu-thread.mjs', import.meta.url);
+const entry = new URL('./cpuThread.mjs', import.meta.url);
 
 export const nodeWaiter: Waiter = async (words, index, value, ms) => {
   const r = Atomics.waitAsync(words, index, value, ms);
@@ -31,8 +32,8 @@ export const nodePlatform: Platform = {
   wait: nodeWaiter,
   spawn(job: CpuJob, failed: (message: string) => void) {
     const worker = new Worker(entry, { workerData: job });
-    worker.once('message', (msg: { ok: boolean; message?: string }) => {
-      if (!msg.ok) failed(`CPU${job.cpu} stopped the run: ${msg.message ?? 'unknown error'}`);
+    worker.once('message', (reply: Reply<void>) => {
+      if (!reply.ok) failed(`CPU${job.cpu} stopped the run: ${reply.message}`);
     });
     worker.once('error', (e) => {
       failed(`CPU${job.cpu}'s thread crashed: ${e.message}`);

@@ -24,6 +24,8 @@ import thisCpuMigrate from './this-cpu-migrate.json' with { type: 'json' };
 import thisCpuOps from './this-cpu-ops.json' with { type: 'json' };
 import tornRead32 from './torn-read-32.json' with { type: 'json' };
 import percpuRwsem from './percpu-rwsem.json' with { type: 'json' };
+import seqcountSum from './seqcount-sum.json' with { type: 'json' };
+import percpuRefSwitch from './percpu-ref-switch.json' with { type: 'json' };
 
 const sources = parseFile(sourcesFileSchema, sourcesFile, 'sources.json');
 
@@ -69,6 +71,8 @@ const files: Readonly<Record<string, unknown>> = {
   'percpu-modern': percpuModern,
   'torn-read-32': tornRead32,
   'percpu-rwsem': percpuRwsem,
+  'seqcount-sum': seqcountSum,
+  'percpu-ref-switch': percpuRefSwitch,
 };
 
 /** Every lesson (in the scenario catalogue's order; courseOrder gives the teaching order). */

@@ -2,7 +2,7 @@
 // because scenarios or several lessons use the very same machine. A lesson's own setups are in
 // its file; these are shared, so a change here reaches every lesson and witness that uses them.
 
-import { TWO_OPENS_FROM_100 } from '../../scenarios/nr-files.ts';
+import { TWO_OPENS_FROM_100 } from '../../scenarios/nrFiles.ts';
 import { FOUR_CPUS_AT_1000 } from '../../scenarios/percpu/setup.ts';
 import type { Params } from '../../scenarios/types.ts';
 

@@ -8,19 +8,11 @@ import { initialState } from '../../machine/interpreter.ts';
 import { LayoutBuilder } from '../../machine/layout.ts';
 import { compile, CTX_TALLY, ctxBase } from '../../machine/machine.ts';
 import { findScenario } from '../../scenarios/index.ts';
-import { readCell } from '../../scenarios/observe.ts';
+import { readCell } from '../../machine/read.ts';
 import { runCpu } from './cpu.ts';
-import {
-  allocateLive,
-  C_EXITED,
-  C_FAULT,
-  C_GO,
-  C_QUIESCED,
-  C_READY,
-  C_STOP,
-  Stat,
-} from '../memory.ts';
-import { liveParams } from '../specs.ts';
+import { exited, faultedCpu, requestStop } from '../control.ts';
+import { allocateLive, C_GO, C_QUIESCED, C_READY, C_STOP, Stat } from '../memory.ts';
+import { liveParams } from '../liveParams.ts';
 
 const clock = { now: () => 0 };
 
@@ -31,11 +23,12 @@ describe('a live CPU', () => {
     const p = liveParams('global-atomic', 1);
     const m = sc.build(p, { padded: true }).machine;
     const mem = allocateLive(m, initialState(m));
+    // Here is the only CPU: no start barrier to wait at.
     mem.words[C_GO] = 1;
-    mem.words[C_STOP] = 1;
+    requestStop(mem);
     runCpu(mem, m, 0, clock);
     expect(mem.words[C_READY]).toBe(1);
-    expect(mem.words[C_EXITED]).toBe(1);
+    expect(exited(mem)).toBe(1);
     expect(isTerminal(m, mem.state)).toBe(true);
     // One add, counted in memory, in the tally and in the statistics.
     expect(readCell(m, mem.state, 'nr_files')).toBe(1);
@@ -59,9 +52,10 @@ describe('a live CPU', () => {
     expect(() => {
       runCpu(mem, m, 0, clock);
     }).toThrow(/does not hold/);
-    expect(mem.words[C_FAULT]).toBe(1);
+    // As the page sees it: CPU0 failed, the run is stopping, and CPU0 has stopped.
+    expect(faultedCpu(mem)).toBe(0);
     expect(mem.words[C_STOP]).toBe(1);
-    expect(mem.words[C_EXITED]).toBe(1);
+    expect(exited(mem)).toBe(1);
     // It will start no migration: the other CPUs need not wait for it to stop.
     expect(mem.words[C_QUIESCED]).toBe(1);
   });

@@ -12,7 +12,7 @@ import {
   sbLayout,
   type SbLayout,
   sbModule,
-} from './sb-module.ts';
+} from './sbModule.ts';
 import {
   allowedOnTso,
   perMillion,

@@ -1,6 +1,6 @@
-// Running the store-buffering litmus test (sb-module.ts) on two real threads, the same wherever
+// Running the store-buffering litmus test (sbModule.ts) on two real threads, the same wherever
 // they run: browser Web Workers (src/workers/sb.worker.ts, through comlink) and Node worker
-// threads (src/cli/live/sb-thread.ts). A thread only instantiates the module on the shared
+// threads (src/cli/live/sbThread.ts). A thread only instantiates the module on the shared
 // memory and calls it (`sbWorkerApi`); the page's side (`SbLab`) owns the memory, starts both
 // threads on the same variant and number of tries, and reads the four outcome counts thread 0
 // wrote. Nothing crosses threads per try: each run is one call into WebAssembly per thread.
@@ -17,7 +17,8 @@ import {
   type SbOutcome,
   SB_VARIANTS,
   type SbVariant,
-} from './sb-module.ts';
+} from './sbModule.ts';
+import { messageOf } from '../../machine/errors.ts';
 
 export { SB_OUTCOMES, SB_VARIANTS, type SbOutcome, type SbVariant };
 
@@ -84,7 +85,7 @@ export type SbWorkerApi = ReturnType<typeof sbWorkerApi>;
 
 /**
  * One thread of the test as the page sees it: a comlink `Remote<SbApi>` is one, and so is the
- * Node thread of src/cli/live/sb-threads.ts.
+ * Node thread of src/cli/live/sbThreads.ts.
  */
 export interface SbThread {
   prepare(setup: SbSetup): Promise<void>;
@@ -206,7 +207,7 @@ export class SbLab {
       } catch (e) {
         // A thread failed: the other gives up at its next check instead of spinning to its limit.
         Atomics.store(w, this.word(SbAt.abort), 1);
-        this.broken = e instanceof Error ? e.message : String(e);
+        this.broken = messageOf(e);
         throw e;
       }
       if (a.done !== tries || b.done !== tries) {

@@ -7,10 +7,10 @@ import { noInterference } from '../control.ts';
 import type { EngineKind } from '../engine/engine.ts';
 import type { LiveReading } from '../readout.ts';
 import type { ProbeResult } from '../probe.ts';
-import { type Platform, readRun, RunningCpus, type SlotLayout } from '../run.ts';
-import { liveParams } from '../specs.ts';
+import { type Platform, readRun, RunningCpus } from '../run.ts';
+import { liveParams } from '../liveParams.ts';
 import type { Params } from '../../scenarios/types.ts';
-import { type Summer, type SweepPlan, type SweepPoint, sweepPoints } from './plan.ts';
+import { type SweepPlan, type SweepPoint, sweepPoints } from './plan.ts';
 
 export interface Spread {
   readonly median: number;
@@ -18,13 +18,9 @@ export interface Spread {
   readonly max: number;
 }
 
-export interface SweepResult {
-  readonly scenario: string;
+/** What one combination (a point of the plan) measured. */
+export interface SweepResult extends SweepPoint {
   readonly params: Params;
-  readonly cpus: number;
-  readonly layout: SlotLayout;
-  readonly summer: Summer;
-  readonly engine: EngineKind;
   /** Adds per second over all CPUs (the adders' operations; sums are counted apart). */
   readonly opsPerSecond: Spread;
   /** Per CPU, medians over the repetitions: operations (adds or sums) per second. */
@@ -210,12 +206,8 @@ export async function runSweep(
     }
     const ops = reps.map((r) => r.ops);
     const result: SweepResult = {
-      scenario: point.scenario,
+      ...point,
       params,
-      cpus: point.cpus,
-      layout: point.layout,
-      summer: point.summer,
-      engine: point.engine,
       opsPerSecond: { median: median(ops), min: Math.min(...ops), max: Math.max(...ops) },
       perCpuOpsPerSecond: perCpuMedian(reps, (r) => r.perCpu),
       instructionsPerSecondPerCpu: perCpuMedian(reps, (r) => r.instructions),

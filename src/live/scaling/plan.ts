@@ -4,7 +4,7 @@
 
 import { findScenario } from '../../scenarios/index.ts';
 import type { EngineKind } from '../engine/engine.ts';
-import type { SlotLayout } from '../run.ts';
+import type { SlotLayout } from '../memory.ts';
 import { liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../specs.ts';
 
 /**

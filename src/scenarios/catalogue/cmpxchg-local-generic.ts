@@ -5,10 +5,10 @@
 // cases two updates can each "succeed" while one overwrites the other.
 
 import { CMPXCHG_LOCAL_2007_GROUP } from '../groups.ts';
-import { MD_2007 } from '../local-ops.ts';
+import { MD_2007 } from '../localOps.ts';
 import { intParam, intSpec } from '../params.ts';
 import { type VariantOf, variants } from '../define.ts';
-import { textScenario } from '../text-scenario.ts';
+import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
 
 const VARIANT = variants(

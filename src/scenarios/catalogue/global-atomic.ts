@@ -2,8 +2,8 @@
 // increment: always exact, but every CPU writes the same cache line.
 
 import { NR_FILES_GROUP } from '../groups.ts';
-import * as nrFiles from '../nr-files.ts';
-import { textScenario } from '../text-scenario.ts';
+import * as nrFiles from '../nrFiles.ts';
+import { textScenario } from '../textScenario.ts';
 
 const CODE = `
 atomic_t nr_files = ATOMIC_INIT(INITIAL);	/* Dipankar Sarma, "[patch 2/2] fix file counting" */

@@ -3,8 +3,8 @@
 // The strawman every fix in the 2006 thread improves on.
 
 import { NR_FILES_GROUP } from '../groups.ts';
-import * as nrFiles from '../nr-files.ts';
-import { textScenario } from '../text-scenario.ts';
+import * as nrFiles from '../nrFiles.ts';
+import { textScenario } from '../textScenario.ts';
 
 const CODE = `
 int nr_files = INITIAL;			/* one counter, shared by every CPU */

@@ -2,8 +2,8 @@
 // Exact, but every CPU takes one lock for every file it opens: the CPUs that lose the race spin.
 
 import { NR_FILES_GROUP } from '../groups.ts';
-import * as nrFiles from '../nr-files.ts';
-import { textScenario } from '../text-scenario.ts';
+import * as nrFiles from '../nrFiles.ts';
+import { textScenario } from '../textScenario.ts';
 
 const CODE = `
 static DEFINE_SPINLOCK(filp_count_lock);	/* 2.6.16: fs/file_table.c */

@@ -5,8 +5,8 @@
 
 import { NR_FILES_GROUP } from '../groups.ts';
 import { intParam, intSpec } from '../params.ts';
-import * as nrFiles from '../nr-files.ts';
-import { textScenario } from '../text-scenario.ts';
+import * as nrFiles from '../nrFiles.ts';
+import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
 
 const CODE = `

@@ -6,7 +6,7 @@
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import * as percpu from '../percpu/index.ts';
 import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
-import { textScenario } from '../text-scenario.ts';
+import { textScenario } from '../textScenario.ts';
 
 const FUNCTIONS = `
 void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)

@@ -10,7 +10,7 @@ import { type VariantOf, variants } from '../define.ts';
 import * as percpu from '../percpu/index.ts';
 import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
 import { choiceParam, intParam, intSpec } from '../params.ts';
-import { textScenario } from '../text-scenario.ts';
+import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
 
 const VARIANT = variants(

@@ -10,7 +10,7 @@
 
 import { type VariantOf, variants } from '../define.ts';
 import { PERCPU_RWSEM_GROUP } from '../groups.ts';
-import { textScenario } from '../text-scenario.ts';
+import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
 
 const VARIANT = variants(

@@ -8,7 +8,7 @@ import { PERCPU_2011_GROUP } from '../groups.ts';
 import * as percpu from '../percpu/index.ts';
 import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
 import { intParam, ParamError, intSpec } from '../params.ts';
-import { textScenario } from '../text-scenario.ts';
+import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
 
 /**

@@ -13,7 +13,7 @@ import * as percpu from '../percpu/index.ts';
 import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
 import { choiceParam, intParam, intSpec } from '../params.ts';
 import { type VariantOf, variants } from '../define.ts';
-import { textScenario } from '../text-scenario.ts';
+import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
 
 const VARIANT = variants(['retry-delta', 'seqcount'], 'retry-delta', 'Which retrying sum');

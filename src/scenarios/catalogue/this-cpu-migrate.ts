@@ -6,10 +6,10 @@
 // makes the read-decide-reset a single operation.
 
 import { MEMCG_2009_GROUP } from '../groups.ts';
-import { initialSlots, KH_2009, migrationCpusParam } from '../local-ops.ts';
+import { initialSlots, KH_2009, migrationCpusParam } from '../localOps.ts';
 import { intParam, intSpec } from '../params.ts';
 import { type VariantOf, variants } from '../define.ts';
-import { textScenario } from '../text-scenario.ts';
+import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
 
 const VARIANT = variants(

@@ -5,10 +5,10 @@
 // it in preempt_disable(); x86's is one `add %gs:` instruction that nothing on the CPU can split.
 
 import { THIS_CPU_GROUP } from '../groups.ts';
-import { initialSlots, KH_2009, migrationCpusParam } from '../local-ops.ts';
+import { initialSlots, KH_2009, migrationCpusParam } from '../localOps.ts';
 import { intParam, intSpec } from '../params.ts';
 import { type VariantOf, variants } from '../define.ts';
-import { textScenario } from '../text-scenario.ts';
+import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
 
 const VARIANT = variants(

@@ -8,7 +8,7 @@
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import { choiceParam, intParam, intSpec } from '../params.ts';
 import { type VariantOf, variants } from '../define.ts';
-import { textScenario } from '../text-scenario.ts';
+import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
 
 const VARIANT = variants(

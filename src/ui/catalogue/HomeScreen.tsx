@@ -5,7 +5,7 @@ import { ScenarioCards } from './ScenarioCards.tsx';
 
 /**
  * The home page under its intro: whether Live mode can run here, the course, the catalogue. All
- * of it from the cards computed at build time (cardData.ts): no scenario runs on this page.
+ * of it from the cards computed at build time (src/charts/cards.ts): no scenario runs on this page.
  */
 export function HomeScreen() {
   return (

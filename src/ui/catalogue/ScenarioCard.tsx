@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import { CardCourse } from '../lecture/CourseList.tsx';
-import type { CardData } from './cardData.ts';
+import type { CardData } from '../../charts/cards.ts';
 import { ScenarioPreview } from './ScenarioPreview.tsx';
 
 /**

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { CardData } from './cardData.ts';
+import type { CardData } from '../../charts/cards.ts';
 import { groupBy } from '../groupBy.ts';
 import { ScenarioCard } from './ScenarioCard.tsx';
 import './catalogue.css';

@@ -1,10 +1,11 @@
 import { cpuColour } from '../../charts/palette.ts';
 import { PREVIEW_H, PREVIEW_W, type PreviewLayout } from '../../charts/previewMarks.ts';
+import { rectOf } from '../../charts/geometry.ts';
 
 /**
  * The scenario's picture at the end of its first witness, in 120 × 64 pixels: per-CPU bars in
  * the CPUs' colours, the words they race on as boxes. Its accessible name says the values. Laid
- * out when the app was built (cardData.ts): drawing it takes no scenario and no d3.
+ * out when the app was built (src/charts/cards.ts): drawing it takes no scenario and no d3.
  */
 export function ScenarioPreview({
   preview,
@@ -24,10 +25,7 @@ export function ScenarioPreview({
       {l.rects.map((r, i) => (
         <rect
           key={`r${String(i)}`}
-          x={r.x}
-          y={r.y}
-          width={r.width}
-          height={r.height}
+          {...rectOf(r)}
           className={`preview-${r.kind}`}
           {...(r.kind === 'bar' ? { fill: cpuColour(r.cpu) } : { rx: 3 })}
         />

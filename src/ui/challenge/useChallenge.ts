@@ -5,13 +5,14 @@
 import { useStore } from 'zustand';
 import { type ChallengeState, createChallengeStore } from '../../store/challengeStore.ts';
 import { ExploreBridge } from '../../workers/exploreBridge.ts';
+import { CORES } from '../cores.ts';
 import { stepStore } from '../step/useStep.ts';
 import { progressStore } from '../useProgress.ts';
 
 export const challengeStore = createChallengeStore({
   step: stepStore,
   progress: progressStore,
-  runner: new ExploreBridge(),
+  runner: new ExploreBridge(CORES),
 });
 
 export function useChallenge<T>(selector: (s: ChallengeState) => T): T {

@@ -59,7 +59,7 @@ const theme = EditorView.theme({
   // box takes the keyboard (a scrolling region would need a tab stop of its own).
   '&': { border: '2px solid #c9ced6', borderRadius: '4px', fontSize: '0.8rem' },
   '&.cm-focused': { outline: '3px solid #0b3d91', outlineOffset: '1px' },
-  '.cm-scroller': { fontFamily: "ui-monospace, 'SF Mono', Menlo, Consolas, monospace" },
+  '.cm-scroller': { fontFamily: 'var(--font-mono)' },
   '.tok-comment': { color: '#4d5560', fontStyle: 'italic' },
   '.tok-directive, .tok-header': { color: '#7a2e8e' },
   '.tok-keyword': { color: '#0b3d91', fontWeight: '600' },
@@ -142,8 +142,7 @@ export const CodeEditor = forwardRef<CodeEditorHandle, Props>(function CodeEdito
       v.destroy();
       view.current = null;
     };
-    // The view is made once; later values arrive through the effect below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the view is made once; later values arrive through the effect below
   }, []);
 
   // A new text from outside (an example, a link): replace the document, keeping undo. Only

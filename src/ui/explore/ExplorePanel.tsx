@@ -3,10 +3,11 @@ import { OutcomeHistogram } from '../../charts/OutcomeHistogram.tsx';
 import type { ExploreJson, OutcomeJson } from '../../explore/json.ts';
 import { brokenIn, presetToExplore, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
-import { isAxiomatic, memoryOf } from '../../scenarios/text-scenario.ts';
+import { isAxiomatic, memoryOf } from '../../scenarios/textScenario.ts';
 import { violationMoment } from '../../scenarios/judge.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
-import type { Bounds, RunOptions } from '../../store/exploreStore.ts';
+import type { BoundsJson } from '../../explore/json.ts';
+import type { RunOptions } from '../../store/exploreStore.ts';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { exploreStore, useExplore } from './useExplore.ts';
 import { count } from '../../machine/count.ts';
@@ -16,7 +17,7 @@ const REDUCTIONS: readonly ['symmetry' | 'por', string][] = [
   ['por', 'Partial-order reduction'],
 ] satisfies readonly [keyof RunOptions, string][];
 
-const FIELDS: readonly [keyof Bounds, string][] = [
+const FIELDS: readonly [keyof BoundsJson, string][] = [
   ['irqs', 'IRQs'],
   ['nmis', 'NMIs'],
   ['preemptions', 'Preemptions'],

@@ -5,8 +5,9 @@
 import { useStore } from 'zustand';
 import { createExploreStore, type ExploreState } from '../../store/exploreStore.ts';
 import { ExploreBridge } from '../../workers/exploreBridge.ts';
+import { CORES } from '../cores.ts';
 
-export const exploreStore = createExploreStore(new ExploreBridge());
+export const exploreStore = createExploreStore(new ExploreBridge(CORES));
 
 export function useExplore<T>(selector: (s: ExploreState) => T): T {
   return useStore(exploreStore, selector);

@@ -1,6 +1,10 @@
 import { type RefObject, useState } from 'react';
-import { exportPng, exportSvg } from './exportImage.ts';
 import './export.css';
+import { messageOf } from '../../machine/errors.ts';
+
+// The exporter (serialising, rasterising, downloading) loads when a button is first pressed: the
+// screens that show these buttons do not need it to draw.
+const exporter = () => import('./exportImage.ts');
 
 /**
  * "SVG" and "PNG" buttons for one chart: they download the chart as `<name>.svg` or a 2×
@@ -21,14 +25,16 @@ export function ExportButtons({
   heading?: string;
 }) {
   const [problem, setProblem] = useState('');
-  const run = (f: (el: Element) => Promise<void> | void) => {
+  const run = (
+    f: (x: Awaited<ReturnType<typeof exporter>>, el: Element) => Promise<void> | void,
+  ) => {
     const el = target.current;
     if (!el) return;
     setProblem('');
-    Promise.resolve()
-      .then(() => f(el))
+    exporter()
+      .then((x) => f(x, el))
       .catch((e: unknown) => {
-        setProblem(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
+        setProblem(`Export failed: ${messageOf(e)}`);
       });
   };
   return (
@@ -38,8 +44,8 @@ export function ExportButtons({
         type="button"
         aria-label={`Export ${what} as SVG`}
         onClick={() => {
-          run((el) => {
-            exportSvg(el, `${name}.svg`, heading);
+          run((x, el) => {
+            x.exportSvg(el, `${name}.svg`, heading);
           });
         }}
       >
@@ -49,7 +55,7 @@ export function ExportButtons({
         type="button"
         aria-label={`Export ${what} as PNG`}
         onClick={() => {
-          run((el) => exportPng(el, `${name}.png`, heading));
+          run((x, el) => x.exportPng(el, `${name}.png`, heading));
         }}
       >
         PNG

@@ -5,6 +5,11 @@
 // needs a `style` attribute: the page's Content-Security-Policy has no 'unsafe-inline' for
 // styles. The PNG draws that SVG through an <img> from a blob: URL onto a canvas (img-src
 // allows blob:). Both download through an anchor with a blob: URL; no script is injected.
+//
+// An SVG drawn as an image loads nothing from outside itself, not even the page's fonts: the PNG's
+// SVG carries the app's font files inside it (data: URLs in a <style>, fetched from the page's
+// own origin), so the picture has the letters and the widths the chart was laid out with. The SVG
+// file names the same families and stays small; a reader without them sees a fallback.
 
 /** Presentation attributes copied from the computed style of every element. */
 const PROPS = [
@@ -51,6 +56,9 @@ export function serializeSvg(target: Element, heading?: string): string {
   return standalone(target, heading).text;
 }
 
+/** The captions' typeface: the app's (see fonts/fonts.css), then whatever a reader has. */
+const CAPTION_FONT = "'IBM Plex Sans', 'Lab Symbols', sans-serif";
+
 /** Caption lines above a figure: the first bold, each 16 units high, then a gap. */
 const LINE = 16;
 function captionHeight(caption: readonly string[]): number {
@@ -82,6 +90,7 @@ export function captionLines(text: string, width: number): string[] {
 function standalone(
   target: Element,
   heading: string | undefined,
+  fontCss = '',
 ): { text: string; width: number; height: number } {
   const svg = svgOf(target);
   const clone = svg.cloneNode(true) as SVGSVGElement;
@@ -104,6 +113,11 @@ function standalone(
   clone.setAttribute('width', String(width));
   clone.setAttribute('height', String(height));
   clone.removeAttribute('aria-describedby');
+  if (fontCss !== '') {
+    const style = document.createElementNS(SVG_NS, 'style');
+    style.textContent = fontCss;
+    clone.insertBefore(style, clone.firstChild);
+  }
   const label = svg.getAttribute('aria-label');
   if (label) {
     const title = document.createElementNS(SVG_NS, 'title');
@@ -134,7 +148,7 @@ function standalone(
     const t = document.createElementNS(SVG_NS, 'text');
     t.setAttribute('x', '6');
     t.setAttribute('y', String(LINE * (i + 1) - 3));
-    t.setAttribute('font-family', 'system-ui, sans-serif');
+    t.setAttribute('font-family', CAPTION_FONT);
     t.setAttribute('font-size', i < bold.length ? '12' : '11');
     if (i < bold.length) t.setAttribute('font-weight', '700');
     t.setAttribute('fill', '#222222');
@@ -173,9 +187,49 @@ export function exportSvg(target: Element, filename: string, heading?: string): 
   download(new Blob([serializeSvg(target, heading)], { type: 'image/svg+xml' }), filename);
 }
 
+/** The data: URL of a font file the page loaded (same origin: connect-src 'self'). */
+async function dataUrl(url: string): Promise<string> {
+  const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return `data:font/woff2;base64,${btoa(binary)}`;
+}
+
+/**
+ * The page's @font-face rules with each file inlined, for an SVG drawn as an image. Waits for
+ * the page's fonts first, so the files are in the browser's cache and the chart was laid out
+ * with them.
+ */
+export async function embeddedFonts(): Promise<string> {
+  await document.fonts.ready;
+  const rules: string[] = [];
+  for (const sheet of Array.from(document.styleSheets)) {
+    let list: CSSRuleList;
+    try {
+      list = sheet.cssRules;
+    } catch {
+      continue; // a style sheet from another origin: none of ours
+    }
+    for (const rule of Array.from(list)) {
+      if (!(rule instanceof CSSFontFaceRule)) continue;
+      const src = /url\(["']?([^"')]+)["']?\)/.exec(rule.style.getPropertyValue('src'));
+      if (!src?.[1]) continue;
+      const url = new URL(src[1], sheet.href ?? document.baseURI).href;
+      const face = Array.from(rule.style)
+        .filter((p) => p !== 'src')
+        .map((p) => `${p}: ${rule.style.getPropertyValue(p)};`)
+        .join(' ');
+      rules.push(`@font-face { ${face} src: url(${await dataUrl(url)}); }`);
+    }
+  }
+  return rules.join('\n');
+}
+
 /** Renders `target`'s SVG (with its caption) to a PNG blob at `scale`× its size (2× for print). */
 export async function renderPng(target: Element, scale = 2, heading?: string): Promise<Blob> {
-  const { text, width, height } = standalone(target, heading);
+  const { text, width, height } = standalone(target, heading, await embeddedFonts());
   const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
   try {
     const img = new Image();
@@ -209,10 +263,4 @@ export async function exportPng(
   scale = 2,
 ): Promise<void> {
   download(await renderPng(target, scale, heading), filename);
-}
-
-/** "percpu-classic-slots-step-12": the file name of a chart at a step, without extension. */
-export function exportName(scenario: string, chart: string, step: number): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '');
-  return `${safe(scenario)}-${safe(chart)}-step-${String(step)}`;
 }

@@ -2,7 +2,7 @@ import type { Progress } from '../../lessons/progress.ts';
 import { lectureLink } from '../../store/lectureLink.ts';
 import { ProgressProblem } from '../challenge/ProgressProblem.tsx';
 import { ResetProgress } from '../challenge/ResetProgress.tsx';
-import type { CardData } from '../catalogue/cardData.ts';
+import type { CardData } from '../../charts/cards.ts';
 import { useProgress } from '../useProgress.ts';
 import { courseState } from './courseState.ts';
 import './course.css';
@@ -28,7 +28,7 @@ function lessonState(id: string, lecture: Lecture, progress: Progress) {
  * The course in a line above the catalogue: its lectures in order, from nr_files++ to today's
  * percpu_counter, where to go on (a lecture left half way, else the first not done) and the
  * progress kept in this browser. Each lecture's own state is on its card (CardCourse). Reads
- * the cards' lecture data (cardData.ts), not the lessons, which the home page does not load.
+ * the cards' lecture data (src/charts/cards.ts), not the lessons, which the home page does not load.
  */
 export function CourseList({
   cards,

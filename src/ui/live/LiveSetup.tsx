@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { SelectField } from '../SelectField.tsx';
-import { liveScenarios, liveSpecOf, MAX_LIVE_CPUS } from '../../live/specs.ts';
+import { liveScenarios } from '../../live/liveParams.ts';
+import { liveSpecOf, MAX_LIVE_CPUS } from '../../live/specs.ts';
 import { catalogue, findScenario } from '../../scenarios/index.ts';
 import type { ParamSpec } from '../../scenarios/types.ts';
 import { PROGRAM_ID } from '../../scenarios/program.ts';

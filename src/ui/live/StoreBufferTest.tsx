@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { allowedOnTso, SB_VARIANTS, type SbResult, type SbVariant } from '../../live/litmus/sb.ts';
 import { SbBridge } from '../../workers/sbBridge.ts';
+import { messageOf } from '../../machine/errors.ts';
 
 /** Tries per variant: about a second for all three on a laptop's cores. */
 const TRIES = 1_000_000;
@@ -52,7 +53,7 @@ export function StoreBufferTest() {
       }
       setStatus(`Done: ${TRIES.toLocaleString('en')} tries of each.`);
     } catch (e) {
-      setStatus(`The test stopped: ${e instanceof Error ? e.message : String(e)}`);
+      setStatus(`The test stopped: ${messageOf(e)}`);
     } finally {
       setBusy(false);
     }

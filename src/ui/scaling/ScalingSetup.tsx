@@ -10,7 +10,7 @@ import {
   type SweepPlan,
   scalingScenarios,
 } from '../../live/scaling/plan.ts';
-import type { SlotLayout } from '../../live/run.ts';
+import type { SlotLayout } from '../../live/memory.ts';
 import { scalingStore, useScaling } from './useScaling.ts';
 
 /** What a sweep measures. Fixed while it runs. */

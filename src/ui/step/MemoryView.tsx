@@ -2,7 +2,8 @@ import { cpuColour } from '../../charts/palette.ts';
 import { type RefObject, useCallback, useMemo, useRef } from 'react';
 import { CounterChart } from '../../charts/CounterChart.tsx';
 import { globalModeOf } from '../../charts/counterLayout.ts';
-import { cellValue, counterCells, executedAt, type Run, slotAddr } from '../../charts/history.ts';
+import { counterCells, executedAt, type Run } from '../../charts/history.ts';
+import { cellValue, elementAddr } from '../../machine/read.ts';
 import { RaceWord } from '../../charts/RaceWord.tsx';
 import { raceWord, raceWordText } from '../../charts/raceWord.ts';
 import { SeqWord } from '../../charts/SeqWord.tsx';
@@ -18,7 +19,7 @@ import type { Machine } from '../../machine/machine.ts';
 import { actorName } from '../../machine/narrate.ts';
 import { currentState, type Session } from '../../store/session.ts';
 import { ExportButtons } from '../export/ExportButtons.tsx';
-import { exportName } from '../export/exportImage.ts';
+import { exportName } from '../export/exportName.ts';
 import { COUNTER_W, COUNTER_H } from '../../charts/counterLayout.ts';
 import { type BoxSize, useBoxSize } from '../useBoxSize.ts';
 import { globalCells, perCpuCells } from './view.ts';
@@ -45,7 +46,7 @@ function extentsOf(m: Machine, states: readonly Int32Array[]): { slot: number; g
   let global = 0;
   for (const s of states) {
     for (let k = 0; k < cells.slots.count; k++) {
-      slot = Math.max(slot, Math.abs(s[slotAddr(cells.slots, k)] as number));
+      slot = Math.max(slot, Math.abs(s[elementAddr(cells.slots, k)] as number));
     }
     global = Math.max(global, Math.abs(Number(cellValue(s, cells.global))));
   }
@@ -230,7 +231,8 @@ export function MemoryView() {
       {words.length > 0 && (
         <figure className="seq-figure">
           <SeqWord svgRef={seqRef} words={words} />
-          <figcaption>{words.map(seqWordText).join('. ')}</figcaption>
+          {/* The chart says it in words on the strip: the caption is for screen readers. */}
+          <figcaption className="sr-only">{words.map(seqWordText).join('. ')}</figcaption>
           {exportOf(seqRef, 'sequence chart', 'sequence', 'the sequence count')}
         </figure>
       )}

@@ -1,8 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { useStep } from './useStep.ts';
 
-/** Every step's sentence; the newest is announced to screen readers (a polite live region). */
-export function NarrationLog() {
+/**
+ * Every step's sentence; the newest is announced to screen readers (a polite live region).
+ * `hidden`: read out, not shown (on the Large stage the newest sentence is whole in the bar above
+ * it, and the log gives its room to the listing, whose cursors then stay in view).
+ */
+export function NarrationLog({ hidden = false }: { readonly hidden?: boolean }) {
   const session = useStep((s) => s.session);
   const current = useRef<HTMLLIElement>(null);
   const list = useRef<HTMLDivElement>(null);
@@ -29,7 +33,7 @@ export function NarrationLog() {
   }, [session.cursor]);
   const shown = session.steps.slice(0, session.cursor);
   return (
-    <section className="narration" aria-label="Narration">
+    <section className={hidden ? 'narration sr-only' : 'narration'} aria-label="Narration">
       <h3>
         What happened
         {shown.length === 0 && <span className="empty">: nothing yet. Step a CPU to begin.</span>}

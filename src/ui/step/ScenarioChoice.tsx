@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { PickAndApply } from '../PickAndApply.tsx';
-import { catalogue, findScenario } from '../../scenarios/index.ts';
+import titles from 'virtual:catalogue-titles';
+import { loadedScenario } from '../../scenarios/load.ts';
 import { PROGRAM_ID } from '../../scenarios/program.ts';
 import { paramRange, paramsText } from '../../scenarios/params.ts';
 import { groupBy } from '../groupBy.ts';
@@ -17,14 +18,15 @@ export function Choosers() {
   const session = useStep((s) => s.session);
   const witness = useStep((s) => s.witness);
   const sc = session.scenario;
-  const program = findScenario(PROGRAM_ID);
+  const program = loadedScenario(PROGRAM_ID);
   const actions = stepStore.getState();
   return (
     <div className="row">
       <ScenarioPicker
         current={sc.id}
         groups={[
-          ...groupBy(catalogue, (c) => c.group).map((g) => ({
+          // Titles computed at build time: a Step link loads only the entry it opens.
+          ...groupBy(titles, (c) => c.group).map((g) => ({
             label: g.key,
             scenarios: g.items,
           })),

@@ -7,7 +7,7 @@ import { editLink } from '../../store/editLink.ts';
 import { linkOf, undoOf } from '../../store/stepStore.ts';
 import { PROGRAM_ID } from '../../scenarios/program.ts';
 import { paramsText } from '../../scenarios/params.ts';
-import { isAxiomatic } from '../../scenarios/text-scenario.ts';
+import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import { Controls } from './Controls.tsx';
 import { CpuLanes } from './CpuLanes.tsx';
 import { InvariantBadges } from './InvariantBadges.tsx';
@@ -262,7 +262,7 @@ export function StepScreen({
             </div>
             <div className="stage-side">
               <ListingView />
-              <NarrationLog />
+              <NarrationLog hidden={large} />
               <div className="stage-time">
                 <StageTimeline />
                 <p className="hint">

@@ -4,7 +4,7 @@
 
 import { useEffect } from 'react';
 import { Ev, makeEvent } from '../../machine/events.ts';
-import { isAxiomatic } from '../../scenarios/text-scenario.ts';
+import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import { isStageKey, spaceIsFree } from '../keys.ts';
 import { stepStore } from './useStep.ts';
 

@@ -11,16 +11,15 @@ import {
   CPU_PENDING,
   CPU_PREEMPT,
   CTX_PC,
-  CTX_REGS,
   contextName,
   type Machine,
 } from '../../machine/machine.ts';
 import { Ev, makeEvent, whyIllegal } from '../../machine/events.ts';
-import { pairValue } from '../../machine/int64.ts';
 import { topContext } from '../../machine/interpreter.ts';
 import type { Instr } from '../../machine/isa.ts';
 import { actorName } from '../../machine/narrate.ts';
 import { cellAt } from '../../machine/layout.ts';
+import { cellValue, pairAt, perCpuValues, registerValue } from '../../machine/read.ts';
 import { bufferOf } from '../../machine/tso.ts';
 import { judgeRun, type RunViolation } from '../../scenarios/judge.ts';
 import type { Session } from '../../store/session.ts';
@@ -59,10 +58,7 @@ export function bufferViews(m: Machine, s: Int32Array, k: number): BufferedView[
     const half =
       at && at.half !== '' && e.words === 1 ? ` (${at.half === 'lo' ? 'low' : 'high'} half)` : '';
     const name = at ? `${base}${half}` : `word ${e.addr}`;
-    const mem =
-      e.words === 2
-        ? String(pairValue(s[e.addr] as number, s[e.addr + 1] as number))
-        : String(s[e.addr]);
+    const mem = e.words === 2 ? String(pairAt(s, e.addr)) : String(s[e.addr]);
     return { cell: name, value: String(e.value), memory: mem };
   });
 }
@@ -87,14 +83,11 @@ export function cpuViews(m: Machine, s: Int32Array): CpuView[] {
     const registers: string[] = [];
     if (top >= 0) {
       const names = m.programs[top]?.regNames ?? [];
-      const R = ctxBase(m, top) + CTX_REGS;
       names.forEach((name, r) => {
         // Loop counters and the compiler's own scratch registers (%t, %loop…) are not the
         // program's variables.
         if (/^i\d+$/.test(name) || name === 'zero' || name.startsWith('%')) return;
-        registers.push(
-          `${name} = ${String(pairValue(s[R + 2 * r] as number, s[R + 2 * r + 1] as number))}`,
-        );
+        registers.push(`${name} = ${String(registerValue(m, s, top, r))}`);
       });
     }
     out.push({
@@ -130,7 +123,7 @@ export function globalCells(m: Machine, s: Int32Array): CellView[] {
     } else if (cell.type === 's64') {
       const lo = s[cell.addr] as number;
       const hi = s[cell.addr + 1] as number;
-      value = String(pairValue(lo, hi));
+      value = String(cellValue(s, cell));
       if (m.spec.wordBits === 32) {
         // On a 32-bit CPU the narration tells torn accesses in halves: show them too.
         const hex = (w: number) => `0x${(w >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
@@ -165,15 +158,7 @@ export function perCpuCells(m: Machine, s: Int32Array): PerCpuView[] {
   const out: PerCpuView[] = [];
   for (const cell of m.layout.cells) {
     if (!cell.perCpu) continue;
-    const values: number[] = [];
-    for (let k = 0; k < cell.count; k++) {
-      const a = cell.base + k * cell.stride;
-      values.push(
-        cell.type === 's64'
-          ? Number(pairValue(s[a] as number, s[a + 1] as number))
-          : (s[a] as number),
-      );
-    }
+    const values = perCpuValues(s, cell).map(Number);
     out.push({ name: cell.name, label: cell.label, values, isLock: cell.type === 'lock' });
   }
   return out;

@@ -1,0 +1,71 @@
+// A scenario under the kernel's memory model, as Explore shows one: its outcomes (the observables
+// of each end state the model allows, with the final invariants it breaks and how many
+// executions reach it) and, when the program has a condition, herd7's answer. The explorer's
+// outcomes carry a witness schedule; these carry an execution to look at instead.
+
+import { herdAnswer, herdLine, type HerdAnswer } from '../lang/herdAnswer.ts';
+import { finalViolations, jsonObservables, observe, type Violation } from '../scenarios/outcome.ts';
+import type { Params, Scenario } from '../scenarios/types.ts';
+import { AxiomaticRefusal, checkLkmm } from './check.ts';
+
+export interface AxiomaticOutcome {
+  /** Observables as JSON (64-bit values beyond 2^53 as decimal strings). */
+  readonly observables: Readonly<Record<string, unknown>>;
+  readonly violations: readonly Violation[];
+  /** Consistent executions ending here. */
+  readonly executions: number;
+  /** The end state as herd7 prints it (over the condition's and `locations`' locations). */
+  readonly state: string;
+}
+
+export interface AxiomaticAnswer {
+  readonly model: 'lkmm';
+  readonly outcomes: readonly AxiomaticOutcome[];
+  readonly executions: number;
+  readonly candidates: number;
+  readonly flags: readonly string[];
+  readonly loopCut: boolean;
+  readonly herd: HerdAnswer | null;
+  readonly ms: number;
+}
+
+/** A scenario's answer under lkmm; throws AxiomaticRefusal with the reason when it has none. */
+export function axiomaticAnswer(sc: Scenario, params: Params): AxiomaticAnswer {
+  const p = sc.program?.(params);
+  if (!p)
+    throw new AxiomaticRefusal(
+      `${sc.id} is built by code, not from a program: the memory model reads programs`,
+    );
+  const r = checkLkmm(p);
+  const m = p.machine;
+  const byKey = new Map<string, { o: AxiomaticOutcome; n: number }>();
+  for (const s of r.states) {
+    const obs = observe(sc, m, s.state, params);
+    const o: AxiomaticOutcome = {
+      observables: jsonObservables(obs),
+      violations: finalViolations(sc, obs, params, m, s.state),
+      executions: s.executions,
+      state: herdLine(p, s.state).line,
+    };
+    const key = JSON.stringify(o.observables);
+    const seen = byKey.get(key);
+    if (seen) seen.n += s.executions;
+    else byKey.set(key, { o, n: s.executions });
+  }
+  const herd = herdAnswer(
+    p,
+    r.states.map((s) => ({ state: s.state, count: s.executions })),
+    'executions',
+    { model: 'lkmm', flags: r.flags, loop: r.loopCut },
+  );
+  return {
+    model: 'lkmm',
+    outcomes: [...byKey.values()].map(({ o, n }) => ({ ...o, executions: n })),
+    executions: r.executions,
+    candidates: r.candidates,
+    flags: r.flags,
+    loopCut: r.loopCut,
+    herd,
+    ms: r.ms,
+  };
+}

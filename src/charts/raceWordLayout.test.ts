@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import type { Box } from './geometry.ts';
+import { raceWord, type RaceWordView } from './raceWord.ts';
+import { raceWordLayout, WORD_Y } from './raceWordLayout.ts';
+import { labelBox, widthOf } from './testFonts.ts';
+import { inside, overlaps } from './textWidth.ts';
+import { witnessRun } from './testRun.ts';
+import { findScenario } from '../scenarios/index.ts';
+
+// Every size the stage gives a chart (MemoryView's fit(): at least 360 × 240, about 490 wide at
+// most; 1280 × 720 gives 480 × 380–450, 1024 × 768 about 467 × 470–610, a phone 366 × 240).
+const SIZES = [360, 420, 480, 490].flatMap((width) =>
+  [240, 320, 420, 610].map((height) => ({ width, height })),
+);
+
+/** Every view of every witness of the scenarios the race word draws, at every step. */
+function views(): { at: string; view: RaceWordView }[] {
+  const out: { at: string; view: RaceWordView }[] = [];
+  for (const id of [
+    'global-plain',
+    'global-atomic',
+    'global-spinlock',
+    'irq-local-rmw',
+    'cmpxchg-local-generic',
+    'this-cpu-ops',
+    'percpu-rwsem',
+  ]) {
+    for (const w of findScenario(id)?.witnesses ?? []) {
+      const run = witnessRun(id, w.name);
+      for (let at = 0; at <= run.events.length; at++) {
+        const view = raceWord({ ...run, cursor: at });
+        if (view) out.push({ at: `${id} ${w.name} @${String(at)}`, view });
+      }
+    }
+  }
+  return out;
+}
+
+const all = views();
+
+describe('the race word’s layout, measured with the bundled fonts', () => {
+  it('draws the seven scenarios that race on a word', () => {
+    expect(new Set(all.map((v) => v.at.split(' ')[0])).size).toBe(7);
+  });
+
+  it('keeps every box inside the chart, words clear of the tally, no two boxes meeting', () => {
+    for (const size of SIZES) {
+      const chart: Box = { x: 0, y: 0, ...size };
+      for (const { at, view } of all) {
+        const l = raceWordLayout(view, size);
+        const boxes = [...l.words.map((w) => w.box), ...l.racers.map((r) => r.box)];
+        for (const b of boxes) expect(inside(b, chart), `${at} ${JSON.stringify(size)}`).toBe(true);
+        for (const w of l.words) expect(w.box.x + w.box.width).toBeLessThanOrEqual(l.tally.x);
+        const tally: Box = {
+          x: l.tally.x,
+          y: WORD_Y,
+          width: size.width - l.tally.x,
+          height: l.tally.bottom - WORD_Y,
+        };
+        for (const r of l.racers) expect(overlaps(r.box, tally), at).toBe(false);
+        for (const [i, a] of boxes.entries())
+          for (const b of boxes.slice(i + 1)) expect(overlaps(a, b), at).toBe(false);
+      }
+    }
+  });
+
+  it('fits each label in its box: the word’s name and value, a racer’s name and copy', () => {
+    for (const size of SIZES) {
+      for (const { at, view } of all) {
+        const l = raceWordLayout(view, size);
+        const where = `${at} ${String(size.width)}×${String(size.height)}`;
+        l.words.forEach((w, k) => {
+          const cx = w.box.x + w.box.width / 2;
+          const label = labelBox('.race-word .word-label', {
+            text: w.label,
+            x: cx,
+            y: WORD_Y + 22,
+            anchor: 'middle',
+          });
+          const value = labelBox('.race-word .word-value', {
+            text: String(view.words[k]?.value),
+            x: cx,
+            y: WORD_Y + 60,
+            anchor: 'middle',
+          });
+          expect(inside(label, w.box), `${where}: "${w.label}"`).toBe(true);
+          expect(inside(value, w.box), `${where}: value`).toBe(true);
+          // The value a store wiped out, and its note, fit left of the word, over no other.
+          for (const [cls, text, y] of [
+            ['.race-word .wiped-value', String(view.words[k]?.value), WORD_Y + 44],
+            ['.race-word .wiped-note', w.wiped.note, WORD_Y + 64],
+          ] as const) {
+            const t = labelBox(cls, { text, x: w.wiped.x, y, anchor: 'end' });
+            expect(t.x, `${where}: ${text}`).toBeGreaterThanOrEqual(k === 0 ? 0 : 1);
+            for (const o of l.words)
+              expect(overlaps(t, o.box), `${where}: ${text} over a word`).toBe(false);
+          }
+        });
+        for (const r of l.racers) {
+          const racer = view.racers.find((x) => x.ctx === r.ctx);
+          const held = view.holders.find((h) => h.ctx === r.ctx);
+          const name = labelBox('.race-word .racer-name', {
+            text: racer?.who ?? '',
+            x: r.box.x + 16,
+            y: r.box.y + 22,
+          });
+          const copy = labelBox(
+            held?.stale ? '.race-word .racer-copy.stale' : '.race-word .racer-copy',
+            {
+              text: held
+                ? `holds ${String(held.value)}${held.stale ? ': stale' : ''}`
+                : 'holds nothing',
+              x: r.box.x + 16,
+              y: r.box.y + 48,
+            },
+          );
+          expect(inside(name, r.box), `${where}: ${racer?.who ?? ''}`).toBe(true);
+          expect(inside(copy, r.box), `${where}: copy`).toBe(true);
+        }
+        // The title over the words, the tally's values inside the chart.
+        expect(widthOf('.race-word .title', l.title) + 8).toBeLessThanOrEqual(l.tally.x);
+        for (const v of [view.made, view.counted])
+          expect(
+            l.tally.x + l.tally.barMax + 4 + widthOf('.race-word .tally-value', String(v)),
+          ).toBeLessThanOrEqual(size.width);
+      }
+    }
+  });
+});

@@ -1,5 +1,0 @@
-// Worker-thread bootstrap: teaches this thread's loader TypeScript (tsx), then runs the shard.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('./shard-thread.ts');

@@ -1,6 +1,0 @@
-// Worker-thread bootstrap for the SB litmus test: teaches this thread's loader TypeScript (tsx),
-// then runs the thread (sb-thread.ts).
-import { register } from 'tsx/esm/api';
-
-register();
-await import('./sb-thread.ts');
