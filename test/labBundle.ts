@@ -7,8 +7,8 @@
 // thread, and the explorer's shards (test/explore/workers.test.ts) and the store-buffering
 // threads (test/live/sb.test.ts) start through their tsx bootstraps.
 //
-// The bundles sit side by side as the sources' thread bootstraps do (`cpu-thread.mjs` beside
-// the code that starts it), so the `new URL('./cpu-thread.mjs', import.meta.url)` in the bundled
+// The bundles sit side by side as the sources' thread bootstraps do (`cpuThread.mjs` beside
+// the code that starts it), so the `new URL('./cpuThread.mjs', import.meta.url)` in the bundled
 // code finds the bundled thread.
 
 import { buildSync } from 'esbuild';
@@ -36,9 +36,9 @@ export function labBundle(): LabBundle {
     entryPoints: {
       main: source('src/cli/main.ts'),
       threads: source('src/cli/live/threads.ts'),
-      'cpu-thread': source('src/cli/live/cpu-thread.ts'),
-      'shard-thread': source('src/cli/explore/shard-thread.ts'),
-      'sb-thread': source('src/cli/live/sb-thread.ts'),
+      cpuThread: source('src/cli/live/cpuThread.ts'),
+      shardThread: source('src/cli/explore/shardThread.ts'),
+      sbThread: source('src/cli/live/sbThread.ts'),
     },
     outdir: dir,
     outExtension: { '.js': '.mjs' },

@@ -5,8 +5,7 @@
 // does; the explorer (sc, tso) counts end states, and says so. Every answer names its model on
 // a line of its own (`Model lkmm`), which herd7's readers skip.
 
-import { POINTER_BASE } from '../machine/isa.ts';
-import { cellAt } from '../machine/layout.ts';
+import { pointee } from '../machine/read.ts';
 import type { Machine } from '../machine/machine.ts';
 import type { Expr } from './ast.ts';
 import type { CompiledProgram } from './compiled.ts';
@@ -54,10 +53,8 @@ export interface HerdOptions {
 /** A value as herd7 prints it: a pointer as the name of what it points to, else the number. */
 export function herdValue(m: Machine, v: bigint | null): string {
   if (v === null) return '?';
-  if (v >= BigInt(POINTER_BASE) && v < BigInt(POINTER_BASE + m.memWords)) {
-    const at = cellAt(m.layout, Number(v) - POINTER_BASE);
-    if (at) return at.cpu >= 0 ? `${at.cell.name}[${at.cpu}]` : at.cell.name;
-  }
+  const p = pointee(m, v);
+  if (p) return p.cpu >= 0 ? `${p.name}[${String(p.cpu)}]` : p.name;
   return String(v);
 }
 

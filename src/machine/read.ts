@@ -11,8 +11,15 @@
 
 import { add64, pairValue } from './int64.ts';
 import type { Instr } from './isa.ts';
-import { Mode, pointerAddress } from './isa.ts';
-import type { AnyCell, Cell, CellType, PerCpuCell, ResultSlot } from './layout.ts';
+import { Mode, POINTER_BASE, pointerAddress } from './isa.ts';
+import {
+  type AnyCell,
+  type Cell,
+  cellAt,
+  type CellType,
+  type PerCpuCell,
+  type ResultSlot,
+} from './layout.ts';
 import { ctxBase, CTX_CPU, CTX_PC, CTX_REGS, CTX_TALLY, cpuBase, type Machine } from './machine.ts';
 import { memo } from './memo.ts';
 
@@ -52,6 +59,30 @@ export function registerValue(m: Machine, s: Int32Array, c: number, r: number): 
 }
 
 /** The instruction context c runs next, or undefined when it has finished. */
+/**
+ * What a register's value points to, when it is a pointer into the program's memory: the cell
+ * and, for a per-CPU variable, whose element (`{ name: 'nr_files', cpu: 0 }`); else null.
+ * Pointers are biased by POINTER_BASE (isa.ts), so a small number is never taken for one; a
+ * number that happens to equal a biased address (2^30 and more) is read as the pointer.
+ */
+export function pointee(
+  m: Machine,
+  v: number | bigint | null,
+): { readonly name: string; readonly cpu: number } | null {
+  if (v === null) return null;
+  const n = Number(v) - POINTER_BASE;
+  if (n < 0 || n >= m.memWords || !Number.isInteger(n)) return null;
+  const at = cellAt(m.layout, n);
+  return at ? { name: at.cell.name, cpu: at.cpu } : null;
+}
+
+/** A register's value as C would name it: `&x`, `&per_cpu(x, 1)` for a pointer, else the number. */
+export function valueText(m: Machine, v: number | bigint): string {
+  const p = pointee(m, v);
+  if (!p) return String(v);
+  return p.cpu >= 0 ? `&per_cpu(${p.name}, ${String(p.cpu)})` : `&${p.name}`;
+}
+
 export function nextInstr(m: Machine, s: Int32Array, c: number): Instr | undefined {
   return m.code[c]?.[ctxField(m, s, c, CTX_PC)];
 }

@@ -31,6 +31,14 @@ describe('what the Step screen shows', () => {
     expect(cpuViews(m, currentState(flushed))[0]?.buffer).toEqual([]);
   });
 
+  it('a pointer in a lane names what it points to, not a number', () => {
+    // lazy-nr-files' `local = &__get_cpu_var(nr_files)`: CPU0's element, as C would write it.
+    const sc = findScenario('lazy-nr-files') as Scenario;
+    const s = takeEvents(startSession(sc), [step(0), step(0)]);
+    const regs = cpuViews(s.instance.machine, currentState(s))[0]?.registers ?? [];
+    expect(regs).toContain('local = &per_cpu(nr_files, 0)');
+  });
+
   it('a final invariant is pending until the end, then violated with its reason', () => {
     const sc = findScenario('global-plain') as Scenario;
     let s = startSession(sc, { iterations: '1', initial: '100' });

@@ -19,7 +19,7 @@ import { topContext } from '../../machine/interpreter.ts';
 import type { Instr } from '../../machine/isa.ts';
 import { actorName } from '../../machine/narrate.ts';
 import { cellAt } from '../../machine/layout.ts';
-import { cellValue, pairAt, perCpuValues, registerValue } from '../../machine/read.ts';
+import { cellValue, pairAt, perCpuValues, registerValue, valueText } from '../../machine/read.ts';
 import { bufferOf } from '../../machine/tso.ts';
 import { judgeRun, type RunViolation } from '../../scenarios/judge.ts';
 import type { Session } from '../../store/session.ts';
@@ -87,7 +87,7 @@ export function cpuViews(m: Machine, s: Int32Array): CpuView[] {
         // Loop counters and the compiler's own scratch registers (%t, %loop…) are not the
         // program's variables.
         if (/^i\d+$/.test(name) || name === 'zero' || name.startsWith('%')) return;
-        registers.push(`${name} = ${String(registerValue(m, s, top, r))}`);
+        registers.push(`${name} = ${valueText(m, registerValue(m, s, top, r))}`);
       });
     }
     out.push({
