@@ -101,10 +101,9 @@ export function AxiomaticExplore({
         <>
           {answer.herd && (
             <section aria-label="herd7's verdict" className="herd">
-              <h3>
-                herd7&rsquo;s verdict under lkmm: {answer.herd.ok ? 'Ok' : 'No'} (
-                {answer.herd.observation})
-              </h3>
+              {/* The model leads: the same test says Never under sc and Sometimes here. */}
+              <h3>Under lkmm: {answer.herd.observation}</h3>
+              <p>herd7&rsquo;s verdict: {answer.herd.ok ? 'Ok' : 'No'}.</p>
               {/* Focusable: a long line scrolls it sideways, and the keyboard must reach that. */}
               <pre tabIndex={0}>{answer.herd.text}</pre>
               <p className="hint">

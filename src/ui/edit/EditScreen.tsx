@@ -6,7 +6,7 @@ import { editLink } from '../../store/editLink.ts';
 import { MAX_LINK_CHARS } from '../../store/linkSchemas.ts';
 import { Notice } from '../Notice.tsx';
 import { PickAndApply } from '../PickAndApply.tsx';
-import { SelectField } from '../SelectField.tsx';
+import { MemoryModelField } from '../MemoryModelField.tsx';
 import { isLitmusText } from '../../lang/litmusText.ts';
 import { stepStore } from '../step/useStep.ts';
 import type { CodeEditorHandle } from './CodeEditor.tsx';
@@ -186,11 +186,7 @@ export function EditScreen({ hash }: { hash: string }) {
         />
       )}
       <div className="row" role="group" aria-label="Run the program">
-        <SelectField label="Memory model" value={memory} onPick={setMemory}>
-          <option value="sc">sc: sequentially consistent</option>
-          <option value="tso">tso: x86 store buffers</option>
-          <option value="lkmm">lkmm: the kernel&rsquo;s memory model, as herd7</option>
-        </SelectField>
+        <MemoryModelField value={memory} onPick={setMemory} />
         <button
           type="button"
           aria-disabled={!ok}

@@ -8,6 +8,7 @@ import { violationMoment } from '../../scenarios/judge.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
 import type { BoundsJson } from '../../explore/json.ts';
 import type { RunOptions } from '../../store/exploreStore.ts';
+import { MemoryModelField } from '../MemoryModelField.tsx';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { exploreStore, useExplore } from './useExplore.ts';
 import { count } from '../../machine/count.ts';
@@ -64,15 +65,35 @@ const AxiomaticExplore = lazy(() =>
 /** Explore: the explorer under sc and tso; under lkmm, the kernel's memory model answers. */
 export function ExplorePanel() {
   const session = useStep((s) => s.session);
-  if (!isAxiomatic(session.params)) return <MachineExplore />;
+  const sc = session.scenario;
+  // The model is chosen here as well as in Parameters: it decides which engine answers.
+  const memory = sc.params.some((q) => q.name === 'memory') ? String(session.params.memory) : null;
   return (
-    <Suspense fallback={<p>Loading…</p>}>
-      <AxiomaticExplore
-        scenario={session.scenario.id}
-        params={paramsText(session.params, session.scenario)}
-      />
-    </Suspense>
+    <>
+      {memory !== null && (
+        <div className="row explore-memory">
+          <MemoryModelField
+            value={memory}
+            onPick={(m) => {
+              stepStore.getState().paramChanged('memory', m);
+            }}
+          />
+        </div>
+      )}
+      {isAxiomatic(session.params) ? (
+        <Suspense fallback={<p>Loading…</p>}>
+          <AxiomaticExplore scenario={sc.id} params={paramsText(session.params, sc)} />
+        </Suspense>
+      ) : (
+        <MachineExplore />
+      )}
+    </>
   );
+}
+
+/** The model a machine answer is under, as the page names it. */
+function machineModel(params: Readonly<Record<string, string>>): string {
+  return memoryOf(params) === 'tso' ? 'tso' : 'sc';
 }
 
 /** Every interleaving of the current scenario within bounds, in a worker. */
@@ -118,7 +139,7 @@ function MachineExplore() {
           flush is a choice like a step, so a witness may hold a store back. x86-TSO shows what{' '}
           <code>smp_mb()</code> is for; it cannot show what <code>smp_wmb()</code>,{' '}
           <code>smp_rmb()</code>, acquire and release are for (message passing, load buffering),
-          which the kernel&rsquo;s memory model and Arm allow and the lab does not model yet.
+          which the kernel&rsquo;s memory model and Arm allow: choose <code>lkmm</code> for those.
         </p>
       )}
       <div className="bounds">
@@ -259,9 +280,14 @@ function MachineExplore() {
       )}
       {result?.herd && (
         <section aria-label="herd7's verdict" className="herd">
+          {/* The model leads: the same test says Never under sc and Sometimes under lkmm. */}
           <h3>
-            herd7&rsquo;s verdict: {result.herd.ok ? 'Ok' : 'No'} ({result.herd.observation})
+            Under {machineModel(request?.params ?? {})}: {result.herd.observation}
           </h3>
+          <p>
+            herd7&rsquo;s verdict: {result.herd.ok ? 'Ok' : 'No'}. The kernel&rsquo;s own model may
+            answer otherwise: choose <code>lkmm</code> above.
+          </p>
           <pre tabIndex={0}>{result.herd.text}</pre>
           <p className="hint">
             As herd7 prints it, under{' '}
