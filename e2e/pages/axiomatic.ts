@@ -12,6 +12,11 @@ export class AxiomaticPage {
     return this.page.getByRole('complementary', { name: 'Explore panel' });
   }
 
+  /** The panel's memory model (sc, tso or lkmm). */
+  memoryModel(): Locator {
+    return this.explorePanel().getByRole('combobox', { name: 'Memory model' });
+  }
+
   /** Presses Explore in the panel and waits for the model's answer (or its refusal). */
   async answer(): Promise<void> {
     await this.explorePanel().getByRole('button', { name: 'Explore', exact: true }).click();
