@@ -3,7 +3,7 @@ import { candidatesOf } from '../axiomatic/check.ts';
 import { executionGraph, type ExecutionGraph } from '../axiomatic/explain.ts';
 import { lkmm } from '../axiomatic/lkmm.ts';
 import { examples } from '../scenarios/examples.ts';
-import { openProgram } from '../scenarios/index.ts';
+import { findScenario, openProgram } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import { type Box, executionGraphLayout, type GraphLayout, type Point } from './executionGraph.ts';
 
@@ -11,6 +11,11 @@ import { type Box, executionGraphLayout, type GraphLayout, type Point } from './
 // properties a reader relies on hold for each of them.
 
 const text = (id: string) => examples.find((e) => e.id === id)?.text() ?? '';
+/** A catalogue entry's program text under lkmm: a lesson's picture. */
+function entryText(id: string, params: Record<string, string>): string {
+  const sc = findScenario(id);
+  return sc?.text?.(resolveParams(sc, { ...params, memory: 'lkmm' })) ?? '';
+}
 
 const PROGRAMS: Record<string, string> = {
   SB: text('SB'),
@@ -41,6 +46,8 @@ P0(int *x, int **p) { WRITE_ONCE(*x, 1); rcu_assign_pointer(*p, x); }
 P1(int *x, int **p) { int *r0; int r1; rcu_read_lock(); r0 = rcu_dereference(*p); r1 = READ_ONCE(*r0); rcu_read_unlock(); }
 exists (1:r0=x /\\ 1:r1=0)
 `,
+  // Three initial writes over two columns: their arrows pass the threads' names.
+  'seqcount-sum': entryText('seqcount-sum', { variant: 'both' }),
   'CoRR+same-thread': `C CoRR+rfi
 {}
 P0(int *x) { int r0; int r1; WRITE_ONCE(*x, 1); r0 = READ_ONCE(*x); r1 = READ_ONCE(*x); WRITE_ONCE(*x, 2); }
@@ -113,11 +120,12 @@ describe.each(Object.entries(PROGRAMS))('the execution graphs of %s', (name, sou
     }
   });
 
-  it('never lets two events, two labels, or a label and an event overlap', () => {
+  it("never lets two events, two labels, a label and an event, or a thread's name overlap", () => {
     for (const g of graphs) {
       const l = executionGraphLayout(g);
       const boxes: Box[] = [
         ...l.nodes,
+        ...l.columns.map((c) => c.box),
         ...l.edges.flatMap((e) => (e.labelBox ? [e.labelBox] : [])),
       ];
       for (let i = 0; i < boxes.length; i++) {

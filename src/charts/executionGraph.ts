@@ -60,7 +60,13 @@ export interface GraphLayout {
   readonly width: number;
   readonly height: number;
   /** "P0", "P1"… over each column. */
-  readonly columns: readonly { readonly thread: number; readonly x: number; readonly y: number }[];
+  /** Each thread's name over its column: its baseline's middle, and the box its text fills. */
+  readonly columns: readonly {
+    readonly thread: number;
+    readonly x: number;
+    readonly y: number;
+    readonly box: Box;
+  }[];
   readonly nodes: readonly GraphNode[];
   /** Drawn in this order: program order first, the cycle's steps last (on top). */
   readonly edges: readonly GraphEdgePath[];
@@ -86,6 +92,8 @@ const MARGIN = 12;
 const HEADER = 22;
 const INIT_GAP = 50;
 const ARROW = 9;
+/** The threads' names' size (the stylesheet's .xg-column). */
+const COLUMN_FONT = 14;
 
 /** How wide a text is in the monospace font at `size`. */
 export function textWidth(text: string, size: number = GRAPH_FONT.size): number {
@@ -296,7 +304,20 @@ export function executionGraphLayout(
   // edges between columns bend a little, more for each edge already joining the same two events.
   const wanted = wantedEdges(g, cycle);
   const pairCount = new Map<string, number>();
-  const labels: Box[] = [];
+  // The threads' names (14 px, bold) are there before any label: arrows from the initial
+  // writes pass by them, and a label on one would hide the name.
+  const columns = threads.map((t) => {
+    const x = colX(t) + colW / 2;
+    const y = top - 8;
+    const w = textWidth(`P${String(t)}`, COLUMN_FONT) + 6;
+    return {
+      thread: t,
+      x,
+      y,
+      box: { x: x - w / 2, y: y - COLUMN_FONT, width: w, height: COLUMN_FONT + 4 },
+    };
+  });
+  const labels: Box[] = columns.map((c) => c.box);
   const edges: GraphEdgePath[] = [];
   for (const w of wanted) {
     const a = box.get(w.from);
@@ -361,7 +382,7 @@ export function executionGraphLayout(
   return {
     width: totalW,
     height,
-    columns: threads.map((t) => ({ thread: t, x: colX(t) + colW / 2, y: top - 8 })),
+    columns,
     nodes,
     edges,
   };
