@@ -8,8 +8,12 @@ import { graphSummary } from './executionGraphText.ts';
  * down it, the initial writes above, rf, co, fr and the dependencies as labelled arrows, and a
  * forbidden execution's cycle drawn over them, its steps numbered as in the list beside it.
  * Each relation has its colour and its dash (never colour alone) and its name on the arrow.
- * The SVG scales to its box; its title and description say what it shows.
+ * The SVG scales to its box, but not below MIN_SCALE (its box then scrolls); its title and
+ * description say what it shows.
  */
+/** The smallest scale the graph is drawn at: its event labels stay about 9 px high. */
+export const MIN_SCALE = 0.8;
+
 export function ExecutionGraph({ graph, title }: { graph: Graph; title: string }) {
   const l = executionGraphLayout(graph);
   const id = useId();
@@ -18,17 +22,13 @@ export function ExecutionGraph({ graph, title }: { graph: Graph; title: string }
       className="execution-graph"
       viewBox={`0 0 ${String(l.width)} ${String(l.height)}`}
       preserveAspectRatio="xMidYMid meet"
+      style={{ minWidth: l.width * MIN_SCALE, minHeight: l.height * MIN_SCALE }}
       role="img"
       aria-labelledby={`${id}-title`}
       aria-describedby={`${id}-desc`}
     >
       <title id={`${id}-title`}>{title}</title>
       <desc id={`${id}-desc`}>{graphSummary(graph)}</desc>
-      {l.columns.map((c) => (
-        <text key={c.thread} className="xg-column" x={c.x} y={c.y} textAnchor="middle">
-          P{c.thread}
-        </text>
-      ))}
       {l.edges.map((e) => (
         <g
           key={`${e.kind}-${String(e.from)}-${String(e.to)}-${String(e.step)}`}
@@ -67,6 +67,12 @@ export function ExecutionGraph({ graph, title }: { graph: Graph; title: string }
           </g>
         ) : null,
       )}
+      {/* After the edges: arrows from the initial writes cross the threads' names. */}
+      {l.columns.map((c) => (
+        <text key={c.thread} className="xg-column" x={c.x} y={c.y} textAnchor="middle">
+          P{c.thread}
+        </text>
+      ))}
       {l.nodes.map((n) => (
         <g key={n.id} className={`xg-node xg-${n.kind}${n.inCycle ? ' xg-in-cycle' : ''}`}>
           <rect x={n.x} y={n.y} width={n.width} height={n.height} rx={n.kind === 'init' ? 10 : 4} />

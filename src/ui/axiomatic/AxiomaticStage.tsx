@@ -8,21 +8,24 @@ import { CycleSteps, EdgeTable, GraphKey } from './GraphText.tsx';
 import { axiomaticStore, useAxiomatic } from './useAxiomatic.ts';
 import './axiomatic.css';
 
+/** A state as herd7 prints it, without the last ';' (the title's own punctuation follows). */
+const stateOf = (line: string) => line.replace(/;\s*$/, '');
+
 /** What the graph on the stage shows, in a line: its title. */
 function titleOf(shown: Shown, answer: AxiomaticState['answer']): string {
   const states = answer?.ok ? answer.states : [];
   switch (shown.kind) {
     case 'execution': {
       const n = states[shown.state]?.executions ?? 1;
-      return `An execution that ends in ${shown.graph.state}: allowed by lkmm (${count(n, 'execution')} end${n === 1 ? 's' : ''} here)`;
+      return `An execution that ends in ${stateOf(shown.graph.state)}: allowed by lkmm (${count(n, 'execution')} end${n === 1 ? 's' : ''} here)`;
     }
     case 'why-not': {
       const g = shown.graphs[shown.index];
-      return `Why not ${g?.state ?? 'this end state'}? Candidate ${String(shown.index + 1)} of ${String(shown.graphs.length)}: forbidden by lkmm's ${g?.why?.axiom ?? 'axioms'}`;
+      return `Why not ${g ? stateOf(g.state) : 'this end state'}? Candidate ${String(shown.index + 1)} of ${String(shown.graphs.length)}: forbidden by lkmm's ${g?.why?.axiom ?? 'axioms'}`;
     }
     case 'memory':
       return shown.view.graph
-        ? `Be the memory system: ${shown.view.graph.consistent ? 'an execution lkmm allows' : 'a candidate lkmm forbids'}, ending in ${shown.view.graph.state}`
+        ? `Be the memory system: ${shown.view.graph.consistent ? 'an execution lkmm allows' : 'a candidate lkmm forbids'}, ending in ${stateOf(shown.view.graph.state)}`
         : 'Be the memory system';
   }
 }
@@ -129,7 +132,13 @@ export function AxiomaticStage({
   return (
     <div className="axiomatic-stage">
       <div className="xg-grid">
-        <div className={`xg-picture${shown && graph ? ' with-graph' : ''}`}>
+        {/* Focusable with a graph: a large one scrolls, and the keyboard must scroll it too. */}
+        <div
+          className={`xg-picture${shown && graph ? ' with-graph' : ''}`}
+          {...(shown && graph
+            ? { tabIndex: 0, role: 'region', 'aria-label': 'The execution graph' }
+            : {})}
+        >
           {shown && graph ? (
             <figure className="xg-figure">
               <ExecutionGraph graph={graph} title={titleOf(shown, answer)} />
