@@ -25,7 +25,17 @@ export function MemorySystemControls({ view }: { view: MemoryView }) {
     <section className="xg-memory" aria-label="Be the memory system">
       <p className="hint">
         You are the memory system: choose, read by read, the write each read sees. The model then
-        says whether any execution is still possible.
+        says whether any execution is still possible, and the graph shows one candidate that agrees
+        with your choices (a read you have not chosen yet reads from a write that fits).
+      </p>
+      {/* First, so the answer to a pick is in view however many reads follow. Not a live
+          region: the narration below announces each choice, this line included. */}
+      <p className={`xg-door ${open ? 'open' : 'closed'}`}>
+        {open
+          ? `Still possible: ${String(view.consistent)} of the ${String(view.candidates)} candidate executions that agree with your choices are allowed.`
+          : view.closedBy
+            ? `The door is closed: no execution is possible. Every candidate left breaks ${view.closedBy}.`
+            : 'No run of the program fits these choices.'}
       </p>
       {view.reads.map((r) => (
         <fieldset key={r.read} className="xg-read">
@@ -58,14 +68,6 @@ export function MemorySystemControls({ view }: { view: MemoryView }) {
           ))}
         </fieldset>
       ))}
-      {/* Not a live region: the narration below announces each choice, this line included. */}
-      <p className={`xg-door ${open ? 'open' : 'closed'}`}>
-        {open
-          ? `Still possible: ${String(view.consistent)} of the ${String(view.candidates)} candidate executions that agree with your choices are allowed.`
-          : view.closedBy
-            ? `The door is closed: no execution is possible. Every candidate left breaks ${view.closedBy}.`
-            : 'No run of the program fits these choices.'}
-      </p>
       <button
         type="button"
         onClick={() => {
