@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { type CSSProperties, useId } from 'react';
 import type { ExecutionGraph as Graph } from '../axiomatic/explain.ts';
 import { executionGraphLayout, GRAPH_FONT } from './executionGraph.ts';
 import { graphSummary } from './executionGraphText.ts';
@@ -8,8 +8,9 @@ import { graphSummary } from './executionGraphText.ts';
  * down it, the initial writes above, rf, co, fr and the dependencies as labelled arrows, and a
  * forbidden execution's cycle drawn over them, its steps numbered as in the list beside it.
  * Each relation has its colour and its dash (never colour alone) and its name on the arrow.
- * The SVG scales to its box, but not below MIN_SCALE (its box then scrolls); its title and
- * description say what it shows.
+ * The SVG scales to its box; its least size at MIN_SCALE is given to the stylesheet
+ * (--xg-min-width, --xg-min-height), which decides where a box scrolls rather than shrink it.
+ * Its title and description say what it shows.
  */
 /** The smallest scale the graph is drawn at: its event labels stay about 9 px high. */
 export const MIN_SCALE = 0.8;
@@ -22,7 +23,12 @@ export function ExecutionGraph({ graph, title }: { graph: Graph; title: string }
       className="execution-graph"
       viewBox={`0 0 ${String(l.width)} ${String(l.height)}`}
       preserveAspectRatio="xMidYMid meet"
-      style={{ minWidth: l.width * MIN_SCALE, minHeight: l.height * MIN_SCALE }}
+      style={
+        {
+          '--xg-min-width': `${String(l.width * MIN_SCALE)}px`,
+          '--xg-min-height': `${String(l.height * MIN_SCALE)}px`,
+        } as CSSProperties
+      }
       role="img"
       aria-labelledby={`${id}-title`}
       aria-describedby={`${id}-desc`}
