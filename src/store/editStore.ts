@@ -67,10 +67,10 @@ export interface EditState {
   /** Puts back the draft a link's program replaced. */
   draftRestored(): void;
   /**
-   * Opens the program in every mode (findScenario('program')) and gives the Step link to it,
-   * or null when it does not compile.
+   * Opens the program in every mode (findScenario('program')) and gives the Step link to it
+   * with `params` (the memory model chosen), or null when it does not compile.
    */
-  programOpened(): string | null;
+  programOpened(params?: Readonly<Record<string, string>>): string | null;
 }
 
 /** The compiler's verdict on `text`, in the editor's terms. */
@@ -198,13 +198,13 @@ export function createEditStore(storage: KeyValueStorage = browserStorage()) {
       noticeDismissed: () => {
         set({ notice: null });
       },
-      programOpened: () => {
+      programOpened: (params = {}) => {
         const { text } = get();
         const r = openProgram(text);
         if (!r.ok) return null;
         return encodeLink({
           scenario: PROGRAM_ID,
-          params: {},
+          params,
           schedule: '',
           cursor: 0,
           program: text,

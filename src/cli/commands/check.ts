@@ -17,16 +17,11 @@ import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
 import { exploredEnds } from '../../explore/herd.ts';
 import { type EndState, herdAnswer, type HerdAnswer, herdLine } from '../../lang/herdAnswer.ts';
 import { herdHash } from '../../lang/herdHash.ts';
+import { isLitmusText } from '../../lang/litmusText.ts';
 import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import { intOption, paramsArg, parseCommand, programArg } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
-
-/** Whether a text is a herd7 litmus file: its first line (past comments) is `C name`. */
-export function isLitmusText(source: string): boolean {
-  const text = source.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|\(\*[\s\S]*?\*\)/g, '').trimStart();
-  return /^C[ \t]+\S/.test(text);
-}
 
 function withHash(source: string): { hash?: string } {
   const hash = isLitmusText(source) ? herdHash(source) : null;

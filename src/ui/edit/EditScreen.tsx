@@ -6,6 +6,8 @@ import { editLink } from '../../store/editLink.ts';
 import { MAX_LINK_CHARS } from '../../store/linkSchemas.ts';
 import { Notice } from '../Notice.tsx';
 import { PickAndApply } from '../PickAndApply.tsx';
+import { MemoryModelField } from '../MemoryModelField.tsx';
+import { isLitmusText } from '../../lang/litmusText.ts';
 import { stepStore } from '../step/useStep.ts';
 import type { CodeEditorHandle } from './CodeEditor.tsx';
 import { editStore, useEdit } from './useEdit.ts';
@@ -70,6 +72,10 @@ export function EditScreen({ hash }: { hash: string }) {
     setTyped(text);
   }
   const [said, setSaid] = useState<string | null>(null);
+  // The memory model Step and Explore open it under: as `lab check`, a herd7 litmus file answers
+  // under the kernel's own model (lkmm) and the lab's programs under sc, unless one is chosen.
+  const [chosenMemory, setMemory] = useState<string | null>(null);
+  const memory = chosenMemory ?? (isLitmusText(typed) ? 'lkmm' : 'sc');
   useEffect(() => {
     if (typed === editStore.getState().text) return;
     const t = setTimeout(() => {
@@ -85,7 +91,7 @@ export function EditScreen({ hash }: { hash: string }) {
   /** Opens the program in Step mode (with a panel open), or says why it cannot. */
   const open = (panel: string | null) => {
     actions.textChanged(typed);
-    const link = actions.programOpened();
+    const link = actions.programOpened(memory === 'sc' ? {} : { memory });
     if (!link) return;
     stepStore.getState().panelRequested(panel);
     location.hash = link;
@@ -180,6 +186,7 @@ export function EditScreen({ hash }: { hash: string }) {
         />
       )}
       <div className="row" role="group" aria-label="Run the program">
+        <MemoryModelField value={memory} onPick={setMemory} />
         <button
           type="button"
           aria-disabled={!ok}

@@ -1,14 +1,15 @@
-import { useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { OutcomeHistogram } from '../../charts/OutcomeHistogram.tsx';
 import type { OutcomeJson } from '../../explore/json.ts';
 import { brokenIn, presetToExplore, unshown } from '../../explore/teach.ts';
 import { paramsText } from '../../scenarios/params.ts';
-import { memoryOf } from '../../scenarios/textScenario.ts';
+import { isAxiomatic, memoryOf } from '../../scenarios/textScenario.ts';
 import { violationWithReason } from '../../scenarios/judge.ts';
 import { shownName } from '../../scenarios/program.ts';
 import { observablesLine } from '../../scenarios/outcome.ts';
 import type { BoundsJson } from '../../explore/json.ts';
 import type { RunOptions } from '../../store/exploreStore.ts';
+import { MemoryModelField } from '../MemoryModelField.tsx';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { exploreStore, useExplore } from './useExplore.ts';
 import { count } from '../../machine/count.ts';
@@ -39,9 +40,15 @@ function violationsText(o: OutcomeJson): string {
   return o.violations.map(violationWithReason).join('; ');
 }
 
+// Under memory lkmm the axiomatic engine answers instead; it loads with the first such answer.
+const AxiomaticExplore = lazy(() =>
+  import('../axiomatic/AxiomaticExplore.tsx').then((m) => ({ default: m.AxiomaticExplore })),
+);
+
 /**
- * Explore: every interleaving of the current scenario within bounds, in a worker. `runAtOnce`:
- * start a run as the panel opens (the editor's "Explore it"), then say so with `onRunStarted`.
+ * Explore: the explorer under sc and tso; under lkmm, the kernel's memory model answers.
+ * `runAtOnce`: start a run as the panel opens (the editor's "Explore it"), then say so with
+ * `onRunStarted`.
  */
 export function ExplorePanel({
   runAtOnce = false,
@@ -50,6 +57,51 @@ export function ExplorePanel({
   runAtOnce?: boolean;
   onRunStarted?: () => void;
 } = {}) {
+  const session = useStep((s) => s.session);
+  const sc = session.scenario;
+  const axiomatic = isAxiomatic(session.params);
+  // Under lkmm the answer comes as the panel opens: an "Explore it" asked for is then given.
+  useEffect(() => {
+    if (runAtOnce && axiomatic) onRunStarted?.();
+  }, [runAtOnce, axiomatic, onRunStarted]);
+  // The model is chosen here as well as in Parameters: it decides which engine answers.
+  const memory = sc.params.some((q) => q.name === 'memory') ? String(session.params.memory) : null;
+  return (
+    <>
+      {memory !== null && (
+        <div className="row explore-memory">
+          <MemoryModelField
+            value={memory}
+            onPick={(m) => {
+              stepStore.getState().paramChanged('memory', m);
+            }}
+          />
+        </div>
+      )}
+      {axiomatic ? (
+        <Suspense fallback={<p>Loading…</p>}>
+          <AxiomaticExplore scenario={sc.id} params={paramsText(session.params, sc)} />
+        </Suspense>
+      ) : (
+        <MachineExplore runAtOnce={runAtOnce} onRunStarted={onRunStarted} />
+      )}
+    </>
+  );
+}
+
+/** The model a machine answer is under, as the page names it. */
+function machineModel(params: Readonly<Record<string, string>>): string {
+  return memoryOf(params) === 'tso' ? 'tso' : 'sc';
+}
+
+/** Every interleaving of the current scenario within bounds, in a worker. */
+function MachineExplore({
+  runAtOnce,
+  onRunStarted,
+}: {
+  runAtOnce: boolean;
+  onRunStarted: (() => void) | undefined;
+}) {
   const session = useStep((s) => s.session);
   const bounds = useExplore((s) => s.bounds);
   const running = useExplore((s) => s.running);
@@ -98,7 +150,7 @@ export function ExplorePanel({
           flush is a choice like a step, so a witness may hold a store back. x86-TSO shows what{' '}
           <code>smp_mb()</code> is for; it cannot show what <code>smp_wmb()</code>,{' '}
           <code>smp_rmb()</code>, acquire and release are for (message passing, load buffering),
-          which the kernel&rsquo;s memory model and Arm allow and the lab does not model yet.
+          which the kernel&rsquo;s memory model and Arm allow: choose <code>lkmm</code> for those.
         </p>
       )}
       <div className="bounds">
@@ -239,10 +291,15 @@ export function ExplorePanel({
       )}
       {result?.herd && (
         <section aria-label="herd7's verdict" className="herd">
+          {/* The model leads: the same test says Never under sc and Sometimes under lkmm. */}
           <h3>
-            herd7&rsquo;s verdict: {result.herd.ok ? 'Ok' : 'No'} ({result.herd.observation})
+            Under {machineModel(request?.params ?? {})}: {result.herd.observation}
           </h3>
-          <pre>{result.herd.text}</pre>
+          <p>
+            herd7&rsquo;s verdict: {result.herd.ok ? 'Ok' : 'No'}. The kernel&rsquo;s own model may
+            answer otherwise: choose <code>lkmm</code> above.
+          </p>
+          <pre tabIndex={0}>{result.herd.text}</pre>
           <p className="hint">
             As herd7 prints it, under{' '}
             {memoryOf(request?.params ?? {}) === 'tso'

@@ -6,6 +6,8 @@ import { Notice } from '../Notice.tsx';
 import { editLink } from '../../store/editLink.ts';
 import { linkOf, undoOf } from '../../store/stepStore.ts';
 import { PROGRAM_ID } from '../../scenarios/program.ts';
+import { paramsText } from '../../scenarios/params.ts';
+import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import { Controls } from './Controls.tsx';
 import { CpuLanes } from './CpuLanes.tsx';
 import { InvariantBadges } from './InvariantBadges.tsx';
@@ -43,6 +45,11 @@ const ChallengePanel = lazy(() =>
 // Explore (its store, its worker's bridge, the outcome chart) loads when the panel first opens.
 const ExplorePanel = lazy(() =>
   import('../explore/ExplorePanel.tsx').then((m) => ({ default: m.ExplorePanel })),
+);
+// Under memory lkmm there is nothing to step: the stage shows execution graphs instead (their
+// store, bridge and chart load with it).
+const AxiomaticStage = lazy(() =>
+  import('../axiomatic/AxiomaticStage.tsx').then((m) => ({ default: m.AxiomaticStage })),
 );
 
 /**
@@ -249,42 +256,50 @@ export function StepScreen({
           {undoable.what}
         </Notice>
       )}
-      <div className="control-row">
-        <Controls lecture={lecture} />
-        {!lecture && witness !== null && (
-          <Suspense fallback={null}>
-            <WitnessNote />
-          </Suspense>
-        )}
-        {/* With its panel closed (a phone's sheet is closed to step), the attempt is judged
-            on the stage, so the winning step says so where the student looks. */}
-        {!lecture && challenge && panel !== 'Challenges' && (
-          <Suspense fallback={null}>
-            <ChallengeOnStage />
-          </Suspense>
-        )}
-      </div>
-      <LastStep />
-      {/* The picture leads: lanes (the cause) at the left, the counter's chart and the
-          invariants in the middle and widest, the listing, the narration and the timeline at
-          the right. */}
-      <div className="stage">
-        <CpuLanes />
-        <div className="stage-picture">
-          <MemoryView />
-          <InvariantBadges />
-        </div>
-        <div className="stage-side">
-          <ListingView />
-          <NarrationLog hidden={large} />
-          <div className="stage-time">
-            <StageTimeline />
-            <p className="hint">
-              Press <kbd>?</kbd> for keyboard shortcuts.
-            </p>
+      {isAxiomatic(session.params) ? (
+        <Suspense fallback={<p>Loading…</p>}>
+          <AxiomaticStage scenario={sc.id} params={paramsText(session.params, sc)} />
+        </Suspense>
+      ) : (
+        <>
+          <div className="control-row">
+            <Controls lecture={lecture} />
+            {!lecture && witness !== null && (
+              <Suspense fallback={null}>
+                <WitnessNote />
+              </Suspense>
+            )}
+            {/* With its panel closed (a phone's sheet is closed to step), the attempt is judged
+                on the stage, so the winning step says so where the student looks. */}
+            {!lecture && challenge && panel !== 'Challenges' && (
+              <Suspense fallback={null}>
+                <ChallengeOnStage />
+              </Suspense>
+            )}
           </div>
-        </div>
-      </div>
+          <LastStep />
+          {/* The picture leads: lanes (the cause) at the left, the counter's chart and the
+              invariants in the middle and widest, the listing, the narration and the timeline at
+              the right. */}
+          <div className="stage">
+            <CpuLanes />
+            <div className="stage-picture">
+              <MemoryView />
+              <InvariantBadges />
+            </div>
+            <div className="stage-side">
+              <ListingView />
+              <NarrationLog hidden={large} />
+              <div className="stage-time">
+                <StageTimeline />
+                <p className="hint">
+                  Press <kbd>?</kbd> for keyboard shortcuts.
+                </p>
+              </div>
+            </div>
+          </div>
+        </>
+      )}
       {panel && (
         <SidePanel name={panel} onClose={closePanel}>
           <Suspense fallback={<p>Loading…</p>}>

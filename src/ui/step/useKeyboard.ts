@@ -4,6 +4,7 @@
 
 import { useEffect } from 'react';
 import { Ev, makeEvent } from '../../machine/events.ts';
+import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import { isStageKey, spaceIsFree } from '../keys.ts';
 import { stepStore } from './useStep.ts';
 
@@ -16,6 +17,8 @@ export function useStepKeys(onHelp: () => void, timeKeys = true): void {
     const onKey = (e: KeyboardEvent) => {
       if (!isStageKey(e)) return;
       const store = stepStore.getState();
+      // Under memory lkmm there is no schedule: the stage shows graphs, and only ? is a command.
+      if (isAxiomatic(store.session.params) && e.key !== '?') return;
       const digit = /^Digit([0-8])$/.exec(e.code);
       if (digit) {
         const k = Number(digit[1]);

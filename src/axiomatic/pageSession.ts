@@ -1,0 +1,225 @@
+// The page's axiomatic session: the kernel's memory model (memory lkmm) on one program at a
+// time, as the axiomatic worker runs it (src/workers/axiomaticApi.ts exposes it). `answer`
+// answers as herd7 does and keeps the program, so that what follows on the same worker (an end
+// state's execution graph, "Why not?", "Be the memory system") is a quick call, not a new
+// enumeration. Everything returned is plain data; a program the engine cannot take comes back as
+// a refusal with the engine's reason, not as an error. Pure, so Node tests call it directly and
+// the store's port is typed by it without reaching into src/workers.
+
+import { AxiomaticRefusal, type AxiomaticResult, candidatesOf, checkLkmm } from './check.ts';
+import { executionGraph, type ExecutionGraph, whyNot } from './explain.ts';
+import { MemorySystem, type MemorySystemView, type ReadChoice } from './memorySystem.ts';
+import type { CompiledProgram } from '../lang/compiled.ts';
+import { herdAnswer, herdLine, type HerdAnswer } from '../lang/herdAnswer.ts';
+import { findScenario, openProgram } from '../scenarios/index.ts';
+import { finalViolations, observablesLine, observe, type Violation } from '../scenarios/outcome.ts';
+import { ParamError, resolveParams } from '../scenarios/params.ts';
+import type { Params, Scenario } from '../scenarios/types.ts';
+
+export interface AxiomaticRequest {
+  readonly scenario: string;
+  /** A typed program's text, for scenario `program`: the worker opens it first. */
+  readonly program?: string;
+  /** Parameter overrides as text, as links carry them (memory=lkmm among them). */
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** An end state the model allows, and how many consistent executions reach it. */
+export interface AxiomaticStateJson {
+  /** As herd7 prints it (`1:r0=1; 1:r1=0;`), or the program's observables where herd7 has none. */
+  readonly line: string;
+  readonly executions: number;
+  /** Whether the program's final condition holds in it; null for a program without one. */
+  readonly condition: boolean | null;
+  /** The program's final invariants it breaks. */
+  readonly broken: readonly Violation[];
+}
+
+export type AxiomaticAnswer =
+  | {
+      readonly ok: true;
+      readonly model: 'lkmm';
+      /** The program's name (herd7's test name). */
+      readonly name: string;
+      /** herd7's answer (text, states, Ok/No, Observation) where the program has a condition. */
+      readonly herd: HerdAnswer | null;
+      readonly states: readonly AxiomaticStateJson[];
+      /** Consistent executions, and the candidates judged. */
+      readonly executions: number;
+      readonly candidates: number;
+      readonly flags: readonly string[];
+      readonly loopCut: boolean;
+      readonly ms: number;
+      /**
+       * The condition's state is never reached although some candidate execution reaches it:
+       * how many such candidates "Why not?" can show (at most WHY_NOT_LIMIT); 0 otherwise.
+       */
+      readonly whyNot: number;
+    }
+  | {
+      readonly ok: false;
+      readonly model: 'lkmm';
+      /** Why the engine cannot take the program, in its words. */
+      readonly refusal: string;
+    };
+
+/** A read of "Be the memory system", with its name without the value it happens to read. */
+export interface MemoryRead extends ReadChoice {
+  /** "P1: R flag": the read, whichever write it reads from. */
+  readonly name: string;
+}
+
+export type MemoryView = Omit<MemorySystemView, 'reads'> & {
+  readonly reads: readonly MemoryRead[];
+};
+
+/** The most forbidden candidates "Why not?" shows. */
+export const WHY_NOT_LIMIT = 12;
+/** The most candidates "Be the memory system" chooses among (a litmus test has tens). */
+export const MEMORY_SYSTEM_LIMIT = 20_000;
+
+interface Session {
+  readonly program: CompiledProgram;
+  readonly result: AxiomaticResult;
+  memory: MemorySystem | null;
+  /** "Why not?"'s graphs, once made. */
+  whyNot: ExecutionGraph[] | null;
+}
+
+function programOf(req: AxiomaticRequest): { sc: Scenario; params: Params; p: CompiledProgram } {
+  if (req.program !== undefined && !openProgram(req.program).ok)
+    throw new ParamError('the program does not compile');
+  const sc = findScenario(req.scenario);
+  if (!sc) throw new ParamError(`unknown scenario '${req.scenario}'`);
+  const params = resolveParams(sc, { ...req.params, memory: 'lkmm' });
+  const p = sc.program?.(params);
+  if (!p) throw new ParamError(`${sc.id} is not a program the memory model can read`);
+  return { sc, params, p };
+}
+
+function stateLine(sc: Scenario, params: Params, p: CompiledProgram, s: Int32Array): string {
+  if (p.clauses.herdLocations.length > 0) return herdLine(p, s).line;
+  return observablesLine(observe(sc, p.machine, s, params));
+}
+
+const withName = (r: ReadChoice): MemoryRead => ({ ...r, name: r.label.replace(/=[^=]*$/, '') });
+
+/** A fresh API: one open program at a time (the worker entry exposes one; tests make their own). */
+export function createAxiomaticApi() {
+  let session: Session | null = null;
+
+  const open = (): Session => {
+    if (!session) throw new Error('no program is open: answer one first');
+    return session;
+  };
+  const memorySystem = (s: Session): MemorySystem => {
+    if (s.memory) return s.memory;
+    if (s.result.candidates > MEMORY_SYSTEM_LIMIT)
+      throw new AxiomaticRefusal(
+        `the program has ${s.result.candidates.toLocaleString('en')} candidate executions, more than the ${MEMORY_SYSTEM_LIMIT.toLocaleString('en')} one can choose among read by read`,
+      );
+    s.memory = new MemorySystem(s.program, [...candidatesOf(s.program).all]);
+    return s.memory;
+  };
+  const memoryView = (v: MemorySystemView): MemoryView => ({ ...v, reads: v.reads.map(withName) });
+  const forbiddenReaching = (s: Session): ExecutionGraph[] => {
+    const p = s.program;
+    const cond = p.clauses.condition;
+    if (!cond) return [];
+    s.whyNot ??= whyNot(p, candidatesOf(p).all, (st) => cond.holds(p.machine, st), WHY_NOT_LIMIT);
+    return s.whyNot;
+  };
+
+  return {
+    /**
+     * Answers a program under the kernel's memory model, as herd7 does, and keeps it open for the
+     * calls below. A program the engine cannot take (interrupts, too many executions, a compile
+     * error) is refused with the reason.
+     */
+    answer(req: AxiomaticRequest): AxiomaticAnswer {
+      session = null;
+      let opened: ReturnType<typeof programOf>;
+      let result: AxiomaticResult;
+      try {
+        opened = programOf(req);
+        result = checkLkmm(opened.p);
+      } catch (e) {
+        if (e instanceof AxiomaticRefusal || e instanceof ParamError)
+          return { ok: false, model: 'lkmm', refusal: e.message };
+        throw e;
+      }
+      const { sc, params, p } = opened;
+      const kept: Session = { program: p, result, memory: null, whyNot: null };
+      session = kept;
+      const herd = herdAnswer(
+        p,
+        result.states.map((s) => ({ state: s.state, count: s.executions })),
+        'executions',
+        { model: 'lkmm', flags: result.flags, loop: result.loopCut, seconds: result.ms / 1000 },
+      );
+      const cond = p.clauses.condition;
+      const states = result.states.map((s) => ({
+        line: stateLine(sc, params, p, s.state),
+        executions: s.executions,
+        condition: cond ? cond.holds(p.machine, s.state) : null,
+        broken: finalViolations(
+          sc,
+          observe(sc, p.machine, s.state, params),
+          params,
+          p.machine,
+          s.state,
+        ),
+      }));
+      const never = cond !== null && !states.some((s) => s.condition === true);
+      const forbidden = never ? forbiddenReaching(kept).length : 0;
+      return {
+        ok: true,
+        model: 'lkmm',
+        name: p.name,
+        herd,
+        states,
+        executions: result.executions,
+        candidates: result.candidates,
+        flags: result.flags,
+        loopCut: result.loopCut,
+        ms: result.ms,
+        whyNot: forbidden,
+      };
+    },
+
+    /** The graph of one consistent execution that ends in end state `index` of the answer. */
+    execution(index: number): ExecutionGraph {
+      const s = open();
+      const st = s.result.states[index];
+      if (!st) throw new Error(`the answer has no end state ${index + 1}`);
+      const x = st.example;
+      return executionGraph(s.program, x.skeleton, x.execution, st.state, x.verdict);
+    },
+
+    /**
+     * "Why not?": the candidate executions that would reach the condition's state, each forbidden,
+     * with the axiom it breaks and the cycle that breaks it (none when the state is reached).
+     */
+    whyNot(): ExecutionGraph[] {
+      const s = open();
+      const cond = s.program.clauses.condition;
+      if (!cond || s.result.states.some((st) => cond.holds(s.program.machine, st.state))) return [];
+      return forbiddenReaching(s);
+    },
+
+    /** "Be the memory system": the reads, their choices so far, and what the model says. */
+    memoryView(): MemoryView {
+      return memoryView(memorySystem(open()).view());
+    },
+
+    /** Chooses the write a read sees (null: takes the choice back). */
+    memoryChoose(read: string, write: string | null): MemoryView {
+      return memoryView(memorySystem(open()).choose(read, write));
+    },
+
+    /** Forgets every choice. */
+    memoryReset(): MemoryView {
+      return memoryView(memorySystem(open()).reset());
+    },
+  };
+}
