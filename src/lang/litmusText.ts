@@ -1,8 +1,19 @@
 // Whether a text is a herd7 litmus file: such a file answers under the kernel's memory model
 // (memory lkmm) unless the user asks for another, in `lab check` and in the editor alike.
+//
+// The lab's own programs may start `C name` too (the editor's first example does), so the name
+// alone does not tell: a herd7 file goes on, past its optional header lines (a quoted line,
+// `Cycle=…`, `Relax=…` and the like, which herd7's generators write), to its init block `{`.
 
-/** Whether a text is a herd7 litmus file: its first line (past comments) is `C name`. */
+/** Whether a text is a herd7 litmus file: `C name`, header lines, then the init block `{`. */
 export function isLitmusText(source: string): boolean {
   const text = source.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|\(\*[\s\S]*?\*\)/g, '').trimStart();
-  return /^C[ \t]+\S/.test(text);
+  const head = /^C[ \t]+\S[^\n]*\n/.exec(text);
+  if (!head) return false;
+  for (const line of text.slice(head[0].length).split('\n')) {
+    const t = line.trim();
+    if (t === '' || t.startsWith('"') || /^[A-Za-z]+=/.test(t)) continue;
+    return t.startsWith('{');
+  }
+  return false;
 }
