@@ -61,7 +61,10 @@ export function LiveScreen() {
       replay: offered,
       program: scenario === PROGRAM_ID ? openProgramText() : null,
     });
-    if (location.hash !== hash) history.replaceState(null, '', hash);
+    // Only while this page is the one shown: a Back pressed as the page settles has already
+    // moved the address to another page's entry, which must not be overwritten with this link.
+    if (location.hash.startsWith('#/live/') && location.hash !== hash)
+      history.replaceState(null, '', hash);
   }, [scenario, cpus, choices, settings, engine, offered]);
 
   return (

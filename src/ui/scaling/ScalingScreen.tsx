@@ -18,7 +18,9 @@ export function ScalingScreen() {
   // The URL holds the plan, so a copied link reopens the same sweep.
   useEffect(() => {
     const hash = formatScalingLink(plan, cores);
-    if (location.hash !== hash) history.replaceState(null, '', hash);
+    // Only while this page is shown: after a quick Back the address is another page's.
+    if (location.hash.startsWith('#/scaling') && location.hash !== hash)
+      history.replaceState(null, '', hash);
   }, [plan, cores]);
 
   return (
