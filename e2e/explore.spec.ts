@@ -20,7 +20,7 @@ test('explore global-plain in a worker: three outcomes, the lost updates marked,
   // Both axes say what they count: end states up, outcomes (as numbered in the list) across.
   await expect(panel.getByRole('img', { name: /^Outcome histogram/ })).toContainText('end states');
   await expect(panel.getByRole('img', { name: /^Outcome histogram/ })).toContainText(
-    'outcome, numbered as in the list below',
+    'outcome # as in the list',
   );
   const outcomes = panel.getByRole('list', { name: 'Outcomes' }).getByRole('listitem');
   await expect(outcomes).toHaveCount(3);

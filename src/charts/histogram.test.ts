@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { histogramLayout } from './histogram.ts';
+import { HISTOGRAM, histogramLayout } from './histogram.ts';
 
 describe('histogramLayout', () => {
   it('gives each outcome a bar proportional to its count, on whole-number ticks', () => {
@@ -25,5 +25,27 @@ describe('histogramLayout', () => {
       220,
     );
     expect(crowded.labelSize).toBeLessThan(l.labelSize);
+  });
+
+  it('drawn at the Explore panel’s 315 px, its text is at least 11 px; crowded labels thin out', () => {
+    // At 1280 × 720 the panel gives the chart about 315 px; the text must stay readable there.
+    const { width, height, margin, text } = HISTOGRAM;
+    const scale = 315 / width;
+    for (const n of [1, 3, 8, 15, 40]) {
+      const l = histogramLayout(
+        Array.from({ length: n }, (_, i) => i + 1),
+        width,
+        height,
+        margin,
+      );
+      expect(Math.min(text, l.labelSize) * scale).toBeGreaterThanOrEqual(11);
+      // The labels drawn do not run into each other (2.6 em covers '✗ #40').
+      const drawn = l.bars.filter((b) => b.labelled);
+      expect(drawn[0]?.index).toBe(0);
+      for (let i = 1; i < drawn.length; i++) {
+        const [a, b] = [drawn[i - 1], drawn[i]];
+        if (a && b) expect(b.x - a.x).toBeGreaterThanOrEqual(l.labelSize * 2.6 - 0.001);
+      }
+    }
   });
 });
