@@ -221,6 +221,8 @@ for (const { where, width, height } of [
     const memory = new StepPage(page).memoryRegion();
     const exports = memory.getByRole('group', { name: /^Export / });
     await expect(exports.first()).toBeVisible();
+    // Some charts load with the first entry that needs them: wait for one to be drawn.
+    await expect(memory.getByRole('img').first()).toBeVisible();
     const charts = await memory.getByRole('img').all();
     expect(charts.length).toBeGreaterThan(0);
     for (const g of await exports.all()) {

@@ -4,6 +4,7 @@ import { CounterChart } from '../../charts/CounterChart.tsx';
 import { globalModeOf } from '../../charts/counterLayout.ts';
 import { counterCells, executedAt, type Run } from '../../charts/history.ts';
 import { cellValue, elementAddr } from '../../machine/read.ts';
+import { RaceWord } from '../../charts/RaceWord.tsx';
 import { raceWord, raceWordText } from '../../charts/raceWord.ts';
 import { seqWordOf, seqWordText } from '../../charts/seqWord.ts';
 import { SlotBars } from '../../charts/SlotBars.tsx';
@@ -22,11 +23,8 @@ import { type BoxSize, useBoxSize } from '../useBoxSize.ts';
 import { globalCells, perCpuCells } from './view.ts';
 import { useStep } from './useStep.ts';
 
-// The race word, the sequence word and the torn read each belong to a few entries: they load
-// with the first entry that needs them, so a Step link to any other entry does not carry them.
-const RaceWord = lazy(() =>
-  import('../../charts/RaceWord.tsx').then((m) => ({ default: m.RaceWord })),
-);
+// The sequence word and the torn read each belong to a few entries: they load with the first
+// entry that needs them, so a Step link to any other entry does not carry them.
 const SeqWord = lazy(() =>
   import('../../charts/SeqWord.tsx').then((m) => ({ default: m.SeqWord })),
 );
@@ -212,16 +210,14 @@ export function MemoryView() {
       {race && (
         <figure className="race-figure hero">
           <div className="chart-box" ref={boxRef}>
-            <Suspense fallback={null}>
-              <RaceWord
-                svgRef={raceRef}
-                view={race}
-                colour={cpuColour}
-                size={fit(box)}
-                step={session.cursor}
-                describedBy="race-word-text"
-              />
-            </Suspense>
+            <RaceWord
+              svgRef={raceRef}
+              view={race}
+              colour={cpuColour}
+              size={fit(box)}
+              step={session.cursor}
+              describedBy="race-word-text"
+            />
           </div>
           <figcaption id="race-word-text" tabIndex={0}>
             {raceWordText(race)}
