@@ -86,12 +86,14 @@ test('Stop pressed while a CPU hangs: the stop times out, the workers are termin
 test('a CPU worker terminated mid-run without a word: the watchdog notices @timing', async ({
   page,
 }) => {
+  // Mid-run: 2 s after the worker starts, well past the start barrier (which takes longer than
+  // 400 ms on a busy machine now that the page loads more before the CPUs start).
   const live = await runWithFault(
     page,
-    { cpu: 1, kind: 'terminate', afterMs: 400 },
+    { cpu: 1, kind: 'terminate', afterMs: 2000 },
     'percpu-classic',
   );
-  await expect(live.status()).toContainText('CPU1 stopped responding', { timeout: 10_000 });
+  await expect(live.status()).toContainText('CPU1 stopped responding', { timeout: 12_000 });
   await expectNoWorkers(page);
   await runsAgain(page, live);
 });
