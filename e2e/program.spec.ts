@@ -72,6 +72,27 @@ test('a typed mistake is listed where it is; fixed, the program steps, explores 
   expect(errors).toEqual([]);
 });
 
+test('a litmus test steps with its variables drawn: under tso a store waits in its buffer', async ({
+  page,
+}) => {
+  const edit = new EditPage(page);
+  await edit.open();
+  await edit.openExample('SB');
+  await edit.compiles();
+  await page.getByRole('combobox', { name: 'Memory model' }).selectOption('tso');
+  await edit.button('Step through it').click();
+  const step = new StepPage(page);
+  await step.stepCpu(0);
+  // The picture says what the narration says: x = 1 is in CPU0's buffer, memory holds 0.
+  await expect(step.lastNarration()).toContainText('waits in CPU0');
+  const chart = page.getByRole('img', { name: /^The shared variables: / });
+  await expect(chart).toHaveAccessibleName(
+    "The shared variables: x = 0, y = 0. x = 1 waits in CPU0's store buffer.",
+  );
+  await expect(chart.getByText('The shared variables', { exact: true })).toBeVisible();
+  await expect(chart.getByText('x = 1', { exact: true })).toBeVisible();
+});
+
 test('edit a copy of percpu-classic without preempt_disable: Explore finds the lost update', async ({
   page,
 }) => {

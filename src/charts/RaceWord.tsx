@@ -51,7 +51,7 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
       className="race-word"
       viewBox={`0 0 ${String(width)} ${String(height)}`}
       role="img"
-      aria-label={`The shared word: ${raceWordText(view)}`}
+      aria-label={`${view.shared ? 'The shared variables' : 'The shared word'}: ${raceWordText(view)}`}
       aria-describedby={describedBy}
       xmlns="http://www.w3.org/2000/svg"
     >
@@ -90,7 +90,7 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
               {layout.words[k]?.label}
             </text>
             <text className="word-value" x={b.x + b.w / 2} y={wordY + 60} textAnchor="middle">
-              {w.value}
+              {w.shown}
             </text>
             {wiped && (
               // The update the store wiped out: its value, struck through, fading (replayed

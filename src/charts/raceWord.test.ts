@@ -4,6 +4,8 @@ import { findScenario } from '../scenarios/index.ts';
 import { scheduleRun, witnessRun } from './testRun.ts';
 import { scenarioNamed } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
+import { examples } from '../scenarios/examples.ts';
+import { programScenario } from '../scenarios/program.ts';
 
 function firstWitness(id: string): string {
   const w = findScenario(id)?.witnesses[0];
@@ -118,5 +120,31 @@ describe('the race word', () => {
       ['in store buffers', 1],
     ]);
     expect(v?.lost).toBe(0);
+  });
+
+  it('a litmus test draws its shared variables by name, a buffered store in its buffer', () => {
+    const ex = examples.find((e) => e.id === 'SB');
+    const r = programScenario(ex?.text() ?? '');
+    if (!r.ok) throw new Error('SB does not compile');
+    const sc = raceWord(scheduleRun(r.scenario, resolveParams(r.scenario, {}), '0 1 0 1'));
+    expect(sc?.shared).toBe(true);
+    expect(sc?.words.map((w) => [w.label, w.shown])).toEqual([
+      ['x', '1'],
+      ['y', '1'],
+    ]);
+    // No count to keep: no tally, nothing lost.
+    expect(sc?.tally).toEqual([]);
+    expect(sc?.lost).toBe(0);
+    expect(sc?.last).toMatchObject({ kind: 'load', cpu: 1, before: 1 });
+    const tso = raceWord(
+      scheduleRun(r.scenario, resolveParams(r.scenario, { memory: 'tso' }), '0'),
+    );
+    // WRITE_ONCE(*x, 1) waits in CPU0's store buffer: memory still holds 0.
+    expect(tso?.last).toMatchObject({ kind: 'store', via: 'buffer', after: 1 });
+    expect(tso?.words.map((w) => w.value)).toEqual([0, 0]);
+    expect(tso?.buffers).toEqual([{ cpu: 0, word: 0, value: 1 }]);
+    expect(raceWordText(tso as NonNullable<typeof tso>)).toBe(
+      "x = 0, y = 0. x = 1 waits in CPU0's store buffer.",
+    );
   });
 });

@@ -4,14 +4,16 @@
 // written), the last load or store as an arrow, an update a store overwrote, and the adds made
 // against the adds the word counts. Under memory tso each CPU's store buffer is part of the
 // picture: a store that waits there is drawn there, with memory unchanged, and a load that a
-// buffered store answers is drawn from the buffer. Pure: RaceWord.tsx draws it.
+// buffered store answers is drawn from the buffer. A program that declares no counter (a herd7
+// litmus test, a typed program of plain shared variables) gets the same picture of its shared
+// variables, without the tally: there is no count to keep. Pure: RaceWord.tsx draws it.
 
 import { plus } from '../machine/int64.ts';
 import { Ev, eventCpu, eventType } from '../machine/events.ts';
 import { Op, tallyOf } from '../machine/isa.ts';
 import { CTX_CPU, CtxKind } from '../machine/machine.ts';
 import { actorName } from '../machine/narrate.ts';
-import { ctxField } from '../machine/read.ts';
+import { ctxField, valueText } from '../machine/read.ts';
 import {
   cellValue,
   elementAddr,
@@ -31,6 +33,8 @@ export interface RaceWordCell {
   /** A 64-bit word (two machine words: a `long` on a 64-bit CPU). */
   readonly wide: boolean;
   readonly value: number;
+  /** The value as the lanes print it: a pointer by the name it points at (`&x`). */
+  readonly shown: string;
 }
 
 /** A context at one of the words, as the chart names and colours it. */
@@ -89,6 +93,11 @@ export interface Racer extends AtWord {
 
 export interface RaceWordView {
   readonly words: readonly RaceWordCell[];
+  /**
+   * The words are the program's shared variables, not a counter's: each is labelled by its
+   * name, the contexts share the row below in order, and there is no tally.
+   */
+  readonly shared: boolean;
   readonly racers: readonly Racer[];
   readonly holders: readonly Holder[];
   readonly last: WordAccess | null;
@@ -118,35 +127,62 @@ const num = (v: number | bigint) => Number(v);
 const valueAt = (s: Int32Array, addr: number, wide: boolean): number =>
   num(wordValue(s, addr, wide ? 's64' : 's32'));
 
-/** The words a run races on: the counter's global count, else its per-CPU words; or null. */
-function wordsOf(run: Run): RaceWordCell[] | null {
+/**
+ * At most this many shared variables are drawn as words: a litmus test has two to four; a
+ * program with more keeps its memory table.
+ */
+const MAX_SHARED = 4;
+
+/**
+ * The words a run races on: the counter's global count, else its per-CPU words; with no counter
+ * declared, the program's shared variables when it has no per-CPU ones (those are drawn as bars);
+ * or null.
+ */
+function wordsOf(run: Run): { words: RaceWordCell[]; shared: boolean } | null {
   const { m } = run;
   const a = counterOf(m);
-  if (!a) return null;
   const s = run.states[run.cursor] as Int32Array;
+  const cellOf = (label: string, addr: number, wide: boolean, v: number | bigint) => ({
+    label,
+    addr,
+    wide,
+    value: num(v),
+    shown: valueText(m, v),
+  });
+  if (!a) {
+    const cells = m.layout.cells;
+    if (cells.some((c) => c.perCpu && c.type !== 'lock')) return null;
+    const shared = cells.flatMap((c) => (c.perCpu || c.type === 'lock' ? [] : [c]));
+    if (shared.length === 0 || shared.length > MAX_SHARED) return null;
+    return {
+      words: shared.map((c) => cellOf(c.label, c.addr, c.type === 's64', cellValue(s, c))),
+      shared: true,
+    };
+  }
   if (a.count !== null && a.deltas === null) {
     const c = globalCell(m, a.count);
     if (!c) return null;
-    return [{ label: c.label, addr: c.addr, wide: c.type === 's64', value: num(cellValue(s, c)) }];
+    return { words: [cellOf(c.label, c.addr, c.type === 's64', cellValue(s, c))], shared: false };
   }
   if (a.deltas !== null && a.count === null) {
     const v = perCpuCell(m, a.deltas);
     if (!v) return null;
     const wide = v.type === 's64';
-    return Array.from({ length: m.cpus }, (_, k) => ({
-      label: `CPU${String(k)}'s ${v.label}`,
-      addr: elementAddr(v, k),
-      wide,
-      value: num(elementValue(s, v, k)),
-    }));
+    return {
+      words: Array.from({ length: m.cpus }, (_, k) =>
+        cellOf(`CPU${String(k)}'s ${v.label}`, elementAddr(v, k), wide, elementValue(s, v, k)),
+      ),
+      shared: false,
+    };
   }
   return null;
 }
 
 /** The race-word view of the state shown, or null for scenarios it does not draw. */
 export function raceWord(run: Run): RaceWordView | null {
-  const words = wordsOf(run);
-  if (!words) return null;
+  const found = wordsOf(run);
+  if (!found) return null;
+  const { words, shared } = found;
   const { m } = run;
   const indexOf = new Map(words.map((w, i) => [w.addr, i]));
   const loaded = new Map<number, { word: number; value: number }>();
@@ -238,18 +274,21 @@ export function raceWord(run: Run): RaceWordView | null {
   const counts = m.code.some((code) => code.some((ins) => tallyOf(ins) !== 0));
   const made = counts ? num(plus(0, totalTally(m, s))) : null;
   const counted = sum - startSum;
-  const tally: TallyRow[] = [
-    ...(made === null ? [] : [{ kind: 'made' as const, label: 'adds made', value: made }]),
-    {
-      kind: 'counted',
-      // With no adds to count against, and under tso, the bar says where its figure is.
-      label: made !== null && !tso ? 'counted' : 'in memory',
-      value: counted,
-    },
-    ...(tso ? [{ kind: 'buffered' as const, label: 'in store buffers', value: buffered }] : []),
-  ];
+  const tally: TallyRow[] = shared
+    ? []
+    : [
+        ...(made === null ? [] : [{ kind: 'made' as const, label: 'adds made', value: made }]),
+        {
+          kind: 'counted',
+          // With no adds to count against, and under tso, the bar says where its figure is.
+          label: made !== null && !tso ? 'counted' : 'in memory',
+          value: counted,
+        },
+        ...(tso ? [{ kind: 'buffered' as const, label: 'in store buffers', value: buffered }] : []),
+      ];
   return {
     words,
+    shared,
     racers,
     holders,
     last,
@@ -260,7 +299,7 @@ export function raceWord(run: Run): RaceWordView | null {
     counted,
     buffered,
     tally,
-    lost: made === null ? 0 : Math.max(0, made - counted - buffered),
+    lost: made === null || shared ? 0 : Math.max(0, made - counted - buffered),
   };
 }
 
@@ -316,7 +355,7 @@ function flushOf(
 
 /** The view in words: the chart's text equivalent. */
 export function raceWordText(v: RaceWordView): string {
-  const words = v.words.map((w) => `${w.label} = ${String(w.value)}`).join(', ');
+  const words = v.words.map((w) => `${w.label} = ${w.shown}`).join(', ');
   const held = v.holders.map(
     (h) =>
       `${h.who} holds ${String(h.value)} loaded from ${(v.words[h.word] as RaceWordCell).label}${h.stale ? ' (stale: the word has changed since)' : ''}`,
@@ -336,5 +375,8 @@ export function raceWordText(v: RaceWordView): string {
     v.last?.overwrote === true
       ? `${v.last.who} stored ${String(v.last.after)} over ${String(v.last.before)}, an update it never saw`
       : null;
-  return [words, ...buffered, ...held, ...(last ? [last] : []), tally].join('. ') + '.';
+  return (
+    [words, ...buffered, ...held, ...(last ? [last] : []), ...(tally ? [tally] : [])].join('. ') +
+    '.'
+  );
 }

@@ -7,6 +7,8 @@ import { inside, overlaps } from './textWidth.ts';
 import { scheduleRun, witnessRun } from './testRun.ts';
 import { findScenario, scenarioNamed } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
+import { examples } from '../scenarios/examples.ts';
+import { programScenario } from '../scenarios/program.ts';
 
 // Every size the stage gives a chart (MemoryView's fit(): at least 360 × 240, about 490 wide at
 // most; 1280 × 720 gives 480 × 380–450, 1024 × 768 about 467 × 470–610, a phone 366 × 240).
@@ -41,14 +43,28 @@ function views(): { at: string; view: RaceWordView }[] {
     const view = raceWord({ ...tso, cursor: at });
     if (view) out.push({ at: `global-plain tso @${String(at)}`, view });
   }
+  // A herd7 litmus test's shared variables (no counter), under sc and under tso.
+  for (const id of ['SB', 'MP']) {
+    const ex = examples.find((e) => e.id === id);
+    const r = ex ? programScenario(ex.text()) : null;
+    if (!r?.ok) throw new Error(`example ${id} does not compile`);
+    for (const memory of id === 'SB' ? (['sc', 'tso'] as const) : (['sc'] as const)) {
+      const schedule = memory === 'tso' ? '0 1 flush0 flush1 0 1' : '0 1 0 1';
+      const run = scheduleRun(r.scenario, resolveParams(r.scenario, { memory }), schedule);
+      for (let at = 0; at <= run.events.length; at++) {
+        const view = raceWord({ ...run, cursor: at });
+        if (view) out.push({ at: `litmus-${id} ${memory} @${String(at)}`, view });
+      }
+    }
+  }
   return out;
 }
 
 const all = views();
 
 describe('the race word’s layout, measured with the bundled fonts', () => {
-  it('draws the seven scenarios that race on a word', () => {
-    expect(new Set(all.map((v) => v.at.split(' ')[0])).size).toBe(7);
+  it('draws the seven scenarios that race on a word, and two litmus tests’ variables', () => {
+    expect(new Set(all.map((v) => v.at.split(' ')[0])).size).toBe(9);
     expect(all.filter((v) => v.view.tso).length).toBeGreaterThan(10);
     expect(all.some((v) => v.view.tally.length === 3)).toBe(true);
   });
@@ -88,7 +104,7 @@ describe('the race word’s layout, measured with the bundled fonts', () => {
             anchor: 'middle',
           });
           const value = labelBox('.race-word .word-value', {
-            text: String(view.words[k]?.value),
+            text: view.words[k]?.shown ?? '',
             x: cx,
             y: WORD_Y + 60,
             anchor: 'middle',

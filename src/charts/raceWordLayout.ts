@@ -68,18 +68,24 @@ export function raceWordLayout(
   const columns = view.words.length;
   // The tally's values sit after their bars: room for the longest.
   const digits = Math.max(1, ...view.tally.map((r) => String(r.value).length));
-  const tallyW = Math.min(150, width * 0.28);
+  // Shared variables have no tally: the words take the whole width.
+  const tallyW = view.tally.length === 0 ? 0 : Math.min(150, width * 0.28);
   const plotW = width - tallyW - 16;
   const colW = plotW / columns;
   const single = columns === 1;
   const words = view.words.map((w, k) => {
-    const label = single ? w.label : `CPU${String(k)}`;
-    const need = Math.max(label.length * MONO_15, String(w.value).length * DIGIT_34_BOLD) + 24;
+    const label = single || view.shared ? w.label : `CPU${String(k)}`;
+    const need = Math.max(label.length * MONO_15, w.shown.length * DIGIT_34_BOLD) + 24;
     const room = single ? Math.min(200, colW - 110) : colW - 16;
     const boxW = Math.min(room, single ? Math.max(need, 200) : need);
     // Room at the word's left for the value a store wiped out: one word is set right of its
     // column's middle; each of several sits at its column's right, with a shorter note.
-    const x = single ? (colW - boxW) / 2 + 40 : (k + 1) * colW - boxW - 8;
+    // Shared variables are centred in their columns (a plain store wipes out no count).
+    const x = view.shared
+      ? k * colW + (colW - boxW) / 2 + 8
+      : single
+        ? (colW - boxW) / 2 + 40
+        : (k + 1) * colW - boxW - 8;
     return {
       box: { x, y: WORD_Y, width: boxW, height: WORD_H },
       label,
@@ -100,7 +106,8 @@ export function raceWordLayout(
   // racer under the word of the CPU it is on; when a word has none (a task migrated to the other
   // CPU), the racers share the row evenly, in that order, so no box is squeezed.
   const rowW = width - 16;
-  const everyWord = view.words.every((_, k) => view.racers.some((r) => r.word === k));
+  const everyWord =
+    !view.shared && view.words.every((_, k) => view.racers.some((r) => r.word === k));
   const order = [...view.racers].sort((a, b) => a.word - b.word || a.ctx - b.ctx);
   const racers = view.racers.map((r) => {
     let left: number;
@@ -123,9 +130,13 @@ export function raceWordLayout(
   });
   const first = view.words[0];
   return {
-    title: single
-      ? 'The word every CPU updates'
-      : `Each CPU’s ${first ? variableOf(first.label) : 'word'}`,
+    title: view.shared
+      ? single
+        ? 'The shared variable'
+        : 'The shared variables'
+      : single
+        ? 'The word every CPU updates'
+        : `Each CPU’s ${first ? variableOf(first.label) : 'word'}`,
     tally: {
       x: width - tallyW,
       y: tallyY,
@@ -149,7 +160,8 @@ export function bufferText(view: RaceWordView, k: number, room: number): string 
     .filter((b) => b.cpu === k)
     .map((b) => {
       const label = view.words[b.word]?.label ?? '';
-      const name = view.words.length === 1 ? label : `${variableOf(label)}[${String(b.word)}]`;
+      const name =
+        view.words.length === 1 || view.shared ? label : `${variableOf(label)}[${String(b.word)}]`;
       return `${name} = ${String(b.value)}`;
     });
   if (entries.length === 0) return 'store buffer empty';

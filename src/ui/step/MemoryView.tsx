@@ -139,6 +139,7 @@ export function MemoryView() {
               className={
                 c.name === cells?.global.name ||
                 (race !== null && c.name === counter?.count) ||
+                race?.words.some((w) => race.shared && w.label === c.label) === true ||
                 words.some((w) => w.name === c.name)
                   ? `charted sr-only${folded ? ' filled' : ''}`
                   : undefined
@@ -222,7 +223,12 @@ export function MemoryView() {
           <figcaption id="race-word-text" tabIndex={0}>
             {raceWordText(race)}
           </figcaption>
-          {exportOf(raceRef, 'shared word chart', 'word', 'the shared word')}
+          {exportOf(
+            raceRef,
+            race.shared ? 'shared variables chart' : 'shared word chart',
+            race.shared ? 'variables' : 'word',
+            race.shared ? 'the shared variables' : 'the shared word',
+          )}
         </figure>
       )}
       {plain.map((c) => (
