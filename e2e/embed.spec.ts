@@ -65,17 +65,23 @@ test('an embed links out to the moment it shows, and opens Live in a page of its
   await expect(live).not.toHaveAttribute('href', /embed=1/);
 });
 
-test('in a 640×480 frame the stage keeps at least half the frame, the chrome in a menu', async ({
+test('in a 640×480 frame the chart keeps a third of the frame, clear, the chrome in a menu', async ({
   page,
 }) => {
-  const lab = await framed(page, 640, 480);
-  const stage = lab.getByRole('region', { name: 'Listing' });
-  await expect(stage).toBeVisible();
-  const lanes = await lab.getByRole('region', { name: 'CPUs' }).boundingBox();
-  if (!lanes) throw new Error('no lanes');
-  expect(lanes.height).toBeGreaterThanOrEqual(240);
-  await expect(lab.getByRole('button', { name: 'Step CPU 0' })).toBeInViewport({ ratio: 1 });
+  const lab = await framed(page, 640, 480, '#/step/percpu-classic');
+  const step0 = lab.getByRole('button', { name: 'Step CPU 0' });
+  for (let i = 0; i < 3; i++) await step0.click();
+  await expect(lab.getByText(/^Step 3: CPU0/)).toBeVisible();
+  // The chart is what a course page embeds the lab for: a third of the frame at least.
+  const chart = lab.getByRole('region', { name: 'Memory' }).getByRole('img').first();
+  const box = await chart.boundingBox();
+  if (!box) throw new Error('no chart');
+  expect(box.width * box.height).toBeGreaterThanOrEqual((640 * 480) / 3);
+  // Nothing over it: no Export buttons on its labels, and every CPU's Step button in view.
+  await expect(lab.getByRole('button', { name: 'SVG' })).toBeHidden();
+  await expect(step0).toBeInViewport({ ratio: 1 });
   await expect(lab.getByRole('button', { name: 'Step CPU 1' })).toBeInViewport({ ratio: 1 });
+  await expect(lab.getByRole('region', { name: 'Listing' })).toBeInViewport();
   // The panels and choosers are one click away, in the menu.
   await expect(lab.getByRole('group', { name: 'Panels' })).toBeHidden();
   await lab.getByText('Menu', { exact: true }).click();
