@@ -1,8 +1,17 @@
 import { type Ref } from 'react';
 import { scaleLinear } from 'd3';
-import type { Holder, RaceWordView, WordAccess } from './raceWord.ts';
+import type { Holder, RaceWordView } from './raceWord.ts';
 import { raceWordText } from './raceWord.ts';
-import { BOX_H, raceWordLayout, STRIP_H, STRIP_Y, WORD_H, WORD_Y } from './raceWordLayout.ts';
+import {
+  accessArrow,
+  accessLabel,
+  BOX_H,
+  raceWordLayout,
+  STRIP_H,
+  STRIP_Y,
+  WORD_H,
+  WORD_Y,
+} from './raceWordLayout.ts';
 import './animations.css';
 
 export interface RaceWordProps {
@@ -103,7 +112,7 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
                   textAnchor="end"
                   textDecoration="line-through"
                 >
-                  {last.before}
+                  {last.beforeShown}
                 </text>
                 <text
                   className="wiped-note"
@@ -124,8 +133,13 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
         const acting = last !== null && last.ctx === r.ctx ? last : null;
         // The arrow joins the racer and the word the step touched (a CPU may read another's).
         const b = wordBox(acting?.word ?? r.word);
-        const cx = r.x + r.w / 2;
-        const wx = Math.max(b.x + 16, Math.min(b.x + b.w - 16, cx));
+        const arrow = accessArrow(
+          layout,
+          { x: r.x, y: boxY, width: r.w, height: boxH },
+          { x: b.x, y: wordY, width: b.w, height: WORD_H },
+          acting ? accessLabel(acting) : '',
+        );
+        const { cx, wx } = arrow;
         const up = acting !== null && acting.kind !== 'load';
         const buffered = acting?.via === 'buffer' && acting.kind !== 'flush';
         return (
@@ -142,8 +156,9 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
                 />
                 <text
                   className="access-label"
-                  x={(cx + wx) / 2 + 8}
-                  y={(wordY + WORD_H + boxY) / 2 + 5}
+                  x={arrow.label.x}
+                  y={arrow.label.y}
+                  textAnchor={arrow.label.anchor}
                 >
                   {accessLabel(acting)}
                 </text>
@@ -176,7 +191,7 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
               x={r.x + 16}
               y={boxY + 48}
             >
-              {h ? `holds ${String(h.value)}${h.stale ? ': stale' : ''}` : 'holds nothing'}
+              {h ? `holds ${h.shown}${h.stale ? ': stale' : ''}` : 'holds nothing'}
             </text>
             {r.buffer !== null && (
               <g
@@ -221,16 +236,4 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
       </g>
     </svg>
   );
-}
-
-/** What the step did, beside its arrow (or above the box, when it stayed in the buffer). */
-function accessLabel(a: WordAccess): string {
-  if (a.kind === 'flush') return `flush ${String(a.after)}`;
-  if (a.kind === 'load')
-    return a.via === 'buffer'
-      ? `load ${String(a.before)} from its buffer`
-      : `load ${String(a.before)}`;
-  if (a.kind === 'store')
-    return a.via === 'buffer' ? `store ${String(a.after)}: buffered` : `store ${String(a.after)}`;
-  return `atomic: ${String(a.before)} → ${String(a.after)}`;
 }

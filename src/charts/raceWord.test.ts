@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { raceWord, raceWordText } from './raceWord.ts';
+import { accessLabel } from './raceWordLayout.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { scheduleRun, witnessRun } from './testRun.ts';
 import { scenarioNamed } from '../scenarios/index.ts';
@@ -75,7 +76,7 @@ describe('the race word', () => {
     expect(v.tso).toBe(true);
     expect(v.last).toMatchObject({ kind: 'store', via: 'buffer', who: 'CPU0', word: 0, after: 1 });
     expect(v.words.map((w) => w.value)).toEqual([0, 0]);
-    expect(v.buffers).toEqual([{ cpu: 0, word: 0, value: 1 }]);
+    expect(v.buffers).toEqual([{ cpu: 0, word: 0, value: 1, shown: '1' }]);
     expect(raceWordText(v)).toContain("CPU0's read_count = 1 waits in CPU0's store buffer");
   });
 
@@ -142,9 +143,20 @@ describe('the race word', () => {
     // WRITE_ONCE(*x, 1) waits in CPU0's store buffer: memory still holds 0.
     expect(tso?.last).toMatchObject({ kind: 'store', via: 'buffer', after: 1 });
     expect(tso?.words.map((w) => w.value)).toEqual([0, 0]);
-    expect(tso?.buffers).toEqual([{ cpu: 0, word: 0, value: 1 }]);
+    expect(tso?.buffers).toEqual([{ cpu: 0, word: 0, value: 1, shown: '1' }]);
     expect(raceWordText(tso as NonNullable<typeof tso>)).toBe(
       "x = 0, y = 0. x = 1 waits in CPU0's store buffer.",
     );
+  });
+
+  it('a pointer is named, not numbered: percpu-ref-switch publishes &pc', () => {
+    const v = raceWord(witnessRun('percpu-ref-switch', 'get-before-switch', 5));
+    expect(v?.shared).toBe(true);
+    expect(v?.words.map((w) => [w.label, w.shown])).toEqual([
+      ['ac', '2'],
+      ['pc', '0'],
+      ['ptr', '&pc'],
+    ]);
+    expect(v?.last ? accessLabel(v.last) : null).toBe('store &pc');
   });
 });

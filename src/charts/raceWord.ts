@@ -51,6 +51,8 @@ export interface AtWord {
 /** A value a context loaded from a word and has not stored back yet. */
 export interface Holder extends AtWord {
   readonly value: number;
+  /** The value as the lanes print it (a pointer by name). */
+  readonly shown: string;
   /** The word has changed since: storing this copy's result loses that change. */
   readonly stale: boolean;
 }
@@ -67,6 +69,9 @@ export interface WordAccess extends AtWord {
   /** The value loaded (as the CPU saw it) or the word before; the value stored or after. */
   readonly before: number;
   readonly after: number;
+  /** The two as the lanes print them: a pointer by the name it points at (`&pc`). */
+  readonly beforeShown: string;
+  readonly afterShown: string;
   /** A store over a value its context never loaded: `before` is an update it wiped out. */
   readonly overwrote: boolean;
 }
@@ -76,6 +81,7 @@ export interface BufferedWord {
   readonly cpu: number;
   readonly word: number;
   readonly value: number;
+  readonly shown: string;
 }
 
 /** One bar of the tally: what it counts, and how many. */
@@ -233,7 +239,19 @@ export function raceWord(run: Run): RaceWordView | null {
     if (kind === 'load') loaded.set(x.ctx, { word, value: was });
     else loaded.delete(x.ctx);
     const via = fromBuffer || entered !== null ? 'buffer' : 'memory';
-    last = { kind, via, ctx: x.ctx, who, cpu: x.cpu, word, before: was, after: now, overwrote };
+    last = {
+      kind,
+      via,
+      ctx: x.ctx,
+      who,
+      cpu: x.cpu,
+      word,
+      before: was,
+      after: now,
+      beforeShown: valueText(m, was),
+      afterShown: valueText(m, now),
+      overwrote,
+    };
   }
   const s = run.states[run.cursor] as Int32Array;
   const holders: Holder[] = [...loaded].map(([ctx, h]) => ({
@@ -242,6 +260,7 @@ export function raceWord(run: Run): RaceWordView | null {
     cpu: ctxField(m, s, ctx, CTX_CPU),
     word: h.word,
     value: h.value,
+    shown: valueText(m, h.value),
     stale: (words[h.word] as RaceWordCell).value !== h.value,
   }));
   const start = run.states[0] as Int32Array;
@@ -265,7 +284,7 @@ export function raceWord(run: Run): RaceWordView | null {
     for (const e of bufferOf(m, s, cpu)) {
       const word = indexOf.get(e.addr);
       if (word === undefined) continue;
-      buffers.push({ cpu, word, value: num(e.value) });
+      buffers.push({ cpu, word, value: num(e.value), shown: valueText(m, e.value) });
       newest.set(word, num(e.value));
     }
     // What this CPU's buffer will add to memory once it drains: its newest value of each word.
@@ -349,6 +368,8 @@ function flushOf(
     word,
     before: valueAt(before, w.addr, w.wide),
     after: valueAt(after, w.addr, w.wide),
+    beforeShown: valueText(m, valueAt(before, w.addr, w.wide)),
+    afterShown: valueText(m, valueAt(after, w.addr, w.wide)),
     overwrote: false,
   };
 }
@@ -358,11 +379,11 @@ export function raceWordText(v: RaceWordView): string {
   const words = v.words.map((w) => `${w.label} = ${w.shown}`).join(', ');
   const held = v.holders.map(
     (h) =>
-      `${h.who} holds ${String(h.value)} loaded from ${(v.words[h.word] as RaceWordCell).label}${h.stale ? ' (stale: the word has changed since)' : ''}`,
+      `${h.who} holds ${h.shown} loaded from ${(v.words[h.word] as RaceWordCell).label}${h.stale ? ' (stale: the word has changed since)' : ''}`,
   );
   const buffered = v.buffers.map(
     (b) =>
-      `${(v.words[b.word] as RaceWordCell).label} = ${String(b.value)} waits in CPU${String(b.cpu)}'s store buffer`,
+      `${(v.words[b.word] as RaceWordCell).label} = ${b.shown} waits in CPU${String(b.cpu)}'s store buffer`,
   );
   const tally =
     v.tally
@@ -373,7 +394,7 @@ export function raceWordText(v: RaceWordView): string {
       .join(', ') + (v.lost > 0 ? `: ${String(v.lost)} lost` : '');
   const last =
     v.last?.overwrote === true
-      ? `${v.last.who} stored ${String(v.last.after)} over ${String(v.last.before)}, an update it never saw`
+      ? `${v.last.who} stored ${v.last.afterShown} over ${v.last.beforeShown}, an update it never saw`
       : null;
   return (
     [words, ...buffered, ...held, ...(last ? [last] : []), ...(tally ? [tally] : [])].join('. ') +

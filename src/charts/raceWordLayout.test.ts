@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Box } from './geometry.ts';
 import { raceWord, type RaceWordView } from './raceWord.ts';
-import { raceWordLayout, STRIP_H, STRIP_Y, WORD_Y } from './raceWordLayout.ts';
+import {
+  accessArrow,
+  accessLabel,
+  raceWordLayout,
+  STRIP_H,
+  STRIP_Y,
+  WORD_Y,
+} from './raceWordLayout.ts';
 import { labelBox, widthOf } from './testFonts.ts';
 import { inside, overlaps } from './textWidth.ts';
 import { scheduleRun, witnessRun } from './testRun.ts';
@@ -133,9 +140,7 @@ describe('the race word’s layout, measured with the bundled fonts', () => {
           const copy = labelBox(
             held?.stale ? '.race-word .racer-copy.stale' : '.race-word .racer-copy',
             {
-              text: held
-                ? `holds ${String(held.value)}${held.stale ? ': stale' : ''}`
-                : 'holds nothing',
+              text: held ? `holds ${held.shown}${held.stale ? ': stale' : ''}` : 'holds nothing',
               x: r.box.x + 16,
               y: r.box.y + 48,
             },
@@ -168,6 +173,31 @@ describe('the race word’s layout, measured with the bundled fonts', () => {
           expect(
             l.tally.x + l.tally.barMax + 4 + widthOf('.race-word .tally-value', String(v)),
           ).toBeLessThanOrEqual(size.width);
+      }
+    }
+  });
+
+  it('labels the step’s arrow clear of the tally, on a phone’s narrow chart too', () => {
+    for (const size of SIZES) {
+      for (const { at, view } of all) {
+        const last = view.last;
+        if (!last || (last.via === 'buffer' && last.kind !== 'flush')) continue;
+        const l = raceWordLayout(view, size);
+        const racer = l.racers.find((r) => r.ctx === last.ctx);
+        const word = l.words[last.word];
+        if (!racer || !word) continue;
+        const text = accessLabel(last);
+        const arrow = accessArrow(l, racer.box, word.box, text);
+        const label = labelBox('.race-word .access-label', { text, ...arrow.label });
+        const tally: Box = {
+          x: l.tally.x,
+          y: l.tally.y,
+          width: size.width - l.tally.x,
+          height: l.tally.bottom - l.tally.y,
+        };
+        const where = `${at} ${String(size.width)}×${String(size.height)}: "${text}"`;
+        expect(overlaps(label, tally), where).toBe(false);
+        expect(label.x, where).toBeGreaterThanOrEqual(0);
       }
     }
   });

@@ -4,7 +4,7 @@
 // boxes meet, at every size the stage gives the chart.
 
 import type { Box } from './geometry.ts';
-import type { RaceWordView } from './raceWord.ts';
+import type { RaceWordView, WordAccess } from './raceWord.ts';
 
 export const WORD_H = 78;
 export const BOX_H = 64;
@@ -24,6 +24,7 @@ const MONO_15 = 9;
 const DIGIT_15_BOLD = 9.5;
 const DIGIT_34_BOLD = 21;
 const MONO_12 = 7.5;
+const SANS_15_BOLD = 9;
 
 export interface RaceWordLayout {
   readonly title: string;
@@ -162,11 +163,55 @@ export function bufferText(view: RaceWordView, k: number, room: number): string 
       const label = view.words[b.word]?.label ?? '';
       const name =
         view.words.length === 1 || view.shared ? label : `${variableOf(label)}[${String(b.word)}]`;
-      return `${name} = ${String(b.value)}`;
+      return `${name} = ${b.shown}`;
     });
   if (entries.length === 0) return 'store buffer empty';
   let text = entries.join(', ');
   for (let drop = 1; drop < entries.length && text.length * MONO_12 > room; drop++)
     text = `${String(drop)} older, ${entries.slice(drop).join(', ')}`;
   return text;
+}
+
+/** The step's arrow between a racer's box and a word's, and where its label goes. */
+export interface AccessArrow {
+  /** The racer's end (the box's top middle) and the word's (under the word, in its box). */
+  readonly cx: number;
+  readonly wx: number;
+  readonly label: { readonly x: number; readonly y: number; readonly anchor: 'start' | 'end' };
+}
+
+/**
+ * The arrow of a step from the racer in `racer` to the word in `word`, labelled `text`: the label
+ * at the arrow's middle, right of it, unless it would run into the tally's column there (a
+ * phone's narrow chart): then left of it.
+ */
+export function accessArrow(
+  layout: RaceWordLayout,
+  racer: Box,
+  word: Box,
+  text: string,
+): AccessArrow {
+  const cx = racer.x + racer.width / 2;
+  const wx = Math.max(word.x + 16, Math.min(word.x + word.width - 16, cx));
+  const mid = (cx + wx) / 2;
+  const y = (WORD_Y + WORD_H + racer.y) / 2 + 5;
+  const { tally } = layout;
+  const besideTally = tally.rows.length > 0 && y + 4 >= tally.y && y - 15 <= tally.bottom;
+  const w = text.length * SANS_15_BOLD;
+  const right = mid + 8 + w <= tally.x - 4;
+  if (right || !besideTally) return { cx, wx, label: { x: mid + 8, y, anchor: 'start' } };
+  // Left of the arrow; where neither side has room, as far right as the tally allows (the text
+  // then crosses its arrow, which stays readable; running into the tally's figures does not).
+  if (mid - 8 - w >= 0) return { cx, wx, label: { x: mid - 8, y, anchor: 'end' } };
+  return { cx, wx, label: { x: Math.max(0, tally.x - 4 - w), y, anchor: 'start' } };
+}
+
+/** What the step did, beside its arrow (or above the box, when it stayed in the buffer). */
+export function accessLabel(a: WordAccess): string {
+  if (a.kind === 'flush') return `flush ${a.afterShown}`;
+  if (a.kind === 'load')
+    return a.via === 'buffer' ? `load ${a.beforeShown} from its buffer` : `load ${a.beforeShown}`;
+  if (a.kind === 'store')
+    return a.via === 'buffer' ? `store ${a.afterShown}: buffered` : `store ${a.afterShown}`;
+  return `atomic: ${a.beforeShown} → ${a.afterShown}`;
 }
