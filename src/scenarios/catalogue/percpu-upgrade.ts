@@ -11,6 +11,7 @@
 
 import { type VariantOf, variants } from '../define.ts';
 import { MM_RSS_GROUP } from '../groups.ts';
+import * as percpu from '../percpu/index.ts';
 import { intParam, intSpec, listParam, ParamError } from '../params.ts';
 import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
@@ -244,6 +245,7 @@ export const percpuUpgrade = textScenario({
       description: 'The amount of each CPU’s adds, CPU0 first (the last value repeats; 0: no adds)',
     },
   ],
+  presets: { kernel: percpu.kernelPreset },
   text: programOf,
   underTso:
     'Under memory tso the outcomes are those under sc: the mode lives in the word the cmpxchg and the xchg both LOCK.',
