@@ -26,6 +26,12 @@ export interface Anatomy {
   readonly deltas: PerCpuCell | null;
   /** Other words that are part of the value (slowcount). */
   readonly parts: readonly Cell[];
+  /**
+   * A word that holds the value shifted left by one with bit 0 set while the counter is in its
+   * atomic mode, and something else (the per-CPU pointer) once it is not: part of the value
+   * only while bit 0 is set. A counter that starts atomic and upgrades to per-CPU.
+   */
+  readonly tagged: Cell | null;
   /** Names of every cell the value is made of. */
   readonly valueCells: ReadonlySet<string>;
   /** The cell a write to which is a fold (the count, when there are deltas), or null. */
@@ -46,6 +52,7 @@ const KEYS = [
   'count',
   'deltas',
   'parts',
+  'tagged',
   'batch',
   'threshold',
   'error',
@@ -65,6 +72,7 @@ export function resolveAnatomy(mod: Module, clauses: readonly Item[]): Anatomy |
   let count: Cell | null = null;
   let deltas: PerCpuCell | null = null;
   const parts: Cell[] = [];
+  let tagged: Cell | null = null;
   const sequences = new Map<string, SequenceKind>();
   let batch: Expr | null = null;
   let limit: 'batch' | 'threshold' = 'batch';
@@ -99,6 +107,10 @@ export function resolveAnatomy(mod: Module, clauses: readonly Item[]): Anatomy |
       }
       case 'parts':
         for (const v of e.values) parts.push(cellOf(mod, v, 'a part of the value'));
+        break;
+      case 'tagged':
+        once(e, tagged);
+        tagged = cellOf(mod, first, 'the tagged word');
         break;
       case 'batch':
       case 'threshold':
@@ -173,11 +185,13 @@ export function resolveAnatomy(mod: Module, clauses: readonly Item[]): Anatomy |
   if (count) valueCells.add(count.name);
   if (deltas) valueCells.add(deltas.name);
   for (const p of parts) valueCells.add(p.name);
+  if (tagged) valueCells.add(tagged.name);
   return {
     span: decl.span,
     count,
     deltas,
     parts,
+    tagged,
     valueCells,
     foldsInto: count !== null && deltas !== null ? count.name : null,
     sequences,

@@ -52,3 +52,40 @@ describe('no-lost-update', () => {
     expect(reasons.filter((t) => /-\d+ lost/.test(t))).toEqual([]);
   });
 });
+
+/**
+ * A tagged word: the value << 1 with bit 0 set while atomic. The upgrade swaps in an even word
+ * (the pointer) and moves the value to the count; an add that lands in the even word is lost.
+ */
+const TAGGED = `C tagged-word
+#define PTR 64
+long count;
+atomic_long_t remote = (7 << 1) | 1;
+void add(long amount)
+{
+	long old = atomic_long_read(&remote);
+	atomic_long_set(&remote, old + (amount << 1));	/* racy on purpose: no mode test */
+}
+P0() { add(2); }
+P1() { long old = atomic_long_xchg(&remote, PTR); count += old >> 1; }
+counter { count count; tagged remote; add add; }
+observe count = count;
+observe exact;
+invariant final no-lost-update;`;
+
+describe('a tagged word', () => {
+  it('counts the word while bit 0 is set, and not once it holds something else', () => {
+    const r = programScenario(TAGGED);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const sc = r.scenario;
+    const res = explore(sc, resolveParams(sc, {}), { ...sc.bounds, switches: Infinity });
+    const ends = res.outcomes.map((o) => [o.observables.count, o.violations.map((v) => v.reason)]);
+    // Add first: 9 moves to the count, nothing lost.
+    expect(ends).toContainEqual([9, []]);
+    // The upgrade first: the count holds 7, the 2 went into the pointer word.
+    expect(ends).toContainEqual([
+      7,
+      ['count + (remote >> 1 while bit 0 is set) = 7, but the exact total is 9: 2 lost'],
+    ]);
+  });
+});

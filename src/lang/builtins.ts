@@ -50,6 +50,7 @@ export function builtinInvariant(
     a.count?.label,
     a.deltas ? `Σ ${a.deltas.label}` : null,
     ...a.parts.map((c) => c.label),
+    a.tagged ? `(${a.tagged.label} >> 1 while bit 0 is set)` : null,
   ]
     .filter(Boolean)
     .join(' + ');

@@ -30,7 +30,10 @@ import { didYouMean, LangFault } from './source.ts';
 
 export type Reader = (m: Machine, s: Int32Array) => Scalar;
 
-/** The counter's value in a state: count + every delta + the other parts. */
+/**
+ * The counter's value in a state: count + every delta + the other parts, and the tagged word's
+ * value (it >> 1) while its bit 0 says the counter is in atomic mode.
+ */
 export function counterValue(
   p: CompiledProgram,
   m: Machine,
@@ -45,6 +48,10 @@ export function counterValue(
   if (a.deltas)
     for (let k = 0; k < m.cpus; k++) v += BigInt(readElement(m, from, a.deltas.name, k));
   for (const part of a.parts) v += BigInt(readCell(m, from, part.name));
+  if (a.tagged) {
+    const t = BigInt(readCell(m, from, a.tagged.name));
+    if ((t & 1n) === 1n) v += t >> 1n;
+  }
   return v;
 }
 

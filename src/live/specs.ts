@@ -79,6 +79,15 @@ export const liveSpecs: readonly LiveSpec[] = [
   })),
   percpu('percpu-sum-fuzzy', 'percpu_counter_add with a retrying sum'),
   percpu('percpu-modern', 'percpu_counter_add_batch (mainline)'),
+  // CPU0's task upgrades the counter to per-CPU on its first pass (a no-op after); every CPU adds.
+  {
+    id: 'percpu-upgrade',
+    operation: 'lazy_pcpu_counter_add_atomic, upgraded to per-CPU',
+    loop: (cpus) => ({ cpus, adds: [1], amounts: [1], upgrader: 0 }),
+    hasSummer: false,
+    controls: ['batch', 'variant'],
+    fixedCpus: null,
+  },
   {
     id: 'irq-local-rmw',
     operation: 'a per-CPU add an IRQ can interrupt',

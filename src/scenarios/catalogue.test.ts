@@ -14,7 +14,7 @@ function variantsOf(sc: Scenario): string[] {
 }
 
 describe('the scenario catalogue', () => {
-  it('has the 19 ids of docs/catalogue.md, each once', () => {
+  it('has the 21 ids of docs/catalogue.md, each once', () => {
     expect(catalogue.map((s) => s.id).sort()).toEqual(
       [
         'global-plain',
@@ -36,6 +36,8 @@ describe('the scenario catalogue', () => {
         'percpu-rwsem',
         'seqcount-sum',
         'percpu-ref-switch',
+        'percpu-limited-add',
+        'percpu-upgrade',
       ].sort(),
     );
   });

@@ -19,6 +19,8 @@ import { tornRead32 } from './catalogue/torn-read-32.ts';
 import { percpuRwsem } from './catalogue/percpu-rwsem.ts';
 import { seqcountSum } from './catalogue/seqcount-sum.ts';
 import { percpuRefSwitch } from './catalogue/percpu-ref-switch.ts';
+import { percpuLimitedAdd } from './catalogue/percpu-limited-add.ts';
+import { percpuUpgrade } from './catalogue/percpu-upgrade.ts';
 import { loadedScenario, openProgram, openProgramText, registerScenarios } from './load.ts';
 import { PROGRAM_ID } from './program.ts';
 import type { Scenario } from './types.ts';
@@ -52,6 +54,8 @@ export const catalogue: readonly Scenario[] = [
   percpuRwsem,
   seqcountSum,
   percpuRefSwitch,
+  percpuLimitedAdd,
+  percpuUpgrade,
 ];
 
 // Found at once by the modules that load entries one at a time (load.ts), once this module has.

@@ -32,6 +32,9 @@ const LOADERS: Readonly<Record<string, () => Promise<Scenario>>> = {
   'seqcount-sum': () => import('./catalogue/seqcount-sum.ts').then((m) => m.seqcountSum),
   'percpu-ref-switch': () =>
     import('./catalogue/percpu-ref-switch.ts').then((m) => m.percpuRefSwitch),
+  'percpu-limited-add': () =>
+    import('./catalogue/percpu-limited-add.ts').then((m) => m.percpuLimitedAdd),
+  'percpu-upgrade': () => import('./catalogue/percpu-upgrade.ts').then((m) => m.percpuUpgrade),
 };
 
 /** Every entry's id, in the catalogue's order. */

@@ -59,6 +59,7 @@ describe('a Scaling plan', () => {
 
   it('offers every counter whose CPU count can vary, not the fixed-CPU scenarios', () => {
     expect(scalingScenarios()).toContain('percpu-modern');
+    expect(scalingScenarios()).toContain('percpu-upgrade');
     expect(scalingScenarios()).not.toContain('irq-local-rmw');
     expect(scalingScenarios()).not.toContain('this-cpu-ops');
   });
