@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { batchFate, sumSweeps, type SumSweep } from './sumSweep.ts';
 import { foldShort, sweepShort } from './sweepText.ts';
 import { scheduleRun, witnessRun } from './testRun.ts';
+import { counterCells, executedAt } from './history.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
@@ -113,5 +114,12 @@ describe('sumSweeps', () => {
   it('has no sweep where nothing sums', () => {
     expect(sumSweeps(witnessRun('global-plain', 'lost-update'))).toEqual([]);
     expect(sumSweeps(witnessRun('percpu-classic', 'read-error-124'))).toEqual([]);
+  });
+
+  it('limited_add’s limit test reads fbc->count, then adds: not a sum, no sweep drawn', () => {
+    // Step 3 of the overshoot: CPU1's fast path has read fbc->count (930) for its limit test.
+    const run = witnessRun('percpu-limited-add', 'overshoot', 3);
+    expect(executedAt(run, 2)).toMatchObject({ ctx: 1, addr: counterCells(run.m)?.global.addr });
+    expect(sumSweeps(run)).toEqual([]);
   });
 });

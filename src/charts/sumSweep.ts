@@ -6,7 +6,7 @@
 
 import { actorName } from '../machine/narrate.ts';
 import { minus, pairValue, plus } from '../machine/int64.ts';
-import { Kind, Mode, Op, writesMemory } from '../machine/isa.ts';
+import { type Instr, Kind, Mode, Op, writesMemory } from '../machine/isa.ts';
 import { ctxBase, CTX_DONE, CTX_RETRIES, type Machine } from '../machine/machine.ts';
 import { cellValue, elementAddr, globalCell } from '../machine/read.ts';
 import { counterCells, executedAt, type Run } from './history.ts';
@@ -97,6 +97,20 @@ export function summers(m: Machine): number[] {
       out.push(ctx);
   });
   return out;
+}
+
+/**
+ * Whether the read `ins` of the global count begins a sum: along the code that follows it, the
+ * context's next memory access reads a CPU's delta (not a store, an atomic or a lock).
+ */
+function sumFollows(m: Machine, ctx: number, ins: Instr, slotsBase: number): boolean {
+  const code = m.code[ctx] ?? [];
+  for (let pc = code.indexOf(ins) + 1; pc > 0 && pc < code.length; pc++) {
+    const next = code[pc] as Instr;
+    if (next.op === Op.Load && next.mode === Mode.Indexed && next.base === slotsBase) return true;
+    if (writesMemory(next.op)) return false;
+  }
+  return false;
 }
 
 interface Pass {
@@ -205,7 +219,9 @@ export function sumSweeps(run: Run): SumSweep[] {
     if (x.ins.op === Op.Load || x.ins.op === Op.Load64) {
       if (x.addr === cells.global.addr) {
         q.global = { value: cellValue(before, cells.global), at: i };
-        q.started = true;
+        // A fast path reads the count too (limited_add's limit test), then writes its own
+        // delta: a sum only when a CPU's delta is the next thing it reads.
+        if (sumFollows(m, x.ctx, x.ins, cells.slots.base)) q.started = true;
       } else if (slow && x.addr === slow.addr) {
         q.slowcount = cellValue(before, slow);
       } else if (x.ins.mode === Mode.Indexed && x.ins.base === cells.slots.base) {
