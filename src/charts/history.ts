@@ -7,7 +7,7 @@ import { topContext } from '../machine/interpreter.ts';
 import type { Instr } from '../machine/isa.ts';
 import type { Cell, CounterAnatomy, PerCpuCell } from '../machine/layout.ts';
 import { ctxBase, CTX_CPU, CTX_PC, type Machine } from '../machine/machine.ts';
-import { globalCell, operandAddress, perCpuCell } from '../machine/read.ts';
+import { cellValue, globalCell, operandAddress, perCpuCell } from '../machine/read.ts';
 
 /** A timeline: the machine, every state (states[i + 1] follows events[i]) and the cursor. */
 export interface Run {
@@ -48,6 +48,24 @@ export function executedAt(run: Run, at: number): Executed | null {
 /** What the machine's counter is made of, as its program declares it (null: no counter). */
 export function counterOf(m: Machine): CounterAnatomy | null {
   return m.layout.counter;
+}
+
+/**
+ * The counter's global part as the chart draws it: fbc->count, or, while a tagged word is in
+ * atomic mode (bit 0 set), that word's value (shifted right by one), which is where the count is.
+ */
+export function globalPart(
+  m: Machine,
+  s: Int32Array,
+  global: Cell,
+): { label: string; value: number | bigint; atomic: boolean } {
+  const name = m.layout.counter?.tagged;
+  const tagged = name ? globalCell(m, name) : undefined;
+  if (tagged) {
+    const t = BigInt(cellValue(s, tagged));
+    if ((t & 1n) === 1n) return { label: tagged.label, value: t >> 1n, atomic: true };
+  }
+  return { label: global.label, value: cellValue(s, global), atomic: false };
 }
 
 /** The counter parts the charts draw: the global count and the per-CPU deltas (or null). */

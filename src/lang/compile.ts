@@ -156,6 +156,7 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
       count: anatomy.count?.name ?? null,
       deltas: anatomy.deltas?.name ?? null,
       parts: anatomy.parts.map((c) => c.name),
+      tagged: anatomy.tagged?.name ?? null,
       batch: anatomy.batch ? Number(mod.constant(anatomy.batch)) : null,
       limit: anatomy.limit,
       sequences: [...anatomy.sequences].map(([cell, kind]) => ({ cell, kind })),

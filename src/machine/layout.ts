@@ -58,6 +58,11 @@ export interface CounterAnatomy {
   readonly batch: number | null;
   /** What the threshold is called: a delta reaching ±batch folds, one passing ±threshold does. */
   readonly limit: 'batch' | 'threshold';
+  /**
+   * A word that holds the value shifted left by one while its bit 0 is set (atomic mode), until
+   * the per-CPU counter's pointer replaces it (mm's RSS counter upgrade), or null.
+   */
+  readonly tagged: string | null;
   /** Words a sequence chart draws, and what each means. */
   readonly sequences: readonly {
     readonly cell: string;

@@ -2,7 +2,7 @@ import { cpuColour } from '../../charts/palette.ts';
 import { lazy, type RefObject, Suspense, useCallback, useMemo, useRef } from 'react';
 import { CounterChart } from '../../charts/CounterChart.tsx';
 import { globalModeOf } from '../../charts/counterLayout.ts';
-import { counterCells, executedAt, type Run } from '../../charts/history.ts';
+import { counterCells, executedAt, globalPart, type Run } from '../../charts/history.ts';
 import { cellValue, elementAddr } from '../../machine/read.ts';
 import { RaceWord } from '../../charts/RaceWord.tsx';
 import { raceWord, raceWordText } from '../../charts/raceWord.ts';
@@ -55,7 +55,7 @@ function extentsOf(m: Machine, states: readonly Int32Array[]): { slot: number; g
     for (let k = 0; k < cells.slots.count; k++) {
       slot = Math.max(slot, Math.abs(s[elementAddr(cells.slots, k)] as number));
     }
-    global = Math.max(global, Math.abs(Number(cellValue(s, cells.global))));
+    global = Math.max(global, Math.abs(Number(globalPart(m, s, cells.global).value)));
   }
   return { slot, global };
 }
@@ -183,7 +183,7 @@ export function MemoryView() {
               thresholdName={thresholdName}
               slots={perCpuCells(m, s).find((c) => c.name === cells.slots.name)?.values ?? []}
               batch={batch}
-              global={{ label: cells.global.label, value: cellValue(s, cells.global) }}
+              global={globalPart(m, s, cells.global)}
               mode={globalModeOf(extents.global, extents.slot, batch)}
               extent={
                 globalModeOf(extents.global, extents.slot, batch) === 'bar'
@@ -199,8 +199,10 @@ export function MemoryView() {
           {/* It may scroll (the caption keeps one height): focusable for the keyboard. */}
           <figcaption id="counter-chart-text" tabIndex={0}>
             {counterText({
-              globalLabel: cells.global.label,
-              globalValue: cellValue(s, cells.global),
+              globalLabel: globalPart(m, s, cells.global).atomic
+                ? `${globalPart(m, s, cells.global).label} (atomic mode)`
+                : globalPart(m, s, cells.global).label,
+              globalValue: globalPart(m, s, cells.global).value,
               pour,
               sweeps,
             })}
