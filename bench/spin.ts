@@ -181,6 +181,7 @@ function main(): void {
         );
       }
     }
+    if (ratios.length > 0) console.log(['', ...ratios].join('\n'));
     console.log('');
     console.log(
       'SPIN counts its own states (it reduces partial orders), so compare times, not state counts;\n' +
