@@ -504,4 +504,15 @@ invariant final no-lost-update;
     const b = labJson('explore', path, '--json') as { outcomes: unknown[] };
     expect(b.outcomes).toEqual(a.outcomes);
   });
+
+  it('exports a question for SPIN at the bounds asked, and refuses what it cannot write', () => {
+    const model = lab('export', 'percpu-modern', '--format', 'promela', '--irqs', '2').out;
+    expect(model).toContain('proctype cpu0()');
+    expect(model).toContain('proctype cpu1()');
+    expect(model).toContain('uirq < 2');
+    expect(model).toContain('/* no-lost-update */');
+    const tso = lab('export', 'global-plain', '--format', 'promela', '--memory', 'tso');
+    expect(tso.status).toBe(2);
+    expect(tso.err).toMatch(/cannot export global-plain to Promela: memory tso/);
+  });
 });

@@ -28,7 +28,8 @@ Usage: npm run lab -- <command> [options]
   list                                   every scenario (id, title, source)
   show <id>                              listing, parameters, observables, invariants, witnesses
   check <file>                           explore a program; herd7's verdict on its condition
-  export <id> [--format lab|litmus]      a scenario or program as text (litmus: for herd7)
+  export <id> [--format lab|litmus|promela]  a scenario or program as text (litmus: for herd7;
+                                         promela: for SPIN, with explore's bounds options)
   replay <id> "<schedule>"               run a schedule, narrating every step
   replay <id> --witness <name>           replay one of the scenario's witnesses
   random <id> --seed N [--runs K]        seeded random schedules, grouped by outcome
