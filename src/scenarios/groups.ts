@@ -11,3 +11,4 @@ export const CMPXCHG_LOCAL_2007_GROUP = '2007 cmpxchg_local thread';
 export const PERCPU_MAINLINE_GROUP = 'percpu_counter, 2017–2024 mainline';
 export const PERCPU_RWSEM_GROUP = 'per-CPU sums that need smp_mb() (x86-TSO)';
 export const PERCPU_REF_GROUP = 'percpu_ref and the kernel’s memory model';
+export const PERCPU_TREE_GROUP = 'percpu_counter_tree RFC (2025–2026)';

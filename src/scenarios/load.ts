@@ -32,6 +32,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Scenario>>> = {
   'seqcount-sum': () => import('./catalogue/seqcount-sum.ts').then((m) => m.seqcountSum),
   'percpu-ref-switch': () =>
     import('./catalogue/percpu-ref-switch.ts').then((m) => m.percpuRefSwitch),
+  'percpu-tree': () => import('./catalogue/percpu-tree.ts').then((m) => m.percpuTree),
 };
 
 /** Every entry's id, in the catalogue's order. */
