@@ -13,7 +13,6 @@ import { textScenario } from '../textScenario.ts';
 import {
   isPowerOfTwo,
   itemField,
-  itemOf,
   settledItems,
   type TreeShape,
   treeShape,
