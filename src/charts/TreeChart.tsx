@@ -137,6 +137,11 @@ export function TreeChart({ view, colour, size, svgRef, describedBy }: TreeChart
         <text className="band-label" x={b.x0} y={b.rangeLabelY}>
           range: precise − {view.shape.under} to + {view.shape.over}
         </text>
+        {view.inFlight !== 0 && (
+          <text className="flight-label" x={b.x1} y={b.rangeLabelY} textAnchor="end">
+            in flight: {view.inFlight}
+          </text>
+        )}
         <line className="axis" x1={b.x0} y1={b.y} x2={b.x1} y2={b.y} />
         <rect className="range" x={b.lo} y={b.y - 7} width={Math.max(1, b.hi - b.lo)} height={14} />
         <line className="precise-mark" x1={b.precise} y1={b.y - 10} x2={b.precise} y2={b.y + 10} />

@@ -29,6 +29,11 @@ export interface TreeView {
   /** root + bias. */
   readonly approx: number;
   readonly inRange: boolean;
+  /**
+   * What carries in flight owe the root: precise − approximate − what the settled nodes keep
+   * below their levels' multiples. 0 when every carry has landed.
+   */
+  readonly inFlight: number;
   /** The step shown carried `amount` from a node of the level below into this one, or null. */
   readonly carry: {
     readonly level: number;
@@ -106,11 +111,23 @@ export function treeOf(run: Run): TreeView | null {
         const from = n.level === 1 ? x.cpu : x.cpu & (below - 1);
         carry = { level: n.level, index: n.index, from, amount: n.changed };
       }
+  // What each node keeps below the multiple its carries leave at (floor semantics: 0 … mask − 1).
+  const keep = (v: number, mask: number) => (mask > 0 ? ((v % mask) + mask) % mask : 0);
+  const kept =
+    wordNodes.reduce((t, n) => t + keep(n.value, shape.batch), 0) +
+    itemNodes
+      .slice(0, -1)
+      .reduce(
+        (t, row, li) =>
+          t + row.reduce((u, n) => u + keep(n.value, shape.levels[li]?.bitMask ?? 0), 0),
+        0,
+      );
   return {
     shape,
     levels,
     precise,
     approx,
+    inFlight: itemNodes.length > 0 ? precise - b - (approx - b) - kept : 0,
     inRange: approx >= precise - shape.under && approx <= precise + shape.over,
     carry,
     cpu,
@@ -131,7 +148,11 @@ export function treeText(v: TreeView): string {
     ? ` The step carried ${String(v.carry.amount)} up to ${v.levels[v.carry.level]?.[v.carry.index]?.name ?? 'an item'} (level ${String(v.carry.level)}).`
     : '';
   const words = v.levels[0]?.map((n) => `${n.name} ${String(n.value)}`).join(', ') ?? '';
-  return `Precise sum ${String(v.precise)}; approximate sum (the root) ${String(v.approx)}, ${where}: ${v.inRange ? 'inside' : 'outside'} the range (${range}).${carry} Per-CPU words: ${words}.`;
+  const flight =
+    v.inFlight !== 0
+      ? ` Carries in flight (added to a word, not yet at the root): ${String(v.inFlight)}.`
+      : '';
+  return `Precise sum ${String(v.precise)}; approximate sum (the root) ${String(v.approx)}, ${where}: ${v.inRange ? 'inside' : 'outside'} the range (${range}).${flight}${carry} Per-CPU words: ${words}.`;
 }
 
 /**

@@ -56,6 +56,9 @@ describe('the counter tree', () => {
     expect(out?.precise).toBe(36);
     expect(out?.approx).toBe(0);
     expect(out?.inRange).toBe(false);
+    // 36 − 0, less what the nodes keep settled (3 + 3 + 3 + 3 in the words, 4 + 4 at level 1).
+    expect(out?.inFlight).toBe(16);
+    expect(treeOf(run)?.inFlight).toBe(0);
     expect(treeText(out as TreeView)).toContain('outside the range');
     expect(treeOf(run)?.inRange).toBe(true);
   });
@@ -115,6 +118,16 @@ describe('the counter tree', () => {
       ] as const)
         expect(inside(box, frame), `${at}: the ${name} label in the box`).toBe(true);
       expect(overlaps(precise, range), `${at}: precise and range labels apart`).toBe(false);
+      const flight = labelBox('.tree-chart .flight-label', {
+        text: `in flight: ${String(view.inFlight)}`,
+        x: b.x1,
+        y: b.rangeLabelY,
+        anchor: 'end',
+      });
+      if (view.inFlight !== 0) {
+        expect(inside(flight, frame), `${at}: the in-flight label in the box`).toBe(true);
+        expect(overlaps(flight, range), `${at}: in-flight and range labels apart`).toBe(false);
+      }
       // A word's value fits its box.
       for (const n of l.nodes) {
         const v = view.levels[n.level]?.[n.index]?.value ?? 0;
