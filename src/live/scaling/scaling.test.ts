@@ -37,6 +37,7 @@ function result(
     lost: 0,
     exact: true,
     violations: [],
+    readError: null,
     ...more,
   };
 }
