@@ -39,8 +39,10 @@ test('percpu-tree: a carry is drawn as it moves up the tree', async ({ page }) =
   const tree = page.getByRole('img', { name: /^The counter tree:/ });
   // CPU0's word 7 → 8, its level-1 item 4 → 8, the root 0 → 8.
   await step.forward(4);
-  await expect(tree).toHaveAccessibleName(/The step carried 4 up to l1_0 \(level 1\)/);
+  await expect(tree).toHaveAccessibleName(
+    /The step carried 4 up to l1_0 \(level 1\) from CPU0's word/,
+  );
   await step.forward(1);
-  await expect(tree).toHaveAccessibleName(/The step carried 8 up to root \(level 2\)/);
+  await expect(tree).toHaveAccessibleName(/The step carried 8 up to root \(level 2\) from l1_0/);
   await expect(tree).toHaveAccessibleName(/approximate sum \(the root\) 8, 9 below it: inside/);
 });

@@ -28,14 +28,10 @@ export function TreeChart({ view, colour, size, svgRef, describedBy }: TreeChart
   const b = layout.band;
   const levels = view.levels.length;
   const node = (level: number, index: number) => view.levels[level]?.[index];
-  const carryEdge = view.carry
-    ? layout.edges.find(
-        (e) =>
-          e.to.level === view.carry?.level &&
-          e.to.index === view.carry.index &&
-          e.from.index === view.carry.from,
-      )
-    : undefined;
+  const placed = (level: number, index: number) =>
+    layout.nodes.find((p) => p.level === level && p.index === index);
+  const carryFrom = view.carry ? placed(view.carry.fromLevel, view.carry.from) : undefined;
+  const carryTo = view.carry ? placed(view.carry.level, view.carry.index) : undefined;
   return (
     <svg
       ref={svgRef}
@@ -73,13 +69,13 @@ export function TreeChart({ view, colour, size, svgRef, describedBy }: TreeChart
           y2={e.to.box.y + e.to.box.height}
         />
       ))}
-      {carryEdge && view.carry && (
+      {carryFrom && carryTo && (
         <g className="carry" data-testid="tree-carry">
           <line
-            x1={carryEdge.from.cx}
-            y1={carryEdge.from.box.y}
-            x2={carryEdge.to.cx}
-            y2={carryEdge.to.box.y + carryEdge.to.box.height}
+            x1={carryFrom.cx}
+            y1={carryFrom.box.y}
+            x2={carryTo.cx}
+            y2={carryTo.box.y + carryTo.box.height}
             markerEnd="url(#tree-arrow)"
           />
         </g>

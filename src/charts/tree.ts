@@ -38,6 +38,8 @@ export interface TreeView {
   readonly carry: {
     readonly level: number;
     readonly index: number;
+    /** The node it came from: a word (level 0) or an item, on the carrying context's path. */
+    readonly fromLevel: number;
     readonly from: number;
     readonly amount: number;
   } | null;
@@ -103,13 +105,35 @@ export function treeOf(run: Run): TreeView | null {
   const approx = (rootValue ?? 0) + b;
   let carry: TreeView['carry'] = null;
   const cpu = x ? x.cpu : -1;
+  // Where the carry came from: the node this context last wrote before this step (its word, or
+  // an item on its path). v17 may skip a level, so that is not always the level just below.
+  const addrOf = (level: number, index: number): number | undefined =>
+    level === 0 ? elementAddr(words, index) : items[level - 1]?.[index]?.addr;
+  const nodeAt = (addr: number): { level: number; index: number } | null => {
+    for (let k = 0; k < m.cpus; k++)
+      if (elementAddr(words, k) === addr) return { level: 0, index: k };
+    for (let l = 0; l < items.length; l++) {
+      const j = (items[l] ?? []).findIndex((c) => c.addr === addr);
+      if (j >= 0) return { level: l + 1, index: j };
+    }
+    return null;
+  };
   for (const row of itemNodes)
     for (const n of row)
-      if (n.changed !== 0 && x) {
-        // The carry came from the node of the level below on this CPU's path.
-        const below = n.level === 1 ? 0 : (shape.levels[n.level - 2]?.items ?? 1);
-        const from = n.level === 1 ? x.cpu : x.cpu & (below - 1);
-        carry = { level: n.level, index: n.index, from, amount: n.changed };
+      if (n.changed !== 0 && x && x.addr === addrOf(n.level, n.index)) {
+        let from: { level: number; index: number } | null = null;
+        for (let i = run.cursor - 2; i >= 0 && !from; i--) {
+          const e = executedAt(run, i);
+          if (e && e.ctx === x.ctx) from = nodeAt(e.addr);
+        }
+        if (from && from.level < n.level)
+          carry = {
+            level: n.level,
+            index: n.index,
+            fromLevel: from.level,
+            from: from.index,
+            amount: n.changed,
+          };
       }
   // What each node keeps below the multiple its carries leave at (floor semantics: 0 … mask − 1).
   const keep = (v: number, mask: number) => (mask > 0 ? ((v % mask) + mask) % mask : 0);
@@ -144,8 +168,14 @@ export function treeText(v: TreeView): string {
   const where =
     d === 0 ? 'equal to it' : d > 0 ? `${String(d)} below it` : `${String(-d)} above it`;
   const range = `the range is precise − ${String(v.shape.under)} to precise + ${String(v.shape.over)}`;
-  const carry = v.carry
-    ? ` The step carried ${String(v.carry.amount)} up to ${v.levels[v.carry.level]?.[v.carry.index]?.name ?? 'an item'} (level ${String(v.carry.level)}).`
+  const c = v.carry;
+  const fromName = c
+    ? c.fromLevel === 0
+      ? `${v.levels[0]?.[c.from]?.name ?? 'a CPU'}'s word`
+      : (v.levels[c.fromLevel]?.[c.from]?.name ?? 'an item')
+    : '';
+  const carry = c
+    ? ` The step carried ${String(c.amount)} up to ${v.levels[c.level]?.[c.index]?.name ?? 'an item'} (level ${String(c.level)}) from ${fromName}.`
     : '';
   const words = v.levels[0]?.map((n) => `${n.name} ${String(n.value)}`).join(', ') ?? '';
   const flight =

@@ -46,7 +46,7 @@ describe('the counter tree', () => {
     const end = treeOf(run);
     expect(end?.levels.map((l) => l.map((n) => n.value))).toEqual([[8, 3, 3, 3], [8, 0], [8]]);
     // The last step carried 8 from CPU0's level-1 item into the root.
-    expect(end?.carry).toEqual({ level: 2, index: 0, from: 0, amount: 8 });
+    expect(end?.carry).toEqual({ level: 2, index: 0, fromLevel: 1, from: 0, amount: 8 });
     expect(end?.inRange).toBe(true);
   });
 
@@ -61,6 +61,14 @@ describe('the counter tree', () => {
     expect(treeOf(run)?.inFlight).toBe(0);
     expect(treeText(out as TreeView)).toContain('outside the range');
     expect(treeOf(run)?.inRange).toBe(true);
+    // v17: a carry of 8 has no bit level 1 keeps, so it skips it: the root's 8 came from the word.
+    expect(treeOf({ ...run, cursor: 6 })?.carry).toEqual({
+      level: 2,
+      index: 0,
+      fromLevel: 0,
+      from: 0,
+      amount: 8,
+    });
   });
 
   it('draws no tree for a counter that is not one', () => {
