@@ -10,13 +10,7 @@ import { PERCPU_TREE_GROUP } from '../groups.ts';
 import { intParam, intSpec, listParam, ParamError } from '../params.ts';
 import { type VariantOf, variants } from '../define.ts';
 import { textScenario } from '../textScenario.ts';
-import {
-  isPowerOfTwo,
-  itemField,
-  settledItems,
-  type TreeShape,
-  treeShape,
-} from '../treeShape.ts';
+import { isPowerOfTwo, itemField, settledItems, type TreeShape, treeShape } from '../treeShape.ts';
 import type { Params } from '../types.ts';
 
 const VARIANT = variants(
