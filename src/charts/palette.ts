@@ -69,6 +69,7 @@ const COLOURS: Readonly<Record<string, string>> = {
   'percpu-sum-fuzzy': '#666666',
   'percpu-modern': '#2f2f7a',
   'percpu-upgrade': '#a0522d',
+  'percpu-tree': '#303030',
 };
 /** Dash patterns: the default five all differ; an interpreted twin gets the next one. */
 const DASHES = ['', '6 3', '2 3', '8 3 2 3', '12 4', '4 4 1 4'];
@@ -85,6 +86,7 @@ const DASH_OF: Readonly<Record<string, number>> = {
   'percpu-sum-fuzzy': 3,
   'percpu-modern': 4,
   'percpu-upgrade': 5,
+  'percpu-tree': 3,
 };
 
 /** "percpu-seq" or "percpu-seq (interpreted)": the scenario id. */

@@ -27,7 +27,8 @@ describe('course', () => {
     expect(previousInCourse(courseOrder[1] as string)).toBe('global-plain');
     expect(previousInCourse('global-plain')).toBeNull();
     expect(nextInCourse('percpu-modern')).toBe('percpu-limited-add');
-    expect(nextInCourse('percpu-upgrade')).toBe('percpu-rwsem');
+    expect(nextInCourse('percpu-upgrade')).toBe('percpu-tree');
+    expect(nextInCourse('percpu-tree')).toBe('percpu-rwsem');
     expect(nextInCourse('percpu-rwsem')).toBe('seqcount-sum');
     expect(nextInCourse('seqcount-sum')).toBe('percpu-ref-switch');
     expect(nextInCourse('percpu-ref-switch')).toBeNull();

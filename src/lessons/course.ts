@@ -12,7 +12,8 @@
 //   22–28 April 2011 answer the atomic64 sum's deviation): it shows the livelock that
 //   percpu-seq's in-flight bit later bounds. percpu-lglock (11 May), which blocks adders during
 //   a sum instead, comes next, then Eric Dumazet's V1 and V2 (13 May).
-// percpu-modern closes the course: its race and its fixes build on irq-local-rmw (an IRQ inside a
+// percpu-modern closes the course's main line (percpu-tree, 2025–2026, follows it: the same
+// batching as a tree of carries): its race and its fixes build on irq-local-rmw (an IRQ inside a
 // read-modify-write; interrupts off; a this_cpu_cmpxchg retry loop) and cmpxchg-local-generic.
 // percpu-limited-add and percpu-upgrade follow it: the arguments of 2023–2025 over the same
 // counter (an unlocked limit test; an atomic mode that upgrades under a cmpxchg).
@@ -41,6 +42,7 @@ export const courseOrder: readonly string[] = [
   'percpu-modern',
   'percpu-limited-add',
   'percpu-upgrade',
+  'percpu-tree',
   'percpu-rwsem',
   'seqcount-sum',
   'percpu-ref-switch',

@@ -88,6 +88,23 @@ export const liveSpecs: readonly LiveSpec[] = [
     controls: ['batch', 'variant'],
     fixedCpus: null,
   },
+  // The counter tree: every CPU adds 1 (the last sums precisely, with a summer); its per-CPU
+  // words start at 0 and no IRQ handler adds.
+  {
+    id: 'percpu-tree',
+    operation: 'percpu_counter_tree_add (the counter tree, RFC)',
+    loop: (cpus: number, summer: boolean) => ({
+      cpus,
+      adds: Array.from({ length: cpus }, () => 1),
+      amounts: [1],
+      start: [],
+      irq: 0,
+      summer: summer && cpus >= 2 ? cpus - 1 : -1,
+    }),
+    hasSummer: true,
+    controls: ['batch', 'variant'],
+    fixedCpus: null,
+  },
   {
     id: 'irq-local-rmw',
     operation: 'a per-CPU add an IRQ can interrupt',

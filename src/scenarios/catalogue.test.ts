@@ -38,6 +38,7 @@ describe('the scenario catalogue', () => {
         'percpu-ref-switch',
         'percpu-limited-add',
         'percpu-upgrade',
+        'percpu-tree',
       ].sort(),
     );
   });

@@ -12,3 +12,4 @@ export const PERCPU_MAINLINE_GROUP = 'percpu_counter, 2017–2024 mainline';
 export const PERCPU_RWSEM_GROUP = 'per-CPU sums that need smp_mb() (x86-TSO)';
 export const PERCPU_REF_GROUP = 'percpu_ref and the kernel’s memory model';
 export const MM_RSS_GROUP = 'mm RSS counters after v6.2: atomic until shared';
+export const PERCPU_TREE_GROUP = 'percpu_counter_tree RFC (2025–2026)';

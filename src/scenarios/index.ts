@@ -21,6 +21,7 @@ import { seqcountSum } from './catalogue/seqcount-sum.ts';
 import { percpuRefSwitch } from './catalogue/percpu-ref-switch.ts';
 import { percpuLimitedAdd } from './catalogue/percpu-limited-add.ts';
 import { percpuUpgrade } from './catalogue/percpu-upgrade.ts';
+import { percpuTree } from './catalogue/percpu-tree.ts';
 import { loadedScenario, openProgram, openProgramText, registerScenarios } from './load.ts';
 import { PROGRAM_ID } from './program.ts';
 import type { Scenario } from './types.ts';
@@ -56,6 +57,7 @@ export const catalogue: readonly Scenario[] = [
   percpuRefSwitch,
   percpuLimitedAdd,
   percpuUpgrade,
+  percpuTree,
 ];
 
 // Found at once by the modules that load entries one at a time (load.ts), once this module has.

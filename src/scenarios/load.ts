@@ -35,6 +35,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Scenario>>> = {
   'percpu-limited-add': () =>
     import('./catalogue/percpu-limited-add.ts').then((m) => m.percpuLimitedAdd),
   'percpu-upgrade': () => import('./catalogue/percpu-upgrade.ts').then((m) => m.percpuUpgrade),
+  'percpu-tree': () => import('./catalogue/percpu-tree.ts').then((m) => m.percpuTree),
 };
 
 /** Every entry's id, in the catalogue's order. */

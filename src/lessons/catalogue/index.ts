@@ -28,6 +28,7 @@ import seqcountSum from './seqcount-sum.json' with { type: 'json' };
 import percpuRefSwitch from './percpu-ref-switch.json' with { type: 'json' };
 import percpuLimitedAdd from './percpu-limited-add.json' with { type: 'json' };
 import percpuUpgrade from './percpu-upgrade.json' with { type: 'json' };
+import percpuTree from './percpu-tree.json' with { type: 'json' };
 
 const sources = parseFile(sourcesFileSchema, sourcesFile, 'sources.json');
 
@@ -77,6 +78,7 @@ const files: Readonly<Record<string, unknown>> = {
   'percpu-ref-switch': percpuRefSwitch,
   'percpu-limited-add': percpuLimitedAdd,
   'percpu-upgrade': percpuUpgrade,
+  'percpu-tree': percpuTree,
 };
 
 /** Every lesson (in the scenario catalogue's order; courseOrder gives the teaching order). */

@@ -32,6 +32,8 @@ const CSV_COLUMNS = [
   'lost',
   'exact',
   'violations',
+  'read_error_worst',
+  'read_error_bound',
 ];
 
 function csvCell(v: string | number | boolean | null): string {
@@ -59,6 +61,8 @@ export function reportCsv(report: SweepReport): string {
       r.lost,
       r.exact,
       r.violations.join(';'),
+      r.readError?.worst ?? null,
+      r.readError && Number.isFinite(r.readError.bound) ? r.readError.bound : null,
     ]
       .map(csvCell)
       .join(','),
@@ -81,8 +85,16 @@ export function reportRows(report: SweepReport): string[][] {
     `${formatRate(r.opsPerSecond.median)} (${formatRate(r.opsPerSecond.min)}–${formatRate(r.opsPerSecond.max)})`,
     r.sumsPerSecond === null ? '–' : formatRate(r.sumsPerSecond),
     r.instructionsPerSecondPerCpu.map(formatRate).join(', '),
+    readErrorText(r),
     verdict(r),
   ]);
+}
+
+/** "124 / 124": the read's worst sampled error and its bound; "–" without a read. */
+function readErrorText(r: SweepResult): string {
+  if (!r.readError) return '–';
+  const bound = Number.isFinite(r.readError.bound) ? String(r.readError.bound) : 'none';
+  return `${String(r.readError.worst)} / ${bound}`;
 }
 
 export const ROW_HEADINGS = [
@@ -93,6 +105,7 @@ export const ROW_HEADINGS = [
   'Adds/s median (min–max)',
   'Sums/s',
   'Instructions/s per CPU',
+  'Read error worst / bound',
   'Verdict',
 ];
 

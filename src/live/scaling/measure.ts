@@ -36,7 +36,17 @@ export interface SweepResult extends SweepPoint {
   readonly exact: boolean;
   /** Invariants the runs broke (judged at rest, and every sum() as it returned). */
   readonly violations: readonly string[];
+  /**
+   * The cheap read's accuracy while the CPUs added (percpu_counter_read(), the tree's
+   * approximate sum): the largest distance from the exact total seen in the samples taken
+   * through the measured seconds, over every repetition, and the bound the program declares
+   * (`error` in its counter); null for a counter without a read.
+   */
+  readonly readError: { readonly worst: number; readonly bound: number } | null;
 }
+
+/** How often a repetition samples the read's error while the CPUs run. */
+export const READ_SAMPLE_MS = 10;
 
 export interface SweepReport {
   readonly machine: { readonly cores: number; readonly runtime: string };
@@ -97,9 +107,14 @@ interface Repetition {
   readonly lost: number;
   readonly exact: boolean;
   readonly violations: string[];
+  /** The largest |read − exact| sampled, and the read's bound; null without a read. */
+  readonly readError: { readonly worst: number; readonly bound: number } | null;
 }
 
-function rates(a: LiveReading, b: LiveReading): Omit<Repetition, 'lost' | 'exact' | 'violations'> {
+function rates(
+  a: LiveReading,
+  b: LiveReading,
+): Omit<Repetition, 'lost' | 'exact' | 'violations' | 'readError'> {
   const dt = Math.max(1e-9, (b.ms - a.ms) / 1000);
   const per = (f: (k: number, r: LiveReading) => number) =>
     b.cpus.map((_, k) => (f(k, b) - f(k, a)) / dt);
@@ -145,7 +160,24 @@ async function repetition(
   try {
     await wait(plan.warmupSeconds * 1000);
     const before = readRun(cpus.run).reading;
-    await wait(plan.seconds * 1000);
+    // Sample the read while the CPUs add: its worst distance from the exact total.
+    let readError: Repetition['readError'] = null;
+    const sampleRead = () => {
+      const r = readRun(cpus.run).reading.read;
+      if (r)
+        readError = {
+          worst: Math.max(readError?.worst ?? 0, Math.abs(r.error)),
+          bound: r.bound,
+        };
+    };
+    sampleRead();
+    const started = Date.now();
+    while (Date.now() - started < plan.seconds * 1000) {
+      await wait(
+        Math.min(READ_SAMPLE_MS, Math.max(1, plan.seconds * 1000 - (Date.now() - started))),
+      );
+      sampleRead();
+    }
     const after = readRun(cpus.run).reading;
     const outcome = await cpus.stop(platform);
     if (outcome.kind === 'failed') throw new Error(outcome.message);
@@ -157,6 +189,7 @@ async function repetition(
       lost,
       exact: outcome.kind === 'stopped' && rest.verdict.terminal && lost === 0,
       violations: rest.verdict.violations.map((v) => v.id),
+      readError,
     };
   } finally {
     cpus.terminate();
@@ -173,6 +206,14 @@ export function median(values: readonly number[]): number {
 function perCpuMedian(reps: readonly Repetition[], pick: (r: Repetition) => number[]): number[] {
   const n = Math.max(0, ...reps.map((r) => pick(r).length));
   return Array.from({ length: n }, (_, k) => median(reps.map((r) => pick(r)[k] ?? 0)));
+}
+
+/** The worst read error over the repetitions, with the bound (null when none had a read). */
+function worstRead(reps: readonly Repetition[]): SweepResult['readError'] {
+  const withRead = reps.flatMap((r) => (r.readError ? [r.readError] : []));
+  const first = withRead[0];
+  if (!first) return null;
+  return { worst: Math.max(...withRead.map((r) => r.worst)), bound: first.bound };
 }
 
 /** Runs every combination of the plan; resolves with what was measured (partial if cancelled). */
@@ -216,6 +257,7 @@ export async function runSweep(
       lost: reps.reduce((n, r) => n + r.lost, 0),
       exact: reps.every((r) => r.exact),
       violations: [...new Set(reps.flatMap((r) => r.violations))],
+      readError: worstRead(reps),
     };
     results.push(result);
     hooks.measured?.(result);

@@ -58,6 +58,7 @@ export const DEFAULT_SCENARIOS = [
   'lazy-nr-files',
   'percpu-classic',
   'percpu-seq',
+  'percpu-tree',
 ];
 
 /** The default plan for a machine with `cores` cores. */

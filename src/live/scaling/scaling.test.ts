@@ -15,6 +15,7 @@ import {
   scalingScenarios,
   sweepPoints,
 } from './plan.ts';
+import { accuracyView } from './views.ts';
 
 function result(
   scenario: string,
@@ -37,12 +38,13 @@ function result(
     lost: 0,
     exact: true,
     violations: [],
+    readError: null,
     ...more,
   };
 }
 
 describe('a Scaling plan', () => {
-  it('by default sweeps the five classic counters over 1 to the core count, padded, no summer', () => {
+  it('by default sweeps the five classic counters and the tree over 1 to the core count, padded, no summer', () => {
     const p = defaultPlan(4);
     expect(p.scenarios).toEqual([
       'global-atomic',
@@ -50,11 +52,12 @@ describe('a Scaling plan', () => {
       'lazy-nr-files',
       'percpu-classic',
       'percpu-seq',
+      'percpu-tree',
     ]);
     expect(p.cpus).toEqual([1, 2, 3, 4]);
     expect(planProblem(p)).toBeNull();
-    expect(sweepPoints(p)).toHaveLength(20);
-    expect(planSeconds(p)).toBeCloseTo(20 * 3 * (0.25 + 1 + 0.15));
+    expect(sweepPoints(p)).toHaveLength(24);
+    expect(planSeconds(p)).toBeCloseTo(24 * 3 * (0.25 + 1 + 0.15));
   });
 
   it('offers every counter whose CPU count can vary, not the fixed-CPU scenarios', () => {
@@ -182,10 +185,10 @@ describe('exports', () => {
   it('Markdown is a table people can paste', () => {
     const md = reportMarkdown(report).split('\n');
     expect(md[0]).toBe(
-      '| Algorithm | CPUs | Slots | Summer | Adds/s median (min–max) | Sums/s | Instructions/s per CPU | Verdict |',
+      '| Algorithm | CPUs | Slots | Summer | Adds/s median (min–max) | Sums/s | Instructions/s per CPU | Read error worst / bound | Verdict |',
     );
     expect(md[2]).toBe(
-      '| global-atomic | 2 | padded | none | 80.00 M (72.00 M–88.00 M) | – | 80.00 M, 80.00 M | exact |',
+      '| global-atomic | 2 | padded | none | 80.00 M (72.00 M–88.00 M) | – | 80.00 M, 80.00 M | – | exact |',
     );
     expect(md[3]).toContain('| 1.50 M |');
   });
@@ -203,5 +206,32 @@ describe('CPU counts as typed', () => {
     });
     expect(parseCpuCounts('1,2,4')).toEqual({ counts: [1, 2, 4], problem: null });
     expect(parseCpuCounts(' , ').problem).toBe('pick at least one CPU count');
+  });
+});
+
+describe("the read's accuracy", () => {
+  it('compares percpu_counter_read() with the tree, measured and bound, one engine', () => {
+    const mk = (scenario: string, cpus: number, worst: number, bound: number) =>
+      result(scenario, cpus, 1e6, { readError: { worst, bound } });
+    const view = accuracyView([
+      mk('percpu-classic', 1, 30, 31),
+      mk('percpu-classic', 2, 58, 62),
+      mk('percpu-tree', 2, 60, 64),
+      mk('percpu-tree', 1, 0, 0),
+      mk('percpu-seq', 2, 40, 62),
+      result('global-atomic', 2, 1e6),
+    ]);
+    expect(view.map((s) => `${s.scenario} ${s.kind}`)).toEqual([
+      'percpu-classic measured',
+      'percpu-classic bound',
+      'percpu-tree measured',
+      'percpu-tree bound',
+    ]);
+    expect(view[2]?.points).toEqual([
+      { x: 1, y: 0 },
+      { x: 2, y: 60 },
+    ]);
+    expect(view[3]?.points.map((p) => p.y)).toEqual([0, 64]);
+    expect(accuracyView([result('global-atomic', 2, 1e6)])).toEqual([]);
   });
 });

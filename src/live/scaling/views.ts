@@ -146,3 +146,45 @@ export function summerView(results: readonly SweepResult[]):
     })),
   };
 }
+
+/** The counters whose cheap read the accuracy chart compares: percpu_counter_read() and the tree's. */
+export const ACCURACY_SCENARIOS = ['percpu-classic', 'percpu-tree'];
+
+export interface AccuracySeries {
+  readonly scenario: string;
+  /** What is drawn: the worst error measured, or the bound the program declares. */
+  readonly kind: 'measured' | 'bound';
+  readonly label: string;
+  readonly points: readonly { readonly x: number; readonly y: number }[];
+}
+
+/**
+ * The accuracy of the cheap read against CPUs: per counter of ACCURACY_SCENARIOS measured, the
+ * worst distance from the exact total sampled while the CPUs added, and the bound its program
+ * declares (percpu_counter_read()'s (batch − 1) × CPUs, the tree's UNDER). One engine, layout
+ * and summer, as the throughput chart.
+ */
+export function accuracyView(results: readonly SweepResult[]): AccuracySeries[] {
+  const mine = comparable(results, true).filter(
+    (r) => ACCURACY_SCENARIOS.includes(r.scenario) && r.readError !== null,
+  );
+  return ACCURACY_SCENARIOS.flatMap((scenario): AccuracySeries[] => {
+    const rs = mine.filter((r) => r.scenario === scenario).sort((a, b) => a.cpus - b.cpus);
+    if (rs.length === 0) return [];
+    const at = (pick: (e: { worst: number; bound: number }) => number) =>
+      rs.flatMap((r) =>
+        r.readError && Number.isFinite(pick(r.readError))
+          ? [{ x: r.cpus, y: pick(r.readError) }]
+          : [],
+      );
+    return [
+      {
+        scenario,
+        kind: 'measured',
+        label: `${scenario}: worst error measured`,
+        points: at((e) => e.worst),
+      },
+      { scenario, kind: 'bound', label: `${scenario}: bound`, points: at((e) => e.bound) },
+    ];
+  });
+}

@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { signedShort } from '../../live/format.ts';
 import { GroupedBars } from '../../charts/GroupedBars.tsx';
+import { AccuracyLines } from '../../charts/AccuracyLines.tsx';
 import { ScalingLines } from '../../charts/ScalingLines.tsx';
 import { formatRate } from '../../live/format.ts';
 import {
@@ -14,6 +15,7 @@ import { headline } from '../../live/scaling/headline.ts';
 import type { ProbeResult } from '../../live/probe.ts';
 import type { SweepReport, SweepResult } from '../../live/scaling/measure.ts';
 import {
+  accuracyView,
   efficiencyView,
   layoutView,
   summerView,
@@ -62,6 +64,7 @@ export function ScalingResults({
   const efficiency = efficiencyView(results);
   const layouts = layoutView(results);
   const summers = summerView(results);
+  const accuracy = accuracyView(results);
   return (
     <section className="scaling-results" aria-label="Scaling results">
       {title && (
@@ -76,6 +79,16 @@ export function ScalingResults({
           </figcaption>
           <ScalingLines label="Adds per second against CPUs" series={throughput} {...RATES} />
         </figure>
+        {accuracy.length > 0 && (
+          <figure>
+            <figcaption>
+              How far the cheap read is from the exact total while the CPUs add:
+              percpu_counter_read() and the counter tree&rsquo;s approximate sum, the worst error
+              measured (solid) and the bound (dashed), on a log scale
+            </figcaption>
+            <AccuracyLines series={accuracy} />
+          </figure>
+        )}
         {efficiency.length > 0 && (
           <figure>
             <figcaption>

@@ -11,6 +11,7 @@ import { SlotBars } from '../../charts/SlotBars.tsx';
 import { sumSweeps } from '../../charts/sumSweep.ts';
 import { counterText } from '../../charts/sweepText.ts';
 import { tornRead, tornText } from '../../charts/tornRead.ts';
+import { treeOf, treeText } from '../../charts/tree.ts';
 import { Kind } from '../../machine/isa.ts';
 import { minus } from '../../machine/int64.ts';
 import type { Machine } from '../../machine/machine.ts';
@@ -27,6 +28,10 @@ import { useStep } from './useStep.ts';
 // entry that needs them, so a Step link to any other entry does not carry them.
 const SeqWord = lazy(() =>
   import('../../charts/SeqWord.tsx').then((m) => ({ default: m.SeqWord })),
+);
+// The counter tree belongs to percpu-tree (and copies of it).
+const TreeChart = lazy(() =>
+  import('../../charts/TreeChart.tsx').then((m) => ({ default: m.TreeChart })),
 );
 const TornRead = lazy(() =>
   import('../../charts/TornRead.tsx').then((m) => ({ default: m.TornRead })),
@@ -92,9 +97,14 @@ export function MemoryView() {
   const extents = useMemo(() => extentsOf(m, session.states), [m, session.states]);
   const sweeps = useMemo(() => sumSweeps(run), [run]);
   const torn = useMemo(() => tornRead(run), [run]);
+  const tree = useMemo(() => treeOf(run), [run]);
   // Without per-CPU batches, the picture is the word the CPUs race on (not for a torn read,
-  // whose picture is its two halves).
-  const race = useMemo(() => (counterCells(m) || torn ? null : raceWord(run)), [m, torn, run]);
+  // whose picture is its two halves, nor for the counter tree, drawn as a tree).
+  const race = useMemo(
+    () => (counterCells(m) || torn || tree ? null : raceWord(run)),
+    [m, torn, tree, run],
+  );
+  const treeRef = useRef<SVGSVGElement>(null);
   const raceRef = useRef<SVGSVGElement>(null);
   const counter = m.layout.counter;
   const cells = counterCells(m);
@@ -117,7 +127,7 @@ export function MemoryView() {
   );
   // Per-CPU words with no counter or shared word to chart them: plain bars, the picture itself
   // (it leads the stage) when there is one word and no torn read beside it.
-  const plain = !cells && !race ? perCpuCells(m, s).filter((c) => !c.isLock) : [];
+  const plain = !cells && !race && !tree ? perCpuCells(m, s).filter((c) => !c.isLock) : [];
   // Without the counter chart, a fold still shows on the plain slot bars.
   const folded = session.cursor > 0 && session.steps[session.cursor - 1]?.kind === Kind.Fold;
   return (
@@ -140,7 +150,8 @@ export function MemoryView() {
                 c.name === cells?.global.name ||
                 (race !== null && c.name === counter?.count) ||
                 race?.words.some((w) => race.shared && w.label === c.label) === true ||
-                words.some((w) => w.name === c.name)
+                words.some((w) => w.name === c.name) ||
+                (tree !== null && /^\w+\.(l\d+_\d+|approx)$/.test(c.name))
                   ? `charted sr-only${folded ? ' filled' : ''}`
                   : undefined
               }
@@ -158,7 +169,8 @@ export function MemoryView() {
                 className={
                   c.name === cells?.slots.name ||
                   (race !== null && c.name === counter?.deltas) ||
-                  (!cells && !race && !c.isLock)
+                  (!cells && !race && !c.isLock) ||
+                  (tree !== null && c.name === counter?.deltas)
                     ? 'charted sr-only'
                     : undefined
                 }
@@ -208,6 +220,25 @@ export function MemoryView() {
             })}
           </figcaption>
           {exportOf(counterRef, 'counter chart', 'slots', 'the counter')}
+        </figure>
+      )}
+      {tree && (
+        <figure className="tree-figure hero">
+          <div className="chart-box" ref={boxRef}>
+            <Suspense fallback={null}>
+              <TreeChart
+                svgRef={treeRef}
+                view={tree}
+                colour={cpuColour}
+                size={fit(box)}
+                describedBy="tree-chart-text"
+              />
+            </Suspense>
+          </div>
+          <figcaption id="tree-chart-text" tabIndex={0}>
+            {treeText(tree)}
+          </figcaption>
+          {exportOf(treeRef, 'counter tree chart', 'tree', 'the counter tree')}
         </figure>
       )}
       {race && (
