@@ -188,6 +188,8 @@ export class Shard {
   private lastCanStep = false;
   private moved = false;
   private sinks: readonly ProposalSink[] | null = null;
+  /** Whether `curIds` names what `cur` holds (`cur` is written only by `seed` and `decode`). */
+  private curKnown = false;
 
   constructor(
     readonly setup: SearchSetup,
@@ -224,6 +226,7 @@ export class Shard {
   seed(): void {
     const { start, symmetry: sym, always } = this.setup;
     this.cur.set(start);
+    this.curKnown = false;
     let rootLast = -1;
     if (sym) rootLast = sym.canonical(this.cur, -1, this.tmp).last;
     const meta = pack([0, 0, 0, 0], rootLast, always.length ? brokenIn(this.setup, this.cur) : 0);
@@ -328,7 +331,8 @@ export class Shard {
       }
       this.id = id;
       this.rank = rankOf(i);
-      nodes.decode(id, cur, curIds);
+      nodes.decode(id, cur, curIds, this.curKnown);
+      this.curKnown = true;
       const meta = nodes.meta(id);
       for (let j = 0; j < 4; j++) used[j] = usedOf(meta, j);
       this.lastCpu = lastOf(meta);

@@ -209,14 +209,19 @@ export class Visited {
     this.event.set(id, event);
   }
 
-  /** Writes node id's state into `into` and its component ids into `ids`. */
-  decode(id: number, into: Int32Array, ids: Int32Array): void {
+  /**
+   * Writes node id's state into `into` and its component ids into `ids`. With `known`, `ids`
+   * already names what `into` holds (the node decoded last), and a component with the same id
+   * is not copied again: a level's nodes, decoded one after another, share most components.
+   */
+  decode(id: number, into: Int32Array, ids: Int32Array, known = false): void {
     const t = this.records.chunkOf(id);
     const o = this.records.offsetOf(id);
     const segs = this.segments;
     for (let i = 0; i < segs.length; i++) {
-      const seg = segs[i] as Segment;
       const c = t[o + i] as number;
+      if (known && ids[i] === c) continue;
+      const seg = segs[i] as Segment;
       ids[i] = c;
       seg.interner.read(c, into, seg.off);
     }
