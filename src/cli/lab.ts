@@ -6,15 +6,6 @@
 import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from '../explore/limits.ts';
 import { MachineFault } from '../machine/interpreter.ts';
 import { DEFAULT_MAX_STEPS } from '../machine/randomRun.ts';
-import { benchCommand } from './commands/bench.ts';
-import { exploreCommand } from './commands/explore.ts';
-import { checkCommand } from './commands/check.ts';
-import { exportCommand } from './commands/export.ts';
-import { list } from './commands/list.ts';
-import { liveCommand } from './commands/live.ts';
-import { randomCommand } from './commands/random.ts';
-import { replayCommand } from './commands/replay.ts';
-import { show } from './commands/show.ts';
 import { ParamError } from '../scenarios/params.ts';
 import { UsageError } from './errors.ts';
 import { didYouMean } from './suggest.ts';
@@ -65,16 +56,22 @@ Schedules: events separated by spaces: N (step CPU N), irqN, nmiN, preN (preempt
 migN>M (move CPU N's task to CPU M), flushN (under tso: CPU N's oldest buffered store reaches
 memory); "0*3" repeats, "(0 1)*2" repeats a group.`;
 
-const commands: Record<string, (argv: readonly string[]) => string | Promise<string>> = {
-  list,
-  bench: benchCommand,
-  live: liveCommand,
-  show,
-  replay: replayCommand,
-  random: randomCommand,
-  explore: exploreCommand,
-  check: checkCommand,
-  export: exportCommand,
+type Command = (argv: readonly string[]) => string | Promise<string>;
+
+// Each command is loaded when it is run: a run starts by loading its modules through tsx, and
+// `explore` needs two thirds of what all the commands together import (Live's threads and
+// WebAssembly, the bench, herd7's checker are not its own), which is a good part of a short
+// run's time.
+const commands: Record<string, () => Promise<Command>> = {
+  list: async () => (await import('./commands/list.ts')).list,
+  bench: async () => (await import('./commands/bench.ts')).benchCommand,
+  live: async () => (await import('./commands/live.ts')).liveCommand,
+  show: async () => (await import('./commands/show.ts')).show,
+  replay: async () => (await import('./commands/replay.ts')).replayCommand,
+  random: async () => (await import('./commands/random.ts')).randomCommand,
+  explore: async () => (await import('./commands/explore.ts')).exploreCommand,
+  check: async () => (await import('./commands/check.ts')).checkCommand,
+  export: async () => (await import('./commands/export.ts')).exportCommand,
 };
 
 /** Where the command line writes. */
@@ -98,7 +95,8 @@ export async function lab(argv: readonly string[], out: LabOutput): Promise<numb
         `unknown command '${name}'${didYouMean(name, Object.keys(commands))}; commands: ${Object.keys(commands).join(', ')}`,
       );
     }
-    out.stdout(`${await command(rest)}\n`);
+    const run = await command();
+    out.stdout(`${await run(rest)}\n`);
     return 0;
   } catch (caught) {
     // Some parameter combinations are only refused when the scenario is built (an initial delta

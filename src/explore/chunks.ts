@@ -51,27 +51,6 @@ export function chunkedGet(parts: readonly Int32Array[], i: number): number {
   return (parts[i >>> SHIFT] as Int32Array)[i & MASK] as number;
 }
 
-/** A growable Uint8 array in chunks (flags). */
-export class Uint8Chunks {
-  private readonly chunks: Uint8Array[] = [];
-
-  ensure(n: number): void {
-    while (this.chunks.length * CHUNK < n) this.chunks.push(new Uint8Array(CHUNK));
-  }
-
-  get(i: number): number {
-    return (this.chunks[i >>> SHIFT] as Uint8Array)[i & MASK] as number;
-  }
-
-  set(i: number, v: number): void {
-    (this.chunks[i >>> SHIFT] as Uint8Array)[i & MASK] = v;
-  }
-
-  get bytes(): number {
-    return this.chunks.length * CHUNK;
-  }
-}
-
 /** A growable Float64 array in chunks. */
 export class Float64Chunks {
   private readonly chunks: Float64Array[] = [];

@@ -106,7 +106,7 @@ export function explore(
         witness: {
           events: pathOf(paths, l.entry),
           interventions: interventionsOf(nodes.meta(l.entry)),
-          switches: nodes.switches.get(l.entry),
+          switches: nodes.switchesOf(l.entry),
         },
         cycle: l.cycle,
       });

@@ -188,6 +188,8 @@ export class Shard {
   private lastCanStep = false;
   private moved = false;
   private sinks: readonly ProposalSink[] | null = null;
+  /** Whether `curIds` names what `cur` holds (`cur` is written only by `seed` and `decode`). */
+  private curKnown = false;
 
   constructor(
     readonly setup: SearchSetup,
@@ -224,6 +226,7 @@ export class Shard {
   seed(): void {
     const { start, symmetry: sym, always } = this.setup;
     this.cur.set(start);
+    this.curKnown = false;
     let rootLast = -1;
     if (sym) rootLast = sym.canonical(this.cur, -1, this.tmp).last;
     const meta = pack([0, 0, 0, 0], rootLast, always.length ? brokenIn(this.setup, this.cur) : 0);
@@ -232,10 +235,7 @@ export class Shard {
     const root = this.nodes.find(this.curIds, meta);
     this.keys?.ensure(root + 1);
     this.keys?.set(root, 0);
-    this.nodes.steps.set(root, 0);
-    this.nodes.switches.set(root, 0);
-    this.nodes.parent.set(root, -1);
-    this.nodes.event.set(root, -1);
+    this.nodes.setPath(root, 0, 0, -1, -1);
     this.queue.push(root, 0);
   }
 
@@ -256,8 +256,8 @@ export class Shard {
   costOf(id: number): number {
     return (
       interventionsOf(this.nodes.meta(id)) * W_INTERVENTION +
-      this.nodes.switches.get(id) * W_SWITCH +
-      this.nodes.steps.get(id)
+      this.nodes.switchesOf(id) * W_SWITCH +
+      this.nodes.stepsOf(id)
     );
   }
 
@@ -281,7 +281,7 @@ export class Shard {
       const all = b.ids;
       for (let i = 0; i < all.length; i++) {
         const id = all[i] as number;
-        if (nodes.expanded.get(id) === 0 && this.costOf(id) === cost) all[n++] = id;
+        if (!nodes.isExpanded(id) && this.costOf(id) === cost) all[n++] = id;
       }
       ids = all.subarray(0, n);
     }
@@ -320,8 +320,8 @@ export class Shard {
     this.sinks = sinks;
     for (let i = 0; i < this.level.length && this.stopped === null; i++) {
       const id = this.level[i] as number;
-      if (nodes.expanded.get(id) === 1) continue;
-      nodes.expanded.set(id, 1);
+      if (nodes.isExpanded(id)) continue;
+      nodes.markExpanded(id);
       if (++this.expanded % 4096 === 0) {
         const why = check();
         if (why !== null) {
@@ -331,13 +331,14 @@ export class Shard {
       }
       this.id = id;
       this.rank = rankOf(i);
-      nodes.decode(id, cur, curIds);
+      nodes.decode(id, cur, curIds, this.curKnown);
+      this.curKnown = true;
       const meta = nodes.meta(id);
       for (let j = 0; j < 4; j++) used[j] = usedOf(meta, j);
       this.lastCpu = lastOf(meta);
       this.mask = maskOf(meta);
-      this.steps = nodes.steps.get(id);
-      this.switches = nodes.switches.get(id);
+      this.steps = nodes.stepsOf(id);
+      this.switches = nodes.switchesOf(id);
       if (this.steps > this.depth) this.depth = this.steps;
 
       if (this.mask !== 0) {
@@ -487,16 +488,13 @@ export class Shard {
       this.keys.set(to, key);
     }
     if (this.endless) this.addEdge(idOfRef(parent), to, ev);
-    const toSteps = nodes.steps.get(to);
-    const toSwitches = nodes.switches.get(to);
+    const toSteps = nodes.stepsOf(to);
+    const toSwitches = nodes.switchesOf(to);
     if (
-      nodes.expanded.get(to) === 0 &&
+      !nodes.isExpanded(to) &&
       (toSteps < 0 || switches < toSwitches || (switches === toSwitches && steps < toSteps))
     ) {
-      nodes.steps.set(to, steps);
-      nodes.switches.set(to, switches);
-      nodes.parent.set(to, parent);
-      nodes.event.set(to, ev);
+      nodes.setPath(to, steps, switches, parent, ev);
       this.queue.push(to, this.costOf(to));
     }
     return fresh;

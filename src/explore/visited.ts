@@ -5,9 +5,15 @@
 // one metadata word: about 20–40 bytes where the whole state is 150–400. Successors share most
 // components with their parent, whose ids are reused without hashing (see `components`).
 // Records live in chunked arrays (chunks.ts) and the lookup allocates nothing.
+//
+// A node's record holds, after its tuple, what the search reads each time it meets the node
+// again: its steps (with the expanded flag) and switches. Meeting a node again is the commonest
+// thing the search does and its place in the table is random, so what it reads then is one
+// record, one or two cache lines, not five arrays. Its parent and event are written when a
+// cheaper path is found and read only to print witnesses: they stay apart.
 
 import { ctxBase, type Machine } from '../machine/machine.ts';
-import { Int32Chunks, Uint8Chunks } from './chunks.ts';
+import { Int32Chunks } from './chunks.ts';
 import { fmix, Interner, mix } from './interner.ts';
 
 /** Table entries hold id + 1 in the low 26 bits and 6 bits of the hash above (a fingerprint). */
@@ -15,6 +21,9 @@ const ID_BITS = 26;
 const ID_MASK = (1 << ID_BITS) - 1;
 /** The most nodes a visited set holds (the fingerprint takes the rest of the word). */
 export const MAX_NODES = ID_MASK - 1;
+/** The steps word: −1 before the node is reached, else its steps with this bit once expanded. */
+const EXPANDED = 1 << 30;
+const STEPS_MASK = EXPANDED - 1;
 
 interface Segment {
   readonly off: number;
@@ -31,14 +40,12 @@ export class Visited {
   private readonly interners: readonly Interner[];
   /** Words per node tuple: one id per segment, then the metadata word. */
   readonly width: number;
-  private readonly tuples: Int32Chunks;
+  /** Per node: its tuple, then its steps word (see EXPANDED) and its switches. */
+  private readonly records: Int32Chunks;
   private table = new Int32Array(1 << 12);
-  /** Per node: the cheapest path's parent and event, its steps (−1: not reached) and switches. */
+  /** Per node: the cheapest path's parent and event. */
   readonly parent = new Int32Chunks();
   readonly event = new Int32Chunks();
-  readonly steps = new Int32Chunks();
-  readonly switches = new Int32Chunks();
-  readonly expanded = new Uint8Chunks();
 
   constructor(m: Machine) {
     const segs: Segment[] = [];
@@ -58,7 +65,7 @@ export class Visited {
     this.bounds = Int32Array.from(segs.flatMap((g) => [g.off, g.off + g.width]));
     this.interners = segs.map((g) => g.interner);
     this.width = segs.length + 1;
-    this.tuples = new Int32Chunks(this.width);
+    this.records = new Int32Chunks(this.width + 2);
   }
 
   /**
@@ -118,8 +125,8 @@ export class Visited {
       if (e === 0) break;
       if (e >>> ID_BITS === fp) {
         const id = (e & ID_MASK) - 1;
-        const t = this.tuples.chunkOf(id);
-        const o = this.tuples.offsetOf(id);
+        const t = this.records.chunkOf(id);
+        const o = this.records.offsetOf(id);
         let same = true;
         for (let j = 0; j <= n; j++) {
           if (t[o + j] !== ids[j]) {
@@ -136,16 +143,14 @@ export class Visited {
     }
     if (this.count >= MAX_NODES) return -1;
     const id = this.count++;
-    this.tuples.ensure(this.count);
+    this.records.ensure(this.count);
     this.parent.ensure(this.count);
     this.event.ensure(this.count);
-    this.steps.ensure(this.count);
-    this.switches.ensure(this.count);
-    this.expanded.ensure(this.count);
-    const t = this.tuples.chunkOf(id);
-    const o = this.tuples.offsetOf(id);
+    const t = this.records.chunkOf(id);
+    const o = this.records.offsetOf(id);
     for (let j = 0; j <= n; j++) t[o + j] = ids[j] as number;
-    this.steps.set(id, -1);
+    t[o + n + 1] = -1;
+    t[o + n + 2] = 0;
     this.table[i] = (fp << ID_BITS) | (id + 1) | 0;
     // Up to three quarters full: linear probing keeps a probe run within a cache line or two,
     // and the smaller table misses the cache less often than a half-full one twice its size.
@@ -158,7 +163,7 @@ export class Visited {
     const table = new Int32Array(this.table.length * 2);
     const mask = table.length - 1;
     for (let id = 0; id < this.count; id++) {
-      const h = this.hash(this.tuples.chunkOf(id), this.tuples.offsetOf(id));
+      const h = this.hash(this.records.chunkOf(id), this.records.offsetOf(id));
       let i = h & mask;
       while (table[i] !== 0) i = (i + 1) & mask;
       table[i] = ((h >>> ID_BITS) << ID_BITS) | (id + 1) | 0;
@@ -168,17 +173,55 @@ export class Visited {
 
   /** The metadata word of node id. */
   meta(id: number): number {
-    return this.tuples.chunkOf(id)[this.tuples.offsetOf(id) + this.width - 1] as number;
+    return this.records.chunkOf(id)[this.records.offsetOf(id) + this.width - 1] as number;
   }
 
-  /** Writes node id's state into `into` and its component ids into `ids`. */
-  decode(id: number, into: Int32Array, ids: Int32Array): void {
-    const t = this.tuples.chunkOf(id);
-    const o = this.tuples.offsetOf(id);
+  /** The steps of node id's cheapest path so far, −1 before it is reached. */
+  stepsOf(id: number): number {
+    const w = this.records.chunkOf(id)[this.records.offsetOf(id) + this.width] as number;
+    return w < 0 ? -1 : w & STEPS_MASK;
+  }
+
+  /** The switches of node id's cheapest path so far. */
+  switchesOf(id: number): number {
+    return this.records.chunkOf(id)[this.records.offsetOf(id) + this.width + 1] as number;
+  }
+
+  /** Whether node id has been expanded (its path is then final). */
+  isExpanded(id: number): boolean {
+    const w = this.records.chunkOf(id)[this.records.offsetOf(id) + this.width] as number;
+    return w >= 0 && (w & EXPANDED) !== 0;
+  }
+
+  markExpanded(id: number): void {
+    const t = this.records.chunkOf(id);
+    const o = this.records.offsetOf(id) + this.width;
+    t[o] = (t[o] as number) | EXPANDED;
+  }
+
+  /** Makes (parent, event) node id's path, of `steps` steps and `switches` switches. */
+  setPath(id: number, steps: number, switches: number, parent: number, event: number): void {
+    const t = this.records.chunkOf(id);
+    const o = this.records.offsetOf(id) + this.width;
+    t[o] = steps;
+    t[o + 1] = switches;
+    this.parent.set(id, parent);
+    this.event.set(id, event);
+  }
+
+  /**
+   * Writes node id's state into `into` and its component ids into `ids`. With `known`, `ids`
+   * already names what `into` holds (the node decoded last), and a component with the same id
+   * is not copied again: a level's nodes, decoded one after another, share most components.
+   */
+  decode(id: number, into: Int32Array, ids: Int32Array, known = false): void {
+    const t = this.records.chunkOf(id);
+    const o = this.records.offsetOf(id);
     const segs = this.segments;
     for (let i = 0; i < segs.length; i++) {
-      const seg = segs[i] as Segment;
       const c = t[o + i] as number;
+      if (known && ids[i] === c) continue;
+      const seg = segs[i] as Segment;
       ids[i] = c;
       seg.interner.read(c, into, seg.off);
     }
@@ -186,14 +229,7 @@ export class Visited {
 
   /** Bytes held: node records, the table and the interned components. */
   get bytes(): number {
-    let b =
-      this.tuples.bytes +
-      this.table.byteLength +
-      this.parent.bytes +
-      this.event.bytes +
-      this.steps.bytes +
-      this.switches.bytes +
-      this.expanded.bytes;
+    let b = this.records.bytes + this.table.byteLength + this.parent.bytes + this.event.bytes;
     for (const s of this.segments) b += s.interner.bytes;
     return b;
   }
