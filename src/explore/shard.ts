@@ -175,7 +175,7 @@ export class Shard {
   private readonly tmp: Int32Array;
   private readonly curIds: Int32Array;
   private readonly nextIds: Int32Array;
-  private readonly used = [0, 0, 0, 0];
+  private readonly used = [0, 0, 0, 0, 0];
   private readonly evs: number[] = [];
 
   // The node being expanded, shared with `follow`.
@@ -334,6 +334,8 @@ export class Shard {
       nodes.decode(id, cur, curIds);
       const meta = nodes.meta(id);
       for (let j = 0; j < 4; j++) used[j] = usedOf(meta, j);
+      // Hotplug events have no room in the metadata word: the machine counts them in the state.
+      used[4] = m.hotplug !== null ? (cur[m.hotplug.count] as number) : 0;
       this.lastCpu = lastOf(meta);
       this.mask = maskOf(meta);
       this.steps = nodes.steps.get(id);
@@ -438,7 +440,8 @@ export class Shard {
     const mine = owner === this.options.index;
     if (mine) {
       const prints = this.prints;
-      if (prints !== null && eventType(ev) !== Ev.Migrate) {
+      // Migrations and hotplug write another CPU's words: the full comparison (footprint.ts).
+      if (prints !== null && eventType(ev) !== Ev.Migrate && eventType(ev) < Ev.Offline) {
         const k = eventCpu(ev);
         const at = (k * (m.contexts + 1) + topContext(m, cur, k) + 1) * 2 * nodes.segments.length;
         nodes.components(next, this.nextIds, cur, this.curIds, prints, at);

@@ -19,6 +19,7 @@ import { tornRead32 } from './catalogue/torn-read-32.ts';
 import { percpuRwsem } from './catalogue/percpu-rwsem.ts';
 import { seqcountSum } from './catalogue/seqcount-sum.ts';
 import { percpuRefSwitch } from './catalogue/percpu-ref-switch.ts';
+import { percpuHotplugSum } from './catalogue/percpu-hotplug-sum.ts';
 import { loadedScenario, openProgram, openProgramText, registerScenarios } from './load.ts';
 import { PROGRAM_ID } from './program.ts';
 import type { Scenario } from './types.ts';
@@ -52,6 +53,7 @@ export const catalogue: readonly Scenario[] = [
   percpuRwsem,
   seqcountSum,
   percpuRefSwitch,
+  percpuHotplugSum,
 ];
 
 // Found at once by the modules that load entries one at a time (load.ts), once this module has.

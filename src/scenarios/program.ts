@@ -55,6 +55,7 @@ function boundsOf(c: CompiledProgram): Partial<ExploreBounds> {
     nmis: [...m.nmiCtx].some((x) => x >= 0) ? 1 : 0,
     preemptions: sharing ? 1 : 0,
     migrations: 0,
+    hotplugs: m.hotplug ? 1 : 0,
   };
   return { ...out, ...c.module.settings.bounds };
 }
