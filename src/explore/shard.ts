@@ -253,6 +253,14 @@ export class Shard {
     return (fmix(h) >>> 0) % n;
   }
 
+  /** Hotplug events on the path to state s: the machine counts them (no room in `meta`). */
+  private hotplugsIn(s: Int32Array): number {
+    const hp = this.setup.m.hotplug;
+    return hp === null ? 0 : (s[hp.count] as number);
+  }
+
+  // The search's order weighs IRQs, NMIs, preemptions and migrations; hotplug events, which the
+  // state counts, are told in a witness's interventions but not weighed here.
   costOf(id: number): number {
     return (
       interventionsOf(this.nodes.meta(id)) * W_INTERVENTION +
@@ -355,7 +363,7 @@ export class Shard {
               id: inv.id,
               order: this.rank * EVENT_SLOTS,
               node: refOf(this.options.index, id),
-              interventions: interventionsOf(meta),
+              interventions: interventionsOf(meta) + this.hotplugsIn(cur),
               switches: this.switches,
             });
         }
@@ -596,7 +604,7 @@ export class Shard {
         event: -1,
         image,
         mask,
-        interventions: interventionsOf(meta),
+        interventions: interventionsOf(meta) + this.hotplugsIn(s),
         switches: this.switches,
         states: 1,
       });
@@ -643,7 +651,7 @@ export class Shard {
       event: ev,
       image: 0,
       mask: 0,
-      interventions: interventionsOf(this.nodes.meta(this.id)),
+      interventions: interventionsOf(this.nodes.meta(this.id)) + this.hotplugsIn(this.cur),
       switches: this.switches,
       states: 1,
     });

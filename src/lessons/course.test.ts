@@ -26,7 +26,8 @@ describe('course', () => {
     expect(nextInCourse('global-plain')).toBe(courseOrder[1]);
     expect(previousInCourse(courseOrder[1] as string)).toBe('global-plain');
     expect(previousInCourse('global-plain')).toBeNull();
-    expect(nextInCourse('percpu-modern')).toBe('percpu-rwsem');
+    expect(nextInCourse('percpu-modern')).toBe('percpu-hotplug-sum');
+    expect(nextInCourse('percpu-hotplug-sum')).toBe('percpu-rwsem');
     expect(nextInCourse('percpu-rwsem')).toBe('seqcount-sum');
     expect(nextInCourse('seqcount-sum')).toBe('percpu-ref-switch');
     expect(nextInCourse('percpu-ref-switch')).toBeNull();

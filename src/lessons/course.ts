@@ -14,7 +14,8 @@
 //   a sum instead, comes next, then Eric Dumazet's V1 and V2 (13 May).
 // percpu-modern closes the course: its race and its fixes build on irq-local-rmw (an IRQ inside a
 // read-modify-write; interrupts off; a this_cpu_cmpxchg retry loop) and cmpxchg-local-generic.
-// percpu-rwsem comes after it, as an epilogue: the first scenario where the memory model, not
+// percpu-hotplug-sum follows it: the same counter in 2023, its sum against a CPU going offline.
+// percpu-rwsem comes after them, as an epilogue: the first scenario where the memory model, not
 // the interleaving, decides (x86 store buffers), so it needs everything before it; seqcount-sum
 // and percpu-ref-switch end the course, where only the kernel's own memory model shows what the
 // barriers are for: a read pairing, then a release paired with a dependency.
@@ -37,6 +38,7 @@ export const courseOrder: readonly string[] = [
   'irq-local-rmw',
   'cmpxchg-local-generic',
   'percpu-modern',
+  'percpu-hotplug-sum',
   'percpu-rwsem',
   'seqcount-sum',
   'percpu-ref-switch',

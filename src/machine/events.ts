@@ -273,9 +273,8 @@ export function legalOn(m: Machine, s: Int32Array, k: number): number {
 
 /**
  * legalOn's interrupts, preemption, migration and hotplug on a machine with hotplug, written with
- * whyIllegal's rules: off the hot path of every other machine. Migration is legal only when
- * every other CPU is online (a mask has no room for targets); whyIllegal and enabledEvents judge
- * each target.
+ * whyIllegal's rules: off the hot path of every other machine. Migration: to each online CPU
+ * (`onlineTargets`).
  */
 function hotplugLegal(m: Machine, s: Int32Array, k: number): number {
   let mask = 0;
@@ -287,16 +286,28 @@ function hotplugLegal(m: Machine, s: Int32Array, k: number): number {
     [Legal.Online, Ev.Online],
   ] as const)
     if (whyIllegal(m, s, makeEvent(ev, k)) === '') mask |= bit;
-  if (notPreemptible(m, s, k) === '' && m.cpus > 1) {
-    let all = true;
-    for (let j = 0; j < m.cpus; j++) if (j !== k && !online(m, s, j)) all = false;
-    if (all) mask |= Legal.Migrate;
-  }
+  if (notPreemptible(m, s, k) === '' && onlineTargets(m, s, k) !== 0) mask |= Legal.Migrate;
   return mask;
 }
 
-/** How many events a CPU's legal mask stands for. */
-export function eventsIn(m: Machine, mask: number): number {
+/** The CPUs a task on CPU k may migrate to, as bits: every other online CPU. */
+export function onlineTargets(m: Machine, s: Int32Array, k: number): number {
+  const all = m.cpus >= 32 ? -1 : (1 << m.cpus) - 1;
+  const on = m.hotplug === null ? all : (s[m.hotplug.online] as number) & all;
+  return on & ~(1 << k);
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (let v = x >>> 0; v !== 0; v &= v - 1) n++;
+  return n;
+}
+
+/**
+ * How many events a CPU's legal mask stands for; `targets`: the CPUs it may migrate to, as bits
+ * (every other CPU unless some are offline).
+ */
+export function eventsIn(m: Machine, mask: number, targets = -1): number {
   return (
     (mask & 1) +
     ((mask >> 1) & 1) +
@@ -305,7 +316,7 @@ export function eventsIn(m: Machine, mask: number): number {
     ((mask >> 5) & 1) +
     ((mask >> 6) & 1) +
     ((mask >> 7) & 1) +
-    ((mask & Legal.Migrate) !== 0 ? m.cpus - 1 : 0)
+    ((mask & Legal.Migrate) !== 0 ? (targets === -1 ? m.cpus - 1 : popcount(targets)) : 0)
   );
 }
 
@@ -313,7 +324,7 @@ export function eventsIn(m: Machine, mask: number): number {
  * Event i of CPU k's mask, in enabledEvents' order (step, irq, nmi, preempt, flush, offline,
  * online, migrations).
  */
-export function eventOf(k: number, mask: number, i: number): number {
+export function eventOf(k: number, mask: number, i: number, targets = -1): number {
   if ((mask & Legal.Step) !== 0 && i-- === 0) return k << 3;
   if ((mask & Legal.Irq) !== 0 && i-- === 0) return Ev.Irq | (k << 3);
   if ((mask & Legal.Nmi) !== 0 && i-- === 0) return Ev.Nmi | (k << 3);
@@ -321,7 +332,15 @@ export function eventOf(k: number, mask: number, i: number): number {
   if ((mask & Legal.Flush) !== 0 && i-- === 0) return Ev.Flush | (k << 3);
   if ((mask & Legal.Offline) !== 0 && i-- === 0) return Ev.Offline | (k << 3);
   if ((mask & Legal.Online) !== 0 && i-- === 0) return Ev.Online | (k << 3);
-  const j = i < k ? i : i + 1; // migrations skip k itself
+  if (targets === -1) {
+    const j = i < k ? i : i + 1; // migrations skip k itself
+    return Ev.Migrate | (k << 3) | (j << 11);
+  }
+  let j = 0; // the i-th CPU of `targets`
+  for (let t = targets >>> 0; ; t &= t - 1, i--) {
+    j = 31 - Math.clz32(t & -t);
+    if (i === 0) break;
+  }
   return Ev.Migrate | (k << 3) | (j << 11);
 }
 
@@ -339,9 +358,13 @@ export class LegalMasks {
   /** Legal events in all, over every CPU. */
   total = 0;
 
+  /** Per CPU, where its task may migrate (bits), on a machine with hotplug; −1: every other CPU. */
+  readonly targets: Int32Array;
+
   constructor(readonly m: Machine) {
     this.masks = new Int32Array(m.cpus);
     this.counts = new Int32Array(m.cpus);
+    this.targets = new Int32Array(m.cpus).fill(-1);
   }
 
   /** Computes every CPU's mask for state s. */
@@ -350,7 +373,8 @@ export class LegalMasks {
     for (let k = 0; k < this.m.cpus; k++) {
       const mask = legalOn(this.m, s, k);
       this.masks[k] = mask;
-      const c = eventsIn(this.m, mask);
+      if (this.m.hotplug !== null) this.targets[k] = onlineTargets(this.m, s, k);
+      const c = eventsIn(this.m, mask, this.targets[k]);
       this.counts[k] = c;
       total += c;
     }
@@ -381,7 +405,7 @@ export class LegalMasks {
     let k = 0;
     for (;;) {
       const c = this.counts[k] as number;
-      if (i < c) return eventOf(k, this.masks[k] as number, i);
+      if (i < c) return eventOf(k, this.masks[k] as number, i, this.targets[k]);
       i -= c;
       k++;
     }
@@ -397,7 +421,7 @@ export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number 
   let n = 0;
   for (let k = 0; k < cpus; k++) {
     const mask = legalOn(m, s, k);
-    if (mask === 0 && m.hotplug === null) continue;
+    if (mask === 0) continue;
     const c = k << 3;
     if ((mask & Legal.Step) !== 0) out[n++] = c;
     if ((mask & Legal.Irq) !== 0) out[n++] = Ev.Irq | c;
@@ -407,11 +431,13 @@ export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number 
     if ((mask & Legal.Offline) !== 0) out[n++] = Ev.Offline | c;
     if ((mask & Legal.Online) !== 0) out[n++] = Ev.Online | c;
     if ((mask & Legal.Migrate) !== 0) {
-      for (let j = 0; j < cpus; j++) if (j !== k) out[n++] = Ev.Migrate | c | (j << 11);
-    } else if (m.hotplug !== null && notPreemptible(m, s, k) === '') {
-      // Some CPU is offline: migrations go to the online ones.
-      for (let j = 0; j < cpus; j++)
-        if (j !== k && online(m, s, j)) out[n++] = Ev.Migrate | c | (j << 11);
+      if (m.hotplug === null) {
+        for (let j = 0; j < cpus; j++) if (j !== k) out[n++] = Ev.Migrate | c | (j << 11);
+      } else {
+        // Some CPU may be offline: migrations go to the online ones.
+        for (let j = 0; j < cpus; j++)
+          if (j !== k && online(m, s, j)) out[n++] = Ev.Migrate | c | (j << 11);
+      }
     }
   }
   return n;

@@ -26,6 +26,7 @@ import tornRead32 from './torn-read-32.json' with { type: 'json' };
 import percpuRwsem from './percpu-rwsem.json' with { type: 'json' };
 import seqcountSum from './seqcount-sum.json' with { type: 'json' };
 import percpuRefSwitch from './percpu-ref-switch.json' with { type: 'json' };
+import percpuHotplugSum from './percpu-hotplug-sum.json' with { type: 'json' };
 
 const sources = parseFile(sourcesFileSchema, sourcesFile, 'sources.json');
 
@@ -73,6 +74,7 @@ const files: Readonly<Record<string, unknown>> = {
   'percpu-rwsem': percpuRwsem,
   'seqcount-sum': seqcountSum,
   'percpu-ref-switch': percpuRefSwitch,
+  'percpu-hotplug-sum': percpuHotplugSum,
 };
 
 /** Every lesson (in the scenario catalogue's order; courseOrder gives the teaching order). */

@@ -20,9 +20,9 @@ type Variant = VariantOf<typeof VARIANT>;
 
 /** The sum's CPU walk, as each variant writes it. */
 const WALK: Record<Variant, string> = {
-  'online-only': 'for_each_online_cpu(cpu) {\t\t\t/* 6.2: the online CPUs only */',
+  'online-only': '/* 6.2: the online CPUs only */\n\tfor_each_online_cpu(cpu)',
   'online-or-dying':
-    'for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {\t/* 6.3: a dying CPU too */',
+    '/* 6.3: the online CPUs and a dying one */\n\tfor_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)',
 };
 
 function programOf(p: Params): string {
@@ -62,9 +62,7 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	raw_spin_lock_irqsave(&fbc->lock, flags);
 	ret = fbc->count;
 	${WALK[variant]}
-		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
-		ret += *pcount;
-	}
+		ret += *per_cpu_ptr(fbc->counters, cpu);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	return ret;
 }
@@ -177,7 +175,7 @@ export const percpuHotplugSum = textScenario({
       expect: { sum: 0, count: 3, slot1: 0, exact: 0 },
     }),
     VARIANT.witness('online-or-dying', {
-      name: 'fold-first',
+      name: 'fold-first-locked',
       description:
         'The fold first: CPU0 moves +3 into fbc->count and zeroes the slot; CPU1 leaves the dying mask. The sum reads 3, skips CPU1 (neither online nor dying) and gets 0. Whichever takes fbc->lock first, the slot is counted once.',
       schedule: 'off1 0*6 2*13',
