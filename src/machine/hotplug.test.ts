@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { compileProgram } from '../lang/compile.ts';
+import { whyNotLive } from '../live/specs.ts';
 import {
   apply,
   applyChecked,
@@ -71,7 +72,9 @@ describe('CPU hotplug', () => {
     apply(m, s, makeEvent(Ev.Offline, 1));
     expect(whyIllegal(m, s, makeEvent(Ev.Offline, 1))).toMatch(/still going offline/);
     expect(whyIllegal(m, s, makeEvent(Ev.Migrate, 2, 1))).toMatch(/CPU 1 is offline/);
-    expect(() => applyChecked(m, s, makeEvent(Ev.Online, 1))).toThrow(IllegalEventError);
+    expect(() => {
+      applyChecked(m, s, makeEvent(Ev.Online, 1));
+    }).toThrow(IllegalEventError);
     // Once the callbacks returned, CPU1 may come back, and migrations there are legal again.
     while (dying(m, s, 1)) apply(m, s, makeEvent(Ev.Step, 0));
     expect(whyIllegal(m, s, makeEvent(Ev.Online, 1))).toBe('');
@@ -117,5 +120,13 @@ describe('CPU hotplug', () => {
     );
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.errors[0]?.message).toMatch(/CPU hotplug/);
+  });
+
+  it('Live refuses to run a hotplug program free, and says where it runs', () => {
+    const r = compileProgram(
+      '#define NR_CPUS 2\nint x;\nvoid add(void) { x = x + 1; }\nP0() { add(); }\nDEAD1() { x = 0; }\ncounter { count x; add add; }',
+    );
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
+    expect(whyNotLive(r.program)).toMatch(/no core goes offline.*Step and Explore.*lockstep/);
   });
 });
