@@ -20,8 +20,8 @@ test('the home page is cross-origin isolated and says so', async ({ page }) => {
   );
 });
 
-test('the catalogue lists all 19 scenarios, reconstructions labelled', async ({ page }) => {
-  expect(allScenarios).toHaveLength(19);
+test('the catalogue lists all 20 scenarios, reconstructions labelled', async ({ page }) => {
+  expect(allScenarios).toHaveLength(20);
   expect(nrFilesScenarios).toHaveLength(4);
   const home = new HomePage(page);
   await home.open();
