@@ -180,11 +180,7 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
     else if (t.item.role === 'DEAD') dead[t.cpu] = p;
     else nmi[t.cpu] = p;
   }
-  if (mod.hotplug && memory === 'lkmm')
-    throw new LangFault(
-      { start: 0, end: 0 },
-      'memory lkmm has no CPU hotplug (the DEADk() callbacks): use memory sc or tso.',
-    );
+
   if (tasks.length > LIMITS.tasks)
     throw new LangFault(
       { start: 0, end: 0 },
