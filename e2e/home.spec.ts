@@ -20,8 +20,8 @@ test('the home page is cross-origin isolated and says so', async ({ page }) => {
   );
 });
 
-test('the catalogue lists all 22 scenarios, reconstructions labelled', async ({ page }) => {
-  expect(allScenarios).toHaveLength(22);
+test('the catalogue lists all 23 scenarios, reconstructions labelled', async ({ page }) => {
+  expect(allScenarios).toHaveLength(23);
   expect(nrFilesScenarios).toHaveLength(4);
   const home = new HomePage(page);
   await home.open();

@@ -88,6 +88,11 @@ function initialValue(m: Machine, loc: number, width: number): bigint {
 function threadsOf(p: CompiledProgram): { ctx: number; cpu: number; name: string }[] {
   const m = p.machine;
   const handlers = p.threads.filter((t) => t.role !== 'P');
+  const dead = handlers.find((t) => t.role === 'DEAD');
+  if (dead)
+    throw new AxiomaticRefusal(
+      `the memory model has no CPU hotplug, and ${dead.name} is a CPU's dead callbacks: use memory sc or tso`,
+    );
   if (handlers.length > 0)
     throw new AxiomaticRefusal(
       `the memory model has no interrupts, and ${handlers[0]?.name ?? 'a handler'} is an ${handlers[0]?.role ?? 'IRQ'} handler: use memory sc or tso`,

@@ -392,11 +392,16 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
             const r = cpu === undefined ? null : sweep.reads.find((x) => x.cpu === cpu);
             const read =
               i === 0 ? (sweep.global ? n(sweep.global.value) : null) : r ? String(r.value) : null;
+            // Passed unread: the sum returned, or read a later CPU (a walk of a CPU mask).
+            const skipped =
+              read === null &&
+              cpu !== undefined &&
+              (sweep.returned !== null || sweep.reads.some((x) => x.cpu > cpu));
             return (
               <g key={i} className={read === null ? 'unread' : 'read'}>
                 <rect x={box.x} y={box.y} width={box.width} height={box.height} rx={3} />
                 <text x={box.x + box.width / 2} y={l.height - 8} textAnchor="middle">
-                  {readText(read, box.width)}
+                  {readText(read, box.width, skipped)}
                 </text>
               </g>
             );

@@ -157,11 +157,12 @@ export function readBoxes(l: CounterLayout): Box[] {
 }
 
 /**
- * What a read box says: "✓ 1005" once read, "not yet" before; in a box too narrow for the words
+ * What a read box says: "✓ 1005" once read, "not yet" before, "skipped" where the walk passed
+ * the CPU without reading it (a CPU out of the mask it walks); in a box too narrow for the words
  * (14 px text, about 7 units a character), the tick and "…".
  */
-export function readText(read: string | null, width: number): string {
-  const text = read === null ? 'not yet' : `✓ ${read}`;
+export function readText(read: string | null, width: number, skipped = false): string {
+  const text = read === null ? (skipped ? 'skipped' : 'not yet') : `✓ ${read}`;
   if (text.length * 7 + 4 <= width) return text;
   return read === null ? '…' : read.length * 7 + 4 <= width ? read : '✓';
 }

@@ -54,6 +54,7 @@ export const KIND_COLOURS: Readonly<Record<number, string>> = {
   [Kind.Preempt]: '#E69F00',
   [Kind.TornAccess]: '#F0E442',
   [Kind.Flush]: '#3f434a',
+  [Kind.Hotplug]: '#117733',
 };
 
 const COLOURS: Readonly<Record<string, string>> = {

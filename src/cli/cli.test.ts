@@ -153,7 +153,7 @@ describe('lab CLI', () => {
     expect(JSON.parse(r.err)).toEqual({
       error: {
         message:
-          "schedule, column 5: unknown event 'q0': expected N, irqN, nmiN, preN, migN>M or flushN",
+          "schedule, column 5: unknown event 'q0': expected N, irqN, nmiN, preN, migN>M, flushN, offN or onN",
         position: 4,
       },
     });

@@ -24,7 +24,8 @@ Usage: npm run lab -- <command> [options]
   replay <id> "<schedule>"               run a schedule, narrating every step
   replay <id> --witness <name>           replay one of the scenario's witnesses
   random <id> --seed N [--runs K]        seeded random schedules, grouped by outcome
-  explore <id> [--irqs N] [--nmis N] [--preemptions N] [--migrations N] [--switches N]
+  explore <id> [--irqs N] [--nmis N] [--preemptions N] [--migrations N] [--hotplugs N]
+               [--switches N]
                                          every interleaving within bounds, shortest witnesses
   live <id> [--seconds S] [--cpus K] [--irq-rate N] [--nmi-rate N] [--migration-rate N]
             [--period-us N] [--seed N]   race real threads on shared memory; verdict at rest

@@ -5,8 +5,9 @@
 // of CPU k (the one that steps, or the task that is preempted), the records of CPU k's IRQ and
 // NMI handlers (an event can start them), and the results; a task that finishes only reads the
 // others (the next one to run). Every other word keeps its value, so its component keeps its id.
-// A migration also writes the target CPU's fields and the moved task's record: it is left to the
-// full comparison, as are symmetry-reduced states (the renaming moves every CPU's words).
+// A migration also writes the target CPU's fields and the moved task's record, and an offline the
+// control CPU's fields and the dead callbacks' record: they are left to the full comparison, as
+// are symmetry-reduced states (the renaming moves every CPU's words).
 
 import { cpuBase, ctxBase, type Machine, sbBase } from '../machine/machine.ts';
 

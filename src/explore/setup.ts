@@ -34,7 +34,7 @@ export interface SearchSetup {
   readonly bounds: Bounds;
   readonly m: Machine;
   readonly start: Int32Array;
-  /** Interventions allowed per kind: IRQs, NMIs, preemptions, migrations. */
+  /** Interventions allowed per kind: IRQs, NMIs, preemptions, migrations, hotplug events. */
   readonly limits: readonly number[];
   /** Invariants judged at every state on the way. */
   readonly always: readonly InvariantSpec[];
@@ -53,8 +53,14 @@ export function searchSetup(
   options: { readonly symmetry?: boolean; readonly por?: boolean },
 ): SearchSetup {
   const { machine: m } = sc.build(params);
-  const limits = [bounds.irqs, bounds.nmis, bounds.preemptions, bounds.migrations];
-  for (const [i, name] of ['irqs', 'nmis', 'preemptions', 'migrations'].entries()) {
+  const limits = [
+    bounds.irqs,
+    bounds.nmis,
+    bounds.preemptions,
+    bounds.migrations,
+    bounds.hotplugs ?? 0,
+  ];
+  for (const [i, name] of ['irqs', 'nmis', 'preemptions', 'migrations', 'hotplugs'].entries()) {
     const l = limits[i] as number;
     if (!Number.isInteger(l) || l < 0 || l > MAX_BUDGET)
       throw new RangeError(`Explore allows 0 to ${MAX_BUDGET} ${name}, not ${l}`);
@@ -70,7 +76,11 @@ export function searchSetup(
   let symmetry: Symmetry | null = null;
   let por: PrivateSteps | null = null;
   // Livelocks are cycles of the whole graph: reductions would hide them.
-  const noReduction = endless ? 'tasks run forever here, and livelocks need the whole graph' : '';
+  const noReduction = endless
+    ? 'tasks run forever here, and livelocks need the whole graph'
+    : m.hotplug !== null && (bounds.hotplugs ?? 0) > 0
+      ? 'CPUs go offline here: which CPUs run, and which a walk reads, change with the masks'
+      : '';
   if (options.symmetry) {
     const found = noReduction || findSymmetry(m, bounds.migrations, start);
     if (typeof found === 'string') reductions.symmetry = { on: false, why: found };

@@ -175,7 +175,7 @@ export class Shard {
   private readonly tmp: Int32Array;
   private readonly curIds: Int32Array;
   private readonly nextIds: Int32Array;
-  private readonly used = [0, 0, 0, 0];
+  private readonly used = [0, 0, 0, 0, 0];
   private readonly evs: number[] = [];
 
   // The node being expanded, shared with `follow`.
@@ -253,6 +253,14 @@ export class Shard {
     return (fmix(h) >>> 0) % n;
   }
 
+  /** Hotplug events on the path to state s: the machine counts them (no room in `meta`). */
+  private hotplugsIn(s: Int32Array): number {
+    const hp = this.setup.m.hotplug;
+    return hp === null ? 0 : (s[hp.count] as number);
+  }
+
+  // The search's order weighs IRQs, NMIs, preemptions and migrations; hotplug events, which the
+  // state counts, are told in a witness's interventions but not weighed here.
   costOf(id: number): number {
     return (
       interventionsOf(this.nodes.meta(id)) * W_INTERVENTION +
@@ -335,6 +343,8 @@ export class Shard {
       this.curKnown = true;
       const meta = nodes.meta(id);
       for (let j = 0; j < 4; j++) used[j] = usedOf(meta, j);
+      // Hotplug events have no room in the metadata word: the machine counts them in the state.
+      used[4] = m.hotplug !== null ? (cur[m.hotplug.count] as number) : 0;
       this.lastCpu = lastOf(meta);
       this.mask = maskOf(meta);
       this.steps = nodes.stepsOf(id);
@@ -354,7 +364,7 @@ export class Shard {
               id: inv.id,
               order: this.rank * EVENT_SLOTS,
               node: refOf(this.options.index, id),
-              interventions: interventionsOf(meta),
+              interventions: interventionsOf(meta) + this.hotplugsIn(cur),
               switches: this.switches,
             });
         }
@@ -439,7 +449,8 @@ export class Shard {
     const mine = owner === this.options.index;
     if (mine) {
       const prints = this.prints;
-      if (prints !== null && eventType(ev) !== Ev.Migrate) {
+      // Migrations and hotplug write another CPU's words: the full comparison (footprint.ts).
+      if (prints !== null && eventType(ev) !== Ev.Migrate && eventType(ev) < Ev.Offline) {
         const k = eventCpu(ev);
         const at = (k * (m.contexts + 1) + topContext(m, cur, k) + 1) * 2 * nodes.segments.length;
         nodes.components(next, this.nextIds, cur, this.curIds, prints, at);
@@ -591,7 +602,7 @@ export class Shard {
         event: -1,
         image,
         mask,
-        interventions: interventionsOf(meta),
+        interventions: interventionsOf(meta) + this.hotplugsIn(s),
         switches: this.switches,
         states: 1,
       });
@@ -638,7 +649,7 @@ export class Shard {
       event: ev,
       image: 0,
       mask: 0,
-      interventions: interventionsOf(this.nodes.meta(this.id)),
+      interventions: interventionsOf(this.nodes.meta(this.id)) + this.hotplugsIn(this.cur),
       switches: this.switches,
       states: 1,
     });

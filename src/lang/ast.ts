@@ -135,12 +135,16 @@ export type Stmt =
       readonly step: Expr | null;
       readonly body: Stmt;
     }
-  /** `for_each_online_cpu(cpu) body` and `for_each_possible_cpu(cpu) body`. */
+  /**
+   * `for_each_online_cpu(cpu) body`, `for_each_possible_cpu(cpu) body` and
+   * `for_each_cpu_or(cpu, a, b) body` (masks: its two cpumasks; empty for the others).
+   */
   | {
       readonly kind: 'for-each-cpu';
       readonly span: Span;
       readonly macro: string;
       readonly variable: string;
+      readonly masks: readonly Expr[];
       readonly body: Stmt;
     }
   | { readonly kind: 'break'; readonly span: Span }
@@ -215,8 +219,8 @@ export type Item =
   | {
       readonly kind: 'thread';
       readonly span: Span;
-      /** P: a task; IRQ, NMI: the handler of that CPU. */
-      readonly role: 'P' | 'IRQ' | 'NMI';
+      /** P: a task; IRQ, NMI: the handler of that CPU; DEAD: CPU k's hotplug dead callbacks. */
+      readonly role: 'P' | 'IRQ' | 'NMI' | 'DEAD';
       readonly index: number;
       readonly params: readonly Param[];
       /** `on cpu K`: the CPU a task starts on (default: its index). */

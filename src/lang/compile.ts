@@ -173,12 +173,15 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
   const tasks: TaskSpec[] = [];
   const irq: (MachineProgram | null)[] = Array.from({ length: mod.settings.cpus }, () => null);
   const nmi: (MachineProgram | null)[] = Array.from({ length: mod.settings.cpus }, () => null);
+  const dead: (MachineProgram | null)[] = Array.from({ length: mod.settings.cpus }, () => null);
   for (const t of threads) {
     const p = programs.get(t.name) as MachineProgram;
     if (t.item.role === 'P') tasks.push({ name: t.name, cpu: t.cpu, program: p });
     else if (t.item.role === 'IRQ') irq[t.cpu] = p;
+    else if (t.item.role === 'DEAD') dead[t.cpu] = p;
     else nmi[t.cpu] = p;
   }
+
   if (tasks.length > LIMITS.tasks)
     throw new LangFault(
       { start: 0, end: 0 },
@@ -192,6 +195,16 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
     irq,
     nmi,
     memory: memory === 'lkmm' ? 'sc' : memory,
+    ...(mod.hotplug
+      ? {
+          hotplug: {
+            online: mod.hotplug.online.addr,
+            dying: mod.hotplug.dying.addr,
+            count: mod.hotplug.count.addr,
+            dead,
+          },
+        }
+      : {}),
   });
   const compiled: CompiledThread[] = threads.map((t) => {
     const role = t.item.role;
@@ -200,7 +213,9 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
         ? tasks.findIndex((x) => x.name === t.name)
         : role === 'IRQ'
           ? (machine.irqCtx[t.cpu] as number)
-          : (machine.nmiCtx[t.cpu] as number);
+          : role === 'DEAD'
+            ? (machine.deadCtx[t.cpu] as number)
+            : (machine.nmiCtx[t.cpu] as number);
     return { name: t.name, role, index: t.item.index, cpu: t.cpu, ctx };
   });
   const base: Omit<CompiledProgram, 'clauses'> = {
@@ -228,7 +243,8 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
 
 /** Tasks in the order of their numbers (P0, P1, …), then the handlers. */
 function orderThreads(threads: readonly ThreadItem[]): ThreadItem[] {
-  const rank = (t: ThreadItem) => (t.item.role === 'P' ? 0 : t.item.role === 'IRQ' ? 1 : 2);
+  const ranks = { P: 0, IRQ: 1, NMI: 2, DEAD: 3 } as const;
+  const rank = (t: ThreadItem) => ranks[t.item.role];
   return [...threads].sort((a, b) => rank(a) - rank(b) || a.item.index - b.item.index);
 }
 

@@ -12,7 +12,7 @@ import type { LineMap } from './source.ts';
 
 export interface CompiledThread {
   readonly name: string;
-  readonly role: 'P' | 'IRQ' | 'NMI';
+  readonly role: 'P' | 'IRQ' | 'NMI' | 'DEAD';
   readonly index: number;
   readonly cpu: number;
   /** The machine context that runs it. */

@@ -71,8 +71,8 @@ export interface Settings {
   readonly bounds: Readonly<Partial<Record<BoundName, number>>>;
 }
 
-export type BoundName = 'irqs' | 'nmis' | 'preemptions' | 'migrations';
-const BOUND_NAMES: readonly BoundName[] = ['irqs', 'nmis', 'preemptions', 'migrations'];
+export type BoundName = 'irqs' | 'nmis' | 'preemptions' | 'migrations' | 'hotplugs';
+const BOUND_NAMES: readonly BoundName[] = ['irqs', 'nmis', 'preemptions', 'migrations', 'hotplugs'];
 
 /** Limits a program is held to, each refused by name when passed. */
 export const LIMITS = {
@@ -95,6 +95,11 @@ export class Module {
   readonly defines = new Map<string, { value: Expr; span: Span }>();
   readonly structs = new Map<string, StructDef>();
   readonly globals = new Map<string, Global>();
+  /**
+   * CPU hotplug's cells, in a program with dead callbacks (DEADk()): cpu_online_mask and
+   * cpu_dying_mask, globals the program reads, and the count of hotplug events. Null otherwise.
+   */
+  hotplug: { online: Cell; dying: Cell; count: Cell } | null = null;
   readonly functions = new Map<string, FunctionItem>();
   readonly threads: ThreadItem[] = [];
   readonly clauses: Item[] = [];
@@ -230,6 +235,7 @@ export class Module {
     // Every #define is a parameter of the program, used or not, so each must have a value.
     for (const [name, d] of this.defines) this.constantName(name, d.span);
     this.layout = new LayoutBuilder(this.settings.cpus, this.layoutOptions);
+    this.declareHotplug();
     // Which struct fields are reached through a pointer (`fbc->count`): their labels say so.
     const arrows = new Set<string>();
     walkExprs(this.program, (e) => {
@@ -445,6 +451,29 @@ export class Module {
       seen.add(f.name);
     }
     this.structs.set(it.name, { name: it.name, fields });
+  }
+
+  /**
+   * A program with dead callbacks can take CPUs offline: the masks are memory, as the kernel's
+   * cpumasks are, so reading one is a step of the program.
+   */
+  private declareHotplug(): void {
+    const dead = this.program.items.find((it) => it.kind === 'thread' && it.role === 'DEAD');
+    if (!dead) return;
+    if (this.settings.cpus > 32)
+      throw new LangFault(dead.span, 'a program with CPU hotplug has at most 32 CPUs.');
+    if (this.settings.cpus < 2)
+      throw new LangFault(dead.span, 'CPU hotplug needs a second CPU to run the dead callbacks.');
+    const mask: Ty = { k: 'int', bits: 32, unsigned: true, name: 'unsigned int' };
+    const global = (name: string): Cell => {
+      const cell = this.layout.cell(name, name, 's32');
+      this.globals.set(name, { k: 'scalar', name, storage: { k: 'cell', cell, ty: mask } });
+      return cell;
+    };
+    const online = global('cpu_online_mask');
+    const dying = global('cpu_dying_mask');
+    const count = this.layout.cell('@hotplugs', 'hotplug events', 's32');
+    this.hotplug = { online, dying, count };
   }
 
   /** Declares a global (once; a second declaration must agree). */

@@ -321,7 +321,7 @@ class Parser {
   private thread(): Item {
     const t = this.next();
     const m = THREAD_NAME.exec(t.text) as RegExpExecArray;
-    const role = m[1] as 'P' | 'IRQ' | 'NMI';
+    const role = m[1] as 'P' | 'IRQ' | 'NMI' | 'DEAD';
     const index = Number(m[2]);
     const params = this.params();
     let cpu: number | null = null;
@@ -713,9 +713,24 @@ class Parser {
         this.next();
         this.expect('(');
         const variable = this.ident('the CPU variable').text;
+        const masks: Expr[] = [];
+        // for_each_cpu_or(cpu, mask1, mask2): the CPUs in either mask.
+        if (t.text === 'for_each_cpu_or') {
+          this.expect(',');
+          masks.push(this.expression());
+          this.expect(',');
+          masks.push(this.expression());
+        }
         this.expect(')');
         const body = this.statement();
-        return { kind: 'for-each-cpu', span: this.span(start), macro: t.text, variable, body };
+        return {
+          kind: 'for-each-cpu',
+          span: this.span(start),
+          macro: t.text,
+          variable,
+          masks,
+          body,
+        };
       }
       if (this.is(':', this.peek()) && !KEYWORD_LIKE.has(t.text)) {
         this.next();

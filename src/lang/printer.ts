@@ -157,7 +157,7 @@ export function printStmt(s: Stmt, depth: number): string {
       return `${pad}for (${init}; ${s.cond ? printExpr(s.cond) : ''}; ${s.step ? printExpr(s.step) : ''})${nested(s.body)}`;
     }
     case 'for-each-cpu':
-      return `${pad}${s.macro}(${s.variable})${nested(s.body)}`;
+      return `${pad}${s.macro}(${[s.variable, ...s.masks.map((e) => printExpr(e))].join(', ')})${nested(s.body)}`;
     case 'break':
     case 'continue':
       return `${pad}${s.kind};`;

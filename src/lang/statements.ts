@@ -410,10 +410,38 @@ export class StmtGen extends ExprGen {
       throw new LangFault(s.span, `\`${s.variable}\` must be a local variable to walk the CPUs.`);
     const r = b.place.r;
     const end = this.e.label();
+    // Which CPUs the walk takes: a mask read afresh for each CPU, as cpumask_next() does, when
+    // CPUs can go offline; every CPU when none can (all are online for the whole run).
+    const masks: Expr[] =
+      s.masks.length > 0
+        ? [...s.masks]
+        : s.macro === 'for_each_online_cpu' && this.mod.hotplug
+          ? [{ kind: 'name', span: s.span, name: 'cpu_online_mask' }]
+          : [];
+    if (masks.some((x) => x.kind === 'name' && x.name.startsWith('cpu_') && !this.mod.hotplug))
+      throw new LangFault(
+        s.span,
+        'cpu_online_mask and cpu_dying_mask exist in a program with CPU hotplug.',
+        'Give a CPU dead callbacks, as DEAD1() { … }, to take it offline.',
+      );
+    const either = masks.reduce<Expr | null>(
+      (a, x) => (a === null ? x : { kind: 'binary', span: s.span, op: '|', left: a, right: x }),
+      null,
+    );
     // Every CPU in turn, unrolled: the walk is part of the program, not a loop of the machine.
     for (let k = 0; k < this.mod.settings.cpus; k++) {
       const next = this.e.label();
       this.e.at(s.span);
+      if (either) {
+        const bit: Expr = {
+          kind: 'num',
+          span: s.span,
+          value: 1n << BigInt(k),
+          text: String(1 << k),
+        };
+        this.cond({ kind: 'binary', span: s.span, op: '&', left: either, right: bit }, next);
+        this.releaseTemps();
+      }
       this.e.mov(r, BigInt(k));
       this.loopStack.push({ brk: end, cont: next });
       this.statement(s.body);

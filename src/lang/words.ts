@@ -80,7 +80,8 @@ export const CPU_LOOPS: ReadonlySet<string> = new Set([
   'for_each_online_cpu',
   'for_each_possible_cpu',
   'for_each_present_cpu',
+  'for_each_cpu_or',
 ]);
 
-/** A thread's name: P0, IRQ1, NMI0… */
-export const THREAD_NAME = /^(P|IRQ|NMI)(\d+)$/;
+/** A thread's name: P0, IRQ1, NMI0, DEAD1 (CPU1's hotplug dead callbacks)… */
+export const THREAD_NAME = /^(P|IRQ|NMI|DEAD)(\d+)$/;

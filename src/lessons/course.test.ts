@@ -26,7 +26,8 @@ describe('course', () => {
     expect(nextInCourse('global-plain')).toBe(courseOrder[1]);
     expect(previousInCourse(courseOrder[1] as string)).toBe('global-plain');
     expect(previousInCourse('global-plain')).toBeNull();
-    expect(nextInCourse('percpu-modern')).toBe('percpu-limited-add');
+    expect(nextInCourse('percpu-modern')).toBe('percpu-hotplug-sum');
+    expect(nextInCourse('percpu-hotplug-sum')).toBe('percpu-limited-add');
     expect(nextInCourse('percpu-upgrade')).toBe('percpu-tree');
     expect(nextInCourse('percpu-tree')).toBe('percpu-rwsem');
     expect(nextInCourse('percpu-rwsem')).toBe('seqcount-sum');

@@ -15,8 +15,9 @@
 // percpu-modern closes the course's main line (percpu-tree, 2025–2026, follows it: the same
 // batching as a tree of carries): its race and its fixes build on irq-local-rmw (an IRQ inside a
 // read-modify-write; interrupts off; a this_cpu_cmpxchg retry loop) and cmpxchg-local-generic.
-// percpu-limited-add and percpu-upgrade follow it: the arguments of 2023–2025 over the same
-// counter (an unlocked limit test; an atomic mode that upgrades under a cmpxchg).
+// percpu-hotplug-sum follows it: the same counter in 2023, its sum against a CPU going offline;
+// then percpu-limited-add and percpu-upgrade, the arguments of 2023–2025 over the same counter
+// (an unlocked limit test; an atomic mode that upgrades under a cmpxchg).
 // percpu-rwsem comes after them, as an epilogue: the first scenario where the memory model, not
 // the interleaving, decides (x86 store buffers), so it needs everything before it; seqcount-sum
 // and percpu-ref-switch end the course, where only the kernel's own memory model shows what the
@@ -40,6 +41,7 @@ export const courseOrder: readonly string[] = [
   'irq-local-rmw',
   'cmpxchg-local-generic',
   'percpu-modern',
+  'percpu-hotplug-sum',
   'percpu-limited-add',
   'percpu-upgrade',
   'percpu-tree',

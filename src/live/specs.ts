@@ -137,6 +137,10 @@ export function whyNotLive(program: CompiledProgram): string | null {
   // Live repeats each thread: one that loops forever never ends an operation, nor stops.
   if (program.machine.code.some((c) => c.some((i) => i.op === Op.Pause)))
     return 'a thread loops forever: Live repeats each thread, so each must end.';
+  // The compiled CPUs run their threads free, and none of them goes offline: the dead callbacks
+  // would never run. A schedule with offN replays on the workers in lockstep (the model's apply).
+  if (program.machine.hotplug !== null)
+    return 'Live runs the threads free on real cores, and no core goes offline there: CPU hotplug (DEADk() callbacks) runs in Step and Explore, and in a lockstep replay of a schedule (lab live --schedule).';
   return null;
 }
 

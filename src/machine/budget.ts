@@ -1,4 +1,5 @@
-// Budgets of interventions: how many IRQs, NMIs, preemptions and migrations a schedule may make.
+// Budgets of interventions: how many IRQs, NMIs, preemptions, migrations and CPU hotplug events
+// (offline and online) a schedule may make.
 // Steps are free. Random runs, Step mode's Play and Explore's bounds all count the same way.
 
 import { enabledEvents, Ev, eventType } from './events.ts';
@@ -9,6 +10,8 @@ export interface Budget {
   readonly nmis: number;
   readonly preemptions: number;
   readonly migrations: number;
+  /** CPU hotplug events (offline k, online k); absent: none. */
+  readonly hotplugs?: number;
 }
 
 /** Index of the budget an event type draws on, or −1 for steps (free). */
@@ -22,6 +25,9 @@ export function budgetSlot(ev: number): number {
       return 2;
     case Ev.Migrate:
       return 3;
+    case Ev.Offline:
+    case Ev.Online:
+      return 4;
     default:
       return -1;
   }
@@ -29,12 +35,12 @@ export function budgetSlot(ev: number): number {
 
 /** The budget as limits by slot. */
 export function budgetLimits(b: Budget): readonly number[] {
-  return [b.irqs, b.nmis, b.preemptions, b.migrations];
+  return [b.irqs, b.nmis, b.preemptions, b.migrations, b.hotplugs ?? 0];
 }
 
 /** What a list of events has used of each slot. */
 export function budgetUsed(events: Iterable<number>): number[] {
-  const used = [0, 0, 0, 0];
+  const used = [0, 0, 0, 0, 0];
   for (const ev of events) {
     const slot = budgetSlot(ev);
     if (slot >= 0) used[slot] = (used[slot] as number) + 1;

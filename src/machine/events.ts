@@ -8,6 +8,7 @@ import {
   deliverNmi,
   MachineFault,
   nextReady,
+  runLocals,
   step,
   topContext,
   type Trace,
@@ -26,10 +27,20 @@ import {
   CTX_CPU,
   CTX_DONE,
   CTX_PC,
+  CTX_REGS,
   type Machine,
 } from './machine.ts';
 
-export const Ev = { Step: 0, Irq: 1, Nmi: 2, Preempt: 3, Migrate: 4, Flush: 5 } as const;
+export const Ev = {
+  Step: 0,
+  Irq: 1,
+  Nmi: 2,
+  Preempt: 3,
+  Migrate: 4,
+  Flush: 5,
+  Offline: 6,
+  Online: 7,
+} as const;
 
 export type EventType = (typeof Ev)[keyof typeof Ev];
 
@@ -49,7 +60,10 @@ export function eventTarget(ev: number): number {
   return (ev >> 11) & 0xff;
 }
 
-/** The schedule-string token of an event: "0", "irq1", "nmi0", "pre1", "mig0>1", "flush0". */
+/**
+ * The schedule-string token of an event: "0", "irq1", "nmi0", "pre1", "mig0>1", "flush0", "off1",
+ * "on1".
+ */
 export function formatEvent(ev: number): string {
   const k = eventCpu(ev);
   switch (eventType(ev)) {
@@ -63,6 +77,10 @@ export function formatEvent(ev: number): string {
       return `pre${k}`;
     case Ev.Flush:
       return `flush${k}`;
+    case Ev.Offline:
+      return `off${k}`;
+    case Ev.Online:
+      return `on${k}`;
     default:
       return `mig${k}>${eventTarget(ev)}`;
   }
@@ -126,11 +144,13 @@ export function whyIllegal(m: Machine, s: Int32Array, ev: number): string {
     }
     case Ev.Irq:
       if (m.irqCtx[k] === -1) return `this scenario has no IRQ handler on CPU ${k}`;
+      if (!online(m, s, k)) return `CPU ${k} is offline`;
       if (s[b + CPU_PENDING] !== 0) return `an IRQ is already pending on CPU ${k}`;
       if (midInstruction(m, s, k)) return `CPU ${k} is in the middle of a single instruction`;
       return '';
     case Ev.Nmi:
       if (m.nmiCtx[k] === -1) return `this scenario has no NMI handler on CPU ${k}`;
+      if (!online(m, s, k)) return `CPU ${k} is offline`;
       if (s[b + CPU_IN_NMI] !== 0) return `CPU ${k} is already in its NMI handler`;
       if (midInstruction(m, s, k)) return `CPU ${k} is in the middle of a single instruction`;
       return '';
@@ -144,8 +164,12 @@ export function whyIllegal(m: Machine, s: Int32Array, ev: number): string {
       const j = eventTarget(ev);
       if (j >= m.cpus) return `CPU ${j} does not exist (this machine has ${m.cpus})`;
       if (j === k) return `a task cannot migrate from CPU ${k} to itself`;
+      if (!online(m, s, j)) return `CPU ${j} is offline: no task can move there`;
       return notPreemptible(m, s, k);
     }
+    case Ev.Offline:
+    case Ev.Online:
+      return whyNoHotplug(m, s, k, type === Ev.Offline);
     case Ev.Flush:
       if (!m.tso) return 'this machine is sequentially consistent: it has no store buffers';
       return buffered(m, s, k) === 0 ? `CPU ${k}'s store buffer is empty` : '';
@@ -154,8 +178,59 @@ export function whyIllegal(m: Machine, s: Int32Array, ev: number): string {
   }
 }
 
+/** Whether CPU k is in cpu_online_mask (always, on a machine without hotplug). */
+export function online(m: Machine, s: Int32Array, k: number): boolean {
+  return m.hotplug === null || ((s[m.hotplug.online] as number) & (1 << k)) !== 0;
+}
+
+/** Whether CPU k is in cpu_dying_mask. */
+export function dying(m: Machine, s: Int32Array, k: number): boolean {
+  return m.hotplug !== null && ((s[m.hotplug.dying] as number) & (1 << k)) !== 0;
+}
+
+/**
+ * The CPU that runs an offline's dead callbacks: the lowest-numbered online CPU other than k
+ * (the kernel runs them on the CPU driving the hotplug, which is never the one going down).
+ */
+export function controlCpu(m: Machine, s: Int32Array, k: number): number {
+  for (let j = 0; j < m.cpus; j++) if (j !== k && online(m, s, j)) return j;
+  return -1;
+}
+
+/** Why CPU k cannot go offline (or, `off` false, online) now, or '' when it can. */
+function whyNoHotplug(m: Machine, s: Int32Array, k: number, off: boolean): string {
+  const hp = m.hotplug;
+  if (hp === null) return 'this program has no CPU hotplug (no DEADk() callbacks)';
+  if (m.deadCtx[k] === -1) return `CPU ${k} has no dead callbacks (DEAD${k}()): it stays online`;
+  const going = s[hp.dying] as number;
+  if (going !== 0) {
+    const j = 31 - Math.clz32(going & -going);
+    return `CPU ${j} is still going offline: its dead callbacks have not returned (hotplug runs one CPU at a time)`;
+  }
+  if (!off) return online(m, s, k) ? `CPU ${k} is already online` : '';
+  if (!online(m, s, k)) return `CPU ${k} is already offline`;
+  if (controlCpu(m, s, k) < 0) return `CPU ${k} is the last CPU online`;
+  const b = m.cpuOff + k * CPU_FIELDS;
+  if (s[b + CPU_TASKS] !== 0)
+    return `CPU ${k} still has tasks to run: let them finish or migrate them first`;
+  if (s[b + CPU_IN_IRQ] !== 0 || s[b + CPU_IN_NMI] !== 0 || s[b + CPU_PENDING] !== 0)
+    return `CPU ${k} is handling an interrupt`;
+  if (m.sbStride !== 0 && s[m.sbOff + k * m.sbStride] !== 0)
+    return `CPU ${k}'s store buffer still holds stores`;
+  return '';
+}
+
 /** The kinds of event `legalOn` reports, as bits. */
-export const Legal = { Step: 1, Irq: 2, Nmi: 4, Preempt: 8, Migrate: 16, Flush: 32 } as const;
+export const Legal = {
+  Step: 1,
+  Irq: 2,
+  Nmi: 4,
+  Preempt: 8,
+  Migrate: 16,
+  Flush: 32,
+  Offline: 64,
+  Online: 128,
+} as const;
 
 /**
  * The kinds of event legal on CPU k in state s, as Legal bits (Migrate: to each other CPU).
@@ -180,6 +255,7 @@ export function legalOn(m: Machine, s: Int32Array, k: number): number {
     // A loop bound reached: the context never steps again (other events still may happen).
     mask = ins !== undefined && ins.op === Op.Halt ? 0 : Legal.Step;
   }
+  if (m.hotplug !== null) return mask | flush | hotplugLegal(m, s, k);
   if (m.irqCtx[k] !== -1 && s[b + CPU_PENDING] === 0) mask |= Legal.Irq;
   if (m.nmiCtx[k] !== -1 && inNmi === 0) mask |= Legal.Nmi;
   if (
@@ -195,28 +271,76 @@ export function legalOn(m: Machine, s: Int32Array, k: number): number {
   return mask | flush;
 }
 
-/** How many events a CPU's legal mask stands for. */
-export function eventsIn(m: Machine, mask: number): number {
+/**
+ * legalOn's interrupts, preemption, migration and hotplug on a machine with hotplug, written with
+ * whyIllegal's rules: off the hot path of every other machine. Migration: to each online CPU
+ * (`onlineTargets`).
+ */
+function hotplugLegal(m: Machine, s: Int32Array, k: number): number {
+  let mask = 0;
+  for (const [bit, ev] of [
+    [Legal.Irq, Ev.Irq],
+    [Legal.Nmi, Ev.Nmi],
+    [Legal.Preempt, Ev.Preempt],
+    [Legal.Offline, Ev.Offline],
+    [Legal.Online, Ev.Online],
+  ] as const)
+    if (whyIllegal(m, s, makeEvent(ev, k)) === '') mask |= bit;
+  if (notPreemptible(m, s, k) === '' && onlineTargets(m, s, k) !== 0) mask |= Legal.Migrate;
+  return mask;
+}
+
+/** The CPUs a task on CPU k may migrate to, as bits: every other online CPU. */
+export function onlineTargets(m: Machine, s: Int32Array, k: number): number {
+  const all = m.cpus >= 32 ? -1 : (1 << m.cpus) - 1;
+  const on = m.hotplug === null ? all : (s[m.hotplug.online] as number) & all;
+  return on & ~(1 << k);
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (let v = x >>> 0; v !== 0; v &= v - 1) n++;
+  return n;
+}
+
+/**
+ * How many events a CPU's legal mask stands for; `targets`: the CPUs it may migrate to, as bits
+ * (every other CPU unless some are offline).
+ */
+export function eventsIn(m: Machine, mask: number, targets = -1): number {
   return (
     (mask & 1) +
     ((mask >> 1) & 1) +
     ((mask >> 2) & 1) +
     ((mask >> 3) & 1) +
     ((mask >> 5) & 1) +
-    ((mask & Legal.Migrate) !== 0 ? m.cpus - 1 : 0)
+    ((mask >> 6) & 1) +
+    ((mask >> 7) & 1) +
+    ((mask & Legal.Migrate) !== 0 ? (targets === -1 ? m.cpus - 1 : popcount(targets)) : 0)
   );
 }
 
 /**
- * Event i of CPU k's mask, in enabledEvents' order (step, irq, nmi, preempt, flush, migrations).
+ * Event i of CPU k's mask, in enabledEvents' order (step, irq, nmi, preempt, flush, offline,
+ * online, migrations).
  */
-export function eventOf(k: number, mask: number, i: number): number {
+export function eventOf(k: number, mask: number, i: number, targets = -1): number {
   if ((mask & Legal.Step) !== 0 && i-- === 0) return k << 3;
   if ((mask & Legal.Irq) !== 0 && i-- === 0) return Ev.Irq | (k << 3);
   if ((mask & Legal.Nmi) !== 0 && i-- === 0) return Ev.Nmi | (k << 3);
   if ((mask & Legal.Preempt) !== 0 && i-- === 0) return Ev.Preempt | (k << 3);
   if ((mask & Legal.Flush) !== 0 && i-- === 0) return Ev.Flush | (k << 3);
-  const j = i < k ? i : i + 1; // migrations skip k itself
+  if ((mask & Legal.Offline) !== 0 && i-- === 0) return Ev.Offline | (k << 3);
+  if ((mask & Legal.Online) !== 0 && i-- === 0) return Ev.Online | (k << 3);
+  if (targets === -1) {
+    const j = i < k ? i : i + 1; // migrations skip k itself
+    return Ev.Migrate | (k << 3) | (j << 11);
+  }
+  let j = 0; // the i-th CPU of `targets`
+  for (let t = targets >>> 0; ; t &= t - 1, i--) {
+    j = 31 - Math.clz32(t & -t);
+    if (i === 0) break;
+  }
   return Ev.Migrate | (k << 3) | (j << 11);
 }
 
@@ -234,9 +358,13 @@ export class LegalMasks {
   /** Legal events in all, over every CPU. */
   total = 0;
 
+  /** Per CPU, where its task may migrate (bits), on a machine with hotplug; −1: every other CPU. */
+  readonly targets: Int32Array;
+
   constructor(readonly m: Machine) {
     this.masks = new Int32Array(m.cpus);
     this.counts = new Int32Array(m.cpus);
+    this.targets = new Int32Array(m.cpus).fill(-1);
   }
 
   /** Computes every CPU's mask for state s. */
@@ -245,7 +373,8 @@ export class LegalMasks {
     for (let k = 0; k < this.m.cpus; k++) {
       const mask = legalOn(this.m, s, k);
       this.masks[k] = mask;
-      const c = eventsIn(this.m, mask);
+      if (this.m.hotplug !== null) this.targets[k] = onlineTargets(this.m, s, k);
+      const c = eventsIn(this.m, mask, this.targets[k]);
       this.counts[k] = c;
       total += c;
     }
@@ -254,6 +383,11 @@ export class LegalMasks {
 
   /** Brings the masks up to date after `apply(m, s, ev)`. */
   after(s: Int32Array, ev: number): void {
+    // Hotplug changes what every CPU may do (the masks, the control CPU's runqueue).
+    if (this.m.hotplug !== null) {
+      this.reset(s);
+      return;
+    }
     this.update(s, eventCpu(ev));
     if (eventType(ev) === Ev.Migrate) this.update(s, eventTarget(ev));
   }
@@ -271,7 +405,7 @@ export class LegalMasks {
     let k = 0;
     for (;;) {
       const c = this.counts[k] as number;
-      if (i < c) return eventOf(k, this.masks[k] as number, i);
+      if (i < c) return eventOf(k, this.masks[k] as number, i, this.targets[k]);
       i -= c;
       k++;
     }
@@ -280,7 +414,7 @@ export class LegalMasks {
 
 /**
  * Writes the legal events of state s into `out` and returns how many. Order: for each CPU, step,
- * irq, nmi, preempt, flush, then migrations to each other CPU.
+ * irq, nmi, preempt, flush, offline, online, then migrations to each other CPU (online).
  */
 export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number {
   const cpus = m.cpus;
@@ -294,8 +428,17 @@ export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number 
     if ((mask & Legal.Nmi) !== 0) out[n++] = Ev.Nmi | c;
     if ((mask & Legal.Preempt) !== 0) out[n++] = Ev.Preempt | c;
     if ((mask & Legal.Flush) !== 0) out[n++] = Ev.Flush | c;
-    if ((mask & Legal.Migrate) !== 0)
-      for (let j = 0; j < cpus; j++) if (j !== k) out[n++] = Ev.Migrate | c | (j << 11);
+    if ((mask & Legal.Offline) !== 0) out[n++] = Ev.Offline | c;
+    if ((mask & Legal.Online) !== 0) out[n++] = Ev.Online | c;
+    if ((mask & Legal.Migrate) !== 0) {
+      if (m.hotplug === null) {
+        for (let j = 0; j < cpus; j++) if (j !== k) out[n++] = Ev.Migrate | c | (j << 11);
+      } else {
+        // Some CPU may be offline: migrations go to the online ones.
+        for (let j = 0; j < cpus; j++)
+          if (j !== k && online(m, s, j)) out[n++] = Ev.Migrate | c | (j << 11);
+      }
+    }
   }
   return n;
 }
@@ -333,6 +476,15 @@ export function apply(
     case Ev.Flush:
       flushOldest(m, s, k);
       return;
+    case Ev.Offline:
+      offline(m, s, k);
+      return;
+    case Ev.Online: {
+      const hp = m.hotplug as NonNullable<Machine['hotplug']>;
+      s[hp.online] = (s[hp.online] as number) | (1 << k);
+      s[hp.count] = (s[hp.count] as number) + 1;
+      return;
+    }
     case Ev.Migrate: {
       // The migrated task's stores reach memory before it runs elsewhere.
       if (m.tso) switchBarrier(m, s, k, trace);
@@ -348,6 +500,38 @@ export function apply(
     }
     default:
       throw new MachineFault(`unknown event ${ev}`);
+  }
+}
+
+/**
+ * `offline k`, the kernel's order (kernel/cpu.c, _cpu_down): CPU k is marked dying, then cleared
+ * from cpu_online_mask; its dead callbacks are started as a task on the control CPU. When they
+ * return, the CPU is dead and leaves cpu_dying_mask (interpreter.ts, finish). Until then the
+ * callbacks are steps of the control CPU like any task's: a sum can run between the two.
+ */
+function offline(m: Machine, s: Int32Array, k: number): void {
+  const hp = m.hotplug as NonNullable<Machine['hotplug']>;
+  s[hp.dying] = (s[hp.dying] as number) | (1 << k);
+  s[hp.online] = (s[hp.online] as number) & ~(1 << k);
+  s[hp.count] = (s[hp.count] as number) + 1;
+  const t = m.deadCtx[k] as number;
+  const j = controlCpu(m, s, k);
+  const cb = m.ctxOff + t * m.ctxStride;
+  // A fresh invocation: pc 0 and clean registers, as a handler's; the tally keeps accumulating.
+  s.fill(0, cb + CTX_REGS, cb + m.ctxStride);
+  s[cb + CTX_CPU] = j;
+  s[cb + CTX_DONE] = 0;
+  const pc = runLocals(m, s, cb, m.code[t] as readonly Instr[], 0, null);
+  s[cb + CTX_PC] = pc;
+  const bj = m.cpuOff + j * CPU_FIELDS;
+  s[bj + CPU_TASKS] = (s[bj + CPU_TASKS] as number) + 1;
+  if (s[bj + CPU_CUR] === -1) s[bj + CPU_CUR] = t;
+  // Callbacks with no visible step return at once (their CPU is idle or runs another task).
+  if (pc >= (m.code[t] as readonly Instr[]).length) {
+    s[cb + CTX_DONE] = 1;
+    s[bj + CPU_TASKS] = (s[bj + CPU_TASKS] as number) - 1;
+    if (s[bj + CPU_CUR] === t) s[bj + CPU_CUR] = -1;
+    s[hp.dying] = (s[hp.dying] as number) & ~(1 << k);
   }
 }
 

@@ -75,7 +75,13 @@ export function initialState(m: Machine): Int32Array {
     const cb = m.ctxOff + c * m.ctxStride;
     s[cb + CTX_CPU] = m.ctxHome[c] ?? 0;
   }
+  if (m.hotplug) s[m.hotplug.online] = m.cpus === 32 ? -1 : (1 << m.cpus) - 1;
   for (let t = 0; t < m.tasks; t++) {
+    // Dead callbacks wait, finished, until an offline starts them.
+    if (m.ctxKind[t] === CtxKind.Dead) {
+      s[m.ctxOff + t * m.ctxStride + CTX_DONE] = 1;
+      continue;
+    }
     const k = m.ctxHome[t] ?? 0;
     const b = m.cpuOff + k * CPU_FIELDS;
     const cb = m.ctxOff + t * m.ctxStride;
@@ -712,11 +718,16 @@ function enterHandler(m: Machine, s: Int32Array, k: number, ctx: number): void {
 export function finish(m: Machine, s: Int32Array, k: number, ctx: number): void {
   const b = m.cpuOff + k * CPU_FIELDS;
   const kind = m.ctxKind[ctx];
-  if (kind === CtxKind.Task) {
+  if (kind === CtxKind.Task || kind === CtxKind.Dead) {
     if (s[b + CPU_PREEMPT] !== 0 || s[b + CPU_IRQ_ON] !== 1) {
       throw new MachineFault(`${contextName(m, ctx)} ends with preemption or interrupts off`);
     }
     s[m.ctxOff + ctx * m.ctxStride + CTX_DONE] = 1;
+    // The last step of the offline: the callbacks returned, the CPU is dead, no longer dying.
+    if (kind === CtxKind.Dead && m.hotplug) {
+      const at = m.hotplug.dying;
+      s[at] = (s[at] as number) & ~(1 << (m.ctxHome[ctx] as number));
+    }
     s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) - 1;
     s[b + CPU_CUR] = s[b + CPU_TASKS] === 0 ? -1 : nextReady(m, s, k, ctx);
     return;

@@ -233,6 +233,8 @@ export const Kind = {
   IrqPending: 16,
   /** Under TSO: the oldest entry of a CPU's store buffer reaches memory. */
   Flush: 17,
+  /** CPU hotplug: a CPU goes offline or comes back online. */
+  Hotplug: 18,
 } as const;
 
 export const kindNames: Readonly<Record<number, string>> = {
@@ -254,6 +256,7 @@ export const kindNames: Readonly<Record<number, string>> = {
   [Kind.Result]: 'result',
   [Kind.IrqPending]: 'irq-pending',
   [Kind.Flush]: 'flush',
+  [Kind.Hotplug]: 'hotplug',
 };
 
 /** One instruction. Every field is always present so all records share one hidden class. */

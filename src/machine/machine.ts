@@ -64,7 +64,12 @@ export const CTX_TALLY = CTX.TALLY; // lo here, hi at CTX_TALLY + 1
 export const CTX_RETRIES = CTX.RETRIES;
 export const CTX_REGS = CTX_WORDS.length;
 
-export const CtxKind = { Task: 0, Irq: 1, Nmi: 2 } as const;
+/**
+ * Dead: the CPU hotplug dead callbacks for one CPU (a `DEADk()` handler). It is a task that
+ * exists only while CPU k goes offline: `offline k` starts it on a surviving CPU, and when it
+ * finishes, CPU k stops being dying (src/machine/hotplug.ts).
+ */
+export const CtxKind = { Task: 0, Irq: 1, Nmi: 2, Dead: 3 } as const;
 
 /**
  * The memory model a machine runs under: `sc`, sequential consistency (every store is seen by
@@ -102,6 +107,22 @@ export interface MachineSpec {
   readonly nmi?: readonly (Program | null)[];
   /** `sc` when absent. */
   readonly memory?: MemoryModel;
+  /** CPU hotplug: where the masks live, and each CPU's dead callbacks. Absent: no hotplug. */
+  readonly hotplug?: HotplugSpec;
+}
+
+/**
+ * CPU hotplug's words in memory (word addresses) and the dead callbacks per CPU (null: that CPU
+ * never goes offline). The masks hold one bit per CPU, so a hotplug machine has at most 32 CPUs.
+ */
+export interface HotplugSpec {
+  /** cpu_online_mask: all CPUs at the start. */
+  readonly online: number;
+  /** cpu_dying_mask: set from `offline k` until CPU k's dead callbacks return. */
+  readonly dying: number;
+  /** Hotplug events taken (offline and online), which Explore's bound counts. */
+  readonly count: number;
+  readonly dead: readonly (Program | null)[];
 }
 
 export interface Machine {
@@ -119,6 +140,14 @@ export interface Machine {
   /** Context index of each CPU's IRQ / NMI handler, or −1. */
   readonly irqCtx: Int32Array;
   readonly nmiCtx: Int32Array;
+  /** Context index of each CPU's dead callbacks (a task that offline starts), or −1. */
+  readonly deadCtx: Int32Array;
+  /** The hotplug words, or null on a machine without hotplug. */
+  readonly hotplug: {
+    readonly online: number;
+    readonly dying: number;
+    readonly count: number;
+  } | null;
   readonly memWords: number;
   readonly cpuOff: number;
   /** Under TSO: true, and each CPU's store buffer at sbOff + k × sbStride (count, then entries). */
@@ -153,6 +182,18 @@ export function compile(spec: MachineSpec): Machine {
       throw new Error(`task ${t.name} starts on missing CPU ${t.cpu}`);
     addContext(t.program, CtxKind.Task, t.cpu);
   }
+  // Dead callbacks are tasks (after the others, so contexts below m.tasks are all tasks): they
+  // run on a runqueue, can be preempted and spin on a lock like any task.
+  const deadCtx = new Int32Array(cpus).fill(-1);
+  const hp = spec.hotplug;
+  if (hp) {
+    if (cpus > 32) throw new Error(`a machine with CPU hotplug has at most 32 CPUs, not ${cpus}`);
+    for (let k = 0; k < cpus; k++) {
+      const dead = hp.dead[k];
+      if (dead) deadCtx[k] = addContext(dead, CtxKind.Dead, k);
+    }
+  }
+  const taskCount = programs.length;
   const irqCtx = new Int32Array(cpus).fill(-1);
   const nmiCtx = new Int32Array(cpus).fill(-1);
   for (let k = 0; k < cpus; k++) {
@@ -181,7 +222,7 @@ export function compile(spec: MachineSpec): Machine {
     spec,
     cpus: cpus | 0,
     layout,
-    tasks: tasks.length,
+    tasks: taskCount,
     contexts: programs.length,
     // With no store buffer, smp_mb() has nothing to drain: it takes no step (a local no-op),
     // so a sequentially consistent run of a program with barriers is the run it always was.
@@ -193,6 +234,8 @@ export function compile(spec: MachineSpec): Machine {
     ctxHome,
     irqCtx,
     nmiCtx,
+    deadCtx,
+    hotplug: hp ? { online: hp.online | 0, dying: hp.dying | 0, count: hp.count | 0 } : null,
     memWords: memWords | 0,
     cpuOff: cpuOff | 0,
     tso,
@@ -237,5 +280,6 @@ export function contextName(m: Machine, c: number): string {
   const home = m.ctxHome[c] ?? 0;
   if (kind === CtxKind.Irq) return `CPU${home}'s IRQ handler`;
   if (kind === CtxKind.Nmi) return `CPU${home}'s NMI handler`;
+  if (kind === CtxKind.Dead) return `CPU${home}'s dead callbacks`;
   return m.spec.tasks[c]?.name ?? `T${c}`;
 }

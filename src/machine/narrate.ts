@@ -50,8 +50,9 @@ function hex32(v: number): string {
 /** "CPU0", "CPU1 (T2)" or "CPU0's IRQ handler". */
 export function actorName(m: Machine, s: Int32Array, ctx: number): string {
   const kind = m.ctxKind[ctx];
-  if (kind !== CtxKind.Task) return contextName(m, ctx);
   const cpu = s[m.ctxOff + ctx * m.ctxStride + CTX_CPU] as number;
+  if (kind === CtxKind.Dead) return `CPU${cpu} (${contextName(m, ctx)})`;
+  if (kind !== CtxKind.Task) return contextName(m, ctx);
   // Name the task only when "CPUk" alone would be ambiguous: it migrated, or shares its CPU.
   const home = m.ctxHome[ctx];
   let shared = false;
@@ -93,6 +94,16 @@ function regValue(m: Machine, s: Int32Array, ctx: number, r: number): number | b
   return registerValue(m, s, ctx, r);
 }
 
+/** For a read of cpu_online_mask or cpu_dying_mask: the CPUs the mask holds, in words. */
+function maskCpus(m: Machine, addr: number, v: number | bigint): string {
+  const hp = m.hotplug;
+  if (hp === null || (addr !== hp.online && addr !== hp.dying)) return '';
+  const cpus: number[] = [];
+  for (let k = 0; k < m.cpus; k++) if ((Number(v) & (1 << k)) !== 0) cpus.push(k);
+  if (cpus.length === 0) return ' (no CPU)';
+  return ` (CPU${cpus.length > 1 ? 's' : ''} ${cpus.join(', ')})`;
+}
+
 /** Describes the effect of event `ev`, which took state `before` to `after`. */
 export function describeStep(
   m: Machine,
@@ -104,8 +115,17 @@ export function describeStep(
   const k = eventCpu(ev);
   const b = m.cpuOff + k * CPU_FIELDS;
   switch (eventType(ev)) {
-    case Ev.Step:
-      return describeInstruction(m, before, after, trace);
+    case Ev.Step: {
+      const d = describeInstruction(m, before, after, trace);
+      const c = trace.ctx;
+      const done = m.ctxOff + c * m.ctxStride + CTX_DONE;
+      if (m.ctxKind[c] !== CtxKind.Dead || before[done] !== 0 || after[done] === 0) return d;
+      const dead = m.ctxHome[c] as number;
+      return {
+        ...d,
+        text: `${d.text}. The dead callbacks return: CPU${dead} is dead and leaves cpu_dying_mask (step 4 of its offline)`,
+      };
+    }
     case Ev.Irq: {
       const delivered = after[b + CPU_IRQS] !== before[b + CPU_IRQS];
       const text = delivered
@@ -131,6 +151,21 @@ export function describeStep(
       const left = buffered(m, after, k);
       const text = `CPU${k}'s store buffer flushes its oldest store: ${cell} = ${now} reaches memory, where every CPU sees it${left > 0 ? ` (${left} still waiting)` : ''}`;
       return { text, kind: Kind.Flush, line: 0, ctx: -1, cpu: k };
+    }
+    case Ev.Offline: {
+      // The kernel's order, each step named: kernel/cpu.c (_cpu_down, takedown_cpu).
+      const t = m.deadCtx[k] as number;
+      const j = after[m.ctxOff + t * m.ctxStride + CTX_CPU] as number;
+      const runs =
+        after[m.cpuOff + j * CPU_FIELDS + CPU_CUR] === t
+          ? `they run there now`
+          : `they wait there behind ${taskName(m, after[m.cpuOff + j * CPU_FIELDS + CPU_CUR] as number)}`;
+      const text = `CPU${k} goes offline: (1) it is marked dying (cpu_dying_mask), (2) cleared from cpu_online_mask; (3) its dead callbacks start on CPU${j}, a surviving CPU: ${runs}; (4) when they return, CPU${k} leaves cpu_dying_mask. Until then a walk of the online CPUs skips CPU${k}, whatever its slots still hold`;
+      return { text, kind: Kind.Hotplug, line: 0, ctx: -1, cpu: k };
+    }
+    case Ev.Online: {
+      const text = `CPU${k} comes back online: it is set in cpu_online_mask (its slots were folded and zeroed when it went down)`;
+      return { text, kind: Kind.Hotplug, line: 0, ctx: -1, cpu: k };
     }
     default: {
       const j = eventTarget(ev);
@@ -175,7 +210,7 @@ function describeInstruction(
     case Op.Load:
     case Op.Load64:
       v = cellValue(m, before, k, addr);
-      text = `${who} reads ${cell}: ${valueText(m, v)}`;
+      text = `${who} reads ${cell}: ${valueText(m, v)}${maskCpus(m, addr, v)}`;
       break;
     case Op.LoadLo:
     case Op.LoadHi: {
@@ -340,7 +375,7 @@ function describeInstruction(
     }
   }
   const kindOf = m.ctxKind[ctx];
-  if (kindOf === CtxKind.Task) {
+  if (kindOf === CtxKind.Task || kindOf === CtxKind.Dead) {
     if (before[cb + CTX_DONE] === 0 && after[cb + CTX_DONE] !== 0) {
       const next = after[b + CPU_CUR] as number;
       extras.push(

@@ -73,7 +73,7 @@ describe('schedule strings', () => {
   });
 
   it.each([
-    ['0 1 x', 4, "unknown event 'x': expected N, irqN, nmiN, preN, migN>M or flushN"],
+    ['0 1 x', 4, "unknown event 'x': expected N, irqN, nmiN, preN, migN>M, flushN, offN or onN"],
     ['irq', 3, "expected a CPU number after 'irq', found the end"],
     ['mig0 1', 4, "expected '>' and a target CPU after 'mig0', found ' '"],
     ['mig0>', 5, 'expected a target CPU number, found the end'],

@@ -9,6 +9,8 @@
 //             | 'pre' N                     preempt CPU N (switch to its next waiting task)
 //             | 'mig' N '>' M               preempt CPU N's task and move it to CPU M
 //             | 'flush' N                   under TSO: CPU N's oldest buffered store reaches memory
+//             | 'off' N                     CPU hotplug: take CPU N offline (its dead callbacks start)
+//             | 'on' N                      CPU hotplug: bring CPU N back online
 //
 // `formatSchedule` writes one event per token and folds runs of 3 or more into `token*n`, so
 // parse(format(events)) gives the same events back.
@@ -70,11 +72,14 @@ export function parseScheduleWithOffsets(text: string): { events: number[]; offs
 
   const event = (): number => {
     const at = i;
-    const word = /^(irq|nmi|pre|mig|flush)/.exec(text.slice(i, i + 5))?.[1];
+    const word = /^(irq|nmi|pre|mig|flush|off|on)/.exec(text.slice(i, i + 5))?.[1];
     if (word === undefined) {
       if (/[0-9]/.test(text[i] ?? '')) return makeEvent(Ev.Step, number('a CPU number', 255));
       const tok = /^[^\s,()*]+/.exec(text.slice(i))?.[0] ?? text[i] ?? '';
-      return fail(at, `unknown event '${tok}': expected N, irqN, nmiN, preN, migN>M or flushN`);
+      return fail(
+        at,
+        `unknown event '${tok}': expected N, irqN, nmiN, preN, migN>M, flushN, offN or onN`,
+      );
     }
     i += word.length;
     const k = number(`a CPU number after '${word}'`, 255);
@@ -87,6 +92,10 @@ export function parseScheduleWithOffsets(text: string): { events: number[]; offs
         return makeEvent(Ev.Nmi, k);
       case 'pre':
         return makeEvent(Ev.Preempt, k);
+      case 'off':
+        return makeEvent(Ev.Offline, k);
+      case 'on':
+        return makeEvent(Ev.Online, k);
       default: {
         if (text[i] !== '>') {
           const got = i < text.length ? `'${text[i]}'` : 'the end';

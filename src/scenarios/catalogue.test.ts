@@ -36,6 +36,7 @@ describe('the scenario catalogue', () => {
         'percpu-rwsem',
         'seqcount-sum',
         'percpu-ref-switch',
+        'percpu-hotplug-sum',
         'percpu-limited-add',
         'percpu-upgrade',
         'percpu-tree',

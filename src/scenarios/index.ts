@@ -19,6 +19,7 @@ import { tornRead32 } from './catalogue/torn-read-32.ts';
 import { percpuRwsem } from './catalogue/percpu-rwsem.ts';
 import { seqcountSum } from './catalogue/seqcount-sum.ts';
 import { percpuRefSwitch } from './catalogue/percpu-ref-switch.ts';
+import { percpuHotplugSum } from './catalogue/percpu-hotplug-sum.ts';
 import { percpuLimitedAdd } from './catalogue/percpu-limited-add.ts';
 import { percpuUpgrade } from './catalogue/percpu-upgrade.ts';
 import { percpuTree } from './catalogue/percpu-tree.ts';
@@ -55,6 +56,7 @@ export const catalogue: readonly Scenario[] = [
   percpuRwsem,
   seqcountSum,
   percpuRefSwitch,
+  percpuHotplugSum,
   percpuLimitedAdd,
   percpuUpgrade,
   percpuTree,

@@ -32,6 +32,8 @@ const LOADERS: Readonly<Record<string, () => Promise<Scenario>>> = {
   'seqcount-sum': () => import('./catalogue/seqcount-sum.ts').then((m) => m.seqcountSum),
   'percpu-ref-switch': () =>
     import('./catalogue/percpu-ref-switch.ts').then((m) => m.percpuRefSwitch),
+  'percpu-hotplug-sum': () =>
+    import('./catalogue/percpu-hotplug-sum.ts').then((m) => m.percpuHotplugSum),
   'percpu-limited-add': () =>
     import('./catalogue/percpu-limited-add.ts').then((m) => m.percpuLimitedAdd),
   'percpu-upgrade': () => import('./catalogue/percpu-upgrade.ts').then((m) => m.percpuUpgrade),

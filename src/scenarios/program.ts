@@ -55,6 +55,8 @@ function boundsOf(c: CompiledProgram): Partial<ExploreBounds> {
     nmis: [...m.nmiCtx].some((x) => x >= 0) ? 1 : 0,
     preemptions: sharing ? 1 : 0,
     migrations: 0,
+    // Only a program with dead callbacks has this bound (its bounds pragma may say how many).
+    ...(m.hotplug ? { hotplugs: 1 } : {}),
   };
   return { ...out, ...c.module.settings.bounds };
 }

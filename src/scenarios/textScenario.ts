@@ -182,7 +182,9 @@ export function textScenario(d: TextScenarioDraft): Scenario {
 
 /** The program with a `#pragma lab bounds` line before its first #define (or after its name). */
 function withBounds(source: string, b: Readonly<Record<string, number>>): string {
-  const line = `#pragma lab bounds irqs=${b.irqs ?? 0} nmis=${b.nmis ?? 0} preemptions=${b.preemptions ?? 0} migrations=${b.migrations ?? 0}`;
+  // hotplugs only where a program has CPU hotplug, so every other entry's text is as it was.
+  const hp = (b.hotplugs ?? 0) > 0 ? ` hotplugs=${b.hotplugs}` : '';
+  const line = `#pragma lab bounds irqs=${b.irqs ?? 0} nmis=${b.nmis ?? 0} preemptions=${b.preemptions ?? 0} migrations=${b.migrations ?? 0}${hp}`;
   const lines = source.split('\n');
   const at = lines.findIndex((l) => l.startsWith('#define'));
   lines.splice(at >= 0 ? at : 1, 0, line);

@@ -5,12 +5,13 @@
  * select, not behind an open dialog (the shortcut sheet), and without Ctrl, Meta or Alt (the
  * browser's own shortcuts).
  */
-export function isStageKey(e: KeyboardEvent): boolean {
+export function isStageKey(e: KeyboardEvent, altShift = false): boolean {
   const t = e.target as HTMLElement | null;
   if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA'))
     return false;
   if (document.querySelector('dialog[open]')) return false;
-  return !(e.ctrlKey || e.metaKey || e.altKey);
+  // Alt+Shift+digit is Step's hotplug key: Alt alone stays the browser's.
+  return !(e.ctrlKey || e.metaKey || (e.altKey && !(altShift && e.shiftKey)));
 }
 
 /** Space keeps its own meaning on buttons, links and disclosure summaries. */

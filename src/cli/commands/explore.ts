@@ -21,6 +21,12 @@ import type { Params, Scenario } from '../../scenarios/types.ts';
 import { UsageError } from '../errors.ts';
 import { LIMITS } from '../../lang/module.ts';
 
+/** The hotplug bound, as a field only when asked for or the scenario has one (else no key). */
+function hotplugBound(value: string | undefined, fallback: number): { hotplugs?: number } {
+  const n = intOption('hotplugs', value, fallback, LIMITS.bound);
+  return value === undefined && n === 0 ? {} : { hotplugs: n };
+}
+
 export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const { values, positionals } = parseCommand(
     argv,
@@ -30,6 +36,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
       nmis: { type: 'string' },
       preemptions: { type: 'string' },
       migrations: { type: 'string' },
+      hotplugs: { type: 'string' },
       switches: { type: 'string' },
       'max-states': { type: 'string' },
       'max-memory': { type: 'string' },
@@ -51,6 +58,8 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
     nmis: intOption('nmis', values.nmis, sc.bounds.nmis, LIMITS.bound),
     preemptions: intOption('preemptions', values.preemptions, sc.bounds.preemptions, LIMITS.bound),
     migrations: intOption('migrations', values.migrations, sc.bounds.migrations, LIMITS.bound),
+    // CPU hotplug events (offline k, online k): only programs with DEADk() callbacks have any.
+    ...hotplugBound(values.hotplugs, sc.bounds.hotplugs ?? 0),
     switches:
       values.switches === undefined ? Infinity : intOption('switches', values.switches, 0, 1000),
   };
@@ -104,7 +113,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const simplest = values.simplest === true;
   const out = [
     `${shownName(sc)}: ${plain(r.stats.states, 'state')}, ${plain(r.stats.transitions, 'transition')} in ${r.stats.ms} ms${ending(r.stopped, r.stats, maxMemoryMB)}`,
-    `bounds: irqs ${b.irqs}, nmis ${b.nmis}, preemptions ${b.preemptions}, migrations ${b.migrations}, switches ${b.switches ?? 'unbounded'}`,
+    `bounds: irqs ${b.irqs}, nmis ${b.nmis}, preemptions ${b.preemptions}, migrations ${b.migrations}${b.hotplugs !== undefined ? `, hotplugs ${b.hotplugs}` : ''}, switches ${b.switches ?? 'unbounded'}`,
   ];
   for (const [name, use] of Object.entries(r.reductions)) {
     out.push(`${name}: ${use.on ? 'on' : `off (${use.why ?? ''})`}`);

@@ -26,6 +26,7 @@ import tornRead32 from './torn-read-32.json' with { type: 'json' };
 import percpuRwsem from './percpu-rwsem.json' with { type: 'json' };
 import seqcountSum from './seqcount-sum.json' with { type: 'json' };
 import percpuRefSwitch from './percpu-ref-switch.json' with { type: 'json' };
+import percpuHotplugSum from './percpu-hotplug-sum.json' with { type: 'json' };
 import percpuLimitedAdd from './percpu-limited-add.json' with { type: 'json' };
 import percpuUpgrade from './percpu-upgrade.json' with { type: 'json' };
 import percpuTree from './percpu-tree.json' with { type: 'json' };
@@ -76,6 +77,7 @@ const files: Readonly<Record<string, unknown>> = {
   'percpu-rwsem': percpuRwsem,
   'seqcount-sum': seqcountSum,
   'percpu-ref-switch': percpuRefSwitch,
+  'percpu-hotplug-sum': percpuHotplugSum,
   'percpu-limited-add': percpuLimitedAdd,
   'percpu-upgrade': percpuUpgrade,
   'percpu-tree': percpuTree,

@@ -75,7 +75,13 @@ const challengeSchema = v.strictObject({
   mode: v.picklist(['reach', 'impossible'] as const satisfies readonly Challenge['mode'][]),
   goal: goalSchema,
   params: paramsOrSetup,
-  bounds: v.strictObject({ irqs: count, nmis: count, preemptions: count, migrations: count }),
+  bounds: v.strictObject({
+    irqs: count,
+    nmis: count,
+    preemptions: count,
+    migrations: count,
+    hotplugs: v.optional(count),
+  }),
   hints: v.array(hintSchema),
 });
 

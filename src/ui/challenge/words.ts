@@ -26,17 +26,20 @@ const KINDS: readonly [keyof Budget, string, string][] = [
   ['nmis', 'NMI', 'NMIs'],
   ['preemptions', 'preemption', 'preemptions'],
   ['migrations', 'migration', 'migrations'],
+  ['hotplugs', 'CPU hotplug event', 'CPU hotplug events'],
 ];
 
 /** The interventions a challenge allows: "at most 1 IRQ" or "none: CPU steps only". */
 export function boundsText(b: Budget): string {
-  const allowed = KINDS.filter(([k]) => b[k] > 0).map(([k, one, many]) => count(b[k], one, many));
+  const allowed = KINDS.filter(([k]) => (b[k] ?? 0) > 0).map(([k, one, many]) =>
+    count(b[k] ?? 0, one, many),
+  );
   return allowed.length === 0 ? 'none: CPU steps only' : `at most ${list(allowed)}`;
 }
 
 /** The interventions a challenge allows in all. */
 export function boundTotal(b: Budget): number {
-  return b.irqs + b.nmis + b.preemptions + b.migrations;
+  return b.irqs + b.nmis + b.preemptions + b.migrations + (b.hotplugs ?? 0);
 }
 
 /** "1 intervention, 0 switches, 8 steps". */

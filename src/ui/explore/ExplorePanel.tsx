@@ -27,6 +27,8 @@ const FIELDS: readonly [keyof BoundsJson, string][] = [
   ['nmis', 'NMIs'],
   ['preemptions', 'Preemptions'],
   ['migrations', 'Migrations'],
+  // Only a program that can take CPUs offline (DEADk() callbacks) has this bound.
+  ['hotplugs', 'CPU hotplug events'],
   ['switches', 'Switches'],
 ];
 
@@ -154,26 +156,28 @@ function MachineExplore({
         </p>
       )}
       <div className="bounds">
-        {FIELDS.map(([name, label]) => (
-          <label key={name}>
-            {label}
-            <input
-              type="number"
-              min={0}
-              max={name === 'switches' ? 1000 : LIMITS.bound}
-              placeholder={name === 'switches' ? 'no bound' : undefined}
-              value={bounds[name] ?? ''}
-              onChange={(e) => {
-                const v =
-                  e.target.value === ''
-                    ? null
-                    : Math.max(0, Math.min(1000, Math.floor(Number(e.target.value))));
-                if (name === 'switches') actions.boundsChanged({ switches: v });
-                else actions.boundsChanged({ [name]: Math.min(LIMITS.bound, v ?? 0) });
-              }}
-            />
-          </label>
-        ))}
+        {FIELDS.filter(([name]) => name !== 'hotplugs' || bounds.hotplugs !== undefined).map(
+          ([name, label]) => (
+            <label key={name}>
+              {label}
+              <input
+                type="number"
+                min={0}
+                max={name === 'switches' ? 1000 : LIMITS.bound}
+                placeholder={name === 'switches' ? 'no bound' : undefined}
+                value={bounds[name] ?? ''}
+                onChange={(e) => {
+                  const v =
+                    e.target.value === ''
+                      ? null
+                      : Math.max(0, Math.min(1000, Math.floor(Number(e.target.value))));
+                  if (name === 'switches') actions.boundsChanged({ switches: v });
+                  else actions.boundsChanged({ [name]: Math.min(LIMITS.bound, v ?? 0) });
+                }}
+              />
+            </label>
+          ),
+        )}
         <label>
           Memory limit (MB)
           <input

@@ -1,6 +1,6 @@
 import { themeQuery } from '../theme/theme.ts';
 import { type ReactNode, useState } from 'react';
-import { eventTarget } from '../../machine/events.ts';
+import { Ev, eventTarget, eventType } from '../../machine/events.ts';
 import { currentState } from '../../store/session.ts';
 import { PROGRAM_ID } from '../../scenarios/program.ts';
 import { formatSchedule } from '../../machine/schedule.ts';
@@ -101,8 +101,8 @@ function TimeButton({
 }
 
 /**
- * One CPU's scheduler buttons: step, IRQ, NMI, preempt, migrate, and under memory tso flush
- * (shown in its lane).
+ * One CPU's scheduler buttons: step, IRQ, NMI, preempt, migrate, under memory tso flush, and for
+ * a CPU with dead callbacks (DEADk()) offline or online (shown in its lane).
  */
 export function CpuButtons({ k }: { k: number }) {
   const session = useStep((s) => s.session);
@@ -126,6 +126,18 @@ export function CpuButtons({ k }: { k: number }) {
           label={`Flush CPU ${k}'s oldest buffered store`}
           short="Flush"
           keyHint={k < 9 ? `Shift+${k}` : undefined}
+        />
+      )}
+      {r.hotplug && (
+        <EventButton
+          c={r.hotplug}
+          label={
+            eventType(r.hotplug.ev) === Ev.Offline
+              ? `Take CPU ${k} offline`
+              : `Bring CPU ${k} back online`
+          }
+          short={eventType(r.hotplug.ev) === Ev.Offline ? 'Offline' : 'Online'}
+          keyHint={k < 9 ? `Alt+Shift+${k}` : undefined}
         />
       )}
     </div>

@@ -56,6 +56,15 @@ export function CpuLanes() {
               {c.nextLine > 0 ? `next: line ${c.nextLine}` : c.idle ? 'nothing to run' : 'finished'}
             </span>
           </h3>
+          {c.hotplug && (
+            <p className={`hotplug ${c.hotplug}`}>
+              {c.hotplug === 'online'
+                ? 'online: in cpu_online_mask'
+                : c.hotplug === 'dying'
+                  ? 'dying: out of cpu_online_mask, in cpu_dying_mask (dead callbacks pending)'
+                  : 'offline: in neither mask'}
+            </p>
+          )}
           <p className="flags" title={compact ? flagsText(c) : undefined}>
             <span>preempt_count {c.preemptCount}</span> ·{' '}
             <span>interrupts {c.irqsOn ? 'on' : 'off'}</span>

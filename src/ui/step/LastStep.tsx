@@ -18,6 +18,7 @@ const SIGNS: Record<number, string> = {
   [Kind.Preempt]: 'PREEMPTION',
   [Kind.Result]: 'RESULT returned',
   [Kind.Flush]: 'FLUSH: a buffered store reaches memory',
+  [Kind.Hotplug]: 'CPU HOTPLUG',
 };
 
 /**

@@ -26,6 +26,11 @@ export function ShortcutSheet({
         <dd>Step CPU 0 … 8 (other CPUs: Tab to their Step button)</dd>
         <dt>Shift + 0 … 8</dt>
         <dd>Under memory tso: flush CPU 0 … 8&rsquo;s oldest buffered store to memory</dd>
+        <dt>Alt + Shift + 0 … 8</dt>
+        <dd>
+          CPU hotplug: take CPU 0 … 8 offline, or back online (where the program gives it dead
+          callbacks)
+        </dd>
         {lecture ? (
           <>
             <dt>→, PageDown or Space / ←, PageUp</dt>

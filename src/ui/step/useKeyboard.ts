@@ -1,9 +1,12 @@
 // Keyboard control of Step mode. Digits are matched by event.code (Digit0 … Digit8), so they work
-// on every keyboard layout (Shift+digit flushes that CPU's store buffer under memory tso); ←/→
-// travel in time, Space plays or pauses, ? opens the sheet.
+// on every keyboard layout (Shift+digit flushes that CPU's store buffer under memory tso;
+// Alt+Shift+digit takes that CPU offline, or back online, where it has dead callbacks); ←/→
+// travel in time, Space plays or pauses, ? opens the sheet. Alt+digit alone is the browser's
+// (a tab), so hotplug takes Shift too.
 
 import { useEffect } from 'react';
-import { Ev, makeEvent } from '../../machine/events.ts';
+import { Ev, makeEvent, online } from '../../machine/events.ts';
+import { currentState } from '../../store/session.ts';
 import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import { isStageKey, spaceIsFree } from '../keys.ts';
 import { stepStore } from './useStep.ts';
@@ -15,7 +18,7 @@ import { stepStore } from './useStep.ts';
 export function useStepKeys(onHelp: () => void, timeKeys = true): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!isStageKey(e)) return;
+      if (!isStageKey(e, /^Digit[0-8]$/.test(e.code))) return;
       const store = stepStore.getState();
       // Under memory lkmm there is no schedule: the stage shows graphs, and only ? is a command.
       if (isAxiomatic(store.session.params) && e.key !== '?') return;
@@ -23,7 +26,16 @@ export function useStepKeys(onHelp: () => void, timeKeys = true): void {
       if (digit) {
         const k = Number(digit[1]);
         const m = store.session.instance.machine;
-        if (k >= m.cpus || (e.shiftKey && !m.tso)) return;
+        if (k >= m.cpus) return;
+        if (e.altKey && e.shiftKey) {
+          // Hotplug: offline while online, else online (the store refuses it, saying why).
+          if (m.deadCtx[k] === -1) return;
+          const up = online(m, currentState(store.session), k);
+          store.eventRequested(makeEvent(up ? Ev.Offline : Ev.Online, k));
+          e.preventDefault();
+          return;
+        }
+        if (e.altKey || (e.shiftKey && !m.tso)) return;
         // An illegal step (or flush of an empty buffer) is refused by the store, which says why
         // in the notice. Shift+digit flushes under memory tso.
         store.eventRequested(makeEvent(e.shiftKey ? Ev.Flush : Ev.Step, k));

@@ -14,7 +14,7 @@ import {
   contextName,
   type Machine,
 } from '../../machine/machine.ts';
-import { Ev, makeEvent, whyIllegal } from '../../machine/events.ts';
+import { dying, Ev, makeEvent, online, whyIllegal } from '../../machine/events.ts';
 import { topContext } from '../../machine/interpreter.ts';
 import type { Instr } from '../../machine/isa.ts';
 import { actorName } from '../../machine/narrate.ts';
@@ -38,6 +38,11 @@ export interface CpuView {
   readonly registers: readonly string[];
   /** Under memory tso: the CPU's store buffer, oldest first; null on an sc machine. */
   readonly buffer: readonly BufferedView[] | null;
+  /**
+   * CPU hotplug (a program with DEADk() callbacks): online (in cpu_online_mask), dying (out of
+   * it, in cpu_dying_mask: its dead callbacks have not returned) or offline; null without hotplug.
+   */
+  readonly hotplug: 'online' | 'dying' | 'offline' | null;
 }
 
 /** A store waiting in a CPU's buffer: the cell it will write and the value. */
@@ -100,6 +105,14 @@ export function cpuViews(m: Machine, s: Int32Array): CpuView[] {
       nextLine: nextLineOf(m, s, top),
       idle: top < 0,
       buffer: m.tso ? bufferViews(m, s, k) : null,
+      hotplug:
+        m.hotplug === null
+          ? null
+          : online(m, s, k)
+            ? 'online'
+            : dying(m, s, k)
+              ? 'dying'
+              : 'offline',
     });
   }
   return out;
@@ -178,6 +191,8 @@ export interface CpuControls {
   readonly migrate: readonly ControlView[];
   /** Under memory tso: write the oldest buffered store to memory; null on an sc machine. */
   readonly flush: ControlView | null;
+  /** Take the CPU offline, or (once it is) back online; null for a CPU without DEADk(). */
+  readonly hotplug: ControlView | null;
 }
 
 export function controlsOf(m: Machine, s: Int32Array): CpuControls[] {
@@ -193,6 +208,8 @@ export function controlsOf(m: Machine, s: Int32Array): CpuControls[] {
       preempt: view(makeEvent(Ev.Preempt, k)),
       migrate,
       flush: m.tso ? view(makeEvent(Ev.Flush, k)) : null,
+      hotplug:
+        m.deadCtx[k] === -1 ? null : view(makeEvent(online(m, s, k) ? Ev.Offline : Ev.Online, k)),
     });
   }
   return out;

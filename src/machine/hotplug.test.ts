@@ -1,0 +1,132 @@
+// CPU hotplug as the machine runs it: offline's order (dying, not online, the dead callbacks on a
+// surviving CPU, dying cleared when they return), what it refuses, and the masks a walk reads.
+
+import { describe, expect, it } from 'vitest';
+import { compileProgram } from '../lang/compile.ts';
+import { whyNotLive } from '../live/specs.ts';
+import {
+  apply,
+  applyChecked,
+  dying,
+  Ev,
+  formatEvent,
+  IllegalEventError,
+  makeEvent,
+  online,
+  whyIllegal,
+} from './events.ts';
+import { initialState } from './interpreter.ts';
+import { CPU_CUR, CPU_FIELDS } from './machine.ts';
+import { parseSchedule } from './schedule.ts';
+
+const TEXT = (walk: string) => `
+#define NR_CPUS 3
+DEFINE_PER_CPU(int, c);
+{ per_cpu(c, 1) = 5; }
+int folded;
+
+P2()
+{
+	int cpu;
+	int seen = 0;
+
+	${walk}
+		seen += per_cpu(c, cpu);
+	record(seen, seen);
+}
+
+DEAD1()
+{
+	folded = folded + per_cpu(c, 1);
+	per_cpu(c, 1) = 0;
+}
+`;
+
+function machineOf(walk: string) {
+  const r = compileProgram(TEXT(walk));
+  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
+  return r.program.machine;
+}
+
+describe('CPU hotplug', () => {
+  it('offline takes the kernel’s order: dying, out of the online mask, callbacks on CPU0', () => {
+    const m = machineOf('for_each_online_cpu(cpu)');
+    const s = initialState(m);
+    expect([0, 1, 2].map((k) => online(m, s, k))).toEqual([true, true, true]);
+    applyChecked(m, s, makeEvent(Ev.Offline, 1));
+    expect(online(m, s, 1)).toBe(false);
+    expect(dying(m, s, 1)).toBe(true);
+    // The dead callbacks run as a task on the lowest online CPU, idle until now.
+    expect(s[m.cpuOff + 0 * CPU_FIELDS + CPU_CUR]).toBe(m.deadCtx[1]);
+    // When they return, CPU1 leaves the dying mask.
+    while (dying(m, s, 1)) apply(m, s, makeEvent(Ev.Step, 0));
+    expect(s[m.cpuOff + 0 * CPU_FIELDS + CPU_CUR]).toBe(-1);
+    expect(whyIllegal(m, s, makeEvent(Ev.Step, 0))).toMatch(/nothing left to run/);
+  });
+
+  it('refuses what the kernel would not do, saying why', () => {
+    const m = machineOf('for_each_online_cpu(cpu)');
+    const s = initialState(m);
+    expect(whyIllegal(m, s, makeEvent(Ev.Offline, 2))).toMatch(/no dead callbacks \(DEAD2\(\)\)/);
+    expect(whyIllegal(m, s, makeEvent(Ev.Online, 1))).toMatch(/already online/);
+    apply(m, s, makeEvent(Ev.Offline, 1));
+    expect(whyIllegal(m, s, makeEvent(Ev.Offline, 1))).toMatch(/still going offline/);
+    expect(whyIllegal(m, s, makeEvent(Ev.Migrate, 2, 1))).toMatch(/CPU 1 is offline/);
+    expect(() => {
+      applyChecked(m, s, makeEvent(Ev.Online, 1));
+    }).toThrow(IllegalEventError);
+    // Once the callbacks returned, CPU1 may come back, and migrations there are legal again.
+    while (dying(m, s, 1)) apply(m, s, makeEvent(Ev.Step, 0));
+    expect(whyIllegal(m, s, makeEvent(Ev.Online, 1))).toBe('');
+    apply(m, s, makeEvent(Ev.Online, 1));
+    expect(online(m, s, 1)).toBe(true);
+    expect(whyIllegal(m, s, makeEvent(Ev.Migrate, 2, 1))).toBe('');
+  });
+
+  it('a CPU with a task on it does not go offline', () => {
+    const r = compileProgram('#define NR_CPUS 2\nint x;\nP1() { x = 1; }\nDEAD1() { x = 2; }');
+    if (!r.ok) throw new Error('compile');
+    const m = r.program.machine;
+    const s = initialState(m);
+    expect(whyIllegal(m, s, makeEvent(Ev.Offline, 1))).toMatch(/still has tasks/);
+    apply(m, s, makeEvent(Ev.Step, 1));
+    expect(whyIllegal(m, s, makeEvent(Ev.Offline, 1))).toBe('');
+  });
+
+  it('for_each_online_cpu skips an offline CPU; for_each_cpu_or with the dying mask does not', () => {
+    const seen = (walk: string) => {
+      const m = machineOf(walk);
+      const r = compileProgram(TEXT(walk));
+      if (!r.ok) throw new Error('compile');
+      const s = initialState(m);
+      apply(m, s, makeEvent(Ev.Offline, 1));
+      // Run CPU2's walk to the end before the callbacks fold CPU1's 5.
+      while (whyIllegal(m, s, makeEvent(Ev.Step, 2)) === '') apply(m, s, makeEvent(Ev.Step, 2));
+      const obs = r.program.clauses.observables.find((o) => o.name === 'seen');
+      return obs?.read(m, s);
+    };
+    expect(seen('for_each_online_cpu(cpu)')).toBe(0);
+    expect(seen('for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)')).toBe(5);
+    expect(seen('for_each_possible_cpu(cpu)')).toBe(5);
+  });
+
+  it('writes off and on in schedules', () => {
+    expect(parseSchedule('off1 on1').map(formatEvent)).toEqual(['off1', 'on1']);
+  });
+
+  it('a program without dead callbacks has no masks to name', () => {
+    const r = compileProgram(
+      'int x;\nP0() { int cpu; for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) x = cpu; }',
+    );
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors[0]?.message).toMatch(/CPU hotplug/);
+  });
+
+  it('Live refuses to run a hotplug program free, and says where it runs', () => {
+    const r = compileProgram(
+      '#define NR_CPUS 2\nint x;\nvoid add(void) { x = x + 1; }\nP0() { add(); }\nDEAD1() { x = 0; }\ncounter { count x; add add; }',
+    );
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
+    expect(whyNotLive(r.program)).toMatch(/no core goes offline.*Step and Explore.*lockstep/);
+  });
+});
