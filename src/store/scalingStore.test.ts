@@ -23,6 +23,7 @@ function measured(plan: SweepPlan, p: SweepPoint): SweepResult {
     lost: p.scenario === 'global-plain' ? plan.repeat : 0,
     exact: p.scenario !== 'global-plain',
     violations: [],
+    tierRan: p.tier,
   };
 }
 

@@ -22,6 +22,7 @@ const CSV_COLUMNS = [
   'layout',
   'summer',
   'engine',
+  'tier',
   'ops_per_second_median',
   'ops_per_second_min',
   'ops_per_second_max',
@@ -49,6 +50,7 @@ export function reportCsv(report: SweepReport): string {
       r.layout,
       summerText(r.summer),
       r.engine,
+      r.tierRan ?? r.tier,
       round(r.opsPerSecond.median),
       round(r.opsPerSecond.min),
       round(r.opsPerSecond.max),
@@ -78,9 +80,11 @@ export function reportRows(report: SweepReport): string[][] {
     String(r.cpus),
     r.layout,
     summerText(r.summer),
+    r.tierRan ?? r.tier,
     `${formatRate(r.opsPerSecond.median)} (${formatRate(r.opsPerSecond.min)}–${formatRate(r.opsPerSecond.max)})`,
     r.sumsPerSecond === null ? '–' : formatRate(r.sumsPerSecond),
-    r.instructionsPerSecondPerCpu.map(formatRate).join(', '),
+    // The bare tier counts operations, not instructions.
+    r.tierRan === 'bare' ? '–' : r.instructionsPerSecondPerCpu.map(formatRate).join(', '),
     verdict(r),
   ]);
 }
@@ -90,6 +94,7 @@ export const ROW_HEADINGS = [
   'CPUs',
   'Slots',
   'Summer',
+  'Tier',
   'Adds/s median (min–max)',
   'Sums/s',
   'Instructions/s per CPU',

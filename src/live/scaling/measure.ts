@@ -36,6 +36,8 @@ export interface SweepResult extends SweepPoint {
   readonly exact: boolean;
   /** Invariants the runs broke (judged at rest, and every sum() as it returned). */
   readonly violations: readonly string[];
+  /** The tier the CPUs ran in, as they reported it (`tier` is the one asked for). */
+  readonly tierRan: LiveReading['tier'];
 }
 
 export interface SweepReport {
@@ -97,9 +99,13 @@ interface Repetition {
   readonly lost: number;
   readonly exact: boolean;
   readonly violations: string[];
+  readonly tierRan: LiveReading['tier'];
 }
 
-function rates(a: LiveReading, b: LiveReading): Omit<Repetition, 'lost' | 'exact' | 'violations'> {
+function rates(
+  a: LiveReading,
+  b: LiveReading,
+): Omit<Repetition, 'lost' | 'exact' | 'violations' | 'tierRan'> {
   const dt = Math.max(1e-9, (b.ms - a.ms) / 1000);
   const per = (f: (k: number, r: LiveReading) => number) =>
     b.cpus.map((_, k) => (f(k, b) - f(k, a)) / dt);
@@ -135,6 +141,7 @@ async function repetition(
       settings: { ...noInterference, periodUs },
       seed,
       engine: point.engine,
+      tier: point.tier,
       layout: point.layout,
     },
     (message) => {
@@ -157,10 +164,18 @@ async function repetition(
       lost,
       exact: outcome.kind === 'stopped' && rest.verdict.terminal && lost === 0,
       violations: rest.verdict.violations.map((v) => v.id),
+      tierRan: rest.reading.tier,
     };
   } finally {
     cpus.terminate();
   }
+}
+
+/** One tier for all repetitions, or mixed when they differ. */
+function tierOver(tiers: readonly LiveReading['tier'][]): LiveReading['tier'] {
+  const seen = new Set(tiers.filter((t) => t !== null));
+  if (seen.size === 0) return null;
+  return seen.size === 1 ? ([...seen][0] as LiveReading['tier']) : 'mixed';
 }
 
 export function median(values: readonly number[]): number {
@@ -216,6 +231,7 @@ export async function runSweep(
       lost: reps.reduce((n, r) => n + r.lost, 0),
       exact: reps.every((r) => r.exact),
       violations: [...new Set(reps.flatMap((r) => r.violations))],
+      tierRan: tierOver(reps.map((r) => r.tierRan)),
     };
     results.push(result);
     hooks.measured?.(result);
