@@ -124,7 +124,13 @@ export async function benchCommand(argv: readonly string[]): Promise<string> {
     runtime: `Node ${process.version}`,
     model: osCpus()[0]?.model.trim() ?? 'unknown',
   };
-  const probe = await visibilityProbe(nodePlatform, plan.engines[0] ?? 'compiled');
+  const probe = await visibilityProbe(
+    nodePlatform,
+    plan.engines[0] ?? 'compiled',
+    undefined,
+    undefined,
+    plan.tiers[0] ?? 'bare',
+  );
   if (!json) {
     process.stderr.write(
       `lab bench: ${String(plan.scenarios.length)} algorithms, about ${Math.ceil(planSeconds(plan))} s\n`,

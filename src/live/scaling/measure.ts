@@ -5,6 +5,7 @@
 
 import { noInterference } from '../control.ts';
 import type { EngineKind } from '../engine/engine.ts';
+import type { Tier } from '../wasm/codegen.ts';
 import type { LiveReading } from '../readout.ts';
 import type { ProbeResult } from '../probe.ts';
 import { type Platform, readRun, RunningCpus } from '../run.ts';
@@ -76,8 +77,8 @@ export interface ScalingPort {
   readonly machine: SweepReport['machine'];
   /** Runs the plan on CPU workers; `hooks.sleep` is the runner's own. */
   sweep(plan: SweepPlan, hooks: Omit<SweepHooks, 'sleep'>): Promise<SweepReport>;
-  /** The visibility probe: do one CPU's plain loads see another's stores? */
-  probe(engine: EngineKind): Promise<ProbeResult>;
+  /** The visibility probe: do one CPU's plain loads see another's stores (in `tier`)? */
+  probe(engine: EngineKind, tier: Tier): Promise<ProbeResult>;
 }
 
 /** The parameters of one combination: the loop's, with the plan's preset. */
