@@ -240,6 +240,12 @@ class LiveCpu {
 
   /** A bare burst of whole operations, sized to last about BARE_BURST_MS. */
   private runBare(bare: Engine, top: number, repeat: boolean): void {
+    if (!repeat) {
+      // One operation (a sum, the last add before a stop): nothing to size, no clock to read.
+      bare.run(top, 1, false);
+      this.stats.ran('bare');
+      return;
+    }
     const ops = this.bareOps;
     const before = bare.counters.repeats;
     const t0 = this.clock.now();
