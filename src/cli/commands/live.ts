@@ -140,7 +140,8 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     perCpu: r.cpus.map((c) => ({
       ...c,
       operationsPerSecond: (c.adds + c.calls) / Math.max(secs, 1e-9),
-      instructionsPerSecond: c.steps / Math.max(secs, 1e-9),
+      // The bare tier counts operations, not instructions (null: not counted).
+      instructionsPerSecond: r.tier === 'bare' ? null : c.steps / Math.max(secs, 1e-9),
     })),
     exact: r.exact,
     value: r.value,
@@ -162,7 +163,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   if (load.warning) out.push(`  warning: ${load.warning}`);
   doc.perCpu.forEach((c, k) => {
     out.push(
-      `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${formatRate(c.instructionsPerSecond)} instructions/s${c.spins > 0 ? `, ${formatRate(c.spins)} lock spins` : ''}`,
+      `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${c.instructionsPerSecond === null ? 'instructions not counted (bare)' : `${formatRate(c.instructionsPerSecond)} instructions/s`}${c.spins > 0 ? `, ${formatRate(c.spins)} lock spins` : ''}`,
     );
   });
   out.push(
