@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Spread } from '../src/live/scaling/measure.ts';
-import type { SweepReport } from '../src/live/scaling/measure.ts';
+import type { Spread, SweepReport, SweepResult } from '../src/live/scaling/measure.ts';
+import { TIERS, type Tier } from '../src/live/wasm/codegen.ts';
 
 /** The lab's algorithms the yardstick has in C. */
 export const NATIVE_ALGORITHMS = ['global-atomic', 'percpu-classic'] as const;
@@ -89,30 +89,74 @@ const fmt = (x: number) =>
   x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : x.toFixed(0);
 const band = (s: Spread) => `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
 
-/**
- * The lab's compiled CPUs against C, per algorithm and CPU count the sweep and the yardstick
- * share: adds per second (median, min–max) and C ÷ lab of the medians. The lab's row is its
- * padded layout with no summer, as the yardstick runs.
- */
-export function nativeTable(report: SweepReport, native: readonly NativeResult[]): string {
-  const rows = [
-    '| algorithm | CPUs | lab, compiled: adds/s | C: adds/s | C ÷ lab |',
-    '|---|---|---|---|---|',
-  ];
-  for (const n of native) {
-    const lab = report.results.find(
+/** The lab's median adds per second for one algorithm, CPU count and tier (padded, no summer). */
+function labRate(
+  report: SweepReport,
+  algorithm: string,
+  cpus: number,
+  tier: Tier,
+): SweepResult | null {
+  return (
+    report.results.find(
       (r) =>
-        r.scenario === n.algorithm &&
-        r.cpus === n.threads &&
+        r.scenario === algorithm &&
+        r.cpus === cpus &&
         r.engine === 'compiled' &&
+        r.tier === tier &&
         r.layout === 'padded' &&
         r.summer === 'none',
-    );
-    if (!lab) continue;
-    const ratio =
-      lab.opsPerSecond.median > 0 ? n.opsPerSecond.median / lab.opsPerSecond.median : NaN;
+    ) ?? null
+  );
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+
+/**
+ * The lab's compiled CPUs against C, per algorithm and CPU count the sweep and the yardstick
+ * share, in each tier the sweep measured: adds per second (median, min–max) and C ÷ lab of the
+ * medians. The lab's rows are its padded layout with no summer, as the yardstick runs.
+ */
+export function nativeTable(report: SweepReport, native: readonly NativeResult[]): string {
+  const tiers = TIERS.filter((t) => report.results.some((r) => r.tier === t));
+  const rows = [
+    `| algorithm | CPUs | ${tiers.map((t) => `lab, ${t}: adds/s`).join(' | ')} | C: adds/s | ${tiers.map((t) => `C ÷ lab ${t}`).join(' | ')} |`,
+    `|---|---|${tiers.map(() => '---|').join('')}---|${tiers.map(() => '---|').join('')}`,
+  ];
+  for (const n of native) {
+    const labs = tiers.map((t) => labRate(report, n.algorithm, n.threads, t));
+    if (labs.every((l) => l === null)) continue;
     rows.push(
-      `| ${n.algorithm} | ${String(n.threads)} | ${band(lab.opsPerSecond)} | ${band(n.opsPerSecond)} | ${ratio.toFixed(2)}× |`,
+      `| ${n.algorithm} | ${String(n.threads)} | ${labs.map((l) => (l ? band(l.opsPerSecond) : '–')).join(' | ')} | ${band(n.opsPerSecond)} | ${labs.map((l) => (l ? ratio(n.opsPerSecond.median, l.opsPerSecond.median) : '–')).join(' | ')} |`,
+    );
+  }
+  return rows.join('\n');
+}
+
+/**
+ * Why per-CPU counters exist, as each side measures it: percpu-classic ÷ global-atomic adds per
+ * second at each CPU count, for C and for each tier of the lab, and the lab's ratio ÷ C's.
+ */
+export function ratioTable(report: SweepReport, native: readonly NativeResult[]): string {
+  const tiers = TIERS.filter((t) => report.results.some((r) => r.tier === t));
+  const [percpu, atomic] = ['percpu-classic', 'global-atomic'] as const;
+  const rows = [
+    `| CPUs | C: per-CPU ÷ atomic | ${tiers.map((t) => `lab ${t}: per-CPU ÷ atomic | lab ${t} ÷ C`).join(' | ')} |`,
+    `|---|---|${tiers.map(() => '---|---|').join('')}`,
+  ];
+  const counts = [...new Set(native.map((n) => n.threads))];
+  for (const cpus of counts) {
+    const c = (a: string) =>
+      native.find((n) => n.algorithm === a && n.threads === cpus)?.opsPerSecond.median ?? 0;
+    const cRatio = c(atomic) > 0 ? c(percpu) / c(atomic) : NaN;
+    const cells = tiers.map((t) => {
+      const p = labRate(report, percpu, cpus, t)?.opsPerSecond.median ?? 0;
+      const a = labRate(report, atomic, cpus, t)?.opsPerSecond.median ?? 0;
+      if (p <= 0 || a <= 0) return '– | –';
+      const lab = p / a;
+      return `${lab.toFixed(2)} | ${Number.isFinite(cRatio) ? (lab / cRatio).toFixed(2) : '–'}`;
+    });
+    rows.push(
+      `| ${String(cpus)} | ${Number.isFinite(cRatio) ? cRatio.toFixed(2) : '–'} | ${cells.join(' | ')} |`,
     );
   }
   return rows.join('\n');

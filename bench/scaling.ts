@@ -1,13 +1,16 @@
 // npm run bench -- [--scenarios a,b] [--cpus 1,2,4] [--layout padded|packed|both]
 //   [--summer none|busy|<µs>] [--seconds S] [--warmup S] [--repeat R]
-//   [--engine compiled|interpreted|both] [--preset kernel|teaching] [--json] [--native]
+//   [--engine compiled|interpreted|both] [--tier bare|exact|both] [--preset kernel|teaching]
+//   [--json] [--native]
 //
 // The Scaling sweep in headless Chromium, through the page as a user runs it: opens the Scaling
 // view with the plan in its link, presses Run sweep, waits for it to finish and takes its JSON
 // export. Prints the same table as `lab bench` (or the JSON). Builds nothing: run `npm run build`
 // first. With --native, and a C compiler on the machine, it then builds the C yardstick
 // (bench/native/counters.c) into a temporary folder, runs it in the same sitting with the same
-// CPU counts, seconds and repetitions, and prints C ÷ lab for the algorithms both have.
+// CPU counts, seconds and repetitions, and prints C ÷ lab for the algorithms both have. With
+// --native and no --tier, the sweep measures both tiers (bare, what the Scaling view runs, and
+// exact, what Live runs with events), so both stand beside C in one sitting.
 
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -21,12 +24,17 @@ import { planSeconds } from '../src/live/scaling/plan.ts';
 import { formatScalingLink } from '../src/store/scalingLink.ts';
 import { withPage } from './browser.ts';
 import { count } from '../src/machine/count.ts';
-import { findCompiler, nativeTable, runNative } from './native.ts';
+import { findCompiler, nativeTable, ratioTable, runNative } from './native.ts';
+import { defaultPlan } from '../src/live/scaling/plan.ts';
+import { TIERS } from '../src/live/wasm/codegen.ts';
 import { messageOf } from '../src/machine/errors.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { ...benchOptions, native: { type: 'boolean' } } });
-  const plan = benchPlan(values);
+  const asked = benchPlan(values);
+  const plan =
+    values.native === true && values.tier === undefined ? { ...asked, tiers: TIERS } : asked;
+  const viewTier = defaultPlan(availableParallelism()).tiers.join(' and ');
   const cores = availableParallelism();
   const report = await withPage(4177, async (page, url) => {
     await page.goto(`${url}/${formatScalingLink(plan, cores)}`);
@@ -58,6 +66,7 @@ async function main(): Promise<void> {
         '',
         doc.headline ?? '(one algorithm: nothing to compare)',
         doc.probe ? probeText(doc.probe) : '',
+        `The Scaling view runs the ${viewTier} tier unless its Tier control says otherwise.`,
       ].join('\n'),
     );
     return doc;
@@ -79,6 +88,11 @@ async function main(): Promise<void> {
     `\nThe same algorithms in C (${native.compiler}), same sitting, ${String(plan.seconds)} s a run, ${count(plan.repeat, 'run')} each:\n`,
   );
   console.log(nativeTable(report, native.results));
+  console.log(
+    "\nPer-CPU batch ÷ shared atomic (adds per second), and the lab's ratio ÷ C's (1.00: the same):\n",
+  );
+  console.log(ratioTable(report, native.results));
+  console.log(`\nThe Scaling view runs the ${viewTier} tier.`);
 }
 
 main().catch((e: unknown) => {

@@ -29,12 +29,23 @@ struct slot {
 };
 
 static struct slot slots[MAX_THREADS] __attribute__((aligned(LINE)));
-static _Atomic long global_word __attribute__((aligned(LINE)));
-static struct {
+// Each of the following is a type aligned to a line, so its size is whole lines too: nothing
+// else lands beside it. The shared word alone on its line:
+static struct __attribute__((aligned(LINE))) {
+  _Atomic long word;
+} global;
+#define global_word global.word
+// The percpu_counter: lock and count together, as struct percpu_counter lays them out.
+static struct __attribute__((aligned(LINE))) {
   _Atomic int lock;
   long count;
-} counter __attribute__((aligned(LINE)));
-static _Atomic int started, stopping;
+} counter;
+// The start and stop flags: every thread reads them, none writes them while the run goes on.
+static struct __attribute__((aligned(LINE))) {
+  _Atomic int started, stopping;
+} flags;
+#define started flags.started
+#define stopping flags.stopping
 static long batch = 32;
 static int algorithm; // 0: global-atomic, 1: percpu-classic
 

@@ -8,6 +8,7 @@ import { type CpuClock, runCpu } from './cpu/cpu.ts';
 import { liveCounter } from './counter.ts';
 import { chooseEngine } from './engine/choose.ts';
 import type { EngineKind } from './engine/engine.ts';
+import type { Tier } from './wasm/codegen.ts';
 import { runLockstep } from './lockstep.ts';
 import { mapLive, type SharedMemory, type SlotLayout } from './memory.ts';
 import { PROBE_ID, probeMachine, runProbeCpu } from './probe.ts';
@@ -28,6 +29,8 @@ export interface CpuJob extends ScenarioRequest {
    */
   readonly mode: 'free' | 'lockstep' | 'probe';
   readonly engine: EngineKind;
+  /** bare: compiled CPUs run bare while no event can fall due; exact: always exact. */
+  readonly tier: Tier;
   /** Where the counter's cells go: each on its own line (padded), or adjacent (packed). */
   readonly layout: SlotLayout;
 }
@@ -63,7 +66,7 @@ export function runJob(job: CpuJob, clock: CpuClock): void {
   if (job.mode === 'probe') {
     const m = liveMachine(job.scenario, job.params);
     const mem = mapLive(job.memory, m);
-    runProbeCpu(mem, m, job.cpu, chooseEngine(mem, m, job.cpu, job.engine));
+    runProbeCpu(mem, m, job.cpu, chooseEngine(mem, m, job.cpu, job.engine, job.tier));
     return;
   }
   const sc = openRequest(job);
@@ -74,5 +77,5 @@ export function runJob(job: CpuJob, clock: CpuClock): void {
     return;
   }
   const checks = callChecks(m, liveCounter(sc, job.params, m, job.layout));
-  runCpu(mem, m, job.cpu, clock, { checks, engine: job.engine });
+  runCpu(mem, m, job.cpu, clock, { checks, engine: job.engine, tier: job.tier });
 }

@@ -79,7 +79,12 @@ export const Stat = {
   BadCalls: 10,
   /** What runs this CPU's programs: ENGINE_CODES (0 before it starts). */
   Engine: 11,
+  /** The tiers its bursts ran in so far: TIER_BITS, or'ed. */
+  Tiers: 12,
 } as const;
+
+/** Stat.Tiers's bits. */
+export const TIER_BITS = { bare: 1, exact: 2 } as const;
 
 /** Stat.Engine's values. */
 export const ENGINE_CODES = { compiled: 1, interpreted: 2 } as const;

@@ -15,6 +15,7 @@ import { LayoutBuilder } from '../machine/layout.ts';
 import { readResults } from '../machine/read.ts';
 import { C_EXITED, C_GO, C_READY, type LiveMemory } from './memory.ts';
 import type { Engine, EngineKind } from './engine/engine.ts';
+import type { Tier } from './wasm/codegen.ts';
 
 /** The scenario id a CPU job names to run the probe (not in the catalogue). */
 export const PROBE_ID = 'probe:visibility';
@@ -82,6 +83,8 @@ export interface ProbeResult {
   /** Values CPU1 saw and echoed (all of them, one by one), or null if it did not finish. */
   readonly seen: number | null;
   readonly engine: EngineKind;
+  /** The tier its loads ran in (wasm/codegen.ts); absent in reports from before tiers. */
+  readonly tier?: Tier;
 }
 
 /** What the reader recorded, once both CPUs ended (null: it did not finish). */
@@ -96,5 +99,6 @@ export function probeText(r: ProbeResult): string {
   if (r.seen === null) {
     return `Visibility check failed: CPU0 and CPU1 did not finish passing ${n} values back and forth with plain loads and stores; a load may have been kept in a register, so races could not show.`;
   }
-  return `Visibility check: with ${r.engine} plain loads and stores, CPU1 saw ${r.seen.toLocaleString('en-US')} of the ${n} values CPU0 stored, each as it was written, and echoed it back: loads read shared memory every time.`;
+  const how = r.tier === undefined ? r.engine : `${r.engine} (${r.tier} tier)`;
+  return `Visibility check: with ${how} plain loads and stores, CPU1 saw ${r.seen.toLocaleString('en-US')} of the ${n} values CPU0 stored, each as it was written, and echoed it back: loads read shared memory every time.`;
 }

@@ -10,7 +10,8 @@ import { minus, plus } from '../machine/int64.ts';
 import { observe } from '../scenarios/outcome.ts';
 import type { Observables, Params, Scenario } from '../scenarios/types.ts';
 import type { EngineKind } from './engine/engine.ts';
-import { C_EXITED, ENGINE_CODES, type LiveMemory, STAT_SLOTS, Stat } from './memory.ts';
+import { C_EXITED, ENGINE_CODES, type LiveMemory, STAT_SLOTS, Stat, TIER_BITS } from './memory.ts';
+import type { Tier } from './wasm/codegen.ts';
 import { inFlightSlack } from './slack.ts';
 import type { LiveCounter } from './counter.ts';
 
@@ -56,6 +57,11 @@ export interface LiveReading {
   readonly ms: number;
   /** What ran the CPUs' programs (null before they start; "mixed" should never be). */
   readonly engine: EngineKind | 'mixed' | null;
+  /**
+   * Which tier the CPUs ran in (wasm/codegen.ts): bare (no event could fall due), exact, or
+   * mixed (bare until the first event was asked for); null before they start.
+   */
+  readonly tier: Tier | 'mixed' | null;
   readonly cpus: readonly CpuReading[];
   /** Totals over the CPUs. */
   readonly total: CpuReading;
@@ -171,6 +177,15 @@ function engineOf(sample: Sample, cpus: number): LiveReading['engine'] {
   return kinds.size === 1 ? ([...kinds][0] as EngineKind) : 'mixed';
 }
 
+/** Which tiers ran, from the CPUs' statistics. */
+function tierOf(sample: Sample, cpus: number): LiveReading['tier'] {
+  let bits = 0;
+  for (let k = 0; k < cpus; k++) bits |= sample.stats[k * STAT_SLOTS + Stat.Tiers] ?? 0;
+  if (bits === 0) return null;
+  if (bits === TIER_BITS.bare) return 'bare';
+  return bits === TIER_BITS.exact ? 'exact' : 'mixed';
+}
+
 /** What one sample shows. */
 export function readSample(
   sc: Scenario,
@@ -231,6 +246,7 @@ export function readSample(
   return {
     ms: Math.max(0, ...cpus.map((_, k) => sample.stats[k * STAT_SLOTS + Stat.Time] ?? 0)),
     engine: engineOf(sample, m.cpus),
+    tier: tierOf(sample, m.cpus),
     cpus,
     total: sumOf(cpus),
     retries: retriesSoFar(m, sample),

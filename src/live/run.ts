@@ -17,6 +17,7 @@ import {
   type Waiter,
 } from './control.ts';
 import type { EngineKind } from './engine/engine.ts';
+import type { Tier } from './wasm/codegen.ts';
 import { type CpuJob, liveMachine } from './job.ts';
 import { compareWithModel, driveLockstep, type LockstepReport } from './lockstep.ts';
 import { allocateLive, C_QUIESCED, type LiveMemory, type SlotLayout } from './memory.ts';
@@ -47,6 +48,8 @@ export interface RunSetup {
   readonly settings: LiveSettings;
   readonly seed: number;
   readonly engine: EngineKind;
+  /** Default bare: compiled CPUs run bare while no event can fall due (wasm/codegen.ts). */
+  readonly tier?: Tier;
   /** Default: padded. */
   readonly layout?: SlotLayout;
   /** Percent of the time each CPU may run (default 100; see control.ts dutyFor). */
@@ -139,7 +142,7 @@ export class RunningCpus {
 function spawnAll(
   platform: Platform,
   mem: LiveMemory,
-  setup: Pick<RunSetup, 'scenario' | 'params' | 'engine' | 'layout'>,
+  setup: Pick<RunSetup, 'scenario' | 'params' | 'engine' | 'layout' | 'tier'>,
   mode: CpuJob['mode'],
   failed: (message: string) => void,
 ): CpuWorker[] {
@@ -152,6 +155,7 @@ function spawnAll(
         cpu,
         mode,
         engine: setup.engine,
+        tier: setup.tier ?? 'bare',
         layout: setup.layout ?? 'padded',
       },
       failed,
@@ -194,7 +198,7 @@ export async function replayInLockstep(
   const workers = spawnAll(
     platform,
     mem,
-    { scenario, params, engine: 'interpreted' },
+    { scenario, params, engine: 'interpreted', tier: 'exact' },
     'lockstep',
     (message) => {
       crash.message ??= message;
@@ -225,6 +229,7 @@ export async function visibilityProbe(
   engine: EngineKind,
   writes = 100_000,
   timeoutMs = 10_000,
+  tier: Tier = 'bare',
 ): Promise<ProbeResult> {
   const machine = probeMachine(writes);
   const mem = allocateLive(machine, initialState(machine));
@@ -232,7 +237,7 @@ export async function visibilityProbe(
   const workers = spawnAll(
     platform,
     mem,
-    { scenario: PROBE_ID, params: { writes }, engine },
+    { scenario: PROBE_ID, params: { writes }, engine, tier },
     'probe',
     (message) => {
       crash.message ??= message;
@@ -242,7 +247,12 @@ export async function visibilityProbe(
     await startTogether(mem, platform.wait);
     const ended = await allExited(mem, platform.wait, timeoutMs);
     if (crash.message !== null) throw new Error(crash.message);
-    return { writes, seen: ended ? probeSeen(machine, mem.state) : null, engine };
+    return {
+      writes,
+      seen: ended ? probeSeen(machine, mem.state) : null,
+      engine,
+      tier: engine === 'compiled' ? tier : 'exact',
+    };
   } finally {
     for (const w of workers) w.terminate();
   }

@@ -123,3 +123,21 @@ export function spinSentence(reading: Pick<LiveReading, 'cpus'>): string | null 
   if (worst < 0 || share < 0.2) return null;
   return `CPU${String(worst)} spent ${String(Math.round(share * 100))} % of its instructions spinning on a held lock: each spin_lock step that finds the lock taken repeats until the holder lets go, doing no work. A lock the CPUs share serialises them: while one holds it, the others wait.`;
 }
+
+/**
+ * Which tier ran, in a few words (the page, the CLI and the Scaling export say the same): bare
+ * (the algorithm's own instructions, no event could fall due), exact (every event may land at
+ * any instruction), or bare until the first event was asked for.
+ */
+export function tierWords(tier: LiveReading['tier']): string {
+  switch (tier) {
+    case 'bare':
+      return 'bare tier';
+    case 'exact':
+      return 'exact tier';
+    case 'mixed':
+      return 'bare tier, then exact from the first event asked for';
+    default:
+      return 'no tier yet';
+  }
+}

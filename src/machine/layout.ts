@@ -91,8 +91,10 @@ export interface Layout {
 /** How a layout places its cells: compact (the model's default) or for live workers. */
 export interface LayoutOptions {
   /**
-   * Live workers: every cell and per-CPU element on its own 64-byte line (docs/machine.md), so a slot
-   * update does not invalidate another CPU's line; context records on lines of their own.
+   * Live workers: every variable and per-CPU element on its own 64-byte line (docs/machine.md), so
+   * a slot update does not invalidate another CPU's line; context records on lines of their own.
+   * The fields of one struct (cells named `s.a`, `s.b`, declared one after the other) stay
+   * together on their line, as C lays out a struct: a percpu_counter's lock and count share one.
    */
   readonly padded?: boolean;
   /**
@@ -120,6 +122,8 @@ export class LayoutBuilder {
   private readonly results: ResultSlot[] = [];
   private readonly inits: { addr: number; type: CellType; value: number | bigint }[] = [];
   private next = 0;
+  /** Padded: the struct whose field was placed last, and where its line ends. */
+  private struct: { name: string; lineEnd: number } | null = null;
   private resultNext = 0;
   /** Cells on lines of their own. */
   private readonly padded: boolean;
@@ -146,9 +150,40 @@ export class LayoutBuilder {
     return addr;
   }
 
+  /**
+   * Padded: the next field of the struct placed last goes right after it, aligned to its size,
+   * when it fits on the same line; null when it does not (or it is no such field).
+   */
+  private besideField(name: string, words: number): number | null {
+    const dot = name.indexOf('.');
+    const struct = dot > 0 ? name.slice(0, dot) : null;
+    const last = this.struct;
+    this.struct = null;
+    if (!this.padded || struct === null) return null;
+    let addr: number | null = null;
+    if (last?.name === struct) {
+      const at = words === 2 && this.next % 2 === 1 ? this.next + 1 : this.next;
+      if (at + words <= last.lineEnd) addr = at;
+    }
+    if (addr === null) return null;
+    this.next = addr + words;
+    this.struct = last;
+    return addr;
+  }
+
   /** A global cell with an initial value. */
   cell(name: string, label: string, type: CellType, init: number | bigint = 0): Cell {
-    const addr = this.alloc(wordsOf(type));
+    const words = wordsOf(type);
+    let addr = this.besideField(name, words);
+    if (addr === null) {
+      addr = this.alloc(words);
+      const dot = name.indexOf('.');
+      if (this.padded && dot > 0) {
+        // The struct's first field: the rest of its line is kept for the next ones.
+        this.struct = { name: name.slice(0, dot), lineEnd: addr + LINE_WORDS };
+        this.next = addr + words;
+      }
+    }
     const cell: Cell = { perCpu: false, name, label, type, addr };
     this.cells.push(cell);
     this.inits.push({ addr, type, value: init });
@@ -163,6 +198,7 @@ export class LayoutBuilder {
     init: readonly (number | bigint)[] = [],
   ): PerCpuCell {
     const words = wordsOf(type);
+    this.struct = null;
     const stride = this.padded ? LINE_WORDS : words;
     if (!this.padded && words === 2 && this.next % 2 === 1) this.next += 1;
     if (this.padded) this.next = wholeLines(this.next);

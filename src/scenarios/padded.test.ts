@@ -1,5 +1,6 @@
-// The live workers' layout: every scenario built with `padded` puts each cell and per-CPU element
-// on its own 64-byte line, and every witness replays on it, through the Atomics and 64-bit paths
+// The live workers' layout: every scenario built with `padded` puts each variable and per-CPU
+// element on its own 64-byte line (a struct's fields together on theirs, as C lays them out),
+// and every witness replays on it, through the Atomics and 64-bit paths
 // the workers take, to the same observables as on the compact model.
 
 import { describe, expect, it } from 'vitest';
@@ -19,9 +20,17 @@ describe('padded layout', () => {
     const p = resolveParams(sc, w.params);
     const compact = sc.build(p).machine;
     const padded = sc.build(p, { padded: true }).machine;
+    const lineOf = new Map<string, number>(); // a struct's line, from its first field
+    const lines = new Set<number>();
     for (const cell of padded.layout.cells) {
       const start = cell.perCpu ? cell.base : cell.addr;
+      const struct = cell.name.includes('.') ? cell.name.slice(0, cell.name.indexOf('.')) : null;
+      const line = Math.floor(start / 16);
+      if (!cell.perCpu && struct !== null && lineOf.get(struct) === line) continue; // a field beside
       expect(start % 16, `${cell.name} starts a line`).toBe(0);
+      expect(lines.has(line), `${cell.name} has its line to itself`).toBe(false);
+      lines.add(line);
+      if (!cell.perCpu && struct !== null) lineOf.set(struct, line);
       if (cell.perCpu) expect(cell.stride).toBe(16);
     }
     const run = (m: typeof compact, wide: boolean) => {

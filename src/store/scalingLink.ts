@@ -3,6 +3,7 @@
 // throws: a bad part is reported and left out (the default stays), so a damaged link still opens.
 
 import { ENGINES } from '../live/engine/engine.ts';
+import { TIERS } from '../live/wasm/codegen.ts';
 import { SLOT_LAYOUTS } from '../live/memory.ts';
 import {
   choiceOf,
@@ -99,6 +100,11 @@ export function parseScalingLink(hash: string, cores: number): ScalingLink | nul
           take(key, { engines });
         });
         break;
+      case 'tier':
+        pick(TIERS, (tiers) => {
+          take(key, { tiers });
+        });
+        break;
       case 'preset':
         if (value === 'kernel' || value === 'teaching') take(key, { preset: value });
         else problems.push(`preset must be kernel or teaching, not '${value}'`);
@@ -124,6 +130,7 @@ export function formatScalingLink(plan: SweepPlan, cores: number): string {
   if (plan.warmupSeconds !== d.warmupSeconds) q.set('warmup', String(plan.warmupSeconds));
   if (plan.repeat !== d.repeat) q.set('repeat', String(plan.repeat));
   if (!same(plan.engines, d.engines)) q.set('engine', choiceOf(plan.engines, 'compiled'));
+  if (!same(plan.tiers, d.tiers)) q.set('tier', choiceOf(plan.tiers, 'bare'));
   if (plan.preset !== d.preset) q.set('preset', plan.preset);
   const query = q.toString();
   return `#/scaling${query ? `?${query}` : ''}`;

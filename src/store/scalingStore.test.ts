@@ -24,6 +24,7 @@ function measured(plan: SweepPlan, p: SweepPoint): SweepResult {
     exact: p.scenario !== 'global-plain',
     violations: [],
     readError: null,
+    tierRan: p.tier,
   };
 }
 

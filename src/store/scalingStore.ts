@@ -153,7 +153,7 @@ export function createScalingStore(runner: ScalingPort, now: () => number = () =
           },
         });
         try {
-          const probe = await runner.probe(plan.engines[0] ?? 'compiled');
+          const probe = await runner.probe(plan.engines[0] ?? 'compiled', plan.tiers[0] ?? 'bare');
           set({ probe });
           const report = await runner.sweep(plan, {
             signal: abort.signal,

@@ -7,6 +7,7 @@ import { type Remote, wrap } from 'comlink';
 import type { Waiter } from '../live/control.ts';
 import type { LockstepReport } from '../live/lockstep.ts';
 import type { EngineKind } from '../live/engine/engine.ts';
+import type { Tier } from '../live/wasm/codegen.ts';
 import type { CpuJob } from '../live/job.ts';
 import {
   type LiveRun,
@@ -114,7 +115,8 @@ export class CpuBridge {
           },
         );
       },
-      probe: (engine: EngineKind) => visibilityProbe(webPlatform, engine),
+      probe: (engine: EngineKind, tier: Tier) =>
+        visibilityProbe(webPlatform, engine, undefined, undefined, tier),
     };
   }
 

@@ -4,6 +4,7 @@
 
 import { availableParallelism, cpus as osCpus } from 'node:os';
 import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
+import { TIERS, type Tier } from '../../live/wasm/codegen.ts';
 import { probeText } from '../../live/probe.ts';
 import { SLOT_LAYOUTS, type SlotLayout } from '../../live/memory.ts';
 import { visibilityProbe } from '../../live/run.ts';
@@ -50,6 +51,7 @@ export const benchOptions = {
   warmup: { type: 'string' },
   repeat: { type: 'string' },
   engine: { type: 'string' },
+  tier: { type: 'string' },
   preset: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
@@ -84,6 +86,14 @@ export function benchPlan(values: Record<string, string | boolean | undefined>):
       throw new UsageError(`--engine takes compiled, interpreted or both, got '${engine}'`);
     engines = [found];
   }
+  const tier = str('tier');
+  let tiers: readonly Tier[] = base.tiers;
+  if (tier === 'both') tiers = TIERS;
+  else if (tier !== undefined) {
+    const found = TIERS.find((t) => t === tier);
+    if (!found) throw new UsageError(`--tier takes bare, exact or both, got '${tier}'`);
+    tiers = [found];
+  }
   const preset = str('preset');
   if (preset !== undefined && preset !== 'kernel' && preset !== 'teaching') {
     throw new UsageError(`--preset takes kernel or teaching, got '${preset}'`);
@@ -97,6 +107,7 @@ export function benchPlan(values: Record<string, string | boolean | undefined>):
     warmupSeconds: numberOption('warmup', str('warmup'), base.warmupSeconds),
     repeat: numberOption('repeat', str('repeat'), base.repeat),
     engines,
+    tiers,
     preset: preset ?? base.preset,
   };
   const problem = planProblem(plan);
@@ -113,7 +124,13 @@ export async function benchCommand(argv: readonly string[]): Promise<string> {
     runtime: `Node ${process.version}`,
     model: osCpus()[0]?.model.trim() ?? 'unknown',
   };
-  const probe = await visibilityProbe(nodePlatform, plan.engines[0] ?? 'compiled');
+  const probe = await visibilityProbe(
+    nodePlatform,
+    plan.engines[0] ?? 'compiled',
+    undefined,
+    undefined,
+    plan.tiers[0] ?? 'bare',
+  );
   if (!json) {
     process.stderr.write(
       `lab bench: ${String(plan.scenarios.length)} algorithms, about ${Math.ceil(planSeconds(plan))} s\n`,

@@ -19,23 +19,34 @@ import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 import { lockstepOnThreads, runLive } from '../live/threads.ts';
 import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
+import { TIERS, type Tier } from '../../live/wasm/codegen.ts';
+
 import { STOP_TIMEOUT_MS } from '../../live/run.ts';
 import {
   atRestSentence,
   judgedOnlyAtRest,
   lostSentence,
   spinSentence,
+  tierWords,
 } from '../../live/verdict.ts';
 import { messageOf } from '../../machine/errors.ts';
 
-/** --engine compiled|interpreted (default compiled). */
 /** A count for people, as the verdict sentence writes it: 316,477,491. */
 const num = (v: number | bigint) => v.toLocaleString('en-US');
 
+/** --engine compiled|interpreted (default compiled). */
 function engineOption(text: string | undefined): EngineKind {
   if (text === undefined) return 'compiled';
   const found = ENGINES.find((e) => e === text);
   if (!found) throw new UsageError(`--engine takes ${ENGINES.join(' or ')}, got '${text}'`);
+  return found;
+}
+
+/** --tier bare|exact (default bare: compiled CPUs run bare while no event can fall due). */
+function tierOption(text: string | undefined): Tier {
+  if (text === undefined) return 'bare';
+  const found = TIERS.find((t) => t === text);
+  if (!found) throw new UsageError(`--tier takes ${TIERS.join(' or ')}, got '${text}'`);
   return found;
 }
 
@@ -57,6 +68,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
       schedule: { type: 'string' },
       'all-witnesses': { type: 'boolean' },
       engine: { type: 'string' },
+      tier: { type: 'string' },
     },
     { positionals: 1 },
   );
@@ -104,12 +116,13 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   };
   const seed = intOption('seed', values.seed, 1, 2 ** 31 - 1);
   const engine = engineOption(values.engine);
+  const tier = tierOption(values.tier);
   const {
     reading: r,
     verdict,
     outcome,
     run,
-  } = await runLive(sc.id, params, settings, seconds * 1000, seed, engine);
+  } = await runLive(sc.id, params, settings, seconds * 1000, seed, engine, tier);
   const stopped = outcome.kind === 'stopped';
   const machine = run.machine;
   const secs = r.ms / 1000;
@@ -118,6 +131,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     params,
     cpus: machine.cpus,
     engine: r.engine,
+    tier: r.tier,
     settings,
     seconds: secs,
     stopped,
@@ -126,7 +140,8 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     perCpu: r.cpus.map((c) => ({
       ...c,
       operationsPerSecond: (c.adds + c.calls) / Math.max(secs, 1e-9),
-      instructionsPerSecond: c.steps / Math.max(secs, 1e-9),
+      // The bare tier counts operations, not instructions (null: not counted).
+      instructionsPerSecond: r.tier === 'bare' ? null : c.steps / Math.max(secs, 1e-9),
     })),
     exact: r.exact,
     value: r.value,
@@ -141,14 +156,14 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   };
   if (json) return toJson(doc);
   const out = [
-    `${shownName(sc)} live: ${String(machine.cpus)} CPU threads, ${String(r.engine)}, for ${secs.toFixed(2)} s`,
+    `${shownName(sc)} live: ${String(machine.cpus)} CPU threads, ${String(r.engine)}, ${tierWords(r.tier)}, for ${secs.toFixed(2)} s`,
   ];
   // Told, as the page tells it: with this many threads a slow figure is starvation, not a bug.
   const load = loadOf(machine.cpus, availableParallelism(), settings);
   if (load.warning) out.push(`  warning: ${load.warning}`);
   doc.perCpu.forEach((c, k) => {
     out.push(
-      `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${formatRate(c.instructionsPerSecond)} instructions/s${c.spins > 0 ? `, ${formatRate(c.spins)} lock spins` : ''}`,
+      `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${c.instructionsPerSecond === null ? 'instructions not counted (bare)' : `${formatRate(c.instructionsPerSecond)} instructions/s`}${c.spins > 0 ? `, ${formatRate(c.spins)} lock spins` : ''}`,
     );
   });
   out.push(

@@ -4,6 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import type { LiveSettings, Waiter } from '../../live/control.ts';
 import type { EngineKind } from '../../live/engine/engine.ts';
+import type { Tier } from '../../live/wasm/codegen.ts';
 import type { LockstepReport } from '../../live/lockstep.ts';
 import type { CpuJob } from '../../live/job.ts';
 import {
@@ -58,6 +59,7 @@ export async function runLive(
   ms: number,
   seed = 1,
   engine: EngineKind = 'compiled',
+  tier: Tier = 'bare',
 ): Promise<LiveRunReport> {
   const cpus = await RunningCpus.start(nodePlatform, {
     scenario: id,
@@ -65,6 +67,7 @@ export async function runLive(
     settings,
     seed,
     engine,
+    tier,
   });
   try {
     await new Promise((r) => setTimeout(r, ms));

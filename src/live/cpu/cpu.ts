@@ -14,6 +14,11 @@
 // over, after the summer period for observing tasks; its tally keeps growing, so the exact total
 // is known.
 //
+// The bare tier: while nothing is asked of this CPU and no rate is set, no event can fall due, so
+// a compiled CPU runs its task bare (wasm/codegen.ts): bursts of whole operations, no step
+// budget, the tally kept in a register until the burst ends. The first request or rate switches
+// it to the exact tier at the next burst; the statistics say which tiers ran.
+//
 // Only this CPU's worker writes this CPU's fields and the contexts on it. A migrating task is
 // handed over through the target's inbox: its CPU field is set to an "in flight to j" marker with
 // Atomics (which publishes the context record written before it) and the target adopts it.
@@ -31,7 +36,7 @@ import {
 } from '../../machine/machine.ts';
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import type { CallChecks } from '../calls.ts';
-import { chooseEngine } from '../engine/choose.ts';
+import { chooseEngines } from '../engine/choose.ts';
 import { tallyOf } from '../../machine/isa.ts';
 import { type Engine, type EngineKind, restartTask } from '../engine/engine.ts';
 import { apply, Ev, makeEvent, notPreemptible, whyIllegal } from '../../machine/events.ts';
@@ -51,7 +56,7 @@ import {
   S_PERIOD_US,
   S_SEED,
 } from '../memory.ts';
-import { resultSlots } from '../wasm/codegen.ts';
+import { resultSlots, type Tier } from '../wasm/codegen.ts';
 import { Requests } from './requests.ts';
 import { CpuStats } from './stats.ts';
 
@@ -78,6 +83,14 @@ const BURST: Readonly<Record<EngineKind, { min: number; spread: number }>> = {
  */
 const QUIET_BURST = { min: 16384, spread: 49152 };
 
+/**
+ * Bare bursts are whole operations; their number adapts so that a burst lasts about this long
+ * (ms): the CPU loop polls (requests, statistics for the page) about a thousand times a second,
+ * and the stop word is read inside the burst at every operation.
+ */
+const BARE_BURST_MS = 1;
+const BARE_OPS = { first: 1024, least: 16, most: 1 << 24 };
+
 /** With a duty below 100 %, a CPU runs this long (ms) between yields. */
 const SLICE_MS = 2;
 
@@ -91,6 +104,8 @@ export interface CpuOptions {
   readonly checks?: CallChecks;
   /** compiled (default, where the memory is a WebAssembly one) or interpreted. */
   readonly engine?: EngineKind;
+  /** bare (default): compiled CPUs run bare while no event can fall due; exact: never. */
+  readonly tier?: Tier;
 }
 
 /** What a task does: observing tasks (sum, read) wait the summer period between calls. */
@@ -135,6 +150,10 @@ class LiveCpu {
   private readonly line: number;
   private readonly b: number;
   private readonly engine: Engine;
+  /** The bare tier's engine (compiled, asked for), or null. */
+  private readonly bare: Engine | null;
+  /** Operations in the next bare burst. */
+  private bareOps = BARE_OPS.first;
   private readonly burst: { min: number; spread: number };
   private readonly observer: boolean[];
   private readonly slots: number[][];
@@ -164,7 +183,9 @@ class LiveCpu {
     this.w = mem.words;
     this.line = mem.cpuLine(k);
     this.b = cpuBase(m, k);
-    this.engine = chooseEngine(mem, m, k, options.engine ?? 'compiled');
+    const engines = chooseEngines(mem, m, k, options.engine ?? 'compiled', options.tier ?? 'bare');
+    this.engine = engines.exact;
+    this.bare = engines.bare;
     this.burst = BURST[this.engine.kind];
     this.observer = observers(m);
     this.slots = m.code.slice(0, m.tasks).map((code) => resultSlots(m, code));
@@ -201,15 +222,41 @@ class LiveCpu {
       // An adder alone on its CPU restarts in place, inside the burst.
       const repeat =
         !this.stopping && top < m.tasks && !this.observer[top] && s[this.b + CPU_TASKS] === 1;
-      const burst =
-        this.engine.kind === 'compiled' && this.requests.quiet ? QUIET_BURST : this.burst;
-      const budget = burst.min + unsafeUniformIntDistribution(0, burst.spread - 1, this.rng);
-      this.engine.run(top, budget, repeat);
-      this.stats.steps += this.engine.steps;
+      if (this.bare && this.requests.quiet && s[this.b + CPU_PENDING] === 0 && top < m.tasks) {
+        this.runBare(this.bare, top, repeat);
+      } else {
+        const burst =
+          this.engine.kind === 'compiled' && this.requests.quiet ? QUIET_BURST : this.burst;
+        const budget = burst.min + unsafeUniformIntDistribution(0, burst.spread - 1, this.rng);
+        this.engine.run(top, budget, repeat);
+        this.stats.ran(this.engine.tier);
+        this.stats.steps += this.engine.steps;
+      }
       this.stats.noteBurst(top, (s[cb + CTX_RETRIES] as number) > retries, this.now);
       if (top < m.tasks && s[cb + CTX_DONE] !== 0) this.operationDone(top);
     }
     this.stats.flush(this.ms());
+  }
+
+  /** A bare burst of whole operations, sized to last about BARE_BURST_MS. */
+  private runBare(bare: Engine, top: number, repeat: boolean): void {
+    if (!repeat) {
+      // One operation (a sum, the last add before a stop): nothing to size, no clock to read.
+      bare.run(top, 1, false);
+      this.stats.ran('bare');
+      return;
+    }
+    const ops = this.bareOps;
+    const before = bare.counters.repeats;
+    const t0 = this.clock.now();
+    bare.run(top, ops, repeat);
+    this.stats.ran('bare');
+    if (bare.counters.repeats - before < ops) return; // ended, stopped or waiting: not a full burst
+    const ms = this.clock.now() - t0;
+    const next = ms > 0 ? (ops * BARE_BURST_MS) / ms : ops * 2;
+    this.bareOps = Math.round(
+      Math.max(BARE_OPS.least, Math.min(BARE_OPS.most, ops * 2, Math.max(ops / 2, next))),
+    );
   }
 
   /**
@@ -253,7 +300,8 @@ class LiveCpu {
       note(this.mem, this.k, Note.BadSum, t, this.now);
     }
     this.stats.operation(observer, s[ctxBase(m, t) + CTX_RETRIES] as number);
-    if (this.stopping) return;
+    // A bare burst ends an adder's operation when it sees the stop word: start no other.
+    if (this.stopping || Atomics.load(this.w, C_STOP) !== 0) return;
     if (observer && this.period > 0) this.sleepers.push({ task: t, at: this.ms() + this.period });
     else restartTask(m, s, this.k, t, this.slots[t] as number[]);
   }

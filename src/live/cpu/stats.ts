@@ -4,7 +4,16 @@
 // would flood the ring).
 
 import type { Counters, EngineKind } from '../engine/engine.ts';
-import { ENGINE_CODES, type LiveMemory, Note, note, STAT_SLOTS, Stat } from '../memory.ts';
+import {
+  ENGINE_CODES,
+  type LiveMemory,
+  Note,
+  note,
+  STAT_SLOTS,
+  Stat,
+  TIER_BITS,
+} from '../memory.ts';
+import type { Tier } from '../wasm/codegen.ts';
 
 export class CpuStats {
   steps = 0;
@@ -28,6 +37,11 @@ export class CpuStats {
     engine: EngineKind,
   ) {
     this.stat[Stat.Engine] = ENGINE_CODES[engine];
+  }
+
+  /** A burst ran in `tier`. */
+  ran(tier: Tier): void {
+    this.stat[Stat.Tiers] = (this.stat[Stat.Tiers] as number) | TIER_BITS[tier];
   }
 
   /** An operation (an add, a sum) finished with `retries` sum retries. */

@@ -1,6 +1,10 @@
 // The compiled engine: this CPU's contexts compiled to WebAssembly (wasm/codegen.ts) and run
 // on the shared memory itself. What a burst leaves to JavaScript, it finishes here with the
 // model's own functions, so the state after a burst is the interpreter's to the word.
+//
+// In the exact tier a burst's budget is steps; in the bare tier it is operations (restarts in
+// place), the steps are not counted (`steps` stays 0), and an adder ends its burst early when
+// the run's stop word is set.
 
 import {
   cpuBase,
@@ -13,7 +17,8 @@ import {
 } from '../../machine/machine.ts';
 import { deliverIrq, finish, MachineFault, step } from '../../machine/interpreter.ts';
 import { isLocal, Op } from '../../machine/isa.ts';
-import { compileCpu, COUNTERS, Exit, Flag } from '../wasm/codegen.ts';
+import { compileCpu, COUNTERS, Exit, Flag, type Tier } from '../wasm/codegen.ts';
+import { C_STOP } from '../memory.ts';
 import { instantiate, WASM_PAGE, type WasmMemory } from '../wasm/runtime.ts';
 import { Burst, type Counters, type Engine, zeroCounters } from './engine.ts';
 
@@ -32,19 +37,31 @@ export interface CompiledMemory {
   readonly wide: BigInt64Array | null;
 }
 
-export function compiledEngine(m: Machine, mem: CompiledMemory, k: number): Engine {
+/** Byte address of the run's stop word in a live memory (the control line's C_STOP). */
+const STOP_BYTE = 4 * C_STOP;
+
+export function compiledEngine(
+  m: Machine,
+  mem: CompiledMemory,
+  k: number,
+  tier: Tier = 'exact',
+  /** Where to add up what the bursts did (two tiers of one CPU share one set). */
+  counters: Counters = zeroCounters(),
+): Engine {
   const bytes = compileCpu({
     machine: m,
     cpu: k,
     stateByte: mem.stateByte,
     memoryPages: mem.wasm.buffer.byteLength / WASM_PAGE,
+    tier,
+    stopByte: STOP_BYTE,
   });
+  const bare = tier === 'bare';
   const exports = instantiate(bytes, mem.wasm);
   const bursts = m.code.map((_, c) => exports[`c${c}`] as Burster);
   const globals = COUNTERS.map((name) => exports[name] as ExportedGlobal);
   const s = mem.state;
   const b = cpuBase(m, k);
-  const counters: Counters = zeroCounters();
   const seen = new Int32Array(COUNTERS.length);
 
   /** The instruction at pc broke a rule: the interpreter says which, in its own words. */
@@ -67,18 +84,19 @@ export function compiledEngine(m: Machine, mem: CompiledMemory, k: number): Engi
 
   const engine = {
     kind: 'compiled' as const,
+    tier,
     steps: 0,
     counters,
     run(c: number, budget: number, repeat: boolean): number {
       const flags = (repeat ? Flag.Repeat : 0) | (s[b + CPU_PENDING] !== 0 ? Flag.Pending : 0);
       const r = (bursts[c] as Burster)(budget, flags);
-      engine.steps = budget - (r >> 3);
+      if (!bare) engine.steps = budget - (r >> 3);
       counters.folds += delta(0);
       counters.bumps += delta(1);
       counters.spins += delta(2);
       counters.repeats += delta(3);
       counters.retried += delta(4);
-      counters.maxRetries = (globals[5] as ExportedGlobal).value;
+      counters.maxRetries = Math.max(counters.maxRetries, (globals[5] as ExportedGlobal).value);
       switch (r & 7) {
         case Exit.Budget:
           return Burst.Budget;

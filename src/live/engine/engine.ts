@@ -20,6 +20,7 @@ import {
 } from '../../machine/machine.ts';
 import { runLocals } from '../../machine/interpreter.ts';
 import type { Instr } from '../../machine/isa.ts';
+import type { Tier } from '../wasm/codegen.ts';
 
 /** How a burst ended. */
 export const Burst = {
@@ -53,9 +54,14 @@ export function zeroCounters(): Counters {
 
 export interface Engine {
   readonly kind: EngineKind;
+  /**
+   * exact: every burst ends at the step its budget says, where an event may land; bare (compiled
+   * only): the budget counts operations, and no event may come (see wasm/codegen.ts).
+   */
+  readonly tier: Tier;
   /** Runs a burst (see above); returns how it ended (a `Burst`), with `steps` set. */
   run(c: number, budget: number, repeat: boolean): number;
-  /** Steps the last burst executed (spins included). */
+  /** Steps the last burst executed (spins included); 0 in the bare tier, which counts none. */
   readonly steps: number;
   readonly counters: Readonly<Counters>;
 }

@@ -27,6 +27,7 @@ export function interpretedEngine(
   const irqCount = cpuBase(m, k) + CPU_IRQS;
   const engine = {
     kind: 'interpreted' as const,
+    tier: 'exact' as const,
     steps: 0,
     counters,
     run(c: number, budget: number, repeat: boolean): number {

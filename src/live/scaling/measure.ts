@@ -5,6 +5,7 @@
 
 import { noInterference } from '../control.ts';
 import type { EngineKind } from '../engine/engine.ts';
+import type { Tier } from '../wasm/codegen.ts';
 import type { LiveReading } from '../readout.ts';
 import type { ProbeResult } from '../probe.ts';
 import { type Platform, readRun, RunningCpus } from '../run.ts';
@@ -43,6 +44,8 @@ export interface SweepResult extends SweepPoint {
    * (`error` in its counter); null for a counter without a read.
    */
   readonly readError: { readonly worst: number; readonly bound: number } | null;
+  /** The tier the CPUs ran in, as they reported it (`tier` is the one asked for). */
+  readonly tierRan: LiveReading['tier'];
 }
 
 /** How often a repetition samples the read's error while the CPUs run. */
@@ -84,8 +87,8 @@ export interface ScalingPort {
   readonly machine: SweepReport['machine'];
   /** Runs the plan on CPU workers; `hooks.sleep` is the runner's own. */
   sweep(plan: SweepPlan, hooks: Omit<SweepHooks, 'sleep'>): Promise<SweepReport>;
-  /** The visibility probe: do one CPU's plain loads see another's stores? */
-  probe(engine: EngineKind): Promise<ProbeResult>;
+  /** The visibility probe: do one CPU's plain loads see another's stores (in `tier`)? */
+  probe(engine: EngineKind, tier: Tier): Promise<ProbeResult>;
 }
 
 /** The parameters of one combination: the loop's, with the plan's preset. */
@@ -109,12 +112,13 @@ interface Repetition {
   readonly violations: string[];
   /** The largest |read − exact| sampled, and the read's bound; null without a read. */
   readonly readError: { readonly worst: number; readonly bound: number } | null;
+  readonly tierRan: LiveReading['tier'];
 }
 
 function rates(
   a: LiveReading,
   b: LiveReading,
-): Omit<Repetition, 'lost' | 'exact' | 'violations' | 'readError'> {
+): Omit<Repetition, 'lost' | 'exact' | 'violations' | 'readError' | 'tierRan'> {
   const dt = Math.max(1e-9, (b.ms - a.ms) / 1000);
   const per = (f: (k: number, r: LiveReading) => number) =>
     b.cpus.map((_, k) => (f(k, b) - f(k, a)) / dt);
@@ -150,6 +154,7 @@ async function repetition(
       settings: { ...noInterference, periodUs },
       seed,
       engine: point.engine,
+      tier: point.tier,
       layout: point.layout,
     },
     (message) => {
@@ -190,10 +195,18 @@ async function repetition(
       exact: outcome.kind === 'stopped' && rest.verdict.terminal && lost === 0,
       violations: rest.verdict.violations.map((v) => v.id),
       readError,
+      tierRan: rest.reading.tier,
     };
   } finally {
     cpus.terminate();
   }
+}
+
+/** One tier for all repetitions, or mixed when they differ. */
+function tierOver(tiers: readonly LiveReading['tier'][]): LiveReading['tier'] {
+  const seen = new Set(tiers.filter((t) => t !== null));
+  if (seen.size === 0) return null;
+  return seen.size === 1 ? ([...seen][0] as LiveReading['tier']) : 'mixed';
 }
 
 export function median(values: readonly number[]): number {
@@ -258,6 +271,7 @@ export async function runSweep(
       exact: reps.every((r) => r.exact),
       violations: [...new Set(reps.flatMap((r) => r.violations))],
       readError: worstRead(reps),
+      tierRan: tierOver(reps.map((r) => r.tierRan)),
     };
     results.push(result);
     hooks.measured?.(result);

@@ -5,6 +5,7 @@
 import { findScenario } from '../../scenarios/index.ts';
 import type { EngineKind } from '../engine/engine.ts';
 import type { SlotLayout } from '../memory.ts';
+import type { Tier } from '../wasm/codegen.ts';
 import { liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../specs.ts';
 
 /**
@@ -34,6 +35,12 @@ export interface SweepPlan {
   readonly repeat: number;
   /** Compiled (the default), interpreted, or both, to compare them in one sweep. */
   readonly engines: readonly EngineKind[];
+  /**
+   * bare (the default: the algorithm's own instructions, as no event can fall due in a sweep),
+   * exact (the tier Live runs with events), or both, to see what the exactness costs. The
+   * interpreter has only the exact tier.
+   */
+  readonly tiers: readonly Tier[];
   /** kernel: the kernel's batch, max(32, 2 × CPUs), and threshold 16; teaching: the lab's small defaults. */
   readonly preset: 'kernel' | 'teaching';
 }
@@ -45,6 +52,7 @@ export interface SweepPoint {
   readonly layout: SlotLayout;
   readonly summer: Summer;
   readonly engine: EngineKind;
+  readonly tier: Tier;
 }
 
 /** Scenarios a sweep can take: counters whose CPU count can vary. */
@@ -72,6 +80,7 @@ export function defaultPlan(cores: number): SweepPlan {
     warmupSeconds: 0.25,
     repeat: 3,
     engines: ['compiled'],
+    tiers: ['bare'],
     preset: 'kernel',
   };
 }
@@ -129,6 +138,7 @@ export function planProblems(p: SweepPlan): string[] {
   if (p.layouts.length === 0) out.push('pick padded slots, packed slots, or both');
   if (p.summers.length === 0) out.push('pick at least one summer');
   if (p.engines.length === 0) out.push('pick the compiled engine, the interpreter, or both');
+  if (p.tiers.length === 0) out.push('pick the bare tier, the exact one, or both');
   const period = p.summers.find(
     (s) => typeof s === 'number' && (!Number.isInteger(s) || s < 1 || s > 10_000_000),
   );
@@ -141,7 +151,10 @@ export function planProblems(p: SweepPlan): string[] {
   return out;
 }
 
-/** Every combination, in the order they run (by algorithm, then CPUs, layout, summer, engine). */
+/**
+ * Every combination, in the order they run (by algorithm, then CPUs, layout, summer, engine,
+ * tier); the interpreter runs once, in the exact tier, whatever tiers the plan names.
+ */
 export function sweepPoints(p: SweepPlan): SweepPoint[] {
   const out: SweepPoint[] = [];
   for (const scenario of p.scenarios)
@@ -151,7 +164,8 @@ export function sweepPoints(p: SweepPlan): SweepPoint[] {
           for (const engine of p.engines) {
             // A summer needs a second CPU, and a scenario with a sum().
             if (summer !== 'none' && (cpus < 2 || !liveSpecOf(scenario)?.hasSummer)) continue;
-            out.push({ scenario, cpus, layout, summer, engine });
+            const tiers: readonly Tier[] = engine === 'compiled' ? p.tiers : ['exact'];
+            for (const tier of tiers) out.push({ scenario, cpus, layout, summer, engine, tier });
           }
   return out;
 }

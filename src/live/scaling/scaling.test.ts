@@ -30,6 +30,8 @@ function result(
     layout: 'padded',
     summer: 'none',
     engine: 'compiled',
+    tier: 'exact',
+    tierRan: 'exact',
     opsPerSecond: { median: ops, min: ops * 0.9, max: ops * 1.1 },
     perCpuOpsPerSecond: Array.from({ length: cpus }, () => ops / cpus),
     instructionsPerSecondPerCpu: Array.from({ length: cpus }, () => 2 * (ops / cpus)),
@@ -175,8 +177,10 @@ describe('exports', () => {
   it('CSV has one row per combination, quoting what needs quotes', () => {
     const lines = reportCsv(report).trim().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^scenario,cpus,layout,summer,engine,ops_per_second_median/);
-    expect(lines[1]).toMatch(/^global-atomic,2,padded,none,compiled,80000000,72000000,88000000,/);
+    expect(lines[0]).toMatch(/^scenario,cpus,layout,summer,engine,tier,ops_per_second_median/);
+    expect(lines[1]).toMatch(
+      /^global-atomic,2,padded,none,compiled,exact,80000000,72000000,88000000,/,
+    );
     expect(lines[2]).toContain(',busy,');
     expect(lines[2]).toContain(',1500000,');
     expect(lines[2]).toContain('"x,y"');
@@ -185,10 +189,10 @@ describe('exports', () => {
   it('Markdown is a table people can paste', () => {
     const md = reportMarkdown(report).split('\n');
     expect(md[0]).toBe(
-      '| Algorithm | CPUs | Slots | Summer | Adds/s median (min–max) | Sums/s | Instructions/s per CPU | Read error worst / bound | Verdict |',
+      '| Algorithm | CPUs | Slots | Summer | Tier | Adds/s median (min–max) | Sums/s | Instructions/s per CPU | Read error worst / bound | Verdict |',
     );
     expect(md[2]).toBe(
-      '| global-atomic | 2 | padded | none | 80.00 M (72.00 M–88.00 M) | – | 80.00 M, 80.00 M | – | exact |',
+      '| global-atomic | 2 | padded | none | exact | 80.00 M (72.00 M–88.00 M) | – | 80.00 M, 80.00 M | – | exact |',
     );
     expect(md[3]).toContain('| 1.50 M |');
   });

@@ -1,5 +1,5 @@
 // What each Scaling chart shows, from a sweep's results: plain data (charts/ draws it). Each view
-// compares like with like, so no chart mixes layouts, summers or engines by accident.
+// compares like with like, so no chart mixes layouts, summers, engines or tiers by accident.
 
 import type { SweepResult } from './measure.ts';
 import { summerText, type Summer } from './plan.ts';
@@ -12,7 +12,7 @@ export interface ViewPoint {
 }
 
 export interface ViewSeries {
-  /** The scenario id (and the engine, when both were measured). */
+  /** The scenario id (and the engine and tier, when more than one was measured). */
   readonly key: string;
   readonly scenario: string;
   readonly label: string;
@@ -21,32 +21,48 @@ export interface ViewSeries {
 
 /**
  * Results one chart can compare: one layout and one summer (padded and none where they were
- * measured) and, with `oneEngine`, one engine (compiled where measured).
+ * measured) and, with `oneEngine`, one engine and tier (compiled and bare where measured).
  */
 export function comparable(results: readonly SweepResult[], oneEngine = false): SweepResult[] {
-  const pick = <K extends 'layout' | 'summer' | 'engine'>(key: K, wanted: SweepResult[K]) =>
-    results.some((r) => r[key] === wanted) ? wanted : results[0]?.[key];
+  const pick = <K extends 'layout' | 'summer' | 'engine' | 'tier'>(
+    key: K,
+    wanted: SweepResult[K],
+    among: readonly SweepResult[] = results,
+  ) => (among.some((r) => r[key] === wanted) ? wanted : among[0]?.[key]);
   const layout = pick('layout', 'padded');
   const summer = pick('summer', 'none');
   const engine = pick('engine', 'compiled');
-  return results.filter(
-    (r) => r.layout === layout && r.summer === summer && (!oneEngine || r.engine === engine),
+  const tier = pick(
+    'tier',
+    'bare',
+    results.filter((r) => r.engine === engine),
   );
+  return results.filter(
+    (r) =>
+      r.layout === layout &&
+      r.summer === summer &&
+      (!oneEngine || (r.engine === engine && r.tier === tier)),
+  );
+}
+
+/** What ran a result: the engine, and the tier of a compiled one ("compiled, bare"). */
+export function runnerOf(r: Pick<SweepResult, 'engine' | 'tier'>): string {
+  return r.engine === 'compiled' ? `${r.engine}, ${r.tier}` : r.engine;
 }
 
 function seriesOf(
   results: readonly SweepResult[],
   y: (r: SweepResult, all: readonly SweepResult[]) => ViewPoint | null,
 ): ViewSeries[] {
-  const both = new Set(results.map((r) => r.engine)).size > 1;
-  const keys = [...new Set(results.map((r) => `${r.scenario}|${r.engine}`))];
+  const both = new Set(results.map(runnerOf)).size > 1;
+  const keys = [...new Set(results.map((r) => `${r.scenario}|${runnerOf(r)}`))];
   return keys.map((key) => {
-    const [scenario = '', engine = ''] = key.split('|');
-    const mine = results.filter((r) => r.scenario === scenario && r.engine === engine);
+    const [scenario = '', runner = ''] = key.split('|');
+    const mine = results.filter((r) => r.scenario === scenario && runnerOf(r) === runner);
     return {
-      key: both ? `${scenario} (${engine})` : scenario,
+      key: both ? `${scenario} (${runner})` : scenario,
       scenario,
-      label: both ? `${scenario} (${engine})` : scenario,
+      label: both ? `${scenario} (${runner})` : scenario,
       points: mine.map((r) => y(r, mine)).filter((p): p is ViewPoint => p !== null),
     };
   });
@@ -91,7 +107,10 @@ export interface GroupView {
 
 /** Padded against packed slots, per algorithm, at the most CPUs measured with both. */
 export function layoutView(results: readonly SweepResult[]): GroupView | null {
-  const compiled = results.filter((r) => r.engine === results[0]?.engine && r.summer === 'none');
+  const first = results[0];
+  const compiled = results.filter(
+    (r) => first && runnerOf(r) === runnerOf(first) && r.summer === 'none',
+  );
   const withBoth = compiled.filter(
     (r) =>
       r.layout === 'padded' &&
@@ -123,7 +142,10 @@ export function summerView(results: readonly SweepResult[]):
     })
   | null {
   const layout = results.some((r) => r.layout === 'padded') ? 'padded' : results[0]?.layout;
-  const mine = results.filter((r) => r.layout === layout && r.engine === results[0]?.engine);
+  const first = results[0];
+  const mine = results.filter(
+    (r) => r.layout === layout && first !== undefined && runnerOf(r) === runnerOf(first),
+  );
   const summed = mine.filter((r) => r.summer !== 'none');
   if (summed.length === 0) return null;
   const cpus = Math.max(...summed.map((r) => r.cpus));

@@ -19,6 +19,17 @@
 // The semantics are those of `step` in machine/interpreter.ts, instruction by instruction; the
 // differential test (engines.test.ts) runs both from the same states and compares every word.
 //
+// That is the exact tier. The bare tier (`tier: 'bare'`) is for runs where no event can fall due
+// (no IRQ, NMI or migration asked for or scheduled): with nothing to land between two
+// instructions, it keeps no step budget and checks nothing between them. Its budget counts
+// operations instead: the loop counter of an adder restarting in place, which is also its count
+// of adds. The tally of what the context added lives in a local and is written back when the
+// burst ends (unless a task records the exact total around its calls, which needs it at every
+// add); an adder that restarts first looks at the run's stop word, so a stop is seen within one
+// operation. A loop (a spin, a retry) returns to the caller after BARE_LOOPS back edges, so the
+// CPU loop still polls. The state a bare burst leaves is the one the exact tier leaves after the
+// same steps: the tests run both and compare.
+//
 // Why WebAssembly rather than JavaScript source or closures: its loads and stores are the
 // machine's own, 64-bit registers are native (no lo/hi pairs), and a Content-Security-Policy can
 // allow it with 'wasm-unsafe-eval' alone, which cannot run generated JavaScript.
@@ -81,6 +92,13 @@ const IN_LOCALS = [G.folds, G.bumps, G.spins, G.repeats];
 /** A local loop (no visible step) taking more backward jumps than this is a program bug. */
 const LOCAL_LOOP_LIMIT = 1_000_000;
 
+/** Bare tier: backward jumps (spins included) a burst takes before it returns to the CPU loop. */
+export const BARE_LOOPS = 1 << 16;
+
+/** Which code a CPU runs: exact (every event may land anywhere) or bare (no event can fall due). */
+export type Tier = 'exact' | 'bare';
+export const TIERS: readonly Tier[] = ['bare', 'exact'];
+
 export interface CompileTarget {
   readonly machine: Machine;
   /** The CPU the code runs on: ThisCpu addresses and smp_processor_id() are constants. */
@@ -89,6 +107,10 @@ export interface CompileTarget {
   readonly stateByte: number;
   /** Size of the shared memory in 64 KiB pages (import and maximum). */
   readonly memoryPages: number;
+  /** exact (default) or bare (see above). */
+  readonly tier?: Tier;
+  /** Bare tier: byte address of the run's stop word (nonzero: restart nothing). */
+  readonly stopByte?: number;
 }
 
 // Locals: the two parameters, then fixed scratch locals, then one i64 per register.
@@ -104,9 +126,11 @@ const L_DELIVER = 8;
 const L_A = 9; // byte address of the access in progress
 const L_N = 10;
 const L_T = 11;
-const L_COUNTERS = 12; // one i32 per COUNTERS entry
+const L_LOOPS = 12; // bare tier: backward jumps left before the burst returns
+const L_COUNTERS = 13; // one i32 per COUNTERS entry
 const L_V = L_COUNTERS + COUNTERS.length; // i64 scratch
-const L_REGS = L_V + 1;
+const L_TALLY = L_V + 1; // bare tier: the context's tally, written back at the end
+const L_REGS = L_V + 2;
 const FIXED_I32 = [
   L_PC,
   L_PRE,
@@ -118,6 +142,7 @@ const FIXED_I32 = [
   L_A,
   L_N,
   L_T,
+  L_LOOPS,
   ...COUNTERS.map((_, i) => L_COUNTERS + i),
 ];
 
@@ -128,7 +153,12 @@ export function compileCpu(t: CompileTarget): Uint8Array {
     name: `c${c}`,
     params: [I32, I32],
     results: [I32],
-    locals: [...FIXED_I32.map(() => I32), I64, ...(m.programs[c]?.regNames ?? []).map(() => I64)],
+    locals: [
+      ...FIXED_I32.map(() => I32),
+      I64,
+      I64,
+      ...(m.programs[c]?.regNames ?? []).map(() => I64),
+    ],
     body: new ContextCompiler(t, c, code).compile(),
   }));
   return assemble({ memoryPages: t.memoryPages, globals: COUNTERS, functions });
@@ -150,6 +180,9 @@ class ContextCompiler {
    * of them have started, so a fault or a spin gives back what the block did not do.
    */
   private fast: { visible: number; started: number } | null = null;
+  /** Bare tier (no budget, no event), and whether its tally stays in a local until the end. */
+  private readonly bare: boolean;
+  private readonly localTally: boolean;
 
   constructor(
     private readonly t: CompileTarget,
@@ -160,6 +193,15 @@ class ContextCompiler {
     this.cb = ctxBase(this.m, ctx);
     this.cpuRec = cpuBase(this.m, t.cpu);
     this.regs = this.m.programs[ctx]?.regNames.length ?? 0;
+    this.bare = t.tier === 'bare';
+    // A task that records the exact total around its calls reads every tally at any moment, and
+    // so does the Scaling sweep's sample of a per-CPU counter's cheap read (its error against the
+    // exact total, percpu_counter_read() or the tree's approximate sum): a tally a burst behind
+    // would count up to a burst of adds as the read's error. The tally is the context's own line.
+    this.localTally =
+      this.bare &&
+      this.m.layout.counter?.deltas == null &&
+      !this.m.code.flat().some((i) => i.op === Op.RecordTotal);
   }
 
   /** Byte address of state word w. */
@@ -188,7 +230,10 @@ class ContextCompiler {
         this.ended();
         continue;
       }
-      if (starts[pc]) this.fastBlock(pc, starts);
+      if (this.bare) {
+        // No budget: only the local-loop guard restarts where a block with a visible step does.
+        if (starts[pc] && hasVisible(this.code, pc, starts)) b.i32(0).set(L_GUARD);
+      } else if (starts[pc]) this.fastBlock(pc, starts);
       this.instruction(pc, this.code[pc] as Instr);
     }
     b.end(); // dispatch
@@ -244,6 +289,12 @@ class ContextCompiler {
         .set(this.reg(r));
     }
     IN_LOCALS.forEach((i) => b.globalGet(i).set(L_COUNTERS + i));
+    if (this.localTally) {
+      b.i32(0)
+        .mem(Code.i64Load, 2, this.word(this.cb + CTX_TALLY))
+        .set(L_TALLY);
+    }
+    if (this.bare) b.i32(BARE_LOOPS).set(L_LOOPS);
   }
 
   private epilogue(): void {
@@ -266,6 +317,11 @@ class ContextCompiler {
         .mem(Code.i64Store, 2, this.word(this.cb + CTX_REGS + 2 * r));
     }
     IN_LOCALS.forEach((i) => b.get(L_COUNTERS + i).globalSet(i));
+    if (this.localTally) {
+      b.i32(0)
+        .get(L_TALLY)
+        .mem(Code.i64Store, 2, this.word(this.cb + CTX_TALLY));
+    }
     b.get(L_BUDGET).i32(3).op(Code.i32Shl).get(L_CODE).op(Code.i32Or);
   }
 
@@ -279,6 +335,10 @@ class ContextCompiler {
    * path the block's steps not started are given back too, so the budget left is the slow path's.
    */
   private fault(pc: number): void {
+    if (this.bare) {
+      this.exit(pc, Exit.Fault);
+      return;
+    }
     const back = this.fast ? this.fast.visible - this.fast.started + 1 : 1;
     this.b.get(L_BUDGET).i32(back).op(Code.i32Add).set(L_BUDGET);
     this.exit(pc, Exit.Fault);
@@ -296,7 +356,7 @@ class ContextCompiler {
     }
     const b = this.b;
     if (this.fast) this.fast.started++;
-    else {
+    else if (!this.bare) {
       if (!ins.tail) {
         // An instruction boundary: the budget (or an IRQ to deliver) may end the burst here. The
         // second half of a local-atomic instruction is no boundary: nothing comes between them.
@@ -310,7 +370,9 @@ class ContextCompiler {
     }
     if (touchesMemory(ins.op)) this.address(pc, ins);
     this.visible(pc, ins);
-    if (ins.tally !== 0) {
+    if (ins.tally !== 0 && this.localTally) {
+      b.get(L_TALLY).i64(BigInt(ins.tally)).op(Code.i64Add).set(L_TALLY);
+    } else if (ins.tally !== 0) {
       const at = this.word(this.cb + CTX_TALLY);
       b.i32(0).i32(0).mem(Code.i64Load, 2, at).i64(BigInt(ins.tally)).op(Code.i64Add);
       b.mem(Code.i64Store, 2, at);
@@ -530,6 +592,7 @@ class ContextCompiler {
         // L_T: the holder's mark when held (spin), 0 when this step took the lock.
         b.get(L_T).if();
         this.bump('spins');
+        this.backEdge(pc);
         // The spin took its step; in a fast path the rest of the block is given back.
         if (this.fast && this.fast.visible > this.fast.started) {
           b.get(L_BUDGET)
@@ -592,6 +655,11 @@ class ContextCompiler {
         else {
           this.value(ins.src);
           b.op(Code.i32WrapI64).i32(0).op(Code.i32Ne);
+        }
+        if (this.bare) {
+          // No IRQ can be pending in a bare run: nothing to deliver here.
+          b.set(L_IRQ);
+          return;
         }
         b.tee(L_IRQ).get(L_FLAGS).i32(Flag.Pending).op(Code.i32And).i32(0).op(Code.i32Ne);
         b.op(Code.i32And).if();
@@ -682,6 +750,12 @@ class ContextCompiler {
         b.op(Code.i64ExtendI32U).set(dst);
         return;
       case Op.Tally: {
+        if (this.localTally) {
+          b.get(L_TALLY);
+          this.right(ins);
+          b.op(Code.i64Add).set(L_TALLY);
+          return;
+        }
         const at = this.word(this.cb + CTX_TALLY);
         b.i32(0).i32(0).mem(Code.i64Load, 2, at);
         this.right(ins);
@@ -721,11 +795,24 @@ class ContextCompiler {
       b.if();
       this.exit(pc, Exit.Fault);
       b.end();
+      this.backEdge(ins.target);
     }
     // Forward: straight to the target's code (every code position is inside the blocks of the
     // pcs after it). Backward: through the dispatch loop.
     if (ins.target > pc) b.br(this.labels[ins.target] as symbol);
     else b.i32(ins.target).set(L_PC).br(this.dispatch);
+  }
+
+  /**
+   * Bare tier, at a backward jump to `target` (a loop, a spin): after BARE_LOOPS of them the
+   * burst returns there, so a CPU that waits (on a lock, on a retry) still polls its loop.
+   */
+  private backEdge(target: number): void {
+    if (!this.bare) return;
+    const b = this.b;
+    b.get(L_LOOPS).i32(1).op(Code.i32Sub).tee(L_LOOPS).op(Code.i32Eqz).if();
+    this.exit(target, Exit.Budget);
+    b.end();
   }
 
   /** Pushes the branch condition (an i32 truth value). */
@@ -815,7 +902,13 @@ class ContextCompiler {
     b.get(L_FLAGS).i32(Flag.Repeat).op(Code.i32And);
     b.get(L_PRE).op(Code.i32Eqz).op(Code.i32And);
     b.get(L_IRQ).i32(1).op(Code.i32Eq).op(Code.i32And);
-    b.get(L_DELIVER).op(Code.i32Eqz).op(Code.i32And);
+    if (this.bare) {
+      // The run's stop word, read at every restart: a stop is seen within one operation.
+      b.i32(0)
+        .atomic(Atomic.i32Load, 2, this.t.stopByte ?? 0)
+        .op(Code.i32Eqz)
+        .op(Code.i32And);
+    } else b.get(L_DELIVER).op(Code.i32Eqz).op(Code.i32And);
     b.if();
     this.bump('repeats');
     // Most calls retry nothing: the retry counts are globals, touched only when one did.
@@ -828,6 +921,12 @@ class ContextCompiler {
     for (let r = 0; r < this.regs; r++) b.i64(0n).set(this.reg(r));
     for (const at of resultSlots(this.m, this.code)) {
       b.i32(0).i32(0).mem(Code.i32Store, 2, this.word(at));
+    }
+    if (this.bare) {
+      // The loop counter: operations left in this burst.
+      b.get(L_BUDGET).i32(1).op(Code.i32Sub).tee(L_BUDGET).op(Code.i32Eqz).if();
+      this.exit(0, Exit.Budget);
+      b.end();
     }
     b.i32(0).set(L_PC).br(this.dispatch);
     b.end();
@@ -853,6 +952,14 @@ export function blockStarts(code: readonly Instr[]): boolean[] {
       starts[pc + 1] = true;
   });
   return starts;
+}
+
+/** Whether the basic block starting at pc has a visible step. */
+function hasVisible(code: readonly Instr[], pc: number, starts: readonly boolean[]): boolean {
+  for (let i = pc; i < code.length && (i === pc || !starts[i]); i++) {
+    if ((code[i] as Instr).op < Op.FirstLocal) return true;
+  }
+  return false;
 }
 
 /** Whether control never goes on to the next instruction after `ins` (an unconditional jump). */

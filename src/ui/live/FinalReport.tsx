@@ -1,6 +1,12 @@
 import type { FinalReport as Report } from '../../store/liveStore.ts';
 import { formatRate } from '../../live/format.ts';
-import { atRestSentence, lostSentence, runRates, spinSentence } from '../../live/verdict.ts';
+import {
+  atRestSentence,
+  lostSentence,
+  runRates,
+  spinSentence,
+  tierWords,
+} from '../../live/verdict.ts';
 import { findScenario } from '../../scenarios/index.ts';
 
 /** After Stop: the invariants judged on the state the CPUs stopped in. */
@@ -29,7 +35,7 @@ export function FinalReport({
             {lostSentence(report.reading)}{' '}
             <span className="hint">
               ({total} adds in {report.seconds.toFixed(1)} s, {report.reading.engine ?? 'no'}{' '}
-              engine)
+              engine, {tierWords(report.reading.tier)})
             </span>
           </p>
           {spun && <p className="hint">{spun}</p>}

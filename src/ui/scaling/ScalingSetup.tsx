@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { SelectField } from '../SelectField.tsx';
 import { ENGINES } from '../../live/engine/engine.ts';
+import { TIERS } from '../../live/wasm/codegen.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import {
   choiceOf,
@@ -195,6 +196,17 @@ export function ScalingSetup({ cores }: { cores: number }) {
         >
           <option value="compiled">compiled to WebAssembly</option>
           <option value="interpreted">interpreted (the model&rsquo;s own step)</option>
+          <option value="both">both, to compare</option>
+        </SelectField>
+        <SelectField
+          label="Tier"
+          value={choiceOf(plan.tiers, 'bare')}
+          onPick={(v) => {
+            change({ tiers: pickedBy(v, TIERS) });
+          }}
+        >
+          <option value="bare">bare: the algorithm&rsquo;s own instructions</option>
+          <option value="exact">exact: as Live runs with events (step budget, tally)</option>
           <option value="both">both, to compare</option>
         </SelectField>
         <label htmlFor={`${id}-preset`}>Parameters</label>

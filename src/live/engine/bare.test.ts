@@ -1,0 +1,120 @@
+// The bare tier against the interpreter, one operation at a time: every program Live and Scaling
+// run (every scenario and variant, padded and packed, 1 to 3 CPUs) does whole operations in bare
+// bursts (runs of restarts in place, then one that ends) and in the interpreter's steps, CPU after
+// CPU in random order, and the whole state must be the same word for word after each operation:
+// memory, registers, preempt_count, the tally the bare tier kept in a register until the end.
+// (Races need real threads: test/live/live.test.ts compares the tiers' verdicts there.)
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cpuBase, CPU_CUR, CPU_TASKS, type Machine } from '../../machine/machine.ts';
+import { initialState, topContext } from '../../machine/interpreter.ts';
+import { catalogue } from '../../scenarios/index.ts';
+import type { Scenario } from '../../scenarios/types.ts';
+import { liveMachine } from '../job.ts';
+import { liveParams } from '../liveParams.ts';
+import { C_STOP, SLOT_LAYOUTS } from '../memory.ts';
+import { liveSpecOf } from '../specs.ts';
+import { bufferOf, sharedWasmMemory } from '../wasm/runtime.ts';
+import { compiledEngine } from './compiled.ts';
+import { Burst, type Engine } from './engine.ts';
+import { interpretedEngine } from './interpreted.ts';
+
+/** Every live instance: each variant, each layout, 1 to 3 CPUs (the scenario's own when fixed). */
+function liveCases(sc: Scenario) {
+  const spec = liveSpecOf(sc.id);
+  if (!spec) return [];
+  const variants = sc.params.find((p) => p.name === 'variant');
+  const choices = variants?.kind === 'choice' ? variants.choices : [undefined];
+  const counts = spec.fixedCpus === null ? [1, 2, 3] : [spec.fixedCpus];
+  return choices.flatMap((v) =>
+    counts.flatMap((cpus) =>
+      SLOT_LAYOUTS.map((layout) => ({
+        name: `${sc.id}${v === undefined ? '' : ` (${v})`}, ${String(cpus)} CPUs, ${layout}`,
+        machine: liveMachine(
+          sc.id,
+          liveParams(sc.id, cpus, v === undefined ? {} : { variant: v }),
+          layout,
+        ),
+      })),
+    ),
+  );
+}
+
+const cases = catalogue.flatMap(liveCases);
+
+/** A state in shared WebAssembly memory, after a control line whose stop word is C_STOP's. */
+function sharedState(m: Machine) {
+  const stateByte = 128;
+  const wasm = sharedWasmMemory(stateByte + m.size * 4 + 64);
+  if (!wasm) throw new Error('no shared WebAssembly memory');
+  const buffer = bufferOf(wasm);
+  const state = new Int32Array(buffer, stateByte, m.size);
+  state.set(initialState(m));
+  const wide = new BigInt64Array(buffer, stateByte, Math.floor(m.size / 2));
+  return { wasm, state, stateByte, wide, words: new Int32Array(buffer, 0, 32) };
+}
+
+/** Runs context c with `engine` until its program ends (bare bursts may stop at a loop's edge). */
+function toTheEnd(engine: Engine, c: number): void {
+  for (let i = 0; i < 1000; i++) if (engine.run(c, 1 << 20, false) === Burst.Stopped) return;
+  throw new Error('the operation did not end');
+}
+
+describe('the bare tier against the interpreter', () => {
+  it.each(cases)('$name: the same state after every operation', ({ machine: m }) => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 40 })), { maxLength: 30 }),
+        (ops) => {
+          const a = sharedState(m);
+          const b = sharedState(m);
+          const bare = Array.from({ length: m.cpus }, (_, k) => compiledEngine(m, a, k, 'bare'));
+          const model = Array.from({ length: m.cpus }, (_, k) =>
+            interpretedEngine(m, b.state, k, b.wide),
+          );
+          for (const [pick, n] of ops) {
+            const busy = Array.from({ length: m.cpus }, (_, k) => k).filter(
+              (k) => topContext(m, a.state, k) >= 0,
+            );
+            if (busy.length === 0) break;
+            const k = busy[pick % busy.length] as number;
+            const c = topContext(m, a.state, k);
+            const cpu = cpuBase(m, k);
+            const alone =
+              c < m.tasks && a.state[cpu + CPU_TASKS] === 1 && a.state[cpu + CPU_CUR] === c;
+            const x = bare[k] as Engine;
+            const y = model[k] as Engine;
+            if (alone && n > 0) {
+              // n operations restarted in place, counted by the bare tier's loop counter...
+              const before = x.counters.repeats;
+              expect(x.run(c, n, true)).toBe(Burst.Budget);
+              expect(x.counters.repeats - before).toBe(n);
+              const target = y.counters.repeats + n;
+              while (y.counters.repeats < target) y.run(c, 1, true);
+            }
+            // ...then one that ends.
+            toTheEnd(x, c);
+            toTheEnd(y, c);
+            expect(Array.from(a.state)).toEqual(Array.from(b.state));
+            expect(x.counters.folds).toBe(y.counters.folds);
+            expect(x.counters.bumps).toBe(y.counters.bumps);
+          }
+        },
+      ),
+      { seed: 34, numRuns: 8 },
+    );
+  });
+
+  it('an adder sees the stop word at its next restart: one operation more, then it ends', () => {
+    const m = liveMachine('global-atomic', liveParams('global-atomic', 1, {}));
+    const mem = sharedState(m);
+    const engine = compiledEngine(m, mem, 0, 'bare');
+    expect(engine.run(0, 1000, true)).toBe(Burst.Budget);
+    expect(engine.counters.repeats).toBe(1000);
+    Atomics.store(mem.words, C_STOP, 1);
+    // A budget of a billion operations: only the stop word can end this burst early.
+    expect(engine.run(0, 1_000_000_000, true)).toBe(Burst.Stopped);
+    expect(engine.counters.repeats).toBe(1000);
+    expect(mem.state[0]).toBe(1001); // nr_files: 1000 restarted in place, the last one ended
+  });
+});
