@@ -1,6 +1,7 @@
 // The footprint of an event must cover every word the event writes: on every scenario and
 // variant, with and without a third CPU, along random schedules that take every kind of event,
-// each legal event other than a migration leaves every word outside its footprint unchanged.
+// each legal event other than a migration or a hotplug event leaves every word outside its
+// footprint unchanged.
 
 import { describe, expect, it } from 'vitest';
 import { apply, enabledEvents, Ev, eventCpu, eventType } from '../machine/events.ts';
@@ -44,7 +45,8 @@ describe('footprints', () => {
         if (count === 0) break;
         for (let e = 0; e < count; e++) {
           const ev = events[e] as number;
-          if (eventType(ev) === Ev.Migrate) continue;
+          // A migration, an offline and an online are compared in full (shard.ts), not by footprint.
+          if (eventType(ev) === Ev.Migrate || eventType(ev) >= Ev.Offline) continue;
           const k = eventCpu(ev);
           const at = (k * (m.contexts + 1) + topContext(m, s, k) + 1) * 2 * n;
           const next = s.slice();

@@ -170,6 +170,10 @@ describe('compiled CPUs on threads', () => {
   // Each in both tiers: the exact one, and the bare one wherever no event can fall due (a run
   // with IRQs or migrations stays exact, and says so). Both must end in the same verdict class:
   // exact or losing updates, and the same invariants broken, over runs with different seeds.
+  // percpu-upgrade's no-retry loses only in the one window its upgrade opens at the start of a
+  // run: real threads rarely meet it in 300 ms (the explorer's witness shows it), so a run of it
+  // is held to its guarantees and to the same class in both tiers, not to losing.
+  const ONCE = new Set(['percpu-upgrade']);
   it.each(cases)('$id ($variant) keeps what it guarantees, bare as exact', async (c) => {
     const { id, variant, guaranteed } = c;
     const sc = findScenario(id);
@@ -183,14 +187,18 @@ describe('compiled CPUs on threads', () => {
     let seed = 1;
     const run = (tier: Tier) => () =>
       runFor(id, 2, 300, settings, choices, 'compiled', tier, seed++);
-    const inExact = await eventually(3, run('exact'), (x) => exact || x.lost !== 0n);
+    const inExact = await eventually(
+      3,
+      run('exact'),
+      (x) => exact || ONCE.has(id) || x.lost !== 0n,
+    );
     const inBare = await eventually(5, run('bare'), (x) => classOf(x) === classOf(inExact));
     for (const r of [inExact, inBare]) {
       expect(r.terminal).toBe(true);
       expect(r.adds).toBeGreaterThan(1000);
       expect(r.broken.filter((v) => guaranteed.includes(v))).toEqual([]);
       if (exact) expect(r.lost).toBe(0n);
-      else expect(r.lost).not.toBe(0n);
+      else if (!ONCE.has(id)) expect(r.lost).not.toBe(0n);
     }
     expect(classOf(inBare)).toBe(classOf(inExact));
     expect(inExact.tier).toBe('exact');

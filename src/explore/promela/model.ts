@@ -71,6 +71,10 @@ export function promelaModel(sc: Scenario, params: Params, bounds: Bounds): stri
     throw new PromelaRefusal(
       "memory tso's store buffers are not in the export yet: export with memory sc",
     );
+  if (m.hotplug)
+    throw new PromelaRefusal(
+      'CPU hotplug (offline and online events, the dead callbacks) is not in the export yet',
+    );
   if (setup.endless)
     throw new PromelaRefusal(
       'the tasks loop for ever (a livelock study): the explorer caps their retries to keep the search finite, which the export does not',
