@@ -291,8 +291,14 @@ export function childExprs(e: Expr): readonly Expr[] {
 /** Calls `f` on `e` and every expression inside it, outermost first. */
 export function forEachExpr(e: Expr | null, f: (e: Expr) => void): void {
   if (!e) return;
-  f(e);
-  for (const c of childExprs(e)) forEachExpr(c, f);
+  // A stack of its own, not the call stack's: a sum of thousands of terms is a tree that deep.
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop() as Expr;
+    f(x);
+    const children = childExprs(x);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Expr);
+  }
 }
 
 /**

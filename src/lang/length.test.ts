@@ -59,4 +59,16 @@ describe('a long expression', () => {
     const [a, b, c] = [500, 1_000, 1_500].map((n) => registersOf(longSum(n)));
     expect((c as number) - (b as number)).toBe((b as number) - (a as number));
   });
+
+  it('too deep to compile is reported at its statement, with what to do', () => {
+    // 12,000 terms nest past any test worker's stack; the sum is on line 2, after `r = `.
+    const text = longSum(12_000, '1');
+    expect(text.length).toBeLessThanOrEqual(MAX_SOURCE_CHARS);
+    const r = compileProgram(text);
+    if (r.ok) return; // a stack deep enough to compile it is no failure
+    const [error] = r.errors;
+    expect(error?.message).toMatch(/nests too deeply/);
+    expect(error?.span.start).toBe(text.indexOf('r = 1'));
+    expect(error?.hint).toMatch(/several statements/);
+  });
 });

@@ -96,7 +96,26 @@ export class StmtGen extends ExprGen {
     if (scoped) this.popScope();
   }
 
+  /**
+   * Compiles one statement. An expression nested past the stack (a sum of thousands of terms is
+   * a left-leaning tree that deep) is reported at the statement that holds it, the innermost
+   * one, rather than at the start of the program.
+   */
   statement(s: Stmt): void {
+    try {
+      this.statementOf(s);
+    } catch (e) {
+      if (e instanceof RangeError && /call stack/i.test(e.message))
+        throw new LangFault(
+          s.span,
+          'this statement nests too deeply to compile.',
+          'Split a long expression into several statements (a long sum into partial sums).',
+        );
+      throw e;
+    }
+  }
+
+  private statementOf(s: Stmt): void {
     switch (s.kind) {
       case 'block':
         this.block(s);
