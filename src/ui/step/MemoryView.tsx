@@ -108,6 +108,8 @@ export function MemoryView() {
   const raceRef = useRef<SVGSVGElement>(null);
   const counter = m.layout.counter;
   const cells = counterCells(m);
+  // The global part as drawn: fbc->count, or the tagged word while it is in atomic mode.
+  const shown = cells ? globalPart(m, s, cells.global) : null;
   const pour = pourOf(session, run);
   const counterRef = useRef<SVGSVGElement>(null);
   const seqRef = useRef<SVGSVGElement>(null);
@@ -195,7 +197,7 @@ export function MemoryView() {
               thresholdName={thresholdName}
               slots={perCpuCells(m, s).find((c) => c.name === cells.slots.name)?.values ?? []}
               batch={batch}
-              global={globalPart(m, s, cells.global)}
+              global={shown ?? globalPart(m, s, cells.global)}
               mode={globalModeOf(extents.global, extents.slot, batch)}
               extent={
                 globalModeOf(extents.global, extents.slot, batch) === 'bar'
@@ -211,10 +213,8 @@ export function MemoryView() {
           {/* It may scroll (the caption keeps one height): focusable for the keyboard. */}
           <figcaption id="counter-chart-text" tabIndex={0}>
             {counterText({
-              globalLabel: globalPart(m, s, cells.global).atomic
-                ? `${globalPart(m, s, cells.global).label} (atomic mode)`
-                : globalPart(m, s, cells.global).label,
-              globalValue: globalPart(m, s, cells.global).value,
+              globalLabel: shown?.atomic ? `${shown.label} (atomic mode)` : cells.global.label,
+              globalValue: shown?.value ?? 0,
               pour,
               sweeps,
             })}
