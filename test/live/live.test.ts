@@ -172,7 +172,9 @@ describe('compiled CPUs on threads', () => {
   // exact or losing updates, and the same invariants broken, over runs with different seeds.
   // percpu-upgrade's no-retry loses only in the one window its upgrade opens at the start of a
   // run: real threads rarely meet it in 300 ms (the explorer's witness shows it), so a run of it
-  // is held to its guarantees and to the same class in both tiers, not to losing.
+  // is held to its guarantees only. Either tier may or may not meet the window in a run, so
+  // their classes may differ by that one loss (CI saw the exact tier meet it and five bare runs
+  // miss it).
   const ONCE = new Set(['percpu-upgrade']);
   it.each(cases)('$id ($variant) keeps what it guarantees, bare as exact', async (c) => {
     const { id, variant, guaranteed } = c;
@@ -192,7 +194,11 @@ describe('compiled CPUs on threads', () => {
       run('exact'),
       (x) => exact || ONCE.has(id) || x.lost !== 0n,
     );
-    const inBare = await eventually(5, run('bare'), (x) => classOf(x) === classOf(inExact));
+    const inBare = await eventually(
+      5,
+      run('bare'),
+      (x) => ONCE.has(id) || classOf(x) === classOf(inExact),
+    );
     for (const r of [inExact, inBare]) {
       expect(r.terminal).toBe(true);
       expect(r.adds).toBeGreaterThan(1000);
@@ -200,7 +206,7 @@ describe('compiled CPUs on threads', () => {
       if (exact) expect(r.lost).toBe(0n);
       else if (!ONCE.has(id)) expect(r.lost).not.toBe(0n);
     }
-    expect(classOf(inBare)).toBe(classOf(inExact));
+    if (!ONCE.has(id)) expect(classOf(inBare)).toBe(classOf(inExact));
     expect(inExact.tier).toBe('exact');
     expect(inBare.tier).toBe(irq + mig > 0 ? 'exact' : 'bare');
   });
