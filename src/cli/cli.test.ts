@@ -146,6 +146,16 @@ describe('lab CLI', () => {
     });
   });
 
+  it('replay prints the hotplug masks as CPU sets; --json keeps the number', () => {
+    const text = lab('replay', 'percpu-hotplug-sum', '--witness', 'false-rss-bug').out;
+    expect(text).toContain('reads cpu_online_mask: {0,2}');
+    expect(text).toContain('  online = {0,2}');
+    const doc = labJson('replay', 'percpu-hotplug-sum', '--witness', 'false-rss-bug', '--json') as {
+      final: { observables: Record<string, unknown> };
+    };
+    expect(doc.final.observables.online).toBe(5);
+  });
+
   it('a malformed schedule exits 2 with the position of the bad token (JSON on stderr)', () => {
     const r = lab('replay', 'global-plain', '0 1 q0', '--json');
     expect(r.status).toBe(2);

@@ -48,10 +48,20 @@ export function clausesOf(p: CompiledProgram): ProgramClauses {
       },
     };
   };
+  // The hotplug masks by name (a program with DEADk() declares them): their values are CPU sets.
+  const isMask = (e: Expr): boolean =>
+    p.module.hotplug !== null &&
+    e.kind === 'name' &&
+    (e.name === 'cpu_online_mask' || e.name === 'cpu_dying_mask');
   const location = (e: Expr): LangObservable => {
     const r = readerOf(p, e);
     const text = locationText(p, e);
-    return { name: text, description: `the value of ${text}`, read: (m, s) => scalar(r(m, s)) };
+    return {
+      name: text,
+      description: `the value of ${text}`,
+      read: (m, s) => scalar(r(m, s)),
+      ...(isMask(e) ? { cpuSet: true as const } : {}),
+    };
   };
   const invariants: LangInvariant[] = [];
   let condition: Condition | null = null;
@@ -99,6 +109,7 @@ export function clausesOf(p: CompiledProgram): ProgramClauses {
             name: c.name,
             description: p.source.slice(v.span.start, v.span.end),
             read: (m, s) => scalar(r(m, s)),
+            ...(isMask(v) ? { cpuSet: true as const } : {}),
           },
           c,
         );

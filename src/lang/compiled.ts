@@ -52,6 +52,8 @@ export type ClauseValue = number | bigint | readonly (number | bigint)[] | null;
 export interface LangObservable {
   readonly name: string;
   readonly description: string;
+  /** It reads cpu_online_mask or cpu_dying_mask: people read its value as a set of CPUs. */
+  readonly cpuSet?: true;
   readonly read: (m: Machine, s: Int32Array) => ClauseValue;
 }
 

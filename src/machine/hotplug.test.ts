@@ -17,6 +17,7 @@ import {
 } from './events.ts';
 import { initialState } from './interpreter.ts';
 import { CPU_CUR, CPU_FIELDS } from './machine.ts';
+import { replay } from './replay.ts';
 import { parseSchedule } from './schedule.ts';
 
 const TEXT = (walk: string) => `
@@ -108,6 +109,22 @@ describe('CPU hotplug', () => {
     expect(seen('for_each_online_cpu(cpu)')).toBe(0);
     expect(seen('for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)')).toBe(5);
     expect(seen('for_each_possible_cpu(cpu)')).toBe(5);
+  });
+
+  it('names what a walk reads of a mask as a set of CPUs, and so does an observable of it', () => {
+    const text = `${TEXT('for_each_online_cpu(cpu)')}\nobserve online = cpu_online_mask;\nobserve seen;\n`;
+    const r = compileProgram(text);
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
+    const m = r.program.machine;
+    const { steps, states } = replay(m, parseSchedule('off1 2*3'));
+    // CPU2's walk reads cpu_online_mask after CPU1 left it: CPUs 0 and 2, not "5".
+    expect(steps.map((s) => s.text).find((t) => t.includes('reads cpu_online_mask'))).toMatch(
+      /reads cpu_online_mask: \{0,2\}$/,
+    );
+    const online = r.program.clauses.observables.find((o) => o.name === 'online');
+    expect(online?.cpuSet).toBe(true);
+    expect(online?.read(m, states.at(-1) as Int32Array)).toBe(5);
+    expect(r.program.clauses.observables.find((o) => o.name === 'seen')?.cpuSet).toBeUndefined();
   });
 
   it('writes off and on in schedules', () => {

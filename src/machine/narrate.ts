@@ -10,7 +10,7 @@ import { eventCpu, eventTarget, eventType, Ev } from './events.ts';
 import { pairValue } from './int64.ts';
 import { topContext, type Trace } from './interpreter.ts';
 import { type Instr, Kind, Op } from './isa.ts';
-import { operandAddress, registerValue, valueText } from './read.ts';
+import { cpuSetText, isCpuMask, operandAddress, registerValue, valueText } from './read.ts';
 import { cellAt } from './layout.ts';
 import { count } from './count.ts';
 import { bufferOf, buffered, seenWord } from './tso.ts';
@@ -94,14 +94,9 @@ function regValue(m: Machine, s: Int32Array, ctx: number, r: number): number | b
   return registerValue(m, s, ctx, r);
 }
 
-/** For a read of cpu_online_mask or cpu_dying_mask: the CPUs the mask holds, in words. */
-function maskCpus(m: Machine, addr: number, v: number | bigint): string {
-  const hp = m.hotplug;
-  if (hp === null || (addr !== hp.online && addr !== hp.dying)) return '';
-  const cpus: number[] = [];
-  for (let k = 0; k < m.cpus; k++) if ((Number(v) & (1 << k)) !== 0) cpus.push(k);
-  if (cpus.length === 0) return ' (no CPU)';
-  return ` (CPU${cpus.length > 1 ? 's' : ''} ${cpus.join(', ')})`;
+/** A value read from or written to `addr`: cpu_online_mask and cpu_dying_mask as CPU sets. */
+function cellText(m: Machine, addr: number, v: number | bigint): string {
+  return isCpuMask(m, addr) ? cpuSetText(v) : valueText(m, v);
 }
 
 /** Describes the effect of event `ev`, which took state `before` to `after`. */
@@ -210,7 +205,7 @@ function describeInstruction(
     case Op.Load:
     case Op.Load64:
       v = cellValue(m, before, k, addr);
-      text = `${who} reads ${cell}: ${valueText(m, v)}${maskCpus(m, addr, v)}`;
+      text = `${who} reads ${cell}: ${cellText(m, addr, v)}`;
       break;
     case Op.LoadLo:
     case Op.LoadHi: {
@@ -222,7 +217,7 @@ function describeInstruction(
     case Op.Store:
     case Op.Store64:
       v = cellValue(m, after, k, addr);
-      text = `${who} writes ${cell} = ${valueText(m, v)}`;
+      text = `${who} writes ${cell} = ${cellText(m, addr, v)}`;
       break;
     case Op.StoreLo:
     case Op.StoreHi: {

@@ -4,7 +4,15 @@
 
 import { describe, expect, it } from 'vitest';
 import { abs, thisCpu } from './builder.ts';
-import { MissingCell, readCell, readElement, readPerCpu, readResults, totalTally } from './read.ts';
+import {
+  cpuSetText,
+  MissingCell,
+  readCell,
+  readElement,
+  readPerCpu,
+  readResults,
+  totalTally,
+} from './read.ts';
 import { kit } from './testkit.ts';
 
 const BIG = 2n ** 53n + 1n;
@@ -47,5 +55,17 @@ describe('reading a state by name', () => {
       'this machine has no per-CPU variable named count',
     );
     expect(() => readResults(k.m, k.s, 'sum')).toThrow(MissingCell);
+  });
+});
+
+describe('a cpumask as people read it', () => {
+  it('is the set of CPUs whose bits are set, lowest first', () => {
+    expect(cpuSetText(7)).toBe('{0,1,2}');
+    expect(cpuSetText(5)).toBe('{0,2}');
+    expect(cpuSetText(2)).toBe('{1}');
+    expect(cpuSetText(0)).toBe('{}');
+    // CPU 31's bit makes the 32-bit word negative: still CPU 31, not a sign.
+    expect(cpuSetText(-2147483647)).toBe('{0,31}');
+    expect(cpuSetText(5n)).toBe('{0,2}');
   });
 });

@@ -83,6 +83,24 @@ export function valueText(m: Machine, v: number | bigint): string {
   return p.cpu >= 0 ? `&per_cpu(${p.name}, ${String(p.cpu)})` : `&${p.name}`;
 }
 
+/**
+ * A cpumask as the set of CPUs it holds, `{0,2}` (`{}`: none): cpu_online_mask and
+ * cpu_dying_mask are sets of CPUs, and 5 says CPU 0 and CPU 2 only to someone who decodes bits.
+ * No spaces, so it stays one token in a `name=value` line.
+ */
+export function cpuSetText(mask: number | bigint): string {
+  const bits = Number(mask) >>> 0;
+  const cpus: number[] = [];
+  for (let k = 0; k < 32; k++) if ((bits & (2 ** k)) !== 0) cpus.push(k);
+  return `{${cpus.join(',')}}`;
+}
+
+/** Whether the word at `addr` is cpu_online_mask or cpu_dying_mask (a hotplug machine's masks). */
+export function isCpuMask(m: Machine, addr: number): boolean {
+  const hp = m.hotplug;
+  return hp !== null && (addr === hp.online || addr === hp.dying);
+}
+
 export function nextInstr(m: Machine, s: Int32Array, c: number): Instr | undefined {
   return m.code[c]?.[ctxField(m, s, c, CTX_PC)];
 }

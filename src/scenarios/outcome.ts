@@ -1,6 +1,7 @@
 // Outcomes: a scenario's observables read from a state, and its invariants judged on them.
 
 import type { Machine } from '../machine/machine.ts';
+import { cpuSetText } from '../machine/read.ts';
 import type { Observables, Params, Scenario, Value } from './types.ts';
 
 export interface Violation {
@@ -63,6 +64,25 @@ export function observableText(v: unknown): string {
   if (Array.isArray(v)) return v.map((x: unknown) => observableText(x)).join(',');
   if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'string') return String(v);
   return JSON.stringify(v);
+}
+
+/**
+ * Observables as people read them: a cpumask observable (cpu_online_mask) as its set of CPUs,
+ * `{0,2}`, the rest as they are. For text only: outcomes compare and export the numbers.
+ */
+export function shownObservables(
+  sc: Scenario,
+  p: Params,
+  o: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  const sets = sc.observables(p).filter((x) => x.cpuSet === true);
+  if (sets.length === 0) return o;
+  const out: Record<string, unknown> = { ...o };
+  for (const x of sets) {
+    const v = o[x.name];
+    if (typeof v === 'number' || typeof v === 'bigint') out[x.name] = cpuSetText(v);
+  }
+  return out;
 }
 
 /** A run's observables on one line: `nr=1 exact=2 read=not recorded`. */

@@ -120,6 +120,7 @@ export function textScenario(d: TextScenarioDraft): Scenario {
       name: o.name,
       description: o.description,
       read: (m, s) => o.read(m, s),
+      ...(o.cpuSet ? { cpuSet: o.cpuSet } : {}),
     }));
   // The invariants' list is the sample's; each judges with the program of its own parameters.
   // Judged at every state Explore reaches: the program's invariants by id, looked up once per

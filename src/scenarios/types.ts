@@ -47,6 +47,8 @@ export interface ObservableSpec {
   readonly name: string;
   readonly description: string;
   readonly read: (m: Machine, s: Int32Array, p: Params) => Value;
+  /** A cpumask (cpu_online_mask, cpu_dying_mask): shown as the set of CPUs it holds, `{0,2}`. */
+  readonly cpuSet?: true;
 }
 
 export interface InvariantSpec {

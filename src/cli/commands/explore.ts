@@ -13,7 +13,7 @@ import { violationWithReason } from '../../scenarios/judge.ts';
 import { shownName } from '../../scenarios/program.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { toJson } from '../json.ts';
-import { observablesLine } from '../../scenarios/outcome.ts';
+import { observablesLine, shownObservables } from '../../scenarios/outcome.ts';
 import { AxiomaticRefusal } from '../../axiomatic/check.ts';
 import { type AxiomaticAnswer, axiomaticAnswer } from '../../axiomatic/outcomes.ts';
 import { isAxiomatic } from '../../scenarios/textScenario.ts';
@@ -124,7 +124,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   }
   out.push('');
   for (const o of simplest ? outcomes.filter((x) => x.violations.length > 0) : outcomes) {
-    const obs = observablesLine(o.observables);
+    const obs = observablesLine(shownObservables(sc, params, o.observables));
     const verdict = o.violations.length
       ? `violates ${o.violations.map(violationWithReason).join('; ')}`
       : 'ok';

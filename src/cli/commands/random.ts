@@ -1,7 +1,7 @@
 // `lab random <id> --seed N --runs K`: seeded random schedules within the scenario's explore
 // bounds, grouped by outcome, each with one (the shortest seen) schedule that reproduces it.
 
-import { jsonObservables, observablesLine } from '../../scenarios/outcome.ts';
+import { jsonObservables, observablesLine, shownObservables } from '../../scenarios/outcome.ts';
 import { DEFAULT_MAX_STEPS } from '../../machine/randomRun.ts';
 import { randomOutcomes } from '../randomOutcomes.ts';
 import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
@@ -44,8 +44,8 @@ export function randomCommand(argv: readonly string[]): string {
   };
   if (values.json) return toJson(doc);
   const out = [`${shownName(sc)}: ${runs} random runs, seed ${seed}`];
-  for (const o of doc.outcomes) {
-    const obs = observablesLine(o.observables);
+  for (const o of outcomes) {
+    const obs = observablesLine(shownObservables(sc, params, o.observables));
     const verdict = !o.terminal
       ? 'did not finish'
       : o.violations.length

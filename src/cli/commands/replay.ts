@@ -10,7 +10,7 @@ import {
   ScheduleSyntaxError,
 } from '../../machine/schedule.ts';
 import { judgeRun, violationMoment } from '../../scenarios/judge.ts';
-import { jsonObservables, observableText } from '../../scenarios/outcome.ts';
+import { jsonObservables, observableText, shownObservables } from '../../scenarios/outcome.ts';
 import type { Params } from '../../scenarios/types.ts';
 import { paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
 import { didYouMean } from '../suggest.ts';
@@ -98,7 +98,7 @@ export function replayCommand(argv: readonly string[]): string {
     out.push(`${String(st.step).padStart(4)}  ${st.event.padEnd(7)} ${st.narration}${line}`);
   }
   out.push('', terminal ? 'Final state:' : 'State after the schedule (not finished):');
-  for (const [k, v] of Object.entries(doc.final.observables))
+  for (const [k, v] of Object.entries(shownObservables(sc, params, observables)))
     out.push(`  ${k} = ${observableText(v)}`);
   if (violations.length === 0)
     out.push(terminal ? 'Every invariant holds.' : 'No always-invariant broken so far.');

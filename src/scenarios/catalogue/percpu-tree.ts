@@ -94,6 +94,7 @@ function text(p: Params): string {
   const amounts = listParam(p, 'amounts');
   const adds = listParam(p, 'adds');
   const irq = intParam(p, 'irq');
+  const other = intParam(p, 'other');
   const summer = intParam(p, 'summer');
   if (summer >= cpus) throw new ParamError(`summer must be a CPU below ${cpus} (or −1)`);
   const items = settledItems(shape, start.slice(0, cpus));
@@ -137,6 +138,12 @@ function text(p: Params): string {
   const threads = Array.from({ length: cpus }, (_, k) => task(k)).filter(
     (t): t is string => t !== null,
   );
+  // A second task on CPU0, which runs there when CPU0's task is preempted (pre0): another
+  // task's add, on the same CPU and the same per-CPU word, between the first's add and its carry.
+  if (other !== 0)
+    threads.push(
+      `P${String(cpus)}() on cpu 0\t\t\t/* another task on CPU0: runs when P0 is preempted */\n{\n\tpercpu_counter_tree_add(&t, ${String(other)});\n}`,
+    );
   if (irq !== 0)
     threads.push(
       `IRQ0()\t\t\t\t/* CPU0's interrupt handler adds too */\n{\n\tpercpu_counter_tree_add(&t, ${String(irq)});\n}`,
@@ -226,6 +233,7 @@ const NOTES: Record<Variant, readonly string[]> = {
   ],
   v7: [
     'v7 wraps the add in guard(migrate)(), modelled as preempt_disable()/preempt_enable(): the lab has no migrate_disable(), and both keep the task on its CPU. An IRQ can still come between the per-CPU add and the carry.',
+    'The model is stricter than the kernel here: migrate_disable() leaves the task preemptible, so in the kernel another task on the CPU can run between v7’s per-CPU add and its carry, as in v17’s preempted-in-the-window; the lab’s v7 forbids that preemption.',
   ],
 };
 
@@ -276,6 +284,12 @@ export const percpuTree = textScenario({
     },
     intSpec('irq', 0, [-1_000_000, 1_000_000], "What CPU0's IRQ handler adds (0: no handler)"),
     intSpec(
+      'other',
+      0,
+      [-1_000_000, 1_000_000],
+      "What a second task on CPU0 adds; it runs when CPU0's task is preempted (0: no such task)",
+    ),
+    intSpec(
       'summer',
       -1,
       [-1, 63],
@@ -297,7 +311,7 @@ export const percpuTree = textScenario({
   ],
   underTso:
     'Under memory tso the outcomes are those under sc (a test explores both): the per-CPU add and every carry are LOCKed or %gs:-relative read-modify-writes, and the approximate sum reads one word.',
-  bounds: { irqs: 1, migrations: 1 },
+  bounds: { irqs: 1, preemptions: 1, migrations: 1 },
   guarantees: VARIANT.guarantees({
     v17: ['no-lost-update', 'approx-in-range-at-rest'],
     v7: ['no-lost-update', 'approx-in-range-at-rest'],
@@ -325,6 +339,15 @@ export const percpuTree = textScenario({
         "CPU0's task adds 8 to its word (15) and is interrupted before its carry. The handler adds 8 (23), carries its own crossing (8) to the root and returns; meanwhile the precise sum was 36 against a root of 0. The task then carries its own 8: each context carries only the crossing its own add_return saw.",
       params: { adds: [1], irq: 8 },
       schedule: '0 0 irq0 0*4 0 0',
+      expect: { approx: 16, exact: 36 },
+      violates: ['approx-in-range'],
+    }),
+    VARIANT.witness('v17', {
+      name: 'preempted-in-the-window',
+      description:
+        "CPU0's task P0 adds 8 to its word (7 → 15) and is preempted before its carry: nothing in v17's add keeps preemption off after this_cpu_add_return(). Another task on CPU0, P4, adds 8 to the same word (15 → 23): the precise sum is 36 against a root of 0, outside the range. P4 carries its own crossing (8) to the root and finishes; P0 runs again and carries its 8: root 16, exact 36, inside the range.",
+      params: { adds: [1], other: 8 },
+      schedule: '0 0 pre0 0*6',
       expect: { approx: 16, exact: 36 },
       violates: ['approx-in-range'],
     }),

@@ -6,7 +6,7 @@ import { paramsText } from '../../scenarios/params.ts';
 import { isAxiomatic, memoryOf } from '../../scenarios/textScenario.ts';
 import { violationWithReason } from '../../scenarios/judge.ts';
 import { shownName } from '../../scenarios/program.ts';
-import { observablesLine } from '../../scenarios/outcome.ts';
+import { observablesLine, shownObservables } from '../../scenarios/outcome.ts';
 import type { BoundsJson } from '../../explore/json.ts';
 import type { RunOptions } from '../../store/exploreStore.ts';
 import { MemoryModelField } from '../MemoryModelField.tsx';
@@ -31,8 +31,6 @@ const FIELDS: readonly [keyof BoundsJson, string][] = [
   ['hotplugs', 'CPU hotplug events'],
   ['switches', 'Switches'],
 ];
-
-const describe = observablesLine;
 
 /**
  * An outcome's violations: final ones by id, ones broken on the way with the event, each with
@@ -116,6 +114,9 @@ function MachineExplore({
   const sc = session.scenario;
   const params = paramsText(session.params, sc);
   const key = `${sc.id}?${JSON.stringify(params)}`;
+  // A result is cleared when the scenario or its parameters change: these are the result's.
+  const describe = (o: Readonly<Record<string, unknown>>) =>
+    observablesLine(shownObservables(sc, session.params, o));
 
   // A new scenario or new parameters: the scenario's own bounds, and no stale result. The same
   // ones again (the panel reopened after another): the result stays.

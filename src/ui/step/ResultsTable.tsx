@@ -1,10 +1,12 @@
+import { cpuSetText } from '../../machine/read.ts';
 import { observe } from '../../scenarios/outcome.ts';
 import type { Value } from '../../scenarios/types.ts';
 import { currentState } from '../../store/session.ts';
 import { useStep } from './useStep.ts';
 
-function show(v: Value | undefined): string {
+function show(v: Value | undefined, cpuSet: boolean): string {
   if (v === null || v === undefined) return '—';
+  if (cpuSet && (typeof v === 'number' || typeof v === 'bigint')) return cpuSetText(v);
   if (Array.isArray(v)) return v.map((x: number | bigint) => x.toString()).join(', ');
   return v.toString();
 }
@@ -22,7 +24,7 @@ export function ResultsTable() {
           {scenario.observables(params).map((o) => (
             <tr key={o.name} title={o.description}>
               <th scope="row">{o.name}</th>
-              <td>{show(values[o.name])}</td>
+              <td>{show(values[o.name], o.cpuSet === true)}</td>
             </tr>
           ))}
         </tbody>

@@ -31,6 +31,21 @@ describe('what the Step screen shows', () => {
     expect(cpuViews(m, currentState(flushed))[0]?.buffer).toEqual([]);
   });
 
+  it('the hotplug masks in memory are sets of CPUs, not numbers', () => {
+    const sc = findScenario('percpu-hotplug-sum') as Scenario;
+    const cell = (s: ReturnType<typeof startSession>, name: string) =>
+      globalCells(s.instance.machine, currentState(s)).find((c) => c.name === name)?.value;
+    const start = startSession(sc);
+    expect(cell(start, 'cpu_online_mask')).toBe('{0,1,2}');
+    expect(cell(start, 'cpu_dying_mask')).toBe('{}');
+    // CPU1 goes offline: out of the online mask, in the dying one until its callbacks return.
+    const off = takeEvents(start, [makeEvent(Ev.Offline, 1)]);
+    expect(cell(off, 'cpu_online_mask')).toBe('{0,2}');
+    expect(cell(off, 'cpu_dying_mask')).toBe('{1}');
+    // Other words stay numbers.
+    expect(cell(off, 'fbc.count')).toBe('0');
+  });
+
   it('a pointer in a lane names what it points to, not a number', () => {
     // lazy-nr-files' `local = &__get_cpu_var(nr_files)`: CPU0's element, as C would write it.
     const sc = findScenario('lazy-nr-files') as Scenario;

@@ -19,7 +19,15 @@ import { topContext } from '../../machine/interpreter.ts';
 import type { Instr } from '../../machine/isa.ts';
 import { actorName } from '../../machine/narrate.ts';
 import { cellAt } from '../../machine/layout.ts';
-import { cellValue, pairAt, perCpuValues, registerValue, valueText } from '../../machine/read.ts';
+import {
+  cellValue,
+  cpuSetText,
+  isCpuMask,
+  pairAt,
+  perCpuValues,
+  registerValue,
+  valueText,
+} from '../../machine/read.ts';
 import { bufferOf } from '../../machine/tso.ts';
 import { judgeRun, type RunViolation } from '../../scenarios/judge.ts';
 import type { Session } from '../../store/session.ts';
@@ -149,7 +157,9 @@ export function globalCells(m: Machine, s: Int32Array): CellView[] {
         continue;
       }
     } else {
-      value = valueText(m, s[cell.addr] as number);
+      value = isCpuMask(m, cell.addr)
+        ? cpuSetText(s[cell.addr] as number)
+        : valueText(m, s[cell.addr] as number);
       // A sequence's low bit means "a sum is in flight": say so, not only the number.
       if (m.layout.counter?.sequences.some((q) => q.cell === cell.name && q.kind === 'inflight')) {
         value += (s[cell.addr] as number) & 1 ? ' (odd: sum in flight)' : ' (even)';
