@@ -168,8 +168,11 @@ describe('compiled CPUs on threads', () => {
         }));
   });
   // Each in both tiers: the exact one, and the bare one wherever no event can fall due (a run
-  // with IRQs or migrations stays exact, and says so). Both must end in the same verdict class:
-  // exact or losing updates, and the same invariants broken, over runs with different seeds.
+  // with IRQs or migrations stays exact, and says so). Both must end in the same verdict class,
+  // exact or losing updates, over runs with different seeds, and neither may break what the
+  // variant guarantees. Which other invariants a run breaks depends on how the threads meet:
+  // percpu-sum-fuzzy's retries-bounded broke in one tier's run and not in the other's on a
+  // loaded machine, so those are not compared.
   // percpu-upgrade's no-retry loses only in the one window its upgrade opens at the start of a
   // run: real threads rarely meet it in 300 ms (the explorer's witness shows it), so a run of it
   // is held to its guarantees only. Either tier may or may not meet the window in a run, so
@@ -184,8 +187,7 @@ describe('compiled CPUs on threads', () => {
     const choices: Record<string, ParamValue> = variant === '*' ? {} : { variant };
     const settings = { irqRate: irq, migrationRate: mig, periodUs: 0 };
     const exact = guaranteed.includes('no-lost-update');
-    const classOf = (x: { lost: bigint; broken: string[] }) =>
-      `${x.lost === 0n ? 'exact' : 'lost'}: ${[...new Set(x.broken)].sort().join(', ')}`;
+    const classOf = (x: { lost: bigint }) => (x.lost === 0n ? 'exact' : 'lost');
     let seed = 1;
     const run = (tier: Tier) => () =>
       runFor(id, 2, 300, settings, choices, 'compiled', tier, seed++);
