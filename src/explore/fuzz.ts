@@ -6,7 +6,7 @@
 // model, and explored 200 states (under the default model); it is classed as a program, a positioned error,
 // `other` (an exception escaped, or an error with no place in the text) or `over` (what it
 // compiled to grew past a bound linear in the text: the sign of a cost that is not). Seeded and
-// pure, so a run is repeatable: the test runs a few thousand inputs, `npm run fuzz` more.
+// pure, so a run is repeatable: the test runs a thousand inputs, `npm run fuzz` more.
 
 import { LIMITS } from '../lang/module.ts';
 import { MAX_SOURCE_CHARS } from '../lang/lexer.ts';
@@ -306,27 +306,45 @@ export interface FuzzFigures {
   readonly broken: readonly { readonly text: string; readonly why: string }[];
 }
 
+/** The run's inputs in order, seeded by `seed`: the same seed, the same texts. */
+export function inputs(seeds: readonly string[], seed: number): Generator<string, never> {
+  if (seeds.length === 0) throw new Error('no seed texts to mutate');
+  const pick = generator(seed);
+  return (function* () {
+    for (;;) yield mutant(choose(pick, seeds), pick);
+  })();
+}
+
 /**
- * Classifies `inputs` mutants of the seeds, seeded by `seed`. `each` sees every input (the
- * command line times them); the figures come back whatever happens.
+ * Input `k` (from 0) of the run seeded by `seed`, without classifying the ones before it (making
+ * a mutant is quick; classifying it may not be): how one input of a long run is looked at again.
+ */
+export function inputAt(seeds: readonly string[], seed: number, k: number): string {
+  const texts = inputs(seeds, seed);
+  for (let i = 0; i < k; i++) texts.next();
+  return texts.next().value;
+}
+
+/**
+ * Classifies `count` mutants of the seeds, seeded by `seed`. `each` sees every input and its
+ * index (the command line times them); the figures come back whatever happens.
  */
 export function fuzz(
   seeds: readonly string[],
-  inputs: number,
+  count: number,
   seed: number,
-  each?: (text: string, c: Classified) => void,
+  each?: (text: string, c: Classified, index: number) => void,
 ): FuzzFigures {
-  if (seeds.length === 0) throw new Error('no seed texts to mutate');
-  const pick = generator(seed);
+  const texts = inputs(seeds, seed);
   const counts: Record<Verdict, number> = { program: 0, error: 0, other: 0, over: 0 };
   const broken: { text: string; why: string }[] = [];
-  for (let i = 0; i < inputs; i++) {
-    const text = mutant(choose(pick, seeds), pick);
+  for (let i = 0; i < count; i++) {
+    const text = texts.next().value;
     const c = classify(text);
     counts[c.verdict]++;
     if ((c.verdict === 'other' || c.verdict === 'over') && broken.length < 20)
       broken.push({ text, why: c.why ?? '' });
-    each?.(text, c);
+    each?.(text, c, i);
   }
-  return { inputs, counts, broken };
+  return { inputs: count, counts, broken };
 }

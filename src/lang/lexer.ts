@@ -102,11 +102,20 @@ export function lex(text: string): Token[] {
   // right after `)`, and every brace within it) and not inside parentheses, where `(*p)` is C.
   // The init block `{ … }` and the final clauses take them.
   let parens = 0;
+  // One entry an open brace: is it code? Once one is, every brace inside it is too, so the
+  // stack is falses then trues and its top tells whether any is (a scan would make deep nesting
+  // cost its depth at every brace).
   const braces: boolean[] = [];
-  const inCode = () => parens > 0 || braces.includes(true);
+  const inBody = () => braces.at(-1) === true;
+  const inCode = () => parens > 0 || inBody();
+  // The last token that is not a comment: what a `{` follows (kept, not searched for, so a
+  // brace costs the same however many tokens come before it).
+  let lastCode: Token | undefined;
   const push = (kind: TokenKind, start: number, end: number, value?: bigint) => {
     const t: Token = { kind, text: text.slice(start, end), span: { start, end } };
-    out.push(value === undefined ? t : { ...t, value });
+    const token = value === undefined ? t : { ...t, value };
+    out.push(token);
+    if (kind !== 'comment') lastCode = token;
   };
   // `C name` on the first line that is not blank or a comment.
   let headerAllowed = true;
@@ -231,10 +240,9 @@ export function lex(text: string): Token[] {
     }
     if (p === '(') parens++;
     else if (p === ')' && parens > 0) parens--;
-    else if (p === '{') {
-      const before = out.filter((t) => t.kind !== 'comment').at(-1);
-      braces.push(braces.includes(true) || (before?.kind === 'punct' && before.text === ')'));
-    } else if (p === '}') braces.pop();
+    else if (p === '{')
+      braces.push(inBody() || (lastCode?.kind === 'punct' && lastCode.text === ')'));
+    else if (p === '}') braces.pop();
     i += p.length;
     push('punct', start, i);
   }

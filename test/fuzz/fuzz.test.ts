@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { fuzzSeeds } from './seeds.ts';
-import { classify, fuzz, generator, mutant } from '../../src/explore/fuzz.ts';
+import { classify, fuzz, generator, inputAt, mutant } from '../../src/explore/fuzz.ts';
 
 describe('fuzzing the language', () => {
   it('every input gets a program or a positioned error, within the bound', () => {
@@ -23,6 +23,13 @@ describe('fuzzing the language', () => {
     const b = generator(5);
     const seed = 'int x;\nP0() { x = 1; }\n';
     expect(mutant(seed, a)).toBe(mutant(seed, b));
+    // One input of a run is made again without classifying those before it.
+    const seeds = fuzzSeeds();
+    const seen: string[] = [];
+    fuzz(seeds, 4, 7, (text, _c, index) => (seen[index] = text));
+    expect(seen).toHaveLength(4);
+    expect(inputAt(seeds, 7, 3)).toBe(seen[3]);
+    expect(inputAt(seeds, 7, 0)).toBe(seen[0]);
   });
 
   it('tells an escape and a cost past the bound from an error', () => {
