@@ -6,7 +6,7 @@
 // model, and explored 200 states (under the default model); it is classed as a program, a positioned error,
 // `other` (an exception escaped, or an error with no place in the text) or `over` (what it
 // compiled to grew past a bound linear in the text: the sign of a cost that is not). Seeded and
-// pure, so a run is repeatable: the test runs a thousand inputs, `npm run fuzz` more.
+// pure, so a run is repeatable: the test runs three thousand inputs, `npm run fuzz` more.
 
 import { LIMITS } from '../lang/module.ts';
 import { MAX_SOURCE_CHARS } from '../lang/lexer.ts';
