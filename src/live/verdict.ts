@@ -153,5 +153,5 @@ export function hotplugSentence(events: number, offline: readonly number[]): str
     offline.length === 0
       ? 'every CPU is online now'
       : `${offline.map((k) => `CPU${String(k)}`).join(', ')} offline now`;
-  return `${count(events)} CPU hotplug ${events === 1 ? 'event' : 'events'} (offlines and onlines), ${now}. A sum() breaks only if it runs between an offline and the fold in the dead callbacks, a window of a few microseconds: a run that breaks nothing has not shown that nothing can (Explore checks every order).`;
+  return `${count(events)} CPU hotplug ${events === 1 ? 'event' : 'events'} (offlines and onlines), ${now}. A sum() breaks only if it runs between an offline and the fold in its dead callbacks: a run that breaks nothing has not shown that nothing can (Explore checks every order).`;
 }

@@ -19,6 +19,9 @@ import { parseSchedule } from '../../machine/schedule.ts';
 import { liveMachine } from '../job.ts';
 import { liveParams } from '../liveParams.ts';
 import { allocateLive, C_HOTPLUG, K_INBOX, type LiveMemory } from '../memory.ts';
+import { xoroshiro128plus } from 'pure-rand';
+import { applySettings, noInterference } from '../control.ts';
+import { Requests } from './requests.ts';
 import { adoptDead, hotplugCount, inFlightTo, releaseHotplug, takeHotplug } from './hotplug.ts';
 
 function hotplugSum(variant: string): { m: Machine; mem: LiveMemory } {
@@ -100,5 +103,24 @@ describe('live CPU hotplug', () => {
     expect(dying(m, mem.state, 1)).toBe(false);
     expect(online(m, mem.state, 1)).toBe(false);
     expect(mem.words[C_HOTPLUG]).toBe(0);
+  });
+
+  it('the hotplug rate reaches only CPUs with dead callbacks: the others stay quiet (bare)', () => {
+    const { mem } = hotplugSum('online-only');
+    applySettings(mem, { ...noInterference, hotplugRate: 1000 });
+    const rng = xoroshiro128plus(1);
+    const cpu1 = new Requests(mem, mem.cpuLine(1), rng, true);
+    const cpu2 = new Requests(mem, mem.cpuLine(2), rng, false);
+    cpu1.poll(0);
+    cpu2.poll(0);
+    expect(cpu1.quiet).toBe(false);
+    expect(cpu2.quiet).toBe(true);
+    // A second later hundreds fell due; they count once, not as a burst to take later.
+    cpu1.poll(1000);
+    cpu2.poll(1000);
+    expect(cpu1.hotplugs).toBe(1);
+    expect(cpu2.hotplugs).toBe(0);
+    cpu1.clear();
+    expect(cpu1.hotplugs).toBe(0);
   });
 });
