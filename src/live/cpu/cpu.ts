@@ -414,7 +414,15 @@ class LiveCpu {
     const { m, s, k } = this;
     const r = this.requests;
     const cur = s[this.b + CPU_CUR] as number;
-    if (cur >= 0 && this.dead[cur] !== true && !online(m, s, k) && notPreemptible(m, s, k) === '')
+    // Not once stopping: this CPU has said it starts no more migrations (it then finishes the
+    // operation here, the one moment a task runs on an offline CPU).
+    if (
+      !this.stopping &&
+      cur >= 0 &&
+      this.dead[cur] !== true &&
+      !online(m, s, k) &&
+      notPreemptible(m, s, k) === ''
+    )
       this.migrate(controlCpu(m, s, k));
     if (r.hotplugs === 0) return;
     if (m.deadCtx[k] === -1) {
