@@ -273,3 +273,20 @@ test('after Stop the per-CPU rate bars show the run averages of the Per CPU tabl
   }
   expect(bars).toBe(`Average operations per second: ${rates.join(', ')}`);
 });
+
+test('percpu-hotplug-sum runs free: CPU1 goes offline and online, counted @timing', async ({
+  page,
+}) => {
+  const live = new LivePage(page);
+  await live.open('#/live/percpu-hotplug-sum?variant=online-or-dying&period=0');
+  // The hotplug rate is offered for a program with dead callbacks, with a default that acts.
+  const rate = page.getByRole('spinbutton', { name: /CPU hotplug events per second/ });
+  await expect(rate).toBeVisible();
+  expect(Number(await rate.inputValue())).toBeGreaterThan(0);
+  await live.runFor(1000);
+  expect(await live.total('CPU hotplug events')).toBeGreaterThan(0);
+  await expect(page.getByText(/CPU hotplug events? \(offlines and onlines\)/)).toBeVisible();
+  // The fix: whichever of the sum and the fold takes fbc->lock first, the sum is 0.
+  await expect(live.verdict('sum-within-window')).toContainText('Holds');
+  await expect(live.verdict('rss-never-negative')).toContainText('Holds');
+});

@@ -8,6 +8,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { labBundle } from '../../test/labBundle.ts';
+import { DEFAULT_HOTPLUG_RATE } from '../live/control.ts';
 import { defaultCpus } from '../live/specs.ts';
 import { catalogue } from '../scenarios/index.ts';
 
@@ -324,6 +325,26 @@ describe('lab CLI', () => {
     );
     const doc = labJson(...args, '--seconds', '0.2', '--json') as { judgedOnlyAtRest: string[] };
     expect(doc.judgedOnlyAtRest).toEqual(['slot-below-batch']);
+  });
+
+  it('live runs CPU hotplug free: CPU1 goes offline at the default rate, and the report counts it', () => {
+    const args = ['live', 'percpu-hotplug-sum', '--set', 'variant=online-or-dying'];
+    const doc = labJson(...args, '--seconds', '0.3', '--period-us', '0', '--json') as {
+      cpus: number;
+      settings: { hotplugRate: number };
+      hotplugs: number;
+      terminal: boolean;
+      violations: unknown[];
+    };
+    expect(doc.cpus).toBe(3);
+    expect(doc.settings.hotplugRate).toBe(DEFAULT_HOTPLUG_RATE);
+    expect(doc.hotplugs).toBeGreaterThan(0);
+    expect(doc.terminal).toBe(true);
+    expect(doc.violations).toEqual([]);
+    // With the rate at 0 no CPU goes offline, and the report says so.
+    const none = lab(...args, '--seconds', '0.2', '--hotplug-rate', '0');
+    expect(none.status, none.err).toBe(0);
+    expect(none.out).toMatch(/No CPU hotplug event was taken/);
   });
 
   it('live without --cpus runs as many CPUs as the page would: at least two, so a race can happen', () => {

@@ -28,7 +28,8 @@ Usage: npm run lab -- <command> [options]
                [--switches N]
                                          every interleaving within bounds, shortest witnesses
   live <id> [--seconds S] [--cpus K] [--irq-rate N] [--nmi-rate N] [--migration-rate N]
-            [--period-us N] [--seed N]   race real threads on shared memory; verdict at rest
+            [--hotplug-rate N] [--period-us N] [--seed N]
+                                         race real threads on shared memory; verdict at rest
   live <id> --witness <name> | --schedule "<s>" | --all-witnesses
                                          lockstep replay on threads, compared with the model
   bench [--scenarios a,b] [--cpus 1,2,4] [--layout padded|packed|both] [--summer none|busy|<µs>]

@@ -28,6 +28,11 @@ export interface LiveSettings {
   readonly migrationRate: number;
   /** Microseconds a summer (or reader) waits between calls. */
   readonly periodUs: number;
+  /**
+   * CPU hotplug events per second on each CPU that has dead callbacks (a `DEADk()`), in a
+   * program with hotplug: each takes the CPU offline, or back online if it is offline.
+   */
+  readonly hotplugRate: number;
 }
 
 export const noInterference: LiveSettings = {
@@ -35,7 +40,18 @@ export const noInterference: LiveSettings = {
   nmiRate: 0,
   migrationRate: 0,
   periodUs: 0,
+  hotplugRate: 0,
 };
+
+/** The most hotplug events a second a CPU takes (an offline costs a worker's wake-up). */
+export const MAX_HOTPLUG_RATE = 10_000;
+
+/**
+ * The page's and the CLI's hotplug rate for a program with CPU hotplug: a hundred events a second
+ * (fifty offlines), each a window a sum() may fall into, while the CPUs spend their time on the
+ * program. It acts only on CPUs with dead callbacks.
+ */
+export const DEFAULT_HOTPLUG_RATE = 100;
 
 /** Writes the settings; running CPUs pick them up at their next poll. */
 export function applySettings(mem: LiveMemory, s: LiveSettings, seed?: number): void {
@@ -44,6 +60,7 @@ export function applySettings(mem: LiveMemory, s: LiveSettings, seed?: number): 
   Atomics.store(w, at + RATE_WORD.irq, clampRate(s.irqRate));
   Atomics.store(w, at + RATE_WORD.nmi, clampRate(s.nmiRate));
   Atomics.store(w, at + RATE_WORD.migration, clampRate(s.migrationRate));
+  Atomics.store(w, at + RATE_WORD.hotplug, Math.min(MAX_HOTPLUG_RATE, clampRate(s.hotplugRate)));
   Atomics.store(w, at + S_PERIOD_US, Math.max(0, Math.min(10_000_000, Math.round(s.periodUs))));
   if (seed !== undefined) Atomics.store(w, at + S_SEED, seed | 0);
 }

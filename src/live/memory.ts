@@ -31,6 +31,12 @@ export const C_EXITED = 4; // workers that have stopped
 export const C_FAULT = 5; // 1 + the CPU whose worker failed first, or 0
 export const C_TURN = 6; // lockstep: the CPU whose turn it is (TURN_NONE: the page's)
 export const C_EVENT = 7; // lockstep: the event the CPU must apply
+/**
+ * CPU hotplug's lock (the kernel's cpu_hotplug_lock): 1 + the CPU whose offline or online is in
+ * progress, or 0. An offline holds it until its dead callbacks return, so, as in the model,
+ * hotplug runs one CPU at a time (cpu/hotplug.ts).
+ */
+export const C_HOTPLUG = 8;
 
 export const TURN_NONE = -1;
 export const TURN_END = -2;
@@ -42,6 +48,7 @@ export const S_MIG_RATE = 2; // migrations per second per CPU
 export const S_PERIOD_US = 3; // a summer or reader waits this long between calls
 export const S_SEED = 4; // seed of the workers' random choices
 export const S_DUTY = 5; // percent of the time each CPU may run (0 or 100: all of it)
+export const S_HOTPLUG_RATE = 6; // hotplug events per second per CPU with dead callbacks
 
 /** Per-CPU control words. */
 export const K_IRQ_REQ = 0; // IRQs the page asked for (a count; the worker remembers how many it took)
@@ -51,7 +58,12 @@ export const K_MIG_REQ = 3; // migrations the page asked for
 
 /** Where the page asks for each kind of event: its per-CPU request word and its rate setting. */
 export const REQUEST_WORD = { irq: K_IRQ_REQ, nmi: K_NMI_REQ, migration: K_MIG_REQ } as const;
-export const RATE_WORD = { irq: S_IRQ_RATE, nmi: S_NMI_RATE, migration: S_MIG_RATE } as const;
+export const RATE_WORD = {
+  irq: S_IRQ_RATE,
+  nmi: S_NMI_RATE,
+  migration: S_MIG_RATE,
+  hotplug: S_HOTPLUG_RATE,
+} as const;
 
 /** Per-CPU statistics: the Float64 slots of the CPU's stats line, by name (like Note). */
 export const Stat = {
@@ -108,6 +120,12 @@ export const Note = {
   Adopted: 7,
   /** A sum() returned a value outside the exact totals while it ran. */
   BadSum: 8,
+  /** This CPU went offline (its dead callbacks start on another CPU). */
+  Offline: 9,
+  /** This CPU came back online. */
+  Online: 10,
+  /** This CPU ran another CPU's dead callbacks to the end: that CPU is dead. */
+  DeadDone: 11,
 } as const;
 
 /** What a run's shared memory is made of: a shared WebAssembly memory, or a bare buffer. */

@@ -3,6 +3,7 @@
 // samples by hand.
 
 import { cpuBase, ctxBase, CPU_IRQS, CPU_NMIS, CTX_DONE, CTX_RETRIES } from '../machine/machine.ts';
+import { online } from '../machine/events.ts';
 import { Kind, Op } from '../machine/isa.ts';
 import type { Machine } from '../machine/machine.ts';
 import { readPerCpu, readResults, totalTally } from '../machine/read.ts';
@@ -90,6 +91,13 @@ export interface LiveReading {
   } | null;
   /** The latest finished sum(): its value and how far it lies outside its window. */
   readonly sum: { readonly value: number | bigint; readonly error: number } | null;
+  /**
+   * CPU hotplug events taken (offlines and onlines, the model's count in memory), or null on a
+   * machine without hotplug.
+   */
+  readonly hotplugs: number | null;
+  /** The CPUs offline in this copy (on a machine with hotplug; else none). */
+  readonly offline: readonly number[];
 }
 
 function cpuReading(m: Machine, sample: Sample, k: number): CpuReading {
@@ -264,5 +272,7 @@ export function readSample(
     lost: minus(exact, value),
     read,
     sum,
+    hotplugs: m.hotplug === null ? null : (s[m.hotplug.count] as number),
+    offline: cpus.map((_, k) => k).filter((k) => !online(m, s, k)),
   };
 }

@@ -27,6 +27,8 @@ export interface LiveSpec {
   readonly controls: readonly string[];
   /** The number of CPUs is fixed by the scenario (e.g. one CPU and its IRQ). */
   readonly fixedCpus: number | null;
+  /** The program has CPU hotplug (DEADk() callbacks): the hotplug rate applies to it. */
+  readonly hotplug?: boolean;
 }
 
 /** Every percpu_counter variant: the last CPU sums (with 2 CPUs or more), the others add. */
@@ -121,6 +123,17 @@ export const liveSpecs: readonly LiveSpec[] = [
     controls: ['variant'],
     fixedCpus: 2,
   },
+  // check_mm()'s sum repeats on CPU2 while CPU1 goes offline and comes back at the hotplug rate;
+  // its dead callbacks fold its slot on CPU0. The counter never changes: every sum should be 0.
+  {
+    id: 'percpu-hotplug-sum',
+    operation: '__percpu_counter_sum while CPU1 goes offline and online',
+    loop: () => ({}),
+    hasSummer: true,
+    controls: ['variant', 'mapped'],
+    fixedCpus: 3,
+    hotplug: true,
+  },
 ];
 
 export function liveSpecOf(id: string): LiveSpec | undefined {
@@ -137,10 +150,8 @@ export function whyNotLive(program: CompiledProgram): string | null {
   // Live repeats each thread: one that loops forever never ends an operation, nor stops.
   if (program.machine.code.some((c) => c.some((i) => i.op === Op.Pause)))
     return 'a thread loops forever: Live repeats each thread, so each must end.';
-  // The compiled CPUs run their threads free, and none of them goes offline: the dead callbacks
-  // would never run. A schedule with offN replays on the workers in lockstep (the model's apply).
-  if (program.machine.hotplug !== null)
-    return 'Live runs the threads free on real cores, and no core goes offline there: CPU hotplug (DEADk() callbacks) runs in Step and Explore, and in a lockstep replay of a schedule (lab live --schedule).';
+  // CPU hotplug runs free too: a CPU with dead callbacks goes offline at the hotplug rate, once
+  // it has no task left (live/cpu/hotplug.ts).
   return null;
 }
 
@@ -160,6 +171,7 @@ function programSpec(): LiveSpec | undefined {
     hasSummer: counter.summers.length > 0,
     controls: [],
     fixedCpus: program.machine.cpus,
+    hotplug: program.machine.hotplug !== null,
   };
 }
 

@@ -141,3 +141,17 @@ export function tierWords(tier: LiveReading['tier']): string {
       return 'no tier yet';
   }
 }
+
+/**
+ * What CPU hotplug did in a free run, in words (the page and the CLI say the same): how many
+ * events, which CPUs are offline, and what a run that breaks nothing does not show.
+ */
+export function hotplugSentence(events: number, offline: readonly number[]): string {
+  if (events === 0)
+    return 'No CPU hotplug event was taken (the hotplug rate is 0, or no CPU with dead callbacks was ever idle): no offline window opened.';
+  const now =
+    offline.length === 0
+      ? 'every CPU is online now'
+      : `${offline.map((k) => `CPU${String(k)}`).join(', ')} offline now`;
+  return `${count(events)} CPU hotplug ${events === 1 ? 'event' : 'events'} (offlines and onlines), ${now}. A sum() breaks only if it runs between an offline and the fold in its dead callbacks: a run that breaks nothing has not shown that nothing can (Explore checks every order).`;
+}

@@ -479,12 +479,9 @@ export function apply(
     case Ev.Offline:
       offline(m, s, k);
       return;
-    case Ev.Online: {
-      const hp = m.hotplug as NonNullable<Machine['hotplug']>;
-      s[hp.online] = (s[hp.online] as number) | (1 << k);
-      s[hp.count] = (s[hp.count] as number) + 1;
+    case Ev.Online:
+      markOnline(m, s, k);
       return;
-    }
     case Ev.Migrate: {
       // The migrated task's stores reach memory before it runs elsewhere.
       if (m.tso) switchBarrier(m, s, k, trace);
@@ -508,31 +505,66 @@ export function apply(
  * from cpu_online_mask; its dead callbacks are started as a task on the control CPU. When they
  * return, the CPU is dead and leaves cpu_dying_mask (interpreter.ts, finish). Until then the
  * callbacks are steps of the control CPU like any task's: a sum can run between the two.
+ *
+ * Live CPUs take the same steps from two threads (live/cpu/cpu.ts): CPU k's worker runs
+ * `markOffline` and `startDead`, and hands the callbacks to the control CPU's worker, which runs
+ * `queueDead` when it adopts them. Here one thread runs all three.
  */
 function offline(m: Machine, s: Int32Array, k: number): void {
-  const hp = m.hotplug as NonNullable<Machine['hotplug']>;
-  s[hp.dying] = (s[hp.dying] as number) | (1 << k);
-  s[hp.online] = (s[hp.online] as number) & ~(1 << k);
-  s[hp.count] = (s[hp.count] as number) + 1;
-  const t = m.deadCtx[k] as number;
+  markOffline(m, s, k);
   const j = controlCpu(m, s, k);
+  const t = startDead(m, s, k);
+  s[m.ctxOff + t * m.ctxStride + CTX_CPU] = j;
+  queueDead(m, s, j, t);
+}
+
+/**
+ * The masks' part of `offline k`: dying first, then out of the online mask, and the event
+ * counted. Atomic read-modify-writes: on live CPUs the masks are shared words that every sum()
+ * reads while they change (on a plain state they cost the same as plain stores).
+ */
+export function markOffline(m: Machine, s: Int32Array, k: number): void {
+  const hp = m.hotplug as NonNullable<Machine['hotplug']>;
+  Atomics.or(s, hp.dying, 1 << k);
+  Atomics.and(s, hp.online, ~(1 << k));
+  Atomics.add(s, hp.count, 1);
+}
+
+/** `online k`: back in cpu_online_mask, and the event counted. */
+export function markOnline(m: Machine, s: Int32Array, k: number): void {
+  const hp = m.hotplug as NonNullable<Machine['hotplug']>;
+  Atomics.or(s, hp.online, 1 << k);
+  Atomics.add(s, hp.count, 1);
+}
+
+/**
+ * A fresh invocation of CPU k's dead callbacks (pc 0 and clean registers, as a handler's; the
+ * tally keeps accumulating); returns their context. The caller says on which CPU they run.
+ */
+export function startDead(m: Machine, s: Int32Array, k: number): number {
+  const t = m.deadCtx[k] as number;
   const cb = m.ctxOff + t * m.ctxStride;
-  // A fresh invocation: pc 0 and clean registers, as a handler's; the tally keeps accumulating.
   s.fill(0, cb + CTX_REGS, cb + m.ctxStride);
-  s[cb + CTX_CPU] = j;
   s[cb + CTX_DONE] = 0;
-  const pc = runLocals(m, s, cb, m.code[t] as readonly Instr[], 0, null);
-  s[cb + CTX_PC] = pc;
+  s[cb + CTX_PC] = runLocals(m, s, cb, m.code[t] as readonly Instr[], 0, null);
+  return t;
+}
+
+/**
+ * Puts dead callbacks `t` on CPU j's runqueue. Callbacks with no visible step return at once
+ * (their CPU is idle or runs another task): the CPU is dead and leaves cpu_dying_mask.
+ */
+export function queueDead(m: Machine, s: Int32Array, j: number, t: number): void {
   const bj = m.cpuOff + j * CPU_FIELDS;
   s[bj + CPU_TASKS] = (s[bj + CPU_TASKS] as number) + 1;
   if (s[bj + CPU_CUR] === -1) s[bj + CPU_CUR] = t;
-  // Callbacks with no visible step return at once (their CPU is idle or runs another task).
-  if (pc >= (m.code[t] as readonly Instr[]).length) {
-    s[cb + CTX_DONE] = 1;
-    s[bj + CPU_TASKS] = (s[bj + CPU_TASKS] as number) - 1;
-    if (s[bj + CPU_CUR] === t) s[bj + CPU_CUR] = -1;
-    s[hp.dying] = (s[hp.dying] as number) & ~(1 << k);
-  }
+  const cb = m.ctxOff + t * m.ctxStride;
+  if ((s[cb + CTX_PC] as number) < (m.code[t] as readonly Instr[]).length) return;
+  s[cb + CTX_DONE] = 1;
+  s[bj + CPU_TASKS] = (s[bj + CPU_TASKS] as number) - 1;
+  if (s[bj + CPU_CUR] === t) s[bj + CPU_CUR] = -1;
+  const hp = m.hotplug as NonNullable<Machine['hotplug']>;
+  Atomics.and(s, hp.dying, ~(1 << (m.ctxHome[t] as number)));
 }
 
 /**

@@ -139,11 +139,11 @@ describe('CPU hotplug', () => {
     if (!r.ok) expect(r.errors[0]?.message).toMatch(/CPU hotplug/);
   });
 
-  it('Live refuses to run a hotplug program free, and says where it runs', () => {
+  it('Live runs a hotplug program free: CPU hotplug is no reason to refuse it', () => {
     const r = compileProgram(
       '#define NR_CPUS 2\nint x;\nvoid add(void) { x = x + 1; }\nP0() { add(); }\nDEAD1() { x = 0; }\ncounter { count x; add add; }',
     );
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
-    expect(whyNotLive(r.program)).toMatch(/no core goes offline.*Step and Explore.*lockstep/);
+    expect(whyNotLive(r.program)).toBeNull();
   });
 });

@@ -724,10 +724,9 @@ export function finish(m: Machine, s: Int32Array, k: number, ctx: number): void 
     }
     s[m.ctxOff + ctx * m.ctxStride + CTX_DONE] = 1;
     // The last step of the offline: the callbacks returned, the CPU is dead, no longer dying.
-    if (kind === CtxKind.Dead && m.hotplug) {
-      const at = m.hotplug.dying;
-      s[at] = (s[at] as number) & ~(1 << (m.ctxHome[ctx] as number));
-    }
+    // Atomic: on live CPUs the mask is a shared word other CPUs' sums read (events.ts).
+    if (kind === CtxKind.Dead && m.hotplug)
+      Atomics.and(s, m.hotplug.dying, ~(1 << (m.ctxHome[ctx] as number)));
     s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) - 1;
     s[b + CPU_CUR] = s[b + CPU_TASKS] === 0 ? -1 : nextReady(m, s, k, ctx);
     return;

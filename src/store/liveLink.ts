@@ -36,6 +36,7 @@ const SETTING_KEYS: Readonly<Record<string, keyof LiveSettings>> = {
   nmi: 'nmiRate',
   mig: 'migrationRate',
   period: 'periodUs',
+  hotplug: 'hotplugRate',
 };
 
 /** A link that opens nothing but the default set-up. */

@@ -10,6 +10,7 @@ import {
   type LiveSettings,
   raise,
   type RaiseWhat,
+  DEFAULT_HOTPLUG_RATE,
 } from '../live/control.ts';
 import type { EngineKind } from '../live/engine/engine.ts';
 import type { LockstepReport } from '../live/lockstep.ts';
@@ -139,6 +140,8 @@ export const defaultSettings: LiveSettings = {
   nmiRate: 0,
   migrationRate: 0,
   periodUs: 1000,
+  // Acts only on CPUs with dead callbacks (a program with CPU hotplug): a few offlines a second.
+  hotplugRate: DEFAULT_HOTPLUG_RATE,
 };
 
 /** The parameters a run would use, or the reason they cannot. */

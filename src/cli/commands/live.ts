@@ -3,7 +3,7 @@
 // --all-witnesses: lockstep replay on the threads, compared word by word with the model.
 
 import { availableParallelism } from 'node:os';
-import { noInterference } from '../../live/control.ts';
+import { DEFAULT_HOTPLUG_RATE, MAX_HOTPLUG_RATE, noInterference } from '../../live/control.ts';
 import { formatRate } from '../../live/format.ts';
 import { liveParams } from '../../live/liveParams.ts';
 import { defaultCpus, liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../../live/specs.ts';
@@ -24,6 +24,7 @@ import { TIERS, type Tier } from '../../live/wasm/codegen.ts';
 import { STOP_TIMEOUT_MS } from '../../live/run.ts';
 import {
   atRestSentence,
+  hotplugSentence,
   judgedOnlyAtRest,
   lostSentence,
   spinSentence,
@@ -63,6 +64,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
       'nmi-rate': { type: 'string' },
       'migration-rate': { type: 'string' },
       'period-us': { type: 'string' },
+      'hotplug-rate': { type: 'string' },
       seed: { type: 'string' },
       witness: { type: 'string' },
       schedule: { type: 'string' },
@@ -113,6 +115,13 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     nmiRate: intOption('nmi-rate', values['nmi-rate'], 0, 1_000_000),
     migrationRate: intOption('migration-rate', values['migration-rate'], 0, 1_000_000),
     periodUs: intOption('period-us', values['period-us'], 1000, 10_000_000),
+    // The page's default for a program with hotplug (it acts only on CPUs with dead callbacks).
+    hotplugRate: intOption(
+      'hotplug-rate',
+      values['hotplug-rate'],
+      spec.hotplug === true ? DEFAULT_HOTPLUG_RATE : 0,
+      MAX_HOTPLUG_RATE,
+    ),
   };
   const seed = intOption('seed', values.seed, 1, 2 ** 31 - 1);
   const engine = engineOption(values.engine);
@@ -150,6 +159,8 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     sum: r.sum,
     retries: r.retries,
     maxRetriesPerCall: r.maxRetriesPerCall,
+    hotplugs: r.hotplugs,
+    offline: r.offline,
     observables: jsonObservables(r.observables),
     violations: verdict.violations,
     judgedOnlyAtRest: judgedOnlyAtRest(sc),
@@ -177,6 +188,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   out.push(
     `  folds ${num(r.total.folds)}, sequence bumps ${num(r.total.bumps)}, sum retries ${num(r.retries)} (at most ${num(r.maxRetriesPerCall)} in one call), IRQs ${num(r.total.irqs)}, migrations ${num(r.total.migrations)}`,
   );
+  if (r.hotplugs !== null) out.push(`  ${hotplugSentence(r.hotplugs, r.offline)}`);
   if (r.read)
     out.push(
       `  read() ${num(r.read.value)}: error ${num(r.read.error)}, band ±${num(r.read.bound)}`,

@@ -14,6 +14,12 @@
 // over, after the summer period for observing tasks; its tally keeps growing, so the exact total
 // is known.
 //
+// CPU hotplug (a program with DEADk() callbacks, at the hotplug rate): a CPU with dead callbacks
+// goes offline at a boundary of its loop when the model allows it (no task left on it), and comes
+// back online at its next hotplug event; its callbacks run on the control CPU (hotplug.ts). An
+// offline CPU runs nothing: a task that reaches it anyway (a migration already in flight) is
+// passed on to an online CPU, as the kernel migrates tasks off a CPU going down.
+//
 // The bare tier: while nothing is asked of this CPU and no rate is set, no event can fall due, so
 // a compiled CPU runs its task bare (wasm/codegen.ts): bursts of whole operations, no step
 // budget, the tally kept in a register until the burst ends. The first request or rate switches
@@ -32,6 +38,7 @@ import {
   CTX_CPU,
   CTX_DONE,
   CTX_RETRIES,
+  CtxKind,
   type Machine,
 } from '../../machine/machine.ts';
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
@@ -39,7 +46,15 @@ import type { CallChecks } from '../calls.ts';
 import { chooseEngines } from '../engine/choose.ts';
 import { tallyOf } from '../../machine/isa.ts';
 import { type Engine, type EngineKind, restartTask } from '../engine/engine.ts';
-import { apply, Ev, makeEvent, notPreemptible, whyIllegal } from '../../machine/events.ts';
+import {
+  apply,
+  controlCpu,
+  Ev,
+  makeEvent,
+  notPreemptible,
+  online,
+  whyIllegal,
+} from '../../machine/events.ts';
 import { nextReady, topContext } from '../../machine/interpreter.ts';
 import {
   C_EXITED,
@@ -57,13 +72,11 @@ import {
   S_SEED,
 } from '../memory.ts';
 import { resultSlots, type Tier } from '../wasm/codegen.ts';
+import { adoptDead, handOver, inFlightTo, releaseHotplug, takeHotplug } from './hotplug.ts';
 import { Requests } from './requests.ts';
 import { CpuStats } from './stats.ts';
 
-/** A task's CPU field while it travels to CPU j: never a CPU number, so nobody runs it. */
-export function inFlightTo(j: number): number {
-  return -2 - j;
-}
+export { inFlightTo } from './hotplug.ts';
 
 /**
  * Steps per burst: a random number in [min, min + spread). Each burst ends with a look at the
@@ -108,9 +121,14 @@ export interface CpuOptions {
   readonly tier?: Tier;
 }
 
-/** What a task does: observing tasks (sum, read) wait the summer period between calls. */
+/**
+ * What a task does: observing tasks (sum, read) wait the summer period between calls. Dead
+ * callbacks are neither: they run once per offline and never repeat.
+ */
 function observers(m: Machine): boolean[] {
-  return m.programs.slice(0, m.tasks).map((p) => !p.instrs.some((i) => tallyOf(i) !== 0));
+  return m.programs
+    .slice(0, m.tasks)
+    .map((p, t) => m.ctxKind[t] === CtxKind.Task && !p.instrs.some((i) => tallyOf(i) !== 0));
 }
 
 /**
@@ -156,6 +174,8 @@ class LiveCpu {
   private bareOps = BARE_OPS.first;
   private readonly burst: { min: number; spread: number };
   private readonly observer: boolean[];
+  /** Per task: dead callbacks (CtxKind.Dead), which run once per offline, in the exact tier. */
+  private readonly dead: boolean[];
   private readonly slots: number[][];
   private readonly checks: CallChecks;
   private readonly rng: ReturnType<typeof xoroshiro128plus>;
@@ -188,10 +208,11 @@ class LiveCpu {
     this.bare = engines.bare;
     this.burst = BURST[this.engine.kind];
     this.observer = observers(m);
+    this.dead = Array.from({ length: m.tasks }, (_, t) => m.ctxKind[t] === CtxKind.Dead);
     this.slots = m.code.slice(0, m.tasks).map((code) => resultSlots(m, code));
     this.checks = options.checks ?? [];
     this.rng = xoroshiro128plus(((this.w[mem.settings + S_SEED] as number) ^ (k * 0x9e3779b9)) | 0);
-    this.requests = new Requests(mem, this.line, this.rng);
+    this.requests = new Requests(mem, this.line, this.rng, m.deadCtx[k] !== -1);
     this.stats = new CpuStats(mem, k, this.engine.counters, this.engine.kind);
   }
 
@@ -220,9 +241,9 @@ class LiveCpu {
       const cb = ctxBase(m, top);
       const retries = s[cb + CTX_RETRIES] as number;
       // An adder alone on its CPU restarts in place, inside the burst.
-      const repeat =
-        !this.stopping && top < m.tasks && !this.observer[top] && s[this.b + CPU_TASKS] === 1;
-      if (this.bare && this.requests.quiet && s[this.b + CPU_PENDING] === 0 && top < m.tasks) {
+      const task = top < m.tasks && this.dead[top] !== true;
+      const repeat = !this.stopping && task && !this.observer[top] && s[this.b + CPU_TASKS] === 1;
+      if (this.bare && this.requests.quiet && s[this.b + CPU_PENDING] === 0 && task) {
         this.runBare(this.bare, top, repeat);
       } else {
         const burst =
@@ -293,6 +314,13 @@ class LiveCpu {
   /** Task t finished one operation: count it, judge it, and start the next one. */
   private operationDone(t: number): void {
     const { s, m } = this;
+    if (this.dead[t] === true) {
+      // Another CPU's dead callbacks returned (finish cleared it from cpu_dying_mask): the
+      // offline is over. They are not an operation of the run, and never restart.
+      releaseHotplug(this.mem);
+      note(this.mem, this.k, Note.DeadDone, t, this.now);
+      return;
+    }
     const observer = this.observer[t] === true;
     const check = this.checks[t];
     if (observer && check && !check(s)) {
@@ -339,8 +367,9 @@ class LiveCpu {
   /** Scheduler events, at this instruction boundary, under the model's rules. */
   private takeEvents(): void {
     const r = this.requests;
-    if ((r.irqs | r.nmis | r.migs) === 0) return;
     const { m, s, k } = this;
+    if (m.hotplug !== null) this.takeHotplug();
+    if ((r.irqs | r.nmis | r.migs) === 0) return;
     if (r.nmis > 0) {
       const ev = makeEvent(Ev.Nmi, k);
       if (m.nmiCtx[k] === -1) r.nmis = 0;
@@ -377,6 +406,45 @@ class LiveCpu {
     }
   }
 
+  /**
+   * CPU hotplug, on a machine with it: a task stranded on this CPU while it is offline moves on,
+   * and a hotplug event that fell due takes the CPU offline or back online (hotplug.ts).
+   */
+  private takeHotplug(): void {
+    const { m, s, k } = this;
+    const r = this.requests;
+    const cur = s[this.b + CPU_CUR] as number;
+    // Not once stopping: this CPU has said it starts no more migrations (it then finishes the
+    // operation here, the one moment a task runs on an offline CPU).
+    if (
+      !this.stopping &&
+      cur >= 0 &&
+      this.dead[cur] !== true &&
+      !online(m, s, k) &&
+      notPreemptible(m, s, k) === ''
+    )
+      this.migrate(controlCpu(m, s, k));
+    if (r.hotplugs === 0) return;
+    if (m.deadCtx[k] === -1) {
+      r.hotplugs = 0;
+      return;
+    }
+    // Work the state does not show keeps the CPU up: a summer sleeping between calls, a task in
+    // the inbox not yet adopted.
+    const busy =
+      this.sleepers.length > 0 || Atomics.load(this.w, this.line + K_INBOX) !== this.inboxSeen;
+    const done = takeHotplug(this.mem, m, k, busy);
+    if (done === null) return;
+    r.hotplugs--;
+    note(
+      this.mem,
+      k,
+      done === 'offline' ? Note.Offline : Note.Online,
+      m.deadCtx[k] as number,
+      this.now,
+    );
+  }
+
   /** Takes the tasks other CPUs handed to this one. */
   private adopt(): void {
     const { m, s, k } = this;
@@ -384,6 +452,11 @@ class LiveCpu {
     for (let t = 0; t < m.tasks; t++) {
       const at = ctxBase(m, t) + CTX_CPU;
       if (Atomics.load(s, at) !== mine) continue;
+      if (this.dead[t] === true) {
+        // Another CPU's dead callbacks: they join this runqueue (or return at once).
+        adoptDead(this.mem, m, k, t);
+        continue;
+      }
       Atomics.store(s, at, k);
       s[this.b + CPU_TASKS] = (s[this.b + CPU_TASKS] as number) + 1;
       if (s[this.b + CPU_CUR] === -1) s[this.b + CPU_CUR] = t;
@@ -401,10 +474,7 @@ class LiveCpu {
     s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) - 1;
     // The next task waiting here, if any (cyclic by index, as in the model).
     s[b + CPU_CUR] = nextReady(m, s, k, t);
-    Atomics.store(s, ctxBase(m, t) + CTX_CPU, inFlightTo(j));
-    const target = this.mem.cpuLine(j) + K_INBOX;
-    Atomics.add(this.w, target, 1);
-    Atomics.notify(this.w, target);
+    handOver(this.mem, m, t, j);
     this.stats.moved++;
     note(this.mem, k, Note.MigratedOut, t, this.now);
   }

@@ -2,6 +2,7 @@ import type { FinalReport as Report } from '../../store/liveStore.ts';
 import { formatRate } from '../../live/format.ts';
 import {
   atRestSentence,
+  hotplugSentence,
   lostSentence,
   runRates,
   spinSentence,
@@ -39,6 +40,9 @@ export function FinalReport({
             </span>
           </p>
           {spun && <p className="hint">{spun}</p>}
+          {report.reading.hotplugs !== null && (
+            <p>{hotplugSentence(report.reading.hotplugs, report.reading.offline)}</p>
+          )}
           <ul className="verdicts">
             {sc?.invariants.map((inv) => (
               <li key={inv.id} className={broken.has(inv.id) ? 'bad' : 'good'}>

@@ -1,12 +1,15 @@
 import { useId, useState } from 'react';
-import type { LiveSettings } from '../../live/control.ts';
+import { type LiveSettings, MAX_HOTPLUG_RATE } from '../../live/control.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import { loadOf } from '../../live/load.ts';
 import { CORES } from '../cores.ts';
 import { findScenario } from '../../scenarios/index.ts';
 import { liveStore, useLive } from './useLive.ts';
 
-/** Interference the CPUs see: IRQ, NMI and migration rates, the summer's period. Live while running. */
+/**
+ * Interference the CPUs see: IRQ, NMI, migration and (in a program with CPU hotplug) hotplug
+ * rates, the summer's period. Live while running.
+ */
 export function LiveRates() {
   const settings = useLive((s) => s.settings);
   const scenario = useLive((s) => s.scenario);
@@ -20,6 +23,12 @@ export function LiveRates() {
     { name: 'irqRate', label: 'IRQs per second, per CPU', max: 1_000_000, shown: hasIrq },
     { name: 'nmiRate', label: 'NMIs per second, per CPU', max: 1_000_000, shown: hasNmi },
     { name: 'migrationRate', label: 'Migrations per second, per CPU', max: 1_000_000, shown: true },
+    {
+      name: 'hotplugRate',
+      label: 'CPU hotplug events per second, per CPU with dead callbacks (offline, then online)',
+      max: MAX_HOTPLUG_RATE,
+      shown: spec?.hotplug === true,
+    },
     {
       name: 'periodUs',
       label: 'Summer period (µs between sum() calls; 0: busy)',

@@ -359,6 +359,9 @@ const NOTE_TEXT: Readonly<Record<number, string>> = {
   [Note.MigratedOut]: 'hands its task to another CPU',
   [Note.Adopted]: 'adopts a migrated task',
   [Note.BadSum]: 'sees sum() return a value outside the exact totals while it ran',
+  [Note.Offline]: 'goes offline: dying, out of cpu_online_mask, its dead callbacks handed over',
+  [Note.Online]: 'comes back online',
+  [Note.DeadDone]: "returns from another CPU's dead callbacks: that CPU leaves cpu_dying_mask",
 };
 
 /** The latest notable events, in words (sampled ten times a second, not announced). */

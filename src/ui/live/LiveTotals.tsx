@@ -91,6 +91,21 @@ export function LiveTotals({
         {relevant.bumps && <CountRow label="Sequence bumps" value={t.bumps} />}
         {relevant.retries && <CountRow label="Sum retries" value={reading.retries} />}
         {relevant.spins && <CountRow label="Lock spins" value={t.spins} />}
+        {reading.hotplugs !== null && (
+          <tr>
+            <th scope="row">CPU hotplug events</th>
+            <td>
+              {fmt(reading.hotplugs)}{' '}
+              <span className="hint">
+                (offlines and onlines;{' '}
+                {reading.offline.length === 0
+                  ? 'every CPU online'
+                  : `offline now: ${reading.offline.map((k) => `CPU${String(k)}`).join(', ')}`}
+                )
+              </span>
+            </td>
+          </tr>
+        )}
         <tr>
           <th scope="row">IRQs / NMIs / migrations</th>
           <td>
