@@ -18,6 +18,20 @@ interface PlatformFont {
 
 /** Every font that drew text on the page now (shadow roots included: the editor's). */
 async function renderedFonts(page: Page, cdp: CDPSession): Promise<Map<string, PlatformFont>> {
+  // The page may still be rendering (the home page's previews arrive one by one): a node read
+  // from the document can be gone when its fonts are asked for. Then the whole page is read
+  // again, so every answer is of one document.
+  for (let attempt = 1; ; attempt++) {
+    const used = await fontsOnce(page, cdp);
+    if (used || attempt === 5) {
+      if (!used) throw new Error('the page kept changing while its fonts were read');
+      return used;
+    }
+  }
+}
+
+/** The fonts of the page's text, or null if a node went away while they were asked for. */
+async function fontsOnce(page: Page, cdp: CDPSession): Promise<Map<string, PlatformFont> | null> {
   await page.evaluate(() => document.fonts.ready);
   const { nodes } = (await cdp.send('DOM.getFlattenedDocument', { depth: -1, pierce: true })) as {
     nodes: { nodeId: number; nodeType: number; nodeValue: string; parentId?: number }[];
@@ -27,16 +41,22 @@ async function renderedFonts(page: Page, cdp: CDPSession): Promise<Map<string, P
     nodes.filter((n) => n.nodeType === 3 && n.nodeValue.trim() !== '').map((n) => n.parentId),
   );
   const answers = await Promise.all(
-    [...holders].map(
-      (nodeId) =>
+    [...holders].map((nodeId) =>
+      (
         cdp.send('CSS.getPlatformFontsForNode', { nodeId: nodeId ?? 0 }) as Promise<{
           fonts: PlatformFont[];
-        }>,
+        }>
+      ).catch((e: unknown) => {
+        if (e instanceof Error && /Could not find node/.test(e.message)) return null;
+        throw e;
+      }),
     ),
   );
+  if (answers.includes(null)) return null;
   const used = new Map<string, PlatformFont>();
-  for (const { fonts } of answers)
-    for (const f of fonts) used.set(`${f.familyName}${f.isCustomFont ? '' : ' (system)'}`, f);
+  for (const a of answers)
+    for (const f of a?.fonts ?? [])
+      used.set(`${f.familyName}${f.isCustomFont ? '' : ' (system)'}`, f);
   return used;
 }
 
@@ -51,6 +71,7 @@ test.describe('the app’s own fonts', () => {
   let cdp: CDPSession;
   const fontRequests: string[] = [];
   const fontBytes = new Map<string, number>();
+  const bodies: Promise<void>[] = [];
 
   test.beforeEach(async ({ page }) => {
     cdp = await page.context().newCDPSession(page);
@@ -58,12 +79,13 @@ test.describe('the app’s own fonts', () => {
     await cdp.send('CSS.enable');
     fontRequests.length = 0;
     fontBytes.clear();
+    bodies.length = 0;
     page.on('request', (r) => {
       if (r.resourceType() === 'font') fontRequests.push(r.url());
     });
     page.on('response', (r) => {
       if (r.request().resourceType() === 'font')
-        void r.body().then((b) => fontBytes.set(new URL(r.url()).pathname, b.length));
+        bodies.push(r.body().then((b) => void fontBytes.set(new URL(r.url()).pathname, b.length)));
     });
   });
 
@@ -91,6 +113,7 @@ test.describe('the app’s own fonts', () => {
     await expectOnlyOurFonts(page, cdp);
     expect(await page.evaluate(() => document.fonts.check('16px "IBM Plex Mono"'))).toBe(true);
 
+    await Promise.all(bodies);
     // What the fonts weigh, all four files (77 KiB; woff2 is compressed already): a size, not a
     // time, held a little above today's.
     const total = [...fontBytes.values()].reduce((a, b) => a + b, 0);
