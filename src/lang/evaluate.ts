@@ -25,8 +25,8 @@ import {
 } from '../machine/read.ts';
 import type { Expr, Stmt } from './ast.ts';
 import type { CompiledProgram, Scalar } from './compiled.ts';
-import { foldBinary, type Storage } from './module.ts';
-import { didYouMean, LangFault } from './source.ts';
+import { foldBinary, type FunctionItem, type Global, type Storage } from './module.ts';
+import { didYouMean, LangFault, type Span } from './source.ts';
 
 export type Reader = (m: Machine, s: Int32Array) => Scalar;
 
@@ -450,21 +450,14 @@ class ClauseCompiler {
         e.calleeSpan,
         `\`${e.callee}\` must be one \`return …;\` to be read at rest.`,
       );
-    const values = new Map<string, Reader>();
-    const storages = new Map<string, Storage>();
-    const structs = new Map<string, string>();
-    f.params.forEach((param, i) => {
-      const arg = e.args[i];
-      if (!arg) throw new LangFault(e.span, `\`${e.callee}\` takes ${f.params.length} arguments.`);
-      if (param.ty.k === 'ptr' && param.ty.to.k === 'struct') {
-        const inner = arg.kind === 'unary' && arg.op === '&' ? arg.arg : arg;
-        if (inner.kind !== 'name') throw new LangFault(arg.span, 'pass the struct as &name.');
-        structs.set(param.name, inner.name);
-      } else if (param.ty.k === 'ptr' || param.ty.k === 'percpu') {
-        storages.set(param.name, this.storage(arg, NONE));
-      } else values.set(param.name, this.compile(arg));
+    const bound = bindAtRest(f, e, {
+      storage: (arg) => this.storage(arg, NONE),
+      value: (arg) => this.compile(arg),
+      refuse: (at, why) => {
+        throw new LangFault(at, `${why}.`);
+      },
     });
-    return this.compile(ret, { values, storages, structs });
+    return this.compile(ret, bound);
   }
 
   /**
@@ -474,28 +467,80 @@ class ClauseCompiler {
    * pointer.
    */
   private addressComparison(e: Expr & { kind: 'binary' }): Reader | null {
-    if (e.op !== '=' && e.op !== '==' && e.op !== '!=') return null;
-    const herdAtom = e.op === '=' && e.right.kind === 'name' && e.left.kind !== 'num';
-    const [loc, other] = herdAtom
-      ? [e.left, e.right]
-      : e.left.kind === 'regref'
-        ? [e.left, e.right]
-        : e.right.kind === 'regref'
-          ? [e.right, e.left]
-          : [null, null];
-    if (!loc || other.kind !== 'name') return null;
-    if (!herdAtom && !(loc.kind === 'regref' && pointerLocal(this.p, loc))) return null;
-    const g = this.p.module.globals.get(other.name);
-    if (g?.k !== 'scalar') return null;
-    const r = this.compile(loc);
-    const name = g.storage.cell.name;
-    const eq = e.op !== '!=';
+    const a = addressOperands(this.p, e);
+    if (!a) return null;
+    const r = this.compile(a.loc);
+    const name = a.global.storage.cell.name;
+    const eq = a.equal;
     return (m, s) => {
       const v = r(m, s);
       const addr = BigInt(POINTER_BASE + globalNamed(m, name).addr);
       return (v === addr) === eq ? 1n : 0n;
     };
   }
+}
+
+/**
+ * The operands of herd7's `1:r0=x` or `y=x` (a location compared with a global's address; with
+ * `==` and `!=`, a register declared a pointer), or null for an ordinary comparison. The clause
+ * compiler and the Promela export (src/explore/promela/clauses.ts) both read comparisons so.
+ */
+export function addressOperands(
+  p: CompiledProgram,
+  e: Expr & { kind: 'binary' },
+): { loc: Expr; global: Global & { k: 'scalar' }; equal: boolean } | null {
+  if (e.op !== '=' && e.op !== '==' && e.op !== '!=') return null;
+  const herdAtom = e.op === '=' && e.right.kind === 'name' && e.left.kind !== 'num';
+  const [loc, other] = herdAtom
+    ? [e.left, e.right]
+    : e.left.kind === 'regref'
+      ? [e.left, e.right]
+      : e.right.kind === 'regref'
+        ? [e.right, e.left]
+        : [null, null];
+  if (!loc || other.kind !== 'name') return null;
+  if (!herdAtom && !(loc.kind === 'regref' && pointerLocal(p, loc))) return null;
+  const g = p.module.globals.get(other.name);
+  if (g?.k !== 'scalar') return null;
+  return { loc, global: g, equal: e.op !== '!=' };
+}
+
+/** What a function read at rest sees: its parameters bound to the call's arguments. */
+export interface AtRestScope<V> {
+  readonly values: Map<string, V>;
+  readonly storages: Map<string, Storage>;
+  readonly structs: Map<string, string>;
+}
+
+/**
+ * Binds a pure function's parameters to call `e`'s arguments: a struct pointer to the struct's
+ * name (`&name`), a pointer or per-CPU pointer to its storage, anything else to its value (read
+ * by `to.value`). The clause compiler and the Promela export share it; `to.refuse` says why not.
+ */
+export function bindAtRest<V>(
+  f: FunctionItem,
+  e: Expr & { kind: 'call' },
+  to: {
+    storage: (arg: Expr) => Storage;
+    value: (arg: Expr) => V;
+    refuse: (at: Span, why: string) => never;
+  },
+): AtRestScope<V> {
+  const values = new Map<string, V>();
+  const storages = new Map<string, Storage>();
+  const structs = new Map<string, string>();
+  f.params.forEach((param, i) => {
+    const arg = e.args[i];
+    if (!arg) to.refuse(e.span, `\`${e.callee}\` takes ${String(f.params.length)} arguments`);
+    if (param.ty.k === 'ptr' && param.ty.to.k === 'struct') {
+      const inner = arg.kind === 'unary' && arg.op === '&' ? arg.arg : arg;
+      if (inner.kind !== 'name') to.refuse(arg.span, 'pass the struct as &name');
+      structs.set(param.name, inner.name);
+    } else if (param.ty.k === 'ptr' || param.ty.k === 'percpu') {
+      storages.set(param.name, to.storage(arg));
+    } else values.set(param.name, to.value(arg));
+  });
+  return { values, storages, structs };
 }
 
 /** Whether thread N's local `r` is declared as a pointer. */

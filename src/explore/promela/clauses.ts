@@ -9,7 +9,7 @@ import type { Machine } from '../../machine/machine.ts';
 import { initialState } from '../../machine/interpreter.ts';
 import type { Expr, Stmt } from '../../lang/ast.ts';
 import type { CompiledProgram } from '../../lang/compiled.ts';
-import { counterValue } from '../../lang/evaluate.ts';
+import { addressOperands, bindAtRest, counterValue } from '../../lang/evaluate.ts';
 import type { Storage } from '../../lang/module.ts';
 import { PromelaRefusal, Words } from './words.ts';
 
@@ -350,54 +350,22 @@ export class ClauseWriter {
     const body = f?.item.body.body.filter((st: Stmt) => st.kind !== 'empty') ?? [];
     const ret = body.length === 1 && body[0]?.kind === 'return' ? body[0].value : null;
     if (!f || !ret) throw new PromelaRefusal(`${e.callee} cannot be read at rest`);
-    const values = new Map<string, Val>();
-    const storages = new Map<string, Storage>();
-    const structs = new Map<string, string>();
-    f.params.forEach((param, i) => {
-      const arg = e.args[i] as Expr;
-      if (param.ty.k === 'ptr' && param.ty.to.k === 'struct') {
-        const inner = arg.kind === 'unary' && arg.op === '&' ? arg.arg : arg;
-        if (inner.kind !== 'name') throw new PromelaRefusal('pass the struct as &name');
-        structs.set(param.name, inner.name);
-      } else if (param.ty.k === 'ptr' || param.ty.k === 'percpu')
-        storages.set(param.name, this.storage(arg, NONE));
-      else values.set(param.name, this.expr(arg));
+    const bound = bindAtRest(f, e, {
+      storage: (arg) => this.storage(arg, NONE),
+      value: (arg) => this.expr(arg),
+      refuse: (_at, why) => {
+        throw new PromelaRefusal(why);
+      },
     });
-    return this.expr(ret, { values, storages, structs });
+    return this.expr(ret, bound);
   }
 
   /** herd7's `1:r0=x`: a pointer compared with a global's address (evaluate.ts). */
   private addressComparison(e: Expr & { kind: 'binary' }): Val | null {
-    if (e.op !== '=' && e.op !== '==' && e.op !== '!=') return null;
-    const herdAtom = e.op === '=' && e.right.kind === 'name' && e.left.kind !== 'num';
-    const [loc, other] = herdAtom
-      ? [e.left, e.right]
-      : e.left.kind === 'regref'
-        ? [e.left, e.right]
-        : e.right.kind === 'regref'
-          ? [e.right, e.left]
-          : [null, null];
-    if (!loc || other.kind !== 'name') return null;
-    if (!herdAtom && !(loc.kind === 'regref' && pointerLocal(this.p, loc))) return null;
-    const g = this.p.module.globals.get(other.name);
-    if (g?.k !== 'scalar') return null;
-    const r = this.expr(loc);
-    const eq = `(${r.v} == ${String(POINTER_BASE + g.storage.cell.addr)})`;
-    return { v: e.op === '!=' ? `(!${eq})` : eq, d: null };
+    const a = addressOperands(this.p, e);
+    if (!a) return null;
+    const r = this.expr(a.loc);
+    const eq = `(${r.v} == ${String(POINTER_BASE + a.global.storage.cell.addr)})`;
+    return { v: a.equal ? eq : `(!${eq})`, d: null };
   }
-}
-
-/** Whether thread N's local `r` is declared as a pointer (as evaluate.ts decides). */
-function pointerLocal(p: CompiledProgram, reg: Expr & { kind: 'regref' }): boolean {
-  const t = p.module.threads.find((x) => x.item.role === 'P' && x.item.index === reg.thread);
-  if (!t) return false;
-  let found = false;
-  const walk = (st: Stmt): void => {
-    if (st.kind === 'decl')
-      for (const d of st.declarators)
-        if (d.name === reg.name && st.type.pointers + d.pointers > 0) found = true;
-    if (st.kind === 'block') st.body.forEach(walk);
-  };
-  walk(t.item.body);
-  return found;
 }
