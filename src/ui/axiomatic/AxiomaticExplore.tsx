@@ -1,8 +1,8 @@
-import { useEffect } from 'react';
 import { count } from '../../machine/count.ts';
 import type { Shown } from '../../store/axiomaticStore.ts';
+import { ExploreOrCancel } from '../explore/ExploreOrCancel.tsx';
 import { stepStore } from '../step/useStep.ts';
-import { axiomaticStore, useAxiomatic } from './useAxiomatic.ts';
+import { axiomaticStore, useAxiomatic, useAxiomaticSubject } from './useAxiomatic.ts';
 import './axiomatic.css';
 
 /** What the stage shows now, for the panel's status line (the graph is not in the panel). */
@@ -31,11 +31,7 @@ export function AxiomaticExplore({
   scenario: string;
   params: Readonly<Record<string, string>>;
 }) {
-  const key = `${scenario}?${JSON.stringify(params)}`;
-  useEffect(() => {
-    axiomaticStore.getState().subjectOpened(scenario, params);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for scenario + params
-  }, [key]);
+  useAxiomaticSubject(scenario, params);
   const answer = useAxiomatic((s) => s.answer);
   const answering = useAxiomatic((s) => s.answering);
   const busy = useAxiomatic((s) => s.answering || s.loading);
@@ -61,25 +57,15 @@ export function AxiomaticExplore({
         breaks none of the model&rsquo;s axioms. There are no interleavings and no bounds.
       </p>
       <div className="bounds">
-        {answering ? (
-          <button
-            type="button"
-            onClick={() => {
-              actions.cancelRequested();
-            }}
-          >
-            Cancel
-          </button>
-        ) : (
-          <button
-            type="button"
-            onClick={() => {
-              actions.answerRequested();
-            }}
-          >
-            Explore
-          </button>
-        )}
+        <ExploreOrCancel
+          running={answering}
+          onExplore={() => {
+            actions.answerRequested();
+          }}
+          onCancel={() => {
+            actions.cancelRequested();
+          }}
+        />
       </div>
       <p role="status" className="explore-status">
         {status}

@@ -1,11 +1,10 @@
-import { useEffect } from 'react';
 import { ExecutionGraph } from '../../charts/ExecutionGraph.tsx';
 import type { AxiomaticState, Shown } from '../../store/axiomaticStore.ts';
 import { count } from '../../machine/count.ts';
 import { stepStore } from '../step/useStep.ts';
 import { MemorySystemControls } from './MemorySystem.tsx';
 import { CycleSteps, EdgeTable, GraphKey } from './GraphText.tsx';
-import { axiomaticStore, useAxiomatic } from './useAxiomatic.ts';
+import { axiomaticStore, useAxiomatic, useAxiomaticSubject } from './useAxiomatic.ts';
 import './axiomatic.css';
 
 /** A state as herd7 prints it, without the last ';' (the title's own punctuation follows). */
@@ -111,11 +110,7 @@ export function AxiomaticStage({
   scenario: string;
   params: Readonly<Record<string, string>>;
 }) {
-  const key = `${scenario}?${JSON.stringify(params)}`;
-  useEffect(() => {
-    axiomaticStore.getState().subjectOpened(scenario, params);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for scenario + params
-  }, [key]);
+  useAxiomaticSubject(scenario, params);
   const shown = useAxiomatic((s) => s.shown);
   const answer = useAxiomatic((s) => s.answer);
   const error = useAxiomatic((s) => s.error);
