@@ -88,14 +88,18 @@ export function locationText(p: CompiledProgram, e: Expr): string {
 }
 
 /** Names a pure function's parameters stand for while its `return` expression is read. */
-interface Bindings {
-  readonly values: ReadonlyMap<string, Reader>;
+/**
+ * What an expression is read with inside a function read at rest (bindAtRest): its parameters'
+ * values (V: a reader here, Promela text in the export), storages, and struct pointers.
+ */
+export interface Bindings<V> {
+  readonly values: ReadonlyMap<string, V>;
   readonly storages: ReadonlyMap<string, Storage>;
   /** Struct pointer parameters: the global struct each names. */
   readonly structs: ReadonlyMap<string, string>;
 }
 
-const NONE: Bindings = { values: new Map(), storages: new Map(), structs: new Map() };
+const NONE: Bindings<Reader> = { values: new Map(), storages: new Map(), structs: new Map() };
 
 class ClauseCompiler {
   constructor(
@@ -114,7 +118,7 @@ class ClauseCompiler {
     };
   }
 
-  compile(e: Expr, bindings: Bindings = NONE): Reader {
+  compile(e: Expr, bindings: Bindings<Reader> = NONE): Reader {
     switch (e.kind) {
       case 'num': {
         const v = e.value;
@@ -315,31 +319,13 @@ class ClauseCompiler {
   }
 
   /** The storage a location expression names (`fbc.count`, `x`, through pointer parameters). */
-  private storage(e: Expr, bindings: Bindings): Storage {
-    const mod = this.p.module;
-    if (e.kind === 'unary' && (e.op === '&' || e.op === '*')) return this.storage(e.arg, bindings);
-    if (e.kind === 'name') {
-      const b = bindings.storages.get(e.name);
-      if (b) return b;
-      const g = mod.globals.get(e.name);
-      if (g?.k === 'scalar' || g?.k === 'percpu') return g.storage;
-      throw new LangFault(e.span, `\`${e.name}\` is not a global variable.`);
-    }
-    if (e.kind === 'member') {
-      const obj = e.object.kind === 'unary' && e.object.op === '&' ? e.object.arg : e.object;
-      const name = obj.kind === 'name' ? obj.name : null;
-      const structName = name === null ? null : (bindings.structs.get(name) ?? name);
-      const sg = structName === null ? undefined : mod.globals.get(structName);
-      if (sg?.k !== 'struct') throw new LangFault(e.object.span, 'this is not a global struct.');
-      const st = sg.obj.fields.get(e.field);
-      if (!st)
-        throw new LangFault(e.span, `struct ${sg.obj.def.name} has no field \`${e.field}\`.`);
-      return st;
-    }
-    throw new LangFault(e.span, 'this is not a location.');
+  private storage(e: Expr, bindings: Bindings<Reader>): Storage {
+    return storageOf(this.p, e, bindings, (at, why) => {
+      throw new LangFault(at, why);
+    });
   }
 
-  private element(e: Expr & { kind: 'call' }, bindings: Bindings): Reader {
+  private element(e: Expr & { kind: 'call' }, bindings: Bindings<Reader>): Reader {
     if (e.args.length !== 2)
       throw new LangFault(e.span, `\`${e.callee}\` takes a per-CPU variable and a CPU.`);
     const st = this.storage(e.args[0] as Expr, bindings);
@@ -355,7 +341,7 @@ class ClauseCompiler {
     return (m, s) => BigInt(readElement(m, s, name, k));
   }
 
-  private call(e: Expr & { kind: 'call' }, bindings: Bindings): Reader {
+  private call(e: Expr & { kind: 'call' }, bindings: Bindings<Reader>): Reader {
     switch (e.callee) {
       case 'per_cpu':
         return this.watch(e, this.element(e, bindings));
@@ -505,11 +491,37 @@ export function addressOperands(
   return { loc, global: g, equal: e.op !== '!=' };
 }
 
-/** What a function read at rest sees: its parameters bound to the call's arguments. */
-export interface AtRestScope<V> {
-  readonly values: Map<string, V>;
-  readonly storages: Map<string, Storage>;
-  readonly structs: Map<string, string>;
+/**
+ * The storage a location expression names (`fbc.count`, `x`, through pointer parameters), for
+ * the clause compiler and the Promela export; `refuse` says why an expression names none.
+ */
+export function storageOf(
+  p: CompiledProgram,
+  e: Expr,
+  bindings: Bindings<unknown>,
+  refuse: (at: Span, why: string) => never,
+): Storage {
+  const mod = p.module;
+  if (e.kind === 'unary' && (e.op === '&' || e.op === '*'))
+    return storageOf(p, e.arg, bindings, refuse);
+  if (e.kind === 'name') {
+    const b = bindings.storages.get(e.name);
+    if (b) return b;
+    const g = mod.globals.get(e.name);
+    if (g?.k === 'scalar' || g?.k === 'percpu') return g.storage;
+    refuse(e.span, `\`${e.name}\` is not a global variable.`);
+  }
+  if (e.kind === 'member') {
+    const obj = e.object.kind === 'unary' && e.object.op === '&' ? e.object.arg : e.object;
+    const name = obj.kind === 'name' ? obj.name : null;
+    const structName = name === null ? null : (bindings.structs.get(name) ?? name);
+    const sg = structName === null ? undefined : mod.globals.get(structName);
+    if (sg?.k !== 'struct') refuse(e.object.span, 'this is not a global struct.');
+    const st = sg.obj.fields.get(e.field);
+    if (!st) refuse(e.span, `struct ${sg.obj.def.name} has no field \`${e.field}\`.`);
+    return st;
+  }
+  refuse(e.span, 'this is not a location.');
 }
 
 /**
@@ -525,7 +537,7 @@ export function bindAtRest<V>(
     value: (arg: Expr) => V;
     refuse: (at: Span, why: string) => never;
   },
-): AtRestScope<V> {
+): Bindings<V> {
   const values = new Map<string, V>();
   const storages = new Map<string, Storage>();
   const structs = new Map<string, string>();

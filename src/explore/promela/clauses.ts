@@ -9,7 +9,13 @@ import type { Machine } from '../../machine/machine.ts';
 import { initialState } from '../../machine/interpreter.ts';
 import type { Expr, Stmt } from '../../lang/ast.ts';
 import type { CompiledProgram } from '../../lang/compiled.ts';
-import { addressOperands, bindAtRest, counterValue } from '../../lang/evaluate.ts';
+import {
+  addressOperands,
+  bindAtRest,
+  type Bindings,
+  counterValue,
+  storageOf,
+} from '../../lang/evaluate.ts';
 import type { Storage } from '../../lang/module.ts';
 import { PromelaRefusal, Words } from './words.ts';
 
@@ -19,13 +25,7 @@ export interface Val {
   readonly d: string | null;
 }
 
-interface Bindings {
-  readonly values: ReadonlyMap<string, Val>;
-  readonly storages: ReadonlyMap<string, Storage>;
-  readonly structs: ReadonlyMap<string, string>;
-}
-
-const NONE: Bindings = { values: new Map(), storages: new Map(), structs: new Map() };
+const NONE: Bindings<Val> = { values: new Map(), storages: new Map(), structs: new Map() };
 const both = (a: string | null, b: string | null) =>
   a === null ? b : b === null ? a : `(${a} && ${b})`;
 
@@ -128,7 +128,7 @@ export class ClauseWriter {
   }
 
   /** An expression of a clause. */
-  expr(e: Expr, b: Bindings = NONE): Val {
+  expr(e: Expr, b: Bindings<Val> = NONE): Val {
     switch (e.kind) {
       case 'num':
         return { v: small(e.value, 'a number of a clause'), d: null };
@@ -186,7 +186,7 @@ export class ClauseWriter {
     }
   }
 
-  private binary(e: Expr & { kind: 'binary' }, b: Bindings): Val {
+  private binary(e: Expr & { kind: 'binary' }, b: Bindings<Val>): Val {
     const pointer = this.addressComparison(e);
     if (pointer) return pointer;
     const x = this.expr(e.left, b);
@@ -237,7 +237,7 @@ export class ClauseWriter {
     return { v: `(${x.v} ${o} ${y.v})`, d };
   }
 
-  private named(e: Expr & { kind: 'name' }, b: Bindings): Val {
+  private named(e: Expr & { kind: 'name' }, b: Bindings<Val>): Val {
     const bound = b.values.get(e.name);
     if (bound) return bound;
     if (this.p.recordCounts.has(e.name)) return this.lastRecorded(e.name);
@@ -271,34 +271,20 @@ export class ClauseWriter {
     }
   }
 
-  private storage(e: Expr, b: Bindings): Storage {
-    const mod = this.p.module;
-    if (e.kind === 'unary' && (e.op === '&' || e.op === '*')) return this.storage(e.arg, b);
-    if (e.kind === 'name') {
-      const s = b.storages.get(e.name);
-      if (s) return s;
-      const g = mod.globals.get(e.name);
-      if (g?.k === 'scalar' || g?.k === 'percpu') return g.storage;
-    }
-    if (e.kind === 'member') {
-      const obj = e.object.kind === 'unary' && e.object.op === '&' ? e.object.arg : e.object;
-      const name = obj.kind === 'name' ? obj.name : null;
-      const sn = name === null ? null : (b.structs.get(name) ?? name);
-      const sg = sn === null ? undefined : mod.globals.get(sn);
-      const st = sg?.k === 'struct' ? sg.obj.fields.get(e.field) : undefined;
-      if (st) return st;
-    }
-    throw new PromelaRefusal('a location the export cannot find');
+  private storage(e: Expr, b: Bindings<Val>): Storage {
+    return storageOf(this.p, e, b, () => {
+      throw new PromelaRefusal('a location the export cannot find');
+    });
   }
 
-  private perCpu(e: Expr & { kind: 'call' }, b: Bindings): Val {
+  private perCpu(e: Expr & { kind: 'call' }, b: Bindings<Val>): Val {
     const st = this.storage(e.args[0] as Expr, b);
     if (st.k !== 'percpu') throw new PromelaRefusal('per_cpu of no per-CPU variable');
     const k = this.p.module.smallConstant(e.args[1] as Expr, 'a CPU number', 0, this.m.cpus - 1);
     return { v: this.element(st, k), d: null };
   }
 
-  private call(e: Expr & { kind: 'call' }, b: Bindings): Val {
+  private call(e: Expr & { kind: 'call' }, b: Bindings<Val>): Val {
     switch (e.callee) {
       case 'per_cpu':
         return this.perCpu(e, b);
