@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { MemoryView } from '../../store/axiomaticStore.ts';
+import { LogBox } from '../LogBox.tsx';
 import { axiomaticStore, useAxiomatic } from './useAxiomatic.ts';
 
 /**
@@ -76,20 +77,11 @@ export function MemorySystemControls({ view }: { view: MemoryView }) {
       >
         Start over
       </button>
-      <div
-        ref={log}
-        className="xg-narration log-box"
-        role="log"
-        aria-live="polite"
-        aria-label="What your choices did"
-        tabIndex={0}
-      >
-        <ol>
-          {narration.map((n, i) => (
-            <li key={i}>{n}</li>
-          ))}
-        </ol>
-      </div>
+      <LogBox ref={log} className="xg-narration" label="What your choices did">
+        {narration.map((n, i) => (
+          <li key={i}>{n}</li>
+        ))}
+      </LogBox>
     </section>
   );
 }
