@@ -85,3 +85,18 @@ export function MemorySystemControls({ view }: { view: MemoryView }) {
     </section>
   );
 }
+
+/** The button that opens "Be the memory system" on the stage (from the stage and the panel). */
+export function BeTheMemorySystem({ disabled }: { disabled: boolean }) {
+  return (
+    <button
+      type="button"
+      disabled={disabled}
+      onClick={() => {
+        axiomaticStore.getState().memorySystemOpened();
+      }}
+    >
+      Be the memory system
+    </button>
+  );
+}

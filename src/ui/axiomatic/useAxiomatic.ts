@@ -13,14 +13,17 @@ export function useAxiomatic<T>(selector: (s: AxiomaticState) => T): T {
   return useStore(axiomaticStore, selector);
 }
 
+/** What the lkmm screens are about: a scenario (or program) and its parameters. */
+export interface AxiomaticSubject {
+  readonly scenario: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
 /**
  * Opens scenario + params as the store's subject when a screen shows them (the Step stage and the
  * Explore panel both do), and again whenever either changes.
  */
-export function useAxiomaticSubject(
-  scenario: string,
-  params: Readonly<Record<string, string>>,
-): void {
+export function useAxiomaticSubject({ scenario, params }: AxiomaticSubject): void {
   const key = `${scenario}?${JSON.stringify(params)}`;
   useEffect(() => {
     axiomaticStore.getState().subjectOpened(scenario, params);
