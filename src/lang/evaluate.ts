@@ -349,14 +349,8 @@ class ClauseCompiler {
       case 'atomic_read':
       case 'atomic64_read':
       case 'atomic_long_read':
-      case 'smp_load_acquire': {
-        const arg = e.args[0] as Expr;
-        const target =
-          e.callee === 'READ_ONCE'
-            ? arg
-            : ({ kind: 'unary', op: '*', arg, span: arg.span } as Expr);
-        return this.watch(e, this.compile(target, bindings));
-      }
+      case 'smp_load_acquire':
+        return this.watch(e, this.compile(accessorTarget(e), bindings));
       case 'count': {
         const name = this.recordName(e);
         return (m, s) => BigInt(readResults(m, s, name).length);
@@ -489,6 +483,16 @@ export function addressOperands(
   const g = p.module.globals.get(other.name);
   if (g?.k !== 'scalar') return null;
   return { loc, global: g, equal: e.op !== '!=' };
+}
+
+/**
+ * What a read accessor in a clause reads: READ_ONCE(x) reads x; atomic_read(v),
+ * atomic64_read(v), atomic_long_read(v) and smp_load_acquire(p) read *v. The clause compiler
+ * and the Promela export read them alike.
+ */
+export function accessorTarget(e: Expr & { kind: 'call' }): Expr {
+  const arg = e.args[0] as Expr;
+  return e.callee === 'READ_ONCE' ? arg : { kind: 'unary', op: '*', arg, span: arg.span };
 }
 
 /**

@@ -10,6 +10,7 @@ import { initialState } from '../../machine/interpreter.ts';
 import type { Expr, Stmt } from '../../lang/ast.ts';
 import type { CompiledProgram } from '../../lang/compiled.ts';
 import {
+  accessorTarget,
   addressOperands,
   bindAtRest,
   type Bindings,
@@ -292,12 +293,8 @@ export class ClauseWriter {
       case 'atomic_read':
       case 'atomic64_read':
       case 'atomic_long_read':
-      case 'smp_load_acquire': {
-        const arg = e.args[0] as Expr;
-        return e.callee === 'READ_ONCE'
-          ? this.expr(arg, b)
-          : this.expr({ kind: 'unary', op: '*', arg, span: arg.span }, b);
-      }
+      case 'smp_load_acquire':
+        return this.expr(accessorTarget(e), b);
       case 'count': {
         const name = (e.args[0] as Expr & { name: string }).name;
         return { v: this.recorded(name).count, d: null };
