@@ -1,6 +1,6 @@
 import { accuracyLayout, type AccuracyInput } from './accuracyLines.ts';
 import { algorithmColour } from './palette.ts';
-import { YTicks } from './parts.tsx';
+import { CpuAxis, LegendLine, YTicks } from './parts.tsx';
 
 const W = 640;
 const H = 300;
@@ -22,25 +22,7 @@ export function AccuracyLines({ series }: { series: readonly AccuracyInput[] }) 
     <div className="scaling-chart">
       <svg viewBox={`0 0 ${String(W)} ${String(H)}`} role="img" aria-label={summary}>
         <YTicks ticks={l.yTicks} x1={l.plot.left} x2={l.plot.right} />
-        {l.xTicks.map((t) => (
-          <text
-            key={t.label}
-            x={t.x}
-            y={l.plot.bottom + 18}
-            textAnchor="middle"
-            className="tick-label"
-          >
-            {t.label}
-          </text>
-        ))}
-        <text
-          x={(l.plot.left + l.plot.right) / 2}
-          y={H - 4}
-          textAnchor="middle"
-          className="axis-title"
-        >
-          CPUs
-        </text>
+        <CpuAxis ticks={l.xTicks} plot={l.plot} height={H} />
         {l.series.map((s) => (
           <g key={s.key}>
             <path
@@ -62,17 +44,10 @@ export function AccuracyLines({ series }: { series: readonly AccuracyInput[] }) 
       <ul className="legend" aria-hidden="true">
         {series.map((s) => (
           <li key={`${s.scenario}|${s.kind}`}>
-            <svg width="28" height="10" aria-hidden="true">
-              <line
-                x1="0"
-                x2="28"
-                y1="5"
-                y2="5"
-                stroke={algorithmColour(s.scenario)}
-                strokeWidth={3}
-                strokeDasharray={s.kind === 'bound' ? BOUND_DASH : undefined}
-              />
-            </svg>{' '}
+            <LegendLine
+              colour={algorithmColour(s.scenario)}
+              dash={s.kind === 'bound' ? BOUND_DASH : undefined}
+            />{' '}
             {s.label}
           </li>
         ))}

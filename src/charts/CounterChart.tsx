@@ -21,6 +21,7 @@ import { type Box, rectOf } from './geometry.ts';
 import { pourAt, pourPath } from './pour.ts';
 import type { SumSweep } from './sumSweep.ts';
 import { foldShort, sweepShort } from './sweepText.ts';
+import { StageSvg } from './StageSvg.tsx';
 import './animations.css';
 
 const SWEEP_COLOUR = '#0b3d91';
@@ -216,16 +217,14 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
   const gc = l.globalColumn;
   const folds = sweep?.folds ?? [];
   return (
-    <svg
-      ref={svgRef}
+    <StageSvg
+      svgRef={svgRef}
       className="counter-chart"
-      viewBox={`0 0 ${String(l.width)} ${String(l.height)}`}
-      role="img"
-      aria-label={chartName(p)}
-      aria-describedby={p.describedBy}
-      xmlns="http://www.w3.org/2000/svg"
+      width={l.width}
+      height={l.height}
+      label={chartName(p)}
+      describedBy={p.describedBy}
     >
-      <rect className="chart-bg" x={0} y={0} width={l.width} height={l.height} fill="#ffffff" />
       <Hatch id="counter-over-hatch" />
       <Hatch
         id="counter-missed-hatch"
@@ -445,7 +444,7 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
           <rect width={pourBox.width} height={pourBox.height} fill={p.colour(p.pour?.cpu ?? 0)} />
         </g>
       )}
-    </svg>
+    </StageSvg>
   );
 }
 

@@ -2,6 +2,7 @@ import { type CSSProperties, useId } from 'react';
 import type { ExecutionGraph as Graph } from '../axiomatic/explain.ts';
 import { executionGraphLayout, GRAPH_FONT } from './executionGraph.ts';
 import { graphSummary } from './executionGraphText.ts';
+import { rectOf } from './geometry.ts';
 
 /**
  * An execution graph (memory lkmm): the events of each thread in a column with program order
@@ -53,13 +54,7 @@ export function ExecutionGraph({ graph, title }: { graph: Graph; title: string }
             className={`xg-edge xg-${e.kind}${e.step !== null ? ' xg-step' : ''}`}
           >
             <g className="xg-label">
-              <rect
-                x={e.labelBox.x}
-                y={e.labelBox.y}
-                width={e.labelBox.width}
-                height={e.labelBox.height}
-                rx={3}
-              />
+              <rect {...rectOf(e.labelBox)} rx={3} />
               <text
                 x={e.labelBox.x + e.labelBox.width / 2}
                 y={e.labelBox.y + e.labelBox.height / 2}
@@ -81,7 +76,7 @@ export function ExecutionGraph({ graph, title }: { graph: Graph; title: string }
       ))}
       {l.nodes.map((n) => (
         <g key={n.id} className={`xg-node xg-${n.kind}${n.inCycle ? ' xg-in-cycle' : ''}`}>
-          <rect x={n.x} y={n.y} width={n.width} height={n.height} rx={n.kind === 'init' ? 10 : 4} />
+          <rect {...rectOf(n)} rx={n.kind === 'init' ? 10 : 4} />
           <text
             x={n.x + n.width / 2}
             y={n.y + (n.tags ? 15 : n.height / 2)}

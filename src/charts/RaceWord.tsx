@@ -12,6 +12,7 @@ import {
   WORD_H,
   WORD_Y,
 } from './raceWordLayout.ts';
+import { StageSvg } from './StageSvg.tsx';
 import './animations.css';
 
 export interface RaceWordProps {
@@ -55,29 +56,15 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
   const tx = layout.tally.x;
 
   return (
-    <svg
-      ref={svgRef}
+    <StageSvg
+      svgRef={svgRef}
       className="race-word"
-      viewBox={`0 0 ${String(width)} ${String(height)}`}
-      role="img"
-      aria-label={`${view.shared ? 'The shared variables' : 'The shared word'}: ${raceWordText(view)}`}
-      aria-describedby={describedBy}
-      xmlns="http://www.w3.org/2000/svg"
+      width={width}
+      height={height}
+      label={`${view.shared ? 'The shared variables' : 'The shared word'}: ${raceWordText(view)}`}
+      describedBy={describedBy}
+      arrowId="race-arrow"
     >
-      <rect className="chart-bg" x={0} y={0} width={width} height={height} fill="#ffffff" />
-      <defs>
-        <marker
-          id="race-arrow"
-          viewBox="0 0 10 10"
-          refX={8}
-          refY={5}
-          markerWidth={7}
-          markerHeight={7}
-          orient="auto-start-reverse"
-        >
-          <path d="M 0 0 L 10 5 L 0 10 z" className="arrow-head" />
-        </marker>
-      </defs>
       <text className="title" x={8} y={22}>
         {layout.title}
       </text>
@@ -234,6 +221,6 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
           </text>
         )}
       </g>
-    </svg>
+    </StageSvg>
   );
 }

@@ -1,5 +1,5 @@
 import { algorithmColour, algorithmDash } from './palette.ts';
-import { YTicks } from './parts.tsx';
+import { CpuAxis, LegendLine, YTicks } from './parts.tsx';
 import { type LineSeries, linesLayout } from './scalingLines.ts';
 
 const W = 640;
@@ -35,25 +35,7 @@ export function ScalingLines({
           y2={l.plot.bottom}
           className="zero-line"
         />
-        {l.xTicks.map((t) => (
-          <text
-            key={t.label}
-            x={t.x}
-            y={l.plot.bottom + 18}
-            textAnchor="middle"
-            className="tick-label"
-          >
-            {t.label}
-          </text>
-        ))}
-        <text
-          x={(l.plot.left + l.plot.right) / 2}
-          y={H - 4}
-          textAnchor="middle"
-          className="axis-title"
-        >
-          CPUs
-        </text>
+        <CpuAxis ticks={l.xTicks} plot={l.plot} height={H} />
         {l.series.map((s) => (
           <g key={s.key}>
             <path d={s.band} fill={algorithmColour(s.key)} opacity={0.15} />
@@ -75,18 +57,7 @@ export function ScalingLines({
       <ul className="legend" aria-hidden="true">
         {series.map((s) => (
           <li key={s.key}>
-            <svg width="28" height="10" aria-hidden="true">
-              <line
-                x1="0"
-                x2="28"
-                y1="5"
-                y2="5"
-                stroke={algorithmColour(s.key)}
-                strokeWidth={3}
-                strokeDasharray={algorithmDash(s.key)}
-              />
-            </svg>{' '}
-            {s.label}
+            <LegendLine colour={algorithmColour(s.key)} dash={algorithmDash(s.key)} /> {s.label}
           </li>
         ))}
       </ul>

@@ -8,6 +8,7 @@ import {
   seqWordGeometry,
   type SeqWordView,
 } from './seqWord.ts';
+import { StageSvg } from './StageSvg.tsx';
 import './animations.css';
 
 const BIT = SEQ_BIT;
@@ -64,15 +65,13 @@ export function SeqWord({
   const { W, ROW, BITS_X, MEANING, lowBitLabel } = seqWordGeometry(words.length);
   const H = ROW * words.length;
   return (
-    <svg
-      ref={svgRef}
+    <StageSvg
+      svgRef={svgRef}
       className="seq-word"
-      viewBox={`0 0 ${String(W)} ${String(H)}`}
-      role="img"
-      aria-label={words.map((w) => `${w.label} = ${String(w.value)}`).join(', ')}
-      xmlns="http://www.w3.org/2000/svg"
+      width={W}
+      height={H}
+      label={words.map((w) => `${w.label} = ${String(w.value)}`).join(', ')}
     >
-      <rect className="chart-bg" x={0} y={0} width={W} height={H} fill="#ffffff" />
       {words.map((w, row) => {
         const y = row * ROW;
         return (
@@ -118,6 +117,6 @@ export function SeqWord({
           </g>
         );
       })}
-    </svg>
+    </StageSvg>
   );
 }

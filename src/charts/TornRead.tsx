@@ -1,5 +1,6 @@
 import { type Ref } from 'react';
 import { hex32, offBy, tornReadLayout, tornText, type TornReadView } from './tornRead.ts';
+import { StageSvg } from './StageSvg.tsx';
 import './animations.css';
 
 /**
@@ -59,15 +60,13 @@ export function TornRead({
   };
   const first = view.halves[0];
   return (
-    <svg
-      ref={svgRef}
+    <StageSvg
+      svgRef={svgRef}
       className="torn-read"
-      viewBox={`0 0 ${String(W)} ${String(H)}`}
-      role="img"
-      aria-label={`Torn read: ${tornText(view)}`}
-      xmlns="http://www.w3.org/2000/svg"
+      width={W}
+      height={H}
+      label={`Torn read: ${tornText(view)}`}
     >
-      <rect className="chart-bg" x={0} y={0} width={W} height={H} fill="#ffffff" />
       {row('hi', 0)}
       {row('lo', rowH)}
       {view.formed !== null && first ? (
@@ -88,6 +87,6 @@ export function TornRead({
           {view.who} reads {view.cell} as two 32-bit loads
         </text>
       )}
-    </svg>
+    </StageSvg>
   );
 }

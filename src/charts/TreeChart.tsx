@@ -1,6 +1,8 @@
 import { type Ref } from 'react';
+import { rectOf } from './geometry.ts';
 import { treeText, type TreeView } from './tree.ts';
 import { treeLayout, TITLE_Y } from './treeLayout.ts';
+import { StageSvg } from './StageSvg.tsx';
 import './animations.css';
 
 export interface TreeChartProps {
@@ -33,29 +35,15 @@ export function TreeChart({ view, colour, size, svgRef, describedBy }: TreeChart
   const carryFrom = view.carry ? placed(view.carry.fromLevel, view.carry.from) : undefined;
   const carryTo = view.carry ? placed(view.carry.level, view.carry.index) : undefined;
   return (
-    <svg
-      ref={svgRef}
+    <StageSvg
+      svgRef={svgRef}
       className="tree-chart"
-      viewBox={`0 0 ${String(width)} ${String(height)}`}
-      role="img"
-      aria-label={`The counter tree: ${treeText(view)}`}
-      aria-describedby={describedBy}
-      xmlns="http://www.w3.org/2000/svg"
+      width={width}
+      height={height}
+      label={`The counter tree: ${treeText(view)}`}
+      describedBy={describedBy}
+      arrowId="tree-arrow"
     >
-      <rect className="chart-bg" x={0} y={0} width={width} height={height} fill="#ffffff" />
-      <defs>
-        <marker
-          id="tree-arrow"
-          viewBox="0 0 10 10"
-          refX={8}
-          refY={5}
-          markerWidth={7}
-          markerHeight={7}
-          orient="auto-start-reverse"
-        >
-          <path d="M 0 0 L 10 5 L 0 10 z" className="arrow-head" />
-        </marker>
-      </defs>
       <text className="title" x={8} y={TITLE_Y}>
         Carries up the tree, batch {view.shape.batch}
       </text>
@@ -96,10 +84,7 @@ export function TreeChart({ view, colour, size, svgRef, describedBy }: TreeChart
             data-testid={`tree-node-${String(p.level)}-${String(p.index)}`}
           >
             <rect
-              x={p.box.x}
-              y={p.box.y}
-              width={p.box.width}
-              height={p.box.height}
+              {...rectOf(p.box)}
               rx={4}
               style={p.level === 0 ? { stroke: colour(p.index) } : undefined}
             />
@@ -158,6 +143,6 @@ export function TreeChart({ view, colour, size, svgRef, describedBy }: TreeChart
           {view.inRange ? ': inside' : ': OUTSIDE'}
         </text>
       </g>
-    </svg>
+    </StageSvg>
   );
 }

@@ -1,27 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { accuracyLayout, decades } from './accuracyLines.ts';
+import { type AccuracyInput, accuracyLayout, decades } from './accuracyLines.ts';
+
+/** A series measured (or bounded) at 1, 2 and 4 CPUs. */
+const at124 = (
+  scenario: string,
+  kind: AccuracyInput['kind'],
+  label: string,
+  ys: readonly [number, number, number],
+): AccuracyInput => ({ scenario, kind, label, points: ys.map((y, i) => ({ x: 2 ** i, y })) });
 
 const series = [
-  {
-    scenario: 'percpu-classic',
-    kind: 'measured' as const,
-    label: 'percpu-classic: worst error measured',
-    points: [
-      { x: 1, y: 30 },
-      { x: 2, y: 58 },
-      { x: 4, y: 120 },
-    ],
-  },
-  {
-    scenario: 'percpu-tree',
-    kind: 'bound' as const,
-    label: 'percpu-tree: bound',
-    points: [
-      { x: 1, y: 0 },
-      { x: 2, y: 64 },
-      { x: 4, y: 256 },
-    ],
-  },
+  at124('percpu-classic', 'measured', 'percpu-classic: worst error measured', [30, 58, 120]),
+  at124('percpu-tree', 'bound', 'percpu-tree: bound', [0, 64, 256]),
 ];
 
 describe('the accuracy chart', () => {

@@ -4,7 +4,8 @@
 // above 1 and linear near 0, so an error of 0 sits on the axis's base instead of below it.
 // Pure math; AccuracyLines.tsx renders it.
 
-import { line, scaleLinear, scaleSymlog } from 'd3';
+import { line, scaleSymlog } from 'd3';
+import { CPU_CHART_MARGIN, cpuAxis, type PlotBox, plotBox, type XTick } from './cpuAxis.ts';
 import type { Tick } from './geometry.ts';
 
 export interface AccuracyInput {
@@ -15,7 +16,7 @@ export interface AccuracyInput {
 }
 
 export interface AccuracyLayout {
-  readonly xTicks: readonly { readonly x: number; readonly label: string }[];
+  readonly xTicks: readonly XTick[];
   readonly yTicks: readonly Tick[];
   readonly series: readonly {
     readonly key: string;
@@ -30,15 +31,8 @@ export interface AccuracyLayout {
       readonly y: number;
     }[];
   }[];
-  readonly plot: {
-    readonly left: number;
-    readonly right: number;
-    readonly top: number;
-    readonly bottom: number;
-  };
+  readonly plot: PlotBox;
 }
-
-export const ACCURACY_MARGIN = { top: 12, right: 16, bottom: 36, left: 56 };
 
 /** 0, 1, 10, 100, … up to the first power of ten at or above `max`. */
 export function decades(max: number): number[] {
@@ -51,20 +45,20 @@ export function accuracyLayout(
   series: readonly AccuracyInput[],
   width: number,
   height: number,
-  margin = ACCURACY_MARGIN,
+  margin = CPU_CHART_MARGIN,
 ): AccuracyLayout {
   const all = series.flatMap((s) => s.points);
-  const xs = [...new Set(all.map((p) => p.x))].sort((a, b) => a - b);
-  const xMax = Math.max(1, ...xs);
-  const x = scaleLinear()
-    .domain([Math.min(1, ...xs), xMax === 1 ? 2 : xMax])
-    .range([margin.left, width - margin.right]);
+  const { x, xTicks } = cpuAxis(
+    all.map((p) => p.x),
+    width,
+    margin,
+  );
   const ticks = decades(Math.max(1, ...all.map((p) => p.y)));
   const y = scaleSymlog()
     .domain([0, ticks.at(-1) as number])
     .range([height - margin.bottom, margin.top]);
   return {
-    xTicks: xs.map((v) => ({ x: x(v), label: String(v) })),
+    xTicks,
     yTicks: ticks.map((v) => ({ y: y(v), label: String(v) })),
     series: series.map((s) => {
       const pts = [...s.points].sort((a, b) => a.x - b.x);
@@ -80,11 +74,6 @@ export function accuracyLayout(
         dots: pts.map((p) => ({ cx: x(p.x), cy: y(p.y), x: p.x, y: p.y })),
       };
     }),
-    plot: {
-      left: margin.left,
-      right: width - margin.right,
-      top: margin.top,
-      bottom: height - margin.bottom,
-    },
+    plot: plotBox(width, height, margin),
   };
 }

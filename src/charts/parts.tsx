@@ -1,5 +1,6 @@
 // Small SVG pieces shared by the charts.
 
+import type { PlotBox, XTick } from './cpuAxis.ts';
 import type { Tick } from './geometry.ts';
 
 /**
@@ -50,5 +51,44 @@ export function YTicks({ ticks, x1, x2 }: { ticks: readonly Tick[]; x1: number; 
         </g>
       ))}
     </>
+  );
+}
+
+/** The x axis of a chart against CPUs: a label per CPU count under the plot, and its title. */
+export function CpuAxis({
+  ticks,
+  plot,
+  height,
+}: {
+  ticks: readonly XTick[];
+  plot: PlotBox;
+  /** The chart's height: the title sits on its bottom edge. */
+  height: number;
+}) {
+  return (
+    <>
+      {ticks.map((t) => (
+        <text key={t.label} x={t.x} y={plot.bottom + 18} textAnchor="middle" className="tick-label">
+          {t.label}
+        </text>
+      ))}
+      <text
+        x={(plot.left + plot.right) / 2}
+        y={height - 4}
+        textAnchor="middle"
+        className="axis-title"
+      >
+        CPUs
+      </text>
+    </>
+  );
+}
+
+/** A legend entry's sample of its line, in the line's colour and dash (so not colour alone). */
+export function LegendLine({ colour, dash }: { colour: string; dash: string | undefined }) {
+  return (
+    <svg width="28" height="10" aria-hidden="true">
+      <line x1="0" x2="28" y1="5" y2="5" stroke={colour} strokeWidth={3} strokeDasharray={dash} />
+    </svg>
   );
 }

@@ -3,6 +3,7 @@
 // ScalingLines.tsx renders it. Also used for per-CPU efficiency (a ratio instead of a rate).
 
 import { area, line, scaleLinear } from 'd3';
+import { CPU_CHART_MARGIN, cpuAxis, type PlotBox, plotBox, type XTick } from './cpuAxis.ts';
 import { type Tick, yTicks } from './geometry.ts';
 
 export interface LinePoint {
@@ -21,7 +22,7 @@ export interface LineSeries {
 }
 
 export interface LinesLayout {
-  readonly xTicks: readonly { readonly x: number; readonly label: string }[];
+  readonly xTicks: readonly XTick[];
   readonly yTicks: readonly Tick[];
   readonly series: readonly {
     readonly key: string;
@@ -34,29 +35,22 @@ export interface LinesLayout {
       readonly point: LinePoint;
     }[];
   }[];
-  readonly plot: {
-    readonly left: number;
-    readonly right: number;
-    readonly top: number;
-    readonly bottom: number;
-  };
+  readonly plot: PlotBox;
 }
-
-export const LINES_MARGIN = { top: 12, right: 16, bottom: 36, left: 56 };
 
 export function linesLayout(
   series: readonly LineSeries[],
   width: number,
   height: number,
   yLabel: (v: number) => string,
-  margin = LINES_MARGIN,
+  margin = CPU_CHART_MARGIN,
 ): LinesLayout {
   const all = series.flatMap((s) => s.points);
-  const xs = [...new Set(all.map((p) => p.x))].sort((a, b) => a - b);
-  const xMax = Math.max(1, ...xs);
-  const x = scaleLinear()
-    .domain([Math.min(1, ...xs), xMax === 1 ? 2 : xMax])
-    .range([margin.left, width - margin.right]);
+  const { x, xTicks } = cpuAxis(
+    all.map((p) => p.x),
+    width,
+    margin,
+  );
   const yMax = Math.max(1e-9, ...all.map((p) => p.hi));
   const y = scaleLinear()
     .domain([0, yMax * 1.08])
@@ -64,7 +58,7 @@ export function linesLayout(
     .range([height - margin.bottom, margin.top]);
   const sorted = (s: LineSeries) => [...s.points].sort((a, b) => a.x - b.x);
   return {
-    xTicks: xs.map((v) => ({ x: x(v), label: String(v) })),
+    xTicks,
     yTicks: yTicks(y, 5, yLabel),
     series: series.map((s) => {
       const pts = sorted(s);
@@ -83,11 +77,6 @@ export function linesLayout(
         dots: pts.map((p) => ({ cx: x(p.x), cy: y(p.y), point: p })),
       };
     }),
-    plot: {
-      left: margin.left,
-      right: width - margin.right,
-      top: margin.top,
-      bottom: height - margin.bottom,
-    },
+    plot: plotBox(width, height, margin),
   };
 }

@@ -254,8 +254,11 @@ function propInvariant(
   };
 }
 
-/** The locations a condition reads: registers, globals, fields, per-CPU elements. */
-function locationsIn(e: Expr): Expr[] {
+/**
+ * The locations a condition reads: registers, globals, fields, per-CPU elements. The Promela
+ * export observes the same ones (src/explore/promela/model.ts).
+ */
+export function locationsIn(e: Expr): Expr[] {
   const out: Expr[] = [];
   const walk = (x: Expr): void => {
     switch (x.kind) {

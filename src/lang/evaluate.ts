@@ -25,8 +25,8 @@ import {
 } from '../machine/read.ts';
 import type { Expr, Stmt } from './ast.ts';
 import type { CompiledProgram, Scalar } from './compiled.ts';
-import { foldBinary, type Storage } from './module.ts';
-import { didYouMean, LangFault } from './source.ts';
+import { foldBinary, type FunctionItem, type Global, type Storage } from './module.ts';
+import { didYouMean, LangFault, type Span } from './source.ts';
 
 export type Reader = (m: Machine, s: Int32Array) => Scalar;
 
@@ -88,14 +88,18 @@ export function locationText(p: CompiledProgram, e: Expr): string {
 }
 
 /** Names a pure function's parameters stand for while its `return` expression is read. */
-interface Bindings {
-  readonly values: ReadonlyMap<string, Reader>;
+/**
+ * What an expression is read with inside a function read at rest (bindAtRest): its parameters'
+ * values (V: a reader here, Promela text in the export), storages, and struct pointers.
+ */
+export interface Bindings<V> {
+  readonly values: ReadonlyMap<string, V>;
   readonly storages: ReadonlyMap<string, Storage>;
   /** Struct pointer parameters: the global struct each names. */
   readonly structs: ReadonlyMap<string, string>;
 }
 
-const NONE: Bindings = { values: new Map(), storages: new Map(), structs: new Map() };
+const NONE: Bindings<Reader> = { values: new Map(), storages: new Map(), structs: new Map() };
 
 class ClauseCompiler {
   constructor(
@@ -114,7 +118,7 @@ class ClauseCompiler {
     };
   }
 
-  compile(e: Expr, bindings: Bindings = NONE): Reader {
+  compile(e: Expr, bindings: Bindings<Reader> = NONE): Reader {
     switch (e.kind) {
       case 'num': {
         const v = e.value;
@@ -315,31 +319,13 @@ class ClauseCompiler {
   }
 
   /** The storage a location expression names (`fbc.count`, `x`, through pointer parameters). */
-  private storage(e: Expr, bindings: Bindings): Storage {
-    const mod = this.p.module;
-    if (e.kind === 'unary' && (e.op === '&' || e.op === '*')) return this.storage(e.arg, bindings);
-    if (e.kind === 'name') {
-      const b = bindings.storages.get(e.name);
-      if (b) return b;
-      const g = mod.globals.get(e.name);
-      if (g?.k === 'scalar' || g?.k === 'percpu') return g.storage;
-      throw new LangFault(e.span, `\`${e.name}\` is not a global variable.`);
-    }
-    if (e.kind === 'member') {
-      const obj = e.object.kind === 'unary' && e.object.op === '&' ? e.object.arg : e.object;
-      const name = obj.kind === 'name' ? obj.name : null;
-      const structName = name === null ? null : (bindings.structs.get(name) ?? name);
-      const sg = structName === null ? undefined : mod.globals.get(structName);
-      if (sg?.k !== 'struct') throw new LangFault(e.object.span, 'this is not a global struct.');
-      const st = sg.obj.fields.get(e.field);
-      if (!st)
-        throw new LangFault(e.span, `struct ${sg.obj.def.name} has no field \`${e.field}\`.`);
-      return st;
-    }
-    throw new LangFault(e.span, 'this is not a location.');
+  private storage(e: Expr, bindings: Bindings<Reader>): Storage {
+    return storageOf(this.p, e, bindings, (at, why) => {
+      throw new LangFault(at, why);
+    });
   }
 
-  private element(e: Expr & { kind: 'call' }, bindings: Bindings): Reader {
+  private element(e: Expr & { kind: 'call' }, bindings: Bindings<Reader>): Reader {
     if (e.args.length !== 2)
       throw new LangFault(e.span, `\`${e.callee}\` takes a per-CPU variable and a CPU.`);
     const st = this.storage(e.args[0] as Expr, bindings);
@@ -355,7 +341,7 @@ class ClauseCompiler {
     return (m, s) => BigInt(readElement(m, s, name, k));
   }
 
-  private call(e: Expr & { kind: 'call' }, bindings: Bindings): Reader {
+  private call(e: Expr & { kind: 'call' }, bindings: Bindings<Reader>): Reader {
     switch (e.callee) {
       case 'per_cpu':
         return this.watch(e, this.element(e, bindings));
@@ -363,14 +349,8 @@ class ClauseCompiler {
       case 'atomic_read':
       case 'atomic64_read':
       case 'atomic_long_read':
-      case 'smp_load_acquire': {
-        const arg = e.args[0] as Expr;
-        const target =
-          e.callee === 'READ_ONCE'
-            ? arg
-            : ({ kind: 'unary', op: '*', arg, span: arg.span } as Expr);
-        return this.watch(e, this.compile(target, bindings));
-      }
+      case 'smp_load_acquire':
+        return this.watch(e, this.compile(accessorTarget(e), bindings));
       case 'count': {
         const name = this.recordName(e);
         return (m, s) => BigInt(readResults(m, s, name).length);
@@ -450,21 +430,14 @@ class ClauseCompiler {
         e.calleeSpan,
         `\`${e.callee}\` must be one \`return …;\` to be read at rest.`,
       );
-    const values = new Map<string, Reader>();
-    const storages = new Map<string, Storage>();
-    const structs = new Map<string, string>();
-    f.params.forEach((param, i) => {
-      const arg = e.args[i];
-      if (!arg) throw new LangFault(e.span, `\`${e.callee}\` takes ${f.params.length} arguments.`);
-      if (param.ty.k === 'ptr' && param.ty.to.k === 'struct') {
-        const inner = arg.kind === 'unary' && arg.op === '&' ? arg.arg : arg;
-        if (inner.kind !== 'name') throw new LangFault(arg.span, 'pass the struct as &name.');
-        structs.set(param.name, inner.name);
-      } else if (param.ty.k === 'ptr' || param.ty.k === 'percpu') {
-        storages.set(param.name, this.storage(arg, NONE));
-      } else values.set(param.name, this.compile(arg));
+    const bound = bindAtRest(f, e, {
+      storage: (arg) => this.storage(arg, NONE),
+      value: (arg) => this.compile(arg),
+      refuse: (at, why) => {
+        throw new LangFault(at, `${why}.`);
+      },
     });
-    return this.compile(ret, { values, storages, structs });
+    return this.compile(ret, bound);
   }
 
   /**
@@ -474,28 +447,116 @@ class ClauseCompiler {
    * pointer.
    */
   private addressComparison(e: Expr & { kind: 'binary' }): Reader | null {
-    if (e.op !== '=' && e.op !== '==' && e.op !== '!=') return null;
-    const herdAtom = e.op === '=' && e.right.kind === 'name' && e.left.kind !== 'num';
-    const [loc, other] = herdAtom
-      ? [e.left, e.right]
-      : e.left.kind === 'regref'
-        ? [e.left, e.right]
-        : e.right.kind === 'regref'
-          ? [e.right, e.left]
-          : [null, null];
-    if (!loc || other.kind !== 'name') return null;
-    if (!herdAtom && !(loc.kind === 'regref' && pointerLocal(this.p, loc))) return null;
-    const g = this.p.module.globals.get(other.name);
-    if (g?.k !== 'scalar') return null;
-    const r = this.compile(loc);
-    const name = g.storage.cell.name;
-    const eq = e.op !== '!=';
+    const a = addressOperands(this.p, e);
+    if (!a) return null;
+    const r = this.compile(a.loc);
+    const name = a.global.storage.cell.name;
+    const eq = a.equal;
     return (m, s) => {
       const v = r(m, s);
       const addr = BigInt(POINTER_BASE + globalNamed(m, name).addr);
       return (v === addr) === eq ? 1n : 0n;
     };
   }
+}
+
+/**
+ * The operands of herd7's `1:r0=x` or `y=x` (a location compared with a global's address; with
+ * `==` and `!=`, a register declared a pointer), or null for an ordinary comparison. The clause
+ * compiler and the Promela export (src/explore/promela/clauses.ts) both read comparisons so.
+ */
+export function addressOperands(
+  p: CompiledProgram,
+  e: Expr & { kind: 'binary' },
+): { loc: Expr; global: Global & { k: 'scalar' }; equal: boolean } | null {
+  if (e.op !== '=' && e.op !== '==' && e.op !== '!=') return null;
+  const herdAtom = e.op === '=' && e.right.kind === 'name' && e.left.kind !== 'num';
+  const [loc, other] = herdAtom
+    ? [e.left, e.right]
+    : e.left.kind === 'regref'
+      ? [e.left, e.right]
+      : e.right.kind === 'regref'
+        ? [e.right, e.left]
+        : [null, null];
+  if (!loc || other.kind !== 'name') return null;
+  if (!herdAtom && !(loc.kind === 'regref' && pointerLocal(p, loc))) return null;
+  const g = p.module.globals.get(other.name);
+  if (g?.k !== 'scalar') return null;
+  return { loc, global: g, equal: e.op !== '!=' };
+}
+
+/**
+ * What a read accessor in a clause reads: READ_ONCE(x) reads x; atomic_read(v),
+ * atomic64_read(v), atomic_long_read(v) and smp_load_acquire(p) read *v. The clause compiler
+ * and the Promela export read them alike.
+ */
+export function accessorTarget(e: Expr & { kind: 'call' }): Expr {
+  const arg = e.args[0] as Expr;
+  return e.callee === 'READ_ONCE' ? arg : { kind: 'unary', op: '*', arg, span: arg.span };
+}
+
+/**
+ * The storage a location expression names (`fbc.count`, `x`, through pointer parameters), for
+ * the clause compiler and the Promela export; `refuse` says why an expression names none.
+ */
+export function storageOf(
+  p: CompiledProgram,
+  e: Expr,
+  bindings: Bindings<unknown>,
+  refuse: (at: Span, why: string) => never,
+): Storage {
+  const mod = p.module;
+  if (e.kind === 'unary' && (e.op === '&' || e.op === '*'))
+    return storageOf(p, e.arg, bindings, refuse);
+  if (e.kind === 'name') {
+    const b = bindings.storages.get(e.name);
+    if (b) return b;
+    const g = mod.globals.get(e.name);
+    if (g?.k === 'scalar' || g?.k === 'percpu') return g.storage;
+    refuse(e.span, `\`${e.name}\` is not a global variable.`);
+  }
+  if (e.kind === 'member') {
+    const obj = e.object.kind === 'unary' && e.object.op === '&' ? e.object.arg : e.object;
+    const name = obj.kind === 'name' ? obj.name : null;
+    const structName = name === null ? null : (bindings.structs.get(name) ?? name);
+    const sg = structName === null ? undefined : mod.globals.get(structName);
+    if (sg?.k !== 'struct') refuse(e.object.span, 'this is not a global struct.');
+    const st = sg.obj.fields.get(e.field);
+    if (!st) refuse(e.span, `struct ${sg.obj.def.name} has no field \`${e.field}\`.`);
+    return st;
+  }
+  refuse(e.span, 'this is not a location.');
+}
+
+/**
+ * Binds a pure function's parameters to call `e`'s arguments: a struct pointer to the struct's
+ * name (`&name`), a pointer or per-CPU pointer to its storage, anything else to its value (read
+ * by `to.value`). The clause compiler and the Promela export share it; `to.refuse` says why not.
+ */
+export function bindAtRest<V>(
+  f: FunctionItem,
+  e: Expr & { kind: 'call' },
+  to: {
+    storage: (arg: Expr) => Storage;
+    value: (arg: Expr) => V;
+    refuse: (at: Span, why: string) => never;
+  },
+): Bindings<V> {
+  const values = new Map<string, V>();
+  const storages = new Map<string, Storage>();
+  const structs = new Map<string, string>();
+  f.params.forEach((param, i) => {
+    const arg = e.args[i];
+    if (!arg) to.refuse(e.span, `\`${e.callee}\` takes ${String(f.params.length)} arguments`);
+    if (param.ty.k === 'ptr' && param.ty.to.k === 'struct') {
+      const inner = arg.kind === 'unary' && arg.op === '&' ? arg.arg : arg;
+      if (inner.kind !== 'name') to.refuse(arg.span, 'pass the struct as &name');
+      structs.set(param.name, inner.name);
+    } else if (param.ty.k === 'ptr' || param.ty.k === 'percpu') {
+      storages.set(param.name, to.storage(arg));
+    } else values.set(param.name, to.value(arg));
+  });
+  return { values, storages, structs };
 }
 
 /** Whether thread N's local `r` is declared as a pointer. */

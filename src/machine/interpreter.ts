@@ -380,61 +380,37 @@ export function step(
         s[address(m, s, cb, ins) + 1] = s[R + 2 * ins.src + 1] as number;
         break;
       case Op.AtomicAdd:
-      case Op.AtomicOr: {
+      case Op.AtomicOr:
+      case Op.AtomicAnd:
+      case Op.AtomicXor: {
+        // One fetch-and-op for the four: atomic_add_return gives the new value, the bitwise
+        // ones (atomic_fetch_or/and/xor, set_bit and friends) the old.
         const a = address(m, s, cb, ins);
         const vlo = ins.useImm ? ins.immLo : (s[R + 2 * ins.src] as number);
         const vhi = ins.useImm ? ins.immHi : (s[R + 2 * ins.src + 1] as number);
         const add = ins.op === Op.AtomicAdd;
         if (ins.width === 64 && wide) {
           const v = big(vlo, vhi);
-          const old = add ? Atomics.add(wide, a >> 1, v) : Atomics.or(wide, a >> 1, v);
+          const old = fetchOp64(ins.op, wide, a >> 1, v);
           if (ins.dst >= 0) setReg64(s, R + 2 * ins.dst, add ? old + v : old);
         } else if (ins.width === 64) {
           const olo = s[a] as number;
           const ohi = s[a + 1] as number;
           if (add) add64(s, a, olo, ohi, vlo, vhi);
           else {
-            s[a] = olo | vlo;
-            s[a + 1] = ohi | vhi;
+            s[a] = bitOp(ins.op, olo, vlo);
+            s[a + 1] = bitOp(ins.op, ohi, vhi);
           }
           if (ins.dst >= 0) {
             s[R + 2 * ins.dst] = add ? (s[a] as number) : olo;
             s[R + 2 * ins.dst + 1] = add ? (s[a + 1] as number) : ohi;
           }
         } else {
-          const old = add ? Atomics.add(s, a, vlo) : Atomics.or(s, a, vlo);
+          const old = fetchOp32(ins.op, s, a, vlo);
           const nv = add ? (old + vlo) | 0 : old;
           if (ins.dst >= 0) {
             s[R + 2 * ins.dst] = nv;
             s[R + 2 * ins.dst + 1] = nv >> 31;
-          }
-        }
-        break;
-      }
-      case Op.AtomicAnd:
-      case Op.AtomicXor: {
-        const a = address(m, s, cb, ins);
-        const vlo = ins.useImm ? ins.immLo : (s[R + 2 * ins.src] as number);
-        const vhi = ins.useImm ? ins.immHi : (s[R + 2 * ins.src + 1] as number);
-        const and = ins.op === Op.AtomicAnd;
-        if (ins.width === 64 && wide) {
-          const v = big(vlo, vhi);
-          const old = and ? Atomics.and(wide, a >> 1, v) : Atomics.xor(wide, a >> 1, v);
-          if (ins.dst >= 0) setReg64(s, R + 2 * ins.dst, old);
-        } else if (ins.width === 64) {
-          const olo = s[a] as number;
-          const ohi = s[a + 1] as number;
-          s[a] = and ? olo & vlo : olo ^ vlo;
-          s[a + 1] = and ? ohi & vhi : ohi ^ vhi;
-          if (ins.dst >= 0) {
-            s[R + 2 * ins.dst] = olo;
-            s[R + 2 * ins.dst + 1] = ohi;
-          }
-        } else {
-          const old = and ? Atomics.and(s, a, vlo) : Atomics.xor(s, a, vlo);
-          if (ins.dst >= 0) {
-            s[R + 2 * ins.dst] = old;
-            s[R + 2 * ins.dst + 1] = old >> 31;
           }
         }
         break;
@@ -674,6 +650,26 @@ function reg64(s: Int32Array, at: number): bigint {
 
 function big(lo: number, hi: number): bigint {
   return (BigInt(hi) << 32n) | BigInt(lo >>> 0);
+}
+
+/** Atomics' fetch-and-op on a 32-bit word for AtomicAdd/Or/And/Xor: the old value. */
+function fetchOp32(op: number, s: Int32Array, a: number, v: number): number {
+  if (op === Op.AtomicAdd) return Atomics.add(s, a, v);
+  if (op === Op.AtomicOr) return Atomics.or(s, a, v);
+  return op === Op.AtomicAnd ? Atomics.and(s, a, v) : Atomics.xor(s, a, v);
+}
+
+/** The same on a 64-bit word of the shared view (SharedArrayBuffer memory). */
+function fetchOp64(op: number, w: BigInt64Array, i: number, v: bigint): bigint {
+  if (op === Op.AtomicAdd) return Atomics.add(w, i, v);
+  if (op === Op.AtomicOr) return Atomics.or(w, i, v);
+  return op === Op.AtomicAnd ? Atomics.and(w, i, v) : Atomics.xor(w, i, v);
+}
+
+/** The bitwise half of AtomicOr/And/Xor on one 32-bit half, where no other CPU can interleave. */
+function bitOp(op: number, x: number, y: number): number {
+  if (op === Op.AtomicOr) return x | y;
+  return op === Op.AtomicAnd ? x & y : x ^ y;
 }
 
 /** Writes a 64-bit value (wrapping) into the register pair at s[at], s[at + 1]. */

@@ -9,7 +9,14 @@ import type { Machine } from '../../machine/machine.ts';
 import { initialState } from '../../machine/interpreter.ts';
 import type { Expr, Stmt } from '../../lang/ast.ts';
 import type { CompiledProgram } from '../../lang/compiled.ts';
-import { counterValue } from '../../lang/evaluate.ts';
+import {
+  accessorTarget,
+  addressOperands,
+  bindAtRest,
+  type Bindings,
+  counterValue,
+  storageOf,
+} from '../../lang/evaluate.ts';
 import type { Storage } from '../../lang/module.ts';
 import { PromelaRefusal, Words } from './words.ts';
 
@@ -19,13 +26,7 @@ export interface Val {
   readonly d: string | null;
 }
 
-interface Bindings {
-  readonly values: ReadonlyMap<string, Val>;
-  readonly storages: ReadonlyMap<string, Storage>;
-  readonly structs: ReadonlyMap<string, string>;
-}
-
-const NONE: Bindings = { values: new Map(), storages: new Map(), structs: new Map() };
+const NONE: Bindings<Val> = { values: new Map(), storages: new Map(), structs: new Map() };
 const both = (a: string | null, b: string | null) =>
   a === null ? b : b === null ? a : `(${a} && ${b})`;
 
@@ -128,7 +129,7 @@ export class ClauseWriter {
   }
 
   /** An expression of a clause. */
-  expr(e: Expr, b: Bindings = NONE): Val {
+  expr(e: Expr, b: Bindings<Val> = NONE): Val {
     switch (e.kind) {
       case 'num':
         return { v: small(e.value, 'a number of a clause'), d: null };
@@ -186,7 +187,7 @@ export class ClauseWriter {
     }
   }
 
-  private binary(e: Expr & { kind: 'binary' }, b: Bindings): Val {
+  private binary(e: Expr & { kind: 'binary' }, b: Bindings<Val>): Val {
     const pointer = this.addressComparison(e);
     if (pointer) return pointer;
     const x = this.expr(e.left, b);
@@ -237,7 +238,7 @@ export class ClauseWriter {
     return { v: `(${x.v} ${o} ${y.v})`, d };
   }
 
-  private named(e: Expr & { kind: 'name' }, b: Bindings): Val {
+  private named(e: Expr & { kind: 'name' }, b: Bindings<Val>): Val {
     const bound = b.values.get(e.name);
     if (bound) return bound;
     if (this.p.recordCounts.has(e.name)) return this.lastRecorded(e.name);
@@ -271,34 +272,20 @@ export class ClauseWriter {
     }
   }
 
-  private storage(e: Expr, b: Bindings): Storage {
-    const mod = this.p.module;
-    if (e.kind === 'unary' && (e.op === '&' || e.op === '*')) return this.storage(e.arg, b);
-    if (e.kind === 'name') {
-      const s = b.storages.get(e.name);
-      if (s) return s;
-      const g = mod.globals.get(e.name);
-      if (g?.k === 'scalar' || g?.k === 'percpu') return g.storage;
-    }
-    if (e.kind === 'member') {
-      const obj = e.object.kind === 'unary' && e.object.op === '&' ? e.object.arg : e.object;
-      const name = obj.kind === 'name' ? obj.name : null;
-      const sn = name === null ? null : (b.structs.get(name) ?? name);
-      const sg = sn === null ? undefined : mod.globals.get(sn);
-      const st = sg?.k === 'struct' ? sg.obj.fields.get(e.field) : undefined;
-      if (st) return st;
-    }
-    throw new PromelaRefusal('a location the export cannot find');
+  private storage(e: Expr, b: Bindings<Val>): Storage {
+    return storageOf(this.p, e, b, () => {
+      throw new PromelaRefusal('a location the export cannot find');
+    });
   }
 
-  private perCpu(e: Expr & { kind: 'call' }, b: Bindings): Val {
+  private perCpu(e: Expr & { kind: 'call' }, b: Bindings<Val>): Val {
     const st = this.storage(e.args[0] as Expr, b);
     if (st.k !== 'percpu') throw new PromelaRefusal('per_cpu of no per-CPU variable');
     const k = this.p.module.smallConstant(e.args[1] as Expr, 'a CPU number', 0, this.m.cpus - 1);
     return { v: this.element(st, k), d: null };
   }
 
-  private call(e: Expr & { kind: 'call' }, b: Bindings): Val {
+  private call(e: Expr & { kind: 'call' }, b: Bindings<Val>): Val {
     switch (e.callee) {
       case 'per_cpu':
         return this.perCpu(e, b);
@@ -306,12 +293,8 @@ export class ClauseWriter {
       case 'atomic_read':
       case 'atomic64_read':
       case 'atomic_long_read':
-      case 'smp_load_acquire': {
-        const arg = e.args[0] as Expr;
-        return e.callee === 'READ_ONCE'
-          ? this.expr(arg, b)
-          : this.expr({ kind: 'unary', op: '*', arg, span: arg.span }, b);
-      }
+      case 'smp_load_acquire':
+        return this.expr(accessorTarget(e), b);
       case 'count': {
         const name = (e.args[0] as Expr & { name: string }).name;
         return { v: this.recorded(name).count, d: null };
@@ -350,54 +333,22 @@ export class ClauseWriter {
     const body = f?.item.body.body.filter((st: Stmt) => st.kind !== 'empty') ?? [];
     const ret = body.length === 1 && body[0]?.kind === 'return' ? body[0].value : null;
     if (!f || !ret) throw new PromelaRefusal(`${e.callee} cannot be read at rest`);
-    const values = new Map<string, Val>();
-    const storages = new Map<string, Storage>();
-    const structs = new Map<string, string>();
-    f.params.forEach((param, i) => {
-      const arg = e.args[i] as Expr;
-      if (param.ty.k === 'ptr' && param.ty.to.k === 'struct') {
-        const inner = arg.kind === 'unary' && arg.op === '&' ? arg.arg : arg;
-        if (inner.kind !== 'name') throw new PromelaRefusal('pass the struct as &name');
-        structs.set(param.name, inner.name);
-      } else if (param.ty.k === 'ptr' || param.ty.k === 'percpu')
-        storages.set(param.name, this.storage(arg, NONE));
-      else values.set(param.name, this.expr(arg));
+    const bound = bindAtRest(f, e, {
+      storage: (arg) => this.storage(arg, NONE),
+      value: (arg) => this.expr(arg),
+      refuse: (_at, why) => {
+        throw new PromelaRefusal(why);
+      },
     });
-    return this.expr(ret, { values, storages, structs });
+    return this.expr(ret, bound);
   }
 
   /** herd7's `1:r0=x`: a pointer compared with a global's address (evaluate.ts). */
   private addressComparison(e: Expr & { kind: 'binary' }): Val | null {
-    if (e.op !== '=' && e.op !== '==' && e.op !== '!=') return null;
-    const herdAtom = e.op === '=' && e.right.kind === 'name' && e.left.kind !== 'num';
-    const [loc, other] = herdAtom
-      ? [e.left, e.right]
-      : e.left.kind === 'regref'
-        ? [e.left, e.right]
-        : e.right.kind === 'regref'
-          ? [e.right, e.left]
-          : [null, null];
-    if (!loc || other.kind !== 'name') return null;
-    if (!herdAtom && !(loc.kind === 'regref' && pointerLocal(this.p, loc))) return null;
-    const g = this.p.module.globals.get(other.name);
-    if (g?.k !== 'scalar') return null;
-    const r = this.expr(loc);
-    const eq = `(${r.v} == ${String(POINTER_BASE + g.storage.cell.addr)})`;
-    return { v: e.op === '!=' ? `(!${eq})` : eq, d: null };
+    const a = addressOperands(this.p, e);
+    if (!a) return null;
+    const r = this.expr(a.loc);
+    const eq = `(${r.v} == ${String(POINTER_BASE + a.global.storage.cell.addr)})`;
+    return { v: a.equal ? eq : `(!${eq})`, d: null };
   }
-}
-
-/** Whether thread N's local `r` is declared as a pointer (as evaluate.ts decides). */
-function pointerLocal(p: CompiledProgram, reg: Expr & { kind: 'regref' }): boolean {
-  const t = p.module.threads.find((x) => x.item.role === 'P' && x.item.index === reg.thread);
-  if (!t) return false;
-  let found = false;
-  const walk = (st: Stmt): void => {
-    if (st.kind === 'decl')
-      for (const d of st.declarators)
-        if (d.name === reg.name && st.type.pointers + d.pointers > 0) found = true;
-    if (st.kind === 'block') st.body.forEach(walk);
-  };
-  walk(t.item.body);
-  return found;
 }

@@ -30,6 +30,7 @@ import {
   CTX_TALLY,
 } from '../../machine/machine.ts';
 import type { Expr, Item } from '../../lang/ast.ts';
+import { locationsIn } from '../../lang/clauses.ts';
 import type { CompiledProgram } from '../../lang/compiled.ts';
 import { locationText } from '../../lang/evaluate.ts';
 import { isAxiomatic } from '../../scenarios/textScenario.ts';
@@ -373,43 +374,6 @@ function observables(p: CompiledProgram, w: ClauseWriter): Printed[] {
   const want = p.clauses.observables.map((o) => o.name).join(',');
   if (out.map((o) => o.name).join(',') !== want)
     throw new PromelaRefusal(`the observables ${want} are not all in the export`);
-  return out;
-}
-
-/** The locations a condition reads (src/lang/clauses.ts's locationsIn). */
-function locationsIn(e: Expr): Expr[] {
-  const out: Expr[] = [];
-  const walk = (x: Expr): void => {
-    switch (x.kind) {
-      case 'regref':
-      case 'name':
-      case 'member':
-        out.push(x);
-        return;
-      case 'call':
-        if (x.callee === 'per_cpu') out.push(x);
-        else x.args.forEach(walk);
-        return;
-      case 'binary':
-        walk(x.left);
-        if (!(x.right.kind === 'name' && (x.op === '=' || x.left.kind === 'regref'))) walk(x.right);
-        return;
-      case 'unary':
-        walk(x.arg);
-        return;
-      case 'ternary':
-        walk(x.cond);
-        walk(x.then);
-        walk(x.otherwise);
-        return;
-      case 'cast':
-        walk(x.arg);
-        return;
-      default:
-        return;
-    }
-  };
-  walk(e);
   return out;
 }
 

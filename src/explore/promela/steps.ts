@@ -332,115 +332,89 @@ export class StepWriter {
     const sl = ins.src >= 0 ? w.lo(c, ins.src) : '0';
     const sh = ins.src >= 0 ? w.hi(c, ins.src) : '0';
     const at = () => this.addressInto(c, ins);
-    const dst32 = (v: string) => (ins.dst >= 0 ? [`${dl} = ${v}; ${dh} = ${signOf(dl)};`] : []);
+    const dst64 = (lo: string, hi: string) =>
+      ins.dst >= 0 ? [`${dl} = ${lo}; ${dh} = ${hi};`] : [];
+    const dst32 = (v: string) => dst64(v, signOf(dl));
+    // Most steps are unguarded: one that works on memory starts by computing its address (ha).
+    const memory = (...body: string[]) => ({ guard: '', body: [...at(), ...body] });
+    const local = (...body: string[]) => ({ guard: '', body });
     const wide = ins.width === 64;
     const [vl, vh] = ins.useImm ? [lit(ins.immLo), lit(ins.immHi)] : [sl, sh];
     switch (ins.op) {
       case Op.Load:
-        return { guard: '', body: [...at(), `${dl} = mem[ha]; ${dh} = ${signOf(dl)};`] };
+        return memory(`${dl} = mem[ha]; ${dh} = ${signOf(dl)};`);
       case Op.Store:
-        return { guard: '', body: [...at(), `mem[ha] = ${sl};`] };
+        return memory(`mem[ha] = ${sl};`);
       case Op.Load64:
-        return { guard: '', body: [...at(), `hx = mem[ha]; ${dh} = mem[ha + 1]; ${dl} = hx;`] };
+        return memory(`hx = mem[ha]; ${dh} = mem[ha + 1]; ${dl} = hx;`);
       case Op.Store64:
-        return { guard: '', body: [...at(), `mem[ha] = ${sl}; mem[ha + 1] = ${sh};`] };
+        return memory(`mem[ha] = ${sl}; mem[ha + 1] = ${sh};`);
       case Op.LoadLo:
-        return { guard: '', body: [...at(), `${dl} = mem[ha];`] };
+        return memory(`${dl} = mem[ha];`);
       case Op.LoadHi:
-        return { guard: '', body: [...at(), `${dh} = mem[ha + 1];`] };
+        return memory(`${dh} = mem[ha + 1];`);
       case Op.StoreLo:
-        return { guard: '', body: [...at(), `mem[ha] = ${sl};`] };
+        return memory(`mem[ha] = ${sl};`);
       case Op.StoreHi:
-        return { guard: '', body: [...at(), `mem[ha + 1] = ${sh};`] };
+        return memory(`mem[ha + 1] = ${sh};`);
       case Op.AtomicAdd:
         if (wide)
-          return {
-            guard: '',
-            body: [
-              ...at(),
-              ...add64('mem[ha]', 'mem[ha + 1]', 'mem[ha]', 'mem[ha + 1]', vl, vh),
-              ...(ins.dst >= 0 ? [`${dl} = mem[ha]; ${dh} = mem[ha + 1];`] : []),
-            ],
-          };
-        return { guard: '', body: [...at(), `mem[ha] = mem[ha] + ${vl};`, ...dst32('mem[ha]')] };
+          return memory(
+            ...add64('mem[ha]', 'mem[ha + 1]', 'mem[ha]', 'mem[ha + 1]', vl, vh),
+            ...dst64('mem[ha]', 'mem[ha + 1]'),
+          );
+        return memory(`mem[ha] = mem[ha] + ${vl};`, ...dst32('mem[ha]'));
       case Op.AtomicOr:
       case Op.AtomicAnd:
       case Op.AtomicXor: {
         const o = ins.op === Op.AtomicOr ? '|' : ins.op === Op.AtomicAnd ? '&' : '^';
         if (wide)
-          return {
-            guard: '',
-            body: [
-              ...at(),
-              `hx = mem[ha]; hy = mem[ha + 1];`,
-              `mem[ha] = hx ${o} ${vl}; mem[ha + 1] = hy ${o} ${vh};`,
-              ...(ins.dst >= 0 ? [`${dl} = hx; ${dh} = hy;`] : []),
-            ],
-          };
-        return {
-          guard: '',
-          body: [...at(), `hx = mem[ha];`, `mem[ha] = hx ${o} ${vl};`, ...dst32('hx')],
-        };
+          return memory(
+            `hx = mem[ha]; hy = mem[ha + 1];`,
+            `mem[ha] = hx ${o} ${vl}; mem[ha + 1] = hy ${o} ${vh};`,
+            ...dst64('hx', 'hy'),
+          );
+        return memory(`hx = mem[ha];`, `mem[ha] = hx ${o} ${vl};`, ...dst32('hx'));
       }
       case Op.AddUnless: {
         const ul = w.lo(c, ins.src2);
         const uh = w.hi(c, ins.src2);
         if (wide)
-          return {
-            guard: '',
-            body: [
-              ...at(),
-              `hn = mem[ha]; hm = mem[ha + 1];`,
-              `if :: !(hn == ${ul} && hm == ${uh}) ->`,
-              ...ind(add64('mem[ha]', 'mem[ha + 1]', 'hn', 'hm', vl, vh), 2),
-              '   :: else fi;',
-              ...(ins.dst >= 0 ? [`${dl} = hn; ${dh} = hm;`] : []),
-            ],
-          };
-        return {
-          guard: '',
-          body: [
-            ...at(),
-            `hn = mem[ha];`,
-            `if :: hn != ${ul} -> mem[ha] = hn + ${vl} :: else fi;`,
-            ...dst32('hn'),
-          ],
-        };
+          return memory(
+            `hn = mem[ha]; hm = mem[ha + 1];`,
+            `if :: !(hn == ${ul} && hm == ${uh}) ->`,
+            ...ind(add64('mem[ha]', 'mem[ha + 1]', 'hn', 'hm', vl, vh), 2),
+            '   :: else fi;',
+            ...dst64('hn', 'hm'),
+          );
+        return memory(
+          `hn = mem[ha];`,
+          `if :: hn != ${ul} -> mem[ha] = hn + ${vl} :: else fi;`,
+          ...dst32('hn'),
+        );
       }
       case Op.Xchg:
         if (wide)
-          return {
-            guard: '',
-            body: [
-              ...at(),
-              `hx = mem[ha]; hy = mem[ha + 1];`,
-              `mem[ha] = ${sl}; mem[ha + 1] = ${sh};`,
-              `${dl} = hx; ${dh} = hy;`,
-            ],
-          };
-        return { guard: '', body: [...at(), `hx = mem[ha]; mem[ha] = ${sl};`, ...dst32('hx')] };
+          return memory(
+            `hx = mem[ha]; hy = mem[ha + 1];`,
+            `mem[ha] = ${sl}; mem[ha + 1] = ${sh};`,
+            `${dl} = hx; ${dh} = hy;`,
+          );
+        return memory(`hx = mem[ha]; mem[ha] = ${sl};`, ...dst32('hx'));
       case Op.Cmpxchg: {
         const nl = w.lo(c, ins.src2);
         const nh = w.hi(c, ins.src2);
         if (wide)
-          return {
-            guard: '',
-            body: [
-              ...at(),
-              `hx = mem[ha]; hy = mem[ha + 1];`,
-              `if :: hx == ${sl} && hy == ${sh} -> mem[ha] = ${nl}; mem[ha + 1] = ${nh} :: else fi;`,
-              `${dl} = hx; ${dh} = hy;`,
-            ],
-          };
-        return {
-          guard: '',
-          body: [
-            ...at(),
-            `hx = mem[ha];`,
-            `if :: hx == ${sl} -> mem[ha] = ${nl} :: else fi;`,
-            ...dst32('hx'),
-          ],
-        };
+          return memory(
+            `hx = mem[ha]; hy = mem[ha + 1];`,
+            `if :: hx == ${sl} && hy == ${sh} -> mem[ha] = ${nl}; mem[ha + 1] = ${nh} :: else fi;`,
+            `${dl} = hx; ${dh} = hy;`,
+          );
+        return memory(
+          `hx = mem[ha];`,
+          `if :: hx == ${sl} -> mem[ha] = ${nl} :: else fi;`,
+          ...dst32('hx'),
+        );
       }
       case Op.SpinLock:
         // A held lock: the lab's step changes nothing (the CPU spins), so here it waits.
@@ -449,54 +423,40 @@ export class StepWriter {
           body: [...at(), `mem[ha] = ${String(c + 1)}; pre[${K}]++;`],
         };
       case Op.SpinTrylock:
-        return {
-          guard: '',
-          body: [
-            ...at(),
-            `if :: mem[ha] == 0 -> mem[ha] = ${String(c + 1)}; pre[${K}]++; ${dl} = 1`,
-            `   :: else -> ${dl} = 0 fi;`,
-            `${dh} = 0;`,
-          ],
-        };
+        return memory(
+          `if :: mem[ha] == 0 -> mem[ha] = ${String(c + 1)}; pre[${K}]++; ${dl} = 1`,
+          `   :: else -> ${dl} = 0 fi;`,
+          `${dh} = 0;`,
+        );
       case Op.SpinUnlock:
-        return {
-          guard: '',
-          body: [
-            ...at(),
-            `assert(mem[ha] == ${String(c + 1)}); /* fault: releases a lock it does not hold */`,
-            `mem[ha] = 0; pre[${K}]--;`,
-          ],
-        };
+        return memory(
+          `assert(mem[ha] == ${String(c + 1)}); /* fault: releases a lock it does not hold */`,
+          `mem[ha] = 0; pre[${K}]--;`,
+        );
       case Op.PreemptDisable:
-        return { guard: '', body: [`pre[${K}]++;`] };
+        return local(`pre[${K}]++;`);
       case Op.PreemptEnable:
-        return {
-          guard: '',
-          body: [
-            `assert(pre[${K}] > 0); /* fault: preempt_count would go negative */`,
-            `pre[${K}]--;`,
-          ],
-        };
+        return local(
+          `assert(pre[${K}] > 0); /* fault: preempt_count would go negative */`,
+          `pre[${K}]--;`,
+        );
       case Op.IrqSave:
-        return { guard: '', body: [`${dl} = irqon[${K}]; ${dh} = 0; irqon[${K}] = 0;`] };
+        return local(`${dl} = irqon[${K}]; ${dh} = 0; irqon[${K}] = 0;`);
       case Op.IrqRestore:
       case Op.IrqEnable: {
         const on = ins.op === Op.IrqEnable ? '1' : `((${sl} != 0) -> 1 : 0)`;
-        return { guard: '', body: [`irqon[${K}] = ${on};`, `hd = irqon[${K}] && pend[${K}];`] };
+        return local(`irqon[${K}] = ${on};`, `hd = irqon[${K}] && pend[${K}];`);
       }
       case Op.IrqDisable:
-        return { guard: '', body: [`irqon[${K}] = 0;`] };
+        return local(`irqon[${K}] = 0;`);
       case Op.AddrGen:
-        return {
-          guard: '',
-          body: [
-            `${dl} = ${String(POINTER_BASE + ins.base)} + ccpu[${String(c)}] * ${String(ins.stride)}; ${dh} = 0;`,
-          ],
-        };
+        return local(
+          `${dl} = ${String(POINTER_BASE + ins.base)} + ccpu[${String(c)}] * ${String(ins.stride)}; ${dh} = 0;`,
+        );
       case Op.CpuId:
-        return { guard: '', body: [`${dl} = ccpu[${String(c)}]; ${dh} = 0;`] };
+        return local(`${dl} = ccpu[${String(c)}]; ${dh} = 0;`);
       case Op.Fence:
-        return { guard: '', body: [] };
+        return local();
       default:
         throw new PromelaRefusal(`the export does not know visible opcode ${String(ins.op)}`);
     }

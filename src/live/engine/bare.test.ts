@@ -6,8 +6,8 @@
 // (Races need real threads: test/live/live.test.ts compares the tiers' verdicts there.)
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cpuBase, CPU_CUR, CPU_TASKS, type Machine } from '../../machine/machine.ts';
-import { initialState, topContext } from '../../machine/interpreter.ts';
+import type { Machine } from '../../machine/machine.ts';
+import { initialState } from '../../machine/interpreter.ts';
 import { catalogue } from '../../scenarios/index.ts';
 import type { Scenario } from '../../scenarios/types.ts';
 import { liveMachine } from '../job.ts';
@@ -17,6 +17,7 @@ import { liveSpecOf } from '../specs.ts';
 import { bufferOf, sharedWasmMemory } from '../wasm/runtime.ts';
 import { compiledEngine } from './compiled.ts';
 import { Burst, type Engine } from './engine.ts';
+import { busyPick } from './busyPick.ts';
 import { interpretedEngine } from './interpreted.ts';
 
 /** Every live instance: each variant, each layout, 1 to 3 CPUs (the scenario's own when fixed). */
@@ -73,15 +74,9 @@ describe('the bare tier against the interpreter', () => {
             interpretedEngine(m, b.state, k, b.wide),
           );
           for (const [pick, n] of ops) {
-            const busy = Array.from({ length: m.cpus }, (_, k) => k).filter(
-              (k) => topContext(m, a.state, k) >= 0,
-            );
-            if (busy.length === 0) break;
-            const k = busy[pick % busy.length] as number;
-            const c = topContext(m, a.state, k);
-            const cpu = cpuBase(m, k);
-            const alone =
-              c < m.tasks && a.state[cpu + CPU_TASKS] === 1 && a.state[cpu + CPU_CUR] === c;
+            const next = busyPick(m, a.state, pick);
+            if (!next) break;
+            const { k, c, alone } = next;
             const x = bare[k] as Engine;
             const y = model[k] as Engine;
             if (alone && n > 0) {

@@ -3,7 +3,7 @@
 // and interpreted from the same states through the same random events, and the whole state is
 // compared after every event. Bursts of many steps, restarts in place and faults are compared too.
 
-import { cpuBase, compile, CPU_CUR, CPU_TASKS, type Machine } from '../../machine/machine.ts';
+import { compile, type Machine } from '../../machine/machine.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { abs, ProgramBuilder } from '../../machine/builder.ts';
@@ -20,6 +20,7 @@ import { validWasm, sharedWasmMemory, bufferOf } from '../wasm/runtime.ts';
 import { compileCpu } from '../wasm/codegen.ts';
 import { compiledEngine } from './compiled.ts';
 import { Burst, type Engine } from './engine.ts';
+import { busyPick } from './busyPick.ts';
 import { interpretedEngine } from './interpreted.ts';
 
 /** Every instance a live CPU or a test may compile: defaults, variants, live loops, witnesses. */
@@ -134,19 +135,11 @@ describe('compiled CPUs against the interpreter', () => {
               interpretedEngine(m, b.state, k, b.wide),
             );
             for (const [pick, budget, repeat] of bursts) {
-              const busy = Array.from({ length: m.cpus }, (_, k) => k).filter(
-                (k) => topContext(m, a.state, k) >= 0,
-              );
-              if (busy.length === 0) break;
-              const k = busy[pick % busy.length] as number;
-              const c = topContext(m, a.state, k);
-              const cpu = cpuBase(m, k);
+              const next = busyPick(m, a.state, pick);
+              if (!next) break;
+              const { k, c } = next;
               // The loop allows restarts only for a task alone on its CPU.
-              const again =
-                repeat &&
-                c < m.tasks &&
-                a.state[cpu + CPU_TASKS] === 1 &&
-                a.state[cpu + CPU_CUR] === c;
+              const again = repeat && next.alone;
               const x = (compiled[k] as Engine).run(c, budget, again);
               const y = (interpreted[k] as Engine).run(c, budget, again);
               expect(x).toBe(y);

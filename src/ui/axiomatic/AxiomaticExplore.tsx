@@ -1,8 +1,14 @@
-import { useEffect } from 'react';
 import { count } from '../../machine/count.ts';
 import type { Shown } from '../../store/axiomaticStore.ts';
+import { ExploreOrCancel } from '../explore/ExploreOrCancel.tsx';
 import { stepStore } from '../step/useStep.ts';
-import { axiomaticStore, useAxiomatic } from './useAxiomatic.ts';
+import { BeTheMemorySystem } from './MemorySystem.tsx';
+import {
+  type AxiomaticSubject,
+  axiomaticStore,
+  useAxiomatic,
+  useAxiomaticSubject,
+} from './useAxiomatic.ts';
 import './axiomatic.css';
 
 /** What the stage shows now, for the panel's status line (the graph is not in the panel). */
@@ -24,18 +30,8 @@ function onStage(shown: Shown | null): string {
  * "Why not?" when the condition's state is never reached; "Be the memory system". The graphs
  * open on the stage.
  */
-export function AxiomaticExplore({
-  scenario,
-  params,
-}: {
-  scenario: string;
-  params: Readonly<Record<string, string>>;
-}) {
-  const key = `${scenario}?${JSON.stringify(params)}`;
-  useEffect(() => {
-    axiomaticStore.getState().subjectOpened(scenario, params);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for scenario + params
-  }, [key]);
+export function AxiomaticExplore(subject: AxiomaticSubject) {
+  useAxiomaticSubject(subject);
   const answer = useAxiomatic((s) => s.answer);
   const answering = useAxiomatic((s) => s.answering);
   const busy = useAxiomatic((s) => s.answering || s.loading);
@@ -61,25 +57,15 @@ export function AxiomaticExplore({
         breaks none of the model&rsquo;s axioms. There are no interleavings and no bounds.
       </p>
       <div className="bounds">
-        {answering ? (
-          <button
-            type="button"
-            onClick={() => {
-              actions.cancelRequested();
-            }}
-          >
-            Cancel
-          </button>
-        ) : (
-          <button
-            type="button"
-            onClick={() => {
-              actions.answerRequested();
-            }}
-          >
-            Explore
-          </button>
-        )}
+        <ExploreOrCancel
+          running={answering}
+          onExplore={() => {
+            actions.answerRequested();
+          }}
+          onCancel={() => {
+            actions.cancelRequested();
+          }}
+        />
       </div>
       <p role="status" className="explore-status">
         {status}
@@ -149,15 +135,7 @@ export function AxiomaticExplore({
             ))}
           </ol>
           <p>
-            <button
-              type="button"
-              disabled={busy}
-              onClick={() => {
-                actions.memorySystemOpened();
-              }}
-            >
-              Be the memory system
-            </button>{' '}
+            <BeTheMemorySystem disabled={busy} />{' '}
             <span className="hint">choose, read by read, the write each read sees</span>
           </p>
           <p role="status" aria-label="On the stage" className="hint">

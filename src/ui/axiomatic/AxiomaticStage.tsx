@@ -1,11 +1,15 @@
-import { useEffect } from 'react';
 import { ExecutionGraph } from '../../charts/ExecutionGraph.tsx';
 import type { AxiomaticState, Shown } from '../../store/axiomaticStore.ts';
 import { count } from '../../machine/count.ts';
 import { stepStore } from '../step/useStep.ts';
-import { MemorySystemControls } from './MemorySystem.tsx';
+import { BeTheMemorySystem, MemorySystemControls } from './MemorySystem.tsx';
 import { CycleSteps, EdgeTable, GraphKey } from './GraphText.tsx';
-import { axiomaticStore, useAxiomatic } from './useAxiomatic.ts';
+import {
+  type AxiomaticSubject,
+  axiomaticStore,
+  useAxiomatic,
+  useAxiomaticSubject,
+} from './useAxiomatic.ts';
 import './axiomatic.css';
 
 /** A state as herd7 prints it, without the last ';' (the title's own punctuation follows). */
@@ -77,15 +81,7 @@ function NoSteps({ compact }: { compact: boolean }) {
         >
           Show an execution graph
         </button>
-        <button
-          type="button"
-          disabled={answering}
-          onClick={() => {
-            actions.memorySystemOpened();
-          }}
-        >
-          Be the memory system
-        </button>
+        <BeTheMemorySystem disabled={answering} />
         <button
           type="button"
           onClick={() => {
@@ -104,18 +100,8 @@ function NoSteps({ compact }: { compact: boolean }) {
  * place (an end state's execution, "Why not?", or "Be the memory system"), with its cycle and
  * edges as text beside it.
  */
-export function AxiomaticStage({
-  scenario,
-  params,
-}: {
-  scenario: string;
-  params: Readonly<Record<string, string>>;
-}) {
-  const key = `${scenario}?${JSON.stringify(params)}`;
-  useEffect(() => {
-    axiomaticStore.getState().subjectOpened(scenario, params);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for scenario + params
-  }, [key]);
+export function AxiomaticStage(subject: AxiomaticSubject) {
+  useAxiomaticSubject(subject);
   const shown = useAxiomatic((s) => s.shown);
   const answer = useAxiomatic((s) => s.answer);
   const error = useAxiomatic((s) => s.error);

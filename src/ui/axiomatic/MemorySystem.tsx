@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { MemoryView } from '../../store/axiomaticStore.ts';
+import { LogBox } from '../LogBox.tsx';
 import { axiomaticStore, useAxiomatic } from './useAxiomatic.ts';
 
 /**
@@ -76,20 +77,26 @@ export function MemorySystemControls({ view }: { view: MemoryView }) {
       >
         Start over
       </button>
-      <div
-        ref={log}
-        className="xg-narration log-box"
-        role="log"
-        aria-live="polite"
-        aria-label="What your choices did"
-        tabIndex={0}
-      >
-        <ol>
-          {narration.map((n, i) => (
-            <li key={i}>{n}</li>
-          ))}
-        </ol>
-      </div>
+      <LogBox ref={log} className="xg-narration" label="What your choices did">
+        {narration.map((n, i) => (
+          <li key={i}>{n}</li>
+        ))}
+      </LogBox>
     </section>
+  );
+}
+
+/** The button that opens "Be the memory system" on the stage (from the stage and the panel). */
+export function BeTheMemorySystem({ disabled }: { disabled: boolean }) {
+  return (
+    <button
+      type="button"
+      disabled={disabled}
+      onClick={() => {
+        axiomaticStore.getState().memorySystemOpened();
+      }}
+    >
+      Be the memory system
+    </button>
   );
 }

@@ -11,6 +11,7 @@ import type { BoundsJson } from '../../explore/json.ts';
 import type { RunOptions } from '../../store/exploreStore.ts';
 import { MemoryModelField } from '../MemoryModelField.tsx';
 import { stepStore, useStep } from '../step/useStep.ts';
+import { ExploreOrCancel } from './ExploreOrCancel.tsx';
 import { exploreStore, useExplore } from './useExplore.ts';
 import { count } from '../../machine/count.ts';
 // The language's limit on each kind of intervention: the same range as #pragma lab bounds.
@@ -222,25 +223,15 @@ function MachineExplore({
             {label}
           </label>
         ))}
-        {running ? (
-          <button
-            type="button"
-            onClick={() => {
-              actions.cancelRequested();
-            }}
-          >
-            Cancel
-          </button>
-        ) : (
-          <button
-            type="button"
-            onClick={() => {
-              actions.runRequested(sc.id, params);
-            }}
-          >
-            Explore
-          </button>
-        )}
+        <ExploreOrCancel
+          running={running}
+          onExplore={() => {
+            actions.runRequested(sc.id, params);
+          }}
+          onCancel={() => {
+            actions.cancelRequested();
+          }}
+        />
       </div>
       {!result && suggested && (
         <p className="explore-teach notice">

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { LogBox } from '../LogBox.tsx';
 import { useStep } from './useStep.ts';
 
 /**
@@ -38,29 +39,18 @@ export function NarrationLog({ hidden = false }: { readonly hidden?: boolean }) 
         What happened
         {shown.length === 0 && <span className="empty">: nothing yet. Step a CPU to begin.</span>}
       </h3>
-      {/* The log is a box around the list (a role on the <ol> would unmake it a list); it
-          scrolls, so it takes focus for keyboard users (axe: scrollable-region-focusable). */}
-      <div
-        ref={list}
-        className="log-box"
-        role="log"
-        aria-live="polite"
-        aria-label="Narration log"
-        tabIndex={0}
-      >
-        <ol>
-          {shown.map((st, i) => (
-            <li
-              key={i}
-              ref={i === shown.length - 1 ? current : undefined}
-              aria-current={i === shown.length - 1 ? 'step' : undefined}
-            >
-              <span className="num">{i + 1}.</span> <code className="event">{st.event}</code>{' '}
-              {st.text}
-            </li>
-          ))}
-        </ol>
-      </div>
+      <LogBox ref={list} label="Narration log">
+        {shown.map((st, i) => (
+          <li
+            key={i}
+            ref={i === shown.length - 1 ? current : undefined}
+            aria-current={i === shown.length - 1 ? 'step' : undefined}
+          >
+            <span className="num">{i + 1}.</span> <code className="event">{st.event}</code>{' '}
+            {st.text}
+          </li>
+        ))}
+      </LogBox>
     </section>
   );
 }
