@@ -21,13 +21,11 @@ async function renderedFonts(page: Page, cdp: CDPSession): Promise<Map<string, P
   // The page may still be rendering (the home page's previews arrive one by one): a node read
   // from the document can be gone when its fonts are asked for. Then the whole page is read
   // again, so every answer is of one document.
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 0; attempt < 5; attempt++) {
     const used = await fontsOnce(page, cdp);
-    if (used || attempt === 5) {
-      if (!used) throw new Error('the page kept changing while its fonts were read');
-      return used;
-    }
+    if (used) return used;
   }
+  throw new Error('the page kept changing while its fonts were read');
 }
 
 /** The fonts of the page's text, or null if a node went away while they were asked for. */
