@@ -251,8 +251,13 @@ export class StepPage {
     return this.page.getByRole('region', { name: 'Lesson' });
   }
 
-  /** A full-page picture for people to look at (never asserted on). */
+  /**
+   * A full-page picture for people to look at (never asserted on), in test-results/screens/.
+   * Not in CI: nobody looks at a CI run's files (its log is what is read), and each picture
+   * costs the run a full-page capture and a PNG encoding.
+   */
   async screenshot(name: string): Promise<void> {
+    if (process.env.CI) return;
     await this.page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
   }
 }
