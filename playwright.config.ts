@@ -16,8 +16,14 @@ const baseURL = `http://localhost:${port}`;
 // `npx playwright test e2e/live.spec.ts` would run every other project's test first.)
 const TIMING = /@timing/;
 
+// Every test runs as a user who asked for reduced motion, so a step's charts take their final
+// geometry at once and no tween draws frames on the two cores the tests share (about a fifth of
+// a Step test's time). The motion itself is tested where it is the subject: e2e/animations.spec.ts
+// runs with motion, and checks that steps faster than the tweens come to rest where a page
+// without motion is at once.
 const chromium: Project['use'] = {
   ...devices['Desktop Chrome'],
+  contextOptions: { reducedMotion: 'reduce' },
   launchOptions: {
     ...(chromiumPath ? { executablePath: chromiumPath } : {}),
     args: chromiumArgs,

@@ -1,5 +1,10 @@
-import { expect, type Locator } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { test } from './pages/charts.ts';
+import { StepPage } from './pages/step.ts';
+
+// The charts' motion is what this file tests; every other test runs with reduced motion
+// (playwright.config.ts).
+test.use({ contextOptions: { reducedMotion: 'no-preference' } });
 
 /** x of a `translate(x,y)` transform. */
 const xOf = (t: string) => Number(/translate\(([-\d.]+)/.exec(t)?.[1] ?? NaN);
@@ -189,3 +194,81 @@ test('a sequence bump turns the word’s changed bits over @timing', async ({ pa
     .toBeGreaterThan(2);
   await expect(charts.memoryRegion()).toContainText('odd: a sum is in flight');
 });
+
+/**
+ * Every shape of the page's charts: its tag, geometry, opacity and text, in document order. Its
+ * numbers are rounded to a hundredth of a pixel: a tween ends on the same place written another
+ * way (d3 interpolates a transform through the browser's single-precision matrix, so
+ * `translate(229.48101265822785,0)` comes to rest as `translate(229.48101806640625, 0)`).
+ */
+function geometry(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const attrs = ['x', 'y', 'x1', 'x2', 'y1', 'y2', 'cx', 'cy', 'r', 'width', 'height'];
+    const more = ['transform', 'd', 'points', 'opacity'];
+    const rounded = (v: string) =>
+      v.replace(/-?\d+(\.\d+)?(e-?\d+)?/g, (n) => Number(n).toFixed(2)).replace(/,\s*/g, ',');
+    return [...document.querySelectorAll('main svg *')].map((el) => {
+      const own = [...attrs, ...more]
+        .map((a) => `${a}=${rounded(el.getAttribute(a) ?? '')}`)
+        .join(' ');
+      const text = el.children.length === 0 ? el.textContent : '';
+      return `${el.tagName} ${own} ${text}`;
+    });
+  });
+}
+
+/** The geometry once it stops changing: three reads 200 ms apart that agree. */
+async function restingGeometry(page: Page): Promise<string[]> {
+  const seen: string[] = [];
+  await expect
+    .poll(
+      async () => {
+        seen.push(JSON.stringify(await geometry(page)));
+        const last = seen.slice(-3);
+        return last.length === 3 && last.every((g) => g === last[0]);
+      },
+      { intervals: [200], timeout: 20_000 },
+    )
+    .toBe(true);
+  return JSON.parse(seen.at(-1) as string) as string[];
+}
+
+/** Opens `id` on `witness` and presses → `steps` times without waiting for any tween. */
+async function stepFast(page: Page, id: string, witness: string, steps: number) {
+  const step = new StepPage(page);
+  await step.open(`#/step/${id}`);
+  await step.loadWitness(witness);
+  await step.leaveFields();
+  for (let i = 0; i < steps; i++) await page.keyboard.press('ArrowRight');
+  await expect(step.timelinePosition()).toHaveValue(String(steps));
+}
+
+// Every other test runs with reduced motion, where a step draws its final geometry at once. A
+// user with motion who steps faster than the tweens (held →, Play) must come to rest on exactly
+// that geometry: no tween cut short, no mark left half-way, no stale part left behind.
+for (const [id, witness, steps] of [
+  ['percpu-atomic64', 'sum-misses-a-batch', 7],
+  ['percpu-seq', 'retry-once', 16],
+] as const) {
+  test(`${id}: steps faster than the tweens come to rest where no motion is at once @timing`, async ({
+    page,
+    browser,
+  }) => {
+    await stepFast(page, id, witness, steps);
+    const moving = await restingGeometry(page);
+
+    const still = await browser.newContext({
+      ...test.info().project.use.contextOptions,
+      baseURL: test.info().project.use.baseURL,
+      viewport: page.viewportSize(),
+      reducedMotion: 'reduce',
+    });
+    const stillPage = await still.newPage();
+    await stepFast(stillPage, id, witness, steps);
+    const atOnce = await restingGeometry(stillPage);
+    await still.close();
+
+    expect(moving.length).toBeGreaterThan(20);
+    expect(moving).toEqual(atOnce);
+  });
+}
