@@ -9,6 +9,21 @@ import { isolationServiceWorker } from './deploy/isolationWorker.ts';
 // updates, retries, the store-buffering test), and the CLI's `live` and `bench` on threads.
 const RACES = ['test/live/**/*.test.ts', 'src/cli/cli.test.ts'];
 
+// Unit test files share each worker's modules (isolate: false): most import the catalogue and
+// the language, and importing them again for every file cost about half of the unit tests' CPU
+// time. These files need modules of their own: one replaces a module with vi.mock, one starts
+// before the catalogue has loaded, and one compiles a sum as deep as a fresh worker's stack
+// allows (code the JIT has already run through other files' tests takes bigger frames).
+const OWN_MODULES = [
+  'src/store/challengeWork.test.ts',
+  'src/store/stepStore.load.test.ts',
+  'src/lang/length.test.ts',
+];
+
+// Vitest's default leaves a core free (one worker on two cores); the unit test files share
+// nothing, so they take every core.
+const CORES = Math.max(2, availableParallelism() - 1);
+
 // Live and Bench share memory between workers (SharedArrayBuffer), which browsers only allow on a
 // cross-origin isolated page: both servers send the isolation headers. The preview server
 // (`npm run serve`, the e2e tests) also sends the Content-Security-Policy a host should send
@@ -38,11 +53,14 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'e2e/**', ...RACES],
-          // Vitest's default leaves a core free (one worker on two cores); these files share
-          // nothing, so they take every core.
-          maxWorkers: Math.max(2, availableParallelism() - 1),
+          exclude: [...configDefaults.exclude, 'e2e/**', ...RACES, ...OWN_MODULES],
+          maxWorkers: CORES,
+          isolate: false,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'own-modules', include: OWN_MODULES, maxWorkers: CORES },
       },
       {
         extends: true,
