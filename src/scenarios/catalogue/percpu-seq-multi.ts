@@ -11,8 +11,8 @@
 
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import * as percpu from '../percpu/index.ts';
-import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
-import { choiceParam, intSpec } from '../params.ts';
+import { counterText, RETRYING_CLAUSES } from '../percpu/text.ts';
+import { intSpec } from '../params.ts';
 import { type VariantOf, variants } from '../define.ts';
 import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
@@ -27,31 +27,18 @@ type Variant = VariantOf<typeof VARIANT>;
 function functions(v: Variant): string {
   const g = v === 'guarded';
   const lines = (xs: readonly string[]) => xs.filter((x) => x !== '').join('\n');
+  const add = percpu.batchAdd({
+    inFlight: { test: 'atomic_read(&fbc->sums)', comment: '\t\t/* a sum is in flight */' },
+    fold: [
+      ...(g ? ['atomic_inc(&fbc->changing);\t\t/* guarded: a fold is under way */'] : []),
+      'atomic64_add(count, &fbc->count);',
+      '__this_cpu_write(*fbc->counters, 0);',
+      'atomic_inc(&fbc->changed);',
+      ...(g ? ['atomic_dec(&fbc->changing);\t\t/* guarded: it is done */'] : []),
+    ],
+  });
   return `
-void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)
-{
-	s64 count;
-
-	preempt_disable();
-	if (atomic_read(&fbc->sums)) {		/* a sum is in flight */
-		atomic64_add(amount, &fbc->slowcount);
-		goto out;
-	}
-	count = __this_cpu_read(*fbc->counters) + amount;
-	if (count >= batch || count <= -batch) {
-${lines([
-  g ? '\t\tatomic_inc(&fbc->changing);\t\t/* guarded: a fold is under way */' : '',
-  '\t\tatomic64_add(count, &fbc->count);',
-  '\t\t__this_cpu_write(*fbc->counters, 0);',
-  '\t\tatomic_inc(&fbc->changed);',
-  g ? '\t\tatomic_dec(&fbc->changing);\t\t/* guarded: it is done */' : '',
-])}
-	} else {
-		__this_cpu_write(*fbc->counters, count);
-	}
-out:
-	preempt_enable();
-}
+${add}
 
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
@@ -84,7 +71,7 @@ s64 percpu_counter_read(struct percpu_counter *fbc)
 }
 
 function text(p: Params): string {
-  const v = choiceParam(p, 'variant') as Variant;
+  const v = VARIANT.of(p);
   return counterText(p, {
     id: 'percpu-seq-multi',
     about: [
@@ -107,7 +94,7 @@ function text(p: Params): string {
       'sequence fbc.changing, folds;',
     ],
     observe: ['observe slowcount = fbc.slowcount;', 'observe retries;'],
-    invariants: [...CORRECT_CLAUSES, 'invariant final retries-bounded;'],
+    invariants: RETRYING_CLAUSES,
   });
 }
 

@@ -69,23 +69,7 @@ bool lazy_pcpu_counter_initialized(struct percpu_counter *fbc)
 }
 
 /* v6.11 percpu_counter_add_batch(), CONFIG_HAVE_CMPXCHG_LOCAL */
-void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
-{
-	s64 count;
-	unsigned long flags;
-
-	count = this_cpu_read(*fbc->counters);
-	do {
-		if (abs(count + amount) >= batch) {
-			raw_spin_lock_irqsave(&fbc->lock, flags);
-			count = __this_cpu_read(*fbc->counters);
-			fbc->count += count + amount;
-			__this_cpu_sub(*fbc->counters, count);
-			raw_spin_unlock_irqrestore(&fbc->lock, flags);
-			return;
-		}
-	} while (!this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount));
-}
+${percpu.addBatchCmpxchg('')}
 
 void percpu_counter_add(struct percpu_counter *fbc, s64 amount)
 {
