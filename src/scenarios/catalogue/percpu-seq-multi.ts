@@ -24,6 +24,12 @@ const VARIANT = variants(
 );
 type Variant = VariantOf<typeof VARIANT>;
 
+/**
+ * One summer, and CPU0 at delta 3 adds 1: its fold of 4 can land in the middle of the sum. The
+ * preset Explore proposes and both witnesses start from it.
+ */
+const HALF_DONE_FOLD: Params = { summer2: -1, ...percpu.ONE_FOLD_OF_4 };
+
 function functions(v: Variant): string {
   const g = v === 'guarded';
   const lines = (xs: readonly string[]) => xs.filter((x) => x !== '').join('\n');
@@ -124,7 +130,7 @@ export const percpuSeqMulti = textScenario({
     'half-done-fold': {
       description:
         'One summer; CPU0 at delta 3 adds 1, so its fold can land in the middle of a sum (the half-done-fold-accepted witness)',
-      apply: () => ({ summer2: -1, slots: [3], amounts: [1, 0], adds: [1] }),
+      apply: () => HALF_DONE_FOLD,
     },
   },
   explorePresets: { 'as-described': 'half-done-fold' },
@@ -149,7 +155,7 @@ export const percpuSeqMulti = textScenario({
       name: 'half-done-fold-accepted',
       description:
         "as-described: CPU0 (delta 3) passes the sums check and folds 4; CPU1's sum reads fbc->count after the atomic64_add, CPU0's delta before its reset, and `changed` before the bump: it returns 7 while the true value is 3, then 4.",
-      params: { summer2: -1, ...percpu.ONE_FOLD_OF_4 },
+      params: HALF_DONE_FOLD,
       schedule: '0 0 1 1 0 0 1*7 0*3',
       expect: { sum: 7, count: 4, exact: 4, retries: 0 },
       violates: ['sum-within-window'],
@@ -158,7 +164,7 @@ export const percpuSeqMulti = textScenario({
       name: 'guarded-rescans',
       description:
         'guarded, same moment: CPU0 has announced its fold in `changing`, so the sum rejects the pass, waits for the fold to end and returns 4.',
-      params: { summer2: -1, ...percpu.ONE_FOLD_OF_4 },
+      params: HALF_DONE_FOLD,
       schedule: '0 0 1 1 1 0 0 0 1*6 0*4 1*10',
       expect: { sum: 4, count: 4, exact: 4, retries: 1 },
     }),
