@@ -37,6 +37,11 @@ export default defineConfig({
   preview: { headers: { ...ISOLATION } },
   // Module workers, so worker entries can import the pure core like any other module.
   worker: { format: 'es' },
+  // No module-preload polyfill: every browser the lab runs in with its workers' shared memory
+  // preloads modules itself, and where one does not the chunks still load, only one after the
+  // other. The polyfill's bytes were on every first page (about 260 B of a Step link's gzipped
+  // JavaScript, which has a budget: e2e/first-page.spec.ts).
+  build: { modulePreload: { polyfill: false } },
   test: {
     // Unit tests cover the pure layers and plain functions; the browser is Playwright's job.
     environment: 'node',

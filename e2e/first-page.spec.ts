@@ -12,11 +12,12 @@ import { StepPage } from './pages/step.ts';
 // A Step link also holds the pure core (the language, the machine, and the one catalogue entry
 // it opens: the others load when they are opened) and Step mode; the charts' tweens load with
 // the first step. Its budget is a ceiling a little above today's size (README, "Run it"), so
-// that it cannot grow unnoticed. It was 180 KiB until the language read all of herd7's input
-// (RCU, SRCU, access tags) and Step learnt memory lkmm: every entry is a program text, so the
-// compiler is on this path.
+// that it cannot grow unnoticed: 180 KiB. Every entry is a program text, so the compiler is on
+// this path; the language's growth (all of herd7's input, memory lkmm) had raised the budget to
+// 190 KiB, and the charts' own linear scale (src/charts/linearScale.ts, instead of d3's, which
+// brought d3-interpolate, d3-color and d3-format) brought the path back under 180 KiB.
 const KIB = 1024;
-const BUDGET = { home: 150 * KIB, step: 190 * KIB };
+const BUDGET = { home: 150 * KIB, step: 180 * KIB };
 
 /** Every script response of the page from now on, read when asked. */
 function scripts(page: Page) {

@@ -1,7 +1,7 @@
 import { type Ref } from 'react';
-import { scaleLinear } from 'd3';
 import type { Holder, RaceWordView } from './raceWord.ts';
 import { raceWordText } from './raceWord.ts';
+import { linearScale } from './linearScale.ts';
 import {
   accessArrow,
   accessLabel,
@@ -52,7 +52,7 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
   };
 
   const tallyMax = Math.max(1, ...view.tally.map((r) => r.value));
-  const bar = scaleLinear().domain([0, tallyMax]).range([0, layout.tally.barMax]);
+  const bar = linearScale([0, tallyMax], [0, layout.tally.barMax]);
   const tx = layout.tally.x;
 
   return (

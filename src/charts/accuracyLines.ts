@@ -1,12 +1,14 @@
 // The cheap read's accuracy against CPUs: per counter, its worst error measured (a solid line
 // with dots) and its bound (a dashed line), on a logarithmic axis, since the bounds grow from 0
-// (one CPU's tree is exact) to hundreds. The axis is symmetric-log (d3's scaleSymlog): logarithmic
-// above 1 and linear near 0, so an error of 0 sits on the axis's base instead of below it.
+// (one CPU's tree is exact) to hundreds. The axis is symmetric-log (symlogScale.ts, d3's
+// scaleSymlog's math): logarithmic above 1 and linear near 0, so an error of 0 sits on the axis's
+// base instead of below it.
 // Pure math; AccuracyLines.tsx renders it.
 
-import { line, scaleSymlog } from 'd3';
+import { line } from 'd3';
 import { CPU_CHART_MARGIN, cpuAxis, type PlotBox, plotBox, type XTick } from './cpuAxis.ts';
 import type { Tick } from './geometry.ts';
+import { symlogScale } from './symlogScale.ts';
 
 export interface AccuracyInput {
   readonly scenario: string;
@@ -54,9 +56,7 @@ export function accuracyLayout(
     margin,
   );
   const ticks = decades(Math.max(1, ...all.map((p) => p.y)));
-  const y = scaleSymlog()
-    .domain([0, ticks.at(-1) as number])
-    .range([height - margin.bottom, margin.top]);
+  const y = symlogScale([0, ticks.at(-1) as number], [height - margin.bottom, margin.top]);
   return {
     xTicks,
     yTicks: ticks.map((v) => ({ y: y(v), label: String(v) })),

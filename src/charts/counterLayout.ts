@@ -3,7 +3,8 @@
 // and the x positions a sum's sweep passes (global first, then CPU0, CPU1…, as the sum reads
 // them). Pure math (d3-scale): CounterChart.tsx renders it.
 
-import { scaleBand, scaleLinear } from 'd3';
+import { scaleBand } from 'd3';
+import { linearScale } from './linearScale.ts';
 import { type Box, type Tick, yTicks } from './geometry.ts';
 
 export type GlobalMode = 'bar' | 'figure';
@@ -70,9 +71,7 @@ export function counterLayout(o: {
   const top = M.top;
   const bottom = height - M.bottom;
   const extent = Math.max(1, o.batch ?? 0, o.extent, ...o.slots.map((v) => Math.abs(v)));
-  const y = scaleLinear()
-    .domain([-extent * 1.1, extent * 1.1])
-    .range([bottom, top]);
+  const y = linearScale([-extent * 1.1, extent * 1.1], [bottom, top]);
   const gx = M.left;
   const x = scaleBand<number>()
     .domain(o.slots.map((_, i) => i))

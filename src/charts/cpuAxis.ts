@@ -2,7 +2,7 @@
 // AccuracyLines for the cheap read's error): an x axis with a tick at each measured CPU count and
 // the plot's box inside the margins. Pure math; parts.tsx's CpuAxis draws the ticks.
 
-import { scaleLinear, type ScaleLinear } from 'd3';
+import { linearScale, type LinearScale } from './linearScale.ts';
 
 /** A label under the x axis: where it is, and its text. */
 export interface XTick {
@@ -36,12 +36,13 @@ export function cpuAxis(
   counts: readonly number[],
   width: number,
   margin: Margin,
-): { x: ScaleLinear<number, number>; xTicks: XTick[] } {
+): { x: LinearScale; xTicks: XTick[] } {
   const xs = [...new Set(counts)].sort((a, b) => a - b);
   const xMax = Math.max(1, ...xs);
-  const x = scaleLinear()
-    .domain([Math.min(1, ...xs), xMax === 1 ? 2 : xMax])
-    .range([margin.left, width - margin.right]);
+  const x = linearScale(
+    [Math.min(1, ...xs), xMax === 1 ? 2 : xMax],
+    [margin.left, width - margin.right],
+  );
   return { x, xTicks: xs.map((v) => ({ x: x(v), label: String(v) })) };
 }
 

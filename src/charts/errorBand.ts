@@ -2,7 +2,8 @@
 // ±(batch − 1) × CPUs. Errors are plotted (not the values) because the total climbs by millions
 // a second while the band is a few dozen wide: on a value chart the band would be invisible.
 
-import { line, scaleLinear } from 'd3';
+import { line } from 'd3';
+import { linearScale } from './linearScale.ts';
 import { type Tick, yTicks } from './geometry.ts';
 import type { Point } from './sparkline.ts';
 import { signedShort } from '../live/format.ts';
@@ -32,12 +33,8 @@ export function errorBandLayout(
   const all = [...read, ...sum];
   const end = all.length ? Math.max(...all.map((p) => p.t)) : 0;
   const extent = Math.max(1, (bound ?? 0) * 1.5, ...all.map((p) => Math.abs(p.v)));
-  const x = scaleLinear()
-    .domain([end - windowSeconds, end])
-    .range([margin.left, width - margin.right]);
-  const y = scaleLinear()
-    .domain([-extent, extent])
-    .range([height - margin.bottom, margin.top]);
+  const x = linearScale([end - windowSeconds, end], [margin.left, width - margin.right]);
+  const y = linearScale([-extent, extent], [height - margin.bottom, margin.top]);
   const path = (pts: readonly Point[]) =>
     line<Point>()
       .x((p) => x(p.t))

@@ -1,8 +1,8 @@
 // The shapes the charts' layouts hand to their views: a box (a bar, a word, a frame) in the
 // chart's own units, drawn as an SVG <rect>, and the ticks of a y axis (drawn by parts.tsx's
-// YTicks). Type-only use of d3 here: the home page's previews import this file without d3.
+// YTicks). Type-only use of linearScale here: the home page's previews import this file without it.
 
-import type { ScaleLinear } from 'd3';
+import type { LinearScale } from './linearScale.ts';
 
 /** A rectangle in SVG user units. */
 export interface Box {
@@ -25,7 +25,7 @@ export interface Tick {
 
 /** About `count` round values of scale `y` as ticks, labelled by `label`. */
 export function yTicks(
-  y: ScaleLinear<number, number>,
+  y: LinearScale,
   count: number,
   label: (v: number) => string = String,
 ): Tick[] {

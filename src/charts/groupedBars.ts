@@ -1,7 +1,8 @@
 // Grouped vertical bars: for each category (an algorithm) one bar per series (padded and packed
 // slots; no summer and a busy one). Pure math (d3-scale); GroupedBars.tsx renders it.
 
-import { scaleBand, scaleLinear } from 'd3';
+import { scaleBand } from 'd3';
+import { linearScale } from './linearScale.ts';
 import { type Box, type Tick, yTicks } from './geometry.ts';
 
 export interface BarGroup {
@@ -38,10 +39,7 @@ export function groupedBarsLayout(
     .domain(Array.from({ length: seriesCount }, (_, i) => i))
     .range([0, x.bandwidth()])
     .padding(0.08);
-  const y = scaleLinear()
-    .domain([0, max * 1.08])
-    .nice(5)
-    .range([height - margin.bottom, margin.top]);
+  const y = linearScale([0, max * 1.08], [height - margin.bottom, margin.top], { nice: 5 });
   const baseline = y(0);
   return {
     bars: groups.flatMap((g) =>

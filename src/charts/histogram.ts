@@ -1,7 +1,8 @@
 // Layout of the outcome histogram: one bar per outcome, its height the number of distinct end
 // states that reach it (d3-scale; React renders).
 
-import { format, scaleBand, scaleLinear } from 'd3';
+import { format, scaleBand } from 'd3';
+import { linearScale } from './linearScale.ts';
 import type { Box, Tick } from './geometry.ts';
 
 export interface HistogramBar extends Box {
@@ -39,10 +40,9 @@ export function histogramLayout(
   /** Font size for the bar labels: the chart's text size, larger when bars are wide. */
   labelSize: number;
 } {
-  const y = scaleLinear()
-    .domain([0, Math.max(1, ...counts)])
-    .nice()
-    .range([height - margin.bottom, margin.top]);
+  const y = linearScale([0, Math.max(1, ...counts)], [height - margin.bottom, margin.top], {
+    nice: true,
+  });
   const x = scaleBand<number>()
     .domain(counts.map((_, i) => i))
     .range([margin.left, width - margin.right])

@@ -3,7 +3,8 @@
 // the scenario is built and the witness replayed with the timeline helpers, then the cells are
 // read, so the home page and the tests compute the same thing without a browser.
 
-import { scaleBand, scaleLinear } from 'd3';
+import { scaleBand } from 'd3';
+import { linearScale } from './linearScale.ts';
 import { parseSchedule } from '../machine/schedule.ts';
 import { currentState, startTimeline, takeEvents } from '../machine/timeline.ts';
 import { resolveParams } from '../scenarios/params.ts';
@@ -227,9 +228,7 @@ function plainBars(values: readonly number[], x0: number, x1: number): PreviewLa
   const pad = labelled ? 14 : 2;
   const lo = Math.min(0, ...values);
   const hi = Math.max(1, ...values);
-  const y = scaleLinear()
-    .domain([lo, hi])
-    .range([PREVIEW_H - (lo < 0 ? pad : 2), pad]);
+  const y = linearScale([lo, hi], [PREVIEW_H - (lo < 0 ? pad : 2), pad]);
   const x = scaleBand<number>()
     .domain(values.map((_, i) => i))
     .range([x0, x1])

@@ -1,6 +1,7 @@
 // Throughput per CPU as horizontal bars from zero (one row per CPU), so 64 CPUs still fit.
 
-import { scaleBand, scaleLinear } from 'd3';
+import { scaleBand } from 'd3';
+import { linearScale } from './linearScale.ts';
 
 export interface RateBar {
   readonly cpu: number;
@@ -18,9 +19,7 @@ export function rateBarsLayout(
   right = 96,
 ): { readonly bars: readonly RateBar[]; readonly x0: number; readonly max: number } {
   const max = Math.max(1, ...values);
-  const x = scaleLinear()
-    .domain([0, max])
-    .range([left, width - right]);
+  const x = linearScale([0, max], [left, width - right]);
   const y = scaleBand<number>()
     .domain(values.map((_, i) => i))
     .range([4, height - 4])

@@ -2,7 +2,8 @@
 // the fastest repetition, and a dot per measured CPU count. Pure math (d3-scale, d3-shape);
 // ScalingLines.tsx renders it. Also used for per-CPU efficiency (a ratio instead of a rate).
 
-import { area, line, scaleLinear } from 'd3';
+import { area, line } from 'd3';
+import { linearScale } from './linearScale.ts';
 import { CPU_CHART_MARGIN, cpuAxis, type PlotBox, plotBox, type XTick } from './cpuAxis.ts';
 import { type Tick, yTicks } from './geometry.ts';
 
@@ -52,10 +53,7 @@ export function linesLayout(
     margin,
   );
   const yMax = Math.max(1e-9, ...all.map((p) => p.hi));
-  const y = scaleLinear()
-    .domain([0, yMax * 1.08])
-    .nice(5)
-    .range([height - margin.bottom, margin.top]);
+  const y = linearScale([0, yMax * 1.08], [height - margin.bottom, margin.top], { nice: 5 });
   const sorted = (s: LineSeries) => [...s.points].sort((a, b) => a.x - b.x);
   return {
     xTicks,

@@ -1,7 +1,8 @@
 // Layout of the per-CPU delta bars: one bar per CPU from zero, with the ±batch threshold lines.
 // Pure math (d3-scale), so it is tested without a browser; SlotBars.tsx renders it.
 
-import { scaleBand, scaleLinear } from 'd3';
+import { scaleBand } from 'd3';
+import { linearScale } from './linearScale.ts';
 import { type Box, type Tick, yTicks } from './geometry.ts';
 
 export interface Bar extends Box {
@@ -29,9 +30,7 @@ export function slotBarsLayout(
 ): SlotBarsLayout {
   // The domain always shows the thresholds, and every value, so a bar past the batch is visible.
   const extent = Math.max(1, batch ?? 0, ...values.map((v) => Math.abs(v)));
-  const y = scaleLinear()
-    .domain([-extent * 1.1, extent * 1.1])
-    .range([height - margin.bottom, margin.top]);
+  const y = linearScale([-extent * 1.1, extent * 1.1], [height - margin.bottom, margin.top]);
   const x = scaleBand<number>()
     .domain(values.map((_, i) => i))
     .range([margin.left, width - margin.right])

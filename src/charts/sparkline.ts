@@ -1,7 +1,8 @@
 // A rate over the last seconds as a small line chart: time on x (the newest at the right), the
 // rate on y from zero. Pure math (d3-scale, d3-shape); Sparkline.tsx renders it.
 
-import { line, scaleLinear } from 'd3';
+import { line } from 'd3';
+import { linearScale } from './linearScale.ts';
 
 export interface Point {
   /** Seconds since the start of the run. */
@@ -25,12 +26,8 @@ export function sparklineLayout(
 ): SparklineLayout {
   const end = points.length ? (points[points.length - 1] as Point).t : 0;
   const max = Math.max(1, ...points.map((p) => p.v));
-  const x = scaleLinear()
-    .domain([end - windowSeconds, end])
-    .range([2, width - 2]);
-  const y = scaleLinear()
-    .domain([0, max * 1.1])
-    .range([height - 2, 2]);
+  const x = linearScale([end - windowSeconds, end], [2, width - 2]);
+  const y = linearScale([0, max * 1.1], [height - 2, 2]);
   const shown = points.filter((p) => p.t >= end - windowSeconds);
   const path =
     line<Point>()

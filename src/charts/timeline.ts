@@ -1,6 +1,7 @@
 // Layout of the step timeline: one lane per CPU, one mark per step, coloured by kind.
 
-import { scaleBand, scaleLinear } from 'd3';
+import { scaleBand } from 'd3';
+import { linearScale } from './linearScale.ts';
 import type { Box } from './geometry.ts';
 
 export interface Mark extends Box {
@@ -21,9 +22,7 @@ export function timelineLayout(
   xOf: (i: number) => number;
 } {
   const height = cpus * laneHeight + 8;
-  const x = scaleLinear()
-    .domain([0, Math.max(10, steps.length)])
-    .range([left, width - 8]);
+  const x = linearScale([0, Math.max(10, steps.length)], [left, width - 8]);
   const lane = scaleBand<number>()
     .domain(Array.from({ length: cpus }, (_, k) => k))
     .range([4, height - 4])

@@ -3,7 +3,7 @@
 // nodes it gathers; under the tree, a number line with the accuracy range around the precise sum
 // and the approximate sum marked on it. d3 does the scale; React draws (TreeChart.tsx). Pure.
 
-import { scaleLinear } from 'd3';
+import { linearScale } from './linearScale.ts';
 import type { Box } from './geometry.ts';
 import { levelOrder, type TreeView } from './tree.ts';
 
@@ -127,9 +127,7 @@ export function treeLayout(
   const pad = Math.max(1, (max - min) * 0.08);
   const lineX0 = MARGIN + 8;
   const lineX1 = width - MARGIN - 8;
-  const x = scaleLinear()
-    .domain([min - pad, max + pad])
-    .range([lineX0, lineX1]);
+  const x = linearScale([min - pad, max + pad], [lineX0, lineX1]);
   const y = height - BAND_AREA_H / 2 + 4;
   // A label near an edge hangs inward, so it stays in the box.
   const anchor = (px: number): 'start' | 'middle' | 'end' =>

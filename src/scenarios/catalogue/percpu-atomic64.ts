@@ -9,20 +9,7 @@ import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
 import { textScenario } from '../textScenario.ts';
 
 const FUNCTIONS = `
-void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)
-{
-	s64 count;
-
-	preempt_disable();
-	count = __this_cpu_read(*fbc->counters) + amount;
-	if (count >= batch || count <= -batch) {
-		atomic64_add(count, &fbc->count);
-		__this_cpu_write(*fbc->counters, 0);
-	} else {
-		__this_cpu_write(*fbc->counters, count);
-	}
-	preempt_enable();
-}
+${percpu.batchAdd({ fold: ['atomic64_add(count, &fbc->count);', '__this_cpu_write(*fbc->counters, 0);'] })}
 
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
@@ -34,10 +21,7 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	return ret;
 }
 
-s64 percpu_counter_read(struct percpu_counter *fbc)
-{
-	return atomic64_read(&fbc->count);
-}
+${percpu.ATOMIC64_READ}
 `;
 
 export const percpuAtomic64 = textScenario({

@@ -12,22 +12,14 @@ import { textScenario } from '../textScenario.ts';
 import type { Params, Scenario } from '../types.ts';
 
 const FUNCTIONS = `
-void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)
-{
-	s64 count;
-
-	preempt_disable();
-	count = __this_cpu_read(*fbc->counters) + amount;
-	if (count >= batch || count <= -batch) {
-		spin_lock(&fbc->lock);
-		fbc->count += count;
-		__this_cpu_write(*fbc->counters, 0);
-		spin_unlock(&fbc->lock);
-	} else {
-		__this_cpu_write(*fbc->counters, count);
-	}
-	preempt_enable();
-}
+${percpu.batchAdd({
+  fold: [
+    'spin_lock(&fbc->lock);',
+    'fbc->count += count;',
+    '__this_cpu_write(*fbc->counters, 0);',
+    'spin_unlock(&fbc->lock);',
+  ],
+})}
 
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {

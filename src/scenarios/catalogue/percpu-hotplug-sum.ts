@@ -6,6 +6,7 @@
 // counted exactly once.
 
 import { PERCPU_MAINLINE_GROUP } from '../groups.ts';
+import { lockedSum } from '../percpu/functions.ts';
 import { intParam, intSpec } from '../params.ts';
 import { type VariantOf, variants } from '../define.ts';
 import { textScenario } from '../textScenario.ts';
@@ -53,19 +54,7 @@ struct percpu_counter fbc = { .count = 0 };
 }
 
 /* lib/percpu_counter.c: the precise sum, under the lock the fold takes too */
-s64 __percpu_counter_sum(struct percpu_counter *fbc)
-{
-	s64 ret;
-	int cpu;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&fbc->lock, flags);
-	ret = fbc->count;
-	${WALK[variant]}
-		ret += *per_cpu_ptr(fbc->counters, cpu);
-	raw_spin_unlock_irqrestore(&fbc->lock, flags);
-	return ret;
-}
+${lockedSum(WALK[variant])}
 
 /*
  * lib/percpu_counter.c, the CPUHP_PERCPU_CNT_DEAD callback: on a surviving CPU, once \`cpu\`

@@ -9,20 +9,13 @@ import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
 import { textScenario } from '../textScenario.ts';
 
 const FUNCTIONS = `
-void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)
-{
-	s64 count;
-
-	lg_local_lock(fbc->lglock);		/* preemption off + this CPU's lock */
-	count = __this_cpu_read(*fbc->counters) + amount;
-	if (count >= batch || count <= -batch) {
-		atomic64_add(count, &fbc->count);
-		__this_cpu_write(*fbc->counters, 0);
-	} else {
-		__this_cpu_write(*fbc->counters, count);
-	}
-	lg_local_unlock(fbc->lglock);
-}
+${percpu.batchAdd({
+  guard: [
+    "lg_local_lock(fbc->lglock);\t\t/* preemption off + this CPU's lock */",
+    'lg_local_unlock(fbc->lglock);',
+  ],
+  fold: ['atomic64_add(count, &fbc->count);', '__this_cpu_write(*fbc->counters, 0);'],
+})}
 
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
@@ -37,10 +30,7 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	return ret;
 }
 
-s64 percpu_counter_read(struct percpu_counter *fbc)
-{
-	return atomic64_read(&fbc->count);
-}
+${percpu.ATOMIC64_READ}
 `;
 
 export const percpuLglock = textScenario({

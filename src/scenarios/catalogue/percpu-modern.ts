@@ -74,40 +74,11 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 }`,
   'try-cmpxchg': `
 /* v6.11 (Mateusz Guzik, May 2024), CONFIG_HAVE_CMPXCHG_LOCAL */
-void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
-{
-	s64 count;
-	unsigned long flags;
-
-	count = this_cpu_read(*fbc->counters);
-	do {
-		if (abs(count + amount) >= batch) {
-			raw_spin_lock_irqsave(&fbc->lock, flags);
-			/* we may have migrated, or the delta changed */
-			count = __this_cpu_read(*fbc->counters);
-			fbc->count += count + amount;
-			__this_cpu_sub(*fbc->counters, count);
-			raw_spin_unlock_irqrestore(&fbc->lock, flags);
-			return;
-		}
-	} while (!this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount));
-}`,
+${percpu.addBatchCmpxchg('/* we may have migrated, or the delta changed */')}`,
 };
 
 const REST = `
-s64 __percpu_counter_sum(struct percpu_counter *fbc)
-{
-	s64 ret;
-	int cpu;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&fbc->lock, flags);
-	ret = fbc->count;
-	for_each_online_cpu(cpu)		/* for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) */
-		ret += *per_cpu_ptr(fbc->counters, cpu);
-	raw_spin_unlock_irqrestore(&fbc->lock, flags);
-	return ret;
-}
+${percpu.lockedSum('for_each_online_cpu(cpu)\t\t/* for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) */')}
 
 s64 percpu_counter_read(struct percpu_counter *fbc)
 {

@@ -10,7 +10,7 @@
 // release is: with WRITE_ONCE() the pointer may propagate before the zeroing, and the getter's
 // increment is lost or counted on a stale value.
 
-import { type VariantOf, variants } from '../define.ts';
+import { variants } from '../define.ts';
 import { PERCPU_REF_GROUP } from '../groups.ts';
 import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
@@ -20,13 +20,11 @@ const VARIANT = variants(
   'release',
   "release: the kernel's smp_store_release() of percpu_count_ptr; once: a WRITE_ONCE() instead",
 );
-type Variant = VariantOf<typeof VARIANT>;
-
 export const PERCPU_REF_SOURCE =
   'Linux v4.4+ lib/percpu-refcount.c: __percpu_ref_switch_to_percpu() (smp_store_release of percpu_count_ptr) and include/linux/percpu-refcount.h __ref_is_percpu() (READ_ONCE)';
 
 function programOf(p: Params): string {
-  const v: Variant = VARIANT.of(p);
+  const v = VARIANT.of(p);
   const publish =
     v === 'release'
       ? 'smp_store_release(ptr, pc);\t/* per-CPU mode, after the zeroing */'

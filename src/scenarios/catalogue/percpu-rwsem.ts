@@ -124,6 +124,9 @@ invariant final exclusive: !(reader_in == 1 && writer_in == 1) "No reader is ins
 `;
 }
 
+/** The end the semaphore exists to forbid: a reader inside while the writer owns it. */
+const BOTH_INSIDE = { reader_in: 1, writer_in: 1 };
+
 export const percpuRwsem = textScenario({
   id: 'percpu-rwsem',
   title: 'percpu_rw_semaphore: the reader count that needs smp_mb()',
@@ -161,7 +164,7 @@ export const percpuRwsem = textScenario({
         "Without the reader's smp_mb(), CPU0's increment waits in its store buffer while CPU0 reads block = 0; the writer's LOCK xchg sets block and CPU1 sums read_count from memory: 0 readers. Both get in; CPU0's buffer flushes only afterwards.",
       params: { memory: 'tso' },
       schedule: '0 0 0 1 1 1 1 1 flush0',
-      expect: { reader_in: 1, writer_in: 1 },
+      expect: BOTH_INSIDE,
       violates: ['exclusive'],
     }),
     VARIANT.witness('writer-no-mb', {
@@ -170,7 +173,7 @@ export const percpuRwsem = textScenario({
         "The writer's block = 1 is a plain store: it waits in CPU1's store buffer while CPU1 sums zero readers; the reader's smp_mb() drains only its own buffer, so it reads block = 0 from memory and gets in.",
       params: { memory: 'tso' },
       schedule: '1 1 1 1 0 0 0 0 1',
-      expect: { reader_in: 1, writer_in: 1 },
+      expect: BOTH_INSIDE,
       violates: ['exclusive'],
     }),
     VARIANT.witness('mb', {
@@ -186,7 +189,7 @@ export const percpuRwsem = textScenario({
       description:
         'With no store buffer at all: the reader tests block (0) before it counts itself, the writer sets block and sums zero readers, then the reader counts itself and goes in. Re-checking block after the increment closes this.',
       schedule: '0 0 1 1 1 1 0',
-      expect: { reader_in: 1, writer_in: 1 },
+      expect: BOTH_INSIDE,
       violates: ['exclusive'],
     }),
   ],

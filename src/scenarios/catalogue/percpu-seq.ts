@@ -6,7 +6,7 @@
 
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import * as percpu from '../percpu/index.ts';
-import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
+import { counterText, RETRYING_CLAUSES } from '../percpu/text.ts';
 import { intParam, ParamError, intSpec } from '../params.ts';
 import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
@@ -24,29 +24,21 @@ function bump(p: Params, what: string, by: string): string {
 }
 
 function functions(p: Params): string {
+  const add = percpu.batchAdd({
+    inFlight: {
+      test: 'fbc->sequence & 1',
+      comment: '\t\t/* a sum is in flight: keep off the deltas */',
+    },
+    fold: [
+      'spin_lock(&fbc->lock);',
+      'fbc->count += count;',
+      '__this_cpu_write(*fbc->counters, 0);',
+      `${bump(p, 'fbc->sequence', '2')}\t\t/* tell a running sum to look again */`,
+      'spin_unlock(&fbc->lock);',
+    ],
+  });
   return `
-void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)
-{
-	s64 count;
-
-	preempt_disable();
-	if (fbc->sequence & 1) {		/* a sum is in flight: keep off the deltas */
-		atomic64_add(amount, &fbc->slowcount);
-		goto out;
-	}
-	count = __this_cpu_read(*fbc->counters) + amount;
-	if (count >= batch || count <= -batch) {
-		spin_lock(&fbc->lock);
-		fbc->count += count;
-		__this_cpu_write(*fbc->counters, 0);
-		${bump(p, 'fbc->sequence', '2')}		/* tell a running sum to look again */
-		spin_unlock(&fbc->lock);
-	} else {
-		__this_cpu_write(*fbc->counters, count);
-	}
-out:
-	preempt_enable();
-}
+${add}
 
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
@@ -108,7 +100,7 @@ function text(p: Params): string {
       'observe sequence = fbc.sequence;',
       'observe retries;',
     ],
-    invariants: [...CORRECT_CLAUSES, 'invariant final retries-bounded;'],
+    invariants: RETRYING_CLAUSES,
   });
 }
 

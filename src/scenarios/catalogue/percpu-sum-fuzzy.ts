@@ -10,7 +10,7 @@
 
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import * as percpu from '../percpu/index.ts';
-import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
+import { counterText, RETRYING_CLAUSES } from '../percpu/text.ts';
 import { choiceParam, intParam, intSpec } from '../params.ts';
 import { type VariantOf, variants } from '../define.ts';
 import { textScenario } from '../textScenario.ts';
@@ -60,27 +60,18 @@ restart:
 };
 
 function functions(v: Variant): string {
+  const add = percpu.batchAdd({
+    fold: [
+      'atomic64_add(count, &fbc->count);\t/* no lock (the atomic64 design) */',
+      '__this_cpu_write(*fbc->counters, 0);',
+      ...(v === 'seqcount' ? ['atomic_inc(&fbc->seqcount);'] : []),
+    ],
+  });
   return `
-void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)
-{
-	s64 count;
-
-	preempt_disable();
-	count = __this_cpu_read(*fbc->counters) + amount;
-	if (count >= batch || count <= -batch) {
-		atomic64_add(count, &fbc->count);	/* no lock (the atomic64 design) */
-		__this_cpu_write(*fbc->counters, 0);${v === 'seqcount' ? '\n\t\tatomic_inc(&fbc->seqcount);' : ''}
-	} else {
-		__this_cpu_write(*fbc->counters, count);
-	}
-	preempt_enable();
-}
+${add}
 ${SUMS[v]}
 
-s64 percpu_counter_read(struct percpu_counter *fbc)
-{
-	return atomic64_read(&fbc->count);
-}
+${percpu.ATOMIC64_READ}
 `;
 }
 
@@ -103,7 +94,7 @@ function text(p: Params): string {
       v === 'seqcount' ? '__percpu_counter_sum(&fbc, MAXFUZZY)' : '__percpu_counter_sum(&fbc)',
     counter: v === 'seqcount' ? ['sequence fbc.seqcount, changes;'] : [],
     observe: ['observe retries;'],
-    invariants: [...CORRECT_CLAUSES, 'invariant final retries-bounded;'],
+    invariants: RETRYING_CLAUSES,
   });
 }
 

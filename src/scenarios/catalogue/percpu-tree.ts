@@ -237,6 +237,12 @@ const NOTES: Record<Variant, readonly string[]> = {
   ],
 };
 
+/** CPU0's word at 7, one below a multiple of the batch (4), the others at 3; CPU0 adds 1, once. */
+const ONE_BELOW_A_CARRY: Params = { start: [7, 3, 3, 3], amounts: [1], adds: [1] };
+
+/** CPU0's task adds 8 once (CPU1 nothing), and CPU0's IRQ handler adds 8 too: v17's and v7's IRQ. */
+const IRQ_IN_THE_WINDOW: Params = { adds: [1], irq: 8 };
+
 export const percpuTree = textScenario({
   id: 'percpu-tree',
   title: 'The counter tree (2025–2026): carries up a tree, an approximate sum in O(1)',
@@ -329,7 +335,7 @@ export const percpuTree = textScenario({
       name: 'carry-ripple',
       description:
         "CPU0's word goes 7 → 8: a carry of 4 to level 1, whose item goes 4 → 8 and carries 8 to the root. The approximate sum moves from 0 to 8; the precise sum is 17 all along.",
-      params: { start: [7, 3, 3, 3], amounts: [1], adds: [1] },
+      params: ONE_BELOW_A_CARRY,
       schedule: '0 0 0 0 0',
       expect: { approx: 8, exact: 17 },
     }),
@@ -337,7 +343,7 @@ export const percpuTree = textScenario({
       name: 'irq-in-the-window',
       description:
         "CPU0's task adds 8 to its word (15) and is interrupted before its carry. The handler adds 8 (23), carries its own crossing (8) to the root and returns; meanwhile the precise sum was 36 against a root of 0. The task then carries its own 8: each context carries only the crossing its own add_return saw.",
-      params: { adds: [1], irq: 8 },
+      params: IRQ_IN_THE_WINDOW,
       schedule: '0 0 irq0 0*4 0 0',
       expect: { approx: 16, exact: 36 },
       violates: ['approx-in-range'],
@@ -355,7 +361,7 @@ export const percpuTree = textScenario({
       name: 'migrated-carry',
       description:
         "CPU0's task crosses 8 in its word and is migrated to CPU1 before its carry: the carry goes through CPU1's level-1 item (0 → 4) instead of CPU0's. It does not matter through which path the carry goes: the root and the precise sum stay within the range, and the sum is exact.",
-      params: { start: [7, 3, 3, 3], amounts: [1], adds: [1] },
+      params: ONE_BELOW_A_CARRY,
       schedule: '0 0 mig0>1 1 1',
       expect: { approx: 0, exact: 17 },
     }),
@@ -363,7 +369,7 @@ export const percpuTree = textScenario({
       name: 'v7-irq-in-the-window',
       description:
         "v7's guard keeps the task on CPU0, but not an IRQ out: the handler's add and carry come between the task's per-CPU add and its carry, and the approximate sum leaves the range as in v17.",
-      params: { adds: [1], irq: 8 },
+      params: IRQ_IN_THE_WINDOW,
       schedule: '0*3 irq0 0*11',
       expect: { approx: 16, exact: 36 },
       violates: ['approx-in-range'],

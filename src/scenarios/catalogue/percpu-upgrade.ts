@@ -26,27 +26,21 @@ type Variant = VariantOf<typeof VARIANT>;
 export const UPGRADE_SOURCE =
   'Linux v6.2 mm RSS on percpu_counter (f1a7941243c1, Shakeel Butt <20221024052841.3291983-1-shakeelb@google.com>); Jan Kara <20230608111408.s2minsenlcjow7q3@quack3>; Peng Zhang, RFC v2 "percpu_counter: introduce atomic mode" (Apr 2024); Gabriel Krisman Bertazi, krisman/linux include/linux/distcounter.h';
 
-/** The add, with and without the test of the mode inside its retry loop. */
-const ADD_ATOMIC: Record<Variant, string> = {
-  retry: `void lazy_pcpu_counter_add_atomic(struct percpu_counter *fbc, s64 amount)
-{
-	long x = amount << 1;
-	long counter;
-
-	if (lazy_pcpu_counter_initialized(fbc)) {
-		percpu_counter_add(fbc, amount);
-		return;
-	}
-
-	do {
+/** The body of the add's retry loop, with and without the test of the mode. */
+const RETRY_LOOP: Record<Variant, string> = {
+  retry: `
 		counter = atomic_long_read(&fbc->remote);
 		if (!(counter & LAZY_INIT_BIAS)) {	/* upgraded since: add per-CPU */
 			percpu_counter_add(fbc, amount);
 			return;
-		}
-	} while (atomic_long_cmpxchg_relaxed(&fbc->remote, counter, counter + x) != counter);
-}`,
-  'no-retry': `void lazy_pcpu_counter_add_atomic(struct percpu_counter *fbc, s64 amount)
+		}`,
+  'no-retry': `
+		counter = atomic_long_read(&fbc->remote);	/* the mode is not tested again */`,
+};
+
+/** The add in atomic mode: a cmpxchg loop on fbc->remote, per-CPU once upgraded. */
+function addAtomic(v: Variant): string {
+  return `void lazy_pcpu_counter_add_atomic(struct percpu_counter *fbc, s64 amount)
 {
 	long x = amount << 1;
 	long counter;
@@ -56,11 +50,10 @@ const ADD_ATOMIC: Record<Variant, string> = {
 		return;
 	}
 
-	do {
-		counter = atomic_long_read(&fbc->remote);	/* the mode is not tested again */
+	do {${RETRY_LOOP[v]}
 	} while (atomic_long_cmpxchg_relaxed(&fbc->remote, counter, counter + x) != counter);
-}`,
-};
+}`;
+}
 
 const FUNCTIONS = `
 bool lazy_pcpu_counter_initialized(struct percpu_counter *fbc)
@@ -69,23 +62,7 @@ bool lazy_pcpu_counter_initialized(struct percpu_counter *fbc)
 }
 
 /* v6.11 percpu_counter_add_batch(), CONFIG_HAVE_CMPXCHG_LOCAL */
-void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
-{
-	s64 count;
-	unsigned long flags;
-
-	count = this_cpu_read(*fbc->counters);
-	do {
-		if (abs(count + amount) >= batch) {
-			raw_spin_lock_irqsave(&fbc->lock, flags);
-			count = __this_cpu_read(*fbc->counters);
-			fbc->count += count + amount;
-			__this_cpu_sub(*fbc->counters, count);
-			raw_spin_unlock_irqrestore(&fbc->lock, flags);
-			return;
-		}
-	} while (!this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount));
-}
+${percpu.addBatchCmpxchg('')}
 
 void percpu_counter_add(struct percpu_counter *fbc, s64 amount)
 {
@@ -182,7 +159,7 @@ struct percpu_counter fbc = { .remote = (INITIAL << 1) | LAZY_INIT_BIAS };
 
 ${FUNCTIONS.trim()}
 
-${ADD_ATOMIC[v]}
+${addAtomic(v)}
 
 ${threads.join('\n\n')}
 

@@ -12,23 +12,22 @@
 // counts out of order with the sequence, without smp_wmb() the writer's stores may propagate out
 // of order, and the sum accepts a torn value.
 
-import { type VariantOf, variants } from '../define.ts';
+import { variants } from '../define.ts';
 import { PERCPU_2011_GROUP } from '../groups.ts';
 import { textScenario } from '../textScenario.ts';
 import type { Params } from '../types.ts';
+
+export const SEQCOUNT_SUM_SOURCE =
+  'Eric Dumazet, 28 Apr 2011 <1304005726.3360.69.camel@edumazet-laptop> (corrected in <1304006345.3360.72.camel@edumazet-laptop>); seqcount pairing as in Linux v2.6.39 include/linux/seqlock.h';
 
 const VARIANT = variants(
   ['both', 'no-wmb', 'no-rmb', 'none'],
   'both',
   'both: the writer’s smp_wmb() pair and the reader’s smp_rmb() pair; no-wmb: without the writer’s; no-rmb: without the reader’s; none: neither',
 );
-type Variant = VariantOf<typeof VARIANT>;
-
-export const SEQCOUNT_SUM_SOURCE =
-  'Eric Dumazet, 28 Apr 2011 <1304005726.3360.69.camel@edumazet-laptop> (corrected in <1304006345.3360.72.camel@edumazet-laptop>); seqcount pairing as in Linux v2.6.39 include/linux/seqlock.h';
 
 function programOf(p: Params): string {
-  const v: Variant = VARIANT.of(p);
+  const v = VARIANT.of(p);
   const wmb = v === 'both' || v === 'no-rmb';
   const rmb = v === 'both' || v === 'no-wmb';
   const w = (pad: string) =>

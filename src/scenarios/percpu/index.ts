@@ -1,5 +1,7 @@
 // What the percpu_counter entries share, in one namespace (`import * as percpu`): their roles,
-// parameters and presets, and the program text every design's entry is written in.
+// parameters and presets, the program text every design's entry is written in, and the C
+// functions several designs share.
 
+export * from './functions.ts';
 export * from './setup.ts';
 export * from './text.ts';

@@ -205,3 +205,9 @@ export const CORRECT_CLAUSES: readonly string[] = [
   'invariant always sum-within-window;',
   'invariant always slot-below-batch;',
 ];
+
+/** The clauses of a sum that starts over: correct, and it starts over a bounded number of times. */
+export const RETRYING_CLAUSES: readonly string[] = [
+  ...CORRECT_CLAUSES,
+  'invariant final retries-bounded;',
+];
