@@ -5,10 +5,11 @@
 // The model is built with -DLAB_REPORT and pan with -DPRINTF -O0 (the models are small: the
 // compiler's time is most of a row's), run with -c0 so no error stops the search.
 
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { explore } from '../../src/explore/explore.ts';
 import { promelaModel, PromelaRefusal } from '../../src/explore/promela/model.ts';
@@ -40,31 +41,35 @@ afterAll(() => {
   if (dir !== '') rmSync(dir, { recursive: true, force: true });
 });
 
-function runSpin(model: string): string {
-  writeFileSync(join(dir, 'model.pml'), model);
-  const gen = spawnSync('spin', ['-o2', '-DLAB_REPORT', '-a', 'model.pml'], {
-    cwd: dir,
-    encoding: 'utf8',
+const run = promisify(execFile);
+
+/**
+ * SPIN's verdict on `model`, built and searched in a folder of its own: the rows run
+ * concurrently (the suite is `concurrent`), so while one row's C compiler runs, another core can
+ * build the next (the compiler is most of a row's time, and it runs outside this worker).
+ */
+async function runSpin(model: string, name: string): Promise<string> {
+  const cwd = mkdtempSync(join(dir, `${name.replace(/\W+/g, '-')}-`));
+  writeFileSync(join(cwd, 'model.pml'), model);
+  await run('spin', ['-o2', '-DLAB_REPORT', '-a', 'model.pml'], { cwd }).catch((e: unknown) => {
+    throw new Error(`spin -a: ${String(e)}`);
   });
-  if (gen.status !== 0) throw new Error(`spin -a: ${gen.stdout}${gen.stderr}`);
   const flags = ['-O0', '-fwrapv', '-DSAFETY', '-DPRINTF', '-o', 'pan', 'pan.c'];
-  const built = spawnSync('cc', flags, { cwd: dir, encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`cc pan.c: ${built.stderr}`);
-  const pan = spawnSync('./pan', ['-m100000', '-w20', '-c0'], {
-    cwd: dir,
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
+  await run('cc', flags, { cwd }).catch((e: unknown) => {
+    throw new Error(`cc pan.c: ${String(e)}`);
   });
+  const pan = await run('./pan', ['-m100000', '-w20', '-c0'], { cwd, maxBuffer: 1 << 28 });
   if (!/errors: \d+/.test(pan.stdout)) throw new Error(`pan: ${pan.stdout}${pan.stderr}`);
   return pan.stdout;
 }
 
 describe.skipIf(missing !== '')(
   `SPIN on the Promela export${missing ? ` (${missing})` : ''}`,
+  { concurrent: true },
   () => {
     it.each(rows.map((r) => [`${r.sc.id}${r.variant ? ` ${r.variant}` : ''}`, r] as const))(
       '%s: the same end states and the same broken invariants as the explorer',
-      (_name, { sc, variant }) => {
+      async (name, { sc, variant }) => {
         const params = resolveParams(sc, variant ? { variant } : {});
         const bounds = { ...sc.bounds, switches: Infinity };
         let model: string;
@@ -77,7 +82,7 @@ describe.skipIf(missing !== '')(
         }
         expect(REFUSED[sc.id], `${sc.id} is exported now: take it off REFUSED`).toBeUndefined();
         const lab = labVerdict(explore(sc, params, bounds));
-        const got = spinVerdict(runSpin(model));
+        const got = spinVerdict(await runSpin(model, name));
         expect(listed(got.broken)).toEqual(listed(lab.broken));
         expect(listed(got.outcomes)).toEqual(listed(lab.outcomes));
         // A model that reports nothing would agree with an explorer that found nothing.
