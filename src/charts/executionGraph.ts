@@ -7,13 +7,7 @@
 
 import { path as d3path, scalePoint } from 'd3';
 import type { CycleStep, EdgeKind, ExecutionGraph } from '../axiomatic/explain.ts';
-
-export interface Box {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-}
+import type { Box } from './geometry.ts';
 
 export interface Point {
   readonly x: number;
