@@ -8,15 +8,13 @@
 import { condHolds, type Instr, isAtomicRmw, Mode, Op, POINTER_BASE } from '../machine/isa.ts';
 import { Tag } from '../machine/tags.ts';
 import type { Machine } from '../machine/machine.ts';
-import type { Dir } from './events.ts';
+import type { AxEvent } from './events.ts';
 
-/** One event of one run of a thread; dependencies name earlier events of the same run. */
-export interface ThreadEvent {
-  readonly dir: Dir;
-  readonly loc: number;
-  readonly value: bigint;
-  readonly tags: number;
-  readonly pc: number;
+/**
+ * One event of one run of a thread, as the execution will hold it (AxEvent, less its place in
+ * the execution), with its width and its dependencies: earlier events of the same run.
+ */
+export interface ThreadEvent extends Pick<AxEvent, 'dir' | 'loc' | 'value' | 'tags' | 'pc'> {
   /** 32 or 64: how the value is read back into a state. */
   readonly width: number;
   readonly addr: readonly number[];
