@@ -60,9 +60,7 @@ test('axe finds no serious violation in the editor, with a program that does not
   page,
 }) => {
   const edit = new EditPage(page);
-  await edit.open();
-  await edit.openExample('first');
-  await edit.compiles();
+  await edit.openCompiledExample('first');
   expect(await seriousViolations(page)).toEqual([]);
   await edit.text().getByText('READ_ONCE').click();
   await page.keyboard.press('End');

@@ -14,9 +14,7 @@ test('MP with smp_wmb/smp_rmb under lkmm: Never, Why not? names the cycle, and t
   // An axe run over the stage at the end: longer than one default timeout on a busy machine.
   test.setTimeout(60_000);
   const edit = new EditPage(page);
-  await edit.open();
-  await edit.openExample('MP');
-  await edit.compiles();
+  await edit.openCompiledExample('MP');
   // A herd7 litmus file opens under the kernel's own model, as `lab check` answers it.
   await expect(page.getByRole('combobox', { name: 'Memory model' })).toHaveValue('lkmm');
   await edit.button('Explore it').click();

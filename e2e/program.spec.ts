@@ -15,9 +15,7 @@ test('a typed mistake is listed where it is; fixed, the program steps, explores 
     if (m.type() === 'error') errors.push(m.text());
   });
   const edit = new EditPage(page);
-  await edit.open();
-  await edit.openExample('first');
-  await edit.compiles();
+  await edit.openCompiledExample('first');
   await expect(edit.check()).toContainText('2 threads (P0 on CPU0, P1 on CPU1)');
 
   // A statement without its semicolon: one problem, by line and column, and Step refuses.
@@ -76,9 +74,7 @@ test('a litmus test steps with its variables drawn: under tso a store waits in i
   page,
 }) => {
   const edit = new EditPage(page);
-  await edit.open();
-  await edit.openExample('SB');
-  await edit.compiles();
+  await edit.openCompiledExample('SB');
   await page.getByRole('combobox', { name: 'Memory model' }).selectOption('tso');
   await edit.button('Step through it').click();
   const step = new StepPage(page);
@@ -129,9 +125,7 @@ test('a counter program runs live on real workers, and a program with no counter
   page,
 }) => {
   const edit = new EditPage(page);
-  await edit.open();
-  await edit.openExample('SB');
-  await edit.compiles();
+  await edit.openCompiledExample('SB');
   await expect(edit.button('Run it live')).toHaveAttribute('aria-disabled', 'true');
   await expect(edit.button('Run it live')).toHaveAttribute('title', /declare one with `counter/);
   await edit.openExample('first');

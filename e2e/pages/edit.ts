@@ -31,6 +31,13 @@ export class EditPage {
     await this.button('Open example').click();
   }
 
+  /** Opens the editor on example `id` and waits until the compiler accepts it. */
+  async openCompiledExample(id: string): Promise<void> {
+    await this.open();
+    await this.openExample(id);
+    await this.compiles();
+  }
+
   /** Empties the line holding `text` (the first one), with the keyboard. */
   async clearLine(text: string): Promise<void> {
     await this.text().getByText(text, { exact: true }).first().click();

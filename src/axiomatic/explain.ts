@@ -61,14 +61,12 @@ export interface Why {
   readonly sentence: string;
 }
 
-export interface ExecutionGraph {
+/** An execution as a picture, with the model's verdict on it (lkmm.ts). */
+export interface ExecutionGraph extends Pick<LkmmVerdict, 'consistent' | 'broken' | 'flags'> {
   readonly events: readonly GraphEvent[];
   readonly edges: readonly GraphEdge[];
   /** Threads, in order (their events' columns). */
   readonly threads: number;
-  readonly consistent: boolean;
-  readonly broken: readonly Axiom[];
-  readonly flags: readonly string[];
   /** The end state as herd7 prints it. */
   readonly state: string;
   /** For a forbidden execution: why. */

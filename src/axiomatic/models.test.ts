@@ -11,132 +11,88 @@ import { programScenario } from '../scenarios/program.ts';
 import { candidatesOf } from './check.ts';
 import { consistentUnder } from './models.ts';
 
-const thread = (i: number, params: string, body: string) => `P${i}(${params})\n{\n${body}\n}\n`;
-const test = (name: string, threads: string[], cond: string, init = '') =>
-  `C ${name}\n{\n${init}\n}\n${threads.join('\n')}\n${cond}\n`;
-const xy = 'int *x, int *y';
-
 /** Small programs of every shape the engines take: the classic tests, RMWs, locks, fences. */
 const PROGRAMS: Record<string, string> = {
-  sb: test(
-    'sb',
-    [
-      thread(0, xy, '\tint r0;\n\tWRITE_ONCE(*x, 1);\n\tr0 = READ_ONCE(*y);'),
-      thread(1, xy, '\tint r0;\n\tWRITE_ONCE(*y, 1);\n\tr0 = READ_ONCE(*x);'),
-    ],
-    'exists (0:r0=0 /\\ 1:r0=0)',
-  ),
-  'sb+mb': test(
-    'sb-mb',
-    [
-      thread(0, xy, '\tint r0;\n\tWRITE_ONCE(*x, 1);\n\tsmp_mb();\n\tr0 = READ_ONCE(*y);'),
-      thread(1, xy, '\tint r0;\n\tWRITE_ONCE(*y, 1);\n\tsmp_mb();\n\tr0 = READ_ONCE(*x);'),
-    ],
-    'exists (0:r0=0 /\\ 1:r0=0)',
-  ),
-  'sb+xchg': test(
-    'sb-xchg',
-    [
-      thread(0, xy, '\tint r0;\n\tint r1;\n\tr1 = xchg(x, 1);\n\tr0 = READ_ONCE(*y);'),
-      thread(1, xy, '\tint r0;\n\tWRITE_ONCE(*y, 1);\n\tr0 = READ_ONCE(*x);'),
-    ],
-    'exists (0:r0=0 /\\ 1:r0=0)',
-  ),
-  mp: test(
-    'mp',
-    [
-      thread(0, xy, '\tWRITE_ONCE(*x, 1);\n\tWRITE_ONCE(*y, 1);'),
-      thread(1, xy, '\tint r0;\n\tint r1;\n\tr0 = READ_ONCE(*y);\n\tr1 = READ_ONCE(*x);'),
-    ],
-    'exists (1:r0=1 /\\ 1:r1=0)',
-  ),
-  lb: test(
-    'lb',
-    [
-      thread(0, xy, '\tint r0;\n\tr0 = READ_ONCE(*x);\n\tWRITE_ONCE(*y, 1);'),
-      thread(1, xy, '\tint r0;\n\tr0 = READ_ONCE(*y);\n\tWRITE_ONCE(*x, 1);'),
-    ],
-    'exists (0:r0=1 /\\ 1:r0=1)',
-  ),
-  '2+2w': test(
-    'w2',
-    [
-      thread(0, xy, '\tWRITE_ONCE(*x, 1);\n\tWRITE_ONCE(*y, 2);'),
-      thread(1, xy, '\tWRITE_ONCE(*y, 1);\n\tWRITE_ONCE(*x, 2);'),
-    ],
-    'exists (x=1 /\\ y=1)',
-  ),
-  iriw: test(
-    'iriw',
-    [
-      thread(0, xy, '\tWRITE_ONCE(*x, 1);'),
-      thread(1, xy, '\tint r0;\n\tint r1;\n\tr0 = READ_ONCE(*x);\n\tr1 = READ_ONCE(*y);'),
-      thread(2, xy, '\tWRITE_ONCE(*y, 1);'),
-      thread(3, xy, '\tint r0;\n\tint r1;\n\tr0 = READ_ONCE(*y);\n\tr1 = READ_ONCE(*x);'),
-    ],
-    'exists (1:r0=1 /\\ 1:r1=0 /\\ 3:r0=1 /\\ 3:r1=0)',
-  ),
-  corr: test(
-    'corr',
-    [
-      thread(0, xy, '\tWRITE_ONCE(*x, 1);\n\tWRITE_ONCE(*x, 2);'),
-      thread(1, xy, '\tint r0;\n\tint r1;\n\tr0 = READ_ONCE(*x);\n\tr1 = READ_ONCE(*x);'),
-    ],
-    'exists (1:r0=2 /\\ 1:r1=1)',
-  ),
-  'inc+lock': test(
-    'lockinc',
-    [
-      thread(0, 'int *x, spinlock_t *l', '\tspin_lock(l);\n\t*x = *x + 1;\n\tspin_unlock(l);'),
-      thread(1, 'int *x, spinlock_t *l', '\tspin_lock(l);\n\t*x = *x + 1;\n\tspin_unlock(l);'),
-    ],
-    'exists (x=1)',
-  ),
-  'inc+atomic': test(
-    'atominc',
-    [
-      thread(0, 'atomic_t *v, int *y', '\tint r0;\n\tatomic_inc(v);\n\tr0 = READ_ONCE(*y);'),
-      thread(
-        1,
-        'atomic_t *v, int *y',
-        '\tint r0;\n\tWRITE_ONCE(*y, 1);\n\tr0 = atomic_fetch_add(2, v);',
-      ),
-    ],
-    'exists (1:r0=0 /\\ 0:r0=0)',
-  ),
-  cmpxchg: test(
-    'cas',
-    [
-      thread(0, xy, '\tint r0;\n\tr0 = cmpxchg(x, 0, 1);\n\tWRITE_ONCE(*y, r0 + 1);'),
-      thread(1, xy, '\tint r0;\n\tint r1;\n\tr0 = cmpxchg(x, 0, 2);\n\tr1 = READ_ONCE(*y);'),
-    ],
-    'exists (0:r0=0 /\\ 1:r0=0)',
-  ),
-  trylock: test(
-    'trylock',
-    [
-      thread(
-        0,
-        'int *x, spinlock_t *l',
-        '\tint r0;\n\tr0 = spin_trylock(l);\n\tif (r0) {\n\t\tWRITE_ONCE(*x, 1);\n\t\tspin_unlock(l);\n\t}',
-      ),
-      thread(
-        1,
-        'int *x, spinlock_t *l',
-        '\tint r0;\n\tr0 = spin_trylock(l);\n\tif (r0) {\n\t\tWRITE_ONCE(*x, 2);\n\t\tspin_unlock(l);\n\t}',
-      ),
-    ],
-    'exists (0:r0=1 /\\ 1:r0=1)',
-  ),
-  pointers: test(
-    'ptrs',
-    [
-      thread(0, 'int **p, int *b', '\tWRITE_ONCE(*b, 1);\n\tWRITE_ONCE(*p, b);'),
-      thread(1, 'int **p', '\tint *r0;\n\tint r1;\n\tr0 = READ_ONCE(*p);\n\tr1 = READ_ONCE(*r0);'),
-    ],
-    'exists (1:r0=b /\\ 1:r1=0)',
-    'int *p = &a;',
-  ),
+  sb: `C sb
+{}
+P0(int *x, int *y) { int r0; WRITE_ONCE(*x, 1); r0 = READ_ONCE(*y); }
+P1(int *x, int *y) { int r0; WRITE_ONCE(*y, 1); r0 = READ_ONCE(*x); }
+exists (0:r0=0 /\\ 1:r0=0)
+`,
+  'sb+mb': `C sb-mb
+{}
+P0(int *x, int *y) { int r0; WRITE_ONCE(*x, 1); smp_mb(); r0 = READ_ONCE(*y); }
+P1(int *x, int *y) { int r0; WRITE_ONCE(*y, 1); smp_mb(); r0 = READ_ONCE(*x); }
+exists (0:r0=0 /\\ 1:r0=0)
+`,
+  'sb+xchg': `C sb-xchg
+{}
+P0(int *x, int *y) { int r0; int r1; r1 = xchg(x, 1); r0 = READ_ONCE(*y); }
+P1(int *x, int *y) { int r0; WRITE_ONCE(*y, 1); r0 = READ_ONCE(*x); }
+exists (0:r0=0 /\\ 1:r0=0)
+`,
+  mp: `C mp
+{}
+P0(int *x, int *y) { WRITE_ONCE(*x, 1); WRITE_ONCE(*y, 1); }
+P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*y); r1 = READ_ONCE(*x); }
+exists (1:r0=1 /\\ 1:r1=0)
+`,
+  lb: `C lb
+{}
+P0(int *x, int *y) { int r0; r0 = READ_ONCE(*x); WRITE_ONCE(*y, 1); }
+P1(int *x, int *y) { int r0; r0 = READ_ONCE(*y); WRITE_ONCE(*x, 1); }
+exists (0:r0=1 /\\ 1:r0=1)
+`,
+  '2+2w': `C w2
+{}
+P0(int *x, int *y) { WRITE_ONCE(*x, 1); WRITE_ONCE(*y, 2); }
+P1(int *x, int *y) { WRITE_ONCE(*y, 1); WRITE_ONCE(*x, 2); }
+exists (x=1 /\\ y=1)
+`,
+  iriw: `C iriw
+{}
+P0(int *x, int *y) { WRITE_ONCE(*x, 1); }
+P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*x); r1 = READ_ONCE(*y); }
+P2(int *x, int *y) { WRITE_ONCE(*y, 1); }
+P3(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*y); r1 = READ_ONCE(*x); }
+exists (1:r0=1 /\\ 1:r1=0 /\\ 3:r0=1 /\\ 3:r1=0)
+`,
+  corr: `C corr
+{}
+P0(int *x, int *y) { WRITE_ONCE(*x, 1); WRITE_ONCE(*x, 2); }
+P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*x); r1 = READ_ONCE(*x); }
+exists (1:r0=2 /\\ 1:r1=1)
+`,
+  'inc+lock': `C lockinc
+{}
+P0(int *x, spinlock_t *l) { spin_lock(l); *x = *x + 1; spin_unlock(l); }
+P1(int *x, spinlock_t *l) { spin_lock(l); *x = *x + 1; spin_unlock(l); }
+exists (x=1)
+`,
+  'inc+atomic': `C atominc
+{}
+P0(atomic_t *v, int *y) { int r0; atomic_inc(v); r0 = READ_ONCE(*y); }
+P1(atomic_t *v, int *y) { int r0; WRITE_ONCE(*y, 1); r0 = atomic_fetch_add(2, v); }
+exists (1:r0=0 /\\ 0:r0=0)
+`,
+  cmpxchg: `C cas
+{}
+P0(int *x, int *y) { int r0; r0 = cmpxchg(x, 0, 1); WRITE_ONCE(*y, r0 + 1); }
+P1(int *x, int *y) { int r0; int r1; r0 = cmpxchg(x, 0, 2); r1 = READ_ONCE(*y); }
+exists (0:r0=0 /\\ 1:r0=0)
+`,
+  trylock: `C trylock
+{}
+P0(int *x, spinlock_t *l) { int r0; r0 = spin_trylock(l); if (r0) { WRITE_ONCE(*x, 1); spin_unlock(l); } }
+P1(int *x, spinlock_t *l) { int r0; r0 = spin_trylock(l); if (r0) { WRITE_ONCE(*x, 2); spin_unlock(l); } }
+exists (0:r0=1 /\\ 1:r0=1)
+`,
+  pointers: `C ptrs
+{ int *p = &a; }
+P0(int **p, int *b) { WRITE_ONCE(*b, 1); WRITE_ONCE(*p, b); }
+P1(int **p) { int *r0; int r1; r0 = READ_ONCE(*p); r1 = READ_ONCE(*r0); }
+exists (1:r0=b /\\ 1:r1=0)
+`,
 };
 
 /** End states (herd7's lines) the axiomatic model allows. */

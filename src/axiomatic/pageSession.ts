@@ -35,8 +35,14 @@ export interface AxiomaticStateJson {
   readonly broken: readonly Violation[];
 }
 
+/** What the answer passes on from the engine's result as it is (check.ts says what each is). */
+type AxiomaticCounts = Pick<
+  AxiomaticResult,
+  'executions' | 'candidates' | 'flags' | 'loopCut' | 'ms'
+>;
+
 export type AxiomaticAnswer =
-  | {
+  | (AxiomaticCounts & {
       readonly ok: true;
       readonly model: 'lkmm';
       /** The program's name (herd7's test name). */
@@ -44,18 +50,12 @@ export type AxiomaticAnswer =
       /** herd7's answer (text, states, Ok/No, Observation) where the program has a condition. */
       readonly herd: HerdAnswer | null;
       readonly states: readonly AxiomaticStateJson[];
-      /** Consistent executions, and the candidates judged. */
-      readonly executions: number;
-      readonly candidates: number;
-      readonly flags: readonly string[];
-      readonly loopCut: boolean;
-      readonly ms: number;
       /**
        * The condition's state is never reached although some candidate execution reaches it:
        * how many such candidates "Why not?" can show (at most WHY_NOT_LIMIT); 0 otherwise.
        */
       readonly whyNot: number;
-    }
+    })
   | {
       readonly ok: false;
       readonly model: 'lkmm';

@@ -5,18 +5,16 @@
 // a written value) and `ctrl` (it reaches the condition of a branch, and so every event inside
 // that branch, up to where the two ways join again).
 
-import { condHolds, type Instr, Mode, Op, POINTER_BASE } from '../machine/isa.ts';
+import { condHolds, type Instr, isAtomicRmw, Mode, Op, POINTER_BASE } from '../machine/isa.ts';
 import { Tag } from '../machine/tags.ts';
 import type { Machine } from '../machine/machine.ts';
-import type { Dir } from './events.ts';
+import type { AxEvent } from './events.ts';
 
-/** One event of one run of a thread; dependencies name earlier events of the same run. */
-export interface ThreadEvent {
-  readonly dir: Dir;
-  readonly loc: number;
-  readonly value: bigint;
-  readonly tags: number;
-  readonly pc: number;
+/**
+ * One event of one run of a thread, as the execution will hold it (AxEvent, less its place in
+ * the execution), with its width and its dependencies: earlier events of the same run.
+ */
+export interface ThreadEvent extends Pick<AxEvent, 'dir' | 'loc' | 'value' | 'tags' | 'pc'> {
   /** 32 or 64: how the value is read back into a state. */
   readonly width: number;
   readonly addr: readonly number[];
@@ -305,10 +303,84 @@ export function threadRuns(
     return out;
   }
 
+  /** A LOCK-prefixed read-modify-write (isAtomicRmw): its read, then its write where it writes. */
+  function rmw(s: RunState, ins: Instr): 'dead' | RunState[] {
+    const pc = s.pc;
+    const op = ins.op;
+    const a = address(s, ins);
+    if (a === null) return 'dead';
+    const ad = addrDeps(s, ins);
+    const tags = ins.tag | Tag.Rmw;
+    s.pc = pc + 1;
+    return readFork(s, a, ins.width, (t, old) => {
+      const r = emit(t, {
+        dir: 'R',
+        loc: a,
+        value: old,
+        tags,
+        pc,
+        width: ins.width,
+        addr: ad,
+        data: [],
+        rmwRead: -1,
+      });
+      let next: bigint | null;
+      // The write's value: computed from the read (herd7's data edge inside the RMW) and the
+      // operand, or the operand alone (xchg, cmpxchg).
+      let data: number[];
+      let result = old;
+      switch (op) {
+        case Op.AtomicAdd:
+          next = old + first(t, ins);
+          data = union([r], firstDeps(t, ins));
+          result = next;
+          break;
+        case Op.AtomicOr:
+          next = old | first(t, ins);
+          data = union([r], firstDeps(t, ins));
+          break;
+        case Op.AtomicAnd:
+          next = old & first(t, ins);
+          data = union([r], firstDeps(t, ins));
+          break;
+        case Op.AtomicXor:
+          next = old ^ first(t, ins);
+          data = union([r], firstDeps(t, ins));
+          break;
+        case Op.AddUnless:
+          next = old === atWidth(reg(t, ins.src2), ins.width) ? null : old + first(t, ins);
+          data = union([r], firstDeps(t, ins));
+          break;
+        case Op.Xchg:
+          next = reg(t, ins.src);
+          data = regDeps(t, ins.src);
+          break;
+        default:
+          next = old === atWidth(reg(t, ins.src), ins.width) ? reg(t, ins.src2) : null;
+          data = regDeps(t, ins.src2);
+      }
+      if (next !== null)
+        emit(t, {
+          dir: 'W',
+          loc: a,
+          value: atWidth(next, ins.width),
+          tags,
+          pc,
+          width: ins.width,
+          addr: ad,
+          data,
+          rmwRead: r,
+        });
+      setReg(t, ins.dst, atWidth(result, ins.width === 64 ? 64 : 32), [r]);
+      return true;
+    });
+  }
+
   /** Executes one instruction; returns null to go on, or what advance() returns. */
   function step(s: RunState, ins: Instr): 'cut' | 'dead' | RunState[] | null {
     const pc = s.pc;
     const op = ins.op;
+    if (isAtomicRmw(op)) return rmw(s, ins);
     switch (op) {
       // ---- local ----
       case Op.Mov:
@@ -460,81 +532,6 @@ export function threadRuns(
           rmwRead: -1,
         });
         break;
-      }
-      case Op.AtomicAdd:
-      case Op.AtomicOr:
-      case Op.AtomicAnd:
-      case Op.AtomicXor:
-      case Op.AddUnless:
-      case Op.Xchg:
-      case Op.Cmpxchg: {
-        const a = address(s, ins);
-        if (a === null) return 'dead';
-        const ad = addrDeps(s, ins);
-        const tags = ins.tag | Tag.Rmw;
-        s.pc = pc + 1;
-        return readFork(s, a, ins.width, (t, old) => {
-          const r = emit(t, {
-            dir: 'R',
-            loc: a,
-            value: old,
-            tags,
-            pc,
-            width: ins.width,
-            addr: ad,
-            data: [],
-            rmwRead: -1,
-          });
-          let next: bigint | null;
-          // The write's value: computed from the read (herd7's data edge inside the RMW) and the
-          // operand, or the operand alone (xchg, cmpxchg).
-          let data: number[];
-          let result = old;
-          switch (op) {
-            case Op.AtomicAdd:
-              next = old + first(t, ins);
-              data = union([r], firstDeps(t, ins));
-              result = next;
-              break;
-            case Op.AtomicOr:
-              next = old | first(t, ins);
-              data = union([r], firstDeps(t, ins));
-              break;
-            case Op.AtomicAnd:
-              next = old & first(t, ins);
-              data = union([r], firstDeps(t, ins));
-              break;
-            case Op.AtomicXor:
-              next = old ^ first(t, ins);
-              data = union([r], firstDeps(t, ins));
-              break;
-            case Op.AddUnless:
-              next = old === atWidth(reg(t, ins.src2), ins.width) ? null : old + first(t, ins);
-              data = union([r], firstDeps(t, ins));
-              break;
-            case Op.Xchg:
-              next = reg(t, ins.src);
-              data = regDeps(t, ins.src);
-              break;
-            default:
-              next = old === atWidth(reg(t, ins.src), ins.width) ? reg(t, ins.src2) : null;
-              data = regDeps(t, ins.src2);
-          }
-          if (next !== null)
-            emit(t, {
-              dir: 'W',
-              loc: a,
-              value: atWidth(next, ins.width),
-              tags,
-              pc,
-              width: ins.width,
-              addr: ad,
-              data,
-              rmwRead: r,
-            });
-          setReg(t, ins.dst, atWidth(result, ins.width === 64 ? 64 : 32), [r]);
-          return true;
-        });
       }
       case Op.SpinLock:
       case Op.SpinUnlock:

@@ -17,7 +17,7 @@ import {
   useReducedMotion,
   useTweens,
 } from './motion.ts';
-import { type Box, rectOf } from './geometry.ts';
+import { type Box, rectOf, type Size } from './geometry.ts';
 import { pourAt, pourPath } from './pour.ts';
 import type { SumSweep } from './sumSweep.ts';
 import { foldShort, sweepShort } from './sweepText.ts';
@@ -44,7 +44,7 @@ export interface CounterChartProps {
   readonly step: number;
   readonly svgRef?: Ref<SVGSVGElement>;
   /** The chart's coordinate size (its viewBox): the box it is drawn in, at its aspect. */
-  readonly size?: { readonly width: number; readonly height: number };
+  readonly size?: Size;
   /** id of the element holding the chart's full text equivalent (aria-describedby). */
   readonly describedBy?: string;
 }

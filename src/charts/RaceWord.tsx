@@ -12,6 +12,7 @@ import {
   WORD_H,
   WORD_Y,
 } from './raceWordLayout.ts';
+import type { Size } from './geometry.ts';
 import { StageSvg } from './StageSvg.tsx';
 import './animations.css';
 
@@ -19,7 +20,7 @@ export interface RaceWordProps {
   readonly view: RaceWordView;
   readonly colour: (cpu: number) => string;
   /** The chart's coordinate size (its viewBox): the box it is drawn in. */
-  readonly size: { readonly width: number; readonly height: number };
+  readonly size: Size;
   /** The cursor: a step's arrow and a lost update's fade replay when it changes. */
   readonly step: number;
   readonly svgRef?: Ref<SVGSVGElement>;

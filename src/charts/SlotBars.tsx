@@ -1,6 +1,6 @@
 import { Hatch, YTicks } from './parts.tsx';
 import { barLabel, slotBarsLayout } from './slotBars.ts';
-import { rectOf } from './geometry.ts';
+import { rectOf, type Size } from './geometry.ts';
 
 const W = 520;
 const H = 220;
@@ -24,7 +24,7 @@ export function SlotBars({
   /** The CPU whose delta was just folded into the global count (−1: none). */
   pouring?: number;
   /** The chart's own coordinates (Step mode's hero sizes it to its box). */
-  size?: { readonly width: number; readonly height: number };
+  size?: Size;
 }) {
   const { width: w, height: h } = size;
   const l = slotBarsLayout(values, batch, w, h);

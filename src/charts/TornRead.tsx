@@ -1,5 +1,6 @@
 import { type Ref } from 'react';
 import { hex32, offBy, tornReadLayout, tornText, type TornReadView } from './tornRead.ts';
+import type { Size } from './geometry.ts';
 import { StageSvg } from './StageSvg.tsx';
 import './animations.css';
 
@@ -15,7 +16,7 @@ export function TornRead({
   view: TornReadView;
   svgRef?: Ref<SVGSVGElement>;
   /** The box it is drawn in (its viewBox); the rows spread over its height. */
-  size?: { readonly width: number; readonly height: number };
+  size?: Size;
 }) {
   const { width: W, height: H, rowH, boxW, boxH } = tornReadLayout(size);
   const byHalf = (half: 'hi' | 'lo') => view.halves.find((h) => h.half === half) ?? null;

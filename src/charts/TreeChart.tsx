@@ -1,5 +1,5 @@
 import { type Ref } from 'react';
-import { rectOf } from './geometry.ts';
+import { rectOf, type Size } from './geometry.ts';
 import { treeText, type TreeView } from './tree.ts';
 import { treeLayout, TITLE_Y } from './treeLayout.ts';
 import { StageSvg } from './StageSvg.tsx';
@@ -9,7 +9,7 @@ export interface TreeChartProps {
   readonly view: TreeView;
   readonly colour: (cpu: number) => string;
   /** The chart's coordinate size (its viewBox): the box it is drawn in. */
-  readonly size: { readonly width: number; readonly height: number };
+  readonly size: Size;
   readonly svgRef?: Ref<SVGSVGElement>;
   readonly describedBy?: string;
 }

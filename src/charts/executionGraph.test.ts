@@ -5,7 +5,8 @@ import { lkmm } from '../axiomatic/lkmm.ts';
 import { examples } from '../scenarios/examples.ts';
 import { findScenario, openProgram } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
-import { type Box, executionGraphLayout, type GraphLayout, type Point } from './executionGraph.ts';
+import { executionGraphLayout, type GraphLayout, type Point } from './executionGraph.ts';
+import type { Box } from './geometry.ts';
 
 // Every candidate execution (allowed or forbidden) of small litmus programs, laid out: the
 // properties a reader relies on hold for each of them.

@@ -7,13 +7,7 @@
 
 import { path as d3path, scalePoint } from 'd3';
 import type { CycleStep, EdgeKind, ExecutionGraph } from '../axiomatic/explain.ts';
-
-export interface Box {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-}
+import type { Box, Size } from './geometry.ts';
 
 export interface Point {
   readonly x: number;
@@ -56,17 +50,14 @@ export interface GraphEdgePath {
   readonly step: number | null;
 }
 
-export interface GraphLayout {
-  readonly width: number;
-  readonly height: number;
-  /** "P0", "P1"… over each column. */
-  /** Each thread's name over its column: its baseline's middle, and the box its text fills. */
-  readonly columns: readonly {
-    readonly thread: number;
-    readonly x: number;
-    readonly y: number;
-    readonly box: Box;
-  }[];
+/** A thread's name ("P0", "P1"…) over its column: its baseline's middle, and the box its text fills. */
+export interface GraphColumn extends Point {
+  readonly thread: number;
+  readonly box: Box;
+}
+
+export interface GraphLayout extends Size {
+  readonly columns: readonly GraphColumn[];
   readonly nodes: readonly GraphNode[];
   /** Drawn in this order: program order first, the cycle's steps last (on top). */
   readonly edges: readonly GraphEdgePath[];

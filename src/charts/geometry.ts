@@ -4,12 +4,16 @@
 
 import type { LinearScale } from './linearScale.ts';
 
-/** A rectangle in SVG user units. */
-export interface Box {
-  readonly x: number;
-  readonly y: number;
+/** A chart's size, or a box's, in SVG user units. */
+export interface Size {
   readonly width: number;
   readonly height: number;
+}
+
+/** A rectangle in SVG user units. */
+export interface Box extends Size {
+  readonly x: number;
+  readonly y: number;
 }
 
 /** A box's geometry as a <rect>'s attributes: `<rect {...rectOf(b)} fill=… />`. */

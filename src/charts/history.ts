@@ -8,15 +8,10 @@ import type { Instr } from '../machine/isa.ts';
 import type { Cell, CounterAnatomy, PerCpuCell } from '../machine/layout.ts';
 import { ctxBase, CTX_CPU, CTX_PC, type Machine } from '../machine/machine.ts';
 import { cellValue, globalCell, operandAddress, perCpuCell } from '../machine/read.ts';
+import type { Timeline } from '../machine/timeline.ts';
 
-/** A timeline: the machine, every state (states[i + 1] follows events[i]) and the cursor. */
-export interface Run {
-  readonly m: Machine;
-  readonly states: readonly Int32Array[];
-  readonly events: readonly number[];
-  /** How many events the state shown has taken. */
-  readonly cursor: number;
-}
+/** A timeline without its narration: the machine, every state and event, and the cursor. */
+export type Run = Pick<Timeline, 'm' | 'states' | 'events' | 'cursor'>;
 
 /** The visible instruction one `step` event ran. */
 export interface Executed {

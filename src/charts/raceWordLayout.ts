@@ -3,7 +3,7 @@
 // can check with the bundled fonts' metrics that every label stays inside its box and no two
 // boxes meet, at every size the stage gives the chart.
 
-import type { Box } from './geometry.ts';
+import type { Box, Size } from './geometry.ts';
 import type { RaceWordView, WordAccess } from './raceWord.ts';
 
 export const WORD_H = 78;
@@ -61,10 +61,7 @@ function variableOf(label: string): string {
   return i < 0 ? label : label.slice(i + 3);
 }
 
-export function raceWordLayout(
-  view: RaceWordView,
-  size: { readonly width: number; readonly height: number },
-): RaceWordLayout {
+export function raceWordLayout(view: RaceWordView, size: Size): RaceWordLayout {
   const { width, height } = size;
   const columns = view.words.length;
   // The tally's values sit after their bars: room for the longest.

@@ -9,6 +9,7 @@ import { Op } from '../machine/isa.ts';
 import { type Cell } from '../machine/layout.ts';
 import { actorName } from '../machine/narrate.ts';
 import { cellValue, totalTally } from '../machine/read.ts';
+import type { Size } from './geometry.ts';
 import { executedAt, type Run } from './history.ts';
 
 export interface HalfRead {
@@ -140,7 +141,7 @@ export const TORN_MIN = { width: 480, height: 210 } as const;
  * and the verdict under them share the height; each half's box takes about a third of the
  * width, its stamps to the right of it.
  */
-export function tornReadLayout(size?: { readonly width: number; readonly height: number }): {
+export function tornReadLayout(size?: Size): {
   readonly width: number;
   readonly height: number;
   readonly rowH: number;

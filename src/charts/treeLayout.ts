@@ -4,7 +4,7 @@
 // and the approximate sum marked on it. d3 does the scale; React draws (TreeChart.tsx). Pure.
 
 import { linearScale } from './linearScale.ts';
-import type { Box } from './geometry.ts';
+import type { Box, Size } from './geometry.ts';
 import { levelOrder, type TreeView } from './tree.ts';
 
 export const TITLE_Y = 22;
@@ -58,10 +58,7 @@ function parentIndex(i: number, parentItems: number): number {
   return i & (parentItems - 1);
 }
 
-export function treeLayout(
-  v: TreeView,
-  size: { readonly width: number; readonly height: number },
-): TreeLayout {
+export function treeLayout(v: TreeView, size: Size): TreeLayout {
   const { width, height } = size;
   const levels = v.levels.length;
   const top = TITLE_Y + 16;

@@ -10,6 +10,7 @@
 
 import { LIMITS } from '../lang/module.ts';
 import { MAX_SOURCE_CHARS } from '../lang/lexer.ts';
+import { KEYWORDS } from '../lang/words.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import { programScenario } from '../scenarios/program.ts';
 import { explore } from './explore.ts';
@@ -42,6 +43,7 @@ type Pick = (n: number) => number;
 
 const choose = <T>(pick: Pick, xs: readonly T[]): T => xs[pick(xs.length)] as T;
 
+// The statement keywords are words.ts's, so a keyword the language gains is fuzzed too.
 const WORDS = [
   'int',
   'long',
@@ -49,15 +51,7 @@ const WORDS = [
   'unsigned',
   'static',
   'void',
-  'if',
-  'else',
-  'while',
-  'for',
-  'do',
-  'return',
-  'break',
-  'continue',
-  'goto',
+  ...KEYWORDS,
   'P0',
   'P1',
   'IRQ0',

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compileProgram } from './compile.ts';
 import { parse } from './parser.ts';
 import { printProgram } from './printer.ts';
+import { KEYWORDS } from './words.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
@@ -37,6 +38,7 @@ P1() on cpu 0 { do { c = c << 1 | 1; } while (c < 100 && !(c & 4)); goto out; ou
 `,
 ];
 
+// The statement keywords are words.ts's, so a keyword the language gains is fuzzed too.
 const fragments = [
   'P0()',
   '{',
@@ -57,12 +59,7 @@ const fragments = [
   '&',
   '->',
   '.',
-  'if',
-  'else',
-  'while',
-  'for',
-  'do',
-  'return',
+  ...KEYWORDS,
   'READ_ONCE(',
   'WRITE_ONCE(',
   'spin_lock(&l)',

@@ -9,26 +9,7 @@
 // benchmark compare SPIN's answer with the explorer's.
 
 import { initialState } from '../../machine/interpreter.ts';
-import {
-  cpuBase,
-  ctxBase,
-  CPU_CUR,
-  CPU_IN_IRQ,
-  CPU_IN_NMI,
-  CPU_IRQ_ON,
-  CPU_IRQS,
-  CPU_NMIS,
-  CPU_NMI_SAVED,
-  CPU_PENDING,
-  CPU_PREEMPT,
-  CPU_TASKS,
-  CTX_CPU,
-  CTX_DONE,
-  CTX_PC,
-  CTX_REGS,
-  CTX_RETRIES,
-  CTX_TALLY,
-} from '../../machine/machine.ts';
+import { cpuBase, ctxBase, CPU_WORDS, CTX_REGS, CTX_WORDS } from '../../machine/machine.ts';
 import type { Expr, Item } from '../../lang/ast.ts';
 import { locationsIn } from '../../lang/clauses.ts';
 import type { CompiledProgram } from '../../lang/compiled.ts';
@@ -136,16 +117,7 @@ export function promelaModel(sc: Scenario, params: Params, bounds: Bounds): stri
     '#define MINI (-2147483647 - 1)',
     '',
     `int mem[${String(m.memWords)}];`,
-    `short cur[${String(C)}];`,
-    `byte pre[${String(C)}];`,
-    `bit irqon[${String(C)}];`,
-    `bit pend[${String(C)}];`,
-    `bit inirq[${String(C)}];`,
-    `bit innmi[${String(C)}];`,
-    `bit nmisv[${String(C)}];`,
-    `byte nirq[${String(C)}];`,
-    `byte nnmi[${String(C)}];`,
-    `byte ntask[${String(C)}];`,
+    ...CPU_WORDS.map(([word]) => `${CPU_VARS[word].type} ${CPU_VARS[word].name}[${String(C)}];`),
     `short pc[${String(X)}];`,
     `byte ccpu[${String(X)}];`,
     `bit done[${String(X)}];`,
@@ -214,6 +186,36 @@ function check(c: Check): string[] {
   ];
 }
 
+/**
+ * The Promela array that holds each word of a CPU's record (src/machine/machine.ts's CPU_WORDS),
+ * indexed by CPU, and its type: the declarations and the initial state both come from here.
+ */
+const CPU_VARS: Record<
+  (typeof CPU_WORDS)[number][0],
+  { readonly type: string; readonly name: string }
+> = {
+  CUR: { type: 'short', name: 'cur' },
+  PREEMPT: { type: 'byte', name: 'pre' },
+  IRQ_ON: { type: 'bit', name: 'irqon' },
+  PENDING: { type: 'bit', name: 'pend' },
+  IN_IRQ: { type: 'bit', name: 'inirq' },
+  IN_NMI: { type: 'bit', name: 'innmi' },
+  NMI_SAVED: { type: 'bit', name: 'nmisv' },
+  IRQS: { type: 'byte', name: 'nirq' },
+  NMIS: { type: 'byte', name: 'nnmi' },
+  TASKS: { type: 'byte', name: 'ntask' },
+};
+
+/** Where the model holds each word of context c's record (CTX_WORDS): a tally is two ints of tly. */
+const CTX_VARS: Record<(typeof CTX_WORDS)[number][0], (c: number) => string> = {
+  PC: (c) => `pc[${String(c)}]`,
+  CPU: (c) => `ccpu[${String(c)}]`,
+  DONE: (c) => `done[${String(c)}]`,
+  TALLY: (c) => `tly[${String(2 * c)}]`,
+  TALLY_HI: (c) => `tly[${String(2 * c + 1)}]`,
+  RETRIES: (c) => `retr[${String(c)}]`,
+};
+
 /** The lab's initial state, word for word (src/machine/interpreter.ts's initialState). */
 function initial(p: CompiledProgram): string[] {
   const m = p.machine;
@@ -226,27 +228,16 @@ function initial(p: CompiledProgram): string[] {
   for (let k = 0; k < m.cpus; k++) {
     const b = cpuBase(m, k);
     const K = String(k);
-    set(`cur[${K}]`, s[b + CPU_CUR] as number);
-    set(`pre[${K}]`, s[b + CPU_PREEMPT] as number);
-    set(`irqon[${K}]`, s[b + CPU_IRQ_ON] as number);
-    set(`pend[${K}]`, s[b + CPU_PENDING] as number);
-    set(`inirq[${K}]`, s[b + CPU_IN_IRQ] as number);
-    set(`innmi[${K}]`, s[b + CPU_IN_NMI] as number);
-    set(`nmisv[${K}]`, s[b + CPU_NMI_SAVED] as number);
-    set(`nirq[${K}]`, s[b + CPU_IRQS] as number);
-    set(`nnmi[${K}]`, s[b + CPU_NMIS] as number);
-    set(`ntask[${K}]`, s[b + CPU_TASKS] as number);
+    CPU_WORDS.forEach(([word], f) => {
+      set(`${CPU_VARS[word].name}[${K}]`, s[b + f] as number);
+    });
   }
   const regs = (m.ctxStride - CTX_REGS) / 2;
   for (let c = 0; c < m.contexts; c++) {
     const b = ctxBase(m, c);
-    const C = String(c);
-    set(`pc[${C}]`, s[b + CTX_PC] as number);
-    set(`ccpu[${C}]`, s[b + CTX_CPU] as number);
-    set(`done[${C}]`, s[b + CTX_DONE] as number);
-    set(`tly[${String(2 * c)}]`, s[b + CTX_TALLY] as number);
-    set(`tly[${String(2 * c + 1)}]`, s[b + CTX_TALLY + 1] as number);
-    set(`retr[${C}]`, s[b + CTX_RETRIES] as number);
+    CTX_WORDS.forEach(([word], f) => {
+      set(CTX_VARS[word](c), s[b + f] as number);
+    });
     for (let r = 0; r < 2 * regs; r++)
       set(`reg[${String(c * regs * 2 + r)}]`, s[b + CTX_REGS + r] as number);
   }
