@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatLiveLink, parseLiveLink } from './liveLink.ts';
+import { parseLiveLink } from './liveLink.ts';
+import { formatLiveLink } from './liveLinkFormat.ts';
 
 describe('live links', () => {
   it('round-trips a run and a replay', () => {

@@ -6,7 +6,8 @@
 import type { LiveSettings } from '../live/control.ts';
 import { ENGINES, type EngineKind } from '../live/engine/engine.ts';
 import { decodePart } from './link.ts';
-import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
+import { decompressFromEncodedURIComponent } from 'lz-string';
+import { SETTING_KEYS } from './liveLinkFormat.ts';
 import { linkTooLong, MAX_PROGRAM_CHARS, rate, valueOf, wholeNumber } from './linkSchemas.ts';
 import { MAX_LIVE_CPUS } from '../live/specs.ts';
 
@@ -30,14 +31,6 @@ export interface LiveLink {
   /** What was wrong with the link, for people (empty when nothing). */
   readonly problems: readonly string[];
 }
-
-const SETTING_KEYS: Readonly<Record<string, keyof LiveSettings>> = {
-  irq: 'irqRate',
-  nmi: 'nmiRate',
-  mig: 'migrationRate',
-  period: 'periodUs',
-  hotplug: 'hotplugRate',
-};
 
 /** A link that opens nothing but the default set-up. */
 const EMPTY: LiveLink = {
@@ -105,30 +98,4 @@ export function parseLiveLink(hash: string): LiveLink | null {
     program,
     problems,
   };
-}
-
-export function formatLiveLink(link: {
-  scenario: string;
-  cpus?: number | null;
-  choices?: Readonly<Record<string, string>>;
-  settings?: Partial<LiveSettings>;
-  engine?: EngineKind | null;
-  replay?: { schedule: string; params: Readonly<Record<string, string>> } | null;
-  program?: string | null;
-}): string {
-  const q = new URLSearchParams();
-  if (link.program) q.set('src', compressToEncodedURIComponent(link.program));
-  if (link.cpus) q.set('cpus', String(link.cpus));
-  for (const [k, v] of Object.entries(link.choices ?? {})) q.set(k, v);
-  for (const [short, long] of Object.entries(SETTING_KEYS)) {
-    const v = link.settings?.[long];
-    if (v !== undefined) q.set(short, String(v));
-  }
-  if (link.engine && link.engine !== 'compiled') q.set('engine', link.engine);
-  if (link.replay) {
-    q.set('sched', link.replay.schedule);
-    for (const [k, v] of Object.entries(link.replay.params)) q.set(`s.${k}`, v);
-  }
-  const query = q.toString();
-  return `#/live/${encodeURIComponent(link.scenario)}${query ? `?${query}` : ''}`;
 }

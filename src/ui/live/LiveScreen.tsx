@@ -16,7 +16,7 @@ import { PROGRAM_ID, shownName } from '../../scenarios/program.ts';
 import { stepHref } from '../../store/stepStore.ts';
 import type { Scenario } from '../../scenarios/types.ts';
 import { defaultPlan, scalingScenarios } from '../../live/scaling/plan.ts';
-import { formatLiveLink } from '../../store/liveLink.ts';
+import { formatLiveLink } from '../../store/liveLinkFormat.ts';
 import { formatScalingLink } from '../../store/scalingLink.ts';
 import { defaultCpus } from '../../live/specs.ts';
 import { defaultSettings, runBusy } from '../../store/liveStore.ts';

@@ -4,7 +4,7 @@ import { Ev, eventTarget, eventType } from '../../machine/events.ts';
 import { currentState } from '../../store/session.ts';
 import { PROGRAM_ID } from '../../scenarios/program.ts';
 import { formatSchedule } from '../../machine/schedule.ts';
-import { formatLiveLink } from '../../store/liveLink.ts';
+import { formatLiveLink } from '../../store/liveLinkFormat.ts';
 import type { Session } from '../../store/session.ts';
 import { paramsText } from '../../scenarios/params.ts';
 import { linkOf } from '../../store/stepStore.ts';
