@@ -20,8 +20,8 @@ const OWN_MODULES = [
   'src/lang/length.test.ts',
 ];
 
-// Vitest's default leaves a core free (one worker on two cores); the unit test files share
-// nothing, so they take every core.
+// Vitest's default leaves a core free (one worker on two cores); the unit test files do not
+// depend on each other, so they take every core.
 const CORES = Math.max(2, availableParallelism() - 1);
 
 // Live and Bench share memory between workers (SharedArrayBuffer), which browsers only allow on a

@@ -1,5 +1,5 @@
 // A rate over the last seconds as a small line chart: time on x (the newest at the right), the
-// rate on y from zero. Pure math (d3-scale, d3-shape); Sparkline.tsx renders it.
+// rate on y from zero. Pure math (linearScale.ts, d3-shape); Sparkline.tsx renders it.
 
 import { line } from 'd3';
 import { linearScale } from './linearScale.ts';

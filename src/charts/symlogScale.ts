@@ -10,7 +10,7 @@ import { linearScale } from './linearScale.ts';
 
 /** d3's symlog transform with constant 1: sign(x)·log(1 + |x|). */
 function symlog(x: number): number {
-  return Math.sign(x) * Math.log1p(Math.abs(x / 1));
+  return Math.sign(x) * Math.log1p(Math.abs(x));
 }
 
 /** The symmetric-log scale from `domain` to `range`, as `scaleSymlog().domain(…).range(…)`. */
