@@ -1,5 +1,5 @@
 import { defineConfig, devices, type Project } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from './e2e/chromium.ts';
+import { chromiumArgs, testChromiumPath } from './e2e/chromium.ts';
 import { PLAIN_FOLDER, PLAIN_PORT } from './e2e/plainHost.ts';
 
 // E2E_PORT lets a second checkout run its end-to-end tests beside this one (the plain host takes
@@ -25,7 +25,7 @@ const chromium: Project['use'] = {
   ...devices['Desktop Chrome'],
   contextOptions: { reducedMotion: 'reduce' },
   launchOptions: {
-    ...(chromiumPath ? { executablePath: chromiumPath } : {}),
+    ...(testChromiumPath ? { executablePath: testChromiumPath } : {}),
     args: chromiumArgs,
   },
 };

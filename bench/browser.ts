@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from '../e2e/chromium.ts';
+import { benchChromiumPath, chromiumArgs } from '../e2e/chromium.ts';
 
 export interface Preview {
   readonly url: string;
@@ -36,7 +36,7 @@ export async function startPreview(port: number): Promise<Preview> {
 }
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  return chromium.launch({ executablePath: benchChromiumPath, args: chromiumArgs });
 }
 
 /**
