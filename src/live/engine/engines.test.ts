@@ -65,6 +65,15 @@ function sharedState(m: Machine, from: Int32Array) {
   return { wasm, state, stateByte, wide };
 }
 
+/**
+ * Fails with vitest's diff of the two states when they differ. The states are compared after
+ * every event of every run: a deep equality each time was most of this file's time.
+ */
+function expectSameState(actual: Int32Array, expected: Int32Array) {
+  if (actual.length === expected.length && actual.every((v, i) => v === expected[i])) return;
+  expect(Array.from(actual)).toEqual(Array.from(expected));
+}
+
 /** Bounds on interventions so that random runs end. */
 const LIMITS = [3, 2, 3, 3];
 
@@ -80,11 +89,15 @@ describe('compiled CPUs against the interpreter', () => {
   });
 
   it.each(cases)('$name: same state after every event', ({ machine: m }) => {
+    // One engine per CPU for every run, as a live CPU keeps its engine over a whole run: each
+    // run starts again from the initial state. (Compiling them again for every run was two
+    // thirds of this file's time.)
+    const mem = sharedState(m, initialState(m));
+    const engines = Array.from({ length: m.cpus }, (_, k) => compiledEngine(m, mem, k));
     fc.assert(
       fc.property(fc.array(fc.nat(), { maxLength: 400 }), (choices) => {
         const model = initialState(m);
-        const mem = sharedState(m, model);
-        const engines = Array.from({ length: m.cpus }, (_, k) => compiledEngine(m, mem, k));
+        mem.state.set(model);
         const used = [0, 0, 0, 0];
         const legal: number[] = [];
         for (let i = 0; i < 3000 && !isTerminal(m, model); i++) {
@@ -104,7 +117,7 @@ describe('compiled CPUs against the interpreter', () => {
             expect(engine.steps).toBeGreaterThanOrEqual(1);
           } else apply(m, mem.state, ev);
           if (eventType(ev) !== Ev.Step) apply(m, model, ev);
-          expect(Array.from(mem.state)).toEqual(Array.from(model));
+          expectSameState(mem.state, model);
         }
       }),
       { seed: 10, numRuns: 25 },
@@ -122,18 +135,21 @@ describe('compiled CPUs against the interpreter', () => {
   ])(
     '$name: bursts and restarts in place as the interpreter makes them',
     ({ machine: m, most, runs }) => {
+      // One engine of each kind per CPU for every run, each run from the initial state.
+      const a = sharedState(m, initialState(m));
+      const b = sharedState(m, initialState(m));
+      const compiled = Array.from({ length: m.cpus }, (_, k) => compiledEngine(m, a, k));
+      const interpreted = Array.from({ length: m.cpus }, (_, k) =>
+        interpretedEngine(m, b.state, k, b.wide),
+      );
       fc.assert(
         fc.property(
           fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: most }), fc.boolean()), {
             maxLength: 60,
           }),
           (bursts) => {
-            const a = sharedState(m, initialState(m));
-            const b = sharedState(m, initialState(m));
-            const compiled = Array.from({ length: m.cpus }, (_, k) => compiledEngine(m, a, k));
-            const interpreted = Array.from({ length: m.cpus }, (_, k) =>
-              interpretedEngine(m, b.state, k, b.wide),
-            );
+            a.state.set(initialState(m));
+            b.state.set(a.state);
             for (const [pick, budget, repeat] of bursts) {
               const next = busyPick(m, a.state, pick);
               if (!next) break;
@@ -145,7 +161,7 @@ describe('compiled CPUs against the interpreter', () => {
               expect(x).toBe(y);
               expect((compiled[k] as Engine).steps).toBe((interpreted[k] as Engine).steps);
               expect((compiled[k] as Engine).counters).toEqual((interpreted[k] as Engine).counters);
-              expect(Array.from(a.state)).toEqual(Array.from(b.state));
+              expectSameState(a.state, b.state);
               if (x === Burst.Budget)
                 expect((compiled[k] as Engine).steps).toBeGreaterThanOrEqual(budget);
             }
