@@ -1,21 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { seriousViolations } from './pages/axe.ts';
 import { EditPage } from './pages/edit.ts';
 import { LivePage } from './pages/live.ts';
 import { StepPage } from './pages/step.ts';
 
 // Accessibility checked by a tool: axe-core on every screen (and each Step panel open) finds no
 // serious or critical violation.
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const r = await new AxeBuilder({ page }).analyze();
-  return r.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-    );
-}
 
 const screens: [string, string][] = [
   ['the catalogue and course', '/#/'],
@@ -34,8 +24,6 @@ for (const [name, url] of screens) {
 }
 
 test('axe finds no serious violation on the Step stage, with each panel open', async ({ page }) => {
-  // Six axe runs over a stage of several hundred elements: longer than one default timeout.
-  test.setTimeout(120_000);
   const step = new StepPage(page);
   await step.open('#/step/percpu-atomic64');
   await step.loadWitness('sum-misses-a-batch');

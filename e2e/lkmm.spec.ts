@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { seriousViolations } from './pages/axe.ts';
 import { AxiomaticPage } from './pages/axiomatic.ts';
 import { EditPage } from './pages/edit.ts';
 import { StepPage } from './pages/step.ts';
@@ -61,12 +61,7 @@ test('MP with smp_wmb/smp_rmb under lkmm: Never, Why not? names the cycle, and t
     'No execution is possible any more: every candidate left breaks happens-before.',
   );
   await expect(lkmm.graph(/a candidate lkmm forbids, ending in 1:r0=1; 1:r1=0$/)).toBeVisible();
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(
-    axe.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('Step under lkmm says why it cannot step and shows the graph instead; without smp_rmb the model allows the outcome', async ({
