@@ -7,7 +7,7 @@ import { isolationServiceWorker } from './deploy/isolationWorker.ts';
 
 // Unit tests whose outcome depends on the cores they get: live CPUs racing on real threads (lost
 // updates, retries, the store-buffering test), and the CLI's `live` and `bench` on threads.
-const RACES = ['test/live/**/*.test.ts', 'src/cli/cli.test.ts'];
+const RACES = ['test/live/**/*.test.ts', 'src/cli/cli.live.test.ts'];
 
 // Unit test files share each worker's modules (isolate: false): most import the catalogue and
 // the language, and importing them again for every file cost about half of the unit tests' CPU

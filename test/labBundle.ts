@@ -1,10 +1,10 @@
 // The CLI and its worker-thread entries bundled into plain JavaScript by esbuild, for the tests
-// that start many processes or threads (src/cli/cli.test.ts, test/live/). Started through tsx, as
+// that start many processes or threads (src/cli/cli*.test.ts, test/live/). Started through tsx, as
 // `npm run lab` starts it, each process and each thread first registers tsx and loads the engine
 // from TypeScript: most of a second of CPU per process, and a few hundred milliseconds per CPU
 // thread, spent before the command begins. A bundle starts in a tenth of that and runs the same
-// source. The tsx route itself stays tested: cli.test.ts runs `lab` through tsx once, with a CPU
-// thread, and the explorer's shards (test/explore/workers.test.ts) and the store-buffering
+// source. The tsx route itself stays tested: cli.live.test.ts runs `lab` through tsx once, with
+// a CPU thread, and the explorer's shards (test/explore/workers.test.ts) and the store-buffering
 // threads (test/live/sb.test.ts) start through their tsx bootstraps.
 //
 // The bundles sit side by side as the sources' thread bootstraps do (`cpuThread.mjs` beside

@@ -3,7 +3,7 @@
 // (status 1 or an exception). A fixed seed keeps the run repeatable. Runs are kept short by
 // options appended last (parseArgs keeps the last value): a few states, runs and steps. `live`
 // and `bench` start threads for seconds, so only bench's plan parser is fuzzed here, and live's
-// options are covered by cli.test.ts.
+// options are covered by cli.test.ts and cli.live.test.ts.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,57 +1,12 @@
-// The command line as a user runs it: a real process, its stdout, stderr and exit status. The
-// processes run the CLI bundled (test/labBundle.ts says why); the first test runs it as
-// `npm run lab` does, through tsx, CPU threads included.
+// The command line as a user runs it: a real process, its stdout, stderr and exit status, for
+// every command that does not race threads (those are cli.live.test.ts, run when nothing else
+// loads the cores).
 
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { labBundle } from '../../test/labBundle.ts';
-import { DEFAULT_HOTPLUG_RATE } from '../live/control.ts';
-import { defaultCpus } from '../live/specs.ts';
+import { describe, expect, it } from 'vitest';
+import { labCli, MY_COUNTER } from '../../test/labCli.ts';
 import { catalogue } from '../scenarios/index.ts';
 
-const bundle = labBundle();
-afterAll(() => {
-  bundle.remove();
-});
-
-function run(command: readonly string[], args: readonly string[]) {
-  const r = spawnSync(process.execPath, [...command, ...args], { encoding: 'utf8' });
-  return { status: r.status, out: r.stdout, err: r.stderr };
-}
-
-function lab(...args: string[]) {
-  return run([bundle.main], args);
-}
-
-describe('lab through tsx, as npm run lab starts it', () => {
-  const tsx = (...args: string[]) => run(['--import', 'tsx', 'src/cli/main.ts'], args);
-
-  it('lists the catalogue as the bundle does, and races CPU threads started through tsx', () => {
-    const list = tsx('list', '--json');
-    expect(list.status, list.err).toBe(0);
-    expect(list.out).toBe(lab('list', '--json').out);
-    const live = tsx('live', 'global-atomic', '--cpus', '2', '--seconds', '0.2', '--json');
-    expect(live.status, live.err).toBe(0);
-    expect(JSON.parse(live.out)).toMatchObject({
-      cpus: 2,
-      engine: 'compiled',
-      stopped: true,
-      terminal: true,
-      lost: 0,
-      violations: [],
-    });
-  });
-});
-
-/** Runs `lab` with `--json` among `args`, expects exit 0 and returns the parsed document. */
-function labJson(...args: string[]): unknown {
-  const r = lab(...args);
-  expect(r.status, r.err).toBe(0);
-  return JSON.parse(r.out);
-}
+const { lab, labJson, file } = labCli();
 
 describe('lab CLI', () => {
   it('list --json gives id, title, source and reconstruction for each scenario', () => {
@@ -298,70 +253,6 @@ describe('lab CLI', () => {
     );
   });
 
-  it('live races real threads: global-atomic stays exact at rest, with a JSON report', () => {
-    const doc = labJson('live', 'global-atomic', '--cpus', '2', '--seconds', '0.3', '--json') as {
-      cpus: number;
-      engine: string;
-      stopped: boolean;
-      terminal: boolean;
-      lost: number;
-      perCpu: { adds: number }[];
-      violations: unknown[];
-    };
-    expect(doc.cpus).toBe(2);
-    expect(doc.engine).toBe('compiled');
-    expect(doc.stopped && doc.terminal).toBe(true);
-    expect(doc.lost).toBe(0);
-    expect(doc.perCpu.reduce((a, c) => a + c.adds, 0)).toBeGreaterThan(1000);
-    expect(doc.violations).toEqual([]);
-  });
-
-  it('live says which always-invariants it judged only on the state the CPUs stopped in', () => {
-    const args = ['live', 'percpu-modern', '--set', 'variant=preempt-only', '--cpus', '2'];
-    const r = lab(...args, '--seconds', '0.2');
-    expect(r.status, r.err).toBe(0);
-    expect(r.out).toMatch(
-      /note: slot-below-batch is judged at every state by the model, but here only on the state the CPUs stopped in/,
-    );
-    const doc = labJson(...args, '--seconds', '0.2', '--json') as { judgedOnlyAtRest: string[] };
-    expect(doc.judgedOnlyAtRest).toEqual(['slot-below-batch']);
-  });
-
-  it('live runs CPU hotplug free: CPU1 goes offline at the default rate, and the report counts it', () => {
-    const args = ['live', 'percpu-hotplug-sum', '--set', 'variant=online-or-dying'];
-    const doc = labJson(...args, '--seconds', '0.3', '--period-us', '0', '--json') as {
-      cpus: number;
-      settings: { hotplugRate: number };
-      hotplugs: number;
-      terminal: boolean;
-      violations: unknown[];
-    };
-    expect(doc.cpus).toBe(3);
-    expect(doc.settings.hotplugRate).toBe(DEFAULT_HOTPLUG_RATE);
-    expect(doc.hotplugs).toBeGreaterThan(0);
-    expect(doc.terminal).toBe(true);
-    expect(doc.violations).toEqual([]);
-    // With the rate at 0 no CPU goes offline, and the report says so.
-    const none = lab(...args, '--seconds', '0.2', '--hotplug-rate', '0');
-    expect(none.status, none.err).toBe(0);
-    expect(none.out).toMatch(/No CPU hotplug event was taken/);
-  });
-
-  it('live without --cpus runs as many CPUs as the page would: at least two, so a race can happen', () => {
-    const doc = labJson('live', 'global-plain', '--seconds', '0.2', '--json') as { cpus: number };
-    expect(doc.cpus).toBe(defaultCpus(availableParallelism()));
-    expect(doc.cpus).toBeGreaterThanOrEqual(2);
-  });
-
-  it('live replays a witness in lockstep on threads and says whether model and hardware agree', () => {
-    const doc = labJson('live', 'this-cpu-migrate', '--witness', 'migrate-between', '--json') as {
-      lockstep: { agreed: boolean; name: string }[];
-    };
-    expect(doc.lockstep).toEqual([
-      expect.objectContaining({ name: 'migrate-between', agreed: true }),
-    ]);
-  });
-
   it('live refuses what cannot run, with the reason', () => {
     const free = lab('live', 'this-cpu-migrate');
     expect(free.status).toBe(2);
@@ -373,78 +264,6 @@ describe('lab CLI', () => {
     expect(unknown.status).toBe(2);
     expect(unknown.err).toMatch(/no parameter 'bogus'/);
   });
-
-  it("live --engine interpreted runs the model's interpreter and says so", () => {
-    const args = ['live', 'global-atomic', '--cpus', '1', '--seconds', '0.2'];
-    const doc = labJson(...args, '--engine', 'interpreted', '--json') as { engine: string };
-    expect(doc.engine).toBe('interpreted');
-    const bad = lab('live', 'global-atomic', '--engine', 'jit');
-    expect(bad.status).toBe(2);
-    expect(bad.err).toMatch(/--engine takes compiled or interpreted/);
-  });
-
-  it('bench sweeps algorithms and CPUs on threads and reports the Scaling JSON', () => {
-    const doc = labJson(
-      'bench',
-      '--scenarios',
-      'global-plain,percpu-classic',
-      '--cpus',
-      '1,2',
-      '--seconds',
-      '0.1',
-      '--warmup',
-      '0',
-      '--repeat',
-      '2',
-      '--json',
-    ) as {
-      machine: { cores: number; runtime: string };
-      settings: { seconds: number; warmupSeconds: number; repeat: number };
-      results: {
-        scenario: string;
-        cpus: number;
-        layout: string;
-        summer: string;
-        engine: string;
-        opsPerSecond: { median: number; min: number; max: number };
-        perCpuOpsPerSecond: number[];
-        instructionsPerSecondPerCpu: number[];
-        sumsPerSecond: number | null;
-        lost: number;
-        exact: boolean;
-        violations: string[];
-      }[];
-      headline: string;
-      probe: { seen: number | null };
-    };
-    expect(doc.machine.runtime).toMatch(/^Node v/);
-    expect(doc.settings).toMatchObject({ seconds: 0.1, warmupSeconds: 0, repeat: 2 });
-    expect(doc.results.map((x) => `${x.scenario}@${String(x.cpus)}`)).toEqual([
-      'global-plain@1',
-      'global-plain@2',
-      'percpu-classic@1',
-      'percpu-classic@2',
-    ]);
-    for (const x of doc.results) {
-      expect(x).toMatchObject({
-        layout: 'padded',
-        summer: 'none',
-        engine: 'compiled',
-        sumsPerSecond: null,
-      });
-      expect(x.opsPerSecond.min).toBeLessThanOrEqual(x.opsPerSecond.median);
-      expect(x.opsPerSecond.median).toBeLessThanOrEqual(x.opsPerSecond.max);
-      expect(x.perCpuOpsPerSecond).toHaveLength(x.cpus);
-      expect(x.instructionsPerSecondPerCpu).toHaveLength(x.cpus);
-    }
-    // Judged as well as timed: the racy counter loses updates with two CPUs, the correct one not.
-    const plain2 = doc.results[1];
-    expect(plain2?.exact).toBe(false);
-    expect(plain2?.violations).toContain('no-lost-update');
-    expect(doc.results[3]).toMatchObject({ exact: true, lost: 0, violations: [] });
-    expect(doc.headline).toMatch(/^With 2 CPUs, .* ran [\d.]+× the adds per second of /);
-    expect(doc.probe.seen).toBe(100_000);
-  }, 60_000);
 
   it('bench refuses a bad plan with the reason', () => {
     const r = lab('bench', '--cpus', '0,2');
@@ -459,25 +278,7 @@ describe('lab CLI', () => {
 });
 
 describe('lab with a program file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lab-'));
-  const file = (name: string, text: string) => {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    return path;
-  };
-  const counter = file(
-    'counter.c',
-    `C my-counter
-int hits;
-void count_hit(void) { int v; v = READ_ONCE(hits); WRITE_ONCE(hits, v + 1); }
-P0() { count_hit(); }
-P1() { count_hit(); }
-counter { count hits; add count_hit; }
-observe hits = hits;
-observe exact;
-invariant final no-lost-update;
-`,
-  );
+  const counter = file('counter.c', MY_COUNTER);
 
   it('a mistake is printed as a compiler prints it, with status 2', () => {
     const bad = file('bad.c', 'C bad\nint x;\nP0() { WRITE_ONCE(x, 1) }\n');
@@ -514,17 +315,6 @@ invariant final no-lost-update;
     const r = lab('live', sb, '--seconds', '0.2');
     expect(r.status).toBe(2);
     expect(r.err).toMatch(/^lab: my-sb does not run free on the workers/);
-  });
-
-  it('runs a file live on worker threads, which are handed its text', () => {
-    const doc = labJson('live', counter, '--seconds', '0.3', '--json') as {
-      cpus: number;
-      terminal: boolean;
-      perCpu: { adds: number }[];
-    };
-    expect(doc.cpus).toBe(2);
-    expect(doc.terminal).toBe(true);
-    expect(doc.perCpu.reduce((a, c) => a + c.adds, 0)).toBeGreaterThan(1000);
   });
 
   it('exports an entry as a program that compiles back to the same scenario answer', () => {

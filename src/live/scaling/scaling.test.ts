@@ -1,5 +1,5 @@
 // The Scaling sweep's plan, headline and exports, on hand-made results (measuring is tested on
-// real threads in src/cli/cli.test.ts and in the browser end to end).
+// real threads in src/cli/cli.live.test.ts and in the browser end to end).
 
 import { describe, expect, it } from 'vitest';
 import { reportCsv, reportJson, reportMarkdown } from './export.ts';
