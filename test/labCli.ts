@@ -1,9 +1,10 @@
 // `lab` as a user runs it, for the CLI's tests: a real process, its stdout, stderr and exit
 // status. The processes run the CLI bundled (labBundle.ts says why), or through tsx as
-// `npm run lab` starts it. The bundle is removed after the calling test file.
+// `npm run lab` starts it. The bundle and the files written are removed after the calling test
+// file.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
@@ -35,11 +36,12 @@ function run(command: readonly string[], args: readonly string[]): LabRun {
 /** Bundles the CLI for this test file and returns the ways to run it. */
 export function labCli() {
   const bundle = labBundle();
+  const dir = mkdtempSync(join(tmpdir(), 'lab-'));
   afterAll(() => {
     bundle.remove();
+    rmSync(dir, { recursive: true, force: true });
   });
   const lab = (...args: string[]) => run([bundle.main], args);
-  const dir = mkdtempSync(join(tmpdir(), 'lab-'));
   return {
     lab,
     /** Writes `text` to a file of this test file's own folder and returns its path. */
