@@ -42,11 +42,10 @@ export function linearScale(
     options.nice === undefined
       ? domain
       : niceDomain(domain, options.nice === true ? 10 : options.nice);
-  const map = interpolator(d, range);
-  const scale = (value: number): number => map(value);
-  scale.domain = d;
-  scale.ticks = (count = 10) => ticks(d[0], d[1], count);
-  return scale;
+  return Object.assign(interpolator(d, range), {
+    domain: d,
+    ticks: (count = 10) => ticks(d[0], d[1], count),
+  });
 }
 
 // d3-scale's `bimap`: normalise over the ascending domain, then interpolate the range in the same
