@@ -50,7 +50,10 @@ export interface GraphEdgePath {
   readonly step: number | null;
 }
 
-/** A thread's name ("P0", "P1"…) over its column: its baseline's middle, and the box its text fills. */
+/**
+ * A thread's name ("P0", "P1"…) over its column: its baseline's middle, and the box its text
+ * fills.
+ */
 export interface GraphColumn extends Point {
   readonly thread: number;
   readonly box: Box;
