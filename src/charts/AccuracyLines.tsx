@@ -1,5 +1,5 @@
 import { accuracyLayout, type AccuracyInput } from './accuracyLines.ts';
-import { algorithmColour } from './palette.ts';
+import { algorithmColour } from './algorithmStyle.ts';
 import { CpuAxis, LegendLine, YTicks } from './parts.tsx';
 
 const W = 640;

@@ -1,4 +1,4 @@
-import { algorithmColour, algorithmDash } from './palette.ts';
+import { algorithmColour, algorithmDash } from './algorithmStyle.ts';
 import { CpuAxis, LegendLine, YTicks } from './parts.tsx';
 import { type LineSeries, linesLayout } from './scalingLines.ts';
 

@@ -1,9 +1,6 @@
 // Every colour the lab draws with, in one place: one per CPU (Step, Live, the charts), one per
-// kind of step (the timeline), and one colour and one dash pattern per algorithm, the same in
-// every Scaling chart, so a line and a bar of one algorithm match, and lines differ by more than
-// colour alone. The default five algorithms (global-atomic, global-spinlock, lazy-nr-files,
-// percpu-classic, percpu-seq) get the most distinct hues; every colour has at least 3:1 contrast
-// on white.
+// kind of step (the timeline), and the algorithms' colours and dash patterns, which
+// algorithmStyle.ts gives each Scaling line from its place in the catalogue.
 
 import { Kind } from '../machine/isa.ts';
 
@@ -57,53 +54,30 @@ export const KIND_COLOURS: Readonly<Record<number, string>> = {
   [Kind.Hotplug]: '#117733',
 };
 
-const COLOURS: Readonly<Record<string, string>> = {
-  'global-plain': '#8c564b',
-  'global-atomic': '#d62728',
-  'global-spinlock': '#7b4fa8',
-  'lazy-nr-files': '#2a8a2a',
-  'percpu-classic': '#1f5fa8',
-  'percpu-atomic64': '#0f7f89',
-  'percpu-lglock': '#b8408f',
-  'percpu-seq': '#c45a00',
-  'percpu-seq-multi': '#7a7a00',
-  'percpu-sum-fuzzy': '#666666',
-  'percpu-modern': '#2f2f7a',
-  'percpu-upgrade': '#a0522d',
-  'percpu-tree': '#303030',
-};
-/** Dash patterns: the default five all differ; an interpreted twin gets the next one. */
-const DASHES = ['', '6 3', '2 3', '8 3 2 3', '12 4', '4 4 1 4'];
-const DASH_OF: Readonly<Record<string, number>> = {
-  'percpu-classic': 0,
-  'global-atomic': 1,
-  'global-spinlock': 2,
-  'lazy-nr-files': 3,
-  'percpu-seq': 5,
-  'global-plain': 4,
-  'percpu-atomic64': 0,
-  'percpu-lglock': 1,
-  'percpu-seq-multi': 2,
-  'percpu-sum-fuzzy': 3,
-  'percpu-modern': 4,
-  'percpu-upgrade': 5,
-  'percpu-tree': 3,
-};
+/**
+ * The Scaling lines' colours, one per algorithm a sweep can take, in the catalogue's order of
+ * those algorithms (algorithmStyle.ts): global-plain, global-atomic, global-spinlock, … The ones
+ * a sweep shows by default have the most distinct hues; every one has at least 3:1 contrast on
+ * white.
+ */
+export const ALGORITHM_COLOURS = [
+  '#8c564b',
+  '#d62728',
+  '#7b4fa8',
+  '#2a8a2a',
+  '#1f5fa8',
+  '#0f7f89',
+  '#b8408f',
+  '#c45a00',
+  '#7a7a00',
+  '#666666',
+  '#2f2f7a',
+  '#a0522d',
+  '#303030',
+];
 
-/** "percpu-seq" or "percpu-seq (interpreted)": the scenario id. */
-function scenarioOf(key: string): string {
-  return key.split(' ')[0] ?? key;
-}
-
-export function algorithmColour(key: string): string {
-  return COLOURS[scenarioOf(key)] ?? '#444444';
-}
-
-/** The interpreted twin of an algorithm keeps its colour with another dash. */
-export function algorithmDash(key: string): string {
-  const i = DASH_OF[scenarioOf(key)] ?? 0;
-  return DASHES[(key.includes('(interpreted)') ? i + 1 : i) % DASHES.length] as string;
-}
+/** Dash patterns for the Scaling lines, so lines differ by more than colour alone. */
+export const ALGORITHM_DASHES = ['', '6 3', '2 3', '8 3 2 3', '12 4', '4 4 1 4'];
 
 /** Series colours for grouped bars (padded/packed, summers): distinct from the algorithms'. */
 export const SERIES_COLOURS = ['#0b3d91', '#c0504d', '#2e7d32', '#6a3d9a'];

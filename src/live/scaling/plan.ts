@@ -60,7 +60,8 @@ export function scalingScenarios(): string[] {
   return liveSpecs.filter((s) => s.fixedCpus === null).map((s) => s.id);
 }
 
-export const DEFAULT_SCENARIOS = [
+/** The counters a sweep takes unless told otherwise: the five classic designs and the tree. */
+export const DEFAULT_SCENARIOS: readonly string[] = [
   'global-atomic',
   'global-spinlock',
   'lazy-nr-files',
