@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { ISOLATION, securityHeaders } from './deploy/headers.ts';
 import { catalogueCardsModule } from './deploy/catalogueCards.ts';
+import { eagerCatalogue } from './deploy/eagerCatalogue.ts';
 import { isolationServiceWorker } from './deploy/isolationWorker.ts';
 
 // Unit tests whose outcome depends on the cores they get: live CPUs racing on real threads (lost
@@ -32,7 +33,13 @@ export default defineConfig({
   // Relative URLs, so dist/ works from any folder: a project site on GitHub Pages is served from
   // /<repository>/, not from the root. Routes live in the hash, so index.html is the only page.
   base: './',
-  plugins: [react(), securityHeaders(), isolationServiceWorker(), catalogueCardsModule()],
+  plugins: [
+    react(),
+    securityHeaders(),
+    isolationServiceWorker(),
+    catalogueCardsModule(),
+    eagerCatalogue(),
+  ],
   server: { headers: { ...ISOLATION } },
   preview: { headers: { ...ISOLATION } },
   // Module workers, so worker entries can import the pure core like any other module.

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { findCompiler } from './native.ts';
 import { promelaModel } from '../src/explore/promela/model.ts';
 import { resolveParams } from '../src/scenarios/params.ts';
-import { globalPlain } from '../src/scenarios/catalogue/global-plain.ts';
+import globalPlain from '../src/scenarios/catalogue/global-plain.ts';
 const TSX = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../scenarios/index.ts';
-import globalPlainFile from './catalogue/global-plain.json' with { type: 'json' };
+import globalPlainFile from '../scenarios/catalogue/global-plain.json' with { type: 'json' };
 import { lessons, resolveLesson } from './catalogue/index.ts';
 
 describe('lesson catalogue', () => {
@@ -94,6 +94,12 @@ describe('lesson files', () => {
     expect(
       broken((f) => Object.assign(f.challenges[0] as object, { goal: { kind: 'loses' } })),
     ).toThrow(/^global-plain\.json: challenges\.0\.goal\.kind: /);
+  });
+
+  it('names a lesson without its place in the course', () => {
+    expect(broken((f) => Object.assign(f, { course: undefined }))).toThrow(
+      /^global-plain\.json: course: /,
+    );
   });
 
   it('names a setup or a source that does not exist', () => {

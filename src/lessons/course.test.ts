@@ -2,11 +2,19 @@
 
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../scenarios/index.ts';
-import { courseOrder, nextInCourse, previousInCourse } from './course.ts';
+import { courseOf, courseOrder, nextInCourse, previousInCourse } from './course.ts';
 
 describe('course', () => {
   it('holds every scenario of the catalogue exactly once', () => {
     expect([...courseOrder].sort()).toEqual(catalogue.map((s) => s.id).sort());
+  });
+
+  it('sorts lessons by the place each gives itself, and refuses two at one place', () => {
+    const at = (scenario: string, course: number) => ({ scenario, course });
+    expect(courseOf([at('b', 20), at('a', 30), at('c', 15)])).toEqual(['c', 'b', 'a']);
+    expect(() => courseOf([at('b', 20), at('a', 20)])).toThrow(
+      'b.json and a.json both stand at course 20: give one another number',
+    );
   });
 
   it('starts at global-plain and ends at percpu-ref-switch', () => {

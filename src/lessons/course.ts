@@ -1,4 +1,5 @@
-// The course: every scenario once, from the first race to the kernel of today.
+// The course: every scenario once, from the first race to the kernel of today. Each lesson file
+// says where it stands (its `course` number); this module sorts them. The order, and why:
 //
 // It follows the catalogue's order (the order of groups.ts: the 2006 nr_files thread,
 // percpu_counter in 2.6.39, the 2011 scalability threads, this_cpu operations and cmpxchg_local,
@@ -23,32 +24,23 @@
 // and percpu-ref-switch end the course, where only the kernel's own memory model shows what the
 // barriers are for: a read pairing, then a release paired with a dependency.
 
-/** Scenario ids in course order, from global-plain to percpu-ref-switch. */
-export const courseOrder: readonly string[] = [
-  'global-plain',
-  'global-spinlock',
-  'global-atomic',
-  'lazy-nr-files',
-  'percpu-classic',
-  'torn-read-32',
-  'percpu-atomic64',
-  'percpu-sum-fuzzy',
-  'percpu-lglock',
-  'percpu-seq',
-  'percpu-seq-multi',
-  'this-cpu-migrate',
-  'this-cpu-ops',
-  'irq-local-rmw',
-  'cmpxchg-local-generic',
-  'percpu-modern',
-  'percpu-hotplug-sum',
-  'percpu-limited-add',
-  'percpu-upgrade',
-  'percpu-tree',
-  'percpu-rwsem',
-  'seqcount-sum',
-  'percpu-ref-switch',
-];
+import { lessons } from './catalogue/index.ts';
+
+/** Lessons sorted by their `course` numbers; two lessons at one place are an author's mistake. */
+export function courseOf(all: readonly { scenario: string; course: number }[]): string[] {
+  const sorted = [...all].sort((a, b) => a.course - b.course);
+  sorted.forEach((l, i) => {
+    const before = sorted[i - 1];
+    if (before?.course === l.course)
+      throw new Error(
+        `${before.scenario}.json and ${l.scenario}.json both stand at course ${String(l.course)}: give one another number`,
+      );
+  });
+  return sorted.map((l) => l.scenario);
+}
+
+/** Scenario ids in course order, from global-plain to percpu-ref-switch: each lesson says its place. */
+export const courseOrder: readonly string[] = courseOf(lessons);
 
 /** The scenario after `id` in the course, or null at the end (or for an id not in it). */
 export function nextInCourse(id: string): string | null {

@@ -85,6 +85,8 @@ export interface Hint {
 export interface ScenarioLesson {
   /** The scenario's stable id. */
   readonly scenario: string;
+  /** Its place in the course: lessons are taught in increasing order of it (course.ts). */
+  readonly course: number;
   readonly sources: readonly SourceRef[];
   /** 3 to 6 slides, in lecture order. */
   readonly slides: readonly Slide[];

@@ -1,28 +1,7 @@
-// The scenario catalogue. Ids are stable: they appear in URLs, the CLI and tests.
+// The scenario catalogue, every entry at once. Ids are stable: they appear in URLs, the CLI and
+// tests. The list of entries is entries.ts; Step mode loads them one at a time (load.ts).
 
-import { globalAtomic } from './catalogue/global-atomic.ts';
-import { globalPlain } from './catalogue/global-plain.ts';
-import { globalSpinlock } from './catalogue/global-spinlock.ts';
-import { lazyNrFiles } from './catalogue/lazy-nr-files.ts';
-import { percpuAtomic64 } from './catalogue/percpu-atomic64.ts';
-import { percpuClassic } from './catalogue/percpu-classic.ts';
-import { percpuLglock } from './catalogue/percpu-lglock.ts';
-import { percpuModern } from './catalogue/percpu-modern.ts';
-import { percpuSeq } from './catalogue/percpu-seq.ts';
-import { percpuSeqMulti } from './catalogue/percpu-seq-multi.ts';
-import { percpuSumFuzzy } from './catalogue/percpu-sum-fuzzy.ts';
-import { thisCpuMigrate } from './catalogue/this-cpu-migrate.ts';
-import { thisCpuOps } from './catalogue/this-cpu-ops.ts';
-import { irqLocalRmw } from './catalogue/irq-local-rmw.ts';
-import { cmpxchgLocalGeneric } from './catalogue/cmpxchg-local-generic.ts';
-import { tornRead32 } from './catalogue/torn-read-32.ts';
-import { percpuRwsem } from './catalogue/percpu-rwsem.ts';
-import { seqcountSum } from './catalogue/seqcount-sum.ts';
-import { percpuRefSwitch } from './catalogue/percpu-ref-switch.ts';
-import { percpuHotplugSum } from './catalogue/percpu-hotplug-sum.ts';
-import { percpuLimitedAdd } from './catalogue/percpu-limited-add.ts';
-import { percpuUpgrade } from './catalogue/percpu-upgrade.ts';
-import { percpuTree } from './catalogue/percpu-tree.ts';
+import { allScenarios } from './allScenarios.ts';
 import { loadedScenario, openProgram, openProgramText, registerScenarios } from './load.ts';
 import { PROGRAM_ID } from './program.ts';
 import type { Scenario } from './types.ts';
@@ -35,32 +14,8 @@ export type ScenarioSummary = Pick<
   'id' | 'title' | 'group' | 'source' | 'summary' | 'reconstruction'
 >;
 
-/** Every scenario, in the catalogue's order (docs/catalogue.md; roughly: by thread, then by era). */
-export const catalogue: readonly Scenario[] = [
-  globalPlain,
-  globalAtomic,
-  globalSpinlock,
-  lazyNrFiles,
-  percpuClassic,
-  percpuAtomic64,
-  percpuLglock,
-  percpuSeq,
-  percpuSeqMulti,
-  percpuSumFuzzy,
-  thisCpuMigrate,
-  thisCpuOps,
-  irqLocalRmw,
-  cmpxchgLocalGeneric,
-  percpuModern,
-  tornRead32,
-  percpuRwsem,
-  seqcountSum,
-  percpuRefSwitch,
-  percpuHotplugSum,
-  percpuLimitedAdd,
-  percpuUpgrade,
-  percpuTree,
-];
+/** Every scenario, in the catalogue's order (entries.ts), loaded with this module. */
+export const catalogue: readonly Scenario[] = allScenarios;
 
 // Found at once by the modules that load entries one at a time (load.ts), once this module has.
 registerScenarios(catalogue);

@@ -8,6 +8,11 @@ describe('the catalogue one entry at a time', () => {
     expect(firstScenario).toBe(catalogue[0]);
   });
 
+  it('finds each entry in the files its row names, under its own id', () => {
+    for (const id of catalogueIds) expect(catalogue.find((s) => s.id === id)?.id).toBe(id);
+    expect(new Set(catalogueIds).size).toBe(catalogueIds.length);
+  });
+
   it('loads each entry as the very object index.ts holds', async () => {
     for (const sc of catalogue) expect(await loadScenario(sc.id)).toBe(sc);
   });

@@ -1,35 +1,14 @@
-// Every scenario's lesson, by scenario id. The lessons are JSON files beside this one, checked
-// against schema.ts as they load; tests hold the list to the scenario catalogue (one lesson per
-// scenario, one question per witness) and replay every figure, question and hint.
+// Every scenario's lesson, by scenario id. The lessons are JSON files beside their scenarios
+// (src/scenarios/catalogue/<id>.json), checked against schema.ts as they load; tests hold the
+// list to the scenario catalogue (one lesson per scenario, one question per witness) and replay
+// every figure, question and hint.
 
+import { allLessonFiles } from '../../scenarios/allLessonFiles.ts';
 import type { Params } from '../../scenarios/types.ts';
 import type { ScenarioLesson } from '../types.ts';
-import cmpxchgLocalGeneric from './cmpxchg-local-generic.json' with { type: 'json' };
-import globalAtomic from './global-atomic.json' with { type: 'json' };
-import globalPlain from './global-plain.json' with { type: 'json' };
-import globalSpinlock from './global-spinlock.json' with { type: 'json' };
-import irqLocalRmw from './irq-local-rmw.json' with { type: 'json' };
-import lazyNrFiles from './lazy-nr-files.json' with { type: 'json' };
-import percpuAtomic64 from './percpu-atomic64.json' with { type: 'json' };
-import percpuClassic from './percpu-classic.json' with { type: 'json' };
-import percpuLglock from './percpu-lglock.json' with { type: 'json' };
-import percpuModern from './percpu-modern.json' with { type: 'json' };
-import percpuSeq from './percpu-seq.json' with { type: 'json' };
-import percpuSeqMulti from './percpu-seq-multi.json' with { type: 'json' };
-import percpuSumFuzzy from './percpu-sum-fuzzy.json' with { type: 'json' };
 import { type LessonFile, lessonFileSchema, parseFile, sourcesFileSchema } from './schema.ts';
 import { sharedSetups } from './setups.ts';
 import sourcesFile from './sources.json' with { type: 'json' };
-import thisCpuMigrate from './this-cpu-migrate.json' with { type: 'json' };
-import thisCpuOps from './this-cpu-ops.json' with { type: 'json' };
-import tornRead32 from './torn-read-32.json' with { type: 'json' };
-import percpuRwsem from './percpu-rwsem.json' with { type: 'json' };
-import seqcountSum from './seqcount-sum.json' with { type: 'json' };
-import percpuRefSwitch from './percpu-ref-switch.json' with { type: 'json' };
-import percpuHotplugSum from './percpu-hotplug-sum.json' with { type: 'json' };
-import percpuLimitedAdd from './percpu-limited-add.json' with { type: 'json' };
-import percpuUpgrade from './percpu-upgrade.json' with { type: 'json' };
-import percpuTree from './percpu-tree.json' with { type: 'json' };
 
 const sources = parseFile(sourcesFileSchema, sourcesFile, 'sources.json');
 
@@ -44,6 +23,7 @@ export function resolveLesson(value: unknown, file: string): ScenarioLesson {
   };
   return {
     scenario: l.scenario,
+    course: l.course,
     sources: l.sources.map((key) => {
       const s = sources[key];
       if (!s) throw new Error(`${file}: sources.json has no source "${key}"`);
@@ -57,36 +37,14 @@ export function resolveLesson(value: unknown, file: string): ScenarioLesson {
   };
 }
 
-const files: Readonly<Record<string, unknown>> = {
-  'global-plain': globalPlain,
-  'global-atomic': globalAtomic,
-  'global-spinlock': globalSpinlock,
-  'lazy-nr-files': lazyNrFiles,
-  'percpu-classic': percpuClassic,
-  'percpu-atomic64': percpuAtomic64,
-  'percpu-lglock': percpuLglock,
-  'percpu-seq': percpuSeq,
-  'percpu-seq-multi': percpuSeqMulti,
-  'percpu-sum-fuzzy': percpuSumFuzzy,
-  'this-cpu-migrate': thisCpuMigrate,
-  'this-cpu-ops': thisCpuOps,
-  'irq-local-rmw': irqLocalRmw,
-  'cmpxchg-local-generic': cmpxchgLocalGeneric,
-  'percpu-modern': percpuModern,
-  'torn-read-32': tornRead32,
-  'percpu-rwsem': percpuRwsem,
-  'seqcount-sum': seqcountSum,
-  'percpu-ref-switch': percpuRefSwitch,
-  'percpu-hotplug-sum': percpuHotplugSum,
-  'percpu-limited-add': percpuLimitedAdd,
-  'percpu-upgrade': percpuUpgrade,
-  'percpu-tree': percpuTree,
-};
-
-/** Every lesson (in the scenario catalogue's order; courseOrder gives the teaching order). */
-export const lessons: readonly ScenarioLesson[] = Object.entries(files).map(([id, value]) => {
-  const lesson = resolveLesson(value, `${id}.json`);
-  if (lesson.scenario !== id) throw new Error(`${id}.json: its scenario is "${lesson.scenario}"`);
+/**
+ * Every lesson, in the scenario catalogue's order (courseOrder gives the teaching order): each
+ * entry's lesson file beside its scenario (src/scenarios/entries.ts), checked as it loads.
+ */
+export const lessons: readonly ScenarioLesson[] = allLessonFiles.map(({ id, file }) => {
+  const name = `${id}.json`;
+  const lesson = resolveLesson(file, name);
+  if (lesson.scenario !== id) throw new Error(`${name}: its scenario is "${lesson.scenario}"`);
   return lesson;
 });
 

@@ -94,6 +94,12 @@ const setupSchema = v.pipe(
 export const lessonFileSchema = v.strictObject({
   ...comment,
   scenario: text,
+  /**
+   * Where the lesson stands in the course (src/lessons/course.ts sorts by it): any whole number,
+   * unique across lessons. The catalogue's lessons count in tens, so a new one slots in between
+   * two without renumbering the others.
+   */
+  course: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
   /** Keys of sources.json. */
   sources: v.array(text),
   setups: v.optional(v.record(v.string(), setupSchema)),

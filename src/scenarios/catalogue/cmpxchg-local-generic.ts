@@ -99,7 +99,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-export const cmpxchgLocalGeneric = textScenario({
+export default textScenario({
   id: 'cmpxchg-local-generic',
   title: 'Generic cmpxchg_local: safe against IRQs, not NMIs or other CPUs',
   group: CMPXCHG_LOCAL_2007_GROUP,

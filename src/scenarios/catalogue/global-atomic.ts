@@ -14,7 +14,7 @@ void file_opened(void)
 }
 `;
 
-export const globalAtomic = textScenario({
+export default textScenario({
   id: 'global-atomic',
   title: 'Atomic global counter: atomic_inc(&nr_files)',
   group: NR_FILES_GROUP,

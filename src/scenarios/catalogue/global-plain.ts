@@ -20,7 +20,7 @@ void file_opened(void)
 }
 `;
 
-export const globalPlain = textScenario({
+export default textScenario({
   id: 'global-plain',
   title: 'Plain global counter: nr_files++',
   group: NR_FILES_GROUP,

@@ -19,7 +19,7 @@ void file_opened(void)
 }
 `;
 
-export const globalSpinlock = textScenario({
+export default textScenario({
   id: 'global-spinlock',
   title: 'Global counter under a spinlock: filp_count_lock',
   group: NR_FILES_GROUP,

@@ -108,7 +108,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-export const irqLocalRmw = textScenario({
+export default textScenario({
   id: 'irq-local-rmw',
   title: 'A per-CPU add interrupted by an IRQ on the same CPU',
   group: THIS_CPU_GROUP,

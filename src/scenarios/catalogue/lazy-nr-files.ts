@@ -44,7 +44,7 @@ function held(p: Params): string {
 
 const thresholdOf = (p: Params) => intParam(p, 'threshold');
 
-export const lazyNrFiles = textScenario({
+export default textScenario({
   id: 'lazy-nr-files',
   title: 'Lazy per-CPU nr_files (Eric Dumazet, 2006)',
   group: NR_FILES_GROUP,

@@ -24,7 +24,7 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 ${percpu.ATOMIC64_READ}
 `;
 
-export const percpuAtomic64 = textScenario({
+export default textScenario({
   id: 'percpu-atomic64',
   title: 'atomic64 count, no lock: a sum can miss a whole batch',
   group: PERCPU_2011_GROUP,

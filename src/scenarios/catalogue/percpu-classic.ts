@@ -9,7 +9,7 @@ import * as percpu from '../percpu/index.ts';
 import { counterText, CORRECT_CLAUSES } from '../percpu/text.ts';
 import { intParam, listParam, ParamError, intSpec } from '../params.ts';
 import { textScenario } from '../textScenario.ts';
-import type { Params, Scenario } from '../types.ts';
+import type { Params } from '../types.ts';
 
 const FUNCTIONS = `
 ${percpu.batchAdd({
@@ -158,7 +158,7 @@ const params = percpu.parameters([
   ),
 ]);
 
-export const percpuClassic: Scenario = textScenario({
+export default textScenario({
   id: 'percpu-classic',
   title: 'percpu_counter in 2.6.39: batch, fold under fbc->lock',
   group: PERCPU_2_6_39_GROUP,

@@ -114,7 +114,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-export const percpuHotplugSum = textScenario({
+export default textScenario({
   id: 'percpu-hotplug-sum',
   title: 'A sum against a CPU going offline (the false rss-counter BUG)',
   group: PERCPU_MAINLINE_GROUP,

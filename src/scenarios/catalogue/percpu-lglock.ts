@@ -33,7 +33,7 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 ${percpu.ATOMIC64_READ}
 `;
 
-export const percpuLglock = textScenario({
+export default textScenario({
   id: 'percpu-lglock',
   title: 'Per-CPU locks (lglock): exact sums, but a sum stops every adder',
   group: PERCPU_2011_GROUP,

@@ -190,7 +190,7 @@ invariant final counted: ${value} == ${initial} + ${added} "Each add that succee
 /** The case Guzik's mail describes: batch 32, 2 CPUs (unknown 64), limit 994, fbc->count 930. */
 const DOCUMENTED = { cpus: 2, batch: 32, limit: 994, count: 930, amounts: [40, 32], slots: [] };
 
-export const percpuLimitedAdd = textScenario({
+export default textScenario({
   id: 'percpu-limited-add',
   title: 'percpu_counter_limited_add passes its limit',
   group: PERCPU_MAINLINE_GROUP,

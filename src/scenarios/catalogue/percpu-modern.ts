@@ -112,7 +112,7 @@ function text(p: Params): string {
   });
 }
 
-export const percpuModern = textScenario({
+export default textScenario({
   id: 'percpu-modern',
   title: 'Modern percpu_counter_add_batch and an IRQ user',
   group: PERCPU_MAINLINE_GROUP,

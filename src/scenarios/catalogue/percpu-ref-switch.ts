@@ -66,7 +66,7 @@ invariant final counted: !(1:r0 == pc && pc != 1) "A get that saw per-CPU mode c
 `;
 }
 
-export const percpuRefSwitch = textScenario({
+export default textScenario({
   id: 'percpu-ref-switch',
   title: 'percpu_ref back to per-CPU mode: release and a dependency',
   group: PERCPU_REF_GROUP,

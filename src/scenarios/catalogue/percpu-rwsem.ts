@@ -127,7 +127,7 @@ invariant final exclusive: !(reader_in == 1 && writer_in == 1) "No reader is ins
 /** The end the semaphore exists to forbid: a reader inside while the writer owns it. */
 const BOTH_INSIDE = { reader_in: 1, writer_in: 1 };
 
-export const percpuRwsem = textScenario({
+export default textScenario({
   id: 'percpu-rwsem',
   title: 'percpu_rw_semaphore: the reader count that needs smp_mb()',
   group: PERCPU_RWSEM_GROUP,

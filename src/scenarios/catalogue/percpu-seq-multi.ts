@@ -104,7 +104,7 @@ function text(p: Params): string {
   });
 }
 
-export const percpuSeqMulti = textScenario({
+export default textScenario({
   id: 'percpu-seq-multi',
   title: "Several sums in flight, no spinlock (Eric's V2)",
   group: PERCPU_2011_GROUP,

@@ -104,7 +104,7 @@ function text(p: Params): string {
   });
 }
 
-export const percpuSeq = textScenario({
+export default textScenario({
   id: 'percpu-seq',
   title: 'Sequence bit and slowcount: a sum that retries, boundedly',
   group: PERCPU_2011_GROUP,

@@ -98,7 +98,7 @@ function text(p: Params): string {
   });
 }
 
-export const percpuSumFuzzy = textScenario({
+export default textScenario({
   id: 'percpu-sum-fuzzy',
   title: 'Retrying sums without an in-flight bit: fuzzy, and a livelock',
   group: PERCPU_2011_GROUP,

@@ -243,7 +243,7 @@ const ONE_BELOW_A_CARRY: Params = { start: [7, 3, 3, 3], amounts: [1], adds: [1]
 /** CPU0's task adds 8 once (CPU1 nothing), and CPU0's IRQ handler adds 8 too: v17's and v7's IRQ. */
 const IRQ_IN_THE_WINDOW: Params = { adds: [1], irq: 8 };
 
-export const percpuTree = textScenario({
+export default textScenario({
   id: 'percpu-tree',
   title: 'The counter tree (2025–2026): carries up a tree, an approximate sum in O(1)',
   group: PERCPU_TREE_GROUP,

@@ -184,7 +184,7 @@ invariant final pointer-intact: (fbc.remote & LAZY_INIT_BIAS) || fbc.remote == P
 /** The moment of the reference's race: CPU0 adds 5 while CPU1 upgrades a counter at 100. */
 const ADD_DURING_UPGRADE = { cpus: 2, initial: 100, amounts: [5, 0], adds: [1], upgrader: 1 };
 
-export const percpuUpgrade = textScenario({
+export default textScenario({
   id: 'percpu-upgrade',
   title: 'Atomic until a second thread, then per-CPU',
   group: MM_RSS_GROUP,

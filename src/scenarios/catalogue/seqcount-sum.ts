@@ -87,7 +87,7 @@ invariant final exact-sum: !(1:ok == 1 && 1:sum != 3) "A sum the reader accepts 
 `;
 }
 
-export const seqcountSum = textScenario({
+export default textScenario({
   id: 'seqcount-sum',
   title: 'A seqcount sum: the barriers only the kernel’s memory model needs',
   group: PERCPU_2011_GROUP,

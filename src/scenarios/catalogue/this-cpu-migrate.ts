@@ -142,7 +142,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-export const thisCpuMigrate = textScenario({
+export default textScenario({
   id: 'this-cpu-migrate',
   title: 'this_cpu read, migrate, this_cpu write: memcg soft-limit check (2009)',
   group: MEMCG_2009_GROUP,

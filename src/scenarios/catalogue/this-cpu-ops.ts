@@ -107,7 +107,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-export const thisCpuOps = textScenario({
+export default textScenario({
   id: 'this-cpu-ops',
   title: 'One this_cpu add: generic, preempt-safe generic, x86',
   group: THIS_CPU_GROUP,

@@ -154,7 +154,7 @@ const NOTES: Record<Variant, string[]> = {
   ],
 };
 
-export const tornRead32 = textScenario({
+export default textScenario({
   id: 'torn-read-32',
   title: 'Torn 64-bit reads of fbc->count on a 32-bit CPU',
   group: PERCPU_2011_GROUP,
