@@ -43,7 +43,7 @@ export default defineConfig({
   server: { headers: { ...ISOLATION } },
   preview: { headers: { ...ISOLATION } },
   // Module workers, so worker entries can import the pure core like any other module.
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [eagerCatalogue()] },
   // No module-preload polyfill: every browser the lab runs in with its workers' shared memory
   // preloads modules itself, and where one does not the chunks still load, only one after the
   // other. The polyfill's bytes were on every first page (about 260 B of a Step link's gzipped

@@ -17,18 +17,17 @@ const EAGER: Readonly<
 };
 
 /**
- * Vite plugin: in the app's build, src/scenarios/allScenarios.ts and allLessonFiles.ts become a
- * static import of every entry's file (catalogue/<id>.ts, catalogue/<id>.json), in the order of
- * entries.ts's rows, instead of a top-level await of their dynamic imports. The modules are the
- * same; only the chunks differ: Rolldown splits what surrounds a top-level await of dynamic
- * imports into many small chunks (rolldown/rolldown#10632), which cost a Step link about 7 KiB
- * of gzipped JavaScript. Node, workers in development and the unit tests run the source as
- * written; the end-to-end tests run this build.
+ * Vite plugin: wherever Vite serves or builds the lab (the page, its workers, the unit tests),
+ * src/scenarios/allScenarios.ts and allLessonFiles.ts become a static import of every entry's
+ * file (catalogue/<id>.ts, catalogue/<id>.json), in the order of entries.ts's rows, instead of a
+ * top-level await of their dynamic imports. The modules are the same; what differs is when they
+ * run: a module worker whose modules are still awaiting drops the messages it is sent, and
+ * Rolldown splits the chunks around such an await (allScenarios.ts has the figures). Node runs
+ * the sources as written.
  */
 export function eagerCatalogue(): Plugin {
   return {
     name: 'percpu-lab-eager-catalogue',
-    apply: 'build',
     load(id) {
       const eager = EAGER[id];
       if (!eager) return null;

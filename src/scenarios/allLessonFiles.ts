@@ -1,7 +1,6 @@
 // Every entry's lesson file at once, in the catalogue's order, unchecked: the lessons layer
 // (src/lessons/catalogue/index.ts) reads and checks them. Like allScenarios.ts, a top-level
-// await over entries.ts's rows, which the app's build replaces by static imports
-// (deploy/eagerCatalogue.ts says why).
+// await over entries.ts's rows, which Vite replaces by static imports (allScenarios.ts says why).
 
 import { ENTRIES } from './entries.ts';
 

@@ -1,11 +1,10 @@
-// Every entry's scenario at once, in the catalogue's order, for index.ts. Loaded with a top-level
-// await over entries.ts's rows, so the rows stay the catalogue's one list; in Node, in workers
-// and in Vite's dev server the modules are imported as they are written.
-//
-// The app's build replaces this module by one that imports each entry statically
-// (deploy/eagerCatalogue.ts): Rolldown splits the modules around a top-level await of dynamic
-// imports into many small chunks (rolldown/rolldown#10632, vitejs/vite#23164), which added
-// about 7 KiB of gzipped JavaScript to a Step link that needs none of the catalogue.
+// Every entry's scenario at once, in the catalogue's order, for index.ts: a top-level await over
+// entries.ts's rows, so the rows stay the catalogue's one list. Node runs it as written (the CLI,
+// its threads). Wherever Vite serves or builds the lab (the page, its workers, the unit tests),
+// deploy/eagerCatalogue.ts replaces it by a static import of each entry, because a top-level
+// await costs there: a module worker answers no message that arrives while its modules are still
+// awaiting (comlink's first call was lost), and Rolldown splits the chunks around a top-level
+// await of dynamic imports (rolldown/rolldown#10632), about 7 KiB more on a Step link.
 
 import { ENTRIES } from './entries.ts';
 import type { Scenario } from './types.ts';
