@@ -12,6 +12,7 @@ import {
 import { createProgressStore, type ProgressStorage } from './progressStore.ts';
 import { startSession } from './session.ts';
 import { decodeLink, encodeLink } from './link.ts';
+import { readPacked } from './packedLink.ts';
 import { createStepStore, linkOf } from './stepStore.ts';
 
 function memoryStorage(): ProgressStorage {
@@ -310,7 +311,7 @@ describe('the challenge store', () => {
       };
       const hash = encodeLink(link);
       expect(hash).toContain('?z=');
-      expect(decodeLink(hash)).toEqual({ ok: true, link });
+      expect(decodeLink(hash, readPacked)).toEqual({ ok: true, link });
     });
   });
 });

@@ -3,7 +3,7 @@
 // pasted is checked and capped before it is read.
 
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
-import { linkTooLong, MAX_PROGRAM_CHARS } from './linkSchemas.ts';
+import { linkTooLong, MAX_PROGRAM_CHARS } from './linkLimits.ts';
 
 const PREFIX = '#/edit';
 

@@ -4,7 +4,7 @@ import { editLink } from './editLink.ts';
 import { createEditStore, DRAFT_KEY } from './editStore.ts';
 import type { KeyValueStorage } from './storage.ts';
 import { encodeLink } from './link.ts';
-import { createStepStore } from './stepStore.ts';
+import { createStepStore, linkedEntryLoaded } from './stepStore.ts';
 
 function memoryStorage(
   init: Record<string, string> = {},
@@ -94,13 +94,15 @@ describe('the editor store', () => {
     expect(store.getState().text).toBe(example);
   });
 
-  it('opens the program in Step mode through a link that carries it', () => {
+  it('opens the program in Step mode through a link that carries it', async () => {
     const store = createEditStore(memoryStorage());
     store.getState().exampleChosen('first');
     const link = store.getState().programOpened();
     if (link === null) throw new Error('the example does not compile');
     expect(findScenario('program')?.title).toBe('my-counter');
     const step = createStepStore();
+    // As the page does: the reader of compressed links loads before the link is handed over.
+    await linkedEntryLoaded(link);
     step.getState().linkOpened(link);
     const s = step.getState();
     expect(s.notice).toBeNull();
@@ -108,13 +110,19 @@ describe('the editor store', () => {
     expect(s.session.instance.listing.lines[0]).toBe('C my-counter');
   });
 
-  it('a Step link whose program does not compile says where, and opens the default', () => {
+  it('a Step link whose program does not compile says where, and opens the default', async () => {
     const step = createStepStore();
-    step
-      .getState()
-      .linkOpened(
-        encodeLink({ scenario: 'program', params: {}, schedule: '', cursor: 0, program: BROKEN }),
-      );
+    const link = encodeLink({
+      scenario: 'program',
+      params: {},
+      schedule: '',
+      cursor: 0,
+      program: BROKEN,
+    });
+    step.getState().linkOpened(link);
+    // Opened once the reader of compressed links has loaded.
+    await linkedEntryLoaded(link);
+    await new Promise((r) => setTimeout(r, 0));
     expect(step.getState().notice).toMatch(
       /could not be opened: the program it carries does not compile \(line 3, column 25: expected `;`/,
     );

@@ -11,7 +11,7 @@ import { PROGRAM_ID, programScenario } from '../scenarios/program.ts';
 import { whyNotLive } from '../live/specs.ts';
 import { readEditLink } from './editLink.ts';
 import { encodeLink } from './link.ts';
-import { MAX_PROGRAM_CHARS } from './linkSchemas.ts';
+import { MAX_PROGRAM_CHARS } from './linkLimits.ts';
 import { browserStorage, type KeyValueStorage } from './storage.ts';
 import { count } from '../machine/count.ts';
 import { messageOf } from '../machine/errors.ts';

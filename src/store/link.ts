@@ -1,18 +1,14 @@
 // Links that reopen an exact Step-mode moment: scenario, parameters, schedule and cursor in the
 // URL hash. Short links stay readable (#/step/global-plain?iterations=1&sched=0+1+0+1&at=3); long
 // ones are compressed with lz-string (#/step/percpu-classic?z=…).
+//
+// A compressed part is read by packedLink.ts, which checks what it holds against a schema
+// (valibot): a Step link's page loads it only when the link it opens is compressed, so the
+// readable links every lesson and card writes cost no schema library on that page. Their two
+// checked parts (a step number, a challenge's name) are checked here by pattern.
 
-import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
-import * as v from 'valibot';
-import {
-  challengeId,
-  linkTooLong,
-  MAX_PACKED_CHARS,
-  MAX_SCHEDULE_CHARS,
-  packedStepLink,
-  position,
-  valueOf,
-} from './linkSchemas.ts';
+import { compressToEncodedURIComponent } from 'lz-string';
+import { linkTooLong, MAX_PACKED_CHARS, MAX_SCHEDULE_CHARS } from './linkLimits.ts';
 
 export interface StepLink {
   readonly scenario: string;
@@ -53,6 +49,35 @@ export function encodeLink(link: StepLink): string {
 
 export type Decoded = { ok: true; link: StepLink } | { ok: false; message: string };
 
+/** What a compressed part holds, once read and checked (packedLink.ts). */
+export interface PackedParts {
+  readonly p: Readonly<Record<string, string>>;
+  readonly s: string;
+  readonly c: number;
+  readonly ch?: string | undefined;
+  readonly src?: string | undefined;
+}
+
+/** Reads a compressed part (packedLink.ts's readPacked); null when it is damaged. */
+export type ReadPacked = (z: string) => PackedParts | null;
+
+/** Whether a hash is a Step link with a compressed part, which only packedLink.ts can read. */
+export function isPackedLink(hash: string): boolean {
+  const q = hash.indexOf('?');
+  return hash.startsWith(PREFIX) && q >= 0 && new URLSearchParams(hash.slice(q + 1)).has('z');
+}
+
+/** A challenge's id as lessons write it (kebab-case); the challenge store says if it exists. */
+const CHALLENGE_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** Step mode's position (at=): a whole number, in decimal digits; null for anything else. */
+function positionOf(text: string): number | null {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return null;
+  const n = Number(t);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
 /** A percent-encoded part of a link, decoded; null when its encoding is broken ("%E0"). */
 export function decodePart(text: string): string | null {
   try {
@@ -62,8 +87,11 @@ export function decodePart(text: string): string | null {
   }
 }
 
-/** Reads a hash; anything that is not a well-formed step link gets a message saying why. */
-export function decodeLink(hash: string): Decoded {
+/**
+ * Reads a hash; anything that is not a well-formed step link gets a message saying why. A link
+ * with a compressed part needs `readPacked` (packedLink.ts); without it, the message says so.
+ */
+export function decodeLink(hash: string, readPacked: ReadPacked | null = null): Decoded {
   if (!hash.startsWith(PREFIX))
     return { ok: false, message: 'this link does not point into Step mode' };
   const long = linkTooLong(hash);
@@ -78,16 +106,11 @@ export function decodeLink(hash: string): Decoded {
   if (z !== null) {
     if (z.length > MAX_PACKED_CHARS)
       return { ok: false, message: 'the compressed part of this link is too long to be ours' };
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(decompressFromEncodedURIComponent(z) || 'null');
-    } catch {
-      parsed = null;
-    }
-    const packed = v.safeParse(packedStepLink, parsed);
-    if (!packed.success)
-      return { ok: false, message: 'the compressed part of this link is damaged' };
-    const { p, s, c, ch, src } = packed.output;
+    if (!readPacked)
+      return { ok: false, message: 'the compressed part of this link was not read (a bug)' };
+    const packed = readPacked(z);
+    if (!packed) return { ok: false, message: 'the compressed part of this link is damaged' };
+    const { p, s, c, ch, src } = packed;
     // Parameters written beside the packed part (`?memory=tso&z=…`) are honoured over it, and
     // checked as any link's are: added by hand, they must not be dropped without a word.
     const beside: Record<string, string> = {};
@@ -110,12 +133,13 @@ export function decodeLink(hash: string): Decoded {
   if (schedule.length > MAX_SCHEDULE_CHARS)
     return { ok: false, message: "the link's schedule is too long to be ours" };
   const at = search.get('at');
-  const cursor = at === null ? Number.MAX_SAFE_INTEGER : valueOf(position, at);
+  const cursor = at === null ? Number.MAX_SAFE_INTEGER : positionOf(at);
   if (cursor === null) {
     return { ok: false, message: `the link's position 'at=${at ?? ''}' is not a step number` };
   }
   const named = search.get('challenge');
-  const challenge = named === null ? undefined : valueOf(challengeId, named);
+  const challenge =
+    named === null ? undefined : named.length <= 100 && CHALLENGE_ID.test(named) ? named : null;
   if (challenge === null)
     return {
       ok: false,

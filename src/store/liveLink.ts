@@ -8,7 +8,8 @@ import { ENGINES, type EngineKind } from '../live/engine/engine.ts';
 import { decodePart } from './link.ts';
 import { decompressFromEncodedURIComponent } from 'lz-string';
 import { SETTING_KEYS } from './liveLinkFormat.ts';
-import { linkTooLong, MAX_PROGRAM_CHARS, rate, valueOf, wholeNumber } from './linkSchemas.ts';
+import { linkTooLong, MAX_PROGRAM_CHARS } from './linkLimits.ts';
+import { rate, valueOf, wholeNumber } from './linkSchemas.ts';
 import { MAX_LIVE_CPUS } from '../live/specs.ts';
 
 const cpusSchema = wholeNumber(1, MAX_LIVE_CPUS);

@@ -10,7 +10,8 @@ import { parseScheduleWithOffsets, ScheduleSyntaxError } from '../machine/schedu
 import { catalogue } from '../scenarios/index.ts';
 import { ParamError, resolveParams } from '../scenarios/params.ts';
 import { decodeLink, encodeLink } from './link.ts';
-import { MAX_LINK_CHARS, MAX_PACKED_CHARS } from './linkSchemas.ts';
+import { readPacked } from './packedLink.ts';
+import { MAX_LINK_CHARS, MAX_PACKED_CHARS } from './linkLimits.ts';
 import { parseLiveLink } from './liveLink.ts';
 import { parseScalingLink } from './scalingLink.ts';
 import { currentState } from './session.ts';
@@ -164,6 +165,7 @@ describe('what a user can paste', () => {
         (doc) => {
           const d = decodeLink(
             `#/step/global-plain?z=${compressToEncodedURIComponent(JSON.stringify(doc))}`,
+            readPacked,
           );
           if (!d.ok) expect(d.message).toBe('the compressed part of this link is damaged');
           else {
@@ -182,7 +184,7 @@ describe('what a user can paste', () => {
       schedule: '0 1 2 '.repeat(40).trim(),
       cursor: 17,
     };
-    expect(decodeLink(encodeLink(link))).toEqual({ ok: true, link });
+    expect(decodeLink(encodeLink(link), readPacked)).toEqual({ ok: true, link });
   });
 
   it('links too long to be ours are refused by their length, on every screen', () => {

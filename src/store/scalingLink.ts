@@ -16,7 +16,8 @@ import {
   type SweepPlan,
 } from '../live/scaling/plan.ts';
 
-import { finiteNumber, linkTooLong, valueOf } from './linkSchemas.ts';
+import { linkTooLong } from './linkLimits.ts';
+import { finiteNumber, valueOf } from './linkSchemas.ts';
 
 export interface ScalingLink {
   readonly plan: SweepPlan;

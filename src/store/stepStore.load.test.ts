@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { loadedScenario, needsLoading } from '../scenarios/load.ts';
+import { encodeLink } from './link.ts';
 import { createStepStore, linkedEntryLoaded } from './stepStore.ts';
 
 /** Until `f` holds (an entry loads in a few ticks), at most a second. */
@@ -40,6 +41,21 @@ describe('Step mode, before the whole catalogue has loaded', () => {
     const store = createStepStore();
     store.getState().linkOpened('#/step/this-cpu-ops');
     expect(store.getState().session.scenario.id).toBe('this-cpu-ops');
+  });
+
+  it('opens a compressed link once its reader has loaded, not before', async () => {
+    const schedule = Array.from({ length: 120 }, (_, i) => String(i % 2)).join(' ');
+    const params = { iterations: '50' };
+    const hash = encodeLink({ scenario: 'global-plain', params, schedule, cursor: 5 });
+    expect(hash).toMatch(/\?z=/);
+    const store = createStepStore();
+    store.getState().linkOpened(hash);
+    // The reader is not at hand: the stage stays as it was, without a word.
+    expect(store.getState().session.cursor).toBe(0);
+    expect(store.getState().notice).toBeNull();
+    await until(() => store.getState().session.cursor === 5);
+    expect(store.getState().session.events).toHaveLength(120);
+    expect(store.getState().notice).toBeNull();
   });
 
   it('a link to no entry says so at once', () => {

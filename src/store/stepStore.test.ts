@@ -3,9 +3,10 @@ import { Ev, eventType, makeEvent } from '../machine/events.ts';
 import { findScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { decodeLink, encodeLink } from './link.ts';
+import { readPacked } from './packedLink.ts';
 import { openProgram } from '../scenarios/index.ts';
 import { currentState, startSession } from './session.ts';
-import { createStepStore, linkOf, undoOf } from './stepStore.ts';
+import { createStepStore, linkedEntryLoaded, linkOf, undoOf } from './stepStore.ts';
 
 const step = (k: number) => makeEvent(Ev.Step, k);
 
@@ -113,7 +114,7 @@ describe('the Step-mode store', () => {
     );
   });
 
-  it("a typed program's link honours a parameter written beside its packed part, or says why not", () => {
+  it("a typed program's link honours a parameter written beside its packed part, or says why not", async () => {
     const text = 'C mine\nint x;\nint y;\nP0() { WRITE_ONCE(x, 1); }\nP1() { WRITE_ONCE(y, 1); }\n';
     const hash = encodeLink({
       scenario: 'program',
@@ -123,6 +124,7 @@ describe('the Step-mode store', () => {
       program: text,
     });
     const store = createStepStore();
+    await linkedEntryLoaded(hash);
     store.getState().linkOpened(hash.replace('?z=', '?memory=tso&z='));
     expect(store.getState().session.scenario.title).toBe('mine');
     expect(store.getState().session.params.memory).toBe('tso');
@@ -214,8 +216,8 @@ describe('step links', () => {
     };
     const h = encodeLink(long);
     expect(h).toMatch(/^#\/step\/global-plain\?z=/);
-    expect(decodeLink(h)).toEqual({ ok: true, link: long });
-    expect(decodeLink('#/step/global-plain?z=%%%')).toEqual({
+    expect(decodeLink(h, readPacked)).toEqual({ ok: true, link: long });
+    expect(decodeLink('#/step/global-plain?z=%%%', readPacked)).toEqual({
       ok: false,
       message: 'the compressed part of this link is damaged',
     });

@@ -24,8 +24,9 @@ import {
 import { PROGRAM_ID } from '../scenarios/program.ts';
 import { ParamError, paramsText, resolveParams } from '../scenarios/params.ts';
 import { count } from '../machine/count.ts';
+import { messageOf } from '../machine/errors.ts';
 import type { Params, ParamValue, Scenario } from '../scenarios/types.ts';
-import { decodeLink, encodeLink, type StepLink } from './link.ts';
+import { decodeLink, encodeLink, isPackedLink, type ReadPacked, type StepLink } from './link.ts';
 import {
   currentState,
   loadSchedule,
@@ -129,8 +130,18 @@ export function stepHref(id: string): string {
  * that fails to load, resolves too: linkOpened then says what is wrong.
  */
 export async function linkedEntryLoaded(hash: string): Promise<void> {
-  const decoded = decodeLink(hash);
+  const decoded = decodeLink(hash, await packedReader(hash).catch(() => null));
   if (decoded.ok) await loadScenario(decoded.link.scenario).catch(() => undefined);
+}
+
+/** The reader of compressed links, once loaded (packedLink.ts: only compressed links need it). */
+let readPacked: ReadPacked | null = null;
+
+/** The reader a link needs: none for a readable link, else packedLink.ts's, loaded once. */
+async function packedReader(hash: string): Promise<ReadPacked | null> {
+  if (readPacked || !isPackedLink(hash)) return readPacked;
+  readPacked = (await import('./packedLink.ts')).readPacked;
+  return readPacked;
 }
 
 /** The scenario a link names: a catalogue entry, or the typed program it carries. */
@@ -415,7 +426,20 @@ export function createStepStore(initial: Session = startSession(first)) {
         set({ notice: null });
       },
       linkOpened: (hash) => {
-        const decoded = decodeLink(hash);
+        if (!readPacked && isPackedLink(hash)) {
+          // Opened once the reader of compressed links has loaded (unless another action came).
+          const ticket = ++asked;
+          packedReader(hash).then(
+            () => {
+              if (ticket === asked) get().linkOpened(hash);
+            },
+            (e: unknown) => {
+              if (ticket === asked) set({ notice: `This link could not be read: ${messageOf(e)}` });
+            },
+          );
+          return;
+        }
+        const decoded = decodeLink(hash, readPacked);
         if (
           decoded.ok &&
           loadFirst(decoded.link.scenario, () => {

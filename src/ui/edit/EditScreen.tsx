@@ -3,7 +3,7 @@ import { PROGRAM_ID } from '../../scenarios/program.ts';
 import { examples } from '../../scenarios/examples.ts';
 import type { Problem } from '../../store/editStore.ts';
 import { editLink } from '../../store/editLink.ts';
-import { MAX_LINK_CHARS } from '../../store/linkSchemas.ts';
+import { MAX_LINK_CHARS } from '../../store/linkLimits.ts';
 import { Notice } from '../Notice.tsx';
 import { PickAndApply } from '../PickAndApply.tsx';
 import { MemoryModelField } from '../MemoryModelField.tsx';
