@@ -10,12 +10,9 @@ import { StepPage } from './pages/step.ts';
 //
 // The home page holds React and its cards, computed when the app was built: at most 150 KiB.
 // A Step link also holds the pure core (the language, the machine, and the one catalogue entry
-// it opens: the others load when they are opened) and Step mode; the charts' tweens load with
-// the first step. Its budget is a ceiling a little above today's size (README, "Run it"), so
-// that it cannot grow unnoticed: 180 KiB. Every entry is a program text, so the compiler is on
-// this path; the language's growth (all of herd7's input, memory lkmm) had raised the budget to
-// 190 KiB, and the charts' own linear scale (src/charts/linearScale.ts, instead of d3's, which
-// brought d3-interpolate, d3-color and d3-format) brought the path back under 180 KiB.
+// it opens) and Step mode: at most 180 KiB. What each holds, and today's figures, are in
+// docs/benchmarks.md ("The first page"); a ceiling a little above today's size, so that neither
+// can grow unnoticed.
 const KIB = 1024;
 const BUDGET = { home: 150 * KIB, step: 180 * KIB };
 
