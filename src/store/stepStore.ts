@@ -24,6 +24,7 @@ import {
 import { PROGRAM_ID } from '../scenarios/program.ts';
 import { ParamError, paramsText, resolveParams } from '../scenarios/params.ts';
 import { count } from '../machine/count.ts';
+import { messageOf } from '../machine/errors.ts';
 import type { Params, ParamValue, Scenario } from '../scenarios/types.ts';
 import { decodeLink, encodeLink, type StepLink } from './link.ts';
 import {
@@ -224,7 +225,7 @@ export function createStepStore(initial: Session = startSession(first)) {
         (e: unknown) => {
           if (ticket === asked)
             set({
-              notice: `${id} could not be loaded: ${e instanceof Error ? e.message : String(e)}`,
+              notice: `${id} could not be loaded: ${messageOf(e)}`,
             });
         },
       );
