@@ -4,7 +4,7 @@
 // the same thing the same way; the Explore store holds these types without knowing the worker.
 
 import { formatSchedule } from '../machine/schedule.ts';
-import { jsonObservables } from '../scenarios/outcome.ts';
+import { jsonObservables, type JsonValue } from '../scenarios/outcome.ts';
 import type { Budget } from '../machine/budget.ts';
 import type { ScenarioRequest } from '../scenarios/index.ts';
 import type { HerdVerdict } from './herd.ts';
@@ -52,7 +52,7 @@ export type ExploreSummary = ExploreJson & {
 };
 
 export interface OutcomeJson {
-  readonly observables: Record<string, unknown>;
+  readonly observables: Record<string, JsonValue>;
   /** Final invariants the end breaks; always-invariants broken on the way, with the event count. */
   readonly violations: readonly {
     readonly id: string;

@@ -3,10 +3,36 @@
 // itself (structured cloning keeps its message, not its class), so every worker and worker
 // thread that is called by hand (explorer shards, live CPUs on Node threads, the SB test's
 // threads) answers with a Reply and its caller rebuilds the error from it.
+//
+// Cancelling has one form everywhere, the web platform's: the caller aborts an AbortSignal it
+// handed the call, and the call rejects with an error named 'AbortError'. The core has no DOM
+// library (and so no DOMException), so it builds an Error subclass of that name; and since a
+// class does not survive a thread (see above) nor a DOMException a realm, an abort is told apart
+// by its name alone, which comlink and `failureOf` both carry across.
 
 /** What went wrong, as a sentence: an Error's message (its name when it has none), else the value. */
 export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message || e.name : String(e);
+}
+
+/**
+ * A call stopped because its caller aborted it (AbortSignal), as the platform's own aborts are
+ * named: a page's `isAbortError` takes this and a DOMException named 'AbortError' alike.
+ */
+export class AbortError extends Error {
+  override readonly name = 'AbortError';
+  constructor(message = 'the call was cancelled') {
+    super(message);
+  }
+}
+
+/**
+ * True when `e` says a call was cancelled: an AbortError of this file, a DOMException named
+ * 'AbortError' (an AbortSignal's reason, a fetch aborted), or either rebuilt on this side of a
+ * thread with its name kept. By name, not class: neither class crosses a thread as itself.
+ */
+export function isAbortError(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
 }
 
 /** A call that failed, as it crosses a thread: the error's message and its name. */

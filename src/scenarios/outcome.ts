@@ -44,14 +44,17 @@ export function alwaysViolations(sc: Scenario, m: Machine, s: Int32Array, p: Par
   return out;
 }
 
+/** An observable value as JSON (a 64-bit value as a decimal string): plain data, for any thread. */
+export type JsonValue = number | string | readonly (number | string)[] | null;
+
 /** Observable values as JSON: 64-bit values beyond 2^53 − 1 become decimal strings. */
-export function jsonValue(v: Value): unknown {
+export function jsonValue(v: Value): JsonValue {
+  if (v === null || typeof v === 'number') return v;
   if (typeof v === 'bigint') return v.toString();
-  if (Array.isArray(v)) return v.map((x: number | bigint) => jsonValue(x));
-  return v;
+  return v.map((x) => (typeof x === 'bigint' ? x.toString() : x));
 }
 
-export function jsonObservables(o: Observables): Record<string, unknown> {
+export function jsonObservables(o: Observables): Record<string, JsonValue> {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, jsonValue(v)]));
 }
 

@@ -3,22 +3,28 @@ import { examples } from '../scenarios/examples.ts';
 import { openProgram } from '../scenarios/index.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
 import { createAxiomaticApi } from '../axiomatic/pageSession.ts';
+import { AbortError } from '../machine/errors.ts';
 import {
   type AxiomaticAnswer,
   type AxiomaticPort,
+  type AxiomaticRequest,
   createAxiomaticStore,
 } from './axiomaticStore.ts';
 
 const text = (id: string) => examples.find((e) => e.id === id)?.text() ?? '';
 
-/** A port that runs the worker's API in this thread, as the worker would. */
-function realPort(): AxiomaticPort & { answers: number; cancels: number } {
+/**
+ * A port that runs the worker's API in this thread, as the worker would; it keeps the signal
+ * each answer was handed (aborted: the bridge would have ended that answer's worker).
+ */
+function realPort(): AxiomaticPort & { answers: number; signals: AbortSignal[] } {
   const api = createAxiomaticApi();
   const port = {
     answers: 0,
-    cancels: 0,
-    answer: (req: Parameters<AxiomaticPort['answer']>[0]) => {
+    signals: [] as AbortSignal[],
+    answer: (req: AxiomaticRequest, signal: AbortSignal) => {
       port.answers++;
+      port.signals.push(signal);
       return Promise.resolve(api.answer(req));
     },
     execution: (i: number) => Promise.resolve(api.execution(i)),
@@ -26,9 +32,6 @@ function realPort(): AxiomaticPort & { answers: number; cancels: number } {
     memoryView: () => Promise.resolve(api.memoryView()),
     memoryChoose: (r: string, w: string | null) => Promise.resolve(api.memoryChoose(r, w)),
     memoryReset: () => Promise.resolve(api.memoryReset()),
-    cancel: () => {
-      port.cancels++;
-    },
   };
   return port;
 }
@@ -152,25 +155,46 @@ describe('the axiomatic store', () => {
   it('drops the answer of a program no longer open, and cancels its run', async () => {
     let resolve: (a: AxiomaticAnswer) => void = () => undefined;
     const port = realPort();
-    port.answer = () =>
-      new Promise<AxiomaticAnswer>((r) => {
+    const signals: AbortSignal[] = [];
+    port.answer = (_req, signal) => {
+      signals.push(signal);
+      return new Promise<AxiomaticAnswer>((r) => {
         resolve = r;
       });
+    };
     const store = createAxiomaticStore(port);
     store.getState().subjectOpened('global-plain', { memory: 'lkmm' });
     store.getState().answerRequested();
     store.getState().subjectOpened('percpu-classic', { memory: 'lkmm' });
-    expect(port.cancels).toBe(1);
+    expect(signals.map((x) => x.aborted)).toEqual([true]);
     resolve({ ok: false, model: 'lkmm', refusal: 'too late' });
     await settle();
     expect(store.getState().answer).toBeNull();
     expect(store.getState().request?.scenario).toBe('percpu-classic');
   });
 
+  it('ends the worker of an answered program once another is open, and only then', async () => {
+    const { store, port } = opened('MP');
+    store.getState().answerRequested();
+    await settle();
+    // Its graphs still ask the worker that holds the program: nothing is aborted.
+    store.getState().graphRequested();
+    await settle();
+    await settle();
+    expect(store.getState().shown?.kind).toBe('why-not');
+    expect(port.signals.map((x) => x.aborted)).toEqual([false]);
+    store.getState().subjectOpened('global-plain', { memory: 'lkmm' });
+    expect(port.signals.map((x) => x.aborted)).toEqual([true]);
+    store.getState().answerRequested();
+    await settle();
+    expect(port.signals.map((x) => x.aborted)).toEqual([true, false]);
+  });
+
   it('says Cancelled when the run is cancelled, and answers afresh after', async () => {
     const { store, port } = opened('MP');
     store.getState().answerRequested();
     store.getState().cancelRequested();
+    expect(port.signals.map((x) => x.aborted)).toEqual([true]);
     await settle();
     expect(store.getState().error).toBe('Cancelled.');
     expect(store.getState().answer).toBeNull();
@@ -178,5 +202,20 @@ describe('the axiomatic store', () => {
     await settle();
     expect(store.getState().answer?.ok).toBe(true);
     expect(port.answers).toBe(2);
+    expect(port.signals.map((x) => x.aborted)).toEqual([true, false]);
+  });
+
+  it('says Cancelled for an answer cancelled elsewhere, and a failure as it is', async () => {
+    const port = realPort();
+    const store = createAxiomaticStore(port);
+    store.getState().subjectOpened('global-plain', { memory: 'lkmm' });
+    port.answer = () => Promise.reject(new AbortError('the answer was cancelled'));
+    store.getState().answerRequested();
+    await settle();
+    expect(store.getState()).toMatchObject({ answering: false, error: 'Cancelled.' });
+    port.answer = () => Promise.reject(new Error('the axiomatic worker crashed: out of memory'));
+    store.getState().answerRequested();
+    await settle();
+    expect(store.getState().error).toBe('the axiomatic worker crashed: out of memory');
   });
 });

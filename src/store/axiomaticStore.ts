@@ -1,26 +1,30 @@
 // The kernel's memory model (memory lkmm) in the page: herd7's answer for the program Step has
 // open, and the execution graph the stage shows (an end state's execution, "Why not?"'s forbidden
 // candidates, or "Be the memory system"), with the narration of the student's choices. Created
-// without React; the worker is reached through a port (an AxiomaticBridge; tests fake it).
+// without React; the worker is reached through a port (an AxiomaticBridge; tests fake it), and
+// ended by aborting the AbortSignal its answer was handed.
 
 import { createStore } from 'zustand/vanilla';
 import type { ExecutionGraph } from '../axiomatic/explain.ts';
 import { openProgramText } from '../scenarios/index.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
 import type { AxiomaticAnswer, AxiomaticRequest, MemoryView } from '../axiomatic/pageSession.ts';
+import { isAbortError, messageOf } from '../machine/errors.ts';
 
 export type { AxiomaticAnswer, AxiomaticRequest, MemoryView } from '../axiomatic/pageSession.ts';
 
 /** The axiomatic engine in a worker (an AxiomaticBridge; tests fake it). */
 export interface AxiomaticPort {
-  /** Answers a program and keeps it open for the calls below. */
-  answer(req: AxiomaticRequest): Promise<AxiomaticAnswer>;
+  /**
+   * Answers a program and keeps it open for the calls below until `signal` aborts: then the
+   * worker is ended, and this and every call in flight reject with an AbortError.
+   */
+  answer(req: AxiomaticRequest, signal: AbortSignal): Promise<AxiomaticAnswer>;
   execution(index: number): Promise<ExecutionGraph>;
   whyNot(): Promise<ExecutionGraph[]>;
   memoryView(): Promise<MemoryView>;
   memoryChoose(read: string, write: string | null): Promise<MemoryView>;
   memoryReset(): Promise<MemoryView>;
-  cancel(): void;
 }
 
 /** What the graph on the stage shows. */
@@ -71,8 +75,6 @@ const sameRequest = (a: AxiomaticRequest | null, b: AxiomaticRequest) =>
   a.program === b.program &&
   JSON.stringify(a.params) === JSON.stringify(b.params);
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 /** A read's name and a write's label, from the view the choice was made in. */
 function choiceWords(view: MemoryView | null, read: string, write: string | null): string {
   const r = view?.reads.find((x) => x.read === read);
@@ -97,6 +99,8 @@ export function createAxiomaticStore(port: AxiomaticPort) {
   // Each subject, answer or cancel starts a new generation; a reply from an older one is dropped.
   let generation = 0;
   let answering: Promise<AxiomaticAnswer | null> | null = null;
+  // The generation's worker (the program it holds open) is ended when this aborts.
+  let abort = new AbortController();
 
   return createStore<AxiomaticState>()((set, get) => {
     /** The answer for the program open, asked once; null when it failed (the error says why). */
@@ -107,7 +111,7 @@ export function createAxiomaticStore(port: AxiomaticPort) {
       if (answering) return answering;
       const gen = generation;
       set({ answering: true, error: null });
-      answering = port.answer(request).then(
+      answering = port.answer(request, abort.signal).then(
         (a) => {
           if (gen !== generation) return null;
           answering = null;
@@ -117,8 +121,7 @@ export function createAxiomaticStore(port: AxiomaticPort) {
         (e: unknown) => {
           if (gen !== generation) return null;
           answering = null;
-          const cancelled = e instanceof Error && e.name === 'Cancelled';
-          set({ answering: false, error: cancelled ? 'Cancelled.' : message(e) });
+          set({ answering: false, error: isAbortError(e) ? 'Cancelled.' : messageOf(e) });
           return null;
         },
       );
@@ -142,14 +145,17 @@ export function createAxiomaticStore(port: AxiomaticPort) {
             take(t);
           }
         } catch (e) {
-          if (gen === generation) set({ loading: false, picking: null, error: message(e) });
+          if (gen === generation) set({ loading: false, picking: null, error: messageOf(e) });
         }
       });
     };
 
+    /** A new generation: the worker holding the old one's program (busy or not) is ended. */
     const forget = () => {
       generation++;
       answering = null;
+      abort.abort();
+      abort = new AbortController();
     };
 
     return {
@@ -169,7 +175,6 @@ export function createAxiomaticStore(port: AxiomaticPort) {
           params,
         };
         if (sameRequest(get().request, request)) return;
-        if (get().answering || get().loading) port.cancel();
         forget();
         set({
           request,
@@ -254,7 +259,6 @@ export function createAxiomaticStore(port: AxiomaticPort) {
       },
       cancelRequested: () => {
         // The worker is gone, and the program it held open with it: the next graph answers anew.
-        port.cancel();
         forget();
         set({
           answer: null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ChallengeStats, challengeStats } from '../lessons/index.ts';
+import { AbortError } from '../machine/errors.ts';
 import { parseSchedule } from '../machine/schedule.ts';
 import { findScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/types.ts';
@@ -24,44 +25,41 @@ function memoryStorage(): ProgressStorage {
   };
 }
 
-/** A runner that answers only when told to, computing the real statistics in Node. */
+/**
+ * A runner that answers only when told to, computing the real statistics in Node; a call
+ * rejects with an AbortError when its signal aborts, as the bridge's does.
+ */
 function manualRunner() {
   const calls: {
     scenario: string;
     id: string;
+    signal: AbortSignal;
     resolve: () => void;
-    reject: () => void;
-    fail: (message: string) => void;
+    fail: (e: Error) => void;
   }[] = [];
-  let cancels = 0;
   const runner: StatsPort = {
-    challengeStats: (scenario, id) =>
+    challengeStats: (scenario, id, signal) =>
       new Promise<ChallengeStats>((resolve, reject) => {
         const sc = findScenario(scenario) as Scenario;
         const ch = findChallenge(scenario, id);
         if (!ch) throw new Error('no such challenge');
+        signal.addEventListener('abort', () => {
+          reject(new AbortError('the exploration was cancelled'));
+        });
         calls.push({
           scenario,
           id,
+          signal,
           resolve: () => {
             resolve(challengeStats(sc, ch));
           },
-          reject: () => {
-            const e = new Error('the exploration was cancelled');
-            e.name = 'Cancelled';
-            reject(e);
-          },
-          fail: (message) => {
-            reject(new Error(message));
-          },
+          fail: reject,
         });
       }),
-    cancel: () => {
-      cancels++;
-      calls.at(-1)?.reject();
-    },
   };
-  return { runner, calls, cancels: () => cancels };
+  /** How many calls were cancelled (their signal aborted). */
+  const cancels = () => calls.filter((c) => c.signal.aborted).length;
+  return { runner, calls, cancels };
 }
 
 function setup(scenario = 'global-plain') {
@@ -209,19 +207,35 @@ describe('the challenge store', () => {
   });
 
   it('a cancelled computation leaves no entry; a failed one says why', async () => {
-    const { store, calls } = setup('global-atomic');
+    const { store, calls, cancels } = setup('global-atomic');
     store.getState().statsRequested('no-loss-atomic');
     store.getState().statsCancelled();
+    expect(cancels()).toBe(1);
     expect(store.getState().stats).toEqual({});
     await flush();
     expect(store.getState().stats).toEqual({});
     store.getState().statsRequested('no-loss-atomic');
-    calls.at(-1)?.fail('the explore worker crashed: out of memory');
+    calls.at(-1)?.fail(new Error('the explore worker crashed: out of memory'));
     await flush();
     expect(store.getState().stats['global-atomic/no-loss-atomic']).toEqual({
       kind: 'failed',
       error: 'the explore worker crashed: out of memory',
     });
+    expect(cancels()).toBe(1);
+  });
+
+  it('a computation cancelled elsewhere (an AbortError it did not ask for) leaves no entry', async () => {
+    const { store, calls } = setup('global-atomic');
+    store.getState().statsRequested('no-loss-atomic');
+    expect(store.getState().stats['global-atomic/no-loss-atomic']).toEqual({ kind: 'computing' });
+    calls.at(-1)?.fail(new AbortError('the exploration was cancelled'));
+    await flush();
+    expect(store.getState().stats).toEqual({});
+    // And it can be asked again.
+    store.getState().statsRequested('no-loss-atomic');
+    calls.at(-1)?.resolve();
+    await flush();
+    expect(store.getState().stats['global-atomic/no-loss-atomic']?.kind).toBe('done');
   });
 
   // A link carries the attempt: a teacher hands out ?challenge=…, a student shares how far they got.

@@ -20,12 +20,16 @@ import type { Scenario } from '../scenarios/types.ts';
 import type { ProgressStore } from './progressStore.ts';
 import type { Session } from './session.ts';
 import type { StepState, StepStore } from './stepStore.ts';
-import { messageOf } from '../machine/errors.ts';
+import { isAbortError, messageOf } from '../machine/errors.ts';
 
 /** The challenge store's port: a challenge's statistics, off the main thread (an ExploreBridge). */
 export interface StatsPort {
-  challengeStats(scenario: string, challengeId: string): Promise<ChallengeStats>;
-  cancel(): void;
+  /** Rejects with an AbortError (isAbortError) once `signal` aborts, its worker ended. */
+  challengeStats(
+    scenario: string,
+    challengeId: string,
+    signal: AbortSignal,
+  ): Promise<ChallengeStats>;
 }
 
 export type StatsEntry =
@@ -130,16 +134,15 @@ export interface ChallengeDeps {
 
 export function createChallengeStore({ step, progress, runner }: ChallengeDeps) {
   const store = createStore<ChallengeState>()((set, get) => {
-    // The key whose statistics the runner is computing (one call at a time), and a token so a
-    // late answer to a cancelled call is dropped.
-    let inflight: { key: string; token: number } | null = null;
-    let tokens = 0;
+    // The key whose statistics the runner is computing (one call at a time), and the call's
+    // AbortController: aborting it stops the call, and a late answer to it is dropped.
+    let inflight: { key: string; abort: AbortController } | null = null;
 
     const dropInflight = () => {
       if (!inflight) return;
-      const { key } = inflight;
+      const { key, abort } = inflight;
       inflight = null;
-      runner.cancel();
+      abort.abort();
       set({ stats: without(get().stats, key) });
     };
 
@@ -151,20 +154,21 @@ export function createChallengeStore({ step, progress, runner }: ChallengeDeps) 
         return;
       }
       dropInflight();
-      const token = ++tokens;
-      inflight = { key, token };
+      const call = { key, abort: new AbortController() };
+      inflight = call;
       set({ stats: { ...get().stats, [key]: { kind: 'computing' } } });
-      runner.challengeStats(scenario, ch.id).then(
+      runner.challengeStats(scenario, ch.id, call.abort.signal).then(
         (stats) => {
-          if (inflight?.token !== token) return;
+          if (inflight !== call) return;
           inflight = null;
           set({ stats: { ...get().stats, [key]: { kind: 'done', stats } } });
           settleIfProved(scenario, ch, stats);
         },
         (e: unknown) => {
-          if (inflight?.token !== token) return;
+          if (inflight !== call) return;
           inflight = null;
-          if (e instanceof Error && e.name === 'Cancelled') {
+          // Cancelled elsewhere (another call took the bridge): nothing known, as if never asked.
+          if (isAbortError(e)) {
             set({ stats: without(get().stats, key) });
             return;
           }

@@ -37,7 +37,7 @@ function started() {
   const store = createChallengeStore({
     step,
     progress,
-    runner: { challengeStats: () => new Promise(() => undefined), cancel: () => undefined },
+    runner: { challengeStats: () => new Promise(() => undefined) },
   });
   const challenge = findLesson('percpu-classic')?.challenges[0];
   if (!challenge) throw new Error('percpu-classic has no challenge');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExploreRequest, ExploreSummary } from '../explore/json.ts';
+import { AbortError } from '../machine/errors.ts';
 import { createExploreStore, type ExplorePort } from './exploreStore.ts';
 
 const summary: ExploreSummary = {
@@ -15,30 +16,35 @@ const summary: ExploreSummary = {
   workers: 1,
 };
 
-/** A runner we resolve or fail by hand, on a page that can run `maxWorkers` workers. */
+/**
+ * A runner we resolve or fail by hand, on a page that can run `maxWorkers` workers; a run
+ * rejects with an AbortError when its signal aborts, as the bridge's does.
+ */
 function fakeRunner(maxWorkers = 1) {
   let finish: (r: ExploreSummary) => void = () => undefined;
   let fail: (e: Error) => void = () => undefined;
   const requests: ExploreRequest[] = [];
+  const signals: AbortSignal[] = [];
   const runner: ExplorePort = {
-    run: (req, onProgress) => {
+    run: (req, onProgress, signal) => {
       requests.push(req);
+      signals.push(signal);
       onProgress({ states: 7, transitions: 9, depth: 3, bytes: 4096, ms: 5 });
       return new Promise((resolve, reject) => {
         finish = resolve;
         fail = reject;
+        signal.addEventListener('abort', () => {
+          reject(new AbortError('the exploration was cancelled'));
+        });
       });
-    },
-    cancel: () => {
-      const e = new Error('cancelled');
-      e.name = 'Cancelled';
-      fail(e);
     },
     maxWorkers,
   };
   return {
     runner,
     requests,
+    /** Whether each run's signal has aborted, in the order they were asked for. */
+    aborted: () => signals.map((x) => x.aborted),
     finish: (r: ExploreSummary) => {
       finish(r);
     },
@@ -115,6 +121,7 @@ describe('the Explore store', () => {
     const store = createExploreStore(f.runner);
     store.getState().runRequested('global-plain', {});
     store.getState().cancelRequested();
+    expect(f.aborted()).toEqual([true]);
     await Promise.resolve();
     await Promise.resolve();
     expect(store.getState()).toMatchObject({ running: false, error: 'Cancelled.' });
@@ -123,5 +130,50 @@ describe('the Explore store', () => {
     await Promise.resolve();
     await Promise.resolve();
     expect(store.getState().error).toBe('the explore worker crashed: out of memory');
+  });
+
+  it('a new run, or bounds changed while one runs, aborts the run in progress', async () => {
+    const f = fakeRunner();
+    const store = createExploreStore(f.runner);
+    store.getState().runRequested('global-plain', {});
+    store.getState().runRequested('global-plain', {});
+    expect(f.aborted()).toEqual([true, false]);
+    // The first run's AbortError answers a request no longer shown: it changes nothing.
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(store.getState()).toMatchObject({ running: true, error: null });
+    store
+      .getState()
+      .boundsReset({ irqs: 1, nmis: 0, preemptions: 0, migrations: 0, switches: null });
+    expect(f.aborted()).toEqual([true, true]);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(store.getState()).toMatchObject({
+      running: false,
+      error: 'Cancelled: the scenario or its parameters changed.',
+    });
+    // Bounds reset with nothing running abort nothing new.
+    store.getState().runRequested('global-plain', {});
+    f.finish(summary);
+    await Promise.resolve();
+    store
+      .getState()
+      .boundsReset({ irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: null });
+    expect(f.aborted()).toEqual([true, true, false]);
+  });
+
+  it('says Cancelled for any AbortError, a DOMException too, not for an error merely named so', async () => {
+    const f = fakeRunner();
+    const store = createExploreStore(f.runner);
+    store.getState().runRequested('global-plain', {});
+    f.fail(new DOMException('signal is aborted without reason', 'AbortError'));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(store.getState().error).toBe('Cancelled.');
+    store.getState().runRequested('global-plain', {});
+    f.fail(Object.assign(new Error('the exploration was cancelled'), { name: 'Cancelled' }));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(store.getState().error).toBe('the exploration was cancelled');
   });
 });

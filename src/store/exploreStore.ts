@@ -1,17 +1,22 @@
 // The Explore panel's store: bounds, one run at a time in a worker (through the bridge), its
-// progress and result. Created without React; the bridge is passed in so tests can fake it.
+// progress and result. Created without React; the bridge is passed in so tests can fake it. A
+// run is cancelled by aborting the AbortSignal it was handed (a new one per run).
 
 import { createStore } from 'zustand/vanilla';
 import type { ExploreProgress } from '../explore/result.ts';
 import { DEFAULT_MAX_MEMORY_MB, defaultWorkers } from '../explore/limits.ts';
 import type { BoundsJson, ExploreRequest, ExploreSummary } from '../explore/json.ts';
 import { scenarioRequest } from '../scenarios/index.ts';
-import { messageOf } from '../machine/errors.ts';
+import { isAbortError, messageOf } from '../machine/errors.ts';
 
 /** The Explore store's port: explorations in a worker (an ExploreBridge; tests fake it). */
 export interface ExplorePort {
-  run(req: ExploreRequest, onProgress: (p: ExploreProgress) => void): Promise<ExploreSummary>;
-  cancel(): void;
+  /** Rejects with an AbortError (isAbortError) once `signal` aborts, its worker ended. */
+  run(
+    req: ExploreRequest,
+    onProgress: (p: ExploreProgress) => void,
+    signal: AbortSignal,
+  ): Promise<ExploreSummary>;
   /** The most workers a run can search on here (1 where the page cannot share memory). */
   readonly maxWorkers: number;
 }
@@ -55,6 +60,8 @@ export interface ExploreState {
 export const DEFAULT_MEMORY_MB = DEFAULT_MAX_MEMORY_MB;
 
 export function createExploreStore(runner: ExplorePort) {
+  // The run in progress stops when this aborts (Cancel, other bounds, a new run).
+  let abort = new AbortController();
   return createStore<ExploreState>()((set, get) => ({
     bounds: { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: null },
     options: {
@@ -93,7 +100,7 @@ export function createExploreStore(runner: ExplorePort) {
         progress: null,
         running: false,
       });
-      if (wasRunning) runner.cancel();
+      if (wasRunning) abort.abort();
     },
     runRequested: (scenario, params) => {
       const req: ExploreRequest = {
@@ -103,6 +110,8 @@ export function createExploreStore(runner: ExplorePort) {
         maxStates: null,
         ...get().options,
       };
+      abort.abort();
+      abort = new AbortController();
       set({
         running: true,
         progress: { states: 0, transitions: 0, depth: 0, bytes: 0, ms: 0 },
@@ -111,25 +120,28 @@ export function createExploreStore(runner: ExplorePort) {
         request: req,
       });
       runner
-        .run(req, (progress) => {
-          if (get().request === req) set({ progress });
-        })
+        .run(
+          req,
+          (progress) => {
+            if (get().request === req) set({ progress });
+          },
+          abort.signal,
+        )
         .then(
           (result) => {
             if (get().request === req) set({ result, running: false });
           },
           (e: unknown) => {
             if (get().request !== req) return;
-            const cancelled = e instanceof Error && e.name === 'Cancelled';
             set({
               running: false,
-              error: cancelled ? 'Cancelled.' : messageOf(e),
+              error: isAbortError(e) ? 'Cancelled.' : messageOf(e),
             });
           },
         );
     },
     cancelRequested: () => {
-      runner.cancel();
+      abort.abort();
     },
   }));
 }

@@ -235,7 +235,7 @@ export function createStepStore(initial: Session = startSession(first)) {
         (e: unknown) => {
           if (ticket === asked)
             set({
-              notice: `${id} could not be loaded: ${e instanceof Error ? e.message : String(e)}`,
+              notice: `${id} could not be loaded: ${messageOf(e)}`,
             });
         },
       );

@@ -1,35 +1,41 @@
 // The one main-thread owner of the axiomatic worker (memory lkmm). Unlike the explore worker, it
 // keeps its worker between calls: `answer` opens a program in a fresh worker, and the graphs,
 // "Why not?" and "Be the memory system" that follow ask the same worker, which holds the
-// program and its candidate executions. A new answer, or cancel, terminates the worker (a busy
-// worker cannot answer a message); calls in flight then reject with an Error named 'Cancelled'.
+// program and its candidate executions. So the signal `answer` is handed governs the worker's
+// life, not one call's: when it aborts, or a new answer opens another program, the worker is
+// terminated (a busy worker cannot answer a message) and every call in flight on it rejects
+// with an AbortError (src/workers/abort.ts).
 
 import { type Remote, wrap } from 'comlink';
 import type { ExecutionGraph } from '../axiomatic/explain.ts';
+import { AbortError } from '../machine/errors.ts';
 import type {
   AxiomaticAnswer,
   AxiomaticApi,
   AxiomaticRequest,
   MemoryView,
 } from './axiomaticApi.ts';
+import { assertSignal } from './abort.ts';
 
 export type { AxiomaticAnswer, AxiomaticRequest, MemoryView } from './axiomaticApi.ts';
 
-function cancelled(): Error {
-  const e = new Error('the answer was cancelled');
-  e.name = 'Cancelled';
-  return e;
-}
+const CANCELLED = 'the answer was cancelled';
 
 export class AxiomaticBridge {
   private worker: Worker | null = null;
   private api: Remote<AxiomaticApi> | null = null;
   /** Rejects every call in flight on the current worker (crash or cancel). */
   private readonly pending = new Set<(e: Error) => void>();
+  /** Stops listening to the signal of the current worker's answer. */
+  private unlisten: () => void = () => undefined;
 
-  /** Answers a program in a fresh worker, which stays open for the calls below. */
-  answer(req: AxiomaticRequest): Promise<AxiomaticAnswer> {
-    this.cancel();
+  /**
+   * Answers a program in a fresh worker, which stays open for the calls below until `signal`
+   * aborts (or the next answer); then this and every call in flight reject with an AbortError.
+   */
+  async answer(req: AxiomaticRequest, signal: AbortSignal): Promise<AxiomaticAnswer> {
+    this.stop(new AbortError(CANCELLED));
+    assertSignal(signal, CANCELLED);
     const worker = new Worker(new URL('./axiomatic.worker.ts', import.meta.url), {
       type: 'module',
     });
@@ -37,10 +43,17 @@ export class AxiomaticBridge {
       if (this.worker !== worker) return;
       this.stop(new Error(`the axiomatic worker crashed: ${e.message || 'unknown error'}`));
     });
+    const onAbort = () => {
+      if (this.worker === worker) this.stop(new AbortError(CANCELLED));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.unlisten = () => {
+      signal.removeEventListener('abort', onAbort);
+    };
     this.worker = worker;
     this.api = wrap<AxiomaticApi>(worker);
     // comlink types a union reply as a union of promises: it is one promise of the union.
-    return this.call((api) => api.answer(req) as Promise<AxiomaticAnswer>);
+    return await this.call((api) => api.answer(req) as Promise<AxiomaticAnswer>);
   }
 
   execution(index: number): Promise<ExecutionGraph> {
@@ -63,12 +76,10 @@ export class AxiomaticBridge {
     return this.call((api) => api.memoryReset());
   }
 
-  /** Stops the worker and whatever it was doing; the next call needs a new answer. */
-  cancel(): void {
-    this.stop(cancelled());
-  }
-
+  /** Ends the worker and whatever it was doing; the next call needs a new answer. */
   private stop(reason: Error): void {
+    this.unlisten();
+    this.unlisten = () => undefined;
     this.worker?.terminate();
     this.worker = null;
     this.api = null;

@@ -23,6 +23,7 @@ import type { Params } from '../scenarios/types.ts';
 import type { CpuApi } from './cpuApi.ts';
 import { injectedFault } from './faults.ts';
 import { messageOf } from '../machine/errors.ts';
+import { sleep } from './abort.ts';
 
 /** Waits on shared memory from the page: Atomics.wait would throw on the main thread. */
 export const pageWaiter: Waiter = async (words, index, value, ms) => {
@@ -100,19 +101,7 @@ export class CpuBridge {
           webPlatform,
           plan,
           { cores, runtime: runtime() },
-          {
-            ...hooks,
-            sleep: (ms) =>
-              new Promise<void>((resolve) => {
-                const done = () => {
-                  clearTimeout(timer);
-                  signal?.removeEventListener('abort', done);
-                  resolve();
-                };
-                const timer = setTimeout(done, ms);
-                signal?.addEventListener('abort', done, { once: true });
-              }),
-          },
+          { ...hooks, sleep: (ms) => sleep(ms, signal) },
         );
       },
       probe: (engine: EngineKind, tier: Tier) =>

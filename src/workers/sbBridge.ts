@@ -1,6 +1,8 @@
 // The one main-thread owner of the SB litmus test's two workers (src/live/litmus/sb.ts): two
-// module workers, one per side of the test, opened once and run as often as the page asks. A
-// worker is busy for a whole run, so cancelling goes through the shared memory, never a message.
+// module workers, one per side of the test, opened once and run as often as the page asks. A run
+// is cancelled as every bridge call is, by aborting the AbortSignal it was handed; it then
+// rejects with an AbortError. A worker is busy for a whole run, so the cancel itself goes
+// through the shared memory, never a message, and the workers stay for the next run.
 
 import { type Remote, releaseProxy, wrap } from 'comlink';
 import {
@@ -11,6 +13,7 @@ import {
   type SpawnedSbThread,
 } from '../live/litmus/sb.ts';
 import type { SbApi } from './sbApi.ts';
+import { assertSignal } from './abort.ts';
 
 /** One side of the test as a module Web Worker; its calls reject if the worker crashes. */
 export function webSbThread(role: 0 | 1): SpawnedSbThread {
@@ -52,25 +55,32 @@ export class SbBridge {
     return this.lab;
   }
 
-  /** Runs `tries` tries of `variant` (one run at a time; see SbLab.run). */
-  async run(variant: SbVariant, tries: number, options: SbRunOptions = {}): Promise<SbResult> {
+  /**
+   * Runs `tries` tries of `variant` (one run at a time; see SbLab.run). Once `signal` aborts,
+   * the run rejects soon with an AbortError (its threads give up at their next check).
+   */
+  async run(
+    variant: SbVariant,
+    tries: number,
+    signal: AbortSignal,
+    options: SbRunOptions = {},
+  ): Promise<SbResult> {
     const lab = await this.open();
+    // Aborted while the workers were being prepared: the run never starts.
+    assertSignal(signal, 'the SB run was cancelled before it started');
+    const cancel = () => {
+      lab.cancel();
+    };
+    // Listened to from the moment the run has started (it clears the shared abort word first).
+    const running = lab.run(variant, tries, options);
+    signal.addEventListener('abort', cancel, { once: true });
     try {
-      return await lab.run(variant, tries, options);
+      return await running;
     } finally {
+      signal.removeEventListener('abort', cancel);
       // A worker failed: the next run starts two new ones.
       if (lab.failure !== null) this.terminate();
     }
-  }
-
-  /** Makes the run in progress reject soon (its threads give up at their next check). */
-  cancel(): void {
-    void this.lab?.then(
-      (lab) => {
-        lab.cancel();
-      },
-      () => undefined,
-    );
   }
 
   terminate(): void {

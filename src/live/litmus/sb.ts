@@ -18,7 +18,7 @@ import {
   SB_VARIANTS,
   type SbVariant,
 } from './sbModule.ts';
-import { messageOf } from '../../machine/errors.ts';
+import { AbortError, messageOf } from '../../machine/errors.ts';
 
 export { SB_OUTCOMES, SB_VARIANTS, type SbOutcome, type SbVariant };
 
@@ -176,7 +176,7 @@ export class SbLab {
 
   /**
    * Runs `tries` tries of `variant`; rejects if a thread gave up waiting for the other (after
-   * `spinLimit` turns of one spin) or the run was cancelled.
+   * `spinLimit` turns of one spin), or with an AbortError if the run was cancelled.
    */
   async run(variant: SbVariant, tries: number, options: SbRunOptions = {}): Promise<SbResult> {
     checkTries(tries);
@@ -211,11 +211,11 @@ export class SbLab {
         throw e;
       }
       if (a.done !== tries || b.done !== tries) {
-        const why = current.cancelled
-          ? 'it was cancelled'
-          : 'a thread waited too long for the other: does each have a core of its own?';
+        const early = `the SB run stopped early (thread 0 did ${a.done}, thread 1 ${b.done} of ${tries} tries)`;
+        // Cancelled: an AbortError, as every cancelled call is (src/machine/errors.ts).
+        if (current.cancelled) throw new AbortError(`${early}: it was cancelled`);
         throw new Error(
-          `the SB run stopped early (thread 0 did ${a.done}, thread 1 ${b.done} of ${tries} tries): ${why}`,
+          `${early}: a thread waited too long for the other: does each have a core of its own?`,
         );
       }
       const at = this.word(SbAt.counts);

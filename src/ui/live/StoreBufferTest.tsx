@@ -27,6 +27,8 @@ function cpuFamily(): 'x86' | 'arm' | 'unknown' {
 export function StoreBufferTest() {
   const id = useId();
   const bridge = useRef<SbBridge | null>(null);
+  // The test in progress stops when this aborts (Stop, or the view closing).
+  const abort = useRef<AbortController | null>(null);
   const [results, setResults] = useState<readonly SbResult[]>([]);
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
@@ -34,7 +36,7 @@ export function StoreBufferTest() {
 
   useEffect(
     () => () => {
-      bridge.current?.cancel();
+      abort.current?.abort();
       bridge.current?.terminate();
     },
     [],
@@ -42,13 +44,15 @@ export function StoreBufferTest() {
 
   const run = async () => {
     bridge.current ??= new SbBridge();
+    const stop = new AbortController();
+    abort.current = stop;
     setBusy(true);
     setResults([]);
     const done: SbResult[] = [];
     try {
       for (const v of SB_VARIANTS) {
         setStatus(`Running ${v}: ${TRIES.toLocaleString('en')} tries on two workers…`);
-        done.push(await bridge.current.run(v, TRIES));
+        done.push(await bridge.current.run(v, TRIES, stop.signal));
         setResults([...done]);
       }
       setStatus(`Done: ${TRIES.toLocaleString('en')} tries of each.`);
@@ -83,7 +87,7 @@ export function StoreBufferTest() {
         <button
           type="button"
           onClick={() => {
-            bridge.current?.cancel();
+            abort.current?.abort();
           }}
         >
           Stop the test
