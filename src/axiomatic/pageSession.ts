@@ -8,9 +8,10 @@
 
 import { AxiomaticRefusal, type AxiomaticResult, candidatesOf, checkLkmm } from './check.ts';
 import { executionGraph, type ExecutionGraph, whyNot } from './explain.ts';
+import { herdOf } from './herd.ts';
 import { MemorySystem, type MemorySystemView, type ReadChoice } from './memorySystem.ts';
 import type { CompiledProgram } from '../lang/compiled.ts';
-import { herdAnswer, herdLine, type HerdAnswer } from '../lang/herdAnswer.ts';
+import { herdLine, type HerdAnswer } from '../lang/herdAnswer.ts';
 import { findScenario, openProgram } from '../scenarios/index.ts';
 import { finalViolations, observablesLine, observe, type Violation } from '../scenarios/outcome.ts';
 import { ParamError, resolveParams } from '../scenarios/params.ts';
@@ -151,12 +152,7 @@ export function createAxiomaticApi() {
       const { sc, params, p } = opened;
       const kept: Session = { program: p, result, memory: null, whyNot: null };
       session = kept;
-      const herd = herdAnswer(
-        p,
-        result.states.map((s) => ({ state: s.state, count: s.executions })),
-        'executions',
-        { model: 'lkmm', flags: result.flags, loop: result.loopCut, seconds: result.ms / 1000 },
-      );
+      const herd = herdOf(p, result, { seconds: result.ms / 1000 });
       const cond = p.clauses.condition;
       const states = result.states.map((s) => ({
         line: stateLine(sc, params, p, s.state),

@@ -9,8 +9,6 @@ import { initialState } from '../machine/interpreter.ts';
 import type { Machine } from '../machine/machine.ts';
 import type { ExploreResult } from './explore.ts';
 
-export type { HerdAnswer as HerdVerdict } from '../lang/herdAnswer.ts';
-
 /** The end state an explorer witness leads to. */
 function endState(m: Machine, events: readonly number[]): Int32Array {
   const s = initialState(m);

@@ -9,6 +9,7 @@ import {
   checkLkmm,
   checkUnder,
 } from '../../axiomatic/check.ts';
+import { herdOf } from '../../axiomatic/herd.ts';
 import { Tag } from '../../machine/tags.ts';
 import { compileProgram } from '../../lang/compile.ts';
 import type { CompiledProgram } from '../../lang/compiled.ts';
@@ -61,12 +62,7 @@ export function checkProgram(path: string, options: CheckOptions = {}): CheckAns
         );
       throw e;
     }
-    answer = herdAnswer(
-      program,
-      r.states.map((s) => ({ state: s.state, count: s.executions })),
-      'executions',
-      { model: 'lkmm', flags: r.flags, loop: r.loopCut, seconds: r.ms / 1000, ...withHash(source) },
-    );
+    answer = herdOf(program, r, { seconds: r.ms / 1000, ...withHash(source) });
     return { answer: answer as HerdAnswer, complete: true, stopped: null };
   }
   const { machine } = sc.build(params);
