@@ -3,7 +3,7 @@
 
 import { explore } from '../explore/explore.ts';
 import type { ExploreProgress, ExploreResult } from '../explore/result.ts';
-import { herdVerdict } from '../explore/herd.ts';
+import { statesAnswer } from '../explore/herd.ts';
 import { exploreWithPool } from '../explore/shards/coordinator.ts';
 import {
   boundsOfJson,
@@ -55,7 +55,7 @@ export const exploreApi = {
       () => shardPool(shards as ShardPorts),
     );
     const program = sc.program?.(params);
-    const herd = program ? herdVerdict(program, sc.build(params).machine, r) : null;
+    const herd = program ? statesAnswer(program, sc.build(params).machine, r) : null;
     let onlyUnderTso: boolean[] | null = null;
     if (memoryOf(params) === 'tso' && r.complete) {
       const sc1 = explore(sc, { ...params, memory: 'sc' }, bounds, {
