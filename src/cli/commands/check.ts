@@ -6,7 +6,7 @@
 import { type Checked, checkProgram, type Unanswered } from '../../explore/check.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
 import { defaultMemory } from '../../lang/litmusText.ts';
-import { intOption, paramsArg, parseCommand, programArg } from '../args.ts';
+import { intOption, openProgramArg, paramsArg, parseCommand, readProgram } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 
@@ -36,8 +36,9 @@ function unanswered(path: string, u: Unanswered): string {
  * sc for the lab's own programs); throws UsageError with the reason when it cannot.
  */
 export function checkFile(path: string, options: CheckOptions = {}): CheckAnswer {
-  const { scenario: sc, source } = programArg(path);
+  const source = readProgram(path);
   const memory = options.memory ?? defaultMemory(source);
+  const { scenario: sc } = openProgramArg(path, source, memory);
   const params = paramsArg(sc, options.set, undefined, memory);
   const r = checkProgram(sc, params, {
     ...(options.maxMemoryMB === undefined ? {} : { maxMemoryMB: options.maxMemoryMB }),
