@@ -12,10 +12,11 @@ const RACES = ['test/live/**/*.test.ts', 'src/cli/cli.live.test.ts'];
 
 // Unit test files share each worker's modules (isolate: false): most import the catalogue and
 // the language, and importing them again for every file cost about half of the unit tests' CPU
-// time. These files need modules of their own: one replaces a module with vi.mock, one starts
+// time. These files need modules of their own: two replace a module with vi.mock, one starts
 // before the catalogue has loaded, and one compiles a sum as deep as a fresh worker's stack
 // allows (code the JIT has already run through other files' tests takes bigger frames).
 const OWN_MODULES = [
+  'src/cli/checkCompiles.test.ts',
   'src/store/challengeWork.test.ts',
   'src/store/stepStore.load.test.ts',
   'src/lang/length.test.ts',

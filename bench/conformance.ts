@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkProgram } from '../src/cli/commands/check.ts';
+import { checkFile } from '../src/cli/commands/check.ts';
 import type { HerdAnswer } from '../src/lang/herdAnswer.ts';
 
 const { values, positionals } = parseArgs({
@@ -81,7 +81,7 @@ for (const f of files) {
   const expectedPath = own !== null && existsSync(own) ? own : `${path}.expected`;
   let answer: HerdAnswer;
   try {
-    answer = checkProgram(path, memory === undefined ? {} : { memory }).answer;
+    answer = checkFile(path, memory === undefined ? {} : { memory }).answer;
   } catch (e) {
     tally.refused++;
     const why = e instanceof Error ? e.message.split('\n')[0] : String(e);

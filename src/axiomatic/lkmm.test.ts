@@ -5,25 +5,20 @@
 
 import { describe, expect, it } from 'vitest';
 import { explore } from '../explore/explore.ts';
-import { exploredEnds } from '../explore/herd.ts';
+import { statesAnswer } from '../explore/herd.ts';
 import { compileProgram } from '../lang/compile.ts';
-import { herdAnswer, type HerdAnswer } from '../lang/herdAnswer.ts';
+import type { HerdAnswer } from '../lang/herdAnswer.ts';
 import { programScenario } from '../scenarios/program.ts';
 import { AxiomaticRefusal, candidatesOf, checkLkmm } from './check.ts';
 import { whyNot } from './explain.ts';
+import { herdOf } from './herd.ts';
 
 /** herd7's answer for a program under a model: lkmm by the axiomatic engine, sc/tso explored. */
 function answer(source: string, memory: 'sc' | 'tso' | 'lkmm' = 'lkmm'): HerdAnswer {
   if (memory === 'lkmm') {
     const c = compileProgram(source, { memory: 'lkmm' });
     if (!c.ok) throw new Error(c.errors[0]?.message);
-    const r = checkLkmm(c.program);
-    const a = herdAnswer(
-      c.program,
-      r.states.map((s) => ({ state: s.state, count: s.executions })),
-      'executions',
-      { model: 'lkmm', flags: r.flags, loop: r.loopCut },
-    );
+    const a = herdOf(c.program, checkLkmm(c.program));
     if (!a) throw new Error('no condition');
     return a;
   }
@@ -33,9 +28,7 @@ function answer(source: string, memory: 'sc' | 'tso' | 'lkmm' = 'lkmm'): HerdAns
   const program = s.scenario.program?.(params);
   if (!program) throw new Error('not a program');
   const r = explore(s.scenario, params, { ...s.scenario.bounds, switches: Infinity });
-  const a = herdAnswer(program, exploredEnds(s.scenario.build(params).machine, r), 'states', {
-    model: memory,
-  });
+  const a = statesAnswer(program, s.scenario.build(params).machine, r);
   if (!a) throw new Error('no condition');
   return a;
 }

@@ -9,7 +9,7 @@ import { compileProgram } from '../lang/compile.ts';
 import { herdLine } from '../lang/herdAnswer.ts';
 import { programScenario } from '../scenarios/program.ts';
 import { candidatesOf } from './check.ts';
-import { consistentUnder } from './models.ts';
+import { consistentUnder, countableUnder } from './models.ts';
 
 /** Small programs of every shape the engines take: the classic tests, RMWs, locks, fences. */
 const PROGRAMS: Record<string, string> = {
@@ -129,5 +129,30 @@ describe('the explorer and the axiomatic models reach the same end states', () =
   it('tso allows store buffering and sc does not: the oracle is not trivially equal', () => {
     expect(axiomatic(PROGRAMS.sb as string, 'tso')).toContain('0:r0=0; 1:r0=0;');
     expect(axiomatic(PROGRAMS.sb as string, 'sc')).not.toContain('0:r0=0; 1:r0=0;');
+  });
+});
+
+describe('which programs the axiomatic sc and tso count', () => {
+  const compiled = (source: string) => {
+    const c = compileProgram(source, { memory: 'lkmm' });
+    if (!c.ok) throw new Error(c.errors[0]?.message);
+    return c.program;
+  };
+  it('every program without RCU, under every model', () => {
+    for (const model of ['sc', 'tso', 'lkmm'] as const)
+      expect(countableUnder(model, compiled(PROGRAMS.sb as string))).toBe(true);
+  });
+  it('a program with RCU only under lkmm: under sc and tso the machine runs its grace periods', () => {
+    const rcu = `C rcu
+{}
+P0(int *x) { WRITE_ONCE(*x, 1); synchronize_rcu(); }
+P1(int *x) { int r0; rcu_read_lock(); r0 = READ_ONCE(*x); rcu_read_unlock(); }
+exists (1:r0=1)
+`;
+    expect(['sc', 'tso', 'lkmm'].map((m) => countableUnder(m as 'sc', compiled(rcu)))).toEqual([
+      false,
+      false,
+      true,
+    ]);
   });
 });

@@ -10,12 +10,17 @@
 //   orders everything around it. A CPU reads its own buffered store early (rfi is not global).
 // Spinlocks are the kernel model's lock events (lock.cat), so the lock rules are shared.
 
+import type { CompiledProgram } from '../lang/compiled.ts';
 import type { Execution } from './execution.ts';
 import { Tag } from './events.ts';
 import { lkmm } from './lkmm.ts';
 import { EventSet, Relation } from './relation.ts';
 
 export type AxiomaticModel = 'sc' | 'tso' | 'lkmm';
+
+/** The events of RCU and SRCU: read-side sections and grace periods. */
+const RCU =
+  Tag.RcuLock | Tag.RcuUnlock | Tag.SyncRcu | Tag.SrcuLock | Tag.SrcuUnlock | Tag.SyncSrcu;
 
 /** Whether a candidate execution is consistent under `model`. */
 export function consistentUnder(model: AxiomaticModel, x: Execution): boolean {
@@ -52,4 +57,15 @@ export function consistentUnder(model: AxiomaticModel, x: Execution): boolean {
     .restrict(locked, M)
     .union(r.po.restrict(M, locked), r.po.restrict(null, mfence).seq(r.po).restrict(M, M));
   return ppo.union(fences, r.rf.inter(r.ext), r.co, r.fr).acyclic();
+}
+
+/**
+ * Whether the engine's executions under `model` are the program's: under sc and tso, RCU's grace
+ * periods are the machine's own (code it runs, src/lang/primitives.ts), which these models do not
+ * judge, so a program compiled for the engine (memory lkmm) with an RCU or SRCU event is not
+ * counted there. Under lkmm they are the model's own events.
+ */
+export function countableUnder(model: AxiomaticModel, p: CompiledProgram): boolean {
+  if (model === 'lkmm') return true;
+  return !p.machine.programs.some((t) => t.instrs.some((i) => (i.tag & RCU) !== 0));
 }

@@ -3,10 +3,11 @@
 // executions reach it) and, when the program has a condition, herd7's answer. The explorer's
 // outcomes carry a witness schedule; these carry an execution to look at instead.
 
-import { herdAnswer, herdLine, type HerdAnswer } from '../lang/herdAnswer.ts';
+import { herdLine, type HerdAnswer } from '../lang/herdAnswer.ts';
 import { finalViolations, jsonObservables, observe, type Violation } from '../scenarios/outcome.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 import { AxiomaticRefusal, checkLkmm } from './check.ts';
+import { herdOf } from './herd.ts';
 
 export interface AxiomaticOutcome {
   /** Observables as JSON (64-bit values beyond 2^53 as decimal strings). */
@@ -52,12 +53,7 @@ export function axiomaticAnswer(sc: Scenario, params: Params): AxiomaticAnswer {
     if (seen) seen.n += s.executions;
     else byKey.set(key, { o, n: s.executions });
   }
-  const herd = herdAnswer(
-    p,
-    r.states.map((s) => ({ state: s.state, count: s.executions })),
-    'executions',
-    { model: 'lkmm', flags: r.flags, loop: r.loopCut },
-  );
+  const herd = herdOf(p, r);
   return {
     model: 'lkmm',
     outcomes: [...byKey.values()].map(({ o, n }) => ({ ...o, executions: n })),

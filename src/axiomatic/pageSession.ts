@@ -8,18 +8,16 @@
 
 import { AxiomaticRefusal, type AxiomaticResult, candidatesOf, checkLkmm } from './check.ts';
 import { executionGraph, type ExecutionGraph, whyNot } from './explain.ts';
+import { herdOf } from './herd.ts';
 import { MemorySystem, type MemorySystemView, type ReadChoice } from './memorySystem.ts';
 import type { CompiledProgram } from '../lang/compiled.ts';
-import { herdAnswer, herdLine, type HerdAnswer } from '../lang/herdAnswer.ts';
-import { findScenario, openProgram } from '../scenarios/index.ts';
+import { herdLine, type HerdAnswer } from '../lang/herdAnswer.ts';
+import { openRequest, type ScenarioRequest } from '../scenarios/index.ts';
 import { finalViolations, observablesLine, observe, type Violation } from '../scenarios/outcome.ts';
 import { ParamError, resolveParams } from '../scenarios/params.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 
-export interface AxiomaticRequest {
-  readonly scenario: string;
-  /** A typed program's text, for scenario `program`: the worker opens it first. */
-  readonly program?: string;
+export interface AxiomaticRequest extends ScenarioRequest {
   /** Parameter overrides as text, as links carry them (memory=lkmm among them). */
   readonly params: Readonly<Record<string, string>>;
 }
@@ -87,10 +85,7 @@ interface Session {
 }
 
 function programOf(req: AxiomaticRequest): { sc: Scenario; params: Params; p: CompiledProgram } {
-  if (req.program !== undefined && !openProgram(req.program).ok)
-    throw new ParamError('the program does not compile');
-  const sc = findScenario(req.scenario);
-  if (!sc) throw new ParamError(`unknown scenario '${req.scenario}'`);
+  const sc = openRequest(req, 'lkmm');
   const params = resolveParams(sc, { ...req.params, memory: 'lkmm' });
   const p = sc.program?.(params);
   if (!p) throw new ParamError(`${sc.id} is not a program the memory model can read`);
@@ -151,12 +146,7 @@ export function createAxiomaticApi() {
       const { sc, params, p } = opened;
       const kept: Session = { program: p, result, memory: null, whyNot: null };
       session = kept;
-      const herd = herdAnswer(
-        p,
-        result.states.map((s) => ({ state: s.state, count: s.executions })),
-        'executions',
-        { model: 'lkmm', flags: result.flags, loop: result.loopCut, seconds: result.ms / 1000 },
-      );
+      const herd = herdOf(p, result, { seconds: result.ms / 1000 });
       const cond = p.clauses.condition;
       const states = result.states.map((s) => ({
         line: stateLine(sc, params, p, s.state),

@@ -6,6 +6,7 @@ import type { CompiledProgram } from '../lang/compiled.ts';
 import { formatError, LineMap, printable } from '../lang/source.ts';
 import { findScenario, catalogue, openProgram } from '../scenarios/index.ts';
 import { ParamError, resolveParams, splitAssignment } from '../scenarios/params.ts';
+import { MEMORY_PARAM } from '../scenarios/textScenario.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 import { UsageError } from './errors.ts';
 import { didYouMean } from './suggest.ts';
@@ -79,28 +80,45 @@ export function isProgramPath(arg: string): boolean {
   return /[/\\]|\.(c|litmus|lab)$/.test(arg) || (existsSync(arg) && !findScenario(arg));
 }
 
+/** A program file's text; a usage error when it cannot be read. */
+export function readProgram(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${path}: ${messageOf(e)}`);
+  }
+}
+
 /**
- * A typed program from a file, as a scenario; its compile errors as one usage error, each as a
- * compiler prints it (`file:line:col: message`, the line, a caret).
+ * A typed program's text (read from `path`), opened as a scenario, compiled first under
+ * `memory` when it names a model (the one it runs under: a file is compiled once per model);
+ * its compile errors as one usage error, each as a compiler prints it (`file:line:col:
+ * message`, the line, a caret).
  */
+export function openProgramArg(
+  path: string,
+  source: string,
+  memory?: string,
+): { scenario: Scenario; compiled: CompiledProgram } {
+  // A model --memory does not name is refused by paramsArg, with the models it takes.
+  const model = MEMORY_PARAM.choices.includes(memory ?? '') ? (memory as 'sc') : undefined;
+  // Opened, so the live CPUs on worker threads are handed the same program.
+  const r = openProgram(source, model);
+  if (!r.ok) {
+    const map = new LineMap(source);
+    throw new UsageError(r.errors.map((e) => formatError(map, e, path)).join('\n'));
+  }
+  return { scenario: r.scenario, compiled: r.compiled };
+}
+
+/** A typed program from a file, as a scenario (see openProgramArg). */
 export function programArg(path: string): {
   scenario: Scenario;
   source: string;
   compiled: CompiledProgram;
 } {
-  let source: string;
-  try {
-    source = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${messageOf(e)}`);
-  }
-  // Opened, so the live CPUs on worker threads are handed the same program.
-  const r = openProgram(source);
-  if (!r.ok) {
-    const map = new LineMap(source);
-    throw new UsageError(r.errors.map((e) => formatError(map, e, path)).join('\n'));
-  }
-  return { scenario: r.scenario, source, compiled: r.compiled };
+  const source = readProgram(path);
+  return { ...openProgramArg(path, source), source };
 }
 
 /** The scenario named by an id or a program file, or a UsageError listing the ids. */

@@ -7,7 +7,7 @@ import { formatSchedule } from '../machine/schedule.ts';
 import { jsonObservables, type JsonValue } from '../scenarios/outcome.ts';
 import type { Budget } from '../machine/budget.ts';
 import type { ScenarioRequest } from '../scenarios/index.ts';
-import type { HerdVerdict } from './herd.ts';
+import type { HerdAnswer } from '../lang/herdAnswer.ts';
 import type { ExploreResult } from './result.ts';
 import type { Bounds } from './setup.ts';
 
@@ -40,7 +40,7 @@ export interface ExploreRequest extends ScenarioRequest {
  * only the store buffers reach.
  */
 export type ExploreSummary = ExploreJson & {
-  readonly herd: HerdVerdict | null;
+  readonly herd: HerdAnswer | null;
   /**
    * Under memory tso: for each outcome, whether no sequentially consistent run reaches it (an
    * exploration of the same program and bounds under sc). Null under sc, or when either run

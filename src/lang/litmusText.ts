@@ -17,3 +17,8 @@ export function isLitmusText(source: string): boolean {
   }
   return false;
 }
+
+/** The memory model a program answers under unless the user names one: lkmm for a herd7 file. */
+export function defaultMemory(source: string): 'lkmm' | 'sc' {
+  return isLitmusText(source) ? 'lkmm' : 'sc';
+}

@@ -3,6 +3,8 @@
 
 import { allScenarios } from './allScenarios.ts';
 import { loadedScenario, openProgram, openProgramText, registerScenarios } from './load.ts';
+import type { MemoryModel } from '../machine/machine.ts';
+import { ParamError } from './params.ts';
 import { PROGRAM_ID } from './program.ts';
 import type { Scenario } from './types.ts';
 
@@ -51,9 +53,15 @@ export function scenarioRequest(id: string): ScenarioRequest {
   return text === null ? { scenario: id } : { scenario: id, program: text };
 }
 
-/** The scenario a request names, as a worker opens it: a typed program is compiled first. */
-export function openRequest(req: ScenarioRequest): Scenario {
-  if (req.program !== undefined && !openProgram(req.program).ok)
-    throw new Error('the program does not compile');
-  return scenarioNamed(req.scenario);
+/**
+ * The scenario a request names, as a worker opens it: a typed program is compiled first, for
+ * `memory` when the worker knows the model it runs under. Throws ParamError, with the reason,
+ * for a program that does not compile or a scenario there is none of.
+ */
+export function openRequest(req: ScenarioRequest, memory?: MemoryModel | 'lkmm'): Scenario {
+  if (req.program !== undefined && !openProgram(req.program, memory).ok)
+    throw new ParamError('the program does not compile');
+  const sc = findScenario(req.scenario);
+  if (!sc) throw new ParamError(`unknown scenario '${req.scenario}'`);
+  return sc;
 }

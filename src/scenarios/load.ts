@@ -8,6 +8,7 @@
 import globalPlain from './catalogue/global-plain.ts';
 import { ENTRIES } from './entries.ts';
 import { PROGRAM_ID, programScenario, type ProgramResult } from './program.ts';
+import type { MemoryModel } from '../machine/machine.ts';
 import type { Scenario } from './types.ts';
 
 /** Each entry's module, by id (entries.ts). */
@@ -34,11 +35,12 @@ let open: (ProgramResult & { readonly ok: true; readonly text: string }) | null 
 /**
  * Compiles a typed program and, when it compiles, makes it the one `findScenario('program')`
  * returns: every mode then takes it as it takes a catalogue entry. A worker opens the text it
- * is handed before it looks its scenario up.
+ * is handed before it looks its scenario up. `memory`: the model it will first run under, which
+ * it is compiled for (programScenario).
  */
-export function openProgram(text: string): ProgramResult {
+export function openProgram(text: string, memory?: MemoryModel | 'lkmm'): ProgramResult {
   if (open?.text === text) return open;
-  const r = programScenario(text);
+  const r = programScenario(text, PROGRAM_ID, memory);
   if (r.ok) open = { ...r, text };
   return r;
 }

@@ -5,6 +5,7 @@
 import { compileProgram } from '../lang/compile.ts';
 import type { CompiledProgram } from '../lang/compiled.ts';
 import type { LangError } from '../lang/source.ts';
+import type { MemoryModel } from '../machine/machine.ts';
 import { textScenario } from './textScenario.ts';
 import type { ExploreBounds, IntParam, Params, Scenario } from './types.ts';
 
@@ -68,9 +69,17 @@ function firstComment(source: string): string | null {
   return text === '' ? null : (text.split('\n\n')[0]?.replace(/\s+/g, ' ') ?? null);
 }
 
-/** The scenario of a program's text; its compile errors when it does not compile. */
-export function programScenario(source: string, id = PROGRAM_ID): ProgramResult {
-  const first = compileProgram(source);
+/**
+ * The scenario of a program's text; its compile errors when it does not compile. `memory`: the
+ * model it will run under first (`lab check` knows), so that its first compile, which reads its
+ * parameters, is the program that runs.
+ */
+export function programScenario(
+  source: string,
+  id = PROGRAM_ID,
+  memory: MemoryModel | 'lkmm' = 'sc',
+): ProgramResult {
+  const first = compileProgram(source, { memory });
   if (!first.ok) return first;
   const c = first.program;
   // A parameter is a number of the page's, links' and --set's: a #define beyond ±2^53 (LONG_MAX)
@@ -89,7 +98,8 @@ export function programScenario(source: string, id = PROGRAM_ID): ProgramResult 
       },
     ];
   });
-  const sample: Params = Object.fromEntries(params.map((q) => [q.name, q.default]));
+  // The parameters' defaults, under the model compiled for: what the invariants are listed from.
+  const sample: Params = { ...Object.fromEntries(params.map((q) => [q.name, q.default])), memory };
   const scenario = textScenario({
     id,
     title: c.name === 'program' ? UNNAMED : c.name,
@@ -102,6 +112,7 @@ export function programScenario(source: string, id = PROGRAM_ID): ProgramResult 
     verbatim: true,
     defines: (p) => definesOf(params, p),
     sample,
+    compiled: { memory, program: c },
     handlers: c.threads
       .filter((t) => t.role !== 'P')
       .map((t) => `${t.role} on CPU${t.cpu}: ${t.name}()`),

@@ -63,6 +63,11 @@ export type TextScenarioDraft = Omit<ScenarioDraft, 'build' | 'observables' | 'i
    * not written into it. A catalogue entry's text says its bounds, so a copy explores alike.
    */
   readonly verbatim?: boolean;
+  /**
+   * The program already compiled from the sample's text under `memory` (a typed program's first
+   * compile, which reads its parameters): kept, so a file is compiled once per model.
+   */
+  readonly compiled?: { readonly memory: MemoryModel | 'lkmm'; readonly program: CompiledProgram };
 };
 
 /** Compiled programs of a scenario, by parameter object and layout. */
@@ -70,7 +75,20 @@ class Compilations {
   private readonly byParams = new WeakMap<Params, Map<string, CompiledProgram>>();
   private readonly byText = new Map<string, CompiledProgram>();
 
-  constructor(private readonly d: TextScenarioDraft) {}
+  constructor(
+    private readonly d: TextScenarioDraft,
+    sample: Params,
+  ) {
+    // Compiled without options but the model, as get() compiles the sample under that model:
+    // the sample's #define values are the text's own.
+    if (d.compiled) this.byText.set(this.textKey(d.compiled.memory, sample), d.compiled.program);
+  }
+
+  /** Programs compile alike for the same options, #define values and text. */
+  private textKey(key: string, p: Params): string {
+    const defines = this.d.defines?.(p) ?? new Map<string, bigint>();
+    return `${key}|${JSON.stringify([...defines].map(([k, v]) => [k, String(v)]))}|${this.d.text(p)}`;
+  }
 
   get(p: Params, opts: BuildOptions = {}): CompiledProgram {
     // Live CPUs are real ones: their memory model is the hardware's, so a live build is sc.
@@ -82,7 +100,7 @@ class Compilations {
     if (known) return known;
     const source = this.d.text(p);
     const defines = this.d.defines?.(p) ?? new Map<string, bigint>();
-    const textKey = `${key}|${JSON.stringify([...defines].map(([k, v]) => [k, String(v)]))}|${source}`;
+    const textKey = this.textKey(key, p);
     let c = this.byText.get(textKey);
     if (!c) {
       const layout = {
@@ -114,7 +132,8 @@ export function textScenario(d: TextScenarioDraft): Scenario {
   const bounds = { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, ...d.bounds };
   const full =
     d.bounds && d.verbatim !== true ? (p: Params) => withBounds(d.text(p), bounds) : d.text;
-  const compiled = new Compilations({ ...d, text: full });
+  const sample = d.sample ?? Object.fromEntries(d.params.map((q) => [q.name, q.default]));
+  const compiled = new Compilations({ ...d, text: full }, sample);
   const observables = (p: Params): ObservableSpec[] =>
     compiled.get(p).clauses.observables.map((o) => ({
       name: o.name,
@@ -133,25 +152,23 @@ export function textScenario(d: TextScenarioDraft): Scenario {
   // compiling every entry's program.
   let listed: InvariantSpec[] | null = null;
   const invariants = (): InvariantSpec[] =>
-    (listed ??= compiled
-      .get(d.sample ?? Object.fromEntries(d.params.map((q) => [q.name, q.default])))
-      .clauses.invariants.map((inv) =>
-        inv.when === 'final'
-          ? {
-              id: inv.id,
-              when: 'final',
-              description: inv.description,
-              final: (_o, p, m, s) => check(p, inv.id)?.check(m, s) ?? null,
-            }
-          : {
-              id: inv.id,
-              when: 'always',
-              description: inv.description,
-              always: (m, s, p) => check(p, inv.id)?.check(m, s) ?? null,
-              ...(inv.reads ? { reads: inv.reads } : {}),
-            },
-      ));
-  const { text, defines, notes, sample: first, verbatim, underTso, ...meta } = d;
+    (listed ??= compiled.get(sample).clauses.invariants.map((inv) =>
+      inv.when === 'final'
+        ? {
+            id: inv.id,
+            when: 'final',
+            description: inv.description,
+            final: (_o, p, m, s) => check(p, inv.id)?.check(m, s) ?? null,
+          }
+        : {
+            id: inv.id,
+            when: 'always',
+            description: inv.description,
+            always: (m, s, p) => check(p, inv.id)?.check(m, s) ?? null,
+            ...(inv.reads ? { reads: inv.reads } : {}),
+          },
+    ));
+  const { text, defines, notes, sample: first, verbatim, underTso, compiled: kept, ...meta } = d;
   const sc = defineScenario({
     ...meta,
     params: meta.params.some((q) => q.name === MEMORY_PARAM.name)

@@ -3,7 +3,7 @@
 
 import { explore } from '../explore/explore.ts';
 import type { ExploreProgress, ExploreResult } from '../explore/result.ts';
-import { herdVerdict } from '../explore/herd.ts';
+import { herdOfExploration } from '../explore/herd.ts';
 import { exploreWithPool } from '../explore/shards/coordinator.ts';
 import {
   boundsOfJson,
@@ -54,8 +54,8 @@ export const exploreApi = {
       shards?.ports.length ?? 1,
       () => shardPool(shards as ShardPorts),
     );
-    const program = sc.program?.(params);
-    const herd = program ? herdVerdict(program, sc.build(params).machine, r) : null;
+    // As `lab check` answers it: executions where the axiomatic engine can count them.
+    const herd = herdOfExploration(sc, params, r);
     let onlyUnderTso: boolean[] | null = null;
     if (memoryOf(params) === 'tso' && r.complete) {
       const sc1 = explore(sc, { ...params, memory: 'sc' }, bounds, {

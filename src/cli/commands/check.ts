@@ -1,125 +1,50 @@
-// `lab check <file>`: a program with a final condition, answered as herd7 answers (the states,
-// Ok or No, the witnesses, `Observation <name> Never|Sometimes|Always`) under a memory model it
-// names. A herd7 litmus file (`C name` first) answers under the kernel's own model, lkmm, unless
-// --memory says sc or tso, which the explorer answers.
+// `lab check <file>`: a program with a final condition, answered as herd7 answers it under a
+// memory model it names (src/explore/check.ts holds which engine answers and how it counts). A
+// herd7 litmus file (`C name` first) answers under the kernel's own model, lkmm, unless --memory
+// says sc or tso. This file reads the arguments, words what has no answer, and prints.
 
-import {
-  AxiomaticRefusal,
-  type AxiomaticResult,
-  checkLkmm,
-  checkUnder,
-} from '../../axiomatic/check.ts';
-import { Tag } from '../../machine/tags.ts';
-import { compileProgram } from '../../lang/compile.ts';
-import type { CompiledProgram } from '../../lang/compiled.ts';
-import { explore } from '../../explore/explore.ts';
+import { type Checked, checkProgram, type Unanswered } from '../../explore/check.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
-import { exploredEnds } from '../../explore/herd.ts';
-import { type EndState, herdAnswer, type HerdAnswer, herdLine } from '../../lang/herdAnswer.ts';
-import { herdHash } from '../../lang/herdHash.ts';
-import { isLitmusText } from '../../lang/litmusText.ts';
-import { isAxiomatic } from '../../scenarios/textScenario.ts';
-import { intOption, paramsArg, parseCommand, programArg } from '../args.ts';
+import { defaultMemory } from '../../lang/litmusText.ts';
+import { intOption, openProgramArg, paramsArg, parseCommand, readProgram } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 
-function withHash(source: string): { hash?: string } {
-  const hash = isLitmusText(source) ? herdHash(source) : null;
-  return hash === null ? {} : { hash };
+/** What `lab check` answers for a program: herd7's answer, and whether the search was whole. */
+export type CheckAnswer = Omit<Checked, 'ok'>;
+
+export interface CheckOptions {
+  readonly memory?: string;
+  readonly set?: readonly string[];
+  readonly maxMemoryMB?: number;
 }
 
-/** What `lab check` answers for a program: herd7's verdict, and whether the search was whole. */
-export interface CheckAnswer {
-  readonly answer: HerdAnswer;
-  readonly complete: boolean;
-  readonly stopped: string | null;
+/** Why a file has no answer, in the command line's words. */
+function unanswered(path: string, u: Unanswered): string {
+  switch (u.why) {
+    case 'not-a-program':
+      return `${path} is not a program`;
+    case 'no-condition':
+      return `${path} has no final condition: add one, as \`exists (0:r0=0 /\\ 1:r0=0)\` (or use lab explore)`;
+    case 'refused':
+      return `${path}: the kernel's memory model (lkmm) cannot answer this program: ${u.reason}. Try --memory sc or --memory tso.`;
+  }
 }
 
 /**
  * Answers a program file's condition under `memory` (by default lkmm for a herd7 litmus file,
  * sc for the lab's own programs); throws UsageError with the reason when it cannot.
  */
-export function checkProgram(path: string, options: CheckOptions = {}): CheckAnswer {
-  const { scenario: sc, source } = programArg(path);
-  const memory = options.memory ?? (isLitmusText(source) ? 'lkmm' : 'sc');
+export function checkFile(path: string, options: CheckOptions = {}): CheckAnswer {
+  const source = readProgram(path);
+  const memory = options.memory ?? defaultMemory(source);
+  const { scenario: sc } = openProgramArg(path, source, memory);
   const params = paramsArg(sc, options.set, undefined, memory);
-  const program = sc.program?.(params);
-  if (!program) throw new UsageError(`${path} is not a program`);
-  if (!program.clauses.condition)
-    throw new UsageError(
-      `${path} has no final condition: add one, as \`exists (0:r0=0 /\\ 1:r0=0)\` (or use lab explore)`,
-    );
-  let answer: HerdAnswer | null;
-  if (isAxiomatic(params)) {
-    let r: AxiomaticResult;
-    try {
-      r = checkLkmm(program);
-    } catch (e) {
-      if (e instanceof AxiomaticRefusal)
-        throw new UsageError(
-          `${path}: the kernel's memory model (lkmm) cannot answer this program: ${e.message}. Try --memory sc or --memory tso.`,
-        );
-      throw e;
-    }
-    answer = herdAnswer(
-      program,
-      r.states.map((s) => ({ state: s.state, count: s.executions })),
-      'executions',
-      { model: 'lkmm', flags: r.flags, loop: r.loopCut, seconds: r.ms / 1000, ...withHash(source) },
-    );
-    return { answer: answer as HerdAnswer, complete: true, stopped: null };
-  }
-  const { machine } = sc.build(params);
-  const r = explore(
-    sc,
-    params,
-    { ...sc.bounds, switches: Infinity },
-    { maxMemoryMB: options.maxMemoryMB ?? DEFAULT_MAX_MEMORY_MB },
-  );
-  const model = machine.tso ? 'tso' : 'sc';
-  const ends = exploredEnds(machine, r);
-  const shown = { model, seconds: r.stats.ms / 1000, ...withHash(source) } as const;
-  answer = herdAnswer(program, ends, 'states', shown);
-  // herd7 counts executions: where the axiomatic engine can judge this program under the same
-  // model and reaches the same end states, its executions are the counts.
-  const counted = r.complete && answer ? executionsUnder(model, source, answer.states) : null;
-  if (counted) answer = herdAnswer(counted.program, counted.ends, 'executions', shown);
-  return { answer: answer as HerdAnswer, complete: r.complete, stopped: r.stopped };
-}
-
-/**
- * The consistent executions of a program under sc or tso, judged axiomatically, when they reach
- * exactly `states` (the explorer's); null where the engine cannot take the program (RCU's grace
- * periods are the machine's own under sc and tso, interrupts, several threads on a CPU…).
- */
-function executionsUnder(
-  model: 'sc' | 'tso',
-  source: string,
-  states: readonly string[],
-): { program: CompiledProgram; ends: EndState[] } | null {
-  const c = compileProgram(source, { memory: 'lkmm' });
-  if (!c.ok) return null;
-  const rcu =
-    Tag.RcuLock | Tag.RcuUnlock | Tag.SyncRcu | Tag.SrcuLock | Tag.SrcuUnlock | Tag.SyncSrcu;
-  if (c.program.machine.programs.some((p) => p.instrs.some((i) => (i.tag & rcu) !== 0)))
-    return null;
-  let r: AxiomaticResult;
-  try {
-    r = checkUnder(model, c.program);
-  } catch (e) {
-    if (e instanceof AxiomaticRefusal) return null;
-    throw e;
-  }
-  const ends = r.states.map((s) => ({ state: s.state, count: s.executions }));
-  const lines = new Set(ends.map((e) => herdLine(c.program, e.state).line));
-  if (lines.size !== states.length || !states.every((s) => lines.has(s))) return null;
-  return { program: c.program, ends };
-}
-
-export interface CheckOptions {
-  readonly memory?: string;
-  readonly set?: readonly string[];
-  readonly maxMemoryMB?: number;
+  const r = checkProgram(sc, params, {
+    ...(options.maxMemoryMB === undefined ? {} : { maxMemoryMB: options.maxMemoryMB }),
+  });
+  if (!r.ok) throw new UsageError(unanswered(path, r));
+  return { answer: r.answer, complete: r.complete, stopped: r.stopped };
 }
 
 export function checkCommand(argv: readonly string[]): string {
@@ -135,7 +60,7 @@ export function checkCommand(argv: readonly string[]): string {
   );
   const path = positionals[0];
   if (path === undefined) throw new UsageError('missing program file: lab check test.litmus');
-  const { answer, complete, stopped } = checkProgram(path, {
+  const { answer, complete, stopped } = checkFile(path, {
     ...(values.memory === undefined ? {} : { memory: values.memory }),
     ...(values.set === undefined ? {} : { set: values.set }),
     maxMemoryMB: intOption('max-memory', values['max-memory'], DEFAULT_MAX_MEMORY_MB, 65_536),

@@ -7,7 +7,7 @@ import { MAX_LINK_CHARS } from '../../store/linkLimits.ts';
 import { Notice } from '../Notice.tsx';
 import { PickAndApply } from '../PickAndApply.tsx';
 import { MemoryModelField } from '../MemoryModelField.tsx';
-import { isLitmusText } from '../../lang/litmusText.ts';
+import { defaultMemory } from '../../lang/litmusText.ts';
 import { stepStore } from '../step/useStep.ts';
 import type { CodeEditorHandle } from './CodeEditor.tsx';
 import { editStore, useEdit } from './useEdit.ts';
@@ -75,7 +75,7 @@ export function EditScreen({ hash }: { hash: string }) {
   // The memory model Step and Explore open it under: as `lab check`, a herd7 litmus file answers
   // under the kernel's own model (lkmm) and the lab's programs under sc, unless one is chosen.
   const [chosenMemory, setMemory] = useState<string | null>(null);
-  const memory = chosenMemory ?? (isLitmusText(typed) ? 'lkmm' : 'sc');
+  const memory = chosenMemory ?? defaultMemory(typed);
   useEffect(() => {
     if (typed === editStore.getState().text) return;
     const t = setTimeout(() => {

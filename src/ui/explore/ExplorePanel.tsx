@@ -301,7 +301,10 @@ function MachineExplore({
             {memoryOf(request?.params ?? {}) === 'tso'
               ? 'x86-TSO (memory tso)'
               : 'sequentially consistent memory (memory sc)'}
-            . Positive and Negative count end states here; herd7 counts executions.
+            .{' '}
+            {result.herd.counts === 'executions'
+              ? 'Positive and Negative count executions, as herd7’s do.'
+              : 'Positive and Negative count end states here; herd7 counts executions.'}
           </p>
         </section>
       )}
