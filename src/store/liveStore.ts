@@ -15,26 +15,19 @@ import {
 import type { EngineKind } from '../live/engine/engine.ts';
 import type { LockstepReport } from '../live/lockstep.ts';
 import type { LiveReading } from '../live/readout.ts';
-import {
-  type LiveRun,
-  readRun,
-  type RunSetup,
-  STOP_TIMEOUT_MS,
-  type StopOutcome,
-} from '../live/run.ts';
+import { cpuNames, lockstepVerdict, stopMessage } from '../live/messages.ts';
+import { type LiveRun, readRun, type RunSetup, type StopOutcome } from '../live/run.ts';
 import { liveParams } from '../live/liveParams.ts';
 import { liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../live/specs.ts';
 import { heartbeats, Watchdog } from '../live/watchdog.ts';
-import { type Load, loadOf } from '../live/load.ts';
+import { loadOf } from '../live/load.ts';
 import { lostSentence } from '../live/verdict.ts';
 import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { findScenario, openProgram } from '../scenarios/index.ts';
-import { jsonObservables, observableText, type Violation } from '../scenarios/outcome.ts';
-import { judgeRun, violationMoment } from '../scenarios/judge.ts';
-import { replay } from '../machine/replay.ts';
+import type { Violation } from '../scenarios/outcome.ts';
 import { ParamError, paramsText, resolveParams } from '../scenarios/params.ts';
 import { parseLiveLink } from './liveLink.ts';
-import type { Params, Scenario } from '../scenarios/types.ts';
+import type { Params } from '../scenarios/types.ts';
 import { messageOf } from '../machine/errors.ts';
 
 /** The Live store's port: its CPU workers (CpuBridge, src/workers/cpuBridge.ts; tests fake it). */
@@ -160,57 +153,7 @@ export function paramsOf(
 }
 
 const READY = 'Ready: press Run to start the CPUs.';
-/**
- * What the run both sides agree on ended with, judged as Step and Explore judge it: "Both end
- * with c = 11, exact = 16; no-lost-update broken." (the model's replay; the words matched it).
- */
-function endedWith(sc: Scenario, params: Params, events: readonly number[]): string {
-  const { machine } = sc.build(params);
-  const { states } = replay(machine, events);
-  const j = judgeRun(sc, machine, states, params);
-  const values = Object.entries(jsonObservables(j.observables))
-    .map(([k, v]) => `${k} = ${observableText(v)}`)
-    .join(', ');
-  const broken = j.violations.map(violationMoment);
-  return `Both end with ${values}${j.terminal ? '' : ' (not finished)'}; ${
-    broken.length ? `broken: ${broken.join('; ')}` : 'every invariant holds'
-  }.`;
-}
-
 const NO_LOCKSTEP: LockstepView = { busy: false, verdict: null, agreed: null };
-
-function cpuNames(cpus: readonly number[]): string {
-  return cpus.map((k) => `CPU${String(k)}`).join(' and ');
-}
-
-/**
- * A stop's outcome, for people; `silent`: CPUs the watchdog saw go quiet while stopping; `load`:
- * how hard the run pressed on the cores (a starved worker is not a hung one).
- */
-function stopMessage(outcome: StopOutcome, silent: readonly number[], load: Load): string {
-  switch (outcome.kind) {
-    case 'stopped':
-      return 'Stopped: every task finished its operation.';
-    case 'stuck': {
-      const head = `${String(outcome.running)} CPU(s) did not stop within ${String(STOP_TIMEOUT_MS / 1000)} s`;
-      const why = silent.length
-        ? `: ${cpuNames(silent)} showed no sign of life (a worker that hung or was terminated), and a stopping CPU waits for every other to stop`
-        : ' (a CPU spinning on a lock nobody will release?)';
-      return `${head}${why}. The workers were terminated; the snapshot below is not at rest. Press Run to start again.`;
-    }
-    case 'failed':
-      return `${outcome.message}. Press Run to start again.`;
-    case 'unresponsive': {
-      const one = outcome.cpus.length === 1;
-      const names = cpuNames(outcome.cpus);
-      const quiet = `no sign of life for ${String(Math.round(load.silenceMs / 1000))} s`;
-      const why = load.starved
-        ? `${quiet}; ${one ? 'it was' : 'they were'} most likely starved rather than hung: ${load.warning ?? ''} Fewer CPUs or lower rates avoid it`
-        : `${quiet}: ${one ? 'its worker hung or was' : 'their workers hung or were'} terminated`;
-      return `${names} stopped responding (${why}), so the run was stopped and every worker terminated; the snapshot below is not at rest. Press Run to start again.`;
-    }
-  }
-}
 
 export function createLiveStore(
   bridge: LivePort,
@@ -325,29 +268,7 @@ export function createLiveStore(
       }
       try {
         const rep = await bridge.lockstep(scenario, params, events);
-        const r = rep.result;
-        if (r.kind === 'illegal') {
-          return {
-            verdict: `${label}: event ${String(r.index + 1)} (${r.event}) is not possible there: ${r.reason}.`,
-            agreed: false,
-          };
-        }
-        if (r.kind === 'fault') {
-          return {
-            verdict: `${label}: CPU${String(r.cpu)} failed at event ${String(r.index + 1)}.`,
-            agreed: false,
-          };
-        }
-        if (rep.difference) {
-          return {
-            verdict: `${label}: model and hardware differ. First difference: ${rep.difference}.`,
-            agreed: false,
-          };
-        }
-        return {
-          verdict: `${label}: model and hardware agree. ${String(r.events)} events, each run by its CPU's worker; all ${String(rep.words)} words of the final state match the model's. ${endedWith(sc, params, events)}`,
-          agreed: true,
-        };
+        return lockstepVerdict(label, rep, { sc, params, events });
       } catch (e) {
         return { verdict: `${label}: the replay failed: ${messageOf(e)}`, agreed: false };
       }
