@@ -73,18 +73,19 @@ export function tallyAdd(
  * on to write again or leave without writing.
  */
 function lastWrites(code: AddCode): number[] | null {
+  const { drafts, from, to, isWrite } = code;
   const ws: number[] = [];
-  for (let pc = code.from; pc < code.to; pc++) if (code.isWrite(pc)) ws.push(pc);
+  for (let pc = from; pc < to; pc++) if (isWrite(pc)) ws.push(pc);
   const precise =
     ws.length > 0 &&
     ws.every((w) => {
-      const d = code.drafts[w] as Draft;
+      const d = drafts[w] as Draft;
       if (d.op === Op.Cmpxchg) return false;
-      const next = successors(code.drafts, w);
+      const next = successors(drafts, w);
       return !(reachesWrite(code, next) && cleanExit(code, next));
     });
   if (!precise) return null;
-  return ws.filter((w) => !reachesWrite(code, successors(code.drafts, w)));
+  return ws.filter((w) => !reachesWrite(code, successors(drafts, w)));
 }
 
 /**
