@@ -167,14 +167,7 @@ function LiveBody() {
           { label: 'Reset', disabled: busy, action: 'resetRequested' },
         ]}
       >
-        {running && run && (
-          <RaiseControls
-            machine={run.machine}
-            onRaise={(cpu, what) => {
-              actions.raiseRequested(cpu, what);
-            }}
-          />
-        )}
+        {running && run && <RaiseControls machine={run.machine} actions={actions} />}
       </RunControls>
       <p role="status" aria-label="Run status" className="live-message">
         {message}

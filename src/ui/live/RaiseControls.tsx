@@ -3,16 +3,16 @@
 // only what that CPU can take.
 
 import { useId, useState } from 'react';
-import type { RaiseWhat } from '../../live/control.ts';
 import type { Machine } from '../../machine/machine.ts';
+import type { LiveState } from '../../store/liveStore.ts';
 
 export interface RaiseControlsProps {
   readonly machine: Machine;
-  /** Raises `what` on CPU `cpu` (the Live store's raiseRequested). */
-  readonly onRaise: (cpu: number, what: RaiseWhat) => void;
+  /** The Live store's actions (as RunControls takes them): a button raises through them. */
+  readonly actions: Pick<LiveState, 'raiseRequested'>;
 }
 
-export function RaiseControls({ machine, onRaise }: RaiseControlsProps) {
+export function RaiseControls({ machine, actions }: RaiseControlsProps) {
   const id = useId();
   const [cpu, setCpu] = useState(0);
   const cpus = machine.cpus;
@@ -47,7 +47,7 @@ export function RaiseControls({ machine, onRaise }: RaiseControlsProps) {
             key={what}
             type="button"
             onClick={() => {
-              onRaise(cpu, what);
+              actions.raiseRequested(cpu, what);
             }}
           >
             {label}

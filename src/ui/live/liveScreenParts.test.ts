@@ -20,7 +20,7 @@ const machineOf = (id: string) => {
 /** The labels of the buttons RaiseControls offers for CPU 0 of this machine. */
 function raises(machine: ReturnType<typeof machineOf>): string[] {
   const html = renderToStaticMarkup(
-    createElement(RaiseControls, { machine, onRaise: () => undefined }),
+    createElement(RaiseControls, { machine, actions: { raiseRequested: () => undefined } }),
   );
   return [...html.matchAll(/<button type="button">([^<]*)<\/button>/g)].map((m) => m[1] ?? '');
 }
@@ -30,7 +30,7 @@ describe('RaiseControls', () => {
     const html = renderToStaticMarkup(
       createElement(RaiseControls, {
         machine: machineOf('percpu-modern'),
-        onRaise: () => undefined,
+        actions: { raiseRequested: () => undefined },
       }),
     );
     const id = /<label for="([^"]+)">On CPU<\/label>/.exec(html)?.[1] ?? '';
