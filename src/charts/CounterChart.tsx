@@ -8,17 +8,10 @@ import {
   readBoxes,
   readText,
 } from './counterLayout.ts';
-import {
-  GROW_MS,
-  loadTweens,
-  POUR_MS,
-  RETRY_MS,
-  SWEEP_MS,
-  useReducedMotion,
-  useTweens,
-} from './motion.ts';
-import { type Box, rectOf, type Size } from './geometry.ts';
-import { pourAt, pourPath } from './pour.ts';
+// Types only: the tween itself loads with d3's transitions (motion.ts).
+import type { CounterFrame, CounterTween } from './counterTween.ts';
+import { loadTweens, useReducedMotion, useTweens } from './motion.ts';
+import { rectOf, type Size } from './geometry.ts';
 import type { SumSweep } from './sumSweep.ts';
 import { foldShort, sweepShort } from './sweepText.ts';
 import { StageSvg } from './StageSvg.tsx';
@@ -55,7 +48,8 @@ const n = (v: number | bigint) => String(v);
  * The counter as one picture: fbc->count and every CPU's delta on one scale (or fbc->count as a
  * figure when it dwarfs the deltas), a fold's batch pouring from its CPU's bar into the global
  * count, and a running sum's sweep across them with what it has read, its retries and the
- * batches it misses. React renders the final geometry; d3 tweens from the previous one.
+ * batches it misses. React renders the final geometry; d3 tweens from the previous one
+ * (counterTween.ts).
  */
 export function CounterChart({ svgRef, ...p }: CounterChartProps) {
   const reduce = useReducedMotion();
@@ -82,135 +76,53 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
   const marker = useRef<SVGGElement>(null);
   const swept = useRef<SVGRectElement>(null);
   const pourEl = useRef<SVGGElement>(null);
-  const prev = useRef<{
-    bars: { y: number; height: number }[];
-    global: { y: number; height: number };
-    globalValue: number | bigint;
-    x: number;
-    position: number;
-    step: number;
-  } | null>(null);
+  const prev = useRef<CounterFrame | null>(null);
+  const tween = useRef<CounterTween | null>(null);
 
   const pourBox = p.pour ? batchBox(l, p.pour.cpu, p.pour.amount) : null;
   const landBox = p.pour ? landingBox(l, p.pour.amount) : null;
 
+  // After each render, from the frame drawn last to this one. The tween (counterTween.ts) is
+  // made once its code has loaded with d3's transitions, and lives as long as the chart.
   useLayoutEffect(() => {
     const was = prev.current;
-    const now = {
+    const next: CounterFrame = {
+      step: p.step,
       bars: l.slots.map((b) => ({ y: b.y, height: b.height })),
       global: { y: l.global.y, height: l.global.height },
       globalValue: p.global.value,
-      x: sweepX,
+      sweepX,
+      sweepLeft,
       position,
-      step: p.step,
+      pour: pourBox && landBox ? { from: pourBox, to: landBox } : null,
     };
-    if (!tweens) {
-      // Before the tweens have loaded (motion.ts): the final state at once. React has drawn
-      // every bar and the sweep where they end; the figure's number and the pour are d3's.
-      if (figure.current) figure.current.textContent = n(p.global.value);
-      pourEl.current?.setAttribute('opacity', '0');
-      // A step moves the chart; a redraw for a new box does not.
-      if (was && was.step !== p.step && !reduce) loadTweens();
-      prev.current = now;
+    prev.current = next;
+    if (tweens) {
+      tween.current ??= tweens.createCounterTween({
+        bars,
+        globalBar,
+        figure,
+        marker,
+        swept,
+        pour: pourEl,
+      });
+      tween.current.update(was, next, reduce);
       return;
     }
-    const { easeCubicInOut, easeCubicOut, interpolateNumber, select } = tweens;
-    const forward = was !== null && p.step === was.step + 1;
-    const pouring = !reduce && forward && pourBox !== null && landBox !== null;
-    const grow = (el: Element | null, from: { y: number; height: number }, to: Box, delay = 0) => {
-      if (!el) return;
-      const s = select(el).interrupt();
-      if (reduce || !was) {
-        s.attr('y', to.y).attr('height', to.height);
-        return;
-      }
-      s.attr('y', from.y)
-        .attr('height', from.height)
-        .transition()
-        .delay(delay)
-        .duration(GROW_MS)
-        .ease(easeCubicOut)
-        .attr('y', to.y)
-        .attr('height', to.height);
-    };
-    l.slots.forEach((b, k) => {
-      grow(bars.current[k] ?? null, was?.bars[k] ?? b, b);
-    });
-    grow(globalBar.current, was?.global ?? l.global, l.global, pouring ? POUR_MS * 0.8 : 0);
-
-    // The figure's number counts up after the pour lands (d3 owns this one text node).
-    if (figure.current) {
-      const f = select(figure.current).interrupt();
-      const from = was?.globalValue;
-      const safe = (v: number | bigint | undefined): v is number =>
-        typeof v === 'number' && Number.isSafeInteger(v);
-      if (!reduce && safe(from) && safe(p.global.value) && from !== p.global.value) {
-        const to = p.global.value;
-        const i = interpolateNumber(from, to);
-        f.text(n(from))
-          .transition()
-          .delay(pouring ? POUR_MS * 0.8 : 0)
-          .duration(GROW_MS)
-          .tween('text', function () {
-            return (t) => {
-              this.textContent = String(Math.round(i(t)));
-            };
-          });
-      } else f.text(n(p.global.value));
-    }
-
-    // The sweep: a step on, or all the way back to the start on a retry.
-    const back = was !== null && position < was.position;
-    for (const [el, attr, from, to] of [
-      [
-        marker.current,
-        'transform',
-        `translate(${String(was?.x ?? sweepX)},0)`,
-        `translate(${String(sweepX)},0)`,
-      ],
-      [
-        swept.current,
-        'width',
-        String(Math.max(0, (was?.x ?? sweepX) - sweepLeft)),
-        String(Math.max(0, sweepX - sweepLeft)),
-      ],
-    ] as const) {
-      if (!el) continue;
-      const s = select(el).interrupt();
-      if (reduce || !was || from === to) s.attr(attr, to);
-      else
-        s.attr(attr, from)
-          .transition()
-          .duration(back ? RETRY_MS : SWEEP_MS)
-          .ease(easeCubicInOut)
-          .attr(attr, to);
-    }
-
-    // The pour: the batch travels on an arc from its CPU's bar to the global count.
-    if (pourEl.current) {
-      const g = select(pourEl.current).interrupt();
-      const rect = g.select('rect');
-      if (pouring) {
-        const path = pourPath(pourBox, landBox);
-        const place = (t: number) => {
-          const b = pourAt(path, t);
-          g.attr('transform', `translate(${b.x.toFixed(1)},${b.y.toFixed(1)})`);
-          rect.attr('width', b.width).attr('height', b.height);
-        };
-        place(0);
-        g.attr('opacity', 1)
-          .transition()
-          .duration(POUR_MS)
-          .ease(easeCubicInOut)
-          .tween('pour', () => place)
-          .transition()
-          .duration(300)
-          .attr('opacity', 0);
-      } else g.attr('opacity', 0);
-    }
-
-    prev.current = now;
+    // Before the tweens have loaded: the final state at once. React has drawn every bar and the
+    // sweep where they end; the figure's number and the pour are the tween's.
+    if (figure.current) figure.current.textContent = n(p.global.value);
+    pourEl.current?.setAttribute('opacity', '0');
+    // A step moves the chart; a redraw for a new box does not.
+    if (was && was.step !== p.step && !reduce) loadTweens();
   });
+  // A chart that goes stops what its tween set moving.
+  useLayoutEffect(
+    () => () => {
+      tween.current?.destroy();
+    },
+    [],
+  );
 
   const slotsLeft = l.slots[0]?.x ?? 0;
   const right = l.width - 12;

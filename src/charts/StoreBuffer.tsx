@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react';
-import { GROW_MS, useReducedMotion } from './motion.ts';
+import { GROW_MS } from './durations.ts';
+import { useReducedMotion } from './motion.ts';
 import { trackBoxes } from './storeBuffer.ts';
 
 export interface BufferedStore {

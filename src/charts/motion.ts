@@ -1,7 +1,7 @@
-// Motion for the explaining charts: whether the user asked for reduced motion, and the durations
-// every tween shares. React renders the final geometry; these tweens only animate from the
-// previous geometry to it (d3-transition on refs, STYLE.md 6), and with reduced motion nothing
-// moves: the final state is shown at once.
+// Motion for the explaining charts: whether the user asked for reduced motion, and the tweens,
+// loaded with the first step (their durations are durations.ts). React renders the final
+// geometry; these tweens only animate from the previous geometry to it (d3-transition on refs,
+// STYLE.md 6), and with reduced motion nothing moves: the final state is shown at once.
 
 import { useSyncExternalStore } from 'react';
 import type * as TweensModule from './tweens.ts';
@@ -25,13 +25,13 @@ export function useReducedMotion(): boolean {
   );
 }
 
-/** What the charts tween with: d3's selection, transition and easing (tweens.ts). */
+/** What the charts tween with (tweens.ts): d3's selection and transitions, the counter's tween. */
 export type Tweens = typeof TweensModule;
 
 // The tweens load the first time a chart moves, not with the page: a Step link's first paint
-// shows the final geometry, which React renders, and needs none of d3's transitions (about
-// 8 KB compressed). Until they have loaded a chart shows each state at once, as with reduced
-// motion; with reduced motion they never load.
+// shows the final geometry, which React renders, and needs none of d3's transitions, nor the
+// counter chart's tween that drives them. Until they have loaded a chart shows each state at
+// once, as with reduced motion; with reduced motion they never load.
 let tweens: Tweens | null = null;
 let loading: Promise<void> | null = null;
 const tweensLoaded = new Set<() => void>();
@@ -59,11 +59,3 @@ export function useTweens(): Tweens | null {
     () => null,
   );
 }
-
-/** A bar growing or shrinking with an add. */
-export const GROW_MS = 350;
-/** A fold's batch travelling from its CPU's bar to the global count. */
-export const POUR_MS = 1100;
-/** The sweep moving one slot on; going back to the start after a retry takes longer. */
-export const SWEEP_MS = 350;
-export const RETRY_MS = 800;

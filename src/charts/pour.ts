@@ -1,6 +1,6 @@
 // The geometry of a fold's pour: the batch leaves the top of a CPU's delta bar and travels on an
 // arc to the global count, where it lands on top of the global bar (or in its figure). Pure, so
-// the path is tested without a browser; CounterChart.tsx moves an element along it.
+// the path is tested without a browser; counterTween.ts moves an element along it.
 
 import type { Box } from './geometry.ts';
 

@@ -414,7 +414,7 @@ function cmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr, tag: number): Val {
 /**
  * try_cmpxchg(p, &old, new): true if it stored; else old = the value found. The flag is set on
  * each path by a constant, so a loop around it (`while (!try_cmpxchg(…))`) is seen to exit on
- * success only (statements.ts places an add's tally by following such flags).
+ * success only (tally.ts places an add's tally by following such flags).
  */
 function tryCmpxchg(g: ExprGen, p: MemPlace, o: Expr, n: Expr, tag: number): Val {
   const old = localArg(g, o, 'try_cmpxchg’s expected value (&old)');

@@ -4,8 +4,7 @@
 // accumulator) gets a hidden counter and stops at the program's loop bound, where its context
 // halts and Explore reports the run incomplete (compile.ts decides which, from a first pass).
 
-import { pairValue } from '../machine/int64.ts';
-import { Cond, condHolds, Kind, Op, writesMemory } from '../machine/isa.ts';
+import { Cond, Kind, Op, writesMemory } from '../machine/isa.ts';
 import { type Expr, type Stmt, walkStmt } from './ast.ts';
 import type { Draft, Label, Reg } from './emit.ts';
 import { ExprGen } from './expressions.ts';
@@ -13,7 +12,7 @@ import { owners } from './gen.ts';
 import { LIMITS, type FunctionItem } from './module.ts';
 import { checkArity, primitive, primitiveNames, refusedReason } from './primitives.ts';
 import { didYouMean, LangFault, type Span } from './source.ts';
-import { successors } from './loops.ts';
+import { type AddCall, tallyAdd } from './tally.ts';
 import { INT, type Ty, typeName } from './types.ts';
 import type { Place, Val } from './values.ts';
 import { count } from '../machine/count.ts';
@@ -32,12 +31,6 @@ interface Frame {
   readonly gotoCounters: Map<string, Reg>;
   /** Where each label was first named by a goto (for the error when it is never defined). */
   readonly gotos: Map<string, Span>;
-}
-
-/** An add of the counter being compiled: where it starts and how much it adds. */
-interface AddCall {
-  readonly start: number;
-  readonly amount: bigint;
 }
 
 export class StmtGen extends ExprGen {
@@ -661,7 +654,13 @@ export class StmtGen extends ExprGen {
     this.e.at(call.span);
     if (add) {
       this.add = null;
-      this.tallyAdd(add);
+      // Where the add completes (tally.ts), once the anatomy pass knows the counter's cells.
+      const anatomy = this.ctx.anatomy;
+      if (anatomy) {
+        // Only this thread's loops live in this emitter's instructions.
+        const loops = this.ctx.info.loops.filter((l) => l.thread === this.thread.name);
+        tallyAdd(this.e, anatomy.valueCells, add, loops);
+      }
     }
     if (isSum && result) {
       this.e.record(this.ctx.slot(`@sum:${this.thread.name}`), result);
@@ -712,114 +711,6 @@ export class StmtGen extends ExprGen {
     const r = this.e.reg(p.name);
     this.write({ k: 'local', r, ty: p.ty, name: p.name }, v, a.span);
     return { k: 'place', place: { k: 'local', r, ty: p.ty, name: p.name } as Place };
-  }
-
-  /**
-   * Where an add of the counter completes: its last write to the counter's value on each path
-   * (the store that makes the amount count), so the exact total moves at that step. When some
-   * path has no such write, or one is followed by another only sometimes, or the write is a LOCK
-   * cmpxchg that may fail, the add completes at its call's return instead.
-   */
-  private tallyAdd(add: AddCall): void {
-    const anatomy = this.ctx.anatomy;
-    if (!anatomy || add.amount === 0n) return;
-    const from = add.start;
-    const to = this.e.here;
-    const drafts = this.e.drafts;
-    const isWrite = (pc: number) => {
-      const d = drafts[pc] as Draft;
-      const owner = owners.get(d);
-      return (
-        owner !== undefined && owner !== null && anatomy.valueCells.has(owner) && writesMemory(d.op)
-      );
-    };
-    const succ = (pc: number): number[] => successors(drafts, pc);
-    const inside = (pc: number) => pc >= from && pc < to;
-    /**
-     * Walks the paths from `pcs` (stopping at writes when `stopAtWrites`), following a branch
-     * only where it can go: registers set to constants on the way (a try_cmpxchg's success flag)
-     * decide the branches that test them. Says whether the call's end is reached, and whether a
-     * write is.
-     */
-    const walk = (
-      pcs: readonly number[],
-      stopAtWrites: boolean,
-    ): { exit: boolean; write: boolean } => {
-      const seen = new Set<string>();
-      const todo: [number, Map<number, bigint>][] = pcs.map((pc) => [
-        pc,
-        new Map<number, bigint>(),
-      ]);
-      let exit = false;
-      let write = false;
-      while (todo.length > 0) {
-        const [pc, known] = todo.pop() as [number, Map<number, bigint>];
-        if (!inside(pc)) {
-          exit = true;
-          continue;
-        }
-        const key = `${pc}|${[...known].join(';')}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        if (isWrite(pc)) {
-          write = true;
-          if (stopAtWrites) continue;
-        }
-        const d = drafts[pc] as Draft;
-        const next = new Map(known);
-        if (d.dst >= 0) {
-          if (d.op === Op.Mov && d.useImm) next.set(d.dst, BigInt(pairValue(d.immLo, d.immHi)));
-          else next.delete(d.dst);
-        }
-        let succs = succ(pc);
-        if (d.op === Op.Branch) {
-          const a = known.get(d.src);
-          const b = d.useImm ? BigInt(pairValue(d.immLo, d.immHi)) : known.get(d.src2);
-          if (a !== undefined && b !== undefined)
-            succs = [condHolds(d.cond, a, b) ? (d.to?.pc ?? -1) : pc + 1];
-        }
-        for (const s2 of succs) todo.push([s2, next]);
-      }
-      return { exit, write };
-    };
-    /** Can the call's end be reached from `pcs` without passing a write? */
-    const cleanExit = (pcs: readonly number[]): boolean => walk(pcs, true).exit;
-    const reachesWrite = (pcs: readonly number[]): boolean => walk(pcs, false).write;
-    const ws: number[] = [];
-    for (let pc = from; pc < to; pc++) if (isWrite(pc)) ws.push(pc);
-    const precise =
-      ws.length > 0 &&
-      ws.every((w) => {
-        const d = drafts[w] as Draft;
-        if (d.op === Op.Cmpxchg) return false;
-        const next = succ(w);
-        return !(reachesWrite(next) && cleanExit(next));
-      });
-    if (!precise) {
-      this.e.tally(add.amount);
-      return;
-    }
-    const last = ws.filter((w) => !reachesWrite(succ(w)));
-    for (const w of last) (drafts[w] as Draft).tally = Number(add.amount);
-    if (!cleanExit([from])) return;
-    // The instructions allow a path with no write (a cmpxchg loop's exit, which only a failed
-    // compare takes, and the compare is not visible to this analysis): a flag says whether the
-    // call's write ran, and the call's end counts the add when it did not. The flag is 0 outside
-    // the call, so it splits no state.
-    const flag = this.e.reg('%added');
-    // Only this thread's loops live in this emitter's instructions.
-    const loops = this.ctx.info.loops.filter((l) => l.thread === this.thread.name);
-    for (const w of [...last].sort((a, b) => b - a))
-      this.e.insertAfter(
-        w,
-        { op: Op.Mov, dst: flag.index, useImm: true, immLo: 1, immHi: 0 },
-        loops,
-      );
-    const skip = this.e.label();
-    this.e.branch(Cond.Ne, flag, 0n, skip);
-    this.e.tally(add.amount);
-    this.e.bind(skip);
-    this.e.mov(flag, 0n);
   }
 }
 

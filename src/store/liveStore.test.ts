@@ -191,57 +191,6 @@ describe('live store', () => {
     expect(store.getState().scenario).toBe('percpu-seq');
     expect(store.getState().message).toMatch(/no scenario 'no-such-thing'/);
   });
-
-  it('tells the lockstep verdict in words', async () => {
-    const agree = createLiveStore(fakeBridge(), 2, 'global-plain');
-    await agree.getState().lockstepRequested({ iterations: '1' }, '0 1 0 1', 'Witness lost-update');
-    expect(agree.getState().lockstep).toMatchObject({ agreed: true, busy: false });
-    expect(agree.getState().lockstep.verdict).toMatch(/model and hardware agree/);
-
-    const differ = createLiveStore(
-      fakeBridge({
-        lockstep: () =>
-          Promise.resolve({
-            result: { kind: 'done', events: 4 },
-            difference: 'nr_files: the model has 101, the workers 102',
-            words: 90,
-          }),
-      }),
-      2,
-      'global-plain',
-    );
-    await differ.getState().lockstepRequested({}, '0 1', 'X');
-    expect(differ.getState().lockstep.verdict).toMatch(/differ.*nr_files/);
-
-    const bad = createLiveStore(fakeBridge(), 2, 'global-plain');
-    await bad.getState().lockstepRequested({}, '0 (1', 'Y');
-    expect(bad.getState().lockstep.verdict).toMatch(/Cannot replay Y/);
-  });
-});
-
-describe('live store, every witness', () => {
-  it('replays each witness and names the ones that differ', async () => {
-    let n = 0;
-    const store = createLiveStore(
-      fakeBridge({
-        lockstep: () => {
-          n++;
-          return Promise.resolve({
-            result: { kind: 'done', events: 4 },
-            difference: n === 2 ? 'nr_files: the model has 1, the workers 2' : null,
-            words: 90,
-          });
-        },
-      }),
-      2,
-      'global-plain',
-    );
-    await store.getState().allWitnessesRequested();
-    const sc = findScenario('global-plain');
-    expect(n).toBe(sc?.witnesses.length);
-    expect(store.getState().lockstep.agreed).toBe(false);
-    expect(store.getState().lockstep.verdict).toMatch(/1 of 2 witnesses agree.*differ/);
-  });
 });
 
 describe('live store, overlapping events', () => {

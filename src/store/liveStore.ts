@@ -1,6 +1,7 @@
 // The Live-mode store: what the user chose (scenario, CPUs, parameters, rates), the run's phase,
-// and the verdict once stopped. The workers sit behind a bridge the store is given (tests pass a
-// fake one); the per-frame readings do not go through the store (a hook samples shared memory).
+// and the verdict once stopped; its lockstep replays are a slice of their own (lockstep.ts). The
+// workers sit behind a bridge the store is given (tests pass a fake one); the per-frame readings
+// do not go through the store (a hook samples shared memory).
 
 import { defaultCpus } from '../live/specs.ts';
 import { createStore } from 'zustand/vanilla';
@@ -13,36 +14,35 @@ import {
   DEFAULT_HOTPLUG_RATE,
 } from '../live/control.ts';
 import type { EngineKind } from '../live/engine/engine.ts';
-import type { LockstepReport } from '../live/lockstep.ts';
 import type { LiveReading } from '../live/readout.ts';
-import {
-  type LiveRun,
-  readRun,
-  type RunSetup,
-  STOP_TIMEOUT_MS,
-  type StopOutcome,
-} from '../live/run.ts';
+import { cpuNames, stopMessage } from '../live/messages.ts';
+import { type LiveRun, readRun, type RunSetup, type StopOutcome } from '../live/run.ts';
 import { liveParams } from '../live/liveParams.ts';
 import { liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../live/specs.ts';
 import { heartbeats, Watchdog } from '../live/watchdog.ts';
-import { type Load, loadOf } from '../live/load.ts';
+import { loadOf } from '../live/load.ts';
 import { lostSentence } from '../live/verdict.ts';
-import { parseSchedule, ScheduleSyntaxError } from '../machine/schedule.ts';
 import { findScenario, openProgram } from '../scenarios/index.ts';
-import { jsonObservables, observableText, type Violation } from '../scenarios/outcome.ts';
-import { judgeRun, violationMoment } from '../scenarios/judge.ts';
-import { replay } from '../machine/replay.ts';
-import { ParamError, paramsText, resolveParams } from '../scenarios/params.ts';
+import type { Violation } from '../scenarios/outcome.ts';
+import { ParamError } from '../scenarios/params.ts';
 import { parseLiveLink } from './liveLink.ts';
-import type { Params, Scenario } from '../scenarios/types.ts';
+import type { Params } from '../scenarios/types.ts';
 import { messageOf } from '../machine/errors.ts';
+import {
+  createLockstepSlice,
+  type LockstepPort,
+  type LockstepSlice,
+  NO_LOCKSTEP,
+} from './lockstep.ts';
 
-/** The Live store's port: its CPU workers (CpuBridge, src/workers/cpuBridge.ts; tests fake it). */
-export interface LivePort {
+/**
+ * The Live store's port: its CPU workers (CpuBridge, src/workers/cpuBridge.ts; tests fake it),
+ * for runs and, through the lockstep slice, replays.
+ */
+export interface LivePort extends LockstepPort {
   start(setup: RunSetup, failed: (message: string) => void): Promise<LiveRun>;
   /** `unresponsive`: CPUs the watchdog found silent, not to be waited for. */
   stop(run: LiveRun, unresponsive?: readonly number[]): Promise<StopOutcome>;
-  lockstep(scenario: string, params: Params, events: readonly number[]): Promise<LockstepReport>;
   terminate(): void;
 }
 
@@ -83,14 +83,7 @@ export interface FinalReport {
   readonly seconds: number;
 }
 
-export interface LockstepView {
-  readonly busy: boolean;
-  /** What the last replay found, for people, or null before the first one. */
-  readonly verdict: string | null;
-  readonly agreed: boolean | null;
-}
-
-export interface LiveState {
+export interface LiveState extends LockstepSlice {
   readonly scenario: string;
   readonly cpus: number;
   /** Parameter text the user typed, by name (batch, amounts, variant, threshold). */
@@ -105,7 +98,6 @@ export interface LiveState {
   readonly paramError: string | null;
   readonly run: LiveRun | null;
   readonly final: FinalReport | null;
-  readonly lockstep: LockstepView;
   /** A schedule a link brought (Step mode's "replay on workers"), offered for lockstep. */
   readonly offered: {
     readonly schedule: string;
@@ -125,14 +117,6 @@ export interface LiveState {
   stopRequested(): Promise<void>;
   resetRequested(): void;
   raiseRequested(cpu: number, what: RaiseWhat): void;
-  /** Replays a schedule (a witness or Step mode's) on the workers with these parameter overrides. */
-  lockstepRequested(
-    overrides: Readonly<Record<string, string>>,
-    schedule: string,
-    label: string,
-  ): Promise<void>;
-  /** Replays every witness of the scenario in lockstep, one after the other. */
-  allWitnessesRequested(): Promise<void>;
 }
 
 export const defaultSettings: LiveSettings = {
@@ -160,58 +144,6 @@ export function paramsOf(
 }
 
 const READY = 'Ready: press Run to start the CPUs.';
-/**
- * What the run both sides agree on ended with, judged as Step and Explore judge it: "Both end
- * with c = 11, exact = 16; no-lost-update broken." (the model's replay; the words matched it).
- */
-function endedWith(sc: Scenario, params: Params, events: readonly number[]): string {
-  const { machine } = sc.build(params);
-  const { states } = replay(machine, events);
-  const j = judgeRun(sc, machine, states, params);
-  const values = Object.entries(jsonObservables(j.observables))
-    .map(([k, v]) => `${k} = ${observableText(v)}`)
-    .join(', ');
-  const broken = j.violations.map(violationMoment);
-  return `Both end with ${values}${j.terminal ? '' : ' (not finished)'}; ${
-    broken.length ? `broken: ${broken.join('; ')}` : 'every invariant holds'
-  }.`;
-}
-
-const NO_LOCKSTEP: LockstepView = { busy: false, verdict: null, agreed: null };
-
-function cpuNames(cpus: readonly number[]): string {
-  return cpus.map((k) => `CPU${String(k)}`).join(' and ');
-}
-
-/**
- * A stop's outcome, for people; `silent`: CPUs the watchdog saw go quiet while stopping; `load`:
- * how hard the run pressed on the cores (a starved worker is not a hung one).
- */
-function stopMessage(outcome: StopOutcome, silent: readonly number[], load: Load): string {
-  switch (outcome.kind) {
-    case 'stopped':
-      return 'Stopped: every task finished its operation.';
-    case 'stuck': {
-      const head = `${String(outcome.running)} CPU(s) did not stop within ${String(STOP_TIMEOUT_MS / 1000)} s`;
-      const why = silent.length
-        ? `: ${cpuNames(silent)} showed no sign of life (a worker that hung or was terminated), and a stopping CPU waits for every other to stop`
-        : ' (a CPU spinning on a lock nobody will release?)';
-      return `${head}${why}. The workers were terminated; the snapshot below is not at rest. Press Run to start again.`;
-    }
-    case 'failed':
-      return `${outcome.message}. Press Run to start again.`;
-    case 'unresponsive': {
-      const one = outcome.cpus.length === 1;
-      const names = cpuNames(outcome.cpus);
-      const quiet = `no sign of life for ${String(Math.round(load.silenceMs / 1000))} s`;
-      const why = load.starved
-        ? `${quiet}; ${one ? 'it was' : 'they were'} most likely starved rather than hung: ${load.warning ?? ''} Fewer CPUs or lower rates avoid it`
-        : `${quiet}: ${one ? 'its worker hung or was' : 'their workers hung or were'} terminated`;
-      return `${names} stopped responding (${why}), so the run was stopped and every worker terminated; the snapshot below is not at rest. Press Run to start again.`;
-    }
-  }
-}
-
 export function createLiveStore(
   bridge: LivePort,
   cores: number,
@@ -219,7 +151,7 @@ export function createLiveStore(
   timer: WatchTimer = realTimer,
 ) {
   const firstLive = liveSpecs[0]?.id ?? 'global-plain';
-  return createStore<LiveState>()((set, get) => {
+  return createStore<LiveState>()((set, get, api) => {
     let silentWhileStopping: readonly number[] = [];
 
     /** Stops the running run's CPUs; `unresponsive` ones are not waited for. */
@@ -303,56 +235,6 @@ export function createLiveStore(
       });
     };
 
-    /** Replays one schedule on fresh workers; the verdict in words. */
-    const replayOne = async (
-      scenario: string,
-      overrides: Readonly<Record<string, string>>,
-      schedule: string,
-      label: string,
-    ): Promise<{ verdict: string; agreed: boolean }> => {
-      const sc = findScenario(scenario);
-      if (!sc) return { verdict: `There is no scenario '${scenario}'.`, agreed: false };
-      let params: Params;
-      let events: number[];
-      try {
-        params = resolveParams(sc, overrides);
-        events = parseSchedule(schedule);
-      } catch (e) {
-        if (e instanceof ParamError || e instanceof ScheduleSyntaxError) {
-          return { verdict: `Cannot replay ${label}: ${e.message}`, agreed: false };
-        }
-        throw e;
-      }
-      try {
-        const rep = await bridge.lockstep(scenario, params, events);
-        const r = rep.result;
-        if (r.kind === 'illegal') {
-          return {
-            verdict: `${label}: event ${String(r.index + 1)} (${r.event}) is not possible there: ${r.reason}.`,
-            agreed: false,
-          };
-        }
-        if (r.kind === 'fault') {
-          return {
-            verdict: `${label}: CPU${String(r.cpu)} failed at event ${String(r.index + 1)}.`,
-            agreed: false,
-          };
-        }
-        if (rep.difference) {
-          return {
-            verdict: `${label}: model and hardware differ. First difference: ${rep.difference}.`,
-            agreed: false,
-          };
-        }
-        return {
-          verdict: `${label}: model and hardware agree. ${String(r.events)} events, each run by its CPU's worker; all ${String(rep.words)} words of the final state match the model's. ${endedWith(sc, params, events)}`,
-          agreed: true,
-        };
-      } catch (e) {
-        return { verdict: `${label}: the replay failed: ${messageOf(e)}`, agreed: false };
-      }
-    };
-
     return {
       scenario: findScenario(scenario) ? scenario : firstLive,
       cpus: defaultCpus(cores),
@@ -364,8 +246,8 @@ export function createLiveStore(
       paramError: null,
       run: null,
       final: null,
-      lockstep: NO_LOCKSTEP,
       offered: null,
+      ...createLockstepSlice(bridge, free)(set, get, api),
 
       linkOpened(hash) {
         const link = parseLiveLink(hash);
@@ -523,41 +405,6 @@ export function createLiveStore(
         if (!run || phase !== 'running') return;
         if (cpu < 0 || cpu >= run.mem.cpus) return;
         raise(run.mem, cpu, what);
-      },
-      async lockstepRequested(overrides, schedule, label) {
-        if (!free()) return;
-        set({
-          lockstep: { busy: true, verdict: `Replaying ${label} on the workers…`, agreed: null },
-        });
-        const r = await replayOne(get().scenario, overrides, schedule, label);
-        set({ lockstep: { busy: false, ...r } });
-      },
-      async allWitnessesRequested() {
-        const sc = findScenario(get().scenario);
-        if (!sc || !free()) return;
-        const failures: string[] = [];
-        for (const [i, w] of sc.witnesses.entries()) {
-          set({
-            lockstep: {
-              busy: true,
-              verdict: `Replaying witness ${String(i + 1)} of ${String(sc.witnesses.length)} (${w.name}) on the workers…`,
-              agreed: null,
-            },
-          });
-          const r = await replayOne(sc.id, paramsText(w.params), w.schedule, `Witness ${w.name}`);
-          if (!r.agreed) failures.push(r.verdict);
-        }
-        const n = sc.witnesses.length;
-        set({
-          lockstep: {
-            busy: false,
-            agreed: failures.length === 0,
-            verdict:
-              failures.length === 0
-                ? `All ${String(n)} witnesses of ${sc.id}: model and hardware agree on every word of every final state.`
-                : `${String(n - failures.length)} of ${String(n)} witnesses agree. ${failures.join(' ')}`,
-          },
-        });
       },
     };
   });

@@ -21,7 +21,7 @@ import { lockstepOnThreads, runLive } from '../live/threads.ts';
 import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
 import { TIERS, type Tier } from '../../live/wasm/codegen.ts';
 
-import { STOP_TIMEOUT_MS } from '../../live/run.ts';
+import { didNotStop, stoppedShort } from '../../live/messages.ts';
 import {
   atRestSentence,
   hotplugSentence,
@@ -195,9 +195,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     );
   if (outcome.kind === 'failed') out.push(`  the run failed: ${outcome.message}`);
   else if (outcome.kind === 'stuck')
-    out.push(
-      `  ${String(outcome.running)} CPU(s) did not stop within ${String(STOP_TIMEOUT_MS / 1000)} s (stuck: a lock nobody releases?)`,
-    );
+    out.push(`  ${didNotStop(outcome.running)} (stuck: a lock nobody releases?)`);
   else if (!verdict.terminal) out.push('  the CPUs did not come to rest: invariants not judged');
   else if (verdict.violations.length === 0) out.push('  every invariant holds at rest');
   for (const v of verdict.violations) out.push(`  violated ${v.id}: ${v.reason}`);
@@ -264,14 +262,13 @@ async function lockstepRun(
   return results
     .map((x) => {
       const r = x.result;
+      // Where it stopped short in the page's words; the rest tersely, one line per replay.
       const what =
-        r.kind === 'illegal'
-          ? `event ${String(r.index + 1)} (${r.event}) is not possible there: ${r.reason}`
-          : r.kind === 'fault'
-            ? `CPU${String(r.cpu)} failed at event ${String(r.index + 1)}`
-            : x.difference
-              ? `model and hardware differ: ${x.difference}`
-              : `model and hardware agree (${String(r.events)} events, ${String(x.words)} words)`;
+        r.kind !== 'done'
+          ? stoppedShort(r)
+          : x.difference
+            ? `model and hardware differ: ${x.difference}`
+            : `model and hardware agree (${String(r.events)} events, ${String(x.words)} words)`;
       return `${sc.id} / ${x.name}: ${what}`;
     })
     .join('\n');

@@ -1,23 +1,18 @@
 import { cpuColour } from '../../charts/palette.ts';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { ErrorBand } from '../../charts/ErrorBand.tsx';
 import { RateBars } from '../../charts/RateBars.tsx';
 import { SlotBars } from '../../charts/SlotBars.tsx';
 import { Sparkline } from '../../charts/Sparkline.tsx';
 import { ratesOf } from '../../charts/sparkline.ts';
-import { Note, type Noted } from '../../live/memory.ts';
 import { relevantCounts } from '../../live/readout.ts';
 import { liveCounter } from '../../live/counter.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import { runRates } from '../../live/verdict.ts';
-import type { Machine } from '../../machine/machine.ts';
 import { findScenario, openProgramText } from '../../scenarios/index.ts';
 import { PROGRAM_ID, shownName } from '../../scenarios/program.ts';
 import { stepHref } from '../../store/stepStore.ts';
-import type { Scenario } from '../../scenarios/types.ts';
-import { defaultPlan, scalingScenarios } from '../../live/scaling/plan.ts';
 import { formatLiveLink } from '../../store/liveLinkFormat.ts';
-import { formatScalingLink } from '../../store/scalingLink.ts';
 import { defaultCpus } from '../../live/specs.ts';
 import { defaultSettings, runBusy } from '../../store/liveStore.ts';
 import { IsolationStatus } from '../IsolationStatus.tsx';
@@ -27,6 +22,10 @@ import { LiveRates } from './LiveRates.tsx';
 import { LiveSetup } from './LiveSetup.tsx';
 import { LiveTotals } from './LiveTotals.tsx';
 import { LockstepPanel } from './LockstepPanel.tsx';
+import { RaiseControls } from './RaiseControls.tsx';
+import { RecentEvents } from './RecentEvents.tsx';
+import { ScalingLink } from './ScalingLink.tsx';
+import { ScenarioIntro } from './ScenarioIntro.tsx';
 import { StoreBufferTest } from './StoreBufferTest.tsx';
 import { liveStore, useLive, useLiveFields } from './useLive.ts';
 import { useLiveReading, WINDOW_SECONDS } from './useLiveReading.ts';
@@ -168,7 +167,7 @@ function LiveBody() {
           { label: 'Reset', disabled: busy, action: 'resetRequested' },
         ]}
       >
-        {running && run && <RaiseControls machine={run.machine} />}
+        {running && run && <RaiseControls machine={run.machine} actions={actions} />}
       </RunControls>
       <p role="status" aria-label="Run status" className="live-message">
         {message}
@@ -263,120 +262,7 @@ function LiveBody() {
         <a href={stepHref(scenario)}>Open {name} in Step mode</a> to take the same programs one
         instruction at a time.
       </p>
-      <ScalingLink scenario={scenario} />
+      <ScalingLink scenario={scenario} cores={cores} />
     </>
-  );
-}
-
-/** Every live counter links to the Scaling view, measured against one shared atomic word. */
-function ScalingLink({ scenario }: { scenario: string }) {
-  if (!scalingScenarios().includes(scenario)) return null;
-  const others = scenario === 'global-atomic' ? ['percpu-classic'] : ['global-atomic'];
-  const hash = formatScalingLink(
-    { ...defaultPlan(CORES), scenarios: [...others, scenario] },
-    CORES,
-  );
-  return (
-    <p>
-      <a href={hash}>Measure how {scenario} scales</a>: adds per second against CPUs, beside{' '}
-      {others.join(', ')}, in the Scaling view.
-    </p>
-  );
-}
-
-/** What the scenario is, whether it is a reconstruction, and its lesson (folded). */
-function ScenarioIntro({ scenario: sc }: { scenario: Scenario }) {
-  return (
-    <>
-      <p className="summary">
-        {sc.summary} {sc.reconstruction && <span className="badge">reconstruction</span>}
-      </p>
-      {/* A typed program has no lesson: its own comment is its summary. */}
-      {sc.lesson.summary !== '' && sc.lesson.summary !== sc.summary && (
-        <details className="lesson">
-          <summary>Lesson</summary>
-          <p>{sc.lesson.summary}</p>
-        </details>
-      )}
-    </>
-  );
-}
-
-function RaiseControls({ machine }: { machine: Machine }) {
-  const id = useId();
-  const [cpu, setCpu] = useState(0);
-  const cpus = machine.cpus;
-  // Only the CPUs that have a handler: the buttons say what the selected CPU can take.
-  const hasIrq = machine.irqCtx[cpu] !== undefined && machine.irqCtx[cpu] !== -1;
-  const hasNmi = machine.nmiCtx[cpu] !== undefined && machine.nmiCtx[cpu] !== -1;
-  const raise = (k: number, what: 'irq' | 'nmi' | 'migration') => {
-    liveStore.getState().raiseRequested(k, what);
-  };
-  const raises = [
-    { what: 'irq', label: 'Raise IRQ', shown: hasIrq },
-    { what: 'nmi', label: 'Raise NMI', shown: hasNmi },
-    { what: 'migration', label: 'Migrate its task', shown: cpus > 1 },
-  ] as const;
-  return (
-    <span className="raise">
-      <label htmlFor={id}>On CPU</label>
-      <select
-        id={id}
-        value={cpu}
-        onChange={(e) => {
-          setCpu(Number(e.target.value));
-        }}
-      >
-        {Array.from({ length: cpus }, (_, k) => (
-          <option key={k} value={k}>
-            {k}
-          </option>
-        ))}
-      </select>
-      {raises
-        .filter((r) => r.shown)
-        .map(({ what, label }) => (
-          <button
-            key={what}
-            type="button"
-            onClick={() => {
-              raise(cpu, what);
-            }}
-          >
-            {label}
-          </button>
-        ))}
-    </span>
-  );
-}
-
-const NOTE_TEXT: Readonly<Record<number, string>> = {
-  [Note.Fold]: 'folds its delta into the global count',
-  [Note.SeqBump]: 'bumps the sequence',
-  [Note.SumRetry]: 'sum() starts over',
-  [Note.Irq]: 'takes an IRQ',
-  [Note.Nmi]: 'takes an NMI',
-  [Note.MigratedOut]: 'hands its task to another CPU',
-  [Note.Adopted]: 'adopts a migrated task',
-  [Note.BadSum]: 'sees sum() return a value outside the exact totals while it ran',
-  [Note.Offline]: 'goes offline: dying, out of cpu_online_mask, its dead callbacks handed over',
-  [Note.Online]: 'comes back online',
-  [Note.DeadDone]: "returns from another CPU's dead callbacks: that CPU leaves cpu_dying_mask",
-};
-
-/** The latest notable events, in words (sampled ten times a second, not announced). */
-function RecentEvents({ notes, scenario }: { notes: readonly Noted[]; scenario: string }) {
-  if (notes.length === 0) return null;
-  return (
-    <section className="recent" aria-label={`Recent events in ${scenario}`}>
-      <h3>Recent events</h3>
-      <ol>
-        {notes.map((n) => (
-          <li key={`${String(n.cpu)}-${String(n.seq)}`}>
-            {(n.ms / 1000).toFixed(3)} s: CPU{n.cpu} {NOTE_TEXT[n.what] ?? 'does something'}
-          </li>
-        ))}
-      </ol>
-    </section>
   );
 }
