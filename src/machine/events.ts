@@ -1,7 +1,7 @@
 // Scheduler events (docs/machine.md): the choices at each state, their legality and their effect.
 //
-// An event is a small integer: type in the low 3 bits, CPU k in the next 8, target CPU j above.
-// Integers keep exploration allocation-free; `formatEvent` gives the schedule-string token.
+// What an event is (a small integer, and its schedule-string token) is eventCodes.ts, passed on
+// from here.
 
 import {
   deliverIrq,
@@ -15,6 +15,15 @@ import {
 } from './interpreter.ts';
 import { type Instr, Op } from './isa.ts';
 import { buffered, buffersEmpty, drain, flushOldest } from './tso.ts';
+import {
+  Ev,
+  eventCpu,
+  eventTarget,
+  eventType,
+  formatEvent,
+  Legal,
+  makeEvent,
+} from './eventCodes.ts';
 import {
   CPU_CUR,
   CPU_FIELDS,
@@ -31,60 +40,16 @@ import {
   type Machine,
 } from './machine.ts';
 
-export const Ev = {
-  Step: 0,
-  Irq: 1,
-  Nmi: 2,
-  Preempt: 3,
-  Migrate: 4,
-  Flush: 5,
-  Offline: 6,
-  Online: 7,
-} as const;
-
-export type EventType = (typeof Ev)[keyof typeof Ev];
-
-export function makeEvent(type: EventType, k: number, j = 0): number {
-  return type | (k << 3) | (j << 11);
-}
-
-export function eventType(ev: number): EventType {
-  return (ev & 7) as EventType;
-}
-
-export function eventCpu(ev: number): number {
-  return (ev >> 3) & 0xff;
-}
-
-export function eventTarget(ev: number): number {
-  return (ev >> 11) & 0xff;
-}
-
-/**
- * The schedule-string token of an event: "0", "irq1", "nmi0", "pre1", "mig0>1", "flush0", "off1",
- * "on1".
- */
-export function formatEvent(ev: number): string {
-  const k = eventCpu(ev);
-  switch (eventType(ev)) {
-    case Ev.Step:
-      return String(k);
-    case Ev.Irq:
-      return `irq${k}`;
-    case Ev.Nmi:
-      return `nmi${k}`;
-    case Ev.Preempt:
-      return `pre${k}`;
-    case Ev.Flush:
-      return `flush${k}`;
-    case Ev.Offline:
-      return `off${k}`;
-    case Ev.Online:
-      return `on${k}`;
-    default:
-      return `mig${k}>${eventTarget(ev)}`;
-  }
-}
+export {
+  Ev,
+  eventCpu,
+  eventTarget,
+  eventType,
+  type EventType,
+  formatEvent,
+  Legal,
+  makeEvent,
+} from './eventCodes.ts';
 
 /** Whether CPU k is between the two halves of a local-atomic instruction. */
 function midInstruction(m: Machine, s: Int32Array, k: number): boolean {
@@ -219,18 +184,6 @@ function whyNoHotplug(m: Machine, s: Int32Array, k: number, off: boolean): strin
     return `CPU ${k}'s store buffer still holds stores`;
   return '';
 }
-
-/** The kinds of event `legalOn` reports, as bits. */
-export const Legal = {
-  Step: 1,
-  Irq: 2,
-  Nmi: 4,
-  Preempt: 8,
-  Migrate: 16,
-  Flush: 32,
-  Offline: 64,
-  Online: 128,
-} as const;
 
 /**
  * The kinds of event legal on CPU k in state s, as Legal bits (Migrate: to each other CPU).
