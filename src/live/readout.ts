@@ -3,7 +3,7 @@
 // samples by hand.
 
 import { cpuBase, ctxBase, CPU_IRQS, CPU_NMIS, CTX_DONE, CTX_RETRIES } from '../machine/machine.ts';
-import { online } from '../machine/events.ts';
+import { online } from '../machine/hotplug.ts';
 import { Kind, Op } from '../machine/isa.ts';
 import type { Machine } from '../machine/machine.ts';
 import { readPerCpu, readResults, totalTally } from '../machine/read.ts';

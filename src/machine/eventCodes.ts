@@ -2,8 +2,9 @@
 // a small integer: type in the low 3 bits, CPU k in the next 8, target CPU j above. Integers keep
 // exploration allocation-free; `formatEvent` gives the schedule-string token.
 //
-// A leaf below events.ts (the rules and the effects), for the files events.ts itself imports
-// that build events. Callers import it from events.ts, which passes it on.
+// A leaf: events.ts (the rules and the effects) and hotplug.ts (which events.ts asks whether a
+// CPU may go offline) both build events, so the encoding is below both. Callers import it from
+// events.ts, which passes it on.
 
 export const Ev = {
   Step: 0,

@@ -46,15 +46,8 @@ import type { CallChecks } from '../calls.ts';
 import { chooseEngines } from '../engine/choose.ts';
 import { tallyOf } from '../../machine/isa.ts';
 import { type Engine, type EngineKind, restartTask } from '../engine/engine.ts';
-import {
-  apply,
-  controlCpu,
-  Ev,
-  makeEvent,
-  notPreemptible,
-  online,
-  whyIllegal,
-} from '../../machine/events.ts';
+import { apply, Ev, makeEvent, notPreemptible, whyIllegal } from '../../machine/events.ts';
+import { controlCpu, online } from '../../machine/hotplug.ts';
 import { nextReady, topContext } from '../../machine/interpreter.ts';
 import {
   C_EXITED,
