@@ -10,9 +10,8 @@ import { readPerCpu, readResults, totalTally } from '../machine/read.ts';
 import { minus, plus } from '../machine/int64.ts';
 import { observe } from '../scenarios/outcome.ts';
 import type { Observables, Params, Scenario } from '../scenarios/types.ts';
-import type { EngineKind } from './engine/engine.ts';
+import type { EngineKind, Tier } from './engine/engine.ts';
 import { C_EXITED, ENGINE_CODES, type LiveMemory, STAT_SLOTS, Stat, TIER_BITS } from './memory.ts';
-import type { Tier } from './wasm/codegen.ts';
 import { inFlightSlack } from './slack.ts';
 import type { LiveCounter } from './counter.ts';
 
