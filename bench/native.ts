@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Spread, SweepReport, SweepResult } from '../src/live/scaling/measure.ts';
-import { TIERS, type Tier } from '../src/live/wasm/codegen.ts';
+import { TIERS, type Tier } from '../src/live/engine/engine.ts';
 
 /** The lab's algorithms the yardstick has in C. */
 export const NATIVE_ALGORITHMS = ['global-atomic', 'percpu-classic'] as const;

@@ -26,7 +26,7 @@ import { withPage } from './browser.ts';
 import { count } from '../src/machine/count.ts';
 import { findCompiler, nativeTable, ratioTable, runNative } from './native.ts';
 import { defaultPlan } from '../src/live/scaling/plan.ts';
-import { TIERS } from '../src/live/wasm/codegen.ts';
+import { TIERS } from '../src/live/engine/engine.ts';
 import { messageOf } from '../src/machine/errors.ts';
 
 async function main(): Promise<void> {

@@ -123,7 +123,7 @@ export function joinPoints(code: readonly Instr[]): Int32Array {
   }
   return join;
 }
-
+/** One run in progress: where it is, its registers with the events each depends on, and so on. */
 interface RunState {
   pc: number;
   regs: bigint[];
@@ -155,6 +155,12 @@ export interface ThreadLimits {
   readonly maxRuns: number;
 }
 
+/** What advance() makes of a run: it ended, went past a loop's bound, died, or forked. */
+type Outcome = 'done' | 'cut' | 'dead' | RunState[];
+
+/** What step() makes of one instruction: null to go on, or what advance() returns. */
+type Stepped = Exclude<Outcome, 'done'> | null;
+
 /**
  * Every run of context `ctx`'s code on CPU `cpu`, a read returning each value `values(loc)`
  * lists (what the initial state and the other threads may write there) or one the run itself
@@ -167,86 +173,197 @@ export function threadRuns(
   values: (loc: number, width: number) => readonly bigint[],
   limits: ThreadLimits,
 ): ThreadRuns {
-  const code = m.programs[ctx]?.instrs ?? [];
-  const join = joinPoints(code);
-  const regCount = m.programs[ctx]?.regNames.length ?? 0;
-  const runs: ThreadRun[] = [];
-  let cut = 0;
-  const start: RunState = {
-    pc: 0,
-    regs: new Array<bigint>(regCount).fill(0n),
-    deps: new Array<number[]>(regCount).fill([]),
-    events: [],
-    scopes: [],
-    records: [],
-    loops: new Map(),
-  };
-  const stack: RunState[] = [start];
-  while (stack.length > 0) {
-    const s = stack.pop() as RunState;
-    const outcome = advance(s);
-    if (outcome === 'done') {
-      runs.push({ events: s.events, regs: s.regs, records: s.records });
-      if (runs.length > limits.maxRuns)
-        throw new AxiomaticRefusal(
-          `${m.programs[ctx]?.name ?? 'a thread'} has more than ${limits.maxRuns} ways to run (one per value each read may return): too many to enumerate`,
-        );
-    } else if (outcome === 'cut') cut++;
-    else if (outcome === 'dead') continue;
-    else for (let i = outcome.length - 1; i >= 0; i--) stack.push(outcome[i] as RunState);
+  return new ThreadRunner(m, ctx, cpu, values, limits).all();
+}
+
+// ---- a run's registers: what they hold, and which of the run's events those values depend on ----
+
+function reg(s: RunState, r: number): bigint {
+  return r >= 0 ? (s.regs[r] as bigint) : 0n;
+}
+
+function regDeps(s: RunState, r: number): number[] {
+  return r >= 0 ? (s.deps[r] as number[]) : [];
+}
+
+function setReg(s: RunState, r: number, v: bigint, deps: number[]): void {
+  if (r < 0) return;
+  s.regs[r] = BigInt.asIntN(64, v);
+  s.deps[r] = deps;
+}
+
+/** The second operand of an ALU instruction, a comparison or a branch: the immediate or src2. */
+function right(s: RunState, ins: Instr): bigint {
+  return ins.useImm ? imm(ins) : reg(s, ins.src2);
+}
+
+function rightDeps(s: RunState, ins: Instr): number[] {
+  return ins.useImm ? [] : regDeps(s, ins.src2);
+}
+
+/** The first operand of an atomic (an amount): the immediate or src. */
+function first(s: RunState, ins: Instr): bigint {
+  return ins.useImm ? imm(ins) : reg(s, ins.src);
+}
+
+function firstDeps(s: RunState, ins: Instr): number[] {
+  return ins.useImm ? [] : regDeps(s, ins.src);
+}
+
+/** The reads that control the run here: those of every open branch. */
+function ctrlDeps(s: RunState): number[] {
+  let c: number[] = [];
+  for (const o of s.scopes) c = union(c, o.deps);
+  return c;
+}
+
+/** An ALU instruction's result, or null for a division by zero (the run then dies). */
+function alu(op: Instr['op'], a: bigint, b: bigint): bigint | null {
+  switch (op) {
+    case Op.Add:
+      return a + b;
+    case Op.Sub:
+      return a - b;
+    case Op.And:
+      return a & b;
+    case Op.Or:
+      return a | b;
+    case Op.Xor:
+      return a ^ b;
+    case Op.Mul:
+      return a * b;
+    case Op.Div:
+      return b === 0n ? null : a / b;
+    case Op.Mod:
+      return b === 0n ? null : a % b;
+    case Op.Shl:
+      return a << (b & 63n);
+    default:
+      return a >> (b & 63n);
   }
-  return { runs, cut };
+}
+
+/**
+ * What a read-modify-write whose read (event r) returned `old` writes (null: it does not write),
+ * the events that value depends on, and what it leaves in its register. The value comes from
+ * the read (herd7's data edge inside the RMW) and the operand, or the operand alone (xchg,
+ * cmpxchg).
+ */
+function rmwWrite(
+  t: RunState,
+  ins: Instr,
+  old: bigint,
+  r: number,
+): { next: bigint | null; data: number[]; result: bigint } {
+  switch (ins.op) {
+    case Op.AtomicAdd: {
+      const next = old + first(t, ins);
+      return { next, data: union([r], firstDeps(t, ins)), result: next };
+    }
+    case Op.AtomicOr:
+      return { next: old | first(t, ins), data: union([r], firstDeps(t, ins)), result: old };
+    case Op.AtomicAnd:
+      return { next: old & first(t, ins), data: union([r], firstDeps(t, ins)), result: old };
+    case Op.AtomicXor:
+      return { next: old ^ first(t, ins), data: union([r], firstDeps(t, ins)), result: old };
+    case Op.AddUnless: {
+      const next = old === atWidth(reg(t, ins.src2), ins.width) ? null : old + first(t, ins);
+      return { next, data: union([r], firstDeps(t, ins)), result: old };
+    }
+    case Op.Xchg:
+      return { next: reg(t, ins.src), data: regDeps(t, ins.src), result: old };
+    default: {
+      const next = old === atWidth(reg(t, ins.src), ins.width) ? reg(t, ins.src2) : null;
+      return { next, data: regDeps(t, ins.src2), result: old };
+    }
+  }
+}
+
+/**
+ * The runs of one thread, found depth first: each run goes on until it ends, goes past a
+ * loop's bound, dies (an address that is no location, a division by zero), or forks at a read,
+ * one copy per value the read may return. The runner holds what every run shares (the code,
+ * where branches join, the values reads are offered, the limits); a run's own state is the
+ * RunState its methods are given.
+ */
+class ThreadRunner {
+  private readonly code: readonly Instr[];
+  /** For each branch, the pc where its two ways meet again (joinPoints). */
+  private readonly join: Int32Array;
+
+  constructor(
+    private readonly m: Machine,
+    private readonly ctx: number,
+    private readonly cpu: number,
+    private readonly values: (loc: number, width: number) => readonly bigint[],
+    private readonly limits: ThreadLimits,
+  ) {
+    this.code = m.programs[ctx]?.instrs ?? [];
+    this.join = joinPoints(this.code);
+  }
+
+  /** Every run from the start, in the order a depth-first walk of the forks finishes them. */
+  all(): ThreadRuns {
+    const regCount = this.m.programs[this.ctx]?.regNames.length ?? 0;
+    const runs: ThreadRun[] = [];
+    let cut = 0;
+    const stack: RunState[] = [
+      {
+        pc: 0,
+        regs: new Array<bigint>(regCount).fill(0n),
+        deps: new Array<number[]>(regCount).fill([]),
+        events: [],
+        scopes: [],
+        records: [],
+        loops: new Map(),
+      },
+    ];
+    while (stack.length > 0) {
+      const s = stack.pop() as RunState;
+      const outcome = this.advance(s);
+      if (outcome === 'done') {
+        runs.push({ events: s.events, regs: s.regs, records: s.records });
+        if (runs.length > this.limits.maxRuns)
+          throw new AxiomaticRefusal(
+            `${this.m.programs[this.ctx]?.name ?? 'a thread'} has more than ${this.limits.maxRuns} ways to run (one per value each read may return): too many to enumerate`,
+          );
+      } else if (outcome === 'cut') cut++;
+      else if (outcome === 'dead') continue;
+      else for (let i = outcome.length - 1; i >= 0; i--) stack.push(outcome[i] as RunState);
+    }
+    return { runs, cut };
+  }
 
   /** Runs s until it ends, is cut, dies, or forks (the states to go on with). */
-  function advance(s: RunState): 'done' | 'cut' | 'dead' | RunState[] {
+  private advance(s: RunState): Outcome {
     for (;;) {
       if (s.scopes.length > 0) s.scopes = s.scopes.filter((o) => o.until !== s.pc);
-      if (s.pc >= code.length) return 'done';
-      const ins = code[s.pc] as Instr;
-      const fork = step(s, ins);
+      if (s.pc >= this.code.length) return 'done';
+      const fork = this.step(s, this.code[s.pc] as Instr);
       if (fork !== null) return fork;
     }
   }
 
-  function ctrlDeps(s: RunState): number[] {
-    let c: number[] = [];
-    for (const o of s.scopes) c = union(c, o.deps);
-    return c;
-  }
-
-  function emit(s: RunState, e: Omit<ThreadEvent, 'ctrl'>): number {
+  /** Adds an event to the run, controlled by the open branches; returns its index. */
+  private emit(s: RunState, e: Omit<ThreadEvent, 'ctrl'>): number {
     s.events.push({ ...e, ctrl: ctrlDeps(s) });
     return s.events.length - 1;
   }
 
   /** A fence event (`loc` −1, or an SRCU domain's location), with no value and no dependency. */
-  function fence(s: RunState, loc: number, tags: number, pc: number): void {
-    emit(s, { dir: 'F', loc, value: 0n, tags, pc, width: 0, addr: [], data: [], rmwRead: -1 });
-  }
-
-  function reg(s: RunState, r: number): bigint {
-    return r >= 0 ? (s.regs[r] as bigint) : 0n;
-  }
-
-  function regDeps(s: RunState, r: number): number[] {
-    return r >= 0 ? (s.deps[r] as number[]) : [];
-  }
-
-  function setReg(s: RunState, r: number, v: bigint, deps: number[]): void {
-    if (r < 0) return;
-    s.regs[r] = BigInt.asIntN(64, v);
-    s.deps[r] = deps;
+  private fence(s: RunState, loc: number, tags: number, pc: number): void {
+    this.emit(s, { dir: 'F', loc, value: 0n, tags, pc, width: 0, addr: [], data: [], rmwRead: -1 });
   }
 
   /** The word address of ins's operand, or null when it is no location (the run then dies). */
-  function address(s: RunState, ins: Instr): number | null {
+  private address(s: RunState, ins: Instr): number | null {
     let a: number;
     switch (ins.mode) {
       case Mode.Abs:
         a = ins.base;
         break;
       case Mode.ThisCpu:
-        a = ins.base + cpu * ins.stride;
+        a = ins.base + this.cpu * ins.stride;
         break;
       case Mode.Reg:
         a = Number(reg(s, ins.areg)) - POINTER_BASE;
@@ -258,32 +375,154 @@ export function threadRuns(
         return null;
     }
     const words = ins.width === 64 ? 2 : 1;
-    return Number.isInteger(a) && a >= 0 && a + words <= m.memWords ? a : null;
+    return Number.isInteger(a) && a >= 0 && a + words <= this.m.memWords ? a : null;
   }
 
-  function addrDeps(s: RunState, ins: Instr): number[] {
+  /** The reads an address was computed from (none for a fixed or per-CPU address). */
+  private addrDeps(s: RunState, ins: Instr): number[] {
     return ins.mode === Mode.Reg || ins.mode === Mode.Indexed ? regDeps(s, ins.areg) : [];
   }
 
-  function right(s: RunState, ins: Instr): bigint {
-    return ins.useImm ? imm(ins) : reg(s, ins.src2);
+  /** Counts a turn of the loop at `target`; false when it goes past the bound. */
+  private loopTurn(s: RunState, target: number): boolean {
+    const n = (s.loops.get(target) ?? 0) + 1;
+    s.loops.set(target, n);
+    return n <= this.limits.unroll;
   }
 
-  function rightDeps(s: RunState, ins: Instr): number[] {
-    return ins.useImm ? [] : regDeps(s, ins.src2);
+  /** Executes one instruction; returns null to go on, or what advance() returns. */
+  private step(s: RunState, ins: Instr): Stepped {
+    const op = ins.op;
+    if (isAtomicRmw(op)) return this.rmw(s, ins);
+    switch (op) {
+      case Op.Branch:
+        return this.branch(s, ins);
+      case Op.Jump:
+        return this.jump(s, ins.target);
+      case Op.Halt:
+        return 'cut';
+      case Op.Load:
+      case Op.Load64:
+        return this.load(s, ins);
+      case Op.Store:
+      case Op.Store64:
+        return this.store(s, ins);
+      case Op.SpinLock:
+      case Op.SpinUnlock:
+      case Op.SpinTrylock:
+        return this.spin(s, ins);
+      case Op.Fence:
+      case Op.NoFence:
+        return this.fenceOp(s, ins);
+      case Op.LoadLo:
+      case Op.LoadHi:
+      case Op.StoreLo:
+      case Op.StoreHi:
+        throw new AxiomaticRefusal(
+          'a 64-bit value is read or written in two halves (a 32-bit machine): the memory model takes whole accesses only',
+        );
+      default:
+        return this.local(s, ins);
+    }
   }
 
-  /** The first operand of an atomic (an amount): the immediate or src. */
-  function first(s: RunState, ins: Instr): bigint {
-    return ins.useImm ? imm(ins) : reg(s, ins.src);
+  /**
+   * An instruction that makes no event: it sets a register (with the reads its value depends
+   * on), records a value, or changes what only the machine's scheduler sees.
+   */
+  private local(s: RunState, ins: Instr): Stepped {
+    const op = ins.op;
+    switch (op) {
+      case Op.Mov:
+        if (ins.useImm) setReg(s, ins.dst, imm(ins), []);
+        else setReg(s, ins.dst, reg(s, ins.src), regDeps(s, ins.src));
+        break;
+      case Op.Add:
+      case Op.Sub:
+      case Op.And:
+      case Op.Or:
+      case Op.Xor:
+      case Op.Mul:
+      case Op.Div:
+      case Op.Mod:
+      case Op.Shl:
+      case Op.Shr: {
+        const v = alu(op, reg(s, ins.src), right(s, ins));
+        if (v === null) return 'dead';
+        setReg(s, ins.dst, v, union(regDeps(s, ins.src), rightDeps(s, ins)));
+        break;
+      }
+      case Op.SetCond:
+        setReg(
+          s,
+          ins.dst,
+          condHolds(ins.cond, reg(s, ins.src), right(s, ins)) ? 1n : 0n,
+          union(regDeps(s, ins.src), rightDeps(s, ins)),
+        );
+        break;
+      case Op.AddrGen:
+        setReg(s, ins.dst, BigInt(POINTER_BASE + ins.base + this.cpu * ins.stride), []);
+        break;
+      case Op.CpuId:
+        setReg(s, ins.dst, BigInt(this.cpu), []);
+        break;
+      case Op.IrqSave:
+        setReg(s, ins.dst, 1n, []);
+        break;
+      case Op.Record:
+        s.records.push([ins.base, ins.stride, reg(s, ins.src)]);
+        break;
+      case Op.Pause:
+      case Op.Tally:
+      case Op.RecordTotal:
+      case Op.PreemptDisable:
+      case Op.PreemptEnable:
+      case Op.IrqRestore:
+      case Op.IrqDisable:
+      case Op.IrqEnable:
+        break;
+      default:
+        throw new AxiomaticRefusal(`the memory model has no events for opcode ${op}`);
+    }
+    s.pc++;
+    return null;
   }
 
-  function firstDeps(s: RunState, ins: Instr): number[] {
-    return ins.useImm ? [] : regDeps(s, ins.src);
+  /**
+   * A fence event: Fence (smp_mb() when it carries no tag of its own), or a NoFence that carries
+   * a tag (the fences that drain nothing, barrier(), rcu_read_lock() and synchronize_rcu() among
+   * them; synchronize_srcu(s) names its domain's location). A NoFence without a tag is nothing.
+   */
+  private fenceOp(s: RunState, ins: Instr): Stepped {
+    if (ins.op === Op.Fence) this.fence(s, -1, ins.tag || Tag.Mb, s.pc);
+    else if (ins.tag !== 0) {
+      const loc = ins.mode === Mode.None ? -1 : this.address(s, ins);
+      if (loc === null) return 'dead';
+      this.fence(s, loc, ins.tag, s.pc);
+    }
+    s.pc++;
+    return null;
+  }
+
+  /** A branch: a condition that read memory controls what runs until the two ways join. */
+  private branch(s: RunState, ins: Instr): Stepped {
+    const pc = s.pc;
+    const deps = union(regDeps(s, ins.src), rightDeps(s, ins));
+    if (deps.length > 0) s.scopes.push({ deps, until: this.join[pc] as number });
+    if (condHolds(ins.cond, reg(s, ins.src), right(s, ins))) return this.jump(s, ins.target);
+    s.pc = pc + 1;
+    return null;
+  }
+
+  /** A jump to `target`; a jump back is a loop's turn, and past the bound it cuts the run. */
+  private jump(s: RunState, target: number): Stepped {
+    if (target <= s.pc && !this.loopTurn(s, target)) return 'cut';
+    s.pc = target;
+    return null;
   }
 
   /** One forked state per value a read of `loc` may return, each with `then` applied. */
-  function readFork(
+  private readFork(
     s: RunState,
     loc: number,
     width: number,
@@ -291,7 +530,7 @@ export function threadRuns(
   ): RunState[] {
     // The values other threads and the initial state may give, and the run's own earlier
     // writes there (a thread reads its own write only from before, in the same run).
-    const offered = new Set(values(loc, width));
+    const offered = new Set(this.values(loc, width));
     for (const e of s.events)
       if (e.dir === 'W' && e.loc === loc && !isLockEvent(e.tags))
         offered.add(atWidth(e.value, width));
@@ -303,17 +542,78 @@ export function threadRuns(
     return out;
   }
 
-  /** A LOCK-prefixed read-modify-write (isAtomicRmw): its read, then its write where it writes. */
-  function rmw(s: RunState, ins: Instr): 'dead' | RunState[] {
+  /** A load: one run per value it may read (spin_is_locked(): locked, or not). */
+  private load(s: RunState, ins: Instr): Stepped {
     const pc = s.pc;
-    const op = ins.op;
-    const a = address(s, ins);
+    const a = this.address(s, ins);
     if (a === null) return 'dead';
-    const ad = addrDeps(s, ins);
+    const ad = this.addrDeps(s, ins);
+    s.pc = pc + 1;
+    if (ins.tag & (Tag.Rl | Tag.Ru)) {
+      // spin_is_locked(): locked (RL) or not (RU), whatever the lock word says.
+      return [Tag.Rl, Tag.Ru].map((t) => {
+        const c = clone(s);
+        const i = this.emit(c, {
+          dir: 'R',
+          loc: a,
+          value: 0n,
+          tags: t,
+          pc,
+          width: ins.width,
+          addr: ad,
+          data: [],
+          rmwRead: -1,
+        });
+        setReg(c, ins.dst, t === Tag.Rl ? 1n : 0n, [i]);
+        return c;
+      });
+    }
+    return this.readFork(s, a, ins.width, (t, v) => {
+      const i = this.emit(t, {
+        dir: 'R',
+        loc: a,
+        value: v,
+        tags: ins.tag,
+        pc,
+        width: ins.width,
+        addr: ad,
+        data: [],
+        rmwRead: -1,
+      });
+      setReg(t, ins.dst, v, [i]);
+      return true;
+    });
+  }
+
+  /** A store: one write, its value from src. */
+  private store(s: RunState, ins: Instr): Stepped {
+    const a = this.address(s, ins);
+    if (a === null) return 'dead';
+    this.emit(s, {
+      dir: 'W',
+      loc: a,
+      value: atWidth(reg(s, ins.src), ins.width),
+      tags: ins.tag,
+      pc: s.pc,
+      width: ins.width,
+      addr: this.addrDeps(s, ins),
+      data: regDeps(s, ins.src),
+      rmwRead: -1,
+    });
+    s.pc++;
+    return null;
+  }
+
+  /** A LOCK-prefixed read-modify-write (isAtomicRmw): its read, then its write where it writes. */
+  private rmw(s: RunState, ins: Instr): Stepped {
+    const pc = s.pc;
+    const a = this.address(s, ins);
+    if (a === null) return 'dead';
+    const ad = this.addrDeps(s, ins);
     const tags = ins.tag | Tag.Rmw;
     s.pc = pc + 1;
-    return readFork(s, a, ins.width, (t, old) => {
-      const r = emit(t, {
+    return this.readFork(s, a, ins.width, (t, old) => {
+      const r = this.emit(t, {
         dir: 'R',
         loc: a,
         value: old,
@@ -324,43 +624,9 @@ export function threadRuns(
         data: [],
         rmwRead: -1,
       });
-      let next: bigint | null;
-      // The write's value: computed from the read (herd7's data edge inside the RMW) and the
-      // operand, or the operand alone (xchg, cmpxchg).
-      let data: number[];
-      let result = old;
-      switch (op) {
-        case Op.AtomicAdd:
-          next = old + first(t, ins);
-          data = union([r], firstDeps(t, ins));
-          result = next;
-          break;
-        case Op.AtomicOr:
-          next = old | first(t, ins);
-          data = union([r], firstDeps(t, ins));
-          break;
-        case Op.AtomicAnd:
-          next = old & first(t, ins);
-          data = union([r], firstDeps(t, ins));
-          break;
-        case Op.AtomicXor:
-          next = old ^ first(t, ins);
-          data = union([r], firstDeps(t, ins));
-          break;
-        case Op.AddUnless:
-          next = old === atWidth(reg(t, ins.src2), ins.width) ? null : old + first(t, ins);
-          data = union([r], firstDeps(t, ins));
-          break;
-        case Op.Xchg:
-          next = reg(t, ins.src);
-          data = regDeps(t, ins.src);
-          break;
-        default:
-          next = old === atWidth(reg(t, ins.src), ins.width) ? reg(t, ins.src2) : null;
-          data = regDeps(t, ins.src2);
-      }
+      const { next, data, result } = rmwWrite(t, ins, old, r);
       if (next !== null)
-        emit(t, {
+        this.emit(t, {
           dir: 'W',
           loc: a,
           value: atWidth(next, ins.width),
@@ -376,268 +642,77 @@ export function threadRuns(
     });
   }
 
-  /** Executes one instruction; returns null to go on, or what advance() returns. */
-  function step(s: RunState, ins: Instr): 'cut' | 'dead' | RunState[] | null {
+  /**
+   * spin_lock (a lock read and a lock write), spin_unlock (an unlock write), or spin_trylock:
+   * two runs, one that takes the lock and one whose read fails.
+   */
+  private spin(s: RunState, ins: Instr): Stepped {
     const pc = s.pc;
-    const op = ins.op;
-    if (isAtomicRmw(op)) return rmw(s, ins);
-    switch (op) {
-      // ---- local ----
-      case Op.Mov:
-        if (ins.useImm) setReg(s, ins.dst, imm(ins), []);
-        else setReg(s, ins.dst, reg(s, ins.src), regDeps(s, ins.src));
-        break;
-      case Op.Add:
-      case Op.Sub:
-      case Op.And:
-      case Op.Or:
-      case Op.Xor:
-      case Op.Mul:
-      case Op.Div:
-      case Op.Mod:
-      case Op.Shl:
-      case Op.Shr: {
-        const a = reg(s, ins.src);
-        const b = right(s, ins);
-        let v: bigint;
-        switch (op) {
-          case Op.Add:
-            v = a + b;
-            break;
-          case Op.Sub:
-            v = a - b;
-            break;
-          case Op.And:
-            v = a & b;
-            break;
-          case Op.Or:
-            v = a | b;
-            break;
-          case Op.Xor:
-            v = a ^ b;
-            break;
-          case Op.Mul:
-            v = a * b;
-            break;
-          case Op.Div:
-            if (b === 0n) return 'dead';
-            v = a / b;
-            break;
-          case Op.Mod:
-            if (b === 0n) return 'dead';
-            v = a % b;
-            break;
-          case Op.Shl:
-            v = a << (b & 63n);
-            break;
-          default:
-            v = a >> (b & 63n);
-        }
-        setReg(s, ins.dst, v, union(regDeps(s, ins.src), rightDeps(s, ins)));
-        break;
-      }
-      case Op.SetCond:
-        setReg(
-          s,
-          ins.dst,
-          condHolds(ins.cond, reg(s, ins.src), right(s, ins)) ? 1n : 0n,
-          union(regDeps(s, ins.src), rightDeps(s, ins)),
-        );
-        break;
-      case Op.Branch: {
-        const deps = union(regDeps(s, ins.src), rightDeps(s, ins));
-        if (deps.length > 0) s.scopes.push({ deps, until: join[pc] as number });
-        if (condHolds(ins.cond, reg(s, ins.src), right(s, ins))) {
-          if (ins.target <= pc && !loopTurn(s, ins.target)) return 'cut';
-          s.pc = ins.target;
-          return null;
-        }
-        break;
-      }
-      case Op.Jump:
-        if (ins.target <= pc && !loopTurn(s, ins.target)) return 'cut';
-        s.pc = ins.target;
-        return null;
-      case Op.Record:
-        s.records.push([ins.base, ins.stride, reg(s, ins.src)]);
-        break;
-      case Op.Pause:
-      case Op.Tally:
-      case Op.RecordTotal:
-        break;
-      case Op.NoFence: {
-        if (ins.tag === 0) break;
-        // A fence; synchronize_srcu(s) names its domain's location.
-        const loc = ins.mode === Mode.None ? -1 : address(s, ins);
-        if (loc === null) return 'dead';
-        fence(s, loc, ins.tag, pc);
-        break;
-      }
-
-      // ---- visible ----
-      case Op.Load:
-      case Op.Load64: {
-        const a = address(s, ins);
-        if (a === null) return 'dead';
-        const ad = addrDeps(s, ins);
-        s.pc = pc + 1;
-        if (ins.tag & (Tag.Rl | Tag.Ru)) {
-          // spin_is_locked(): locked (RL) or not (RU), whatever the lock word says.
-          return [Tag.Rl, Tag.Ru].map((t) => {
-            const c = clone(s);
-            const i = emit(c, {
-              dir: 'R',
-              loc: a,
-              value: 0n,
-              tags: t,
-              pc,
-              width: ins.width,
-              addr: ad,
-              data: [],
-              rmwRead: -1,
-            });
-            setReg(c, ins.dst, t === Tag.Rl ? 1n : 0n, [i]);
-            return c;
-          });
-        }
-        return readFork(s, a, ins.width, (t, v) => {
-          const i = emit(t, {
-            dir: 'R',
-            loc: a,
-            value: v,
-            tags: ins.tag,
-            pc,
-            width: ins.width,
-            addr: ad,
-            data: [],
-            rmwRead: -1,
-          });
-          setReg(t, ins.dst, v, [i]);
-          return true;
-        });
-      }
-      case Op.Store:
-      case Op.Store64: {
-        const a = address(s, ins);
-        if (a === null) return 'dead';
-        emit(s, {
-          dir: 'W',
-          loc: a,
-          value: atWidth(reg(s, ins.src), ins.width),
-          tags: ins.tag,
-          pc,
-          width: ins.width,
-          addr: addrDeps(s, ins),
-          data: regDeps(s, ins.src),
-          rmwRead: -1,
-        });
-        break;
-      }
-      case Op.SpinLock:
-      case Op.SpinUnlock:
-      case Op.SpinTrylock: {
-        const a = address(s, ins);
-        if (a === null) return 'dead';
-        const ad = addrDeps(s, ins);
-        const lock = (c: RunState) => {
-          emit(c, {
-            dir: 'R',
-            loc: a,
-            value: 0n,
-            tags: Tag.Lkr,
-            pc,
-            width: 32,
-            addr: ad,
-            data: [],
-            rmwRead: -1,
-          });
-          const r = c.events.length - 1;
-          emit(c, {
-            dir: 'W',
-            loc: a,
-            value: 1n,
-            tags: Tag.Lkw,
-            pc,
-            width: 32,
-            addr: ad,
-            data: [],
-            rmwRead: r,
-          });
-        };
-        if (op === Op.SpinLock) lock(s);
-        else if (op === Op.SpinUnlock)
-          emit(s, {
-            dir: 'W',
-            loc: a,
-            value: 0n,
-            tags: Tag.Ul,
-            pc,
-            width: 32,
-            addr: ad,
-            data: [],
-            rmwRead: -1,
-          });
-        else {
-          s.pc = pc + 1;
-          const got = clone(s);
-          lock(got);
-          setReg(got, ins.dst, 1n, [got.events.length - 1]);
-          const failed = clone(s);
-          const f = emit(failed, {
-            dir: 'R',
-            loc: a,
-            value: 0n,
-            tags: Tag.Lf,
-            pc,
-            width: 32,
-            addr: ad,
-            data: [],
-            rmwRead: -1,
-          });
-          setReg(failed, ins.dst, 0n, [f]);
-          return [got, failed];
-        }
-        break;
-      }
-      case Op.Fence:
-        fence(s, -1, ins.tag || Tag.Mb, pc);
-        break;
-      case Op.AddrGen:
-        setReg(s, ins.dst, BigInt(POINTER_BASE + ins.base + cpu * ins.stride), []);
-        break;
-      case Op.CpuId:
-        setReg(s, ins.dst, BigInt(cpu), []);
-        break;
-      case Op.IrqSave:
-        setReg(s, ins.dst, 1n, []);
-        break;
-      case Op.PreemptDisable:
-      case Op.PreemptEnable:
-      case Op.IrqRestore:
-      case Op.IrqDisable:
-      case Op.IrqEnable:
-        break;
-      case Op.Halt:
-        return 'cut';
-      case Op.LoadLo:
-      case Op.LoadHi:
-      case Op.StoreLo:
-      case Op.StoreHi:
-        throw new AxiomaticRefusal(
-          'a 64-bit value is read or written in two halves (a 32-bit machine): the memory model takes whole accesses only',
-        );
-      default:
-        throw new AxiomaticRefusal(`the memory model has no events for opcode ${op}`);
-    }
+    const a = this.address(s, ins);
+    if (a === null) return 'dead';
+    const ad = this.addrDeps(s, ins);
     s.pc = pc + 1;
-    return null;
+    if (ins.op === Op.SpinLock) {
+      this.lock(s, a, ad, pc);
+      return null;
+    }
+    if (ins.op === Op.SpinUnlock) {
+      this.emit(s, {
+        dir: 'W',
+        loc: a,
+        value: 0n,
+        tags: Tag.Ul,
+        pc,
+        width: 32,
+        addr: ad,
+        data: [],
+        rmwRead: -1,
+      });
+      return null;
+    }
+    const got = clone(s);
+    this.lock(got, a, ad, pc);
+    setReg(got, ins.dst, 1n, [got.events.length - 1]);
+    const failed = clone(s);
+    const f = this.emit(failed, {
+      dir: 'R',
+      loc: a,
+      value: 0n,
+      tags: Tag.Lf,
+      pc,
+      width: 32,
+      addr: ad,
+      data: [],
+      rmwRead: -1,
+    });
+    setReg(failed, ins.dst, 0n, [f]);
+    return [got, failed];
   }
 
-  /** Counts a turn of the loop at `target`; false when it goes past the bound. */
-  function loopTurn(s: RunState, target: number): boolean {
-    const n = (s.loops.get(target) ?? 0) + 1;
-    s.loops.set(target, n);
-    return n <= limits.unroll;
+  /** Taking the lock at `a`: its lock read, then its lock write, the two an RMW. */
+  private lock(s: RunState, a: number, ad: number[], pc: number): void {
+    const r = this.emit(s, {
+      dir: 'R',
+      loc: a,
+      value: 0n,
+      tags: Tag.Lkr,
+      pc,
+      width: 32,
+      addr: ad,
+      data: [],
+      rmwRead: -1,
+    });
+    this.emit(s, {
+      dir: 'W',
+      loc: a,
+      value: 1n,
+      tags: Tag.Lkw,
+      pc,
+      width: 32,
+      addr: ad,
+      data: [],
+      rmwRead: r,
+    });
   }
 }
 

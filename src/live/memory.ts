@@ -11,6 +11,7 @@
 //   state        the machine's state vector (memory padded to lines, CPUs, contexts, results)
 // Each CPU writes only its own lines, so no two workers share a cache line they both write.
 
+import { type Instr, Op } from '../machine/isa.ts';
 import { LINE_WORDS } from '../machine/layout.ts';
 import type { Machine } from '../machine/machine.ts';
 import { bufferOf, sharedWasmMemory, type WasmMemory } from './wasm/runtime.ts';
@@ -250,4 +251,18 @@ export function notesSince(mem: LiveMemory, k: number, since: number): Noted[] {
     out.push({ cpu: k, what: w & 0xff, ctx: w >> 8, ms: mem.words[at + 1] as number, seq });
   }
   return out;
+}
+
+/**
+ * Words of the result slots a program records into, in the state (their counts restart with
+ * each call): what a task that restarts clears, whichever engine runs it.
+ */
+export function resultSlots(m: Machine, code: readonly Instr[]): number[] {
+  return [
+    ...new Set(
+      code
+        .filter((i) => i.op === Op.Record || i.op === Op.RecordTotal)
+        .map((i) => m.resOff + i.base),
+    ),
+  ];
 }

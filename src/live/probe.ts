@@ -14,8 +14,7 @@ import { Cond } from '../machine/isa.ts';
 import { LayoutBuilder } from '../machine/layout.ts';
 import { readResults } from '../machine/read.ts';
 import { C_EXITED, C_GO, C_READY, type LiveMemory } from './memory.ts';
-import type { Engine, EngineKind } from './engine/engine.ts';
-import type { Tier } from './wasm/codegen.ts';
+import type { Engine, EngineKind, Tier } from './engine/engine.ts';
 
 /** The scenario id a CPU job names to run the probe (not in the catalogue). */
 export const PROBE_ID = 'probe:visibility';

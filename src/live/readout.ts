@@ -3,16 +3,15 @@
 // samples by hand.
 
 import { cpuBase, ctxBase, CPU_IRQS, CPU_NMIS, CTX_DONE, CTX_RETRIES } from '../machine/machine.ts';
-import { online } from '../machine/events.ts';
+import { online } from '../machine/hotplug.ts';
 import { Kind, Op } from '../machine/isa.ts';
 import type { Machine } from '../machine/machine.ts';
 import { readPerCpu, readResults, totalTally } from '../machine/read.ts';
 import { minus, plus } from '../machine/int64.ts';
 import { observe } from '../scenarios/outcome.ts';
 import type { Observables, Params, Scenario } from '../scenarios/types.ts';
-import type { EngineKind } from './engine/engine.ts';
+import type { EngineKind, Tier } from './engine/engine.ts';
 import { C_EXITED, ENGINE_CODES, type LiveMemory, STAT_SLOTS, Stat, TIER_BITS } from './memory.ts';
-import type { Tier } from './wasm/codegen.ts';
 import { inFlightSlack } from './slack.ts';
 import type { LiveCounter } from './counter.ts';
 

@@ -16,8 +16,7 @@ import {
   startTogether,
   type Waiter,
 } from './control.ts';
-import type { EngineKind } from './engine/engine.ts';
-import type { Tier } from './wasm/codegen.ts';
+import type { EngineKind, Tier } from './engine/engine.ts';
 import { type CpuJob, liveMachine } from './job.ts';
 import { compareWithModel, driveLockstep, type LockstepReport } from './lockstep.ts';
 import { allocateLive, C_QUIESCED, type LiveMemory, type SlotLayout } from './memory.ts';

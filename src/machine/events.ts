@@ -1,20 +1,29 @@
 // Scheduler events (docs/machine.md): the choices at each state, their legality and their effect.
 //
-// An event is a small integer: type in the low 3 bits, CPU k in the next 8, target CPU j above.
-// Integers keep exploration allocation-free; `formatEvent` gives the schedule-string token.
+// What an event is (a small integer, and its schedule-string token) is eventCodes.ts, passed on
+// from here; CPU hotplug's masks, rules and steps are hotplug.ts.
 
 import {
   deliverIrq,
   deliverNmi,
   MachineFault,
   nextReady,
-  runLocals,
   step,
   topContext,
   type Trace,
 } from './interpreter.ts';
 import { type Instr, Op } from './isa.ts';
 import { buffered, buffersEmpty, drain, flushOldest } from './tso.ts';
+import {
+  Ev,
+  eventCpu,
+  eventTarget,
+  eventType,
+  formatEvent,
+  Legal,
+  makeEvent,
+} from './eventCodes.ts';
+import { offline, markOnline, online, onlineTargets, whyNoHotplug } from './hotplug.ts';
 import {
   CPU_CUR,
   CPU_FIELDS,
@@ -27,64 +36,19 @@ import {
   CTX_CPU,
   CTX_DONE,
   CTX_PC,
-  CTX_REGS,
   type Machine,
 } from './machine.ts';
 
-export const Ev = {
-  Step: 0,
-  Irq: 1,
-  Nmi: 2,
-  Preempt: 3,
-  Migrate: 4,
-  Flush: 5,
-  Offline: 6,
-  Online: 7,
-} as const;
-
-export type EventType = (typeof Ev)[keyof typeof Ev];
-
-export function makeEvent(type: EventType, k: number, j = 0): number {
-  return type | (k << 3) | (j << 11);
-}
-
-export function eventType(ev: number): EventType {
-  return (ev & 7) as EventType;
-}
-
-export function eventCpu(ev: number): number {
-  return (ev >> 3) & 0xff;
-}
-
-export function eventTarget(ev: number): number {
-  return (ev >> 11) & 0xff;
-}
-
-/**
- * The schedule-string token of an event: "0", "irq1", "nmi0", "pre1", "mig0>1", "flush0", "off1",
- * "on1".
- */
-export function formatEvent(ev: number): string {
-  const k = eventCpu(ev);
-  switch (eventType(ev)) {
-    case Ev.Step:
-      return String(k);
-    case Ev.Irq:
-      return `irq${k}`;
-    case Ev.Nmi:
-      return `nmi${k}`;
-    case Ev.Preempt:
-      return `pre${k}`;
-    case Ev.Flush:
-      return `flush${k}`;
-    case Ev.Offline:
-      return `off${k}`;
-    case Ev.Online:
-      return `on${k}`;
-    default:
-      return `mig${k}>${eventTarget(ev)}`;
-  }
-}
+export {
+  Ev,
+  eventCpu,
+  eventTarget,
+  eventType,
+  type EventType,
+  formatEvent,
+  Legal,
+  makeEvent,
+} from './eventCodes.ts';
 
 /** Whether CPU k is between the two halves of a local-atomic instruction. */
 function midInstruction(m: Machine, s: Int32Array, k: number): boolean {
@@ -178,60 +142,6 @@ export function whyIllegal(m: Machine, s: Int32Array, ev: number): string {
   }
 }
 
-/** Whether CPU k is in cpu_online_mask (always, on a machine without hotplug). */
-export function online(m: Machine, s: Int32Array, k: number): boolean {
-  return m.hotplug === null || ((s[m.hotplug.online] as number) & (1 << k)) !== 0;
-}
-
-/** Whether CPU k is in cpu_dying_mask. */
-export function dying(m: Machine, s: Int32Array, k: number): boolean {
-  return m.hotplug !== null && ((s[m.hotplug.dying] as number) & (1 << k)) !== 0;
-}
-
-/**
- * The CPU that runs an offline's dead callbacks: the lowest-numbered online CPU other than k
- * (the kernel runs them on the CPU driving the hotplug, which is never the one going down).
- */
-export function controlCpu(m: Machine, s: Int32Array, k: number): number {
-  for (let j = 0; j < m.cpus; j++) if (j !== k && online(m, s, j)) return j;
-  return -1;
-}
-
-/** Why CPU k cannot go offline (or, `off` false, online) now, or '' when it can. */
-function whyNoHotplug(m: Machine, s: Int32Array, k: number, off: boolean): string {
-  const hp = m.hotplug;
-  if (hp === null) return 'this program has no CPU hotplug (no DEADk() callbacks)';
-  if (m.deadCtx[k] === -1) return `CPU ${k} has no dead callbacks (DEAD${k}()): it stays online`;
-  const going = s[hp.dying] as number;
-  if (going !== 0) {
-    const j = 31 - Math.clz32(going & -going);
-    return `CPU ${j} is still going offline: its dead callbacks have not returned (hotplug runs one CPU at a time)`;
-  }
-  if (!off) return online(m, s, k) ? `CPU ${k} is already online` : '';
-  if (!online(m, s, k)) return `CPU ${k} is already offline`;
-  if (controlCpu(m, s, k) < 0) return `CPU ${k} is the last CPU online`;
-  const b = m.cpuOff + k * CPU_FIELDS;
-  if (s[b + CPU_TASKS] !== 0)
-    return `CPU ${k} still has tasks to run: let them finish or migrate them first`;
-  if (s[b + CPU_IN_IRQ] !== 0 || s[b + CPU_IN_NMI] !== 0 || s[b + CPU_PENDING] !== 0)
-    return `CPU ${k} is handling an interrupt`;
-  if (m.sbStride !== 0 && s[m.sbOff + k * m.sbStride] !== 0)
-    return `CPU ${k}'s store buffer still holds stores`;
-  return '';
-}
-
-/** The kinds of event `legalOn` reports, as bits. */
-export const Legal = {
-  Step: 1,
-  Irq: 2,
-  Nmi: 4,
-  Preempt: 8,
-  Migrate: 16,
-  Flush: 32,
-  Offline: 64,
-  Online: 128,
-} as const;
-
 /**
  * The kinds of event legal on CPU k in state s, as Legal bits (Migrate: to each other CPU).
  * The same rules as whyIllegal, written out with no helper calls: this is the hot path of
@@ -274,7 +184,8 @@ export function legalOn(m: Machine, s: Int32Array, k: number): number {
 /**
  * legalOn's interrupts, preemption, migration and hotplug on a machine with hotplug, written with
  * whyIllegal's rules: off the hot path of every other machine. Migration: to each online CPU
- * (`onlineTargets`).
+ * (`onlineTargets`). It stays beside whyIllegal, which it asks about every kind of event:
+ * hotplug.ts is below this file.
  */
 function hotplugLegal(m: Machine, s: Int32Array, k: number): number {
   let mask = 0;
@@ -288,13 +199,6 @@ function hotplugLegal(m: Machine, s: Int32Array, k: number): number {
     if (whyIllegal(m, s, makeEvent(ev, k)) === '') mask |= bit;
   if (notPreemptible(m, s, k) === '' && onlineTargets(m, s, k) !== 0) mask |= Legal.Migrate;
   return mask;
-}
-
-/** The CPUs a task on CPU k may migrate to, as bits: every other online CPU. */
-export function onlineTargets(m: Machine, s: Int32Array, k: number): number {
-  const all = m.cpus >= 32 ? -1 : (1 << m.cpus) - 1;
-  const on = m.hotplug === null ? all : (s[m.hotplug.online] as number) & all;
-  return on & ~(1 << k);
 }
 
 function popcount(x: number): number {
@@ -498,73 +402,6 @@ export function apply(
     default:
       throw new MachineFault(`unknown event ${ev}`);
   }
-}
-
-/**
- * `offline k`, the kernel's order (kernel/cpu.c, _cpu_down): CPU k is marked dying, then cleared
- * from cpu_online_mask; its dead callbacks are started as a task on the control CPU. When they
- * return, the CPU is dead and leaves cpu_dying_mask (interpreter.ts, finish). Until then the
- * callbacks are steps of the control CPU like any task's: a sum can run between the two.
- *
- * Live CPUs take the same steps from two threads (live/cpu/cpu.ts): CPU k's worker runs
- * `markOffline` and `startDead`, and hands the callbacks to the control CPU's worker, which runs
- * `queueDead` when it adopts them. Here one thread runs all three.
- */
-function offline(m: Machine, s: Int32Array, k: number): void {
-  markOffline(m, s, k);
-  const j = controlCpu(m, s, k);
-  const t = startDead(m, s, k);
-  s[m.ctxOff + t * m.ctxStride + CTX_CPU] = j;
-  queueDead(m, s, j, t);
-}
-
-/**
- * The masks' part of `offline k`: dying first, then out of the online mask, and the event
- * counted. Atomic read-modify-writes: on live CPUs the masks are shared words that every sum()
- * reads while they change (on a plain state they cost the same as plain stores).
- */
-export function markOffline(m: Machine, s: Int32Array, k: number): void {
-  const hp = m.hotplug as NonNullable<Machine['hotplug']>;
-  Atomics.or(s, hp.dying, 1 << k);
-  Atomics.and(s, hp.online, ~(1 << k));
-  Atomics.add(s, hp.count, 1);
-}
-
-/** `online k`: back in cpu_online_mask, and the event counted. */
-export function markOnline(m: Machine, s: Int32Array, k: number): void {
-  const hp = m.hotplug as NonNullable<Machine['hotplug']>;
-  Atomics.or(s, hp.online, 1 << k);
-  Atomics.add(s, hp.count, 1);
-}
-
-/**
- * A fresh invocation of CPU k's dead callbacks (pc 0 and clean registers, as a handler's; the
- * tally keeps accumulating); returns their context. The caller says on which CPU they run.
- */
-export function startDead(m: Machine, s: Int32Array, k: number): number {
-  const t = m.deadCtx[k] as number;
-  const cb = m.ctxOff + t * m.ctxStride;
-  s.fill(0, cb + CTX_REGS, cb + m.ctxStride);
-  s[cb + CTX_DONE] = 0;
-  s[cb + CTX_PC] = runLocals(m, s, cb, m.code[t] as readonly Instr[], 0, null);
-  return t;
-}
-
-/**
- * Puts dead callbacks `t` on CPU j's runqueue. Callbacks with no visible step return at once
- * (their CPU is idle or runs another task): the CPU is dead and leaves cpu_dying_mask.
- */
-export function queueDead(m: Machine, s: Int32Array, j: number, t: number): void {
-  const bj = m.cpuOff + j * CPU_FIELDS;
-  s[bj + CPU_TASKS] = (s[bj + CPU_TASKS] as number) + 1;
-  if (s[bj + CPU_CUR] === -1) s[bj + CPU_CUR] = t;
-  const cb = m.ctxOff + t * m.ctxStride;
-  if ((s[cb + CTX_PC] as number) < (m.code[t] as readonly Instr[]).length) return;
-  s[cb + CTX_DONE] = 1;
-  s[bj + CPU_TASKS] = (s[bj + CPU_TASKS] as number) - 1;
-  if (s[bj + CPU_CUR] === t) s[bj + CPU_CUR] = -1;
-  const hp = m.hotplug as NonNullable<Machine['hotplug']>;
-  Atomics.and(s, hp.dying, ~(1 << (m.ctxHome[t] as number)));
 }
 
 /**

@@ -7,14 +7,13 @@ import { whyNotLive } from '../live/specs.ts';
 import {
   apply,
   applyChecked,
-  dying,
   Ev,
   formatEvent,
   IllegalEventError,
   makeEvent,
-  online,
   whyIllegal,
 } from './events.ts';
+import { dying, hotplugEvent, online } from './hotplug.ts';
 import { initialState } from './interpreter.ts';
 import { CPU_CUR, CPU_FIELDS } from './machine.ts';
 import { replay } from './replay.ts';
@@ -82,6 +81,26 @@ describe('CPU hotplug', () => {
     apply(m, s, makeEvent(Ev.Online, 1));
     expect(online(m, s, 1)).toBe(true);
     expect(whyIllegal(m, s, makeEvent(Ev.Migrate, 2, 1))).toBe('');
+  });
+
+  it('the hotplug toggle: off while online, on once offline, none for a CPU without DEADk()', () => {
+    const m = machineOf('for_each_online_cpu(cpu)');
+    const s = initialState(m);
+    expect(hotplugEvent(m, s, 1)).toBe(makeEvent(Ev.Offline, 1));
+    expect(hotplugEvent(m, s, 0)).toBeNull();
+    expect(hotplugEvent(m, s, 2)).toBeNull();
+    apply(m, s, makeEvent(Ev.Offline, 1));
+    // Offline, even while still dying (whyIllegal refuses the online until the callbacks return).
+    expect(hotplugEvent(m, s, 1)).toBe(makeEvent(Ev.Online, 1));
+    while (dying(m, s, 1)) apply(m, s, makeEvent(Ev.Step, 0));
+    expect(hotplugEvent(m, s, 1)).toBe(makeEvent(Ev.Online, 1));
+    apply(m, s, makeEvent(Ev.Online, 1));
+    expect(hotplugEvent(m, s, 1)).toBe(makeEvent(Ev.Offline, 1));
+    // A machine without hotplug has no toggle on any CPU.
+    const plain = compileProgram('#define NR_CPUS 2\nint x;\nP0() { x = 1; }');
+    if (!plain.ok) throw new Error('compile');
+    const pm = plain.program.machine;
+    expect([0, 1].map((k) => hotplugEvent(pm, initialState(pm), k))).toEqual([null, null]);
   });
 
   it('a CPU with a task on it does not go offline', () => {

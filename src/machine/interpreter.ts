@@ -720,7 +720,7 @@ export function finish(m: Machine, s: Int32Array, k: number, ctx: number): void 
     }
     s[m.ctxOff + ctx * m.ctxStride + CTX_DONE] = 1;
     // The last step of the offline: the callbacks returned, the CPU is dead, no longer dying.
-    // Atomic: on live CPUs the mask is a shared word other CPUs' sums read (events.ts).
+    // Atomic: on live CPUs the mask is a shared word other CPUs' sums read (hotplug.ts).
     if (kind === CtxKind.Dead && m.hotplug)
       Atomics.and(s, m.hotplug.dying, ~(1 << (m.ctxHome[ctx] as number)));
     s[b + CPU_TASKS] = (s[b + CPU_TASKS] as number) - 1;

@@ -67,7 +67,7 @@ export const CTX_REGS = CTX_WORDS.length;
 /**
  * Dead: the CPU hotplug dead callbacks for one CPU (a `DEADk()` handler). It is a task that
  * exists only while CPU k goes offline: `offline k` starts it on a surviving CPU, and when it
- * finishes, CPU k stops being dying (`offline` in events.ts, `finish` in
+ * finishes, CPU k stops being dying (`offline` in hotplug.ts, `finish` in
  * interpreter.ts).
  */
 export const CtxKind = { Task: 0, Irq: 1, Nmi: 2, Dead: 3 } as const;

@@ -2,8 +2,7 @@
 // &summer=none,busy&seconds=1&warmup=0.25&repeat=3&engine=compiled&preset=kernel. Parsing never
 // throws: a bad part is reported and left out (the default stays), so a damaged link still opens.
 
-import { ENGINES } from '../live/engine/engine.ts';
-import { TIERS } from '../live/wasm/codegen.ts';
+import { ENGINES, TIERS } from '../live/engine/engine.ts';
 import { SLOT_LAYOUTS } from '../live/memory.ts';
 import {
   choiceOf,

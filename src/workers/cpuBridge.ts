@@ -6,8 +6,7 @@
 import { type Remote, wrap } from 'comlink';
 import type { Waiter } from '../live/control.ts';
 import type { LockstepReport } from '../live/lockstep.ts';
-import type { EngineKind } from '../live/engine/engine.ts';
-import type { Tier } from '../live/wasm/codegen.ts';
+import type { EngineKind, Tier } from '../live/engine/engine.ts';
 import type { CpuJob } from '../live/job.ts';
 import {
   type LiveRun,

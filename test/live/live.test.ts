@@ -10,8 +10,7 @@ import { findScenario } from '../../src/scenarios/index.ts';
 import { resolveParams } from '../../src/scenarios/params.ts';
 import type { ParamValue } from '../../src/scenarios/types.ts';
 import type * as Threads from '../../src/cli/live/threads.ts';
-import type { EngineKind } from '../../src/live/engine/engine.ts';
-import type { Tier } from '../../src/live/wasm/codegen.ts';
+import type { EngineKind, Tier } from '../../src/live/engine/engine.ts';
 
 import { type Platform, readRun, RunningCpus, visibilityProbe } from '../../src/live/run.ts';
 import { runSweep } from '../../src/live/scaling/measure.ts';

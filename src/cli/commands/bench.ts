@@ -3,8 +3,7 @@
 // visibility probe that shows compiled plain loads see other threads' stores.
 
 import { availableParallelism, cpus as osCpus } from 'node:os';
-import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
-import { TIERS, type Tier } from '../../live/wasm/codegen.ts';
+import { ENGINES, type EngineKind, TIERS, type Tier } from '../../live/engine/engine.ts';
 import { probeText } from '../../live/probe.ts';
 import { SLOT_LAYOUTS, type SlotLayout } from '../../live/memory.ts';
 import { visibilityProbe } from '../../live/run.ts';

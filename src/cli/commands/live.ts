@@ -18,8 +18,7 @@ import { loadOf } from '../../live/load.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 import { lockstepOnThreads, runLive } from '../live/threads.ts';
-import { ENGINES, type EngineKind } from '../../live/engine/engine.ts';
-import { TIERS, type Tier } from '../../live/wasm/codegen.ts';
+import { ENGINES, type EngineKind, TIERS, type Tier } from '../../live/engine/engine.ts';
 
 import { didNotStop, stoppedShort } from '../../live/messages.ts';
 import {

@@ -3,8 +3,7 @@
 
 import { Worker } from 'node:worker_threads';
 import type { LiveSettings, Waiter } from '../../live/control.ts';
-import type { EngineKind } from '../../live/engine/engine.ts';
-import type { Tier } from '../../live/wasm/codegen.ts';
+import type { EngineKind, Tier } from '../../live/engine/engine.ts';
 import type { LockstepReport } from '../../live/lockstep.ts';
 import type { CpuJob } from '../../live/job.ts';
 import {

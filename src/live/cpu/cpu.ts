@@ -45,16 +45,9 @@ import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import type { CallChecks } from '../calls.ts';
 import { chooseEngines } from '../engine/choose.ts';
 import { tallyOf } from '../../machine/isa.ts';
-import { type Engine, type EngineKind, restartTask } from '../engine/engine.ts';
-import {
-  apply,
-  controlCpu,
-  Ev,
-  makeEvent,
-  notPreemptible,
-  online,
-  whyIllegal,
-} from '../../machine/events.ts';
+import { type Engine, type EngineKind, restartTask, type Tier } from '../engine/engine.ts';
+import { apply, Ev, makeEvent, notPreemptible, whyIllegal } from '../../machine/events.ts';
+import { controlCpu, online } from '../../machine/hotplug.ts';
 import { nextReady, topContext } from '../../machine/interpreter.ts';
 import {
   C_EXITED,
@@ -67,11 +60,11 @@ import {
   type LiveMemory,
   Note,
   note,
+  resultSlots,
   S_DUTY,
   S_PERIOD_US,
   S_SEED,
 } from '../memory.ts';
-import { resultSlots, type Tier } from '../wasm/codegen.ts';
 import { adoptDead, handOver, inFlightTo, releaseHotplug, takeHotplug } from './hotplug.ts';
 import { Requests } from './requests.ts';
 import { CpuStats } from './stats.ts';

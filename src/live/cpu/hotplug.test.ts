@@ -5,7 +5,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { compileProgram } from '../../lang/compile.ts';
-import { apply, dying, online } from '../../machine/events.ts';
+import { apply } from '../../machine/events.ts';
+import { dying, online } from '../../machine/hotplug.ts';
 import { initialState, step } from '../../machine/interpreter.ts';
 import {
   cpuBase,

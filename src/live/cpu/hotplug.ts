@@ -1,4 +1,4 @@
-// CPU hotplug on live CPUs: the model's `offN` and `onN` (machine/events.ts), taken by the
+// CPU hotplug on live CPUs: the model's `offN` and `onN` (machine/hotplug.ts), taken by the
 // worker of the CPU that goes offline or comes back, at a boundary of its loop, under the model's
 // own rule (whyIllegal: the CPU has no task left, no interrupt in progress, no other hotplug in
 // progress, another CPU online).
@@ -12,17 +12,14 @@
 // the worker releases the hotplug lock (C_HOTPLUG, the kernel's cpu_hotplug_lock): an offline
 // holds it from its first step to its last, so hotplug runs one CPU at a time, as in the model.
 
+import { apply, Ev, eventType, whyIllegal } from '../../machine/events.ts';
 import {
-  apply,
   controlCpu,
-  Ev,
-  makeEvent,
+  hotplugEvent,
   markOffline,
-  online,
   queueDead,
   startDead,
-  whyIllegal,
-} from '../../machine/events.ts';
+} from '../../machine/hotplug.ts';
 import { ctxBase, CTX_CPU, CTX_DONE, type Machine } from '../../machine/machine.ts';
 import { C_HOTPLUG, K_INBOX, type LiveMemory } from '../memory.ts';
 
@@ -50,11 +47,11 @@ export type Hotplugged = 'offline' | 'online' | null;
  * its inbox): the kernel would have to migrate it first, so the CPU stays online.
  */
 export function takeHotplug(mem: LiveMemory, m: Machine, k: number, busy: boolean): Hotplugged {
-  if (m.hotplug === null || m.deadCtx[k] === -1) return null;
   const s = mem.state;
-  const off = online(m, s, k);
+  const ev = hotplugEvent(m, s, k);
+  if (ev === null) return null;
+  const off = eventType(ev) === Ev.Offline;
   if (off && busy) return null;
-  const ev = makeEvent(off ? Ev.Offline : Ev.Online, k);
   if (whyIllegal(m, s, ev) !== '') return null;
   if (Atomics.compareExchange(mem.words, C_HOTPLUG, 0, k + 1) !== 0) return null;
   // Under the lock the masks hold still: judge again (another CPU's hotplug may have just ended).

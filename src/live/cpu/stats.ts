@@ -3,7 +3,7 @@
 // trace notes of notable steps, at most one of each kind per burst (millions of folds a second
 // would flood the ring).
 
-import type { Counters, EngineKind } from '../engine/engine.ts';
+import type { Counters, EngineKind, Tier } from '../engine/engine.ts';
 import {
   ENGINE_CODES,
   type LiveMemory,
@@ -13,7 +13,6 @@ import {
   Stat,
   TIER_BITS,
 } from '../memory.ts';
-import type { Tier } from '../wasm/codegen.ts';
 
 export class CpuStats {
   steps = 0;

@@ -5,9 +5,8 @@
 
 import type { Machine } from '../../machine/machine.ts';
 import type { LiveMemory } from '../memory.ts';
-import type { Tier } from '../wasm/codegen.ts';
 import { compiledEngine } from './compiled.ts';
-import { type Engine, type EngineKind, zeroCounters } from './engine.ts';
+import { type Engine, type EngineKind, type Tier, zeroCounters } from './engine.ts';
 import { interpretedEngine } from './interpreted.ts';
 
 /** One engine: the bare tier where asked and possible, else the exact one. */

@@ -17,10 +17,10 @@ import {
 } from '../../machine/machine.ts';
 import { deliverIrq, finish, MachineFault, step } from '../../machine/interpreter.ts';
 import { isLocal, Op } from '../../machine/isa.ts';
-import { compileCpu, COUNTERS, Exit, Flag, type Tier } from '../wasm/codegen.ts';
+import { compileCpu, COUNTERS, Exit, Flag } from '../wasm/codegen.ts';
 import { C_STOP } from '../memory.ts';
 import { instantiate, WASM_PAGE, type WasmMemory } from '../wasm/runtime.ts';
-import { Burst, type Counters, type Engine, zeroCounters } from './engine.ts';
+import { Burst, type Counters, type Engine, type Tier, zeroCounters } from './engine.ts';
 
 type Burster = (budget: number, flags: number) => number;
 interface ExportedGlobal {

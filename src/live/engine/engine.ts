@@ -20,7 +20,6 @@ import {
 } from '../../machine/machine.ts';
 import { runLocals } from '../../machine/interpreter.ts';
 import type { Instr } from '../../machine/isa.ts';
-import type { Tier } from '../wasm/codegen.ts';
 
 /** How a burst ended. */
 export const Burst = {
@@ -32,6 +31,14 @@ export const Burst = {
 
 export type EngineKind = 'compiled' | 'interpreted';
 export const ENGINES: readonly EngineKind[] = ['compiled', 'interpreted'];
+
+/**
+ * Which code a compiled CPU runs: exact (every event may land anywhere) or bare (no event can
+ * fall due: no budget kept, nothing checked between instructions; wasm/codegen.ts). choose.ts
+ * picks one for a run.
+ */
+export type Tier = 'exact' | 'bare';
+export const TIERS: readonly Tier[] = ['bare', 'exact'];
 
 /** Cumulative counts of what the bursts did (the loop turns them into statistics and notes). */
 export interface Counters {

@@ -12,7 +12,7 @@ import {
 } from '../../machine/machine.ts';
 import { step, topContext } from '../../machine/interpreter.ts';
 import { type Instr, Kind, Op } from '../../machine/isa.ts';
-import { resultSlots } from '../wasm/codegen.ts';
+import { resultSlots } from '../memory.ts';
 import { Burst, type Counters, type Engine, restartTask, zeroCounters } from './engine.ts';
 
 export function interpretedEngine(

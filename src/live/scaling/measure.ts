@@ -4,8 +4,7 @@
 // what they lost. Platform-agnostic: the page, the CLI and the browser bench run this same code.
 
 import { noInterference } from '../control.ts';
-import type { EngineKind } from '../engine/engine.ts';
-import type { Tier } from '../wasm/codegen.ts';
+import type { EngineKind, Tier } from '../engine/engine.ts';
 import type { LiveReading } from '../readout.ts';
 import type { ProbeResult } from '../probe.ts';
 import { type Platform, readRun, RunningCpus } from '../run.ts';

@@ -3,9 +3,8 @@
 // build the same plan from their own controls and flags, and this module checks it.
 
 import { findScenario } from '../../scenarios/index.ts';
-import type { EngineKind } from '../engine/engine.ts';
+import type { EngineKind, Tier } from '../engine/engine.ts';
 import type { SlotLayout } from '../memory.ts';
-import type { Tier } from '../wasm/codegen.ts';
 import { liveSpecOf, liveSpecs, MAX_LIVE_CPUS } from '../specs.ts';
 
 /**

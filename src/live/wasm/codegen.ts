@@ -54,6 +54,8 @@ import {
   POINTER_BASE,
   touchesMemory,
 } from '../../machine/isa.ts';
+import type { Tier } from '../engine/engine.ts';
+import { resultSlots } from '../memory.ts';
 import { assemble, Atomic, Body, Code, I32, I64 } from './encoder.ts';
 
 /** Why a burst returned (the low 3 bits of a function's result; the steps left are above). */
@@ -94,10 +96,6 @@ const LOCAL_LOOP_LIMIT = 1_000_000;
 
 /** Bare tier: backward jumps (spins included) a burst takes before it returns to the CPU loop. */
 export const BARE_LOOPS = 1 << 16;
-
-/** Which code a CPU runs: exact (every event may land anywhere) or bare (no event can fall due). */
-export type Tier = 'exact' | 'bare';
-export const TIERS: readonly Tier[] = ['bare', 'exact'];
 
 export interface CompileTarget {
   readonly machine: Machine;
@@ -984,15 +982,4 @@ function atomic64(ins: Instr): boolean {
 
 function immediate(ins: Instr): bigint {
   return (BigInt(ins.immHi) << 32n) | BigInt(ins.immLo >>> 0);
-}
-
-/** Words of the result slots a program records into (their counts restart with each call). */
-export function resultSlots(m: Machine, code: readonly Instr[]): number[] {
-  return [
-    ...new Set(
-      code
-        .filter((i) => i.op === Op.Record || i.op === Op.RecordTotal)
-        .map((i) => m.resOff + i.base),
-    ),
-  ];
 }

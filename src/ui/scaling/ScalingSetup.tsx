@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
 import { SelectField } from '../SelectField.tsx';
-import { ENGINES } from '../../live/engine/engine.ts';
-import { TIERS } from '../../live/wasm/codegen.ts';
+import { ENGINES, TIERS } from '../../live/engine/engine.ts';
 import { liveSpecOf } from '../../live/specs.ts';
 import {
   choiceOf,

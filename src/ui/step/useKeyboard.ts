@@ -5,7 +5,8 @@
 // (a tab), so hotplug takes Shift too.
 
 import { useEffect } from 'react';
-import { Ev, makeEvent, online } from '../../machine/events.ts';
+import { Ev, makeEvent } from '../../machine/events.ts';
+import { hotplugEvent } from '../../machine/hotplug.ts';
 import { currentState } from '../../store/session.ts';
 import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import { isStageKey, spaceIsFree } from '../keys.ts';
@@ -29,9 +30,9 @@ export function useStepKeys(onHelp: () => void, timeKeys = true): void {
         if (k >= m.cpus) return;
         if (e.altKey && e.shiftKey) {
           // Hotplug: offline while online, else online (the store refuses it, saying why).
-          if (m.deadCtx[k] === -1) return;
-          const up = online(m, currentState(store.session), k);
-          store.eventRequested(makeEvent(up ? Ev.Offline : Ev.Online, k));
+          const ev = hotplugEvent(m, currentState(store.session), k);
+          if (ev === null) return;
+          store.eventRequested(ev);
           e.preventDefault();
           return;
         }

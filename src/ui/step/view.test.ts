@@ -46,6 +46,19 @@ describe('what the Step screen shows', () => {
     expect(cell(off, 'fbc.count')).toBe('0');
   });
 
+  it('the hotplug button sends offline, then online, on a CPU with dead callbacks only', () => {
+    const sc = findScenario('percpu-hotplug-sum') as Scenario;
+    const start = startSession(sc);
+    const m = start.instance.machine;
+    const hotplug = (s: ReturnType<typeof startSession>) =>
+      controlsOf(m, currentState(s)).map((c) => c.hotplug?.ev ?? null);
+    expect(hotplug(start)).toEqual([null, makeEvent(Ev.Offline, 1), null]);
+    const off = takeEvents(start, [makeEvent(Ev.Offline, 1)]);
+    expect(hotplug(off)).toEqual([null, makeEvent(Ev.Online, 1), null]);
+    // Refused while the dead callbacks have not returned, with the reason as its tooltip.
+    expect(controlsOf(m, currentState(off))[1]?.hotplug?.why).toMatch(/still going offline/);
+  });
+
   it('a pointer in a lane names what it points to, not a number', () => {
     // lazy-nr-files' `local = &__get_cpu_var(nr_files)`: CPU0's element, as C would write it.
     const sc = findScenario('lazy-nr-files') as Scenario;

@@ -14,7 +14,8 @@ import {
   contextName,
   type Machine,
 } from '../../machine/machine.ts';
-import { dying, Ev, makeEvent, online, whyIllegal } from '../../machine/events.ts';
+import { Ev, makeEvent, whyIllegal } from '../../machine/events.ts';
+import { dying, hotplugEvent, online } from '../../machine/hotplug.ts';
 import { topContext } from '../../machine/interpreter.ts';
 import type { Instr } from '../../machine/isa.ts';
 import { actorName } from '../../machine/narrate.ts';
@@ -211,6 +212,7 @@ export function controlsOf(m: Machine, s: Int32Array): CpuControls[] {
   for (let k = 0; k < m.cpus; k++) {
     const migrate: ControlView[] = [];
     for (let j = 0; j < m.cpus; j++) if (j !== k) migrate.push(view(makeEvent(Ev.Migrate, k, j)));
+    const hotplug = hotplugEvent(m, s, k);
     out.push({
       step: view(makeEvent(Ev.Step, k)),
       irq: m.irqCtx[k] === -1 ? null : view(makeEvent(Ev.Irq, k)),
@@ -218,8 +220,7 @@ export function controlsOf(m: Machine, s: Int32Array): CpuControls[] {
       preempt: view(makeEvent(Ev.Preempt, k)),
       migrate,
       flush: m.tso ? view(makeEvent(Ev.Flush, k)) : null,
-      hotplug:
-        m.deadCtx[k] === -1 ? null : view(makeEvent(online(m, s, k) ? Ev.Offline : Ev.Online, k)),
+      hotplug: hotplug === null ? null : view(hotplug),
     });
   }
   return out;
