@@ -76,11 +76,27 @@ export function runProbeCpu(mem: LiveMemory, m: Machine, k: number, engine: Engi
   }
 }
 
+/** The last value CPU1 echoed: how far the ping-pong has gone (it only grows). */
+export function probeProgress(m: Machine, state: Int32Array): number {
+  const ack = m.layout.cells.find((c) => c.name === 'ack');
+  return ack && !ack.perCpu ? (Atomics.load(state, ack.addr) as number) : 0;
+}
+
 export interface ProbeResult {
   /** Values CPU0 stored. */
   readonly writes: number;
   /** Values CPU1 saw and echoed (all of them, one by one), or null if it did not finish. */
   readonly seen: number | null;
+  /**
+   * Where an unfinished probe was: the value the echo stood still at (`stalled`, for the stall
+   * window: a load kept in a register stops the ping-pong for good), or how far a ping-pong still
+   * moving had got when the probe's whole time ran out (`slow`: the machine was too busy).
+   */
+  readonly unfinished?: {
+    readonly why: 'stalled' | 'slow';
+    readonly at: number;
+    readonly ms: number;
+  };
   readonly engine: EngineKind;
   /** The tier its loads ran in (wasm/codegen.ts); absent in reports from before tiers. */
   readonly tier?: Tier;
@@ -96,7 +112,12 @@ export function probeSeen(m: Machine, state: Int32Array): number | null {
 export function probeText(r: ProbeResult): string {
   const n = r.writes.toLocaleString('en-US');
   if (r.seen === null) {
-    return `Visibility check failed: CPU0 and CPU1 did not finish passing ${n} values back and forth with plain loads and stores; a load may have been kept in a register, so races could not show.`;
+    const u = r.unfinished;
+    const at = (u?.at ?? 0).toLocaleString('en-US');
+    const s = ((u?.ms ?? 0) / 1000).toFixed(0);
+    if (u?.why === 'slow')
+      return `Visibility check not finished: CPU0 and CPU1 passed ${at} of ${n} values back and forth with plain loads and stores in ${s} s and were still going: the machine is too busy to finish it, which says nothing about the loads. Try again on a quieter machine.`;
+    return `Visibility check failed: CPU0 and CPU1 stopped passing values back and forth at ${at} of ${n} (nothing moved for ${s} s): a plain load kept its value in a register, so races could not show.`;
   }
   const how = r.tier === undefined ? r.engine : `${r.engine} (${r.tier} tier)`;
   return `Visibility check: with ${how} plain loads and stores, CPU1 saw ${r.seen.toLocaleString('en-US')} of the ${n} values CPU0 stored, each as it was written, and echoed it back: loads read shared memory every time.`;

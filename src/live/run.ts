@@ -21,7 +21,7 @@ import { type CpuJob, liveMachine } from './job.ts';
 import { compareWithModel, driveLockstep, type LockstepReport } from './lockstep.ts';
 import { allocateLive, C_QUIESCED, type LiveMemory, type SlotLayout } from './memory.ts';
 import { liveCounter } from './counter.ts';
-import { PROBE_ID, probeMachine, type ProbeResult, probeSeen } from './probe.ts';
+import { PROBE_ID, probeMachine, probeProgress, type ProbeResult, probeSeen } from './probe.ts';
 import { type LiveReading, readSample, type Sample, takeSample } from './readout.ts';
 import { type LiveVerdict, liveVerdict } from './verdict.ts';
 import { messageOf } from '../machine/errors.ts';
@@ -221,14 +221,18 @@ export async function replayInLockstep(
 
 /**
  * Runs the visibility probe (probe.ts) on two fresh workers: does a plain load on one CPU see
- * the stores of another? `seen` is null when the reader had not seen the last store in time.
+ * the stores of another? `seen` is null when the reader had not seen the last store. The probe
+ * waits as long as the ping-pong moves: it gives up when the echo has stood still for
+ * `stallMs` (a load kept in a register never sees the next value), or when `totalMs` has passed
+ * with it still moving (a machine too busy to finish; `unfinished` says which).
  */
 export async function visibilityProbe(
   platform: Platform,
   engine: EngineKind,
   writes = 100_000,
-  timeoutMs = 10_000,
+  stallMs = 10_000,
   tier: Tier = 'bare',
+  totalMs = 300_000,
 ): Promise<ProbeResult> {
   const machine = probeMachine(writes);
   const mem = allocateLive(machine, initialState(machine));
@@ -244,13 +248,35 @@ export async function visibilityProbe(
   );
   try {
     await startTogether(mem, platform.wait);
-    const ended = await allExited(mem, platform.wait, timeoutMs);
+    const started = Date.now();
+    let at = probeProgress(machine, mem.state);
+    let moved = started;
+    let ended = false;
+    let why: 'stalled' | 'slow' = 'stalled';
+    for (;;) {
+      ended = await allExited(mem, platform.wait, 250);
+      if (ended || crash.message !== null) break;
+      const now = Date.now();
+      const next = probeProgress(machine, mem.state);
+      if (next !== at) {
+        at = next;
+        moved = now;
+      }
+      if (now - moved >= stallMs) break;
+      if (now - started >= totalMs) {
+        why = 'slow';
+        break;
+      }
+    }
     if (crash.message !== null) throw new Error(crash.message);
+    const tiered = engine === 'compiled' ? tier : 'exact';
+    if (ended) return { writes, seen: probeSeen(machine, mem.state), engine, tier: tiered };
     return {
       writes,
-      seen: ended ? probeSeen(machine, mem.state) : null,
+      seen: null,
       engine,
-      tier: engine === 'compiled' ? tier : 'exact',
+      tier: tiered,
+      unfinished: { why, at, ms: why === 'stalled' ? Date.now() - moved : Date.now() - started },
     };
   } finally {
     for (const w of workers) w.terminate();
