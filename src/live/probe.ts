@@ -79,7 +79,7 @@ export function runProbeCpu(mem: LiveMemory, m: Machine, k: number, engine: Engi
 /** The last value CPU1 echoed: how far the ping-pong has gone (it only grows). */
 export function probeProgress(m: Machine, state: Int32Array): number {
   const ack = m.layout.cells.find((c) => c.name === 'ack');
-  return ack && !ack.perCpu ? (Atomics.load(state, ack.addr) as number) : 0;
+  return ack && !ack.perCpu ? Atomics.load(state, ack.addr) : 0;
 }
 
 export interface ProbeResult {
