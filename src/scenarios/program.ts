@@ -2,6 +2,7 @@
 // Explore, Live, Scaling and the CLI. Its parameters are its #define constants; its observables,
 // invariants and condition are its final clauses; its listing is its own text.
 
+import { programBounds } from '../lang/bounds.ts';
 import { compileProgram } from '../lang/compile.ts';
 import type { CompiledProgram } from '../lang/compiled.ts';
 import type { LangError } from '../lang/source.ts';
@@ -39,27 +40,6 @@ function definesOf(params: readonly IntParam[], p: Params): Map<string, bigint> 
     if (typeof v === 'number') out.set(spec.name, BigInt(v));
   }
   return out;
-}
-
-/** The Explore bounds a program asks for (`#pragma lab bounds irqs=1 …`), else from its threads. */
-function boundsOf(c: CompiledProgram): Partial<ExploreBounds> {
-  const m = c.machine;
-  const cpus = new Set<number>();
-  let sharing = false;
-  for (const t of c.threads) {
-    if (t.role !== 'P') continue;
-    if (cpus.has(t.cpu)) sharing = true;
-    cpus.add(t.cpu);
-  }
-  const out: Record<string, number> = {
-    irqs: [...m.irqCtx].some((x) => x >= 0) ? 1 : 0,
-    nmis: [...m.nmiCtx].some((x) => x >= 0) ? 1 : 0,
-    preemptions: sharing ? 1 : 0,
-    migrations: 0,
-    // Only a program with dead callbacks has this bound (its bounds pragma may say how many).
-    ...(m.hotplug ? { hotplugs: 1 } : {}),
-  };
-  return { ...out, ...c.module.settings.bounds };
 }
 
 /** The text of the program's first comment, as its summary. */
@@ -116,7 +96,7 @@ export function programScenario(
     handlers: c.threads
       .filter((t) => t.role !== 'P')
       .map((t) => `${t.role} on CPU${t.cpu}: ${t.name}()`),
-    bounds: boundsOf(c),
+    bounds: programBounds(c),
     witnesses: [],
     lesson: { summary: c.ast.doc ?? '', question: '', answer: '' },
   });
