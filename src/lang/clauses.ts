@@ -245,6 +245,9 @@ function propInvariant(
     id,
     when,
     description: description ?? text,
+    ...(when === 'always' && readsOnlyResults(p, prop, new Set())
+      ? { reads: 'results' as const }
+      : {}),
     check: (m, s) => {
       seen = [];
       const v = r(m, s);
@@ -252,6 +255,46 @@ function propInvariant(
       return `${text} does not hold${seen.length > 0 ? `: ${seen.join(', ')}` : ''}`;
     },
   };
+}
+
+/**
+ * Whether a condition reads only what record() kept (and constants): then an always invariant
+ * written with it judges the records, which keep every value, and a reordering of steps that
+ * touch no record cannot change its verdict (Explore's reduction, the kernel's memory model).
+ * `all(name, v, …)` and `any(name, v, …)` bind v to each value of the record `name`.
+ */
+function readsOnlyResults(p: CompiledProgram, e: Expr, bound: ReadonlySet<string>): boolean {
+  switch (e.kind) {
+    case 'num':
+      return true;
+    case 'name':
+      return bound.has(e.name) || p.recordCounts.has(e.name) || p.module.defines.has(e.name);
+    case 'call': {
+      const [name, v, pred] = e.args;
+      if (
+        (e.callee === 'all' || e.callee === 'any') &&
+        e.args.length === 3 &&
+        name?.kind === 'name' &&
+        p.recordCounts.has(name.name) &&
+        v?.kind === 'name' &&
+        pred !== undefined
+      )
+        return readsOnlyResults(p, pred, new Set([...bound, v.name]));
+      return false;
+    }
+    case 'unary':
+      return e.op !== '*' && e.op !== '&' && readsOnlyResults(p, e.arg, bound);
+    case 'binary':
+      return readsOnlyResults(p, e.left, bound) && readsOnlyResults(p, e.right, bound);
+    case 'ternary':
+      return (
+        readsOnlyResults(p, e.cond, bound) &&
+        readsOnlyResults(p, e.then, bound) &&
+        readsOnlyResults(p, e.otherwise, bound)
+      );
+    default:
+      return false;
+  }
 }
 
 /**
