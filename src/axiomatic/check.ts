@@ -6,10 +6,15 @@
 import { hiOf, loOf } from '../machine/int64.ts';
 import {
   CPU_CUR,
+  CPU_IRQS,
+  CPU_NMIS,
   CPU_TASKS,
+  CTX_CPU,
   CTX_DONE,
   CTX_PC,
   CTX_REGS,
+  CTX_RETRIES,
+  CTX_TALLY,
   cpuBase,
   ctxBase,
   type Machine,
@@ -21,7 +26,8 @@ import { Tag } from './events.ts';
 import type { Execution } from './execution.ts';
 import { lkmm, type LkmmVerdict } from './lkmm.ts';
 import { type AxiomaticModel, consistentUnder } from './models.ts';
-import { AxiomaticRefusal, atWidth, isLockEvent, threadRuns, type ThreadRun } from './threads.ts';
+import { modelThreads, type ModelThreads, withinBounds } from './plans.ts';
+import { AxiomaticRefusal, atWidth, isLockEvent, planRuns, type ThreadRun } from './threads.ts';
 
 export { AxiomaticRefusal } from './threads.ts';
 
@@ -84,37 +90,24 @@ function initialValue(m: Machine, loc: number, width: number): bigint {
   return BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo >>> 0));
 }
 
-/** The tasks a program's threads run in, with their CPUs; refuses what the model cannot take. */
-function threadsOf(p: CompiledProgram): { ctx: number; cpu: number; name: string }[] {
-  const m = p.machine;
-  const handlers = p.threads.filter((t) => t.role !== 'P');
-  const dead = handlers.find((t) => t.role === 'DEAD');
+/** The model's threads; refuses what the model cannot take yet (CPU hotplug). */
+function threadsOf(p: CompiledProgram): ModelThreads {
+  const dead = p.threads.find((t) => t.role === 'DEAD');
   if (dead)
     throw new AxiomaticRefusal(
-      `the memory model has no CPU hotplug, and ${dead.name} is a CPU's dead callbacks: use memory sc or tso`,
+      `the memory model has no CPU hotplug yet, and ${dead.name} is a CPU's dead callbacks: use memory sc or tso`,
     );
-  if (handlers.length > 0)
-    throw new AxiomaticRefusal(
-      `the memory model has no interrupts, and ${handlers[0]?.name ?? 'a handler'} is an ${handlers[0]?.role ?? 'IRQ'} handler: use memory sc or tso`,
-    );
-  const tasks = p.threads.filter((t) => t.role === 'P').sort((a, b) => a.index - b.index);
-  const cpus = new Set(tasks.map((t) => t.cpu));
-  if (cpus.size < tasks.length)
-    throw new AxiomaticRefusal(
-      'two threads share a CPU, and the memory model has no scheduler: give each thread its own CPU or use memory sc or tso',
-    );
-  if (m.tasks !== tasks.length)
-    throw new AxiomaticRefusal('the program has tasks that are not threads');
-  return tasks.map((t) => ({ ctx: t.ctx, cpu: t.cpu, name: t.name }));
+  return modelThreads(p);
 }
 
 /** Every value each location may hold, from the initial state and every write any run makes. */
 function valueSets(
   p: CompiledProgram,
-  threads: readonly { ctx: number; cpu: number }[],
+  model: ModelThreads,
   limits: AxiomaticLimits,
 ): { runs: (readonly ThreadRun[])[]; cut: boolean } {
   const m = p.machine;
+  const threads = model.plans;
   // What each thread's runs write, by location: a thread's reads are offered the others'.
   const sets = threads.map(() => new Map<number, Set<bigint>>());
   const valuesFor =
@@ -130,7 +123,7 @@ function valueSets(
     let grew = false;
     let cut = false;
     const runs = threads.map((t, i) => {
-      const r = threadRuns(m, t.ctx, t.cpu, valuesFor(i), limits);
+      const r = planRuns(m, t, model.scheduling, valuesFor(i), limits);
       if (r.cut > 0) cut = true;
       return r.runs;
     });
@@ -192,28 +185,43 @@ function sourced(
   return true;
 }
 
-/** The machine state an execution ends in: each thread's registers, each location's last write. */
-function endState(
-  m: Machine,
-  threads: readonly { ctx: number }[],
-  sk: Skeleton,
-  x: Execution,
-): Int32Array {
+/**
+ * The machine state an execution ends in: each context's registers (a task's at its end, a
+ * handler's when it last returned), tally and retries, what record() kept, and each location's
+ * last write.
+ */
+function endState(m: Machine, model: ModelThreads, sk: Skeleton, x: Execution): Int32Array {
   const s = initialState(m);
   for (let k = 0; k < m.cpus; k++) {
     s[cpuBase(m, k) + CPU_CUR] = -1;
     s[cpuBase(m, k) + CPU_TASKS] = 0;
   }
-  threads.forEach((t, i) => {
-    const run = sk.runs[i] as ThreadRun;
-    const cb = ctxBase(m, t.ctx);
-    s[cb + CTX_PC] = m.code[t.ctx]?.length ?? 0;
-    s[cb + CTX_DONE] = 1;
-    run.regs.forEach((v, r) => {
+  const setRegs = (ctx: number, regs: readonly bigint[]) => {
+    const cb = ctxBase(m, ctx);
+    regs.forEach((v, r) => {
       s[cb + CTX_REGS + 2 * r] = loOf(v);
       s[cb + CTX_REGS + 2 * r + 1] = hiOf(v);
     });
-    const used = new Set<number>();
+  };
+  const tallies = new Map<number, bigint>();
+  const retries = new Map<number, number>();
+  const used = new Set<number>();
+  model.plans.forEach((t, i) => {
+    const run = sk.runs[i] as ThreadRun;
+    const cb = ctxBase(m, t.ctx);
+    if (t.idle === undefined) {
+      s[cb + CTX_PC] = m.code[t.ctx]?.length ?? 0;
+      s[cb + CTX_DONE] = 1;
+      if (run.cpu !== undefined) s[cb + CTX_CPU] = run.cpu;
+      setRegs(t.ctx, run.regs);
+    } else if (run.events.length > 0) setRegs(t.ctx, run.regs);
+    for (const [ctx, regs] of run.finals ?? []) setRegs(ctx, regs);
+    for (const [ctx, v] of run.tallies ?? []) tallies.set(ctx, (tallies.get(ctx) ?? 0n) + v);
+    for (const [ctx, n] of run.retries ?? []) retries.set(ctx, (retries.get(ctx) ?? 0) + n);
+    for (const [k, [irqs, nmis]] of run.handled ?? []) {
+      s[cpuBase(m, k) + CPU_IRQS] = (s[cpuBase(m, k) + CPU_IRQS] as number) + irqs;
+      s[cpuBase(m, k) + CPU_NMIS] = (s[cpuBase(m, k) + CPU_NMIS] as number) + nmis;
+    }
     for (const [base, capacity, v] of run.records) {
       const at = m.resOff + base;
       if (!used.has(at)) s[at] = 0;
@@ -225,9 +233,15 @@ function endState(
       s[at] = k + 1;
     }
   });
+  for (const [ctx, v] of tallies) {
+    const cb = ctxBase(m, ctx);
+    s[cb + CTX_TALLY] = loOf(v);
+    s[cb + CTX_TALLY + 1] = hiOf(v);
+  }
+  for (const [ctx, n] of retries) s[ctxBase(m, ctx) + CTX_RETRIES] = n;
   // Each location's last write in co (a lock's word aside: the model does not value it).
   for (const w of sk.events) {
-    if (w.dir !== 'W' || isLockEvent(w.tags)) continue;
+    if (w.dir !== 'W' || isLockEvent(w.tags) || w.loc >= m.memWords) continue;
     if (x.co.successors(w.id).some((v) => !isLockEvent((sk.events[v] as { tags: number }).tags)))
       continue;
     const width = sk.origin[w.id]?.width ?? widthAt(sk, w.loc);
@@ -248,6 +262,27 @@ function stateKey(s: Int32Array, m: Machine): string {
   return (
     Array.from(s.subarray(0, m.cpuOff)).join(',') + '|' + Array.from(s.subarray(m.ctxOff)).join(',')
   );
+}
+
+/**
+ * How many times a loop may go round. herd7 unrolls a litmus test's loops twice (its -unroll
+ * 2), and `#pragma lab loop_bound N` gives N; the lab's own programs (a counter, observables,
+ * invariants, records) go round as often as the program's loop_bound (8 by default), the bound
+ * Explore's machine also stops a loop at.
+ */
+function unrollOf(p: CompiledProgram, limits: AxiomaticLimits): number {
+  if (p.ast.items.some((it) => it.kind === 'pragma' && it.key === 'loop_bound'))
+    return p.module.settings.loopBound;
+  const lab =
+    p.recordCounts.size > 0 ||
+    p.ast.items.some(
+      (it) =>
+        it.kind === 'counter' ||
+        it.kind === 'observe' ||
+        it.kind === 'invariant' ||
+        it.kind === 'pragma',
+    );
+  return lab ? p.module.settings.loopBound : limits.unroll;
 }
 
 /** One candidate execution of a program and the end state it leaves. */
@@ -274,17 +309,15 @@ export function candidatesOf(
 ): Candidates {
   const m = p.machine;
   const threads = threadsOf(p);
-  // herd7 unrolls a loop twice; a program that says `#pragma lab loop_bound N` gets N.
-  const bound = p.ast.items.some((it) => it.kind === 'pragma' && it.key === 'loop_bound')
-    ? p.module.settings.loopBound
-    : limits.unroll;
+  const bound = unrollOf(p, limits);
   const { runs, cut } = valueSets(p, threads, { ...limits, unroll: bound });
   runs.forEach((r, i) => {
     if (r.length === 0 && cut)
       throw new AxiomaticRefusal(
-        `every run of ${threads[i]?.name ?? 'a thread'} goes round a loop more than ${bound} times, the bound: raise it with #pragma lab loop_bound`,
+        `every run of ${threads.names[i] ?? 'a thread'} goes round a loop more than ${bound} times, the bound: raise it with #pragma lab loop_bound`,
       );
   });
+  const { bounds } = threads.scheduling;
   const combos = runs.reduce((n, r) => n * r.length, 1);
   if (combos > limits.maxCombinations)
     throw new AxiomaticRefusal(
@@ -296,6 +329,13 @@ export function candidatesOf(
     let judged = 0;
     function* visit(i: number): Generator<Candidate> {
       if (i === runs.length) {
+        if (
+          !withinBounds(
+            pick.map((r) => r.spent),
+            bounds,
+          )
+        )
+          return;
         if (!sourced(pick, (loc, width) => initialValue(m, loc, width))) return;
         const sk = skeleton(pick.slice(), (loc, width) => initialValue(m, loc, width));
         for (const x of candidates(sk)) {

@@ -70,12 +70,12 @@ describe('lab check', () => {
         `${bare} has no final condition: add one, as \`exists (0:r0=0 /\\ 1:r0=0)\` (or use lab explore)`,
       ),
     );
-    const irq = file(
-      'irq.c',
-      'C irq\nint x;\nP0() { WRITE_ONCE(x, 1); }\nIRQ0() { WRITE_ONCE(x, 2); }\nexists (x=1)\n',
+    const dead = file(
+      'dead.c',
+      'C dead\nint x;\nP0() { WRITE_ONCE(x, 1); }\nDEAD1() { WRITE_ONCE(x, 2); }\nexists (x=1)\n',
     );
-    expect(() => checkCommand([irq, '--memory', 'lkmm'])).toThrow(
-      /: the kernel's memory model \(lkmm\) cannot answer this program: .*no interrupts.*\. Try --memory sc or --memory tso\.$/,
+    expect(() => checkCommand([dead, '--memory', 'lkmm'])).toThrow(
+      /: the kernel's memory model \(lkmm\) cannot answer this program: .*no CPU hotplug yet.*\. Try --memory sc or --memory tso\.$/,
     );
   });
 });

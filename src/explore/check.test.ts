@@ -111,16 +111,16 @@ exists (0:r0=1)
       ok: false,
       why: 'no-condition',
     });
-    const irq = scenarioOf(`C irq
+    const dead = scenarioOf(`C dead
 int x;
 P0() { WRITE_ONCE(x, 1); }
-IRQ0() { WRITE_ONCE(x, 2); }
+DEAD1() { WRITE_ONCE(x, 2); }
 exists (x=1)
 `);
-    expect(checkProgram(irq, resolveParams(irq, { memory: 'lkmm' }))).toEqual({
+    expect(checkProgram(dead, resolveParams(dead, { memory: 'lkmm' }))).toEqual({
       ok: false,
       why: 'refused',
-      reason: expect.stringMatching(/no interrupts/) as unknown,
+      reason: expect.stringMatching(/no CPU hotplug yet/) as unknown,
     });
   });
 });
