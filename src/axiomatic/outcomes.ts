@@ -4,10 +4,11 @@
 // outcomes carry a witness schedule; these carry an execution to look at instead.
 
 import { herdLine, type HerdAnswer } from '../lang/herdAnswer.ts';
-import { finalViolations, jsonObservables, observe, type Violation } from '../scenarios/outcome.ts';
+import { jsonObservables, observe, type Violation } from '../scenarios/outcome.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 import { AxiomaticRefusal, checkLkmm } from './check.ts';
 import { herdOf } from './herd.ts';
+import { lkmmViolations, type NotJudged, notJudgedUnderLkmm } from './judge.ts';
 
 export interface AxiomaticOutcome {
   /** Observables as JSON (64-bit values beyond 2^53 as decimal strings). */
@@ -26,6 +27,8 @@ export interface AxiomaticAnswer {
   readonly candidates: number;
   readonly flags: readonly string[];
   readonly loopCut: boolean;
+  /** The program's invariants the model does not judge, each with the reason (judge.ts). */
+  readonly notJudged: readonly NotJudged[];
   readonly herd: HerdAnswer | null;
   readonly ms: number;
 }
@@ -44,7 +47,7 @@ export function axiomaticAnswer(sc: Scenario, params: Params): AxiomaticAnswer {
     const obs = observe(sc, m, s.state, params);
     const o: AxiomaticOutcome = {
       observables: jsonObservables(obs),
-      violations: finalViolations(sc, obs, params, m, s.state),
+      violations: lkmmViolations(sc, obs, params, m, s.state),
       executions: s.executions,
       state: herdLine(p, s.state).line,
     };
@@ -61,6 +64,7 @@ export function axiomaticAnswer(sc: Scenario, params: Params): AxiomaticAnswer {
     candidates: r.candidates,
     flags: r.flags,
     loopCut: r.loopCut,
+    notJudged: notJudgedUnderLkmm(sc),
     herd,
     ms: r.ms,
   };

@@ -13,7 +13,8 @@ import { MemorySystem, type MemorySystemView, type ReadChoice } from './memorySy
 import type { CompiledProgram } from '../lang/compiled.ts';
 import { herdLine, type HerdAnswer } from '../lang/herdAnswer.ts';
 import { openRequest, type ScenarioRequest } from '../scenarios/index.ts';
-import { finalViolations, observablesLine, observe, type Violation } from '../scenarios/outcome.ts';
+import { observablesLine, observe, type Violation } from '../scenarios/outcome.ts';
+import { lkmmViolations, type NotJudged, notJudgedUnderLkmm } from './judge.ts';
 import { ParamError, resolveParams } from '../scenarios/params.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 
@@ -48,6 +49,8 @@ export type AxiomaticAnswer =
       /** herd7's answer (text, states, Ok/No, Observation) where the program has a condition. */
       readonly herd: HerdAnswer | null;
       readonly states: readonly AxiomaticStateJson[];
+      /** The program's invariants the model does not judge, each with the reason (judge.ts). */
+      readonly notJudged: readonly NotJudged[];
       /**
        * The condition's state is never reached although some candidate execution reaches it:
        * how many such candidates "Why not?" can show (at most WHY_NOT_LIMIT); 0 otherwise.
@@ -152,7 +155,7 @@ export function createAxiomaticApi() {
         line: stateLine(sc, params, p, s.state),
         executions: s.executions,
         condition: cond ? cond.holds(p.machine, s.state) : null,
-        broken: finalViolations(
+        broken: lkmmViolations(
           sc,
           observe(sc, p.machine, s.state, params),
           params,
@@ -172,6 +175,7 @@ export function createAxiomaticApi() {
         candidates: result.candidates,
         flags: result.flags,
         loopCut: result.loopCut,
+        notJudged: notJudgedUnderLkmm(sc),
         ms: result.ms,
         whyNot: forbidden,
       };

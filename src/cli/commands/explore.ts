@@ -176,6 +176,7 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
       ? ['Loop: runs past a loop bound were left out (raise #pragma lab loop_bound)']
       : []),
     ...a.flags.map((f) => `Flag ${f}`),
+    ...a.notJudged.map((n) => `Not judged under lkmm: ${n.id}, because ${n.why}`),
     '',
   ];
   for (const o of a.outcomes) {
