@@ -20,6 +20,7 @@ import {
   type Machine,
 } from '../machine/machine.ts';
 import { initialState } from '../machine/interpreter.ts';
+import { memo } from '../machine/memo.ts';
 import type { CompiledProgram } from '../lang/compiled.ts';
 import { candidates, determined, skeleton, type Skeleton } from './candidates.ts';
 import { Tag } from './events.ts';
@@ -82,21 +83,20 @@ export interface AxiomaticResult {
 
 const now = (): number => Date.now();
 
-/** The initial value of a location, read at a width. */
+/** Each machine's initial state (the layout's values, and what the machine sets: hotplug's masks). */
+const initials = new WeakMap<Machine, Int32Array>();
+
+/** The initial value of a location, read at a width (0 past the program's memory: the chains). */
 function initialValue(m: Machine, loc: number, width: number): bigint {
-  const lo = m.layout.initial[loc] ?? 0;
+  const s = memo(initials, m, () => initialState(m));
+  const lo = loc < m.memWords ? (s[loc] ?? 0) : 0;
   if (width !== 64) return BigInt(lo);
-  const hi = m.layout.initial[loc + 1] ?? 0;
+  const hi = loc + 1 < m.memWords ? (s[loc + 1] ?? 0) : 0;
   return BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo >>> 0));
 }
 
-/** The model's threads; refuses what the model cannot take yet (CPU hotplug). */
+/** The model's threads of a program (plans.ts). */
 function threadsOf(p: CompiledProgram): ModelThreads {
-  const dead = p.threads.find((t) => t.role === 'DEAD');
-  if (dead)
-    throw new AxiomaticRefusal(
-      `the memory model has no CPU hotplug yet, and ${dead.name} is a CPU's dead callbacks: use memory sc or tso`,
-    );
   return modelThreads(p);
 }
 
@@ -214,7 +214,10 @@ function endState(m: Machine, model: ModelThreads, sk: Skeleton, x: Execution): 
       s[cb + CTX_DONE] = 1;
       if (run.cpu !== undefined) s[cb + CTX_CPU] = run.cpu;
       setRegs(t.ctx, run.regs);
-    } else if (run.events.length > 0) setRegs(t.ctx, run.regs);
+    } else if (run.events.length > 0) {
+      setRegs(t.ctx, run.regs);
+      if (t.hotplug !== undefined) s[cb + CTX_DONE] = 1;
+    }
     for (const [ctx, regs] of run.finals ?? []) setRegs(ctx, regs);
     for (const [ctx, v] of run.tallies ?? []) tallies.set(ctx, (tallies.get(ctx) ?? 0n) + v);
     for (const [ctx, n] of run.retries ?? []) retries.set(ctx, (retries.get(ctx) ?? 0) + n);

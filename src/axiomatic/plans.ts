@@ -14,7 +14,10 @@
 //   smp_mb__after_spinlock() (kernel/sched/core.c, __schedule). Preemption ends a turn and
 //   begins another on the same CPU; migration ends it on one CPU and begins it on another.
 // - A handler that runs while its CPU has no task is a turn of its own (an idle thread).
-// - CPU hotplug (dead callbacks): see hotplugRuns in check.ts.
+// - CPU hotplug: a CPU's offline is a thread of its own (kernel/cpu.c, _cpu_down): it takes the
+//   CPU's chain after its last turn and holds it for good, sets the CPU dying and clears it from
+//   cpu_online_mask, runs the dead callbacks on the control CPU, and clears the dying bit; full
+//   barriers between the steps, where the hotplug state machine waits on completions.
 //
 // A CPU whose chain no one else can take (one task, no migration, no idle handler) has none, so
 // a herd7 litmus test's threads make no event they did not make before.
@@ -72,7 +75,23 @@ export function modelThreads(p: CompiledProgram): ModelThreads {
     (m.irqCtx[k] ?? -1) >= 0 && bounds.irqs > 0 && (!occupied[k] || migrate);
   const idleNmi = (k: number) =>
     (m.nmiCtx[k] ?? -1) >= 0 && bounds.nmis > 0 && (!occupied[k] || migrate);
-  const shared = tasksOn.map((n, k) => n > 1 || migrate || idleIrq(k) || idleNmi(k));
+  // CPU hotplug (bounds.hotplugs): a CPU with dead callbacks may go offline once its tasks are
+  // done (its chain says when), and its callbacks run as a task on the control CPU (the lowest
+  // other one), in a turn of their own where that CPU has tasks.
+  const hotplug = bounds.hotplugs > 0 && m.hotplug !== null;
+  const dies = (k: number) => hotplug && (m.deadCtx[k] ?? -1) >= 0;
+  const control = (k: number) => (k === 0 ? 1 : 0);
+  const controls = new Set<number>();
+  for (let k = 0; k < m.cpus; k++) if (dies(k)) controls.add(control(k));
+  const shared = tasksOn.map(
+    (n, k) =>
+      n > 1 ||
+      migrate ||
+      idleIrq(k) ||
+      idleNmi(k) ||
+      (dies(k) && n > 0) ||
+      (controls.has(k) && n > 0),
+  );
   const chain = new Int32Array(m.cpus).fill(-1);
   for (let k = 0; k < m.cpus; k++) if (shared[k]) chain[k] = chainLocation(m, k);
   const plans: ThreadPlan[] = [];
@@ -95,7 +114,20 @@ export function modelThreads(p: CompiledProgram): ModelThreads {
       names.push(`${name(ctx)} on idle CPU${String(k)}`);
     }
   }
-  return { plans, names, scheduling: { bounds, chain, shared, occupied } };
+  for (let k = 0; k < m.cpus; k++) {
+    if (!dies(k)) continue;
+    const ctx = m.deadCtx[k] as number;
+    plans.push({
+      ctx,
+      cpu: k,
+      index: plans.length,
+      current: false,
+      hotplug: { control: control(k), online: true },
+    });
+    names.push(`CPU${String(k)}'s offline and ${m.programs[ctx]?.name ?? 'its dead callbacks'}`);
+  }
+  const grace = plans.some((p) => p.hotplug !== undefined);
+  return { plans, names, scheduling: { bounds, chain, shared, occupied, grace } };
 }
 
 /** Whether runs, one a thread, spend no more of the bounds together than the program allows. */

@@ -204,6 +204,10 @@ interface RunState extends Frame {
   decided: boolean;
   /** A CPU whose chain the thread must take before it goes on, or −1. */
   starting: number;
+  /** A hotplug thread whose dead callbacks returned and whose offline is over. */
+  finishedHotplug?: boolean;
+  /** Inside a region where the CPU cannot be preempted (an RCU-sched reader), once noted. */
+  quiet?: boolean;
 }
 
 function clone(s: RunState): RunState {
@@ -231,6 +235,8 @@ function clone(s: RunState): RunState {
     steps: s.steps,
     decided: s.decided,
     starting: s.starting,
+    ...(s.finishedHotplug === true ? { finishedHotplug: true } : {}),
+    ...(s.quiet === true ? { quiet: true } : {}),
   };
 }
 
@@ -283,6 +289,12 @@ export interface Scheduling {
   readonly shared: readonly boolean[];
   /** Per CPU, whether a task is on it at the start (the first turn is that task's). */
   readonly occupied: readonly boolean[];
+  /**
+   * The program has a grace period the machine makes (CPU hotplug's stop_machine()): regions
+   * where a CPU cannot be preempted or interrupted are then RCU read-side critical sections, as
+   * synchronize_rcu() and stop_machine() wait for them (the RCU flavours are one since v4.20).
+   */
+  readonly grace?: boolean;
 }
 
 /** No interrupts, no scheduler: each thread alone on its CPU (a herd7 litmus test). */
@@ -305,6 +317,11 @@ export interface ThreadPlan {
   readonly current: boolean;
   /** A handler on an idle CPU: it runs as a turn of its own, or not at all. */
   readonly idle?: 'irq' | 'nmi';
+  /**
+   * CPU hotplug of CPU `cpu`: its offline (or none), run by the control CPU `control` with the
+   * dead callbacks (ctx) in the middle; `online` also lets it come back after.
+   */
+  readonly hotplug?: { readonly control: number; readonly online: boolean };
 }
 
 /** Most instructions one run may take (a loop the compiler does not bound ends long before). */
@@ -521,10 +538,15 @@ class ThreadRunner {
     if (plan.idle === 'irq') start.spent.irqs = 1;
     if (plan.idle === 'nmi') start.spent.nmis = 1;
     if (plan.idle !== undefined) start.handled.set(plan.cpu, plan.idle === 'irq' ? [1, 0] : [0, 1]);
-    // A handler on an idle CPU may also never run: the empty run.
-    if (plan.idle !== undefined) runs.push(this.finished({ ...start, events: [] }));
-    if (this.chainOf(plan.cpu) >= 0) start.starting = plan.cpu;
-    const stack: RunState[] = [start];
+    // A handler on an idle CPU, or a CPU's offline, may also never happen: the empty run.
+    if (plan.idle !== undefined || plan.hotplug !== undefined)
+      runs.push(this.finished({ ...start, events: [] }));
+    const stack: RunState[] = [];
+    if (plan.hotplug !== undefined) stack.push(...this.offline(start, plan.hotplug.control));
+    else {
+      if (this.chainOf(plan.cpu) >= 0) start.starting = plan.cpu;
+      stack.push(start);
+    }
     while (stack.length > 0) {
       const s = stack.pop() as RunState;
       const outcome = this.advance(s);
@@ -569,6 +591,7 @@ class ThreadRunner {
   private advance(s: RunState): Outcome {
     for (;;) {
       if (s.starting >= 0) return this.startTurn(s, s.starting);
+      if (this.scheduling.grace === true && s.finishedHotplug !== true) this.noteQuiet(s);
       const { code } = this.codeOf(s.ctx);
       if (s.scopes.length > 0) s.scopes = s.scopes.filter((o) => o.until !== s.pc);
       const ins = code[s.pc];
@@ -579,12 +602,14 @@ class ThreadRunner {
         if (forks.length > 0) return forks;
       }
       if (ins === undefined) {
+        if (s.finishedHotplug === true) return 'done';
         if (s.saved.length > 0) {
           this.handlerReturns(s);
           continue;
         }
         // The thread is done: it hands its CPU on, where others may run after it.
         if (this.chainOf(s.cpu) >= 0) this.endTurn(s);
+        if (this.plan.hotplug !== undefined) return this.deadReturned(s);
         return 'done';
       }
       s.decided = false;
@@ -648,6 +673,155 @@ class ThreadRunner {
     s.decided = true;
     out.push(s);
     return out;
+  }
+
+  /**
+   * CPU k goes offline (kernel/cpu.c, _cpu_down): it is taken from its chain for good (its last
+   * turn has ended; no turn may begin after), set in cpu_dying_mask, cleared from
+   * cpu_online_mask, and its dead callbacks start as a task on the control CPU. The hotplug
+   * state machine waits on completions between the steps: full barriers here.
+   */
+  private offline(s: RunState, control: number): RunState[] {
+    const k = this.plan.cpu;
+    const hp = this.m.hotplug;
+    if (!hp) return [];
+    s.spent.hotplugs = 1;
+    const bit = 1n << BigInt(k);
+    // Set dying (cpuhp_set_state), then, a stop_machine() later, out of the online mask
+    // (take_cpu_down): a full barrier between, as between every step here.
+    const masks = (t: RunState): RunState[] =>
+      this.maskRmw(t, hp.dying, (v) => v | bit).flatMap((u) => {
+        // stop_machine(): it runs on every CPU with interrupts off, so it waits for every CPU's
+        // non-preemptible region, as a grace period does (noteQuiet).
+        this.fence(u, -1, Tag.SyncRcu, -1);
+        return this.maskRmw(u, hp.online, (v) => v & ~bit).flatMap((w) =>
+          this.maskRmw(w, hp.count, (v) => v + 1n).map((x) => {
+            this.fence(x, -1, Tag.SyncRcu, -1);
+            this.fence(x, -1, Tag.Mb, -1);
+            // The callbacks run on the control CPU, in a turn of its own where others run.
+            x.cpu = control;
+            if (this.chainOf(control) >= 0) x.starting = control;
+            return x;
+          }),
+        );
+      });
+    const chain = this.chainOf(k);
+    if (chain < 0) {
+      this.fence(s, -1, Tag.Mb, -1);
+      return masks(s);
+    }
+    // The CPU's last turn: the offline reads the token it handed on (or the chain's start, if
+    // no turn ever ran there) and writes one no turn can begin from.
+    const tags = Tag.Acquire | Tag.Rmw;
+    return this.readFork(s, chain, 32, (t, v) => {
+      if (v < 0n || (v === 0n && this.scheduling.occupied[k] === true)) return false;
+      const r = this.emit(t, {
+        dir: 'R',
+        loc: chain,
+        value: v,
+        tags,
+        pc: -1,
+        width: 32,
+        addr: [],
+        data: [],
+        rmwRead: -1,
+      });
+      this.emit(t, {
+        dir: 'W',
+        loc: chain,
+        value: -turnToken(this.plan.index, 0),
+        tags,
+        pc: -1,
+        width: 32,
+        addr: [],
+        data: [],
+        rmwRead: r,
+      });
+      this.fence(t, -1, Tag.Mb, -1);
+      return true;
+    }).flatMap(masks);
+  }
+
+  /**
+   * The dead callbacks returned: CPU k is dead and leaves cpu_dying_mask. With a second hotplug
+   * in the bounds it may come back: set in cpu_online_mask again, its chain free for a turn.
+   */
+  private deadReturned(s: RunState): Outcome {
+    const hp = this.m.hotplug;
+    const plan = this.plan.hotplug;
+    if (!hp || !plan) return 'done';
+    const k = this.plan.cpu;
+    const bit = 1n << BigInt(k);
+    this.fence(s, -1, Tag.Mb, -1);
+    const dead = this.maskRmw(s, hp.dying, (v) => v & ~bit);
+    const over = (x: RunState): RunState => {
+      // Nothing is left to run in it: the callbacks' context, at its end.
+      x.ctx = this.plan.ctx;
+      x.pc = this.codeOf(x.ctx).code.length;
+      x.decided = true;
+      x.finishedHotplug = true;
+      return x;
+    };
+    if (!plan.online || this.scheduling.bounds.hotplugs < 2) return dead.map(over);
+    // Or it comes back online, one more hotplug.
+    return dead
+      .flatMap((t) => {
+        const back = clone(t);
+        back.spent.hotplugs++;
+        const on = this.maskRmw(back, hp.online, (v) => v | bit).flatMap((u) =>
+          this.maskRmw(u, hp.count, (v) => v + 1n).map((x) => {
+            if (this.chainOf(k) >= 0) {
+              x.cpu = k;
+              this.endTurn(x);
+            }
+            return x;
+          }),
+        );
+        return [t, ...on];
+      })
+      .map(over);
+  }
+
+  /** An atomic read-modify-write of a hotplug word (set_bit and friends: no ordering of its own). */
+  private maskRmw(s: RunState, loc: number, f: (v: bigint) => bigint): RunState[] {
+    const tags = Tag.Once | Tag.Rmw;
+    return this.readFork(s, loc, 32, (t, v) => {
+      const r = this.emit(t, {
+        dir: 'R',
+        loc,
+        value: v,
+        tags,
+        pc: -1,
+        width: 32,
+        addr: [],
+        data: [],
+        rmwRead: -1,
+      });
+      this.emit(t, {
+        dir: 'W',
+        loc,
+        value: atWidth(f(v), 32),
+        tags,
+        pc: -1,
+        width: 32,
+        addr: [],
+        data: [],
+        rmwRead: r,
+      });
+      return true;
+    });
+  }
+
+  /**
+   * Where the CPU goes from preemptible to not (preempt_disable(), interrupts off, a handler) or
+   * back, an RCU-sched read-side critical section begins or ends: the fences rcu_read_lock()
+   * and rcu_read_unlock() make, which the model's grace periods wait for.
+   */
+  private noteQuiet(s: RunState): void {
+    const quiet = s.preempt > 0 || !s.irqOn || s.inIrq || s.inNmi;
+    if (quiet === (s.quiet === true)) return;
+    this.fence(s, -1, quiet ? Tag.RcuLock : Tag.RcuUnlock, -1);
+    s.quiet = quiet;
   }
 
   /** A handler takes the CPU at this boundary: the interrupted frame waits for it. */
@@ -904,9 +1078,9 @@ class ThreadRunner {
       case Op.Tally:
         addTally(s, right(s, ins));
         break;
+      // The exact total at a moment (RecordTotal): the kernel's model has no moments, so nothing
+      // is recorded (the invariants that read it are not judged under it: judge.ts).
       case Op.Pause:
-      // The exact total at a moment: the kernel's model has no moments, so nothing is recorded
-      // (the invariants that read it are not judged under it: src/axiomatic/judge.ts).
       case Op.RecordTotal:
         break;
       default:

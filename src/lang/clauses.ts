@@ -261,7 +261,8 @@ function propInvariant(
  * Whether a condition reads only what record() kept (and constants): then an always invariant
  * written with it judges the records, which keep every value, and a reordering of steps that
  * touch no record cannot change its verdict (Explore's reduction, the kernel's memory model).
- * `all(name, v, …)` and `any(name, v, …)` bind v to each value of the record `name`.
+ * `all(name, v, …)` and `any(name, v, …)` bind v to each value of the record `name`; `count(name)`
+ * is how many it kept.
  */
 function readsOnlyResults(p: CompiledProgram, e: Expr, bound: ReadonlySet<string>): boolean {
   switch (e.kind) {
@@ -271,6 +272,7 @@ function readsOnlyResults(p: CompiledProgram, e: Expr, bound: ReadonlySet<string
       return bound.has(e.name) || p.recordCounts.has(e.name) || p.module.defines.has(e.name);
     case 'call': {
       const [name, v, pred] = e.args;
+      if (e.callee === 'count') return name?.kind === 'name' && p.recordCounts.has(name.name);
       if (
         (e.callee === 'all' || e.callee === 'any') &&
         e.args.length === 3 &&
