@@ -6,6 +6,7 @@
 
 import type { CompiledProgram } from '../lang/compiled.ts';
 import { herdLine, herdValue } from '../lang/herdAnswer.ts';
+import type { Instr } from '../machine/isa.ts';
 import { cellAt } from '../machine/layout.ts';
 import type { Candidate } from './check.ts';
 import { type AxEvent, Tag, tagNames } from './events.ts';
@@ -13,6 +14,7 @@ import type { Execution } from './execution.ts';
 import { type Axiom, lkmm, type LkmmVerdict } from './lkmm.ts';
 import type { Relation } from './relation.ts';
 import type { Skeleton } from './candidates.ts';
+import { isChain } from './plans.ts';
 
 /** An event as the graph labels it. */
 export interface GraphEvent {
@@ -73,7 +75,8 @@ export interface ExecutionGraph extends Pick<LkmmVerdict, 'consistent' | 'broken
   readonly why: Why | null;
 }
 
-function locationName(p: CompiledProgram, loc: number): string {
+export function locationName(p: CompiledProgram, loc: number): string {
+  if (isChain(p.machine, loc)) return `CPU${String(loc - p.machine.memWords)}'s runqueue`;
   const at = cellAt(p.machine.layout, loc);
   if (!at) return `word ${loc}`;
   return at.cpu >= 0 ? `${at.cell.name}[${at.cpu}]` : at.cell.name;
@@ -116,8 +119,7 @@ export function executionGraph(
 ): ExecutionGraph {
   const full = verdict.rel.ppo.isEmpty() && !verdict.consistent ? lkmm(x, true) : verdict;
   const events = sk.events.map((e): GraphEvent => {
-    const ins =
-      e.thread >= 0 ? p.machine.programs[threadCtx(p, e.thread)]?.instrs[e.pc] : undefined;
+    const ins = instructionOf(p, sk, e);
     return {
       id: e.id,
       thread: e.thread,
@@ -165,6 +167,13 @@ function immediateCtrl(x: Execution): [number, number][] {
   return x.ctrl
     .pairs()
     .filter(([a, b]) => !x.ctrl.successors(a).some((c) => c !== b && x.po.has(c, b)));
+}
+
+/** The instruction an event came from (a handler's, for an event of a handler it ran). */
+export function instructionOf(p: CompiledProgram, sk: Skeleton, e: AxEvent): Instr | undefined {
+  if (e.thread < 0 || e.pc < 0) return undefined;
+  const ctx = sk.origin[e.id]?.ctx ?? threadCtx(p, e.thread);
+  return p.machine.programs[ctx]?.instrs[e.pc];
 }
 
 function threadCtx(p: CompiledProgram, thread: number): number {

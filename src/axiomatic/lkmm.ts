@@ -64,6 +64,8 @@ export interface LkmmRelations {
   readonly pb: Relation;
   readonly rb: Relation;
   readonly rcuFence: Relation;
+  /** Pairs of conflicting accesses, one plain, that race (what raises `Flag data-race`). */
+  readonly race?: Relation;
   /** The relation each acyclicity axiom is about (`coherence`: po-loc | com). */
   readonly ofAxiom: Readonly<Partial<Record<Axiom, Relation>>>;
 }
@@ -436,7 +438,9 @@ export function lkmm(x: Execution, full = false): LkmmVerdict {
   const wwRace = preRace.inter(co).minus(wwNonrace);
   const wrRace = preRace.inter(co.opt().seq(rf)).minus(wrVis).minus(rwXbstar.inverse());
   const rwRace = preRace.inter(fr).minus(rwXbstar);
-  flag('data-race', !wwRace.union(wrRace, rwRace).isEmpty());
+  const race = wwRace.union(wrRace, rwRace);
+  Object.assign(rel, { race });
+  flag('data-race', !race.isEmpty());
 
   rel.ofAxiom['plain-coherence'] = plainCoherenceBad;
   if (!plainCoherenceBad.isEmpty()) broken.push('plain-coherence');

@@ -15,6 +15,8 @@ import { herdLine, type HerdAnswer } from '../lang/herdAnswer.ts';
 import { openRequest, type ScenarioRequest } from '../scenarios/index.ts';
 import { observablesLine, observe, type Violation } from '../scenarios/outcome.ts';
 import { lkmmViolations, type NotJudged, notJudgedUnderLkmm } from './judge.ts';
+import { type MarkedAnswer, racesAnswer } from './outcomes.ts';
+import type { Race } from './races.ts';
 import { ParamError, resolveParams } from '../scenarios/params.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 
@@ -51,6 +53,10 @@ export type AxiomaticAnswer =
       readonly states: readonly AxiomaticStateJson[];
       /** The program's invariants the model does not judge, each with the reason (judge.ts). */
       readonly notJudged: readonly NotJudged[];
+      /** The accesses that race, where the model raises `Flag data-race` (races.ts). */
+      readonly races: readonly Race[];
+      /** The answer with those accesses marked, or null. */
+      readonly marked: MarkedAnswer | null;
       /**
        * The condition's state is never reached although some candidate execution reaches it:
        * how many such candidates "Why not?" can show (at most WHY_NOT_LIMIT); 0 otherwise.
@@ -176,6 +182,7 @@ export function createAxiomaticApi() {
         flags: result.flags,
         loopCut: result.loopCut,
         notJudged: notJudgedUnderLkmm(sc),
+        ...racesAnswer(sc, params, p, result),
         ms: result.ms,
         whyNot: forbidden,
       };

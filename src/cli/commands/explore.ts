@@ -176,6 +176,12 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
       ? ['Loop: runs past a loop bound were left out (raise #pragma lab loop_bound)']
       : []),
     ...a.flags.map((f) => `Flag ${f}`),
+    ...a.races.map((r) => `Data race: ${r.sentence}`),
+    ...(a.marked
+      ? [
+          `With the racing accesses marked (READ_ONCE()/WRITE_ONCE()): ${a.marked.outcomes} outcomes, ${a.marked.broken.length > 0 ? `breaking ${a.marked.broken.join(', ')}` : 'no invariant broken'}${a.marked.flags.includes('data-race') ? ', still a data race' : ', no data race'}`,
+        ]
+      : []),
     ...a.notJudged.map((n) => `Not judged under lkmm: ${n.id}, because ${n.why}`),
     '',
   ];

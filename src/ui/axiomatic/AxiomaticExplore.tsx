@@ -134,6 +134,47 @@ export function AxiomaticExplore(subject: AxiomaticSubject) {
               </li>
             ))}
           </ol>
+          {answer.races.length > 0 && (
+            <section aria-label="Data races" className="races">
+              <h4>Data races</h4>
+              <p>
+                The model raises <code>Flag data-race</code>: in some execution, two accesses to one
+                location conflict, at least one is plain, and nothing orders them. A racy program
+                has no guarantee under the model, so the end states above include what the race
+                allows.
+              </p>
+              <ul>
+                {answer.races.map((r) => (
+                  <li key={r.sentence}>{r.sentence}</li>
+                ))}
+              </ul>
+              {answer.marked && (
+                <p>
+                  With the racing accesses marked (as <code>READ_ONCE()</code> and{' '}
+                  <code>WRITE_ONCE()</code> mark them): {count(answer.marked.outcomes, 'end state')}
+                  ,{' '}
+                  {answer.marked.broken.length > 0
+                    ? `breaking ${answer.marked.broken.join(', ')}`
+                    : 'no invariant broken'}
+                  {answer.marked.flags.includes('data-race')
+                    ? ', and still a data race.'
+                    : ', and no data race.'}
+                </p>
+              )}
+            </section>
+          )}
+          {answer.notJudged.length > 0 && (
+            <section aria-label="Not judged under lkmm" className="not-judged">
+              <h4>Not judged under lkmm</h4>
+              <ul>
+                {answer.notJudged.map((n) => (
+                  <li key={n.id}>
+                    <code>{n.id}</code>: {n.why}.
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
           <p>
             <BeTheMemorySystem disabled={busy} />{' '}
             <span className="hint">choose, read by read, the write each read sees</span>

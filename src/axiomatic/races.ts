@@ -1,0 +1,176 @@
+// Data races in words. The kernel's memory model raises `Flag data-race` when, in some
+// consistent execution, two accesses to one location from different threads conflict (one
+// writes), at least one is plain (not READ_ONCE(), WRITE_ONCE(), an atomic or a lock's), and
+// nothing orders them (tools/memory-model/Documentation/explanation.txt, "PLAIN ACCESSES AND
+// DATA RACES"). A racy program is undefined in C and the model's other guarantees do not hold
+// for it, so the answer must say which accesses race, and what marking them would change: the
+// same program with those accesses marked, answered again.
+
+import type { CompiledProgram } from '../lang/compiled.ts';
+import { Mode, Op, type Instr } from '../machine/isa.ts';
+import type { Machine } from '../machine/machine.ts';
+import { Tag } from '../machine/tags.ts';
+import type { Skeleton } from './candidates.ts';
+import {
+  type AxiomaticLimits,
+  type AxiomaticResult,
+  candidatesOf,
+  checkLkmm,
+  DEFAULT_AXIOMATIC_LIMITS,
+} from './check.ts';
+import { instructionOf, locationName } from './explain.ts';
+import { lkmm } from './lkmm.ts';
+
+/** One side of a race: the access, where it is in the program, and who makes it. */
+export interface RaceAccess {
+  /** The model's thread that makes it ("P0"), or the handler inside it ("IRQ0 in P0"). */
+  readonly who: string;
+  readonly kind: 'read' | 'write';
+  readonly marked: boolean;
+  /** The line of the program's text (1-based), or 0. */
+  readonly line: number;
+  /** The statement as written, or ''. */
+  readonly statement: string;
+  /** The instruction: its context and position (what marking it changes). */
+  readonly ctx: number;
+  readonly pc: number;
+}
+
+export interface Race {
+  readonly location: string;
+  readonly a: RaceAccess;
+  readonly b: RaceAccess;
+  /** The race in a sentence. */
+  readonly sentence: string;
+}
+
+function statementOf(m: Machine, ctx: number, pc: number): string {
+  const prog = m.programs[ctx];
+  const site = prog?.source?.sites[pc];
+  if (!prog?.source || !site) return '';
+  return prog.source.text.slice(site.start, site.end).replace(/\s+/g, ' ').trim();
+}
+
+function accessOf(
+  p: CompiledProgram,
+  sk: Skeleton,
+  names: readonly string[],
+  id: number,
+): RaceAccess | null {
+  const e = sk.events[id];
+  const origin = sk.origin[id];
+  if (!e || !origin || e.thread < 0) return null;
+  const ctx = origin.ctx ?? -1;
+  const ins = instructionOf(p, sk, e);
+  const thread = names[e.thread] ?? `P${String(e.thread)}`;
+  const own = p.machine.programs[ctx]?.name ?? thread;
+  return {
+    who: own === thread ? thread : `${own} in ${thread}`,
+    kind: e.dir === 'W' ? 'write' : 'read',
+    marked: (e.tags & ~Tag.Rmw) !== 0,
+    line: ins?.line ?? 0,
+    statement: statementOf(p.machine, ctx, e.pc),
+    ctx,
+    pc: e.pc,
+  };
+}
+
+function describe(a: RaceAccess): string {
+  const what = `${a.kind === 'write' ? 'writes' : 'reads'} it ${a.marked ? 'marked' : 'plainly'}`;
+  const where = a.line > 0 ? `line ${String(a.line)}` : 'an access';
+  const said = a.statement ? ` (\`${a.statement}\`)` : '';
+  return `${a.who}'s ${where}${said} ${what}`;
+}
+
+/** The names of a program's model threads, in the engine's order (tasks first: P0, P1…). */
+function threadNames(p: CompiledProgram): string[] {
+  return p.threads
+    .filter((t) => t.role === 'P')
+    .sort((a, b) => a.index - b.index)
+    .map((t) => t.name);
+}
+
+/**
+ * The races of a program's consistent executions, one a pair of instructions, from the first
+ * executions that have them (each state's example first, then every candidate if need be).
+ */
+export function dataRaces(
+  p: CompiledProgram,
+  result: AxiomaticResult,
+  limits: AxiomaticLimits = DEFAULT_AXIOMATIC_LIMITS,
+): Race[] {
+  if (!result.flags.includes('data-race')) return [];
+  const names = threadNames(p);
+  const found = new Map<string, Race>();
+  const take = (sk: Skeleton, race: ReturnType<typeof lkmm>['rel']['race']) => {
+    race?.forEach((x, y) => {
+      const a = accessOf(p, sk, names, x);
+      const b = accessOf(p, sk, names, y);
+      const e = sk.events[x];
+      if (!a || !b || !e) return;
+      const key = [`${String(a.ctx)}:${String(a.pc)}`, `${String(b.ctx)}:${String(b.pc)}`]
+        .sort()
+        .join('|');
+      if (found.has(key)) return;
+      const location = locationName(p, e.loc);
+      found.set(key, {
+        location,
+        a,
+        b,
+        sentence: `${describe(a)} and ${describe(b)}: the two touch ${location}, one is plain, and nothing orders them (no lock, barrier or release–acquire pair between them).`,
+      });
+    });
+  };
+  for (const s of result.states) take(s.example.skeleton, s.example.verdict.rel.race);
+  if (found.size > 0) return [...found.values()];
+  for (const c of candidatesOf(p, limits).all) {
+    const v = lkmm(c.execution);
+    if (!v.consistent || !v.flags.includes('data-race')) continue;
+    take(c.skeleton, v.rel.race);
+    break;
+  }
+  return [...found.values()];
+}
+
+/** Whether an instruction is a plain access marking can change (a load or store, or a half). */
+function markable(ins: Instr): boolean {
+  return (
+    ins.tag === 0 &&
+    ins.mode !== Mode.None &&
+    (ins.op === Op.Load ||
+      ins.op === Op.Load64 ||
+      ins.op === Op.Store ||
+      ins.op === Op.Store64 ||
+      ins.op === Op.LoadLo ||
+      ins.op === Op.LoadHi ||
+      ins.op === Op.StoreLo ||
+      ins.op === Op.StoreHi)
+  );
+}
+
+/**
+ * The program with the plain accesses of its races marked, as READ_ONCE() and WRITE_ONCE()
+ * would (tag Once), and its answer: what marking them would change. Null when no racing access
+ * is a plain load or store the lab can mark.
+ */
+export function withRacesMarked(
+  p: CompiledProgram,
+  races: readonly Race[],
+  limits: AxiomaticLimits = DEFAULT_AXIOMATIC_LIMITS,
+): { program: CompiledProgram; result: AxiomaticResult } | null {
+  const m = p.machine;
+  const at = new Set<string>();
+  for (const r of races)
+    for (const a of [r.a, r.b]) if (!a.marked) at.add(`${String(a.ctx)}:${String(a.pc)}`);
+  const marks = (ctx: number, pc: number, ins: Instr) =>
+    at.has(`${String(ctx)}:${String(pc)}`) && markable(ins);
+  if (!m.programs.some((prog, ctx) => prog.instrs.some((ins, pc) => marks(ctx, pc, ins))))
+    return null;
+  const programs = m.programs.map((prog, ctx) => ({
+    ...prog,
+    instrs: prog.instrs.map((ins, pc) => (marks(ctx, pc, ins) ? { ...ins, tag: Tag.Once } : ins)),
+  }));
+  const code = programs.map((prog) => prog.instrs);
+  const program: CompiledProgram = { ...p, machine: { ...m, programs, code } };
+  return { program, result: checkLkmm(program, limits) };
+}
