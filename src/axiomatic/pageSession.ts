@@ -88,6 +88,8 @@ export const MEMORY_SYSTEM_LIMIT = 20_000;
 interface Session {
   readonly program: CompiledProgram;
   readonly result: AxiomaticResult;
+  /** For each end state the answer lists, the result's state it shows an execution of. */
+  readonly shown: readonly number[];
   memory: MemorySystem | null;
   /** "Why not?"'s graphs, once made. */
   whyNot: ExecutionGraph[] | null;
@@ -153,22 +155,41 @@ export function createAxiomaticApi() {
         throw e;
       }
       const { sc, params, p } = opened;
-      const kept: Session = { program: p, result, memory: null, whyNot: null };
-      session = kept;
       const herd = herdOf(p, result, { seconds: result.ms / 1000 });
       const cond = p.clauses.condition;
-      const states = result.states.map((s) => ({
-        line: stateLine(sc, params, p, s.state),
-        executions: s.executions,
-        condition: cond ? cond.holds(p.machine, s.state) : null,
-        broken: lkmmViolations(
-          sc,
-          observe(sc, p.machine, s.state, params),
-          params,
-          p.machine,
-          s.state,
-        ),
-      }));
+      // End states that read alike (registers the line does not show differ) are one line, with
+      // their executions added up; its "Show an execution" shows the first's.
+      const byLine = new Map<string, { json: AxiomaticStateJson; first: number }>();
+      result.states.forEach((s, i) => {
+        const line = stateLine(sc, params, p, s.state);
+        const seen = byLine.get(line);
+        if (seen) {
+          seen.json = { ...seen.json, executions: seen.json.executions + s.executions };
+          return;
+        }
+        const json: AxiomaticStateJson = {
+          line,
+          executions: s.executions,
+          condition: cond ? cond.holds(p.machine, s.state) : null,
+          broken: lkmmViolations(
+            sc,
+            observe(sc, p.machine, s.state, params),
+            params,
+            p.machine,
+            s.state,
+          ),
+        };
+        byLine.set(line, { json, first: i });
+      });
+      const states = [...byLine.values()].map((g) => g.json);
+      const kept: Session = {
+        program: p,
+        result,
+        shown: [...byLine.values()].map((g) => g.first),
+        memory: null,
+        whyNot: null,
+      };
+      session = kept;
       const never = cond !== null && !states.some((s) => s.condition === true);
       const forbidden = never ? forbiddenReaching(kept).length : 0;
       return {
@@ -191,7 +212,7 @@ export function createAxiomaticApi() {
     /** The graph of one consistent execution that ends in end state `index` of the answer. */
     execution(index: number): ExecutionGraph {
       const s = open();
-      const st = s.result.states[index];
+      const st = s.result.states[s.shown[index] ?? -1];
       if (!st) throw new Error(`the answer has no end state ${index + 1}`);
       const x = st.example;
       return executionGraph(s.program, x.skeleton, x.execution, st.state, x.verdict);
