@@ -93,7 +93,7 @@ describe('every sc outcome is an lkmm outcome', () => {
   ];
   it.each(cases)('%s (%s)', (id, variant) => {
     const sc = entry(id);
-    const set = variant === undefined ? {} : { variant };
+    const set: Record<string, string> = variant === undefined ? {} : { variant };
     const r = explore(sc, resolveParams(sc, set), { ...sc.bounds, switches: Infinity });
     const a = axiomaticAnswer(sc, resolveParams(sc, { ...set, memory: 'lkmm' }));
     const lk = new Set(a.outcomes.map((o) => JSON.stringify(o.observables)));
