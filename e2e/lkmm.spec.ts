@@ -161,7 +161,7 @@ test('percpu-rwsem under lkmm names its data race and answers again with the acc
   await expect(lkmm.endState('reader_in=1 writer_in=1')).toContainText('✗ exclusive');
   const races = lkmm.explorePanel().getByRole('region', { name: 'Data races' });
   await expect(races.getByRole('listitem').first()).toContainText(
-    '(`sum += per_cpu(read_count, cpu);`) reads it plainly',
+    '(sum += per_cpu(read_count, cpu);) reads it plainly',
   );
   await expect(races).toContainText(
     'With the racing accesses marked (as READ_ONCE() and WRITE_ONCE() mark them): 3 end states, no invariant broken, and no data race.',

@@ -1,3 +1,4 @@
+import type { RaceAccess } from '../../axiomatic/races.ts';
 import { count } from '../../machine/count.ts';
 import type { Shown } from '../../store/axiomaticStore.ts';
 import { ExploreOrCancel } from '../explore/ExploreOrCancel.tsx';
@@ -22,6 +23,22 @@ function onStage(shown: Shown | null): string {
     case 'memory':
       return 'On the stage: Be the memory system, one choice per read.';
   }
+}
+
+/** One access of a race: who, where, the statement, and whether it is marked. */
+function RaceSide({ side }: { side: RaceAccess }) {
+  return (
+    <>
+      {side.who}&rsquo;s {side.line > 0 ? `line ${String(side.line)}` : 'access'}
+      {side.statement && (
+        <>
+          {' '}
+          (<code>{side.statement}</code>)
+        </>
+      )}{' '}
+      {side.kind === 'write' ? 'writes' : 'reads'} it {side.marked ? 'marked' : 'plainly'}
+    </>
+  );
 }
 
 /**
@@ -54,7 +71,8 @@ export function AxiomaticExplore(subject: AxiomaticSubject) {
         Under <code>memory lkmm</code> the lab answers as <code>herd7</code> does with the Linux
         kernel&rsquo;s memory model (tools/memory-model): every candidate execution of the program
         (which write each read reads from, the order of each location&rsquo;s writes), kept when it
-        breaks none of the model&rsquo;s axioms. There are no interleavings and no bounds.
+        breaks none of the model&rsquo;s axioms. There are no interleavings: interrupt handlers and
+        the scheduler come in where the machine lets them, within the program&rsquo;s bounds.
       </p>
       <div className="bounds">
         <ExploreOrCancel
@@ -145,7 +163,10 @@ export function AxiomaticExplore(subject: AxiomaticSubject) {
               </p>
               <ul>
                 {answer.races.map((r) => (
-                  <li key={r.sentence}>{r.sentence}</li>
+                  <li key={r.sentence}>
+                    <RaceSide side={r.a} /> and <RaceSide side={r.b} />: both touch{' '}
+                    <code>{r.location}</code>, and nothing orders them.
+                  </li>
                 ))}
               </ul>
               {answer.marked && (
