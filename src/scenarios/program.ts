@@ -8,7 +8,7 @@ import type { CompiledProgram } from '../lang/compiled.ts';
 import type { LangError } from '../lang/source.ts';
 import type { MemoryModel } from '../machine/machine.ts';
 import { textScenario } from './textScenario.ts';
-import type { ExploreBounds, IntParam, Params, Scenario } from './types.ts';
+import type { IntParam, Params, Scenario } from './types.ts';
 
 /** The id under which a typed program runs (links and workers carry its text beside it). */
 export const PROGRAM_ID = 'program';
