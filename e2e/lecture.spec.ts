@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { findLesson } from '../src/lessons/index.ts';
+import { AxiomaticPage } from './pages/axiomatic.ts';
 import { HomePage } from './pages/home.ts';
 import { StepPage } from './pages/step.ts';
 
@@ -247,4 +248,21 @@ test('Large in Step mode at 1280×720 makes the chart larger, not only the listi
   const before = await picture(page);
   await page.getByRole('button', { name: 'Large', exact: true }).click();
   await expect.poll(() => picture(page)).toBeGreaterThan(before * 1.05);
+});
+
+test('a slide on the kernel’s memory model draws the execution its text is about', async ({
+  page,
+}) => {
+  const slides = findLesson('percpu-rwsem')?.slides ?? [];
+  const n = slides.findIndex((s) => s.graph !== undefined) + 1;
+  expect(n).toBeGreaterThan(0);
+  await page.goto(`/#/lecture/percpu-rwsem/${String(n)}`);
+  await expect(
+    page.getByRole('article', { name: `Slide ${String(n)} of ${String(slides.length)}` }),
+  ).toBeVisible();
+  // The stage is under lkmm, and draws an execution ending with both inside.
+  const lkmm = new AxiomaticPage(page);
+  await expect(
+    lkmm.graph(/^An execution that ends in reader_in=1 writer_in=1: allowed by lkmm/),
+  ).toBeVisible();
 });

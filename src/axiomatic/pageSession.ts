@@ -90,6 +90,8 @@ interface Session {
   readonly result: AxiomaticResult;
   /** For each end state the answer lists, the result's state it shows an execution of. */
   readonly shown: readonly number[];
+  /** An end state as the answer's lines read it (herd7's, or the program's observables). */
+  readonly line: (s: Int32Array) => string;
   memory: MemorySystem | null;
   /** "Why not?"'s graphs, once made. */
   whyNot: ExecutionGraph[] | null;
@@ -186,6 +188,7 @@ export function createAxiomaticApi() {
         program: p,
         result,
         shown: [...byLine.values()].map((g) => g.first),
+        line: (st) => stateLine(sc, params, p, st),
         memory: null,
         whyNot: null,
       };
@@ -215,7 +218,12 @@ export function createAxiomaticApi() {
       const st = s.result.states[s.shown[index] ?? -1];
       if (!st) throw new Error(`the answer has no end state ${index + 1}`);
       const x = st.example;
-      return executionGraph(s.program, x.skeleton, x.execution, st.state, x.verdict);
+      // Named by the line the answer lists it under (a program without herd7's locations has
+      // only its observables to name an end state by).
+      return {
+        ...executionGraph(s.program, x.skeleton, x.execution, st.state, x.verdict),
+        state: s.line(st.state),
+      };
     },
 
     /**

@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { replay } from '../machine/replay.ts';
 import { findScenario } from '../scenarios/index.ts';
-import { jsonObservables, observe } from '../scenarios/outcome.ts';
-import type { ParamValue } from '../scenarios/types.ts';
+import { axiomaticAnswer } from '../axiomatic/outcomes.ts';
+import { jsonObservables, observablesLine, observe } from '../scenarios/outcome.ts';
+import type { Observables, ParamValue, Scenario } from '../scenarios/types.ts';
 import { lessons } from './catalogue/index.ts';
 import { slideStage } from './slide.ts';
 import type { Slide } from './types.ts';
@@ -18,11 +19,39 @@ const cases = lessons.flatMap((l) =>
 
 /** A slide the stage moves to (it has a schedule, parameters or figures to check). */
 const staged = (s: Slide) =>
-  s.at !== undefined || s.params !== undefined || s.expect !== undefined || s.breaks !== undefined;
+  s.at !== undefined ||
+  s.params !== undefined ||
+  s.expect !== undefined ||
+  s.breaks !== undefined ||
+  s.graph !== undefined;
+
+/**
+ * A slide on the kernel's memory model: the end state its `graph` names, among those the model
+ * allows, with every value the model's end states show.
+ */
+function graphed(sc: Scenario, slide: Slide, line: string) {
+  const { params: p } = slideStage(sc, slide);
+  if (p.memory !== 'lkmm')
+    throw new Error(`a graph slide is under memory lkmm, not ${String(p.memory)}`);
+  if (slide.at !== undefined) throw new Error('a graph slide has no schedule (at)');
+  const a = axiomaticAnswer(sc, p);
+  const o = a.outcomes.find((x) => observablesLine(x.observables).includes(line));
+  if (!o)
+    throw new Error(
+      `no end state of the model reads "${line}": ${a.outcomes.map((x) => observablesLine(x.observables)).join(' | ')}`,
+    );
+  const seen = a.outcomes.flatMap((x) => Object.values(x.observables));
+  return {
+    p,
+    seen,
+    verdict: { observables: o.observables, broken: o.violations.map((v) => v.id).sort() },
+  };
+}
 
 function replayed(id: string, slide: Slide) {
   const sc = findScenario(id);
   if (!sc) throw new Error(`no scenario ${id}`);
+  if (slide.graph !== undefined) return graphed(sc, slide, slide.graph);
   const { params: p, events } = slideStage(sc, slide);
   const { machine } = sc.build(p);
   const { states } = replay(machine, events);
@@ -69,7 +98,7 @@ describe('slides', () => {
     ({ id, slide }) => {
       const { verdict } = replayed(id, slide);
       if (slide.expect) {
-        expect(jsonObservables(verdict.observables)).toMatchObject(slide.expect);
+        expect(jsonObservables(verdict.observables as Observables)).toMatchObject(slide.expect);
       }
       if (slide.breaks) expect(verdict.broken).toEqual([...slide.breaks].sort());
     },

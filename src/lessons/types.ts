@@ -36,6 +36,12 @@ export interface Slide {
    * final ones if `at` ends in a terminal state. Absent: not claimed either way.
    */
   readonly breaks?: readonly string[];
+  /**
+   * Under the kernel's memory model (`params` with memory lkmm, no `at`): an end state the model
+   * allows, as the Explore panel's line reads it ("reader_in=1 writer_in=1"). The stage draws an
+   * execution that ends there; `expect` and `breaks` are that end state's.
+   */
+  readonly graph?: string;
 }
 
 /** Where a lesson's facts come from, citable in public archives. */

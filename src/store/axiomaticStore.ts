@@ -57,6 +57,11 @@ export interface AxiomaticState {
   answerRequested(): void;
   /** The stage's button: the graph that explains the answer (answering first if need be). */
   graphRequested(): void;
+  /**
+   * A slide wants the stage to draw an execution that ends in the end state whose line reads
+   * `line` (null: none). Kept until the program it is about is open and answered.
+   */
+  endStateWanted(line: string | null): void;
   executionShown(state: number): void;
   whyNotShown(): void;
   /** Another of "Why not?"'s candidates. */
@@ -128,6 +133,20 @@ export function createAxiomaticStore(port: AxiomaticPort) {
       return answering;
     };
 
+    /** The end state a slide wants drawn, until an answer has it. */
+    let wanted: string | null = null;
+    const showWanted = () => {
+      if (wanted === null || !get().request) return;
+      void answered().then((a) => {
+        const line = wanted;
+        if (!a?.ok || line === null) return;
+        const i = a.states.findIndex((x) => x.line.includes(line));
+        if (i < 0) return;
+        wanted = null;
+        get().executionShown(i);
+      });
+    };
+
     /** Runs a worker call for the stage, once the answer is in; drops it if the subject moved on. */
     const fetch = <T>(call: () => Promise<T>, take: (t: T) => void) => {
       const gen = generation;
@@ -186,6 +205,7 @@ export function createAxiomaticStore(port: AxiomaticPort) {
           narration: [],
           picking: null,
         });
+        showWanted();
       },
       answerRequested: () => {
         if (get().answer) return;
@@ -198,6 +218,10 @@ export function createAxiomaticStore(port: AxiomaticPort) {
           if (a.whyNot > 0) get().whyNotShown();
           else get().executionShown(Math.max(0, reached));
         });
+      },
+      endStateWanted: (line) => {
+        wanted = line;
+        showWanted();
       },
       executionShown: (state) => {
         fetch(

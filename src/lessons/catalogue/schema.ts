@@ -59,6 +59,7 @@ const slideSchema = v.strictObject({
   predict: v.optional(predictionSchema),
   expect: v.optional(v.record(v.string(), v.nullable(v.number()))),
   breaks: v.optional(v.array(text)),
+  graph: v.optional(text),
 });
 
 const hintSchema: v.GenericSchema<unknown, Hint> = v.strictObject({

@@ -8,6 +8,7 @@ import { formatSchedule } from '../../machine/schedule.ts';
 import { lectureLink, type LectureLink, slideOf } from '../../store/lectureLink.ts';
 import { linkOf } from '../../store/stepStore.ts';
 import type { Session } from '../../store/session.ts';
+import { axiomaticStore } from '../axiomatic/useAxiomatic.ts';
 import { StepScreen } from '../step/StepScreen.tsx';
 import { stepStore, useStep } from '../step/useStep.ts';
 import { progressStore } from '../useProgress.ts';
@@ -49,6 +50,8 @@ export function LectureScreen({ link }: { link: LectureLink | null }) {
       store.scheduleLoaded(paramsText(stage.params, sc), formatSchedule(stage.events));
       stepStore.getState().jumpRequested(stage.events.length);
     }
+    // A slide on the kernel's memory model draws an execution ending where its text says.
+    axiomaticStore.getState().endStateWanted(current.graph ?? null);
     // The slide's own moment: what a slide with no schedule of its own opened on.
     if (momentSchedule === undefined) opened.current = stepStore.getState().session;
     progressStore.getState().slideSeen(sc.id, n - 1, n === slides.length);
