@@ -715,28 +715,7 @@ class ThreadRunner {
     const tags = Tag.Acquire | Tag.Rmw;
     return this.readFork(s, chain, 32, (t, v) => {
       if (v < 0n || (v === 0n && this.scheduling.occupied[k] === true)) return false;
-      const r = this.emit(t, {
-        dir: 'R',
-        loc: chain,
-        value: v,
-        tags,
-        pc: -1,
-        width: 32,
-        addr: [],
-        data: [],
-        rmwRead: -1,
-      });
-      this.emit(t, {
-        dir: 'W',
-        loc: chain,
-        value: -turnToken(this.plan.index, 0),
-        tags,
-        pc: -1,
-        width: 32,
-        addr: [],
-        data: [],
-        rmwRead: r,
-      });
+      this.rmwEvents(t, chain, v, -turnToken(this.plan.index, 0), tags);
       this.fence(t, -1, Tag.Mb, -1);
       return true;
     }).flatMap(masks);
@@ -786,28 +765,7 @@ class ThreadRunner {
   private maskRmw(s: RunState, loc: number, f: (v: bigint) => bigint): RunState[] {
     const tags = Tag.Once | Tag.Rmw;
     return this.readFork(s, loc, 32, (t, v) => {
-      const r = this.emit(t, {
-        dir: 'R',
-        loc,
-        value: v,
-        tags,
-        pc: -1,
-        width: 32,
-        addr: [],
-        data: [],
-        rmwRead: -1,
-      });
-      this.emit(t, {
-        dir: 'W',
-        loc,
-        value: atWidth(f(v), 32),
-        tags,
-        pc: -1,
-        width: 32,
-        addr: [],
-        data: [],
-        rmwRead: r,
-      });
+      this.rmwEvents(t, loc, v, atWidth(f(v), 32), tags);
       return true;
     });
   }
@@ -885,32 +843,21 @@ class ThreadRunner {
     const tags = Tag.Acquire | Tag.Rmw;
     return this.readFork(s, loc, 32, (t, v) => {
       if (v === 0n ? !firstOnCpu : v < 0n || tokenThread(v) === index) return false;
-      const r = this.emit(t, {
-        dir: 'R',
-        loc,
-        value: v,
-        tags,
-        pc: -1,
-        width: 32,
-        addr: [],
-        data: [],
-        rmwRead: -1,
-      });
-      this.emit(t, {
-        dir: 'W',
-        loc,
-        value: -turnToken(index, t.segments),
-        tags,
-        pc: -1,
-        width: 32,
-        addr: [],
-        data: [],
-        rmwRead: r,
-      });
+      this.rmwEvents(t, loc, v, -turnToken(index, t.segments), tags);
       this.fence(t, -1, Tag.Mb, -1);
       t.decided = false;
       return true;
     });
+  }
+
+  /**
+   * A read-modify-write the machine makes (a chain's turn, a hotplug word): its read of `old` and
+   * its write of `next`, joined as an RMW, at 32 bits, of no instruction and no dependency.
+   */
+  private rmwEvents(t: RunState, loc: number, old: bigint, next: bigint, tags: number): void {
+    const plain = { loc, tags, pc: -1, width: 32, addr: [], data: [] };
+    const r = this.emit(t, { ...plain, dir: 'R', value: old, rmwRead: -1 });
+    this.emit(t, { ...plain, dir: 'W', value: next, rmwRead: r });
   }
 
   /** The thread hands its CPU's chain on: a full barrier, then a release write of its token. */
