@@ -179,7 +179,8 @@ export function herdAnswer(
   const condition = `${q} (${herdProposition(cond.prop)})`;
   const flags = [...(o.flags ?? [])].sort();
   const loop = o.loop === true;
-  const name = p.name;
+  // herd7 names a test by its `C name` line less a `.litmus` ending (herdtools7's clean_name).
+  const name = p.name.endsWith('.litmus') ? p.name.slice(0, -'.litmus'.length) : p.name;
   const text = [
     `Test ${name} ${kind}`,
     `States ${states.length}`,

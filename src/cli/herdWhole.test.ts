@@ -1,0 +1,67 @@
+// herd7's whole input and answer: litmus tests in the forms the kernel community writes (its
+// collection at github.com/paulmckrcu/litmus, herdtools7's generators), each small, written for
+// this file, and answered here as herd7 7.58 answers it under the Linux-kernel memory model. Each
+// expected text is what herd7 printed for the same file (its Time line aside), so a difference
+// in the reader, the engine or the printing shows as a changed line.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkCommand } from './commands/check.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'lab-herd-whole-'));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let files = 0;
+/** The lab's answer for a litmus text, without the lines herd7 does not print alike. */
+function answer(text: string): string {
+  const path = join(dir, `t${files++}.litmus`);
+  writeFileSync(path, text);
+  return checkCommand([path])
+    .split('\n')
+    .filter((l) => !/^(Time|Model) /.test(l))
+    .join('\n');
+}
+
+/** herd7's answer as printed, its Time line aside. */
+const herd7 = (...lines: string[]) => lines.join('\n');
+
+describe("herd7's text", () => {
+  it('names a test whose `C` line ends in .litmus without the ending, as herd7 does', () => {
+    const text = `C C-name+o-o.litmus
+
+{}
+
+P0(int *x)
+{
+	WRITE_ONCE(*x, 1);
+}
+
+P1(int *x)
+{
+	int r0;
+
+	r0 = READ_ONCE(*x);
+}
+
+exists (1:r0=1)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test C-name+o-o Allowed',
+        'States 2',
+        '1:r0=0;',
+        '1:r0=1;',
+        'Ok',
+        'Witnesses',
+        'Positive: 1 Negative: 1',
+        'Condition exists (1:r0=1)',
+        'Observation C-name+o-o Sometimes 1 1',
+        'Hash=1f5c75196d5b33e80dc84fbb6870d911',
+      ),
+    );
+  });
+});
