@@ -64,4 +64,45 @@ exists (1:r0=1)
       ),
     );
   });
+
+  it('hashes `volatile int*` parameters, ATOMIC_INIT and a filter as herd7 does', () => {
+    const text = `C vol+filter
+
+{
+	atomic_t v = ATOMIC_INIT(1);
+}
+
+P0(volatile int* x, int const *y, atomic_t *v)
+{
+	int r0;
+
+	r0 = atomic_xchg(v, 2);
+	WRITE_ONCE(*x, r0);
+}
+
+P1(volatile int *x)
+{
+	int r1;
+
+	r1 = READ_ONCE(*x);
+}
+
+filter (0:r0=1)
+exists (1:r1=1)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test vol+filter Allowed',
+        'States 2',
+        '1:r1=0;',
+        '1:r1=1;',
+        'Ok',
+        'Witnesses',
+        'Positive: 1 Negative: 1',
+        'Condition exists (1:r1=1)',
+        'Observation vol+filter Sometimes 1 1',
+        'Hash=712dcf14f23db8bb756930355e006474',
+      ),
+    );
+  });
 });

@@ -33,7 +33,8 @@ function initDigestText(init: string): string | null {
   const items: [string, string][] = [];
   const text = stripOcaml(init).replace(/\/\/[^\n]*/g, '');
   for (const raw of text.split(';')) {
-    const item = raw.trim();
+    // `atomic_t x = ATOMIC_INIT(1)` is `atomic_t x=1` to herd7's init parser.
+    const item = raw.trim().replace(/=\s*ATOMIC_INIT\s*\(\s*([^)]*?)\s*\)$/, '=$1');
     if (item === '') continue;
     const m = /^(?:(\w+(?:\s+\w+)*?)\s*(\*)?\s+)?(\*?)\s*([\w:]+)\s*(?:=\s*&?\s*(-?\w+))?$/.exec(
       item,
@@ -51,6 +52,57 @@ function initDigestText(init: string): string | null {
   }
   items.sort(([a], [b]) => locationOrder(a, b));
   return items.map(([, p]) => p).join('; ');
+}
+
+/** A C type as herdtools7 parses it (CParser.mly's typ): qualifiers, a base, pointers. */
+type CType =
+  | { readonly k: 'base'; readonly name: string }
+  | { readonly k: 'volatile' | 'const' | 'atomic' | 'ptr'; readonly of: CType };
+
+/** herdtools7's CType.dump: `volatile int`, `int const`, `int*`, `volatile int*`. */
+function dumpType(t: CType): string {
+  switch (t.k) {
+    case 'base':
+      return t.name;
+    case 'ptr':
+      return `${dumpType(t.of)}*`;
+    case 'volatile':
+      return t.of.k === 'base' ? `volatile ${t.of.name}` : `${dumpType(t.of)} volatile`;
+    case 'atomic':
+      return t.of.k === 'base' ? `_Atomic ${t.of.name}` : `_Atomic (${dumpType(t.of)})`;
+    case 'const':
+      return `${dumpType(t.of)} const`;
+  }
+}
+
+/**
+ * A thread parameter's type as herd7 digests it: its last `*` stripped (herd7 passes the
+ * location), the rest printed as CType.dump prints it, so `volatile int *x` is `volatile int`,
+ * with a space herd7 keeps; null when it is not a pointer.
+ */
+function paramType(text: string): string | null {
+  const toks = text.match(/\w+|\*/g) ?? [];
+  if (toks[toks.length - 1] !== '*') return null;
+  toks.pop();
+  let t: CType | null = null;
+  const before: ('volatile' | 'const' | 'atomic')[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const w = toks[i] as string;
+    if (w === 'volatile' || w === 'const' || w === '_Atomic') {
+      const k = w === '_Atomic' ? 'atomic' : w;
+      if (t === null) before.push(k);
+      else t = { k, of: t };
+    } else if (w === '*') {
+      if (t === null) return null;
+      t = { k: 'ptr', of: t };
+    } else {
+      if (t !== null) return null;
+      const name = w === 'struct' ? `struct ${toks[++i] ?? ''}` : w;
+      t = { k: 'base', name };
+      for (const k of before.reverse()) t = { k, of: t };
+    }
+  }
+  return t === null ? null : dumpType(t);
 }
 
 /** The threads' code as herd7 digests it, or null when a thread is not in herd7's shape. */
@@ -88,13 +140,9 @@ function codeDigestText(program: string): string | null {
       .map((x) => x.trim())
       .filter(Boolean)) {
       const pm = /^(.*?)(\w+)$/.exec(p);
-      if (!pm) return null;
-      let ty = (pm[1] as string).includes('struct')
-        ? (pm[1] as string).trim().replace(/\s*\*\s*/g, '*')
-        : (pm[1] as string).replace(/\s/g, '');
-      if (!ty.endsWith('*')) return null;
-      ty = ty.slice(0, -1);
-      params.push(`${ty}* ${pm[2] as string}`);
+      const ty = pm ? paramType(pm[1] as string) : null;
+      if (ty === null) return null;
+      params.push(`${ty}* ${(pm as RegExpExecArray)[2] as string}`);
     }
     parts.push(`P${m[1] as string}(${params.join(', ')}) {\n${program.slice(j + 1, k)}\n}\n`);
     from = k + 1;
@@ -112,7 +160,10 @@ function shownLocations(final: string): string {
   if (listed)
     for (const it of (listed[1] as string).split(';').map((x) => x.trim()))
       if (it !== '') locs.add(it);
-  const cond = text.replace(/locations\s*\[[^\]]*\]/, '');
+  // The condition's locations, not the filter's: herd7 digests `locations` and the condition.
+  const rest = text.replace(/locations\s*\[[^\]]*\]/, '');
+  const q = /(~\s*exists|exists|forall)\b/.exec(rest);
+  const cond = q ? rest.slice(q.index) : rest;
   for (const a of cond.matchAll(/(\[?[\w:]+\]?)\s*(!?=)/g))
     locs.add((a[1] as string).replace(/^\[|\]$/g, ''));
   return [...locs].sort(locationOrder).join('; ');
