@@ -106,3 +106,46 @@ exists (1:r1=1)
     );
   });
 });
+
+describe("herd7's input", () => {
+  it('reads intptr_t parameters and locals that hold pointers, and casts between them', () => {
+    const text = `C intptr+rcu
+
+{
+	p=y;
+}
+
+P0(intptr_t *x, intptr_t *p)
+{
+	intptr_t r1=x;
+
+	WRITE_ONCE(*x, 1);
+	rcu_assign_pointer(*(intptr_t **)p, (intptr_t *)r1);
+}
+
+P1(intptr_t *p, intptr_t *y)
+{
+	rcu_read_lock();
+	intptr_t r1 = (intptr_t)rcu_dereference(*(intptr_t **)p);
+	intptr_t r2 = READ_ONCE(*(intptr_t *)r1);
+	rcu_read_unlock();
+}
+
+exists (1:r1=x /\\ 1:r2=0)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test intptr+rcu Allowed',
+        'States 2',
+        '1:r1=x; 1:r2=1;',
+        '1:r1=y; 1:r2=0;',
+        'No',
+        'Witnesses',
+        'Positive: 0 Negative: 2',
+        'Condition exists (1:r1=x /\\ 1:r2=0)',
+        'Observation intptr+rcu Never 0 2',
+        'Hash=4ea23e473b3c2d73fcb1fbfee7b671bd',
+      ),
+    );
+  });
+});

@@ -89,7 +89,7 @@ export abstract class ExprGen extends GenBase {
       case 'cast': {
         const v = this.value(e.arg);
         if (e.type.base === 'void' && e.type.pointers === 0) return { k: 'void' };
-        return v;
+        return this.cast(v, e);
       }
       case 'ternary':
         return this.ternary(e);
@@ -101,6 +101,24 @@ export abstract class ExprGen extends GenBase {
           'arrays are not supported yet; `name[i]` reads a record() in final clauses.',
         );
     }
+  }
+
+  /**
+   * A cast between a word-sized integer and a pointer to a word, as herd7's generated tests
+   * write them (`*(intptr_t *)r1`, `(intptr_t **)x`, `(intptr_t)rcu_dereference(…)`): the same
+   * word, now of the type cast to. Other casts leave the value as it is.
+   */
+  private cast(v: Val, e: Expr & { kind: 'cast' }): Val {
+    const oneWord = (t: Ty) => (t.k === 'int' && t.bits === 32) || t.k === 'ptr';
+    if (e.type.percpu || e.type.base === 'void' || e.type.base.startsWith('struct ')) return v;
+    const to = this.mod.type(e.type);
+    if (to.k === 'ptr' && oneWord(to.to)) {
+      if (v.k === 'reg' && oneWord(v.ty)) return { ...v, ty: to };
+      if (v.k === 'addr' && oneWord(v.place.ty))
+        return { k: 'addr', place: { ...v.place, ty: to.to }, ty: to };
+    }
+    if (to.k === 'int' && oneWord(to) && v.k === 'reg' && v.ty.k === 'ptr') return { ...v, ty: to };
+    return v;
   }
 
   /** The value of e in a register (a scratch one unless it already is one). */
