@@ -148,4 +148,41 @@ exists (1:r1=x /\\ 1:r2=0)
       ),
     );
   });
+
+  it('reads pointer arithmetic in an address dependency', () => {
+    const text = `C addr+arith
+
+{}
+
+P0(int *y, int *x)
+{
+	int r0 = READ_ONCE(*x);
+	WRITE_ONCE(*(y + (r0 & 128)), 1);
+}
+
+P1(int *y, int *x)
+{
+	int r0 = READ_ONCE(*y);
+	smp_mb();
+	WRITE_ONCE(*x, 1);
+}
+
+exists (0:r0=1 /\\ 1:r0=1)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test addr+arith Allowed',
+        'States 3',
+        '0:r0=0; 1:r0=0;',
+        '0:r0=0; 1:r0=1;',
+        '0:r0=1; 1:r0=0;',
+        'No',
+        'Witnesses',
+        'Positive: 0 Negative: 3',
+        'Condition exists (0:r0=1 /\\ 1:r0=1)',
+        'Observation addr+arith Never 0 3',
+        'Hash=7345462c6f7c2e1fddd38ebc92ff18c1',
+      ),
+    );
+  });
 });

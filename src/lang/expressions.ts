@@ -3,7 +3,7 @@
 // against a constant become one branch; && and || short-circuit, so the loads on their right
 // happen only when C says they do.
 
-import { Cond, Op } from '../machine/isa.ts';
+import { Cond, Mode, Op } from '../machine/isa.ts';
 import type { Expr } from './ast.ts';
 import type { Draft, Label, Reg } from './emit.ts';
 import { type Binding, GenBase } from './gen.ts';
@@ -372,6 +372,8 @@ export abstract class ExprGen extends GenBase {
     const b = this.value(e.right);
     this.checkNumber(a, e.left.span);
     this.checkNumber(b, e.right.span);
+    const moved = this.pointerOffset(e, a, b);
+    if (moved) return moved;
     if (a.k !== 'const' && a.k !== 'reg')
       throw new LangFault(
         e.span,
@@ -397,6 +399,30 @@ export abstract class ExprGen extends GenBase {
     } else {
       this.e.arith(op, d, this.reg(a, e.span), b.k === 'const' ? b.v : this.reg(b, e.span));
     }
+    return { k: 'reg', r: d, ty };
+  }
+
+  /**
+   * `p + n`, `n + p`, `p - n` for a pointer p to a word and an integer n, as herd7's address
+   * dependencies write them (`*(y + (r0 & 128))`): the address n words on, in a register. Null
+   * for anything else, which the caller words.
+   */
+  private pointerOffset(e: Expr & { kind: 'binary' }, a: Val, b: Val): Val | null {
+    if (e.op !== '+' && e.op !== '-') return null;
+    const wordPointer = (v: Val): boolean =>
+      (v.k === 'addr' && v.place.mode === Mode.Abs && wordsOf(v.place.ty) === 1) ||
+      (v.k === 'reg' && v.ty.k === 'ptr' && wordsOf(v.ty.to) === 1);
+    const integer = (v: Val): boolean => (v.k === 'const' || v.k === 'reg') && v.ty.k === 'int';
+    let p: Val;
+    let n: Val;
+    if (wordPointer(a) && integer(b)) [p, n] = [a, b];
+    else if (e.op === '+' && integer(a) && wordPointer(b)) [p, n] = [b, a];
+    else return null;
+    const ty = this.typeOfVal(p);
+    const base = this.reg(p, e.span);
+    const d = this.temp();
+    const op = e.op === '+' ? Op.Add : Op.Sub;
+    this.e.arith(op, d, base, n.k === 'const' ? n.v : this.reg(n, e.span));
     return { k: 'reg', r: d, ty };
   }
 
