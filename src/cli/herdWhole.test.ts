@@ -185,4 +185,49 @@ exists (0:r0=1 /\\ 1:r0=1)
       ),
     );
   });
+
+  it('reads typed and located register initial values, a register only `locations` names, a condition comparing two registers, and a `;` after it', () => {
+    const text = `C reg-init+locations
+
+{
+	int 0:r1;
+	int 1:r3 = 2;
+	c=y;
+	1:r2=b;
+}
+
+P0(int *b, int **c)
+{
+	r1 = READ_ONCE(*b);
+	WRITE_ONCE(*c, b);
+}
+
+P1(int *b, int **c)
+{
+	int *r4;
+
+	r4 = READ_ONCE(*c);
+	WRITE_ONCE(*r2, r3);
+}
+
+locations [0:r5; 1:r4]
+exists (0:r1=2 \\/ 0:r1=1:r3);
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test reg-init+locations Allowed',
+        'States 4',
+        '0:r1=0; 0:r5=0; 1:r3=2; 1:r4=b;',
+        '0:r1=0; 0:r5=0; 1:r3=2; 1:r4=y;',
+        '0:r1=2; 0:r5=0; 1:r3=2; 1:r4=b;',
+        '0:r1=2; 0:r5=0; 1:r3=2; 1:r4=y;',
+        'Ok',
+        'Witnesses',
+        'Positive: 2 Negative: 2',
+        'Condition exists (0:r1=2 \\/ 0:r1=1:r3)',
+        'Observation reg-init+locations Sometimes 2 2',
+        'Hash=a635226e8ddeb2dd92d1bc59e783fc57',
+      ),
+    );
+  });
 });

@@ -164,8 +164,11 @@ function shownLocations(final: string): string {
   const rest = text.replace(/locations\s*\[[^\]]*\]/, '');
   const q = /(~\s*exists|exists|forall)\b/.exec(rest);
   const cond = q ? rest.slice(q.index) : rest;
-  for (const a of cond.matchAll(/(\[?[\w:]+\]?)\s*(!?=)/g))
+  // `loc=v`, and `loc=loc` (a register or `[x]` on the right: herd7's LL atom, both shown).
+  for (const a of cond.matchAll(/(\[?[\w:]+\]?)\s*(!?=)\s*(\d+:\w+|\[\w+\])?/g)) {
     locs.add((a[1] as string).replace(/^\[|\]$/g, ''));
+    if (a[3] !== undefined) locs.add(a[3].replace(/^\[|\]$/g, ''));
+  }
   return [...locs].sort(locationOrder).join('; ');
 }
 

@@ -330,7 +330,9 @@ export class Module {
         this.declareGlobal(root, INT, init.span, arrows);
     }
     // …and by using them as a value there (`p = y;`: p points to y, so y is a location too).
-    for (const init of this.inits) {
+    // (A register's initial value, `1:r2=b;`, names a location the same way.)
+    const registerValues = [...this.registerInits.values()].flatMap((m) => [...m.values()]);
+    for (const init of [...this.inits, ...registerValues]) {
       const v = init.value.kind === 'unary' && init.value.op === '&' ? init.value.arg : init.value;
       if (v.kind === 'name' && !this.globals.has(v.name) && !this.defines.has(v.name))
         this.declareGlobal(v.name, INT, v.span, arrows);

@@ -66,7 +66,16 @@ export class StmtGen extends ExprGen {
       for (const [name, { value, span }] of inits) {
         const r = this.e.reg(name);
         this.e.at(span);
-        this.e.mov(r, this.mod.constant(value));
+        // A location's name (`1:r2=b;`, or `&b`) gives the register a pointer to it, which
+        // herd7's untyped registers may dereference.
+        const loc = value.kind === 'unary' && value.op === '&' ? value.arg : value;
+        const g = loc.kind === 'name' ? this.globalPlace(loc.name) : null;
+        if (g) {
+          const p = this.addressOf(g, span);
+          this.e.mov(r, this.reg(p, span));
+          this.untyped.add(r.index);
+          this.releaseTemps();
+        } else this.e.mov(r, this.mod.constant(value));
         this.bind(name, { k: 'place', place: { k: 'local', r, ty: INT, name } });
       }
     }
