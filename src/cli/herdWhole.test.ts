@@ -230,4 +230,51 @@ exists (0:r1=2 \\/ 0:r1=1:r3);
       ),
     );
   });
+
+  it('reads an int register holding a pointer, an int and an srcu_struct of one name, and atomic_cmpxchg on an int', () => {
+    const text = `C srcu-int+cmpxchg-int
+
+{
+	a=1;
+	p=a;
+}
+
+P0(int *a, int *s, int *p)
+{
+	int r0;
+	int r1;
+
+	r0 = READ_ONCE(*p);
+	r1 = READ_ONCE(*r0);
+	WRITE_ONCE(*s, 1);
+}
+
+P1(int *a, struct srcu_struct *s)
+{
+	int r0;
+	int r1;
+
+	r1 = srcu_read_lock(s);
+	r0 = atomic_cmpxchg(a, 1, 2);
+	srcu_read_unlock(s, r1);
+}
+
+exists (0:r1=2 /\\ 1:r0=1)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test srcu-int+cmpxchg-int Allowed',
+        'States 2',
+        '0:r1=1; 1:r0=1;',
+        '0:r1=2; 1:r0=1;',
+        'Ok',
+        'Witnesses',
+        'Positive: 3 Negative: 3',
+        'Flag mixed-lock-accesses',
+        'Condition exists (0:r1=2 /\\ 1:r0=1)',
+        'Observation srcu-int+cmpxchg-int Sometimes 3 3',
+        'Hash=cf2a5328d4407f13de71d80148809f9f',
+      ),
+    );
+  });
 });
