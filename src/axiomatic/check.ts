@@ -15,13 +15,23 @@ import {
   type Machine,
 } from '../machine/machine.ts';
 import { initialState } from '../machine/interpreter.ts';
+import { Op } from '../machine/isa.ts';
 import type { CompiledProgram } from '../lang/compiled.ts';
-import { candidates, determined, skeleton, type Skeleton } from './candidates.ts';
+import { candidates, skeleton, type Skeleton } from './candidates.ts';
 import { Tag } from './events.ts';
 import type { Execution } from './execution.ts';
 import { lkmm, type LkmmVerdict } from './lkmm.ts';
 import { type AxiomaticModel, consistentUnder } from './models.ts';
 import { AxiomaticRefusal, atWidth, isLockEvent, threadRuns, type ThreadRun } from './threads.ts';
+import {
+  addExtras,
+  comparands,
+  type Extras,
+  resolve,
+  supportedRuns,
+  testedLoads,
+  Tokens,
+} from './unresolved.ts';
 
 export { AxiomaticRefusal } from './threads.ts';
 
@@ -108,15 +118,24 @@ function threadsOf(p: CompiledProgram): { ctx: number; cpu: number; name: string
   return tasks.map((t) => ({ ctx: t.ctx, cpu: t.cpu, name: t.name }));
 }
 
-/** Every value each location may hold, from the initial state and every write any run makes. */
+/**
+ * Every run of each thread whose reads could return what they return: the initial state, a
+ * write some run of another thread makes, and what herd7's symbolic reads stand for
+ * (unresolved.ts: a tested read's comparands, a copied read's token), with the runs no other
+ * thread's writes support left out.
+ */
 function valueSets(
   p: CompiledProgram,
   threads: readonly { ctx: number; cpu: number }[],
   limits: AxiomaticLimits,
+  tokens: Tokens,
 ): { runs: (readonly ThreadRun[])[]; cut: boolean } {
   const m = p.machine;
   // What each thread's runs write, by location: a thread's reads are offered the others'.
   const sets = threads.map(() => new Map<number, Set<bigint>>());
+  const extras: Extras[] = threads.map(() => new Map<number, Set<bigint>>());
+  const constants = threads.map((t) => comparands(m.programs[t.ctx]?.instrs ?? []));
+  const tested = threads.map((t) => testedLoads(m.programs[t.ctx]?.instrs ?? []));
   const valuesFor =
     (t: number) =>
     (loc: number, width: number): bigint[] => {
@@ -124,6 +143,7 @@ function valueSets(
       sets.forEach((byLoc, u) => {
         if (u !== t) for (const v of byLoc.get(loc) ?? []) out.add(atWidth(v, width));
       });
+      for (const v of extras[t]?.get(loc) ?? []) out.add(atWidth(v, width));
       return [...out].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     };
   for (let round = 0; ; round++) {
@@ -150,15 +170,18 @@ function valueSets(
               );
           }
         }
+    if (addExtras(extras, runs, constants, tested, tokens)) grew = true;
     // A value a read may really return comes down a chain of reads, each reading a write that
     // the one before computed, and no read twice in a chain (herd7 drops such self-justifying
-    // values). So chains are no longer than all the reads a run of each thread makes, and a
-    // round per read is enough: later rounds only add values no execution can justify.
+    // values unless they only copy one another). So chains are no longer than all the reads a
+    // run of each thread makes, and a round per read (and one to offer the extras) is enough:
+    // later rounds only add values no execution can justify.
     const reads = runs.reduce(
       (n, rs) => n + Math.max(0, ...rs.map((r) => r.events.filter((e) => e.dir === 'R').length)),
       0,
     );
-    if (!grew || round > reads) return { runs, cut };
+    if (!grew || round > reads + 1)
+      return { runs: supportedRuns(runs, (loc, width) => initialValue(m, loc, width)), cut };
     if (round > 64)
       throw new AxiomaticRefusal(
         'the values a read may return do not settle: too many to enumerate',
@@ -264,9 +287,10 @@ export interface Candidates {
 }
 
 /**
- * Every candidate execution of a program, consistent or not, whose values are determined and
- * whose end state passes the program's filter; throws AxiomaticRefusal for a program the engine
- * cannot take, with the reason and the size found.
+ * Every candidate execution of a program, consistent or not, that herd7 keeps (its values solved,
+ * or unknown only through copies: unresolved.ts) and whose end state passes the program's
+ * filter; throws AxiomaticRefusal for a program the engine cannot take, with the reason and the
+ * size found.
  */
 export function candidatesOf(
   p: CompiledProgram,
@@ -278,7 +302,14 @@ export function candidatesOf(
   const bound = p.ast.items.some((it) => it.kind === 'pragma' && it.key === 'loop_bound')
     ? p.module.settings.loopBound
     : limits.unroll;
-  const { runs, cut } = valueSets(p, threads, { ...limits, unroll: bound });
+  const tokens = new Tokens();
+  const { runs, cut } = valueSets(p, threads, { ...limits, unroll: bound }, tokens);
+  // An unsolved read of an exchange leaves no equation; of any other read-modify-write it does.
+  const rmwKept = (sk: Skeleton) => (id: number) => {
+    const e = sk.events[id];
+    const ctx = e ? threads[e.thread]?.ctx : undefined;
+    return ctx !== undefined && m.code[ctx]?.[e?.pc ?? -1]?.op === Op.Xchg;
+  };
   runs.forEach((r, i) => {
     if (r.length === 0 && cut)
       throw new AxiomaticRefusal(
@@ -298,8 +329,9 @@ export function candidatesOf(
       if (i === runs.length) {
         if (!sourced(pick, (loc, width) => initialValue(m, loc, width))) return;
         const sk = skeleton(pick.slice(), (loc, width) => initialValue(m, loc, width));
+        const kept = rmwKept(sk);
         for (const x of candidates(sk)) {
-          if (!determined(sk, x)) continue;
+          if (!resolve(sk, x, tokens, kept).kept) continue;
           const state = endState(m, threads, sk, x);
           if (filter && !filter(m, state)) continue;
           if (++judged > limits.maxCandidates)

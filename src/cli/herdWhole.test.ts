@@ -278,3 +278,120 @@ exists (0:r1=2 /\\ 1:r0=1)
     );
   });
 });
+
+describe("herd7's symbolic values", () => {
+  it('finds a value only a branch’s other way writes, self-justified through control', () => {
+    const text = `C LB+ctrl-chosen
+{}
+P0(int *x, int *y)
+{
+	int r1;
+	r1 = *x;
+	if (r1 == 1)
+		*y = 1;
+}
+P1(int *x, int *y)
+{
+	int r1;
+	r1 = *y;
+	if (r1 == 1)
+		*x = 1;
+}
+exists (0:r1=1 /\\ 1:r1=1)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test LB+ctrl-chosen Allowed',
+        'States 2',
+        '0:r1=0; 1:r1=0;',
+        '0:r1=1; 1:r1=1;',
+        'Ok',
+        'Witnesses',
+        'Positive: 1 Negative: 1',
+        'Flag data-race',
+        'Condition exists (0:r1=1 /\\ 1:r1=1)',
+        'Observation LB+ctrl-chosen Sometimes 1 1',
+        'Hash=860dc6930de5f3aead18be1ee7d6cdad',
+      ),
+    );
+  });
+
+  it('finds a constant a branch chooses and a copy carries back', () => {
+    const text = `C branch-chosen-value
+
+{}
+
+P0(int *x, int *y)
+{
+	int r1 = 2;
+
+	if (READ_ONCE(*x) != 0)
+		r1 = 3;
+	WRITE_ONCE(*y, r1);
+}
+
+P1(int *x, int *y)
+{
+	int r2 = READ_ONCE(*y);
+
+	WRITE_ONCE(*x, r2);
+}
+
+exists (0:r1=3)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test branch-chosen-value Allowed',
+        'States 2',
+        '0:r1=2;',
+        '0:r1=3;',
+        'Ok',
+        'Witnesses',
+        'Positive: 1 Negative: 3',
+        'Condition exists (0:r1=3)',
+        'Observation branch-chosen-value Sometimes 1 3',
+        'Hash=0be4ff88f0cfb3d988bd781f6440fae8',
+      ),
+    );
+  });
+
+  it('counts a candidate whose values only copy one another', () => {
+    const text = `C copy-cycle-counted
+
+{}
+
+P0(int *x, int *y, int *z)
+{
+	int r1;
+
+	r1 = *x;
+	*y = r1;
+	WRITE_ONCE(*z, 1);
+}
+
+P1(int *x, int *y)
+{
+	int r1;
+
+	r1 = *y;
+	*x = r1;
+}
+
+exists (z=1)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test copy-cycle-counted Allowed',
+        'States 1',
+        '[z]=1;',
+        'Ok',
+        'Witnesses',
+        'Positive: 4 Negative: 0',
+        'Flag data-race',
+        'Condition exists ([z]=1)',
+        'Observation copy-cycle-counted Always 4 0',
+        'Hash=4124aa4bef7af9c40c144153fbda09f4',
+      ),
+    );
+  });
+});
