@@ -18,6 +18,7 @@ import { initialState } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
 import type { CompiledProgram } from '../lang/compiled.ts';
 import { candidates, skeleton, type Skeleton } from './candidates.ts';
+import { herdNumbers } from './herdNames.ts';
 import { Tag } from './events.ts';
 import type { Execution } from './execution.ts';
 import { lkmm, type LkmmVerdict } from './lkmm.ts';
@@ -27,6 +28,7 @@ import {
   addExtras,
   comparands,
   type Extras,
+  nameUnknowns,
   resolve,
   supportedRuns,
   testedLoads,
@@ -273,6 +275,32 @@ function stateKey(s: Int32Array, m: Machine): string {
   );
 }
 
+/**
+ * herd7's number for each unknown of a candidate (herdNames.ts), or, for code herdNames.ts does
+ * not number, the unknowns counted from 1 in the order their tokens were made; null when the
+ * numbering finds an unknown the run computes with or tests (herd7 drops the candidate).
+ */
+function unknownNames(
+  p: CompiledProgram,
+  sk: Skeleton,
+  unknowns: ReadonlyMap<bigint, readonly number[]>,
+): Map<bigint, number> | null {
+  if (unknowns.size === 0) return new Map();
+  const readIndex = (id: number) => {
+    const e = sk.events[id] as { thread: number; po: number };
+    const run = sk.runs[e.thread] as ThreadRun;
+    let k = 0;
+    for (let i = 0; i < e.po; i++) {
+      const o = run.events[i];
+      if (o && o.dir === 'R' && !isLockEvent(o.tags)) k++;
+    }
+    return { thread: e.thread, read: k };
+  };
+  const numbering = herdNumbers(p.ast, sk.runs, readIndex, unknowns);
+  if (numbering === null) return new Map([...unknowns.keys()].map((t, i) => [t, i + 1]));
+  return numbering.dropped ? null : numbering.names;
+}
+
 /** One candidate execution of a program and the end state it leaves. */
 export interface Candidate {
   readonly skeleton: Skeleton;
@@ -331,8 +359,11 @@ export function candidatesOf(
         const sk = skeleton(pick.slice(), (loc, width) => initialValue(m, loc, width));
         const kept = rmwKept(sk);
         for (const x of candidates(sk)) {
-          if (!resolve(sk, x, tokens, kept).kept) continue;
-          const state = endState(m, threads, sk, x);
+          const resolution = resolve(sk, x, tokens, kept);
+          if (!resolution.kept) continue;
+          const names = unknownNames(p, sk, resolution.unknowns);
+          if (names === null) continue;
+          const state = nameUnknowns(endState(m, threads, sk, x), names);
           if (filter && !filter(m, state)) continue;
           if (++judged > limits.maxCandidates)
             throw new AxiomaticRefusal(

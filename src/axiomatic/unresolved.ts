@@ -15,6 +15,7 @@
 // Runs that read an offered value no other run writes are dropped before the threads' runs are
 // combined, so the extra values cost runs of single threads, not combinations.
 
+import { symbolWord } from '../lang/herdAnswer.ts';
 import { type Instr, isAtomicRmw, Op } from '../machine/isa.ts';
 import { Tag } from './events.ts';
 import type { Execution } from './execution.ts';
@@ -276,4 +277,20 @@ export function resolve(
     if (r.records.some(([, , v]) => tokens.derived(v))) return DROPPED;
   }
   return { kept: true, unknowns };
+}
+
+/**
+ * An end state with each unknown's token (in memory, registers and records) replaced by the word
+ * for herd7's name of it, `names` (token to herd7's number), so that it prints as herd7 prints it.
+ */
+export function nameUnknowns(state: Int32Array, names: ReadonlyMap<bigint, number>): Int32Array {
+  if (names.size === 0) return state;
+  const words = new Map<number, number>();
+  for (const [token, n] of names) words.set(Number(BigInt.asIntN(32, token)), symbolWord(n));
+  const out = state.slice();
+  for (let i = 0; i < out.length; i++) {
+    const w = words.get(out[i] as number);
+    if (w !== undefined) out[i] = w;
+  }
+  return out;
 }

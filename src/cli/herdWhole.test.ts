@@ -395,3 +395,170 @@ exists (z=1)
     );
   });
 });
+
+describe("herd7's names for unresolved values", () => {
+  it('numbers the code after a branch once for each way, the way not taken first', () => {
+    const text = `C S-names+if-else
+{}
+P0(int *x, int *y, int *z)
+{
+	int r1;
+	int r2;
+	r1 = READ_ONCE(*z);
+	if (r1 == 1) {
+		r2 = *x;
+	} else {
+		r2 = *x;
+		WRITE_ONCE(*z, 2);
+	}
+	if (r1 != 2)
+		*y = r2;
+	else
+		*y = 7;
+}
+P1(int *x, int *y)
+{
+	int r1;
+	int r3;
+	r1 = *y;
+	r3 = r1;
+	*x = r3;
+}
+locations [0:r2; 1:r3]
+exists (0:r1=0)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test S-names+if-else Allowed',
+        'States 2',
+        '0:r1=0; 0:r2=S24; 1:r3=S24;',
+        '0:r1=0; 0:r2=0; 1:r3=0;',
+        'Ok',
+        'Witnesses',
+        'Positive: 4 Negative: 0',
+        'Flag data-race',
+        'Condition exists (0:r1=0)',
+        'Observation S-names+if-else Always 4 0',
+        'Hash=5f089ecc94794fce78cf66c9c66910e3',
+      ),
+    );
+  });
+
+  it('names two unknowns apart, and takes + 0 for a copy', () => {
+    const text = `C S-names+two-unknowns
+{}
+P0(int *x, int *y, int *a, int *b)
+{
+	int r1;
+	int r2;
+	r1 = *x;
+	r2 = *a;
+	*y = r1;
+	*b = r2 + 0;
+}
+P1(int *x, int *y, int *a, int *b)
+{
+	int r1;
+	int r2;
+	r1 = *y;
+	r2 = *b;
+	*x = r1;
+	*a = r2;
+}
+exists (0:r1=0)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test S-names+two-unknowns Allowed',
+        'States 2',
+        '0:r1=S14;',
+        '0:r1=0;',
+        'Ok',
+        'Witnesses',
+        'Positive: 12 Negative: 4',
+        'Flag data-race',
+        'Condition exists (0:r1=0)',
+        'Observation S-names+two-unknowns Sometimes 12 4',
+        'Hash=c233b080e048902ff11413b58f6211e9',
+      ),
+    );
+  });
+
+  it('drops a candidate whose unknown a branch tests, though nothing follows in the branch', () => {
+    const text = `C unknown-tested
+{}
+P0(int *x, int *y)
+{
+	int r1;
+	r1 = *x;
+	*y = r1;
+}
+P1(int *y, int *z)
+{
+	int r1;
+	r1 = *y;
+	if (r1 == 0)
+		WRITE_ONCE(*z, 1);
+	*z = r1;
+}
+P2(int *z, int *x)
+{
+	int r1;
+	r1 = *z;
+	*x = r1;
+}
+exists (0:r1=0)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test unknown-tested Allowed',
+        'States 2',
+        '0:r1=0;',
+        '0:r1=1;',
+        'Ok',
+        'Witnesses',
+        'Positive: 9 Negative: 1',
+        'Flag data-race',
+        'Flag mixed-accesses',
+        'Condition exists (0:r1=0)',
+        'Observation unknown-tested Sometimes 9 1',
+        'Hash=fea00bbb45b31baf6fec2671698d13e8',
+      ),
+    );
+  });
+
+  it('numbers an exchange’s location, value and read', () => {
+    const text = `C S-names+xchg
+{}
+P0(int *x, int *y)
+{
+	int r1;
+	int r2;
+	r1 = *x;
+	r2 = xchg(y, r1);
+}
+P1(int *x, int *y)
+{
+	int r1;
+	r1 = *y;
+	*x = r1;
+}
+exists (0:r1=0)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test S-names+xchg Allowed',
+        'States 2',
+        '0:r1=S9;',
+        '0:r1=0;',
+        'Ok',
+        'Witnesses',
+        'Positive: 3 Negative: 1',
+        'Flag data-race',
+        'Condition exists (0:r1=0)',
+        'Observation S-names+xchg Sometimes 3 1',
+        'Hash=1a51c0b39a019591a2dae14d1fb0e90d',
+      ),
+    );
+  });
+});
