@@ -16,7 +16,7 @@
 // combined, so the extra values cost runs of single threads, not combinations.
 
 import { symbolWord } from '../lang/herdAnswer.ts';
-import { type Instr, isAtomicRmw, Op } from '../machine/isa.ts';
+import { Cond, type Instr, isAtomicRmw, Op } from '../machine/isa.ts';
 import { Tag } from './events.ts';
 import type { Execution } from './execution.ts';
 import type { Skeleton } from './candidates.ts';
@@ -63,18 +63,31 @@ export class Tokens {
   }
 }
 
-/** The constants a thread's code compares with, each with its neighbours either side. */
-export function comparands(code: readonly Instr[]): bigint[] {
+/**
+ * What a read a thread's code may test is offered so that each comparison goes both ways: the
+ * constant of an equality (and the thread's token, which equals no constant, for the other way),
+ * the constant and its neighbours for an ordering.
+ */
+export interface Comparands {
+  readonly values: readonly bigint[];
+  /** Some comparison is an equality: offer the read's token for its other way. */
+  readonly other: boolean;
+}
+
+/** The comparands of a thread's code (see Comparands). */
+export function comparands(code: readonly Instr[]): Comparands {
   const out = new Set<bigint>();
+  let other = false;
   for (const ins of code) {
     if ((ins.op !== Op.Branch && ins.op !== Op.SetCond) || !ins.useImm) continue;
     const c = BigInt.asIntN(64, (BigInt(ins.immHi) << 32n) | BigInt(ins.immLo >>> 0));
-    out
-      .add(c - 1n)
-      .add(c)
-      .add(c + 1n);
+    out.add(c);
+    if (ins.cond === Cond.Eq || ins.cond === Cond.Ne) other = true;
+    else if (ins.cond === Cond.AbsGe || ins.cond === Cond.AbsLt)
+      for (const v of [c - 1n, c + 1n, -c, -c - 1n, 1n - c]) out.add(v);
+    else out.add(c - 1n).add(c + 1n);
   }
-  return [...out];
+  return { values: [...out], other };
 }
 
 /**
@@ -105,14 +118,13 @@ export type Extras = Map<number, Set<bigint>>;
 
 /**
  * The extra values each thread's reads are offered, from the runs found so far: a read a branch
- * may test (its pc in `tested`) gets `constants` (the thread's comparands, each with its
- * neighbours); a read a write copies gets the thread's token for its location. Returns whether
- * anything was added.
+ * may test (its pc in `tested`) gets the thread's comparands; a read a write copies gets the
+ * thread's token for its location. Returns whether anything was added.
  */
 export function addExtras(
   extras: readonly Extras[],
   runs: readonly (readonly ThreadRun[])[],
-  constants: readonly (readonly bigint[])[],
+  constants: readonly Comparands[],
   tested: readonly ReadonlySet<number>[],
   tokens: Tokens,
 ): boolean {
@@ -132,8 +144,10 @@ export function addExtras(
       for (const e of r.events) if (e.dir === 'W') for (const d of e.data) copied.add(d);
       r.events.forEach((e, i) => {
         if (e.dir !== 'R' || isLockEvent(e.tags)) return;
-        if (tested[t]?.has(e.pc)) for (const c of constants[t] ?? []) add(t, e.loc, c);
-        if (copied.has(i)) add(t, e.loc, tokens.of(t, e.loc));
+        const c = constants[t];
+        const test = c !== undefined && tested[t]?.has(e.pc) === true;
+        if (test) for (const v of c.values) add(t, e.loc, v);
+        if (copied.has(i) || (test && c.other)) add(t, e.loc, tokens.of(t, e.loc));
       });
     }
   });
