@@ -562,3 +562,47 @@ exists (0:r1=0)
     );
   });
 });
+
+describe("herd7's input: what its splitter skips", () => {
+  it('skips a second name line and a comment with braces before the init block, and casts through char *', () => {
+    const text = `C char-casts
+C (a second name line, which herd7 skips)
+
+(*
+ * A comment before the init block, with braces: { x = 2; }
+ *)
+
+{
+	x = 0;
+}
+
+P0(int *x, int *y)
+{
+	int r1 = READ_ONCE(*x);
+	rcu_assign_pointer(*(char **)y, (char *)1);
+}
+
+P1(int *y, int *x)
+{
+	int r3 = READ_ONCE(*y);
+	WRITE_ONCE(*x, r3);
+}
+
+exists (0:r1=1 /\\ 1:r3=1)
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test char-casts Allowed',
+        'States 2',
+        '0:r1=0; 1:r3=0;',
+        '0:r1=0; 1:r3=1;',
+        'No',
+        'Witnesses',
+        'Positive: 0 Negative: 3',
+        'Condition exists (0:r1=1 /\\ 1:r3=1)',
+        'Observation char-casts Never 0 3',
+        'Hash=30025f48da7fc0c0ac86f8ce0592d17b',
+      ),
+    );
+  });
+});

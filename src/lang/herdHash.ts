@@ -177,20 +177,41 @@ function shownLocations(final: string): string {
  * the shape herd7 hashes (the lab's own programs: structs, functions, clauses of their own).
  */
 export function herdHash(source: string): string | null {
-  const given = /^\s*Hash\s*=\s*([0-9a-fA-F]{32})\s*$/m.exec(source.slice(0, source.indexOf('{')));
+  const open = initOpen(source);
+  if (open < 0) return null;
+  const given = /^\s*Hash\s*=\s*([0-9a-fA-F]{32})\s*$/m.exec(source.slice(0, open));
   if (given) return (given[1] as string).toLowerCase();
-  const open = source.indexOf('{');
   const close = source.indexOf('}', open);
-  if (open < 0 || close < 0) return null;
+  if (close < 0) return null;
   const init = initDigestText(source.slice(open + 1, close));
   const after = source.slice(close + 1);
+  // The final section, if any (without one, herd7 checks `forall (true)` and shows nothing).
   const end = /^\s*(exists|~\s*exists|forall|locations|filter)/m.exec(after);
-  if (init === null || !end) return null;
-  const code = codeDigestText(after.slice(0, end.index));
+  const at = end ? end.index : after.length;
+  if (init === null) return null;
+  const code = codeDigestText(after.slice(0, at));
   if (code === null) return null;
   const all = new Uint8Array(48);
   all.set(digest(init), 0);
   all.set(digest(code), 16);
-  all.set(digest(shownLocations(after.slice(end.index))), 32);
+  all.set(digest(shownLocations(after.slice(at))), 32);
   return bytesToHex(md5(all));
+}
+
+/**
+ * Where the init block's `{` is, as herd7's splitter finds it: after the `C name` line, past
+ * OCaml comments (which may hold braces of their own) and information lines; −1 if none.
+ */
+function initOpen(source: string): number {
+  let i = source.indexOf('\n');
+  if (i < 0) return -1;
+  while (i < source.length) {
+    if (source.startsWith('(*', i)) {
+      const end = source.indexOf('*)', i + 2);
+      if (end < 0) return -1;
+      i = end + 2;
+    } else if (source[i] === '{') return i;
+    else i++;
+  }
+  return -1;
 }
