@@ -606,3 +606,66 @@ exists (0:r1=1 /\\ 1:r3=1)
     );
   });
 });
+
+describe("herd7's default condition", () => {
+  it('checks forall (true) when a file has no condition', () => {
+    const text = `C no-condition
+
+{}
+
+P0(int *x)
+{
+	int r0;
+
+	r0 = READ_ONCE(*x);
+}
+
+P1(int *x)
+{
+	WRITE_ONCE(*x, 1);
+}
+
+locations [0:r0]
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test no-condition Required',
+        'States 2',
+        '0:r0=0;',
+        '0:r0=1;',
+        'Ok',
+        'Witnesses',
+        'Positive: 2 Negative: 0',
+        'Condition forall (true)',
+        'Observation no-condition Always 2 0',
+        'Hash=336ebd5db15bed1ffd29a2ce533f3b82',
+      ),
+    );
+  });
+
+  it('prints the one empty state of a file with no final section', () => {
+    const text = `C no-final-section
+
+{}
+
+P0(spinlock_t *sl)
+{
+	spin_lock(sl);
+	spin_unlock(sl);
+}
+`;
+    expect(answer(text)).toBe(
+      herd7(
+        'Test no-final-section Required',
+        'States 1',
+        '',
+        'Ok',
+        'Witnesses',
+        'Positive: 1 Negative: 0',
+        'Condition forall (true)',
+        'Observation no-final-section Always 1 0',
+        'Hash=be0644e3238fac5d92a25bbe2e1064b9',
+      ),
+    );
+  });
+});

@@ -106,11 +106,16 @@ exists (0:r0=1)
   });
 
   it('says why a program has no answer: no condition, or the engine refuses it', () => {
-    const sc = scenarioOf(SB.replace(/exists.*\n/, ''));
+    // The lab's own program without a condition has none to answer…
+    const sc = scenarioOf('int x;\nP0() { WRITE_ONCE(x, 1); }\n');
     expect(checkProgram(sc, resolveParams(sc, { memory: 'lkmm' }))).toEqual({
       ok: false,
       why: 'no-condition',
     });
+    // …while a herd7 file without one asks herd7's default, forall (true).
+    const bare = scenarioOf(SB.replace(/exists.*\n/, ''));
+    const answered = checkProgram(bare, resolveParams(bare, { memory: 'lkmm' }));
+    expect(answered.ok && answered.answer.condition).toBe('forall (true)');
     const irq = scenarioOf(`C irq
 int x;
 P0() { WRITE_ONCE(x, 1); }
