@@ -17,6 +17,7 @@ import {
 import { initialState } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
 import type { CompiledProgram } from '../lang/compiled.ts';
+import { symbolWord } from '../lang/herdAnswer.ts';
 import { candidates, skeleton, type Skeleton } from './candidates.ts';
 import { herdNumbers } from './herdNames.ts';
 import { Tag } from './events.ts';
@@ -301,6 +302,23 @@ function unknownNames(
   return numbering.dropped ? null : numbering.names;
 }
 
+/**
+ * A candidate whose events show its unknowns by herd7's names (S8) instead of the engine's
+ * tokens, for the graph and the words that describe it; the model reads no value.
+ */
+function named(
+  sk: Skeleton,
+  x: Execution,
+  names: ReadonlyMap<bigint, number>,
+  state: Int32Array,
+): Candidate {
+  const events = sk.events.map((e) => {
+    const n = names.get(e.value);
+    return n === undefined ? e : { ...e, value: BigInt(symbolWord(n)) };
+  });
+  return { skeleton: { ...sk, events }, execution: { ...x, events }, state };
+}
+
 /** One candidate execution of a program and the end state it leaves. */
 export interface Candidate {
   readonly skeleton: Skeleton;
@@ -369,7 +387,9 @@ export function candidatesOf(
             throw new AxiomaticRefusal(
               `more than ${limits.maxCandidates} candidate executions: too many to judge`,
             );
-          yield { skeleton: sk, execution: x, state };
+          yield names.size === 0
+            ? { skeleton: sk, execution: x, state }
+            : named(sk, x, names, state);
         }
         return;
       }
