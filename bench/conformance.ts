@@ -1,7 +1,9 @@
 // npm run conformance -- DIR [--memory sc|tso|lkmm]: `lab check` on every .litmus file in DIR,
 // compared with the herd7 answer beside it (`X.litmus.expected`, or `X.litmus.<memory>.expected`
 // for a model of its own): the states, Ok or No, Positive and Negative, the flags and the
-// Observation. One line a test, then a summary. Not part of `npm test`: it reads a directory of
+// Observation. One line a test, then a summary, which also counts the answers whose text is
+// herd7's byte for byte (its `Time` line and the lab's `Model` line aside); `--text` shows how
+// the others' text differs. Not part of `npm test`: it reads a directory of
 // someone else's tests, which the project does not ship.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -11,12 +13,12 @@ import { checkFile } from '../src/cli/commands/check.ts';
 import type { HerdAnswer } from '../src/lang/herdAnswer.ts';
 
 const { values, positionals } = parseArgs({
-  options: { memory: { type: 'string' }, verbose: { type: 'boolean' } },
+  options: { memory: { type: 'string' }, verbose: { type: 'boolean' }, text: { type: 'boolean' } },
   allowPositionals: true,
 });
 const dir = positionals[0];
 if (dir === undefined || positionals.length > 1) {
-  console.error('usage: npm run conformance -- DIR [--memory sc|tso|lkmm] [--verbose]');
+  console.error('usage: npm run conformance -- DIR [--memory sc|tso|lkmm] [--verbose] [--text]');
   process.exit(2);
 }
 const memory = values.memory;
@@ -70,10 +72,27 @@ function differences(a: HerdAnswer, e: Expected): string[] {
   return out;
 }
 
+/** An answer's text without the lines that say how long it took or which engine answered. */
+const comparable = (text: string): string =>
+  text
+    .split('\n')
+    .filter((l) => !/^(Time|Model) /.test(l))
+    .join('\n')
+    .trimEnd();
+
+/** The first line where the lab's text and herd7's part, as two lines to print. */
+function firstDifference(lab: string, herd: string): string {
+  const a = lab.split('\n');
+  const b = herd.split('\n');
+  const i = a.findIndex((l, k) => l !== b[k]);
+  const k = i < 0 ? a.length : i;
+  return `lab:   ${a[k] ?? '(end)'}\n    herd7: ${b[k] ?? '(end)'}`;
+}
+
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.litmus'))
   .sort();
-const tally = { exact: 0, different: 0, refused: 0, unanswered: 0 };
+const tally = { exact: 0, different: 0, refused: 0, unanswered: 0, identical: 0 };
 const started = performance.now();
 for (const f of files) {
   const path = join(dir, f);
@@ -89,9 +108,8 @@ for (const f of files) {
     continue;
   }
   const sameModel = answer.model === 'lkmm' || expectedPath === own;
-  const expected = existsSync(expectedPath)
-    ? parseExpected(readFileSync(expectedPath, 'utf8'))
-    : null;
+  const expectedText = existsSync(expectedPath) ? readFileSync(expectedPath, 'utf8') : null;
+  const expected = expectedText === null ? null : parseExpected(expectedText);
   const summary = `${answer.model} ${answer.observation} ${answer.positive} ${answer.negative}`;
   if (!expected || !sameModel) {
     tally.unanswered++;
@@ -101,6 +119,12 @@ for (const f of files) {
     continue;
   }
   const diff = differences(answer, expected);
+  const same = comparable(answer.text) === comparable(expectedText ?? '');
+  if (same) tally.identical++;
+  else if (values.text === true)
+    console.log(
+      `TEXT     ${f}:\n    ${firstDifference(comparable(answer.text), comparable(expectedText ?? ''))}`,
+    );
   if (diff.length === 0) {
     tally.exact++;
     console.log(`EXACT    ${f}: ${summary}`);
@@ -114,6 +138,6 @@ const seconds = ((performance.now() - started) / 1000).toFixed(2);
 console.log(
   `\n${files.length} tests under ${memory ?? 'each file’s default model (lkmm for herd7 files)'}: ` +
     `${tally.exact} exact, ${tally.different} different, ${tally.refused} refused, ` +
-    `${tally.unanswered} without a herd7 answer to compare; ${seconds} s`,
+    `${tally.unanswered} without a herd7 answer to compare; ${tally.identical} byte-identical to herd7's text; ${seconds} s`,
 );
 process.exitCode = tally.different + tally.refused > 0 ? 1 : 0;

@@ -295,39 +295,3 @@ export function* candidates(sk: Skeleton): Generator<Execution> {
   }
   yield* go(0);
 }
-
-/**
- * Whether every value of the candidate is determined from the program's constants: herd7 solves
- * the values after choosing rf and drops a candidate whose values only justify themselves (a
- * read that reads, through data and rf, a value computed from itself).
- */
-export function determined(sk: Skeleton, x: Execution): boolean {
-  const n = sk.events.length;
-  const known = new Uint8Array(n);
-  const src = new Int32Array(n).fill(-1);
-  x.rf.forEach((w, r) => {
-    src[r] = w;
-  });
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const e of sk.events) {
-      if (known[e.id]) continue;
-      const o = sk.origin[e.id];
-      let ok: boolean;
-      if (!o || isLockEvent(e.tags) || e.dir === 'F') ok = true;
-      else {
-        const base = e.id - e.po;
-        ok =
-          o.addr.every((d) => known[base + d]) &&
-          (e.dir !== 'W' || o.data.every((d) => known[base + d]));
-        const from = src[e.id] as number;
-        if (ok && e.dir === 'R') ok = from >= 0 && known[from] === 1;
-      }
-      if (ok) {
-        known[e.id] = 1;
-        changed = true;
-      }
-    }
-  }
-  return known.every((k) => k === 1);
-}

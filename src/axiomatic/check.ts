@@ -20,15 +20,28 @@ import {
   type Machine,
 } from '../machine/machine.ts';
 import { initialState } from '../machine/interpreter.ts';
+import { Op } from '../machine/isa.ts';
 import { memo } from '../machine/memo.ts';
 import type { CompiledProgram } from '../lang/compiled.ts';
-import { candidates, determined, skeleton, type Skeleton } from './candidates.ts';
+import { symbolWord } from '../lang/herdAnswer.ts';
+import { candidates, skeleton, type Skeleton } from './candidates.ts';
+import { herdNumbers } from './herdNames.ts';
 import { Tag } from './events.ts';
 import type { Execution } from './execution.ts';
 import { lkmm, type LkmmVerdict } from './lkmm.ts';
 import { type AxiomaticModel, consistentUnder } from './models.ts';
 import { modelThreads, type ModelThreads, withinBounds } from './plans.ts';
 import { AxiomaticRefusal, atWidth, isLockEvent, planRuns, type ThreadRun } from './threads.ts';
+import {
+  addExtras,
+  comparands,
+  type Extras,
+  nameUnknowns,
+  resolve,
+  supportedRuns,
+  testedLoads,
+  Tokens,
+} from './unresolved.ts';
 
 export { AxiomaticRefusal } from './threads.ts';
 
@@ -100,16 +113,29 @@ function threadsOf(p: CompiledProgram): ModelThreads {
   return modelThreads(p);
 }
 
-/** Every value each location may hold, from the initial state and every write any run makes. */
+/**
+ * Every run of each thread whose reads could return what they return: the initial state, a
+ * write some run of another thread makes, and what herd7's symbolic reads stand for
+ * (unresolved.ts: a tested read's comparands, a copied read's token), with the runs no other
+ * thread's writes support left out.
+ */
 function valueSets(
   p: CompiledProgram,
   model: ModelThreads,
   limits: AxiomaticLimits,
+  tokens: Tokens,
 ): { runs: (readonly ThreadRun[])[]; cut: boolean } {
   const m = p.machine;
   const threads = model.plans;
   // What each thread's runs write, by location: a thread's reads are offered the others'.
   const sets = threads.map(() => new Map<number, Set<bigint>>());
+  const extras: Extras[] = threads.map(() => new Map<number, Set<bigint>>());
+  // herd7's symbolic values stand in for the values a herd7 file's reads cannot settle; the
+  // lab's own programs are answered on their values alone (the extras multiply a counter's
+  // runs past what the engine enumerates, and herd7 cannot read those programs anyway).
+  const herd = !isLabProgram(p);
+  const constants = threads.map((t) => comparands(m.programs[t.ctx]?.instrs ?? []));
+  const tested = threads.map((t) => testedLoads(m.programs[t.ctx]?.instrs ?? []));
   const valuesFor =
     (t: number) =>
     (loc: number, width: number): bigint[] => {
@@ -117,6 +143,7 @@ function valueSets(
       sets.forEach((byLoc, u) => {
         if (u !== t) for (const v of byLoc.get(loc) ?? []) out.add(atWidth(v, width));
       });
+      for (const v of extras[t]?.get(loc) ?? []) out.add(atWidth(v, width));
       return [...out].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     };
   for (let round = 0; ; round++) {
@@ -143,15 +170,18 @@ function valueSets(
               );
           }
         }
+    if (herd && addExtras(extras, runs, constants, tested, tokens)) grew = true;
     // A value a read may really return comes down a chain of reads, each reading a write that
     // the one before computed, and no read twice in a chain (herd7 drops such self-justifying
-    // values). So chains are no longer than all the reads a run of each thread makes, and a
-    // round per read is enough: later rounds only add values no execution can justify.
+    // values unless they only copy one another). So chains are no longer than all the reads a
+    // run of each thread makes, and a round per read (and one to offer the extras) is enough:
+    // later rounds only add values no execution can justify.
     const reads = runs.reduce(
       (n, rs) => n + Math.max(0, ...rs.map((r) => r.events.filter((e) => e.dir === 'R').length)),
       0,
     );
-    if (!grew || round > reads) return { runs, cut };
+    if (!grew || round > reads + 1)
+      return { runs: supportedRuns(runs, (loc, width) => initialValue(m, loc, width)), cut };
     if (round > 64)
       throw new AxiomaticRefusal(
         'the values a read may return do not settle: too many to enumerate',
@@ -276,7 +306,12 @@ function stateKey(s: Int32Array, m: Machine): string {
 function unrollOf(p: CompiledProgram, limits: AxiomaticLimits): number {
   if (p.ast.items.some((it) => it.kind === 'pragma' && it.key === 'loop_bound'))
     return p.module.settings.loopBound;
-  const lab =
+  return isLabProgram(p) ? p.module.settings.loopBound : limits.unroll;
+}
+
+/** A program in the lab's own form (a counter, observables, invariants, records, a pragma). */
+function isLabProgram(p: CompiledProgram): boolean {
+  return (
     p.recordCounts.size > 0 ||
     p.ast.items.some(
       (it) =>
@@ -284,8 +319,51 @@ function unrollOf(p: CompiledProgram, limits: AxiomaticLimits): number {
         it.kind === 'observe' ||
         it.kind === 'invariant' ||
         it.kind === 'pragma',
-    );
-  return lab ? p.module.settings.loopBound : limits.unroll;
+    )
+  );
+}
+
+/**
+ * herd7's number for each unknown of a candidate (herdNames.ts), or, for code herdNames.ts does
+ * not number, the unknowns counted from 1 in the order their tokens were made; null when the
+ * numbering finds an unknown the run computes with or tests (herd7 drops the candidate).
+ */
+function unknownNames(
+  p: CompiledProgram,
+  sk: Skeleton,
+  unknowns: ReadonlyMap<bigint, readonly number[]>,
+): Map<bigint, number> | null {
+  if (unknowns.size === 0) return new Map();
+  const readIndex = (id: number) => {
+    const e = sk.events[id] as { thread: number; po: number };
+    const run = sk.runs[e.thread] as ThreadRun;
+    let k = 0;
+    for (let i = 0; i < e.po; i++) {
+      const o = run.events[i];
+      if (o && o.dir === 'R' && !isLockEvent(o.tags)) k++;
+    }
+    return { thread: e.thread, read: k };
+  };
+  const numbering = herdNumbers(p.ast, sk.runs, readIndex, unknowns);
+  if (numbering === null) return new Map([...unknowns.keys()].map((t, i) => [t, i + 1]));
+  return numbering.dropped ? null : numbering.names;
+}
+
+/**
+ * A candidate whose events show its unknowns by herd7's names (S8) instead of the engine's
+ * tokens, for the graph and the words that describe it; the model reads no value.
+ */
+function named(
+  sk: Skeleton,
+  x: Execution,
+  names: ReadonlyMap<bigint, number>,
+  state: Int32Array,
+): Candidate {
+  const events = sk.events.map((e) => {
+    const n = names.get(e.value);
+    return n === undefined ? e : { ...e, value: BigInt(symbolWord(n)) };
+  });
+  return { skeleton: { ...sk, events }, execution: { ...x, events }, state };
 }
 
 /** One candidate execution of a program and the end state it leaves. */
@@ -302,9 +380,10 @@ export interface Candidates {
 }
 
 /**
- * Every candidate execution of a program, consistent or not, whose values are determined and
- * whose end state passes the program's filter; throws AxiomaticRefusal for a program the engine
- * cannot take, with the reason and the size found.
+ * Every candidate execution of a program, consistent or not, that herd7 keeps (its values solved,
+ * or unknown only through copies: unresolved.ts) and whose end state passes the program's
+ * filter; throws AxiomaticRefusal for a program the engine cannot take, with the reason and the
+ * size found.
  */
 export function candidatesOf(
   p: CompiledProgram,
@@ -313,7 +392,14 @@ export function candidatesOf(
   const m = p.machine;
   const threads = threadsOf(p);
   const bound = unrollOf(p, limits);
-  const { runs, cut } = valueSets(p, threads, { ...limits, unroll: bound });
+  const tokens = new Tokens();
+  const { runs, cut } = valueSets(p, threads, { ...limits, unroll: bound }, tokens);
+  // An unsolved read of an exchange leaves no equation; of any other read-modify-write it does.
+  const rmwKept = (sk: Skeleton) => (id: number) => {
+    const e = sk.events[id];
+    const ctx = e ? (sk.origin[id]?.ctx ?? threads.plans[e.thread]?.ctx) : undefined;
+    return ctx !== undefined && m.code[ctx]?.[e?.pc ?? -1]?.op === Op.Xchg;
+  };
   runs.forEach((r, i) => {
     if (r.length === 0 && cut)
       throw new AxiomaticRefusal(
@@ -341,15 +427,21 @@ export function candidatesOf(
           return;
         if (!sourced(pick, (loc, width) => initialValue(m, loc, width))) return;
         const sk = skeleton(pick.slice(), (loc, width) => initialValue(m, loc, width));
+        const kept = rmwKept(sk);
         for (const x of candidates(sk)) {
-          if (!determined(sk, x)) continue;
-          const state = endState(m, threads, sk, x);
+          const resolution = resolve(sk, x, tokens, kept);
+          if (!resolution.kept) continue;
+          const names = unknownNames(p, sk, resolution.unknowns);
+          if (names === null) continue;
+          const state = nameUnknowns(endState(m, threads, sk, x), names);
           if (filter && !filter(m, state)) continue;
           if (++judged > limits.maxCandidates)
             throw new AxiomaticRefusal(
               `more than ${limits.maxCandidates} candidate executions: too many to judge`,
             );
-          yield { skeleton: sk, execution: x, state };
+          yield names.size === 0
+            ? { skeleton: sk, execution: x, state }
+            : named(sk, x, names, state);
         }
         return;
       }

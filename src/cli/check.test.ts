@@ -64,7 +64,8 @@ describe('lab check', () => {
   });
 
   it('words what has no answer with the file’s name and what to do', () => {
-    const bare = file('bare.litmus', 'C bare\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\n');
+    // (A herd7 file without a condition asks herd7's default, forall (true): see herdWhole.test.)
+    const bare = file('bare.c', 'int x;\nP0() { WRITE_ONCE(x, 1); }\n');
     expect(() => checkCommand([bare])).toThrow(
       new UsageError(
         `${bare} has no final condition: add one, as \`exists (0:r0=0 /\\ 1:r0=0)\` (or use lab explore)`,

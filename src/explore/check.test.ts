@@ -106,11 +106,16 @@ exists (0:r0=1)
   });
 
   it('says why a program has no answer: no condition, or the engine refuses it', () => {
-    const sc = scenarioOf(SB.replace(/exists.*\n/, ''));
+    // The lab's own program without a condition has none to answer…
+    const sc = scenarioOf('int x;\nP0() { WRITE_ONCE(x, 1); }\n');
     expect(checkProgram(sc, resolveParams(sc, { memory: 'lkmm' }))).toEqual({
       ok: false,
       why: 'no-condition',
     });
+    // …while a herd7 file without one asks herd7's default, forall (true).
+    const bare = scenarioOf(SB.replace(/exists.*\n/, ''));
+    const answered = checkProgram(bare, resolveParams(bare, { memory: 'lkmm' }));
+    expect(answered.ok && answered.answer.condition).toBe('forall (true)');
     // Sixteen reads of x, each 0 or 1: more ways to run than the engine enumerates.
     const many = scenarioOf(
       `C many\nint x;\nP0() { int r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15; r0 = READ_ONCE(x); r1 = READ_ONCE(x); r2 = READ_ONCE(x); r3 = READ_ONCE(x); r4 = READ_ONCE(x); r5 = READ_ONCE(x); r6 = READ_ONCE(x); r7 = READ_ONCE(x); r8 = READ_ONCE(x); r9 = READ_ONCE(x); r10 = READ_ONCE(x); r11 = READ_ONCE(x); r12 = READ_ONCE(x); r13 = READ_ONCE(x); r14 = READ_ONCE(x); r15 = READ_ONCE(x); }\nP1() { WRITE_ONCE(x, 1); }\nexists (x=1)\n`,

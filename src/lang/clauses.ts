@@ -17,6 +17,7 @@ import type {
 } from './compiled.ts';
 import { locationText, readerOf } from './evaluate.ts';
 import { readResults } from '../machine/read.ts';
+import { isLitmusText } from './litmusText.ts';
 import { LangFault } from './source.ts';
 
 const num = (v: bigint): number | bigint =>
@@ -170,6 +171,12 @@ export function clausesOf(p: CompiledProgram): ProgramClauses {
       default:
         break;
     }
+  }
+  // A herd7 file without a condition asks herd7's default, `forall (true)`: every end state,
+  // each execution a positive one.
+  if (condition === null && isLitmusText(p.source)) {
+    const prop: Expr = { kind: 'name', span: { start: 0, end: 0 }, name: 'true' };
+    condition = { quantifier: 'forall', text: 'true', prop, holds: () => true };
   }
   // What the condition reads is observed, as herd7 shows it.
   for (const e of props) {

@@ -3,7 +3,7 @@
 // against a constant become one branch; && and || short-circuit, so the loads on their right
 // happen only when C says they do.
 
-import { Cond, Op } from '../machine/isa.ts';
+import { Cond, Mode, Op } from '../machine/isa.ts';
 import type { Expr } from './ast.ts';
 import type { Draft, Label, Reg } from './emit.ts';
 import { type Binding, GenBase } from './gen.ts';
@@ -89,7 +89,7 @@ export abstract class ExprGen extends GenBase {
       case 'cast': {
         const v = this.value(e.arg);
         if (e.type.base === 'void' && e.type.pointers === 0) return { k: 'void' };
-        return v;
+        return this.cast(v, e);
       }
       case 'ternary':
         return this.ternary(e);
@@ -101,6 +101,28 @@ export abstract class ExprGen extends GenBase {
           'arrays are not supported yet; `name[i]` reads a record() in final clauses.',
         );
     }
+  }
+
+  /**
+   * A cast between a word-sized integer and a pointer to a word, as herd7's generated tests
+   * write them (`*(intptr_t *)r1`, `(intptr_t **)x`, `(intptr_t)rcu_dereference(…)`): the same
+   * word, now of the type cast to. Other casts leave the value as it is.
+   */
+  private cast(v: Val, e: Expr & { kind: 'cast' }): Val {
+    const oneWord = (t: Ty) => (t.k === 'int' && t.bits === 32) || t.k === 'ptr';
+    if (e.type.percpu || e.type.base === 'void' || e.type.base.startsWith('struct ')) return v;
+    // herd7's tests cast through `char *` too (`(char **)y`, `(char *)1`): a pointer cast to a
+    // type narrower than a word is, to herd7, a pointer cast like any other.
+    const narrow = /^(unsigned |signed )?(char|short)$|^[su](8|16)$/.test(e.type.base);
+    if (narrow && e.type.pointers === 0) return v;
+    const to = this.mod.type(narrow ? { ...e.type, base: 'int' } : e.type);
+    if (to.k === 'ptr' && oneWord(to.to)) {
+      if (v.k === 'reg' && oneWord(v.ty)) return { ...v, ty: to };
+      if (v.k === 'addr' && oneWord(v.place.ty))
+        return { k: 'addr', place: { ...v.place, ty: to.to }, ty: to };
+    }
+    if (to.k === 'int' && oneWord(to) && v.k === 'reg' && v.ty.k === 'ptr') return { ...v, ty: to };
+    return v;
   }
 
   /** The value of e in a register (a scratch one unless it already is one). */
@@ -354,6 +376,8 @@ export abstract class ExprGen extends GenBase {
     const b = this.value(e.right);
     this.checkNumber(a, e.left.span);
     this.checkNumber(b, e.right.span);
+    const moved = this.pointerOffset(e, a, b);
+    if (moved) return moved;
     if (a.k !== 'const' && a.k !== 'reg')
       throw new LangFault(
         e.span,
@@ -379,6 +403,30 @@ export abstract class ExprGen extends GenBase {
     } else {
       this.e.arith(op, d, this.reg(a, e.span), b.k === 'const' ? b.v : this.reg(b, e.span));
     }
+    return { k: 'reg', r: d, ty };
+  }
+
+  /**
+   * `p + n`, `n + p`, `p - n` for a pointer p to a word and an integer n, as herd7's address
+   * dependencies write them (`*(y + (r0 & 128))`): the address n words on, in a register. Null
+   * for anything else, which the caller words.
+   */
+  private pointerOffset(e: Expr & { kind: 'binary' }, a: Val, b: Val): Val | null {
+    if (e.op !== '+' && e.op !== '-') return null;
+    const wordPointer = (v: Val): boolean =>
+      (v.k === 'addr' && v.place.mode === Mode.Abs && wordsOf(v.place.ty) === 1) ||
+      (v.k === 'reg' && v.ty.k === 'ptr' && wordsOf(v.ty.to) === 1);
+    const integer = (v: Val): boolean => (v.k === 'const' || v.k === 'reg') && v.ty.k === 'int';
+    let p: Val;
+    let n: Val;
+    if (wordPointer(a) && integer(b)) [p, n] = [a, b];
+    else if (e.op === '+' && integer(a) && wordPointer(b)) [p, n] = [b, a];
+    else return null;
+    const ty = this.typeOfVal(p);
+    const base = this.reg(p, e.span);
+    const d = this.temp();
+    const op = e.op === '+' ? Op.Add : Op.Sub;
+    this.e.arith(op, d, base, n.k === 'const' ? n.v : this.reg(n, e.span));
     return { k: 'reg', r: d, ty };
   }
 

@@ -50,9 +50,29 @@ export interface HerdOptions {
   readonly hash?: string;
 }
 
+/**
+ * herd7's unresolved values (`S8`: a value only copies justify) as an end state holds them: a
+ * word no program computes, SYMBOL_BASE less the number herd7 prints.
+ */
+const SYMBOL_BASE = -0x7000_0000;
+const SYMBOL_COUNT = 0x10_0000;
+
+/** The state word for herd7's unresolved value S`n`. */
+export function symbolWord(n: number): number {
+  return SYMBOL_BASE - Math.min(Math.max(n, 0), SYMBOL_COUNT - 1);
+}
+
+/** The number of herd7's unresolved value a word stands for, or null for any other value. */
+export function symbolNumber(v: bigint | number): number | null {
+  const d = SYMBOL_BASE - Number(v);
+  return Number.isInteger(d) && d >= 0 && d < SYMBOL_COUNT ? d : null;
+}
+
 /** A value as herd7 prints it: a pointer as the name of what it points to, else the number. */
 export function herdValue(m: Machine, v: bigint | null): string {
   if (v === null) return '?';
+  const s = symbolNumber(v);
+  if (s !== null) return `S${String(s)}`;
   const p = pointee(m, v);
   if (p) return p.cpu >= 0 ? `${p.name}[${String(p.cpu)}]` : p.name;
   return String(v);
@@ -72,8 +92,15 @@ export function herdLine(
   return { line, values };
 }
 
-/** herd7's order of values in a column: numbers (by value) before names (by name). */
+/**
+ * herd7's order of values in a column: unresolved values (by number), then numbers (by value),
+ * then names (by name).
+ */
 function compareValues(a: string, b: string): number {
+  const sa = /^S(\d+)$/.exec(a);
+  const sb = /^S(\d+)$/.exec(b);
+  if (sa && sb) return Number(sa[1]) - Number(sb[1]);
+  if (sa || sb) return sa ? -1 : 1;
   const na = /^-?\d+$/.test(a);
   const nb = /^-?\d+$/.test(b);
   if (na && nb) {
@@ -179,7 +206,8 @@ export function herdAnswer(
   const condition = `${q} (${herdProposition(cond.prop)})`;
   const flags = [...(o.flags ?? [])].sort();
   const loop = o.loop === true;
-  const name = p.name;
+  // herd7 names a test by its `C name` line less a `.litmus` ending (herdtools7's clean_name).
+  const name = p.name.endsWith('.litmus') ? p.name.slice(0, -'.litmus'.length) : p.name;
   const text = [
     `Test ${name} ${kind}`,
     `States ${states.length}`,

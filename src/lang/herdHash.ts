@@ -33,7 +33,8 @@ function initDigestText(init: string): string | null {
   const items: [string, string][] = [];
   const text = stripOcaml(init).replace(/\/\/[^\n]*/g, '');
   for (const raw of text.split(';')) {
-    const item = raw.trim();
+    // `atomic_t x = ATOMIC_INIT(1)` is `atomic_t x=1` to herd7's init parser.
+    const item = raw.trim().replace(/=\s*ATOMIC_INIT\s*\(\s*([^)]*?)\s*\)$/, '=$1');
     if (item === '') continue;
     const m = /^(?:(\w+(?:\s+\w+)*?)\s*(\*)?\s+)?(\*?)\s*([\w:]+)\s*(?:=\s*&?\s*(-?\w+))?$/.exec(
       item,
@@ -51,6 +52,57 @@ function initDigestText(init: string): string | null {
   }
   items.sort(([a], [b]) => locationOrder(a, b));
   return items.map(([, p]) => p).join('; ');
+}
+
+/** A C type as herdtools7 parses it (CParser.mly's typ): qualifiers, a base, pointers. */
+type CType =
+  | { readonly k: 'base'; readonly name: string }
+  | { readonly k: 'volatile' | 'const' | 'atomic' | 'ptr'; readonly of: CType };
+
+/** herdtools7's CType.dump: `volatile int`, `int const`, `int*`, `volatile int*`. */
+function dumpType(t: CType): string {
+  switch (t.k) {
+    case 'base':
+      return t.name;
+    case 'ptr':
+      return `${dumpType(t.of)}*`;
+    case 'volatile':
+      return t.of.k === 'base' ? `volatile ${t.of.name}` : `${dumpType(t.of)} volatile`;
+    case 'atomic':
+      return t.of.k === 'base' ? `_Atomic ${t.of.name}` : `_Atomic (${dumpType(t.of)})`;
+    case 'const':
+      return `${dumpType(t.of)} const`;
+  }
+}
+
+/**
+ * A thread parameter's type as herd7 digests it: its last `*` stripped (herd7 passes the
+ * location), the rest printed as CType.dump prints it, so `volatile int *x` is `volatile int`,
+ * with a space herd7 keeps; null when it is not a pointer.
+ */
+function paramType(text: string): string | null {
+  const toks = text.match(/\w+|\*/g) ?? [];
+  if (toks[toks.length - 1] !== '*') return null;
+  toks.pop();
+  let t: CType | null = null;
+  const before: ('volatile' | 'const' | 'atomic')[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const w = toks[i] as string;
+    if (w === 'volatile' || w === 'const' || w === '_Atomic') {
+      const k = w === '_Atomic' ? 'atomic' : w;
+      if (t === null) before.push(k);
+      else t = { k, of: t };
+    } else if (w === '*') {
+      if (t === null) return null;
+      t = { k: 'ptr', of: t };
+    } else {
+      if (t !== null) return null;
+      const name = w === 'struct' ? `struct ${toks[++i] ?? ''}` : w;
+      t = { k: 'base', name };
+      for (const k of before.reverse()) t = { k, of: t };
+    }
+  }
+  return t === null ? null : dumpType(t);
 }
 
 /** The threads' code as herd7 digests it, or null when a thread is not in herd7's shape. */
@@ -88,13 +140,9 @@ function codeDigestText(program: string): string | null {
       .map((x) => x.trim())
       .filter(Boolean)) {
       const pm = /^(.*?)(\w+)$/.exec(p);
-      if (!pm) return null;
-      let ty = (pm[1] as string).includes('struct')
-        ? (pm[1] as string).trim().replace(/\s*\*\s*/g, '*')
-        : (pm[1] as string).replace(/\s/g, '');
-      if (!ty.endsWith('*')) return null;
-      ty = ty.slice(0, -1);
-      params.push(`${ty}* ${pm[2] as string}`);
+      const ty = pm ? paramType(pm[1] as string) : null;
+      if (ty === null) return null;
+      params.push(`${ty}* ${(pm as RegExpExecArray)[2] as string}`);
     }
     parts.push(`P${m[1] as string}(${params.join(', ')}) {\n${program.slice(j + 1, k)}\n}\n`);
     from = k + 1;
@@ -112,9 +160,15 @@ function shownLocations(final: string): string {
   if (listed)
     for (const it of (listed[1] as string).split(';').map((x) => x.trim()))
       if (it !== '') locs.add(it);
-  const cond = text.replace(/locations\s*\[[^\]]*\]/, '');
-  for (const a of cond.matchAll(/(\[?[\w:]+\]?)\s*(!?=)/g))
+  // The condition's locations, not the filter's: herd7 digests `locations` and the condition.
+  const rest = text.replace(/locations\s*\[[^\]]*\]/, '');
+  const q = /(~\s*exists|exists|forall)\b/.exec(rest);
+  const cond = q ? rest.slice(q.index) : rest;
+  // `loc=v`, and `loc=loc` (a register or `[x]` on the right: herd7's LL atom, both shown).
+  for (const a of cond.matchAll(/(\[?[\w:]+\]?)\s*(!?=)\s*(\d+:\w+|\[\w+\])?/g)) {
     locs.add((a[1] as string).replace(/^\[|\]$/g, ''));
+    if (a[3] !== undefined) locs.add(a[3].replace(/^\[|\]$/g, ''));
+  }
   return [...locs].sort(locationOrder).join('; ');
 }
 
@@ -123,20 +177,41 @@ function shownLocations(final: string): string {
  * the shape herd7 hashes (the lab's own programs: structs, functions, clauses of their own).
  */
 export function herdHash(source: string): string | null {
-  const given = /^\s*Hash\s*=\s*([0-9a-fA-F]{32})\s*$/m.exec(source.slice(0, source.indexOf('{')));
+  const open = initOpen(source);
+  if (open < 0) return null;
+  const given = /^\s*Hash\s*=\s*([0-9a-fA-F]{32})\s*$/m.exec(source.slice(0, open));
   if (given) return (given[1] as string).toLowerCase();
-  const open = source.indexOf('{');
   const close = source.indexOf('}', open);
-  if (open < 0 || close < 0) return null;
+  if (close < 0) return null;
   const init = initDigestText(source.slice(open + 1, close));
   const after = source.slice(close + 1);
+  // The final section, if any (without one, herd7 checks `forall (true)` and shows nothing).
   const end = /^\s*(exists|~\s*exists|forall|locations|filter)/m.exec(after);
-  if (init === null || !end) return null;
-  const code = codeDigestText(after.slice(0, end.index));
+  const at = end ? end.index : after.length;
+  if (init === null) return null;
+  const code = codeDigestText(after.slice(0, at));
   if (code === null) return null;
   const all = new Uint8Array(48);
   all.set(digest(init), 0);
   all.set(digest(code), 16);
-  all.set(digest(shownLocations(after.slice(end.index))), 32);
+  all.set(digest(shownLocations(after.slice(at))), 32);
   return bytesToHex(md5(all));
+}
+
+/**
+ * Where the init block's `{` is, as herd7's splitter finds it: after the `C name` line, past
+ * OCaml comments (which may hold braces of their own) and information lines; −1 if none.
+ */
+function initOpen(source: string): number {
+  let i = source.indexOf('\n');
+  if (i < 0) return -1;
+  while (i < source.length) {
+    if (source.startsWith('(*', i)) {
+      const end = source.indexOf('*)', i + 2);
+      if (end < 0) return -1;
+      i = end + 2;
+    } else if (source[i] === '{') return i;
+    else i++;
+  }
+  return -1;
 }

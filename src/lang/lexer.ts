@@ -156,12 +156,17 @@ export function lex(text: string): Token[] {
       headerAllowed = false;
       // What herd7's test generators write between the name and the init block: a quoted line
       // and `Key=value` lines (Cycle=, Relax=, Safe=, Prefetch=, Com=, Orig=, Hash=…). herd7
-      // reads them as information; so does the lab (as comments).
+      // reads them as information, and skips a second `C name` line; so does the lab (as comments).
       for (;;) {
         let k = i;
         while (k < text.length && /\s/.test(text[k] as string)) k++;
         const rest = text.slice(k, text.indexOf('\n', k) < 0 ? text.length : text.indexOf('\n', k));
-        if (!/^"[^"]*"\s*;?\s*$/.test(rest) && !/^[A-Za-z][\w/.-]*\s*=/.test(rest)) break;
+        if (
+          !/^"[^"]*"\s*;?\s*$/.test(rest) &&
+          !/^[A-Za-z][\w/.-]*\s*=/.test(rest) &&
+          !/^C\s+\S[^\n]*$/.test(rest)
+        )
+          break;
         push('comment', k, k + rest.length);
         i = k + rest.length;
       }

@@ -12,7 +12,8 @@ export function isLitmusText(source: string): boolean {
   if (!head) return false;
   for (const line of text.slice(head[0].length).split('\n')) {
     const t = line.trim();
-    if (t === '' || t.startsWith('"') || /^[A-Za-z]+=/.test(t)) continue;
+    // herd7 skips whatever else comes before the init block; a second `C name` line is seen.
+    if (t === '' || t.startsWith('"') || /^[A-Za-z]+=/.test(t) || /^C\s+\S/.test(t)) continue;
     return t.startsWith('{');
   }
   return false;

@@ -330,7 +330,9 @@ export class Module {
         this.declareGlobal(root, INT, init.span, arrows);
     }
     // …and by using them as a value there (`p = y;`: p points to y, so y is a location too).
-    for (const init of this.inits) {
+    // (A register's initial value, `1:r2=b;`, names a location the same way.)
+    const registerValues = [...this.registerInits.values()].flatMap((m) => [...m.values()]);
+    for (const init of [...this.inits, ...registerValues]) {
       const v = init.value.kind === 'unary' && init.value.op === '&' ? init.value.arg : init.value;
       if (v.kind === 'name' && !this.globals.has(v.name) && !this.defines.has(v.name))
         this.declareGlobal(v.name, INT, v.span, arrows);
@@ -485,6 +487,18 @@ export class Module {
       // herd7's C is untyped: a word one test declares `int *c = w;` its threads may name
       // `int *c` (a pointer to an int). One-word ints and pointers agree; the pointer wins.
       const oneWord = (t: Ty) => t.k === 'ptr' || (t.k === 'int' && wordsOf(t) === 1);
+      // Likewise an SRCU domain one thread names `int *s` and reads as a word (herd7 gives it
+      // no storage of its own: its events are at the location s): the SRCU type wins.
+      const srcuWord = (a: Ty, b: Ty) => a.k === 'srcu' && b.k === 'int' && wordsOf(b) === 1;
+      if (
+        known.k === 'scalar' &&
+        (srcuWord(known.storage.ty, ty) || srcuWord(ty, known.storage.ty))
+      ) {
+        if (ty.k !== 'srcu') return known;
+        const upgraded: Global = { ...known, storage: { ...known.storage, ty } };
+        this.globals.set(name, upgraded);
+        return upgraded;
+      }
       if (known.k === 'scalar' && oneWord(known.storage.ty) && oneWord(ty)) {
         if (ty.k !== 'ptr' || known.storage.ty.k === 'ptr') return known;
         const upgraded: Global = { ...known, storage: { ...known.storage, ty } };

@@ -164,7 +164,11 @@ class Parser {
       if (after.kind === 'string') doc = stringValue(this.next());
     }
     const items: Item[] = [];
-    while (this.tok.kind !== 'eof') items.push(this.item());
+    while (this.tok.kind !== 'eof') {
+      // A stray `;` between items (herd7 reads `exists (…);`) is nothing.
+      if (this.accept(';')) continue;
+      items.push(this.item());
+    }
     return { name, doc, items };
   }
 
@@ -267,6 +271,21 @@ class Parser {
       const start = this.tok.span;
       if (this.isTypeStart() || this.is('struct')) {
         const type = this.type();
+        // herd7 types a register too, `int 0:r1;` (0 unless a value follows): its initial value.
+        let k = 0;
+        while (this.is('*', this.peek(k))) k++;
+        if (this.peek(k).kind === 'regref') {
+          for (; k > 0; k--) this.next();
+          this.prop = true;
+          const target = this.primary();
+          this.prop = false;
+          const value: Expr = this.accept('=')
+            ? this.expression()
+            : { kind: 'num', span: target.span, value: 0n, text: '0' };
+          if (!this.is('}')) this.expect(';');
+          entries.push({ kind: 'assign', span: this.span(start), target, value });
+          continue;
+        }
         const declarators = this.declarators();
         this.expect(';');
         entries.push({ kind: 'decl', span: this.span(start), type, declarators });

@@ -84,6 +84,10 @@ function localArg(g: ExprGen, e: Expr, what: string): Reg {
 function atomicPlace(g: ExprGen, e: Expr, bits: 32 | 64 | 'long'): MemPlace {
   const p = pointee(g, e);
   const want = bits === 'long' ? g.mod.settings.wordBits : bits;
+  // herd7's atomic_t operations are macros over a location, and its tests apply them to an
+  // `int *` too (`atomic_cmpxchg(a, 1, 0)`): an int is the word an atomic_t is.
+  if (bits === 32 && p.ty.k === 'int' && p.ty.name === 'int')
+    return { ...p, ty: { k: 'atomic', bits: 32, name: 'atomic_t' } };
   if (p.ty.k !== 'atomic' || p.ty.bits !== want) {
     const name = bits === 32 ? 'atomic_t' : bits === 64 ? 'atomic64_t' : 'atomic_long_t';
     throw new LangFault(

@@ -66,7 +66,16 @@ export class StmtGen extends ExprGen {
       for (const [name, { value, span }] of inits) {
         const r = this.e.reg(name);
         this.e.at(span);
-        this.e.mov(r, this.mod.constant(value));
+        // A location's name (`1:r2=b;`, or `&b`) gives the register a pointer to it, which
+        // herd7's untyped registers may dereference.
+        const loc = value.kind === 'unary' && value.op === '&' ? value.arg : value;
+        const g = loc.kind === 'name' ? this.globalPlace(loc.name) : null;
+        if (g) {
+          const p = this.addressOf(g, span);
+          this.e.mov(r, this.reg(p, span));
+          this.untyped.add(r.index);
+          this.releaseTemps();
+        } else this.e.mov(r, this.mod.constant(value));
         this.bind(name, { k: 'place', place: { k: 'local', r, ty: INT, name } });
       }
     }
@@ -199,10 +208,20 @@ export class StmtGen extends ExprGen {
   private local(name: string, ty: Ty): Reg {
     const scope = this.scopes[this.scopes.length - 1] as Map<string, import('./gen.ts').Binding>;
     const known = scope.get(name);
-    if (known?.k === 'place' && known.place.k === 'local' && this.frames.length === 1)
-      return known.place.r;
-    const r = this.e.reg(name);
-    this.bind(name, { k: 'place', place: { k: 'local', r, ty, name } });
+    const fromInit =
+      known?.k === 'place' && known.place.k === 'local' && this.frames.length === 1
+        ? known.place.r
+        : null;
+    const r = fromInit ?? this.e.reg(name);
+    if (fromInit === null) this.bind(name, { k: 'place', place: { k: 'local', r, ty, name } });
+    // herd7's C has no types: a word-sized integer of a thread, `int r0` in herd7's register
+    // form or an `intptr_t`, may hold a pointer and be dereferenced (`WRITE_ONCE(*b, *r0)`).
+    const word = ty.k === 'int' && ty.bits === 32;
+    if (
+      word &&
+      (ty.name.endsWith('intptr_t') || (/^r\d+$/.test(name) && this.thread.item.role === 'P'))
+    )
+      this.untyped.add(r.index);
     return r;
   }
 

@@ -49,6 +49,11 @@ function baseType(base: string, longBits: 32 | 64, span: Span, structs: Readonly
     case 'unsigned long':
     case 'size_t':
       return { k: 'int', bits: longBits, unsigned: true, name: base };
+    case 'intptr_t':
+    case 'uintptr_t':
+      // An integer that holds a pointer: one word, as the machine's pointers are (word
+      // addresses), so a pointer stored in it and read back through a cast is the same word.
+      return { k: 'int', bits: 32, unsigned: false, name: base };
     case 's64':
       return S64;
     case 'u64':

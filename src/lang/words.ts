@@ -21,6 +21,8 @@ export const TYPE_NAMES: ReadonlySet<string> = new Set([
   'u32',
   'u64',
   'size_t',
+  'intptr_t',
+  'uintptr_t',
   'atomic_t',
   'atomic64_t',
   'atomic_long_t',
