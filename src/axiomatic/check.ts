@@ -215,6 +215,56 @@ function sourced(
   return true;
 }
 
+/** What the runs of some threads may write: per location, every value any of their runs writes. */
+type WriteSets = ReadonlyMap<number, readonly bigint[]>;
+
+/** For each thread i, what the threads from i on may write (the last entry: nothing). */
+function laterWrites(runs: readonly (readonly ThreadRun[])[]): WriteSets[] {
+  const out: WriteSets[] = [];
+  let acc = new Map<number, Set<bigint>>();
+  out[runs.length] = new Map();
+  for (let i = runs.length - 1; i >= 0; i--) {
+    acc = new Map([...acc].map(([k, v]) => [k, new Set(v)]));
+    for (const r of runs[i] ?? [])
+      for (const e of r.events)
+        if (e.dir === 'W' && !isLockEvent(e.tags)) {
+          const set = acc.get(e.loc) ?? new Set<bigint>();
+          set.add(e.value);
+          acc.set(e.loc, set);
+        }
+    out[i] = new Map([...acc].map(([k, v]) => [k, [...v]]));
+  }
+  return out;
+}
+
+/**
+ * Whether every ordinary read of the runs picked so far could read from a write: the initial
+ * value, a picked run's write of the same value, or one some thread still to be picked may write.
+ */
+function sourcedBy(
+  picked: readonly ThreadRun[],
+  later: WriteSets,
+  initial: (loc: number, width: number) => bigint,
+): boolean {
+  const written = new Map<number, bigint[]>();
+  for (const r of picked)
+    for (const e of r.events)
+      if (e.dir === 'W' && !isLockEvent(e.tags)) {
+        const at = written.get(e.loc);
+        if (at) at.push(e.value);
+        else written.set(e.loc, [e.value]);
+      }
+  for (const r of picked)
+    for (const e of r.events) {
+      if (e.dir !== 'R' || isLockEvent(e.tags)) continue;
+      if (initial(e.loc, e.width) === e.value) continue;
+      const same = (v: bigint) => atWidth(v, e.width) === e.value;
+      if ((written.get(e.loc) ?? []).some(same) || (later.get(e.loc) ?? []).some(same)) continue;
+      return false;
+    }
+  return true;
+}
+
 /**
  * The machine state an execution ends in: each context's registers (a task's at its end, a
  * handler's when it last returned), tally and retries, what record() kept, and each location's
@@ -407,16 +457,27 @@ export function candidatesOf(
       );
   });
   const { bounds } = threads.scheduling;
-  const combos = runs.reduce((n, r) => n * r.length, 1);
-  if (combos > limits.maxCombinations)
-    throw new AxiomaticRefusal(
-      `the threads' runs combine in ${combos} ways (${runs.map((r) => r.length).join(' × ')}): more than the ${limits.maxCombinations} the engine enumerates`,
-    );
+  const initial = (loc: number, width: number) => initialValue(m, loc, width);
+  const later = laterWrites(runs);
   const filter = p.clauses.filter;
   function* all(): Generator<Candidate> {
     const pick: ThreadRun[] = [];
     let judged = 0;
+    let combined = 0;
     function* visit(i: number): Generator<Candidate> {
+      // A partial combination whose reads no run left to pick could source, or that spends
+      // more of the bounds than the program allows, has no candidate: dropped here, before
+      // the threads after it multiply it.
+      if (i > 0 && i < runs.length) {
+        if (
+          !withinBounds(
+            pick.map((r) => r.spent),
+            bounds,
+          )
+        )
+          return;
+        if (!sourcedBy(pick, later[i] as WriteSets, initial)) return;
+      }
       if (i === runs.length) {
         if (
           !withinBounds(
@@ -425,7 +486,11 @@ export function candidatesOf(
           )
         )
           return;
-        if (!sourced(pick, (loc, width) => initialValue(m, loc, width))) return;
+        if (!sourced(pick, initial)) return;
+        if (++combined > limits.maxCombinations)
+          throw new AxiomaticRefusal(
+            `the threads' runs combine in more than ${limits.maxCombinations} ways that source every read (${runs.map((r) => r.length).join(' × ')} runs): more than the engine enumerates`,
+          );
         const sk = skeleton(pick.slice(), (loc, width) => initialValue(m, loc, width));
         const kept = rmwKept(sk);
         for (const x of candidates(sk)) {
