@@ -174,11 +174,11 @@ observe x = x;`);
 
   it("names each turn on a CPU's runqueue, and the full barriers of the turn are its", () => {
     const migrated = graphs.find((g) =>
-      g.events.some((e) => e.frames.some((f) => f.label.includes('takes CPU1'))),
+      g.events.some((e) => e.frames.some((f) => f.label.includes('moves to CPU1'))),
     );
     const rows = migrated ? column(migrated, 0) : [];
     expect(rows[0]).toBe(
-      "R CPU0's runqueue=0 [scheduler] | a:scheduler: takes CPU0, leaves CPU0, takes CPU1",
+      "R CPU0's runqueue=0 [scheduler] | a:scheduler: takes CPU0, moves to CPU1",
     );
     // Every event of a turn is the scheduler's, its full barriers too; the program's are not.
     const made = migrated?.events.filter((e) => e.thread === 0).map((e) => e.maker) ?? [];
@@ -187,6 +187,12 @@ observe x = x;`);
     expect(
       migrated?.events.filter((e) => e.maker === 'scheduler' && e.kind === 'F').map((e) => e.label),
     ).toContain('F mb');
+    // The runqueues' initial writes too.
+    expect(
+      migrated?.events
+        .filter((e) => e.kind === 'init' && e.maker === 'scheduler')
+        .map((e) => e.label),
+    ).toEqual(["init CPU0's runqueue=0", "init CPU1's runqueue=0"]);
   });
 });
 

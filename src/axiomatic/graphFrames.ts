@@ -230,6 +230,9 @@ export function eventFrames(p: CompiledProgram, sk: Skeleton): EventFrames {
     (_, t) => threads.names[t] ?? `P${String(t)}`,
   );
   const ctxName = (ctx: number) => p.machine.programs[ctx]?.name ?? `context ${String(ctx)}`;
+  // The initial state of a CPU's runqueue is the scheduler's too.
+  for (const e of sk.events)
+    if (e.thread < 0 && e.loc >= 0 && isChain(p.machine, e.loc)) maker[e.id] = 'scheduler';
 
   for (let t = 0; t < columns; t++) {
     const own = threads.plans[t]?.ctx ?? -1;
@@ -396,16 +399,30 @@ export function eventFrames(p: CompiledProgram, sk: Skeleton): EventFrames {
   return { threadNames, context, maker, frames };
 }
 
-/** A scheduler run in words: "scheduler: takes CPU0", "scheduler: leaves CPU0, takes CPU1". */
+/**
+ * A scheduler run in words: "scheduler: takes CPU0", "scheduler: leaves CPU1", and a turn handed
+ * on then one taken: "moves to CPU1" (a migration), "preempted on CPU0" (the same CPU again).
+ */
 function schedulerWords(p: CompiledProgram, run: readonly AxEvent[]): string {
-  const cpu = (loc: number) => loc - p.machine.memWords;
-  const steps = run.flatMap((e) => {
+  const steps = run.flatMap((e): { take: boolean; cpu: number }[] => {
     if (e.loc < 0 || !isChain(p.machine, e.loc)) return [];
-    if (e.dir === 'R') return [`takes CPU${String(cpu(e.loc))}`];
-    if (e.tags & Tag.Release) return [`leaves CPU${String(cpu(e.loc))}`];
+    const cpu = e.loc - p.machine.memWords;
+    if (e.dir === 'R') return [{ take: true, cpu }];
+    if (e.tags & Tag.Release) return [{ take: false, cpu }];
     return [];
   });
-  return `scheduler: ${steps.join(', ') || 'a full barrier'}`;
+  const words: string[] = [];
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i] as { take: boolean; cpu: number };
+    const next = steps[i + 1];
+    if (!s.take && next?.take === true) {
+      words.push(
+        next.cpu === s.cpu ? `preempted on CPU${String(s.cpu)}` : `moves to CPU${String(next.cpu)}`,
+      );
+      i++;
+    } else words.push(`${s.take ? 'takes' : 'leaves'} CPU${String(s.cpu)}`);
+  }
+  return `scheduler: ${words.join(', ') || 'a full barrier'}`;
 }
 
 /** A hotplug run in words: "hotplug: CPU1 goes offline", "hotplug: CPU1 is dead". */
