@@ -312,11 +312,11 @@ observe c = per_cpu(c, 0);`);
       ['handler', 'IRQ0'],
       ['call', 'counter_add(5)'],
     ]);
-    const [task, irq, call] = l.groups as [Box, Box, Box];
+    const [task, irq, call] = l.groups.map((gr): Box => gr);
     // Two out of the handler's call (7 each side), one band over it, its two events and two
     // boxes closing under them (6 each).
-    expect([irq.x, irq.y, irq.width, irq.height]).toEqual([54, 199, 110.48, 176]);
-    expect(inside(irq, task) && inside(call, irq)).toBe(true);
+    expect([irq?.x, irq?.y, irq?.width, irq?.height]).toEqual([54, 199, 110.48, 176]);
+    expect(task && irq && call && inside(irq, task) && inside(call, irq)).toBe(true);
     // Nothing folds, nothing is quiet: the task's events and the handler's are the program's.
     expect(l.controls).toEqual([]);
     expect(l.nodes.some((n) => n.quiet)).toBe(false);
