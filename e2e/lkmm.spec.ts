@@ -229,6 +229,43 @@ test('a link opens the seqcount sum under lkmm: the torn sum, its execution from
   await expect(page.getByRole('group', { name: 'CPU 0 controls' })).toBeVisible();
 });
 
+test("a counter's graph boxes each call and folds its loop, unfolded from the keyboard", async ({
+  page,
+}) => {
+  // An axe run over the stage at the end: longer than one default timeout on a busy machine.
+  test.setTimeout(60_000);
+  const step = new StepPage(page);
+  await step.open('#/step/percpu-classic?memory=lkmm');
+  const lkmm = new AxiomaticPage(page);
+  await lkmm.noSteps().getByRole('button', { name: 'Show an execution graph' }).click();
+  await expect(lkmm.graph(/^An execution that ends in /)).toBeVisible();
+  // P0's three adds repeat each other: folded into one box, a button that says what it hides.
+  const show = page.getByRole('button', {
+    name: 'Show the 3 iterations of for (i = 0; i < 3; i++) in P0 (6 events)',
+  });
+  await expect(show).toHaveAttribute('aria-expanded', 'false');
+  await expect(lkmm.graph()).toHaveAccessibleDescription(
+    /The picture folds the 3 iterations of for \(i = 0; i < 3; i\+\+\) in P0 \(6 events/,
+  );
+  await expect(page.getByRole('list', { name: 'Key' })).toContainText(
+    'small and grey: what the model adds around the program, the scheduler’s turns',
+  );
+  await show.focus();
+  await page.keyboard.press('Enter');
+  // The same button folds them again, and keeps the keyboard's focus.
+  const fold = page.getByRole('button', {
+    name: 'Fold the 3 iterations of for (i = 0; i < 3; i++) in P0 into one',
+  });
+  await expect(fold).toBeFocused();
+  await expect(fold).toHaveAttribute('aria-expanded', 'true');
+  await expect(lkmm.graph()).not.toHaveAccessibleDescription(/The picture folds/);
+  // Each add is boxed, labelled by its call.
+  await expect(lkmm.graph().getByText('__percpu_counter_add(…)')).toHaveCount(3);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press(' ');
+  await expect(show).toBeFocused();
+});
+
 const SB_POONCEONCES = `C SB+poonceonces
 
 (*

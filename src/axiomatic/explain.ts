@@ -15,6 +15,9 @@ import { type Axiom, lkmm, type LkmmVerdict } from './lkmm.ts';
 import type { Relation } from './relation.ts';
 import type { Skeleton } from './candidates.ts';
 import { isChain } from './plans.ts';
+import { eventFrames, type EventMaker, type GraphFrame } from './graphFrames.ts';
+
+export type { EventMaker, GraphFrame } from './graphFrames.ts';
 
 /** An event as the graph labels it. */
 export interface GraphEvent {
@@ -32,6 +35,15 @@ export interface GraphEvent {
   readonly location: string;
   /** The line of the program's text it comes from (1-based), or 0. */
   readonly line: number;
+  /**
+   * The context whose code made it: its thread's ("P0"), or a handler's whose run the model
+   * placed into the thread ("IRQ0"); '' for an initial write.
+   */
+  readonly context: string;
+  /** The program's code, or what the model adds: a scheduler turn, CPU hotplug, RCU-sched. */
+  readonly maker: EventMaker;
+  /** What it is part of, outermost first: a handler's run, the calls, loops, the machinery. */
+  readonly frames: readonly GraphFrame[];
 }
 
 export type EdgeKind = 'po' | 'rf' | 'co' | 'fr' | 'addr' | 'data' | 'ctrl' | 'rmw';
@@ -69,6 +81,8 @@ export interface ExecutionGraph extends Pick<LkmmVerdict, 'consistent' | 'broken
   readonly edges: readonly GraphEdge[];
   /** Threads, in order (their events' columns). */
   readonly threads: number;
+  /** Each thread's name, by column: "P0", "IRQ0 on idle CPU0", "CPU1's offline and DEAD1". */
+  readonly threadNames: readonly string[];
   /** The end state as herd7 prints it. */
   readonly state: string;
   /** For a forbidden execution: why. */
@@ -118,6 +132,7 @@ export function executionGraph(
   verdict: LkmmVerdict = lkmm(x, true),
 ): ExecutionGraph {
   const full = verdict.rel.ppo.isEmpty() && !verdict.consistent ? lkmm(x, true) : verdict;
+  const grouped = eventFrames(p, sk);
   const events = sk.events.map((e): GraphEvent => {
     const ins = instructionOf(p, sk, e);
     return {
@@ -129,6 +144,9 @@ export function executionGraph(
       tags: tagNames(e.tags & ~(Tag.Init | Tag.Rmw)),
       location: e.loc >= 0 ? locationName(p, e.loc) : '',
       line: ins?.line ?? 0,
+      context: grouped.context[e.id] ?? '',
+      maker: grouped.maker[e.id] ?? 'program',
+      frames: grouped.frames[e.id] ?? [],
     };
   });
   const r = full.rel;
@@ -154,6 +172,7 @@ export function executionGraph(
     events,
     edges,
     threads: Math.max(0, ...sk.events.map((e) => e.thread + 1)),
+    threadNames: grouped.threadNames,
     consistent: full.consistent,
     broken: full.broken,
     flags: full.flags,

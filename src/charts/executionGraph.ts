@@ -2,11 +2,23 @@
 // down it, the initial writes in a row above; rf, co and fr between the events, the dependencies
 // and what orders a forbidden execution's cycle, each a curve that starts on the box of its event
 // and ends, with its arrowhead, on the box of the next. Each edge carries its label where no
-// other label and no event is. Pure: ExecutionGraph.tsx draws it; d3 gives the column and row
-// scales and the path strings.
+// other label and no event is. A counter's graph also boxes each run an event is part of (a call,
+// a handler's run, a loop, a scheduler turn), labelled over its first event; draws the
+// machinery's events small and grey; and folds a loop's iterations into one item
+// (executionGraphGroups.ts)
+// whose edges stand for those of the events it hides. Pure: ExecutionGraph.tsx draws it; d3
+// gives the column scale and the path strings.
 
 import { path as d3path, scalePoint } from 'd3';
-import type { CycleStep, EdgeKind, ExecutionGraph } from '../axiomatic/explain.ts';
+import type { CycleStep, EdgeKind, ExecutionGraph, GraphFrame } from '../axiomatic/explain.ts';
+import {
+  type ColumnItem,
+  columnItems,
+  defaultFolded,
+  type GraphFold,
+  loopRuns,
+  quietEvents,
+} from './executionGraphGroups.ts';
 import type { Box, Size } from './geometry.ts';
 
 export interface Point {
@@ -15,15 +27,60 @@ export interface Point {
 }
 
 export interface GraphNode extends Box {
+  /** The event's id; for a folded loop, −1 − its index in the layout's folds. */
   readonly id: number;
   /** The thread (its column), or −1 for an initial write (the top row). */
   readonly thread: number;
-  readonly kind: 'R' | 'W' | 'F' | 'init';
+  readonly kind: 'R' | 'W' | 'F' | 'init' | 'fold';
   readonly label: string;
-  /** Its tags, as a second line ("Once", "Acquire"); '' for none. */
+  /** Its tags, as a second line ("Once", "Acquire"); for a fold, its iterations; '' for none. */
   readonly tags: string;
-  /** In the forbidden execution's cycle. */
+  /** In the forbidden execution's cycle (for a fold: one of the events it hides is). */
   readonly inCycle: boolean;
+  /** Made by the machinery (a scheduler turn, hotplug, RCU-sched): drawn small and grey. */
+  readonly quiet: boolean;
+}
+
+/** A box around the events of one run: a call, a handler's run, a loop, the machinery's turn. */
+export interface GraphGroup extends Box {
+  readonly key: string;
+  readonly thread: number;
+  readonly kind: GraphFrame['kind'];
+  /** What its label says in full ("__percpu_counter_add(&fbc, 1, BATCH)", "for (…) ×3"). */
+  readonly text: string;
+  /** As drawn: cut with "…" to fit the box. */
+  readonly label: string;
+  /** Where the label sits: at the top of the box, over its first event. */
+  readonly labelBox: Box;
+  /** The label's size: the machinery's are smaller. */
+  readonly fontSize: number;
+  /** Drawn quietly: the machinery's runs. */
+  readonly quiet: boolean;
+}
+
+/** A loop folded into one item, or one that may be. */
+export interface GraphFoldView extends GraphFold {
+  /** Its node's id while folded (−1 − its index here); its events are drawn when unfolded. */
+  readonly node: number;
+  readonly folded: boolean;
+  /** The thread's name. */
+  readonly threadName: string;
+  /** Edges between two of its events (program order aside), not drawn while it is folded. */
+  readonly inside: number;
+  /** Edges to or from its events (program order aside), drawn to the fold while it is folded. */
+  readonly outside: number;
+}
+
+/** A control on the picture: a folded loop's node ("show"), or an unfolded loop's label ("fold"). */
+export interface GraphControl extends Box {
+  /** The loop's frame key. */
+  readonly key: string;
+  readonly thread: number;
+  readonly expanded: boolean;
+  /** What a screen reader names it: "Show the 3 iterations of for (i = 0; i < 3; i++) in P0…". */
+  readonly name: string;
+  /** What it says on the picture ("fold ↑"; a fold node says "show ↓" in its second line). */
+  readonly text: string;
 }
 
 /** What an edge is drawn as: a relation the graph shows, or a step only the cycle has. */
@@ -48,6 +105,10 @@ export interface GraphEdgePath {
   readonly labelBox: Box | null;
   /** The cycle's step number (1, 2…) when this edge is one, else null. */
   readonly step: number | null;
+  /** Between the machinery's events (drawn grey, unlabelled: the key says what they are). */
+  readonly quiet: boolean;
+  /** How many of the graph's edges it stands for (more than 1 to or from a folded loop). */
+  readonly count: number;
 }
 
 /**
@@ -56,6 +117,8 @@ export interface GraphEdgePath {
  */
 export interface GraphColumn extends Point {
   readonly thread: number;
+  /** The thread's name: "P0", "IRQ0 on idle CPU0", "CPU1's offline and DEAD1". */
+  readonly name: string;
   readonly box: Box;
 }
 
@@ -64,6 +127,12 @@ export interface GraphLayout extends Size {
   readonly nodes: readonly GraphNode[];
   /** Drawn in this order: program order first, the cycle's steps last (on top). */
   readonly edges: readonly GraphEdgePath[];
+  /** Outermost first: drawn under everything. */
+  readonly groups: readonly GraphGroup[];
+  /** Every loop of more than one turn, folded or not. */
+  readonly folds: readonly GraphFoldView[];
+  /** In reading order: down each column, the columns left to right. */
+  readonly controls: readonly GraphControl[];
 }
 
 /** The sizes the layout works in (SVG user units; the SVG scales to its box). */
@@ -74,6 +143,10 @@ export const GRAPH_FONT = {
   charWidth: 0.62,
   /** Edge labels. */
   edgeSize: 11.5,
+  /** The machinery's events, and a fold's second line. */
+  quietSize: 11,
+  /** A group's label (a call's text, a loop's head), in the monospace font. */
+  groupSize: 12,
 } as const;
 
 const PAD_X = 9;
@@ -88,6 +161,18 @@ const INIT_GAP = 50;
 const ARROW = 9;
 /** The threads' names' size (the stylesheet's .xg-column). */
 const COLUMN_FONT = 14;
+/** The machinery's events: shorter, and closer together where two follow each other. */
+const QUIET_H = 26;
+const QUIET_GAP = 16;
+/** A group's box: how far it stands out of the one it holds, and below its last event. */
+const BOX_X = 7;
+const BOX_PAD = 6;
+/** The band at the top of a group's box that holds its label. */
+const HEAD = 19;
+/** The least room for a po arrow between two events when boxes open or close between them. */
+const MIN_LINK = 16;
+/** How far a group's label may reach past its column's right edge, into the room beside it. */
+const LABEL_REACH = SIDE - 4;
 
 /** How wide a text is in the monospace font at `size`. */
 export function textWidth(text: string, size: number = GRAPH_FONT.size): number {
@@ -198,10 +283,115 @@ function wantedEdges(g: ExecutionGraph, cycle: readonly CycleStep[]): Wanted[] {
   return out.sort((a, b) => order(a) - order(b));
 }
 
-/** The layout of an execution graph, with `cycle` (its forbidden cycle's steps) highlighted. */
+/** `text` cut with "…" to at most `width` at `size` (whole when it fits). */
+export function fitText(text: string, width: number, size: number): string {
+  if (textWidth(text, size) <= width) return text;
+  const chars = Array.from(text);
+  let n = chars.length;
+  while (n > 0 && textWidth(`${chars.slice(0, n).join('')}…`, size) > width) n--;
+  return n > 0 ? `${chars.slice(0, n).join('')}…` : '';
+}
+
+/**
+ * A call's or a loop's head, shorter: "__percpu_counter_add(…)", "for (…)", and a macro's name
+ * alone ("for_each_online_cpu"); the same text for anything else.
+ */
+export function shortHead(label: string): string {
+  const m = /^([A-Za-z_]\w*)\s*\(/.exec(label);
+  if (!m) return label;
+  const name = m[1] as string;
+  if (name === 'for' || name === 'while') return `${name} (…)`;
+  return /^for_each_/.test(name) ? name : `${name}(…)`;
+}
+
+/** The first of `forms` that fits `width` at `size`, or the last cut with "…". */
+export function fitForms(forms: readonly string[], width: number, size: number): string {
+  for (const f of forms) if (textWidth(f, size) <= width) return f;
+  return fitText(forms[forms.length - 1] ?? '', width, size);
+}
+
+/** What a group's label says in full, and shorter forms of it, longest first. */
+function groupForms(f: GraphFrame, runs: ReadonlyMap<string, GraphFold>): string[] {
+  if (f.kind === 'handler' || f.kind === 'scheduler' || f.kind === 'hotplug') return [f.label];
+  if (f.kind === 'call') return [f.label, shortHead(f.label)];
+  const times = ` ×${String(runs.get(f.key)?.turns ?? f.turn)}`;
+  return [f.label + times, shortHead(f.label) + times];
+}
+
+/** "fold" on an unfolded loop's label; a fold node's second line ends "show ↓". */
+const FOLD_TEXT = 'fold';
+const SHOW_TEXT = 'show ↓';
+
+/** A group being laid out: its items, its depth, and how many groups it holds, nested. */
+interface OpenGroup {
+  readonly frame: GraphFrame;
+  readonly thread: number;
+  readonly first: number;
+  last: number;
+  /** 1 + the tallest nest of groups inside it. */
+  height: number;
+  /** Its place among the groups opening at its first item (0: the outermost). */
+  readonly opening: number;
+  /** Its place among the groups closing after its last item (0: the innermost). */
+  closing: number;
+  parent: OpenGroup | null;
+}
+
+/** A column's groups: which open at each item (outermost first), which close after it. */
+interface Nesting {
+  readonly groups: OpenGroup[];
+  readonly opened: OpenGroup[][];
+  readonly closed: OpenGroup[][];
+}
+
+/** How the runs of a column's items nest: a group holds the items whose frames hold its run. */
+function nest(col: readonly ColumnItem[], t: number): Nesting {
+  const open: OpenGroup[] = [];
+  const groups: OpenGroup[] = [];
+  const opened: OpenGroup[][] = col.map(() => []);
+  const closed: OpenGroup[][] = col.map(() => []);
+  col.forEach((item, i) => {
+    let k = 0;
+    while (k < open.length && open[k]?.frame.key === item.chain[k]?.key) k++;
+    for (const gr of open.splice(k).reverse()) {
+      gr.closing = closed[i - 1]?.length ?? 0;
+      closed[i - 1]?.push(gr);
+    }
+    item.chain.slice(k).forEach((frame, j) => {
+      const gr: OpenGroup = {
+        frame,
+        thread: t,
+        first: i,
+        last: i,
+        height: 1,
+        opening: j,
+        closing: 0,
+        parent: open[open.length - 1] ?? null,
+      };
+      open.push(gr);
+      opened[i]?.push(gr);
+      groups.push(gr);
+    });
+    for (const gr of open) gr.last = i;
+  });
+  for (const gr of open.reverse()) {
+    gr.closing = closed[col.length - 1]?.length ?? 0;
+    closed[col.length - 1]?.push(gr);
+  }
+  // Each box stands out of the ones it holds: its height is 1 + the tallest nest inside it.
+  for (const gr of [...groups].reverse())
+    if (gr.parent) gr.parent.height = Math.max(gr.parent.height, gr.height + 1);
+  return { groups, opened, closed };
+}
+
+/**
+ * The layout of an execution graph, with `cycle` (its forbidden cycle's steps) highlighted and
+ * the loops in `folded` folded (by default, a counter's long loops: executionGraphGroups.ts).
+ */
 export function executionGraphLayout(
   g: ExecutionGraph,
   cycle: readonly CycleStep[] = g.why?.cycle ?? [],
+  folded: ReadonlySet<string> = defaultFolded(g, cycle),
 ): GraphLayout {
   const inCycle = new Set(cycle.flatMap((s) => [s.from, s.to]));
   const width = (e: ExecutionGraph['events'][number]) =>
@@ -212,9 +402,21 @@ export function executionGraphLayout(
     2 * PAD_X;
   const threaded = g.events.filter((e) => e.thread >= 0);
   const inits = g.events.filter((e) => e.thread < 0);
-  const colW = Math.max(72, ...threaded.map(width));
+  const names = Array.from({ length: g.threads }, (_, t) => g.threadNames[t] ?? `P${String(t)}`);
   const threads = Array.from({ length: g.threads }, (_, i) => i);
-  const rows = Math.max(1, ...threaded.map((e) => e.po + 1));
+  // Each column's items (events, and loops folded into one), and the groups they make.
+  const runs = loopRuns(g);
+  const items = columnItems(g, folded);
+  const nests = threads.map((t) => nest(items[t] ?? [], t));
+  const allGroups = nests.flatMap((n) => n.groups);
+  const controlW = textWidth(FOLD_TEXT, GRAPH_FONT.quietSize) + 8;
+  // A thread's name longer than its column and the room beside it widens the column. A group's
+  // label does not: it takes a shorter form, or is cut.
+  const colW = Math.max(
+    72,
+    ...threaded.map(width),
+    ...names.map((n) => textWidth(n, COLUMN_FONT) + 6 - 2 * SIDE),
+  );
 
   // The initial writes: a row (or rows) above the columns, each as wide as its label.
   const columnsWidth = g.threads * (colW + 2 * SIDE) + Math.max(0, g.threads - 1) * COLUMN_GAP;
@@ -246,10 +448,8 @@ export function executionGraphLayout(
     .domain(threads)
     .range([firstX, firstX + Math.max(0, g.threads - 1) * pitch]);
   const colX = (t: number) => column(t) ?? firstX;
-  const row = scalePoint<number>()
-    .domain(Array.from({ length: rows }, (_, i) => i))
-    .range([top, top + (rows - 1) * (NODE_H + ROW_GAP)]);
 
+  const quiet = quietEvents(g);
   const nodes: GraphNode[] = [];
   const box = new Map<number, GraphNode>();
   initRows.forEach((r, ri) => {
@@ -263,6 +463,7 @@ export function executionGraphLayout(
         label: e.label,
         tags: '',
         inCycle: inCycle.has(e.id),
+        quiet: quiet.has(e.id),
         x,
         y: MARGIN + ri * (NODE_H + 14),
         width: initW[i] as number,
@@ -273,47 +474,225 @@ export function executionGraphLayout(
       x += (initW[i] as number) + 24;
     }
   });
-  for (const e of threaded) {
-    const n: GraphNode = {
-      id: e.id,
-      thread: e.thread,
-      kind: e.kind,
-      label: e.label,
-      // A fence's label already names it ("F wmb"): its tag would say it twice.
-      tags: e.kind === 'F' ? '' : e.tags.join(' '),
-      inCycle: inCycle.has(e.id),
-      x: colX(e.thread),
-      y: row(e.po) ?? top,
-      width: colW,
-      height: NODE_H,
-    };
-    nodes.push(n);
-    box.set(e.id, n);
+
+  // The loops of more than one iteration: folded (a node stands for their events) or not.
+  const folds: GraphFoldView[] = [];
+  const foldOf = new Map<number, number>();
+  for (const [key, run] of runs) {
+    const at = folds.length;
+    const isFolded = items[run.thread]?.some((i) => i.kind === 'fold' && i.fold.key === key);
+    folds.push({
+      ...run,
+      node: -1 - at,
+      folded: isFolded === true,
+      threadName: names[run.thread] ?? '',
+      inside: 0,
+      outside: 0,
+    });
+    if (isFolded) for (const id of run.events) foldOf.set(id, -1 - at);
   }
-  const rowsBottom = top + (rows - 1) * (NODE_H + ROW_GAP) + NODE_H;
-  const height = rowsBottom + MARGIN + 8;
+  const isQuietItem = (i: ColumnItem | undefined) => i?.kind === 'event' && i.quiet;
+  const heightOf = (i: ColumnItem) => (isQuietItem(i) ? QUIET_H : NODE_H);
+  const itemY: number[][] = [];
+  let bottom = top + NODE_H;
+  for (const t of threads) {
+    const col = items[t] ?? [];
+    const { opened, closed } = nests[t] as Nesting;
+    // The items' tops: the usual gap, or room for the boxes closing and the labels opening.
+    const ys: number[] = [];
+    let y = top;
+    col.forEach((item, i) => {
+      const heads = (opened[i]?.length ?? 0) * HEAD;
+      if (i === 0) y += heads;
+      else {
+        const prev = col[i - 1] as ColumnItem;
+        const base = isQuietItem(prev) && isQuietItem(item) ? QUIET_GAP : ROW_GAP;
+        const pads = (closed[i - 1]?.length ?? 0) * BOX_PAD;
+        const boxes = heads + pads;
+        y += heightOf(prev) + Math.max(base, boxes > 0 ? boxes + MIN_LINK : 0);
+      }
+      ys.push(y);
+    });
+    itemY.push(ys);
+    if (col.length > 0) {
+      const last = col.length - 1;
+      const end = (ys[last] as number) + heightOf(col[last] as ColumnItem);
+      bottom = Math.max(bottom, end + (closed[last]?.length ?? 0) * BOX_PAD);
+    }
+    col.forEach((item, i) => {
+      const y0 = ys[i] as number;
+      if (item.kind === 'event') {
+        const e = g.events[item.id] as ExecutionGraph['events'][number];
+        const n: GraphNode = {
+          id: e.id,
+          thread: e.thread,
+          kind: e.kind,
+          label: e.label,
+          // A fence's label already names it ("F wmb"): its tag would say it twice; the
+          // machinery's events have no room for a second line.
+          tags: e.kind === 'F' || item.quiet ? '' : e.tags.join(' '),
+          inCycle: inCycle.has(e.id),
+          quiet: item.quiet,
+          x: colX(t),
+          y: y0,
+          width: colW,
+          height: heightOf(item),
+        };
+        nodes.push(n);
+        box.set(e.id, n);
+        return;
+      }
+      const f = folds.find((x) => x.key === item.fold.key) as GraphFoldView;
+      const n: GraphNode = {
+        id: f.node,
+        thread: t,
+        kind: 'fold',
+        label: fitForms([f.label, shortHead(f.label)], colW - 2 * PAD_X, GRAPH_FONT.size),
+        tags: fitText(
+          `${String(f.turns)} iterations: ${SHOW_TEXT}`,
+          colW - 2 * PAD_X,
+          GRAPH_FONT.quietSize,
+        ),
+        inCycle: f.events.some((id) => inCycle.has(id)),
+        quiet: false,
+        x: colX(t),
+        y: y0,
+        width: colW,
+        height: NODE_H,
+      };
+      nodes.push(n);
+      box.set(n.id, n);
+    });
+  }
+  const height = bottom + MARGIN + 8;
+
+  // The groups' boxes: each stands BOX_X out of the ones it holds; its label in the band above
+  // its first item, which the bands of the groups opening inside it at that item sit below.
+  const groups: GraphGroup[] = [];
+  const controls: GraphControl[] = [];
+  const labels: Box[] = [];
+  for (const gr of allGroups) {
+    const col = items[gr.thread] as ColumnItem[];
+    const ys = itemY[gr.thread] as number[];
+    const openingHere = allGroups.filter((o) => o.thread === gr.thread && o.first === gr.first);
+    const x = colX(gr.thread) - BOX_X * gr.height;
+    const w = colW + 2 * BOX_X * gr.height;
+    const y = (ys[gr.first] as number) - (openingHere.length - gr.opening) * HEAD;
+    const end = (ys[gr.last] as number) + heightOf(col[gr.last] as ColumnItem);
+    const h = end + (gr.closing + 1) * BOX_PAD - y;
+    const forms = groupForms(gr.frame, runs);
+    const run = gr.frame.kind === 'loop' ? runs.get(gr.frame.key) : undefined;
+    const quiet = gr.frame.kind === 'scheduler' || gr.frame.kind === 'hotplug';
+    const size = quiet ? GRAPH_FONT.quietSize : GRAPH_FONT.groupSize;
+    // From the box's left edge to just short of the room beside the column (a label may reach
+    // past the box: it has a ground of its own), less an unfolded loop's "fold" after it.
+    const room = colX(gr.thread) + colW + LABEL_REACH - (x + 4) - 4 - (run ? controlW + 4 : 0);
+    const label = fitForms(forms, room, size);
+    const labelBox = {
+      x: x + 4,
+      y: y + 2,
+      width: textWidth(label, size) + 4,
+      height: HEAD - 5,
+    };
+    groups.push({
+      key: gr.frame.key,
+      thread: gr.thread,
+      kind: gr.frame.kind,
+      text: forms[0] ?? '',
+      label,
+      labelBox,
+      fontSize: size,
+      quiet,
+      x,
+      y,
+      width: w,
+      height: h,
+    });
+    labels.push(labelBox);
+    if (run) {
+      const c: GraphControl = {
+        key: run.key,
+        thread: gr.thread,
+        expanded: true,
+        name: `Fold the ${String(run.turns)} iterations of ${run.label} in ${names[run.thread] ?? ''} into one`,
+        text: FOLD_TEXT,
+        x: labelBox.x + labelBox.width + 4,
+        y: y + 2,
+        width: controlW,
+        height: HEAD - 5,
+      };
+      controls.push(c);
+      labels.push(c);
+    }
+  }
+  for (const f of folds) {
+    if (!f.folded) continue;
+    const n = box.get(f.node) as GraphNode;
+    controls.push({
+      key: f.key,
+      thread: f.thread,
+      expanded: false,
+      name: `Show the ${String(f.turns)} iterations of ${f.label} in ${f.threadName} (${String(f.events.length)} events)`,
+      text: SHOW_TEXT,
+      x: n.x,
+      y: n.y,
+      width: n.width,
+      height: n.height,
+    });
+  }
+  // Reading order: down each column, then the next column.
+  controls.sort((a, b) => a.thread - b.thread || a.y - b.y);
 
   // Edges: each a quadratic curve. Arcs between events of one column bulge to its right
   // (communication: rf, co, fr) or to its left (the thread's own order: dependencies, fences);
   // edges between columns bend a little, more for each edge already joining the same two events.
-  const wanted = wantedEdges(g, cycle);
+  // An edge to or from an event a fold hides goes to the fold, once for all it stands for.
+  const drawn = new Map<string, Wanted & { count: number; quiet: boolean }>();
+  const inside = new Map<number, number>();
+  const outside = new Map<number, number>();
+  for (const w of wantedEdges(g, cycle)) {
+    const from = foldOf.get(w.from) ?? w.from;
+    const to = foldOf.get(w.to) ?? w.to;
+    // Program order is the columns' own: the edges a fold stands for are the others.
+    if (from === to && from < 0) {
+      if (w.kind !== 'po') inside.set(from, (inside.get(from) ?? 0) + 1);
+      continue;
+    }
+    if (w.kind !== 'po')
+      for (const end of new Set([from, to]))
+        if (end < 0) outside.set(end, (outside.get(end) ?? 0) + 1);
+    const key = `${String(from)}>${String(to)}>${w.kind}>${String(w.step)}`;
+    const was = drawn.get(key);
+    if (was) {
+      was.count++;
+      continue;
+    }
+    // Between two of the machinery's quiet events: quiet too.
+    const hushed = w.step === null && quiet.has(w.from) && quiet.has(w.to);
+    drawn.set(key, { ...w, from, to, count: 1, quiet: hushed });
+  }
+  folds.forEach((f, i) => {
+    folds[i] = { ...f, inside: inside.get(f.node) ?? 0, outside: outside.get(f.node) ?? 0 };
+  });
   const pairCount = new Map<string, number>();
   // The threads' names (14 px, bold) are there before any label: arrows from the initial
   // writes pass by them, and a label on one would hide the name.
   const columns = threads.map((t) => {
     const x = colX(t) + colW / 2;
     const y = top - 8;
-    const w = textWidth(`P${String(t)}`, COLUMN_FONT) + 6;
+    const name = names[t] as string;
+    const w = textWidth(name, COLUMN_FONT) + 6;
     return {
       thread: t,
+      name,
       x,
       y,
       box: { x: x - w / 2, y: y - COLUMN_FONT, width: w, height: COLUMN_FONT + 4 },
     };
   });
-  const labels: Box[] = columns.map((c) => c.box);
+  labels.unshift(...columns.map((c) => c.box));
   const edges: GraphEdgePath[] = [];
-  for (const w of wanted) {
+  for (const w of drawn.values()) {
     const a = box.get(w.from);
     const b = box.get(w.to);
     if (!a || !b) continue;
@@ -336,8 +715,9 @@ export function executionGraphLayout(
       const span = Math.abs(cb.y - ca.y) / (NODE_H + ROW_GAP);
       const bulge = Math.min(2 * SIDE - 10, 34 + 14 * span + 18 * k);
       const xa = right ? a.x + a.width : a.x;
-      start = { x: xa, y: ca.y + (cb.y > ca.y ? 6 : -6) };
-      end = { x: xa, y: cb.y + (cb.y > ca.y ? -6 : 6) };
+      const inset = Math.min(6, a.height / 4, b.height / 4);
+      start = { x: xa, y: ca.y + (cb.y > ca.y ? inset : -inset) };
+      end = { x: xa, y: cb.y + (cb.y > ca.y ? -inset : inset) };
       c = { x: xa + side * bulge, y: (start.y + end.y) / 2 };
     } else {
       const dx = cb.x - ca.x;
@@ -352,9 +732,11 @@ export function executionGraphLayout(
     const p = d3path();
     p.moveTo(start.x, start.y);
     p.quadraticCurveTo(c.x, c.y, end.x, end.y);
+    const label =
+      w.quiet || w.label === '' ? '' : w.count > 1 ? `${w.label} ×${String(w.count)}` : w.label;
     let labelBox: Box | null = null;
-    if (w.label !== '') {
-      const lw = textWidth(w.label, GRAPH_FONT.edgeSize) + 8;
+    if (label !== '') {
+      const lw = textWidth(label, GRAPH_FONT.edgeSize) + 8;
       const lh = GRAPH_FONT.edgeSize + 6;
       labelBox = placeLabel(start, c, end, lw, lh, nodes, labels, totalW, height);
       labels.push(labelBox);
@@ -368,9 +750,11 @@ export function executionGraphLayout(
       start,
       end,
       arrow: arrowAt(end, c.x === end.x && c.y === end.y ? start : c),
-      label: w.label,
+      label,
       labelBox,
       step: w.step,
+      quiet: w.quiet,
+      count: w.count,
     });
   }
   return {
@@ -379,6 +763,9 @@ export function executionGraphLayout(
     columns,
     nodes,
     edges,
+    groups,
+    folds,
+    controls,
   };
 }
 

@@ -7,6 +7,8 @@ import { programOutcomes } from '../explore/testkit.ts';
 import { programScenario } from '../scenarios/program.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import { formatEvent } from '../machine/events.ts';
+import { Op } from '../machine/isa.ts';
+import { compileProgram } from './compile.ts';
 
 const outcomes = (source: string) => programOutcomes(source);
 
@@ -97,5 +99,64 @@ describe('a program that faults', () => {
     // divides by 2.
     expect(faults[0]?.witness.events.map(formatEvent)).toEqual(['1']);
     expect(res.outcomes.filter((o) => o.terminal).map((o) => o.observables.y)).toEqual([5]);
+  });
+});
+
+describe('the scopes each instruction records', () => {
+  const src = `C scopes
+int x;
+DEFINE_PER_CPU(int, s);
+void bump(int n)
+{
+	WRITE_ONCE(x, READ_ONCE(x) + n);
+}
+int total(void)
+{
+	int sum = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += per_cpu(s, cpu);
+	return sum;
+}
+P0()
+{
+	int r;
+
+	bump(1);
+	bump(2);
+	r = total();
+}
+P1() { }
+observe x = x;`;
+
+  it('names each inlined call by its text and each walk turn by its CPU, outermost first', () => {
+    const r = compileProgram(src);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const prog = r.program.machine.programs[0];
+    const source = prog?.source;
+    if (!source?.scopes) throw new Error('no scopes');
+    const text = (s: { site: { start: number; end: number } }) =>
+      source.text.slice(s.site.start, s.site.end);
+    // The memory accesses, each with the scopes it is inside.
+    const seen = (prog?.instrs ?? []).flatMap((ins, pc) =>
+      ins.op <= Op.Store
+        ? [
+            (source.scopes?.[pc] ?? [])
+              .map((s) => `${String(s.id)}:${text(s)}${s.turn >= 0 ? `@${String(s.turn)}` : ''}`)
+              .join(' > '),
+          ]
+        : [],
+    );
+    expect(seen).toEqual([
+      '1:bump(1)',
+      '1:bump(1)',
+      '2:bump(2)',
+      '2:bump(2)',
+      '3:total() > 4:for_each_online_cpu(cpu)\n\t\tsum += per_cpu(s, cpu);@0',
+      '3:total() > 4:for_each_online_cpu(cpu)\n\t\tsum += per_cpu(s, cpu);@1',
+    ]);
+    // Outside every call: the thread's own statements.
+    expect(source.scopes.at(-1)).toEqual([]);
   });
 });

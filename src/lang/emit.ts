@@ -12,6 +12,7 @@ import {
   operandFields,
   type OperandSpec,
   type Program,
+  type Scope,
   type Site,
 } from '../machine/isa.ts';
 import { LangFault, type LineMap, type Span } from './source.ts';
@@ -20,8 +21,8 @@ export type Draft = { -readonly [K in keyof Instr]: Instr[K] } & {
   /** The jump target, bound when the program is built. */
   to: Label | null;
   site: Site;
-  /** The user functions being inlined when this was emitted, outermost first. */
-  fns: readonly string[];
+  /** The calls being inlined and the walk turns being unrolled when this was emitted. */
+  scopes: readonly Scope[];
 };
 
 export class Label {
@@ -42,7 +43,7 @@ export interface Operand extends OperandSpec {
 /** A register or an immediate. */
 export type Src = Reg | bigint;
 
-const BLANK: Omit<Draft, 'site' | 'fns' | 'to'> = BLANK_INSTR;
+const BLANK: Omit<Draft, 'site' | 'scopes' | 'to'> = BLANK_INSTR;
 
 /** The `k`-th register asked for by `name`: primes for the first few, then a number. */
 function repeated(name: string, k: number): string {
@@ -58,8 +59,9 @@ export class Emitter {
   private readonly repeats = new Map<string, number>();
   private site: Site = { start: 0, end: 0 };
   private pos = { line: 0, col: 0 };
-  /** The inlined calls in progress, outermost first. */
-  readonly fns: string[] = [];
+  /** The inlined calls and walk turns in progress, outermost first: one frozen list each. */
+  private scopes: readonly Scope[] = Object.freeze([]);
+  private scopeIds = 0;
 
   constructor(
     readonly name: string,
@@ -100,6 +102,29 @@ export class Emitter {
     return this.map.position(span.start).line;
   }
 
+  /** A new scope id: one a call, one a whole walk (its turns share it). */
+  scopeId(): number {
+    return ++this.scopeIds;
+  }
+
+  /**
+   * The instructions emitted until `leave` are inside a call of `name` written at `span`, or
+   * inside turn `turn` of a CPU walk (the same `id` for each of its turns).
+   */
+  enter(name: string, span: Span, turn = -1, id = this.scopeId()): void {
+    const scope: Scope = Object.freeze({
+      id,
+      name,
+      site: { start: span.start, end: span.end },
+      turn,
+    });
+    this.scopes = Object.freeze([...this.scopes, scope]);
+  }
+
+  leave(): void {
+    this.scopes = Object.freeze(this.scopes.slice(0, -1));
+  }
+
   /** Sets the statement the next instructions belong to. */
   at(span: Span): void {
     this.site = { start: span.start, end: span.end };
@@ -122,7 +147,7 @@ export class Emitter {
    */
   insertAfter(
     pc: number,
-    fields: Partial<Omit<Draft, 'site' | 'fns'>>,
+    fields: Partial<Omit<Draft, 'site' | 'scopes'>>,
     ranges: { start: number; end: number; header: number }[],
   ): void {
     const at = pc + 1;
@@ -134,7 +159,7 @@ export class Emitter {
       ...fields,
       to: null,
       site: like.site,
-      fns: like.fns,
+      scopes: like.scopes,
     };
     this.drafts.splice(at, 0, d);
     for (const l of this.labels) if (l.pc >= at) l.pc++;
@@ -150,7 +175,7 @@ export class Emitter {
     l.pc = this.drafts.length;
   }
 
-  emit(fields: Partial<Omit<Draft, 'site' | 'fns'>>): Draft {
+  emit(fields: Partial<Omit<Draft, 'site' | 'scopes'>>): Draft {
     if (this.drafts.length >= this.limit)
       throw new LangFault(
         this.site,
@@ -164,7 +189,7 @@ export class Emitter {
       ...fields,
       to: fields.to ?? null,
       site: this.site,
-      fns: [...this.fns],
+      scopes: this.scopes,
     };
     this.drafts.push(d);
     return d;
@@ -317,7 +342,11 @@ export class Emitter {
       name: this.name,
       instrs,
       regNames: [...this.regs],
-      source: { text: source, sites: this.drafts.map((d) => d.site) },
+      source: {
+        text: source,
+        sites: this.drafts.map((d) => d.site),
+        scopes: this.drafts.map((d) => d.scopes),
+      },
     };
   }
 }

@@ -460,8 +460,11 @@ export class StmtGen extends ExprGen {
       null,
     );
     // Every CPU in turn, unrolled: the walk is part of the program, not a loop of the machine.
+    // Each turn is a scope of its own, all of one walk (an execution graph folds them).
+    const walk = this.e.scopeId();
     for (let k = 0; k < this.mod.settings.cpus; k++) {
       const next = this.e.label();
+      this.e.enter(s.macro, s.span, k, walk);
       this.e.at(s.span);
       if (either) {
         const bit: Expr = {
@@ -477,6 +480,7 @@ export class StmtGen extends ExprGen {
       this.loopStack.push({ brk: end, cont: next });
       this.statement(s.body);
       this.loopStack.pop();
+      this.e.leave();
       this.e.bind(next);
     }
     this.e.bind(end);
@@ -656,7 +660,7 @@ export class StmtGen extends ExprGen {
       this.ctx.amounts.push(amount);
     }
     this.frames.push(frame);
-    this.e.fns.push(name);
+    this.e.enter(name, call.span);
     this.pushScope();
     f.params.forEach((p, i) => {
       this.bind(p.name, args[i] as import('./gen.ts').Binding);
@@ -668,7 +672,7 @@ export class StmtGen extends ExprGen {
     this.checkLabels(frame);
     this.popScope();
     this.e.bind(frame.end);
-    this.e.fns.pop();
+    this.e.leave();
     this.frames.pop();
     this.e.at(call.span);
     if (add) {

@@ -311,6 +311,22 @@ export interface Site {
   readonly end: number;
 }
 
+/**
+ * A call the compiler inlined, or one turn of a CPU walk it unrolled (`for_each_online_cpu`), in
+ * a typed program: an execution graph boxes the events of one together. The instructions of one
+ * are contiguous.
+ */
+export interface Scope {
+  /** Tells inlinings apart: the same for every instruction of one call, or one walk's turns. */
+  readonly id: number;
+  /** The function's name, or the walk's macro ("for_each_online_cpu"). */
+  readonly name: string;
+  /** The call's text (`f(&x, 1)`), or the walk's statement. */
+  readonly site: Site;
+  /** For a walk: the CPU this turn takes (0, 1…); −1 for a call. */
+  readonly turn: number;
+}
+
 /** A program: instructions plus the names of its registers (for narration and debugging). */
 export interface Program {
   readonly name: string;
@@ -318,9 +334,14 @@ export interface Program {
   readonly regNames: readonly string[];
   /**
    * Programs compiled from text (src/lang): the text, and for each instruction the statement it
-   * belongs to, so the narration can quote it and the listing can mark it.
+   * belongs to, so the narration can quote it and the listing can mark it, and the calls and
+   * walks it is inside, outermost first (the thread's body itself is none).
    */
-  readonly source?: { readonly text: string; readonly sites: readonly Site[] };
+  readonly source?: {
+    readonly text: string;
+    readonly sites: readonly Site[];
+    readonly scopes?: readonly (readonly Scope[])[];
+  };
 }
 
 export function isLocal(op: number): boolean {

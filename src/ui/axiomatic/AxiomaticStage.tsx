@@ -129,7 +129,7 @@ export function AxiomaticStage(subject: AxiomaticSubject) {
             <figure className="xg-figure">
               <ExecutionGraph graph={graph} title={titleOf(shown, answer)} />
               <figcaption>
-                <GraphKey />
+                <GraphKey graph={graph} />
               </figcaption>
             </figure>
           ) : (

@@ -81,8 +81,17 @@ const KEY: readonly [string, string][] = [
   ['order', 'what a fence, acquire or release orders'],
 ];
 
-/** The relations' colours and dashes, each named (labels on the arrows say it too). */
-export function GraphKey() {
+/**
+ * The relations' colours and dashes, each named (labels on the arrows say it too), and for a
+ * counter's graph what its boxes, its grey events and its folds are.
+ */
+export function GraphKey({ graph }: { graph?: ExecutionGraph }) {
+  const events = graph?.events ?? [];
+  const boxed = events.some((e) => e.frames.some((f) => f.kind === 'call' || f.kind === 'loop'));
+  const handler = events.some((e) => e.frames.some((f) => f.kind === 'handler'));
+  const scheduler = events.some((e) => e.maker === 'scheduler');
+  const hotplug = events.some((e) => e.maker === 'hotplug');
+  const looped = events.some((e) => e.frames.some((f) => f.kind === 'loop' && f.turn > 1));
   return (
     <ul className="xg-key" aria-label="Key">
       {KEY.map(([kind, words]) => (
@@ -93,6 +102,44 @@ export function GraphKey() {
           {words}
         </li>
       ))}
+      {boxed && (
+        <li>
+          <svg className="xg-key-box" width="26" height="14" aria-hidden="true">
+            <rect x="1" y="1" width="24" height="12" rx="3" />
+          </svg>
+          a box: one call made (its text on it), or a loop and its iterations
+        </li>
+      )}
+      {handler && (
+        <li>
+          <svg className="xg-key-box xg-key-handler" width="26" height="14" aria-hidden="true">
+            <rect x="1" y="1" width="24" height="12" rx="3" />
+          </svg>
+          a tinted box: an interrupt handler&rsquo;s run, where it interrupted the task
+        </li>
+      )}
+      {(scheduler || hotplug) && (
+        <li>
+          <svg className="xg-key-box xg-key-quiet" width="26" height="14" aria-hidden="true">
+            <rect x="1" y="1" width="24" height="12" rx="3" />
+          </svg>
+          small and grey: what the model adds around the program,{' '}
+          {scheduler &&
+            'the scheduler’s turns (a CPU’s runqueue taken and handed on, with full barriers)'}
+          {scheduler && hotplug && '; '}
+          {hotplug && 'CPU hotplug’s own steps'}
+        </li>
+      )}
+      {looped && (
+        <li>
+          <svg className="xg-key-box xg-key-fold" width="26" height="14" aria-hidden="true">
+            <rect x="5" y="1" width="20" height="10" rx="2" />
+            <rect x="1" y="3" width="20" height="10" rx="2" />
+          </svg>
+          a stack of cards: a loop&rsquo;s iterations folded into one; <em>show</em> and{' '}
+          <em>fold</em> are buttons (Tab, then Enter)
+        </li>
+      )}
     </ul>
   );
 }
