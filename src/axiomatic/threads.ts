@@ -179,6 +179,8 @@ interface Saved extends Frame {
 interface PendingRead {
   readonly loc: number;
   readonly width: number;
+  /** The tags its read event carries (a lock's read: LKR, or RL for spin_is_locked()). */
+  readonly tags: number;
   /**
    * Makes the read's events for value v (and may leave the run waiting at its next read);
    * false when the run cannot go on with v (a lock held, a scheduler token not its to take).
@@ -618,9 +620,11 @@ export class ThreadRunner {
     return pending.then(t, atWidth(v, pending.width)) ? t : null;
   }
 
-  /** Where, and how wide, the read a run waits at is; null when it waits at none. */
-  pendingRead(s: RunState): { readonly loc: number; readonly width: number } | null {
-    return s.read ? { loc: s.read.loc, width: s.read.width } : null;
+  /** Where the read a run waits at reads, how wide, and its tags; null when it waits at none. */
+  pendingRead(
+    s: RunState,
+  ): { readonly loc: number; readonly width: number; readonly tags: number } | null {
+    return s.read ? { loc: s.read.loc, width: s.read.width, tags: s.read.tags } : null;
   }
 
   /** A finished run (advance() said 'done') as the execution takes it. */
@@ -874,7 +878,7 @@ export class ThreadRunner {
     // The CPU's last turn: the offline reads the token it handed on (or the chain's start, if
     // no turn ever ran there) and writes one no turn can begin from.
     const tags = Tag.Acquire | Tag.Rmw;
-    return this.readFork(s, chain, 32, (t, v) => {
+    return this.readFork(s, chain, 32, tags, (t, v) => {
       if (v < 0n || (v === 0n && this.scheduling.occupied[k] === true)) return false;
       const r = this.emit(t, {
         dir: 'R',
@@ -980,7 +984,7 @@ export class ThreadRunner {
     next: (t: RunState) => boolean,
   ): 'read' {
     const tags = Tag.Once | Tag.Rmw;
-    return this.readFork(s, loc, 32, (t, v) => {
+    return this.readFork(s, loc, 32, tags, (t, v) => {
       const r = this.emit(t, {
         dir: 'R',
         loc,
@@ -1078,7 +1082,7 @@ export class ThreadRunner {
       (this.plan.current && s.segments === 0 && k === this.plan.cpu);
     s.starting = -1;
     const tags = Tag.Acquire | Tag.Rmw;
-    return this.readFork(s, loc, 32, (t, v) => {
+    return this.readFork(s, loc, 32, tags, (t, v) => {
       if (v === 0n ? !firstOnCpu : v < 0n || tokenThread(v) === index) return false;
       const r = this.emit(t, {
         dir: 'R',
@@ -1326,9 +1330,10 @@ export class ThreadRunner {
     s: RunState,
     loc: number,
     width: number,
+    tags: number,
     then: (t: RunState, v: bigint) => boolean,
   ): 'read' {
-    s.read = { loc, width, then };
+    s.read = { loc, width, tags, then };
     return 'read';
   }
 
@@ -1358,13 +1363,13 @@ export class ThreadRunner {
         return c;
       };
       if (this.options.lockReads === true)
-        return this.readFork(s, a, 32, (t, v) => {
+        return this.readFork(s, a, 32, Tag.Rl, (t, v) => {
           is(t, v !== 0n ? Tag.Rl : Tag.Ru);
           return true;
         });
       return [Tag.Rl, Tag.Ru].map((t) => is(clone(s), t));
     }
-    return this.readFork(s, a, ins.width, (t, v) => {
+    return this.readFork(s, a, ins.width, ins.tag, (t, v) => {
       const i = this.emit(t, {
         dir: 'R',
         loc: a,
@@ -1394,7 +1399,7 @@ export class ThreadRunner {
     const a = base + (hi ? 1 : 0);
     const ad = this.addrDeps(s, ins);
     s.pc = pc + 1;
-    return this.readFork(s, a, 32, (t, v) => {
+    return this.readFork(s, a, 32, ins.tag, (t, v) => {
       const i = this.emit(t, {
         dir: 'R',
         loc: a,
@@ -1462,7 +1467,7 @@ export class ThreadRunner {
     const ad = this.addrDeps(s, ins);
     const tags = ins.tag | Tag.Rmw;
     s.pc = pc + 1;
-    return this.readFork(s, a, ins.width, (t, old) => {
+    return this.readFork(s, a, ins.width, tags, (t, old) => {
       const r = this.emit(t, {
         dir: 'R',
         loc: a,
@@ -1513,7 +1518,7 @@ export class ThreadRunner {
         return null;
       }
       // It spins until it reads the lock free (a held lock: the run cannot go on).
-      return this.readFork(s, a, 32, (t, v) => {
+      return this.readFork(s, a, 32, Tag.Lkr, (t, v) => {
         if (v !== 0n) return false;
         take(t);
         return true;
@@ -1554,7 +1559,7 @@ export class ThreadRunner {
       setReg(failed, ins.dst, 0n, [f]);
     };
     if (reads)
-      return this.readFork(s, a, 32, (t, v) => {
+      return this.readFork(s, a, 32, Tag.Lkr, (t, v) => {
         if (v === 0n) gets(t);
         else fails(t);
         return true;
