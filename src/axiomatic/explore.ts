@@ -25,6 +25,7 @@
 // whatever the number of executions.
 
 import type { Machine } from '../machine/machine.ts';
+import { Tag } from './events.ts';
 import {
   coAfter,
   coMax,
@@ -38,7 +39,9 @@ import {
   LOCK_TAGS,
   porfPrefix,
   type Ref,
+  refIndex,
   refOf,
+  refThread,
   type RunAt,
   type Slot,
   type Stop,
@@ -90,6 +93,47 @@ export interface ExploreCounts {
   blocked: number;
   /** Whether some run went past the loop bound. */
   loopCut: boolean;
+}
+
+/**
+ * What events depend on (HMC's prefix): their addr, data and ctrl dependencies and an RMW's
+ * read, the writes those reads read, and so on; as refs, `from` included.
+ */
+function dependencies(g: Graph, from: readonly Ref[]): Set<Ref> {
+  const out = new Set<Ref>();
+  const work: Ref[] = from.slice();
+  // Each thread's graph index of a run index (choices make no run event).
+  const indexOf = new Map<number, Int32Array>();
+  const at = (t: number, runIndex: number): number => {
+    let map = indexOf.get(t);
+    if (!map) {
+      const evs = (g.slots[t] as Slot).events;
+      map = new Int32Array(evs.length + 1).fill(-1);
+      const m = map;
+      evs.forEach((e, i) => {
+        if (e.runIndex >= 0 && e.runIndex < m.length) m[e.runIndex] = i;
+      });
+      indexOf.set(t, map);
+    }
+    return map[runIndex] ?? -1;
+  };
+  while (work.length > 0) {
+    const x = work.pop() as Ref;
+    if (x < 0 || out.has(x)) continue;
+    out.add(x);
+    const e = eventAt(g, x);
+    if (!e) continue;
+    if (e.kind === 'R' && e.rf !== null) work.push(e.rf);
+    const te = e.te;
+    if (!te) continue;
+    const on = [...te.addr, ...te.data, ...te.ctrl];
+    if (te.rmwRead >= 0) on.push(te.rmwRead);
+    for (const d of on) {
+      const i = at(e.thread, d);
+      if (i >= 0) work.push(refOf(e.thread, i));
+    }
+  }
+  return out;
 }
 
 /** Whether two runs' events are the same event (what the execution holds of them). */
@@ -167,6 +211,31 @@ function cycleKey(g: Graph): string | null {
   return parts.join('|');
 }
 
+/** Whether a write is an unlock of a lock its thread does not hold (its events so far: `own`). */
+function unmatchedUnlock(own: readonly GEvent[], te: ThreadEvent): boolean {
+  if ((te.tags & Tag.Ul) === 0) return false;
+  for (let i = own.length - 1; i >= 0; i--) {
+    const o = (own[i] as GEvent).te;
+    if (!o || o.loc !== te.loc || o.dir !== 'W') continue;
+    if (o.tags & Tag.Lkw) return false;
+    if (o.tags & Tag.Ul) return true;
+  }
+  return true;
+}
+
+/** Whether two runs' events are at one place of the program, whatever their values. */
+function sameShape(a: ThreadEvent, b: ThreadEvent): boolean {
+  return (
+    a.dir === b.dir &&
+    a.loc === b.loc &&
+    a.tags === b.tags &&
+    a.width === b.width &&
+    a.pc === b.pc &&
+    a.rmwRead === b.rmwRead &&
+    a.ctx === b.ctx
+  );
+}
+
 /** What a run spent of the bounds, in all. */
 function spentSum(run: RunState): number {
   const x = run.spent;
@@ -217,7 +286,10 @@ export function exploreGraphs(
   const append = (
     g: Graph,
     t: number,
-    e: Omit<GEvent, 'thread' | 'index' | 'stamp' | 'after' | 'revisitable' | 'blocked'> & {
+    e: Omit<
+      GEvent,
+      'thread' | 'index' | 'stamp' | 'after' | 'revisitable' | 'depRevisitable' | 'blocked'
+    > & {
       blocked?: boolean;
     },
     at: RunAt,
@@ -232,6 +304,7 @@ export function exploreGraphs(
       index: s.events.length,
       stamp: g.stamp,
       revisitable: true,
+      depRevisitable: true,
       after: at,
     };
     return withSlot(g, t, { ...at, events: [...s.events, ev] }, co, g.stamp + 1);
@@ -281,11 +354,13 @@ export function exploreGraphs(
     if (s.added < s.run.events.length) {
       const te = s.run.events[s.added] as ThreadEvent;
       const at: RunAt = { run: s.run, added: s.added + 1, stop: s.stop, forks: s.forks };
-      if (te.dir === 'W') {
+      if (te.dir === 'W' && !unmatchedUnlock(s.events, te)) {
         addWrite(g, t, s, te, at);
         return;
       }
       if (te.dir === 'R') throw new Error('explore: a read the engine chose no write for');
+      // A fence, or an unlock of a lock its thread does not hold: lock.cat gives it no place
+      // in co (no critical section ends at it), so no lock reads it.
       const g1 = append(
         g,
         t,
@@ -312,6 +387,8 @@ export function exploreGraphs(
           if (spentSum(f) < spentSum(forks[neutral] as RunState)) neutral = i;
         });
         forks.forEach((run, i) => {
+          // A branch that would take the threads past the bounds together makes no graph.
+          if (!withinBudget(g, bounds, t, run)) return;
           const g1 = append(
             g,
             t,
@@ -478,17 +555,17 @@ export function exploreGraphs(
         if (
           e.kind === 'R' &&
           e.te?.loc === loc &&
-          e.revisitable &&
           e.addedMax &&
           e.stamp < confStamp &&
-          (e.thread !== we.thread || !inView(prefix, refOf(e.thread, e.index)))
+          (inView(prefix, refOf(e.thread, e.index))
+            ? e.thread !== we.thread && e.depRevisitable
+            : e.revisitable)
         )
           reads.push(e);
     reads.sort((a, b) => b.stamp - a.stamp);
     for (const r of reads) {
       if (!maximal(g, r, w, we, prefix)) continue;
-      const g2 = revisit(g, r, w, prefix);
-      if (g2) yield g2;
+      yield* revisit(g, r, w, prefix);
     }
   }
 
@@ -518,8 +595,11 @@ export function exploreGraphs(
     return true;
   };
 
-  /** The graph where r reads w: what was added after r is gone, w's porf-prefix stays. */
-  const revisit = (g: Graph, r: GEvent, w: Ref, prefix: Int32Array): Graph | null => {
+  /**
+   * The graphs where r reads w: what was added after r is gone, w's porf-prefix stays (one
+   * graph, or none; as many as regenerate makes when r is in the prefix).
+   */
+  const revisit = (g: Graph, r: GEvent, w: Ref, prefix: Int32Array): Graph[] => {
     const keep = (e: GEvent): boolean =>
       e.stamp <= r.stamp || inView(prefix, refOf(e.thread, e.index));
     const loc = (r.te as { loc: number }).loc;
@@ -529,23 +609,30 @@ export function exploreGraphs(
       if (kept.length > 0) co.set(l, kept);
     }
     const coLast = (co.get(loc) ?? [])[(co.get(loc) ?? []).length - 1] ?? initRef(loc);
+    const deps = dependencies(g, [w]);
     const slots: Slot[] = [];
+    let cyclic = false;
     for (const [t, s] of g.slots.entries()) {
       let n = 0;
       while (n < s.events.length && keep(s.events[n] as GEvent)) n++;
-      const events = s.events
-        .slice(0, n)
-        .map((e) =>
-          inView(prefix, refOf(e.thread, e.index)) && e.revisitable
-            ? { ...e, revisitable: false }
-            : e,
-        );
+      const events = s.events.slice(0, n).map((e) => {
+        const ref = refOf(e.thread, e.index);
+        const porf = inView(prefix, ref) && e.revisitable;
+        const dep = deps.has(ref) && e.depRevisitable;
+        return porf || dep
+          ? {
+              ...e,
+              revisitable: e.revisitable && !porf,
+              depRevisitable: e.depRevisitable && !dep,
+            }
+          : e;
+      });
       if (t === r.thread && n > r.index + 1) {
         // r is in w's porf-prefix (a porf cycle): its thread's events up to the last one the
-        // prefix holds stay, each made again from r's new value, and must come out the same.
-        const again = regenerate(g, t, events, r, w, coLast);
-        if (!again) return null;
-        slots.push(again);
+        // prefix holds stay, made again from r's new value (below, once the other threads'
+        // kept events are known).
+        cyclic = true;
+        slots.push({ ...s, events });
       } else if (t === r.thread) {
         const pause = r.pause as RunState;
         const width = (r.te as { width: number }).width;
@@ -553,7 +640,7 @@ export function exploreGraphs(
         const run = runner(t).supply(pause, v);
         if (run) {
           const te = run.events[r.runIndex];
-          if (!te) return null;
+          if (!te) return [];
           const after: RunAt = { run, added: r.runIndex + 1, stop: 'more', forks: null };
           events[r.index] = {
             ...r,
@@ -567,7 +654,7 @@ export function exploreGraphs(
         } else {
           // The run cannot go on with w's value: blocked at r, if a later write may still
           // revisit it (w is co-last), else never complete.
-          if (w !== coLast) return null;
+          if (w !== coLast) return [];
           const after: RunAt = { run: pause, added: r.runIndex, stop: 'blocked', forks: null };
           events[r.index] = {
             ...r,
@@ -588,68 +675,99 @@ export function exploreGraphs(
         slots.push({ ...at, events });
       }
     }
-    return {
-      slots,
-      co,
-      stamp: g.stamp,
-      cyclic: g.cyclic || inView(prefix, refOf(r.thread, r.index)),
-    };
+    const kept: Graph = { slots, co, stamp: g.stamp, cyclic: g.cyclic || cyclic };
+    if (!cyclic) return [kept];
+    return regenerate(kept, g, r, w).map((s) => withSlot(kept, r.thread, s));
   };
 
   /**
-   * Thread t's slot after r (at index r.index of `events`, the events kept) reads w, when events
-   * after r stay (they are in w's porf-prefix): the run goes on from r's new value, each kept
-   * read reading what it read and each fork taking the branch it took, and must make the same
-   * events (HMC's dependency tracking, Kokologiannakis and Vafeiadis, ASPLOS 2020: the kept
-   * events do not depend on r). Null when it does not, or r's run cannot go on with w's value.
+   * Thread r.thread's slots once r reads w, when r is in w's porf-prefix (a porf cycle), so the
+   * thread's events after r stay (`kept`'s slot for the thread): they are made again by running
+   * on from r's new value (HMC's dependency tracking, Kokologiannakis and Vafeiadis, ASPLOS
+   * 2020). What the other kept events depend on (w, the thread's writes that other threads'
+   * kept reads read, and all they depend on in turn) must come out the same; a read nothing
+   * kept depends on may read any write of the kept graph (coherence is checked on the result),
+   * and every other event must come out at its place, its value free. One slot per way; none
+   * when the thread cannot make its kept events again.
    */
-  const regenerate = (
-    g: Graph,
-    t: number,
-    events: GEvent[],
-    r: GEvent,
-    w: Ref,
-    coLast: Ref,
-  ): Slot | null => {
+  const regenerate = (kept: Graph, g: Graph, r: GEvent, w: Ref): Slot[] => {
+    const t = r.thread;
+    const events = (kept.slots[t] as Slot).events;
+    const seeds: Ref[] = [w];
+    for (const [u, s] of kept.slots.entries())
+      if (u !== t)
+        for (const e of s.events)
+          if (e.kind === 'R' && e.rf !== null && e.rf >= 0 && refThread(e.rf) === t)
+            seeds.push(e.rf);
+    const anchored = dependencies(g, seeds);
     const te0 = r.te as ThreadEvent;
     const run0 = runner(t).supply(r.pause as RunState, valueOf(g, w, te0.loc, te0.width));
     const first = run0?.events[r.runIndex];
-    if (!run0 || !first) return null;
-    let cur: RunAt = { run: run0, added: r.runIndex + 1, stop: 'more', forks: null };
+    if (!run0 || !first) return [];
+    const start: RunAt = { run: run0, added: r.runIndex + 1, stop: 'more', forks: null };
     const out: GEvent[] = events.slice(0, r.index);
-    out.push({ ...r, te: first, rf: w, addedMax: w === coLast, revisitable: false, after: cur });
-    for (let i = r.index + 1; i < events.length; i++) {
-      const o = events[i] as GEvent;
-      while (cur.added >= cur.run.events.length && cur.stop === 'more') {
-        const { run, outcome } = runner(t).resume(cur.run);
-        const forks = Array.isArray(outcome) ? outcome : null;
-        cur = { run, added: cur.added, stop: forks ? 'fork' : (outcome as Stop), forks };
+    out.push({
+      ...(events[r.index] as GEvent),
+      te: first,
+      rf: w,
+      addedMax: w === coMax(kept, te0.loc),
+      blocked: false,
+      after: start,
+    });
+    // The value a source gives: the thread's own writes after r as they are made again.
+    const valueAt = (src: Ref, te: ThreadEvent): bigint =>
+      src >= 0 && refThread(src) === t && refIndex(src) > r.index
+        ? atWidth((out[refIndex(src)] as GEvent).te?.value ?? 0n, te.width)
+        : valueOf(kept, src, te.loc, te.width);
+    const found: Slot[] = [];
+    const go = (from: number, at: RunAt): void => {
+      let cur = at;
+      for (let i = from; i < events.length; i++) {
+        const o = events[i] as GEvent;
+        while (cur.added >= cur.run.events.length && cur.stop === 'more') {
+          const { run, outcome } = runner(t).resume(cur.run);
+          const forks = Array.isArray(outcome) ? outcome : null;
+          cur = { run, added: cur.added, stop: forks ? 'fork' : (outcome as Stop), forks };
+        }
+        const waiting = cur.added >= cur.run.events.length;
+        const fixed = anchored.has(refOf(t, i));
+        if (o.kind === 'C') {
+          const f = waiting && cur.stop === 'fork' ? cur.forks?.[o.choice] : undefined;
+          if (!f) return;
+          cur = { run: f, added: cur.added, stop: 'more', forks: null };
+          out[i] = { ...o, after: cur };
+        } else if (o.kind === 'R') {
+          if (!waiting || cur.stop !== 'read' || o.rf === null || o.runIndex !== cur.added) return;
+          const ot = o.te as ThreadEvent;
+          const pause = cur.run;
+          const sources: Ref[] = fixed
+            ? [o.rf]
+            : [initRef(ot.loc), ...(kept.co.get(ot.loc) ?? [])].filter(
+                (x) => x < 0 || refThread(x) !== t || refIndex(x) < i,
+              );
+          const added = cur.added;
+          for (const src of sources) {
+            const run = runner(t).supply(pause, valueAt(src, ot));
+            const te = run?.events[added];
+            if (!run || !te || !(fixed ? sameEvent(te, ot) : sameShape(te, ot))) continue;
+            const after: RunAt = { run, added: added + 1, stop: 'more', forks: null };
+            out[i] = { ...o, te, rf: src, pause, addedMax: src === coMax(kept, ot.loc), after };
+            go(i + 1, after);
+          }
+          return;
+        } else {
+          const te = cur.run.events[cur.added];
+          const ot = o.te as ThreadEvent;
+          if (waiting || !te || o.runIndex !== cur.added) return;
+          if (!(fixed ? sameEvent(te, ot) : sameShape(te, ot))) return;
+          cur = { ...cur, added: cur.added + 1 };
+          out[i] = { ...o, te, after: cur };
+        }
       }
-      const waiting = cur.added >= cur.run.events.length;
-      if (o.kind === 'C') {
-        const f = waiting && cur.stop === 'fork' ? cur.forks?.[o.choice] : undefined;
-        if (!f) return null;
-        cur = { run: f, added: cur.added, stop: 'more', forks: null };
-        out.push({ ...o, revisitable: false, after: cur });
-      } else if (o.kind === 'R') {
-        if (!waiting || cur.stop !== 'read' || o.rf === null || o.runIndex !== cur.added)
-          return null;
-        const ot = o.te as ThreadEvent;
-        const pause = cur.run;
-        const run = runner(t).supply(pause, valueOf(g, o.rf, ot.loc, ot.width));
-        const te = run?.events[cur.added];
-        if (!run || !te || !sameEvent(te, ot)) return null;
-        cur = { run, added: cur.added + 1, stop: 'more', forks: null };
-        out.push({ ...o, te, pause, revisitable: false, after: cur });
-      } else {
-        const te = cur.run.events[cur.added];
-        if (waiting || !te || o.runIndex !== cur.added || !sameEvent(te, o.te as ThreadEvent))
-          return null;
-        cur = { ...cur, added: cur.added + 1 };
-        out.push({ ...o, te, revisitable: false, after: cur });
-      }
-    }
-    return { ...cur, events: out };
+      found.push({ ...cur, events: out.slice() });
+    };
+    go(r.index + 1, start);
+    return found;
   };
 
   // Complete graphs with a porf cycle, by key: only they may be reached twice.

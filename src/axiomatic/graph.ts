@@ -50,6 +50,12 @@ export interface GEvent {
   /** Whether a later write may still revisit it (false once it is in a revisiting write's porf-prefix). */
   readonly revisitable: boolean;
   /**
+   * Whether a later write in whose porf-prefix it is may still revisit it (explore.ts,
+   * regenerate): false once it is in what a revisiting write depends on (its addr, data, ctrl
+   * and rmw dependencies and the writes they read, closed under both), HMC's prefix.
+   */
+  readonly depRevisitable: boolean;
+  /**
    * A read whose run cannot go on with the value it reads (a lock held, a scheduler token not
    * its to take): its thread stops there, until a write revisits the read with another value.
    */

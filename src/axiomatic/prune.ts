@@ -67,7 +67,7 @@ export function partiallyConsistent(g: Graph): boolean {
     const seen = new Map<number, number>();
     for (const e of s.events) {
       const te = e.te;
-      if (!te || te.loc < 0 || te.dir === 'F') continue;
+      if (!te || te.loc < 0 || e.kind === 'F') continue;
       if (te.dir === 'W') {
         const r = rankOf(g, te.loc, refOfEvent(e));
         const before = seen.get(te.loc);
@@ -95,14 +95,14 @@ export function partiallyConsistent(g: Graph): boolean {
  */
 export function consistentWith(g: Graph, e: GEvent): boolean {
   const te = e.te;
-  if (!te || te.loc < 0 || te.dir === 'F') return true;
+  if (!te || te.loc < 0 || e.kind === 'F') return true;
   const s = g.slots[e.thread] as Slot;
   const loc = te.loc;
   let before = -1;
   for (let i = 0; i < e.index; i++) {
     const o = s.events[i] as GEvent;
     const ot = o.te;
-    if (!ot || ot.loc !== loc || ot.dir === 'F') continue;
+    if (!ot || ot.loc !== loc || o.kind === 'F') continue;
     if (ot.dir === 'W') before = Math.max(before, rankOf(g, loc, refOfEvent(o)));
     else if (o.rf !== null) before = Math.max(before, rankOf(g, loc, o.rf));
   }
@@ -119,15 +119,23 @@ export function consistentWith(g: Graph, e: GEvent): boolean {
   return true;
 }
 
-/** Whether the threads' runs together spent no more than the program's bounds. */
-export function withinBudget(g: Graph, bounds: Readonly<Spent>): boolean {
+/**
+ * Whether the threads' runs together spent no more than the program's bounds (with thread t's
+ * run `instead`, when given).
+ */
+export function withinBudget(
+  g: Graph,
+  bounds: Readonly<Spent>,
+  t = -1,
+  instead: { readonly spent: Spent } | null = null,
+): boolean {
   let irqs = 0;
   let nmis = 0;
   let preemptions = 0;
   let migrations = 0;
   let hotplugs = 0;
-  for (const s of g.slots) {
-    const x = s.run.spent;
+  for (const [u, s] of g.slots.entries()) {
+    const x = u === t && instead ? instead.spent : s.run.spent;
     irqs += x.irqs;
     nmis += x.nmis;
     preemptions += x.preemptions;
@@ -188,7 +196,7 @@ export function lowerBound(g: Graph, t: number, n: number, loc: number, read: bo
   for (let i = 0; i < n; i++) {
     const o = own[i] as GEvent;
     const ot = o.te;
-    if (!ot || ot.loc !== loc || ot.dir === 'F') continue;
+    if (!ot || ot.loc !== loc || o.kind === 'F') continue;
     // A read reads no write co-before these; a write is placed co-after them.
     if (ot.dir === 'W') note(rankOf(g, loc, refOfEvent(o)));
     else if (o.rf !== null) note(rankOf(g, loc, o.rf));
