@@ -233,7 +233,18 @@ export interface RunState extends Frame {
   read: PendingRead | null;
   /** A step that is not an instruction, still to come, or null. */
   phase: Phase | null;
+  /**
+   * What the last boundary that offered anything offered (Offer bits), how many events the run
+   * had made then, and whether an instruction since read the CPU it is on; null when nothing
+   * was offered. A boundary with no event since offers none of those again: an interrupt or a
+   * preemption there makes the same events as at the boundary before (a migration too, unless
+   * the CPU was read between), and the same execution would be counted twice.
+   */
+  offered: { kinds: number; events: number; cpuRead: boolean } | null;
 }
+
+/** What a boundary may offer (RunState.offered). */
+const Offer = { Irq: 1, Nmi: 2, Preempt: 4, Migrate: 8 } as const;
 
 function clone(s: RunState): RunState {
   return {
@@ -264,6 +275,7 @@ function clone(s: RunState): RunState {
     ...(s.quiet === true ? { quiet: true } : {}),
     read: s.read,
     phase: s.phase,
+    offered: s.offered ? { ...s.offered } : null,
   };
 }
 
@@ -588,6 +600,7 @@ export class ThreadRunner {
       starting: -1,
       read: null,
       phase: null,
+      offered: null,
     };
     if (plan.idle === 'irq') s.spent.irqs = 1;
     if (plan.idle === 'nmi') s.spent.nmis = 1;
@@ -778,15 +791,32 @@ export class ThreadRunner {
     const k = s.cpu;
     const irq = this.m.irqCtx[k] ?? -1;
     const nmi = this.m.nmiCtx[k] ?? -1;
-    if (irq >= 0 && s.irqOn && !s.inIrq && !s.inNmi && s.spent.irqs < bounds.irqs) {
+    // What the boundary before offered with the same events made (RunState.offered).
+    const o = s.offered;
+    const again = o !== null && o.events === s.events.length;
+    const repeated = (kind: number): boolean =>
+      again && (o.kinds & kind) !== 0 && (kind !== Offer.Migrate || !o.cpuRead);
+    let kinds = 0;
+    if (
+      irq >= 0 &&
+      s.irqOn &&
+      !s.inIrq &&
+      !s.inNmi &&
+      s.spent.irqs < bounds.irqs &&
+      !repeated(Offer.Irq)
+    ) {
       const t = clone(s);
+      t.offered = null;
       this.interrupt(t, irq, 'irq');
       out.push(t);
+      kinds |= Offer.Irq;
     }
-    if (nmi >= 0 && !s.inNmi && s.spent.nmis < bounds.nmis) {
+    if (nmi >= 0 && !s.inNmi && s.spent.nmis < bounds.nmis && !repeated(Offer.Nmi)) {
       const t = clone(s);
+      t.offered = null;
       this.interrupt(t, nmi, 'nmi');
       out.push(t);
+      kinds |= Offer.Nmi;
     }
     // The scheduler takes a task only where it may: not in a handler, preemption and
     // interrupts on, and a context switch on this CPU's chain.
@@ -796,15 +826,17 @@ export class ThreadRunner {
       schedulable &&
       this.scheduling.shared[k] === true &&
       s.spent.preemptions < bounds.preemptions &&
-      s.pc < this.codeOf(s.ctx).code.length
+      s.pc < this.codeOf(s.ctx).code.length &&
+      !repeated(Offer.Preempt)
     ) {
       const t = clone(s);
       t.spent.preemptions++;
       this.endTurn(t);
       t.starting = k;
       out.push(t);
+      kinds |= Offer.Preempt;
     }
-    if (schedulable && s.spent.migrations < bounds.migrations)
+    if (schedulable && s.spent.migrations < bounds.migrations && !repeated(Offer.Migrate))
       for (let j = 0; j < this.m.cpus; j++) {
         if (j === k || this.chainOf(j) < 0) continue;
         const t = clone(s);
@@ -813,9 +845,15 @@ export class ThreadRunner {
         t.cpu = j;
         t.starting = j;
         out.push(t);
+        kinds |= Offer.Migrate;
       }
     if (out.length === 0) return out;
     s.decided = true;
+    s.offered = {
+      kinds: kinds | (again ? o.kinds : 0),
+      events: s.events.length,
+      cpuRead: (kinds & Offer.Migrate) === 0 && again && o.cpuRead,
+    };
     out.push(s);
     return out;
   }
@@ -1247,9 +1285,11 @@ export class ThreadRunner {
         break;
       case Op.AddrGen:
         setReg(s, ins.dst, BigInt(POINTER_BASE + ins.base + s.cpu * ins.stride), []);
+        if (s.offered) s.offered.cpuRead = true;
         break;
       case Op.CpuId:
         setReg(s, ins.dst, BigInt(s.cpu), []);
+        if (s.offered) s.offered.cpuRead = true;
         break;
       case Op.IrqSave:
         setReg(s, ins.dst, s.irqOn ? 1n : 0n, []);
