@@ -42,6 +42,8 @@ export interface AxiomaticLimits {
   readonly maxCombinations: number;
   /** Most candidate executions judged. */
   readonly maxCandidates: number;
+  /** Most execution graphs the exploring engine makes, partial ones included (1,000,000). */
+  readonly maxGraphs?: number;
 }
 
 /**
@@ -435,7 +437,7 @@ export function checkUnder(
     executions,
     candidates: judged,
     engine: explorer ? 'explore' : 'candidates',
-    pruned: explorer ? explorer.pruned + explorer.blocked : 0,
+    pruned: explorer ? explorer.pruned + explorer.blocked + explorer.duplicates : 0,
     enumerated: found !== null && 'fallback' in found ? found.fallback : null,
     flags: [...flags].sort(),
     loopCut,
@@ -458,8 +460,8 @@ function explored(p: CompiledProgram, limits: AxiomaticLimits, judge: (c: Candid
       initial: (loc, width) => initialValue(m, loc, width),
       endState: (sk, x) => endState(m, threads, sk, x),
       unroll,
-      // Partial graphs count too: room for every candidate the other engine would judge.
-      maxVisits: limits.maxCandidates * 10,
+      // About half a minute here: 36 times what the catalogue's largest answer takes.
+      maxVisits: limits.maxGraphs ?? 1_000_000,
     },
     judge,
   );

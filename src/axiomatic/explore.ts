@@ -48,7 +48,13 @@ import {
   withSlot,
 } from './graph.ts';
 import type { ModelThreads } from './plans.ts';
-import { consistentWith, lowerBound, partiallyConsistent, withinBudget } from './prune.ts';
+import {
+  closesHb,
+  consistentWith,
+  lowerBound,
+  partiallyConsistent,
+  withinBudget,
+} from './prune.ts';
 import {
   AxiomaticRefusal,
   atWidth,
@@ -91,8 +97,15 @@ export interface ExploreCounts {
   pruned: number;
   /** Graphs that ended with a thread blocked, cut at the loop bound, or dead. */
   blocked: number;
+  /**
+   * Complete graphs reached again through a porf cycle (or reached through one, but without a
+   * cycle: TruSt reaches those without), not counted twice.
+   */
+  duplicates: number;
   /** Whether some run went past the loop bound. */
   loopCut: boolean;
+  /** Graphs made, partial ones included. */
+  visits: number;
 }
 
 /**
@@ -202,7 +215,7 @@ function cycleKey(g: Graph): string | null {
         .map((e) =>
           e.kind === 'C'
             ? `C${e.choice}`
-            : `${e.kind}${e.te?.loc ?? ''}:${String(e.te?.value ?? '')}:${e.rf ?? ''}`,
+            : `${e.kind}${e.te?.loc ?? ''}:${String(e.te?.value ?? '')}:${e.rf ?? ''}:${e.te?.pc ?? ''}:${e.te?.ctx ?? ''}:${e.te?.tags ?? ''}`,
         )
         .join(' '),
     );
@@ -261,8 +274,14 @@ export function exploreGraphs(
       ),
   );
   const runner = (t: number): ThreadRunner => runners[t] as ThreadRunner;
-  const counts: ExploreCounts = { complete: 0, pruned: 0, blocked: 0, loopCut: false };
-  let visits = 0;
+  const counts: ExploreCounts = {
+    complete: 0,
+    pruned: 0,
+    blocked: 0,
+    duplicates: 0,
+    loopCut: false,
+    visits: 0,
+  };
 
   // A lock's word read or written as a variable too would break the lock's reading (graph.ts).
   const lockLocs = new Set<number>();
@@ -330,7 +349,7 @@ export function exploreGraphs(
 
   /** Goes on from g if it may still become a consistent execution; `newest`: its last event, or null after a revisit. */
   const visit = (g: Graph, newest: GEvent | null): void => {
-    if (++visits > setup.maxVisits)
+    if (++counts.visits > setup.maxVisits)
       throw new AxiomaticRefusal(
         `more than ${setup.maxVisits} execution graphs: too many to explore`,
       );
@@ -565,6 +584,8 @@ export function exploreGraphs(
     reads.sort((a, b) => b.stamp - a.stamp);
     for (const r of reads) {
       if (!maximal(g, r, w, we, prefix)) continue;
+      // A porf cycle that is a happens-before cycle is no execution (prune.ts).
+      if (inView(prefix, refOf(r.thread, r.index)) && closesHb(g, r, we)) continue;
       yield* revisit(g, r, w, prefix);
     }
   }
@@ -581,7 +602,13 @@ export function exploreGraphs(
     }
     for (const s of g.slots)
       for (const e of s.events) {
-        if (e !== r && keep(e)) continue;
+        if (e !== r && keep(e)) {
+          // What stays must read what stays. TruSt's own revisits keep this by construction;
+          // one from inside a porf-prefix may not (a read revisited before by a write this
+          // revisit would delete), and is not made.
+          if (e.kind === 'R' && e.rf !== null && !keepRef(e.rf)) return false;
+          continue;
+        }
         if (!e.addedMax) return false;
         const x =
           e.kind === 'R' && e.rf !== null ? e.rf : e.kind === 'W' ? refOf(e.thread, e.index) : null;
@@ -719,6 +746,25 @@ export function exploreGraphs(
       src >= 0 && refThread(src) === t && refIndex(src) > r.index
         ? atWidth((out[refIndex(src)] as GEvent).te?.value ?? 0n, te.width)
         : valueOf(kept, src, te.loc, te.width);
+    // The writes a free read at index i may read, coherent with its own thread's accesses of
+    // loc: not co-before what the thread wrote or read there before, and co-before what it
+    // writes there after (those writes keep their places in co).
+    const freeSources = (i: number, loc: number): Ref[] => {
+      const list = kept.co.get(loc) ?? [];
+      const rank = (x: Ref): number => (x < 0 ? 0 : list.indexOf(x) + 1);
+      let lo = 0;
+      let hi = list.length;
+      for (let j = 0; j < events.length; j++) {
+        if (j === i) continue;
+        const e = (j < i ? out[j] : events[j]) as GEvent;
+        if (e.kind === 'F' || e.kind === 'C' || e.te?.loc !== loc) continue;
+        if (j < i) lo = Math.max(lo, rank(e.kind === 'W' ? refOf(t, j) : (e.rf ?? -1 - loc)));
+        else if (e.kind === 'W') hi = Math.min(hi, rank(refOf(t, j)) - 1);
+      }
+      const out2: Ref[] = [];
+      for (let k = lo; k <= hi; k++) out2.push(k === 0 ? initRef(loc) : (list[k - 1] as Ref));
+      return out2;
+    };
     const found: Slot[] = [];
     const go = (from: number, at: RunAt): void => {
       let cur = at;
@@ -740,11 +786,7 @@ export function exploreGraphs(
           if (!waiting || cur.stop !== 'read' || o.rf === null || o.runIndex !== cur.added) return;
           const ot = o.te as ThreadEvent;
           const pause = cur.run;
-          const sources: Ref[] = fixed
-            ? [o.rf]
-            : [initRef(ot.loc), ...(kept.co.get(ot.loc) ?? [])].filter(
-                (x) => x < 0 || refThread(x) !== t || refIndex(x) < i,
-              );
+          const sources: Ref[] = fixed ? [o.rf] : freeSources(i, ot.loc);
           const added = cur.added;
           for (const src of sources) {
             const run = runner(t).supply(pause, valueAt(src, ot));
@@ -783,7 +825,7 @@ export function exploreGraphs(
       // one, so only a graph that still has a cycle counts, and only the first time.
       const key = cycleKey(g);
       if (key === null || cyclicSeen.has(key)) {
-        counts.blocked++;
+        counts.duplicates++;
         return;
       }
       cyclicSeen.add(key);

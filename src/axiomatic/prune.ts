@@ -224,3 +224,74 @@ export function lowerBound(g: Graph, t: number, n: number, loc: number, read: bo
   }
   return bound;
 }
+
+/** Whether an access is marked (linux-kernel.bell's Marked): not a plain C access. */
+function marked(e: GEvent): boolean {
+  const te = e.te;
+  if (!te || (e.kind !== 'R' && e.kind !== 'W')) return false;
+  return (
+    (te.tags &
+      (Tag.Once |
+        Tag.Release |
+        Tag.Acquire |
+        Tag.Mb |
+        Tag.Rmw |
+        Tag.Lkr |
+        Tag.Lkw |
+        Tag.Ul |
+        Tag.Lf |
+        Tag.Rl |
+        Tag.Ru)) !==
+    0
+  );
+}
+
+/**
+ * Whether a read r reading write w (of another thread) is ruled out by linux-kernel.cat
+ * whatever the rest of the execution: there is a path from r to w whose steps are program
+ * order from an acquire read (acq-po), to a release write (po-rel) or across a full fence (mb),
+ * and rf between marked accesses of two threads (rfe), every access on the way but r and w
+ * marked. Then, when r and w are marked, the path and the rfe from w to r are a cycle of hb
+ * (the happens-before axiom); when one is plain, the path is r-post-bounded ; xbstar ;
+ * w-pre-bounded, so (r, w) is in rw-xbstar and the race's rf breaks plain-coherence
+ * (wr-incoh). The path's events and edges are in every extension of the graph.
+ */
+export function closesHb(g: Graph, r: GEvent, w: GEvent): boolean {
+  if (r.thread === w.thread) return false;
+  // Per thread, the lowest index already reached (everything ordered after it is reached too).
+  const reached = new Int32Array(g.slots.length).fill(0x7fffffff);
+  const work: GEvent[] = [r];
+  reached[r.thread] = r.index;
+  while (work.length > 0) {
+    const a = work.pop() as GEvent;
+    const evs = (g.slots[a.thread] as Slot).events;
+    // The first event po-after a that a is ordered before, and every later one: all of them
+    // after an acquire, after a full fence; else only release writes.
+    let all = acquires(a) ? a.index + 1 : evs.length;
+    for (let i = a.index + 1; i < all; i++) {
+      const f = evs[i] as GEvent;
+      if (f.kind === 'F' && f.te && (f.te.tags & Tag.Mb) !== 0 && f.te.loc < 0) all = i + 1;
+    }
+    for (let i = a.index + 1; i < evs.length; i++) {
+      const b = evs[i] as GEvent;
+      if (i < all && !releases(b)) continue;
+      if (b === w) return true;
+      if (!marked(b)) continue;
+      // From a write: the reads of it in other threads.
+      if (b.kind === 'W')
+        for (const s of g.slots)
+          for (const c of s.events)
+            if (
+              c.kind === 'R' &&
+              c.thread !== b.thread &&
+              c.rf === refOf(b.thread, b.index) &&
+              marked(c) &&
+              c.index < (reached[c.thread] as number)
+            ) {
+              reached[c.thread] = c.index;
+              work.push(c);
+            }
+    }
+  }
+  return false;
+}
