@@ -28,6 +28,7 @@ import { candidates, skeleton, type Skeleton } from './candidates.ts';
 import { herdNumbers } from './herdNames.ts';
 import { Tag } from './events.ts';
 import type { Execution } from './execution.ts';
+import { exploreCandidates } from './exploreCheck.ts';
 import { lkmm, type LkmmVerdict } from './lkmm.ts';
 import { type AxiomaticModel, consistentUnder } from './models.ts';
 import { modelThreads, type ModelThreads, withinBounds } from './plans.ts';
@@ -54,7 +55,16 @@ export interface AxiomaticLimits {
   readonly maxCombinations: number;
   /** Most candidate executions judged. */
   readonly maxCandidates: number;
+  /** Most execution graphs the exploring engine makes, partial ones included (1,000,000). */
+  readonly maxGraphs?: number;
 }
+
+/**
+ * How the engine finds the consistent executions: `candidates` enumerates every candidate and
+ * judges each; `explore` builds execution graphs event by event (explore.ts) and judges each
+ * complete one, handing the few programs it cannot take to `candidates` (exploreCheck.ts).
+ */
+export type AxiomaticEngine = 'explore' | 'candidates';
 
 export const DEFAULT_AXIOMATIC_LIMITS: AxiomaticLimits = {
   unroll: 2,
@@ -85,8 +95,13 @@ export interface AxiomaticResult {
   readonly states: readonly AxiomaticState[];
   /** Consistent executions (herd7 counts these, not states). */
   readonly executions: number;
-  /** Candidates the model judged, consistent or not. */
+  /** Candidates the model judged, consistent or not (complete graphs, for `explore`). */
   readonly candidates: number;
+  /** The engine that answered, and for `explore` the partial graphs it dropped. */
+  readonly engine: AxiomaticEngine;
+  readonly pruned: number;
+  /** Why `explore` handed the program to `candidates`, or null. */
+  readonly enumerated: string | null;
   /** Flags raised by some consistent execution (`data-race`…), sorted by name. */
   readonly flags: readonly string[];
   /** Runs left out because a loop went past the bound (herd7 then answers `Loop Ok`/`Loop No`). */
@@ -535,15 +550,16 @@ export function checkLkmm(
 /**
  * Every execution of a program consistent under `model`: the kernel's (with its flags), or sc or
  * x86-TSO judged axiomatically (src/axiomatic/models.ts), which counts executions as herd7 does.
+ * `engine` picks how they are found (the answer is the same; see AxiomaticEngine).
  */
 export function checkUnder(
   model: AxiomaticModel,
   p: CompiledProgram,
   limits: AxiomaticLimits = DEFAULT_AXIOMATIC_LIMITS,
+  engine: AxiomaticEngine = 'candidates',
 ): AxiomaticResult {
   const t0 = now();
   const m = p.machine;
-  const { all, loopCut } = candidatesOf(p, limits);
   const states = new Map<
     string,
     { state: Int32Array; executions: number; example: AxiomaticExecution }
@@ -551,10 +567,10 @@ export function checkUnder(
   const flags = new Set<string>();
   let executions = 0;
   let judged = 0;
-  for (const { skeleton: sk, execution: x, state } of all) {
+  const judge = ({ skeleton: sk, execution: x, state }: Candidate): void => {
     judged++;
     const verdict = lkmm(x);
-    if (model === 'lkmm' ? !verdict.consistent : !consistentUnder(model, x)) continue;
+    if (model === 'lkmm' ? !verdict.consistent : !consistentUnder(model, x)) return;
     executions++;
     if (model === 'lkmm') for (const f of verdict.flags) flags.add(f);
     const key = stateKey(state, m);
@@ -562,16 +578,55 @@ export function checkUnder(
     if (seen) seen.executions++;
     else
       states.set(key, { state, executions: 1, example: { skeleton: sk, execution: x, verdict } });
+  };
+  const found = engine === 'explore' ? explored(p, limits, judge) : null;
+  let loopCut: boolean;
+  if (found !== null && !('fallback' in found)) loopCut = found.loopCut;
+  else {
+    const c = candidatesOf(p, limits);
+    for (const x of c.all) judge(x);
+    loopCut = c.loopCut;
   }
+  const explorer = found !== null && !('fallback' in found) ? found : null;
   return {
     model,
     states: [...states.values()],
     executions,
     candidates: judged,
+    engine: explorer ? 'explore' : 'candidates',
+    pruned: explorer ? explorer.pruned + explorer.blocked + explorer.duplicates : 0,
+    enumerated: found !== null && 'fallback' in found ? found.fallback : null,
     flags: [...flags].sort(),
     loopCut,
     ms: now() - t0,
   };
+}
+
+/**
+ * The exploring engine's answer (explore.ts), each candidate handed to `judge`, or why it hands
+ * the program back. Like candidatesOf, it refuses a program whose every execution is cut.
+ */
+function explored(p: CompiledProgram, limits: AxiomaticLimits, judge: (c: Candidate) => void) {
+  const m = p.machine;
+  const threads = threadsOf(p);
+  const unroll = unrollOf(p, limits);
+  const counts = exploreCandidates(
+    p,
+    {
+      threads,
+      initial: (loc, width) => initialValue(m, loc, width),
+      endState: (sk, x) => endState(m, threads, sk, x),
+      unroll,
+      // About half a minute here: 36 times what the catalogue's largest answer takes.
+      maxVisits: limits.maxGraphs ?? 1_000_000,
+    },
+    judge,
+  );
+  if (!('fallback' in counts) && counts.complete === 0 && counts.loopCut)
+    throw new AxiomaticRefusal(
+      `every execution goes round a loop more than ${unroll} times, the bound: raise it with #pragma lab loop_bound`,
+    );
+  return counts;
 }
 
 /** Whether an event is an initial write. */

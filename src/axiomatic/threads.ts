@@ -175,11 +175,32 @@ interface Saved extends Frame {
   inNmi: boolean;
 }
 
+/** A read a run waits at: where it reads, and what the run does once the read has a value. */
+interface PendingRead {
+  readonly loc: number;
+  readonly width: number;
+  /** The tags its read event carries (a lock's read: LKR, or RL for spin_is_locked()). */
+  readonly tags: number;
+  /**
+   * Makes the read's events for value v (and may leave the run waiting at its next read);
+   * false when the run cannot go on with v (a lock held, a scheduler token not its to take).
+   */
+  readonly then: (t: RunState, v: bigint) => boolean;
+}
+
+/**
+ * Steps of a run that are not an instruction: `begin`, the choice of an idle CPU's handler or a
+ * CPU's offline to happen or not (`none`: it does not); `offline`, the hotplug thread's steps
+ * before the dead callbacks; `back?`, the choice of the dead CPU to come back online or not;
+ * `online`, its coming back.
+ */
+type Phase = 'begin' | 'none' | 'offline' | 'back?' | 'online';
+
 /**
  * One run in progress: the running frame (its fields here), the frames its handlers interrupted,
  * the events so far, and the CPU's state as this thread sees it.
  */
-interface RunState extends Frame {
+export interface RunState extends Frame {
   saved: Saved[];
   events: ThreadEvent[];
   records: [number, number, bigint][];
@@ -208,7 +229,22 @@ interface RunState extends Frame {
   finishedHotplug?: boolean;
   /** Inside a region where the CPU cannot be preempted (an RCU-sched reader), once noted. */
   quiet?: boolean;
+  /** The read the run waits at for its value (advance() returned 'read'), or null. */
+  read: PendingRead | null;
+  /** A step that is not an instruction, still to come, or null. */
+  phase: Phase | null;
+  /**
+   * What the last boundary that offered anything offered (Offer bits), how many events the run
+   * had made then, and whether an instruction since read the CPU it is on; null when nothing
+   * was offered. A boundary with no event since offers none of those again: an interrupt or a
+   * preemption there makes the same events as at the boundary before (a migration too, unless
+   * the CPU was read between), and the same execution would be counted twice.
+   */
+  offered: { kinds: number; events: number; cpuRead: boolean } | null;
 }
+
+/** What a boundary may offer (RunState.offered). */
+const Offer = { Irq: 1, Nmi: 2, Preempt: 4, Migrate: 8 } as const;
 
 function clone(s: RunState): RunState {
   return {
@@ -237,6 +273,9 @@ function clone(s: RunState): RunState {
     starting: s.starting,
     ...(s.finishedHotplug === true ? { finishedHotplug: true } : {}),
     ...(s.quiet === true ? { quiet: true } : {}),
+    read: s.read,
+    phase: s.phase,
+    offered: s.offered ? { ...s.offered } : null,
   };
 }
 
@@ -327,8 +366,31 @@ export interface ThreadPlan {
 /** Most instructions one run may take (a loop the compiler does not bound ends long before). */
 const MAX_STEPS = 100_000;
 
-/** What advance() makes of a run: it ended, went past a loop's bound, died, or forked. */
-type Outcome = 'done' | 'cut' | 'dead' | RunState[];
+/**
+ * What advance() makes of a run: it ended, went past a loop's bound, died, waits at a read for
+ * its value (the run's `read`), or forked.
+ */
+export type Outcome = 'done' | 'cut' | 'dead' | 'read' | RunState[];
+
+/** How a runner takes what the run alone cannot know. */
+export interface RunnerOptions {
+  /**
+   * A lock's reads read the lock word (0 free, anything else held), for an engine that gives
+   * each read a write of its own choosing: spin_lock() goes on only from a free lock, and
+   * spin_trylock() and spin_is_locked() answer by the value read. Without it (the enumerating
+   * engine), spin_lock()'s read reads nothing (lock.cat derives its source from the critical
+   * sections' order) and spin_trylock() and spin_is_locked() fork both ways.
+   */
+  readonly lockReads?: boolean;
+}
+
+const NOTHING_SPENT: Readonly<Spent> = {
+  irqs: 0,
+  nmis: 0,
+  preemptions: 0,
+  migrations: 0,
+  hotplugs: 0,
+};
 
 /** What step() makes of one instruction: null to go on, or what advance() returns. */
 type Stepped = Exclude<Outcome, 'done'> | null;
@@ -488,7 +550,7 @@ function rmwWrite(
  * join, the values reads are offered, the limits); a run's own state is the RunState its
  * methods are given.
  */
-class ThreadRunner {
+export class ThreadRunner {
   private readonly codes = new Map<number, { code: readonly Instr[]; join: Int32Array }>();
 
   constructor(
@@ -497,6 +559,7 @@ class ThreadRunner {
     private readonly scheduling: Scheduling,
     private readonly values: (loc: number, width: number) => readonly bigint[],
     private readonly limits: ThreadLimits,
+    private readonly options: RunnerOptions = {},
   ) {}
 
   /** Context ctx's code and its branches' join points. */
@@ -510,12 +573,13 @@ class ThreadRunner {
     return c;
   }
 
-  /** Every run from the start, in the order a depth-first walk of the forks finishes them. */
-  all(): ThreadRuns {
-    const runs: ThreadRun[] = [];
-    let cut = 0;
+  /**
+   * A run at the thread's start, before anything is chosen. An idle CPU's handler and a CPU's
+   * offline first choose whether they happen at all (phase `begin`).
+   */
+  start(): RunState {
     const { plan } = this;
-    const start: RunState = {
+    const s: RunState = {
       ...freshFrame(this.m, plan.ctx),
       saved: [],
       events: [],
@@ -525,7 +589,7 @@ class ThreadRunner {
       inIrq: plan.idle === 'irq',
       inNmi: plan.idle === 'nmi',
       preempt: 0,
-      spent: { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, hotplugs: 0 },
+      spent: { ...NOTHING_SPENT },
       segments: 0,
       tallies: new Map(),
       retries: new Map(),
@@ -534,19 +598,58 @@ class ThreadRunner {
       steps: 0,
       decided: false,
       starting: -1,
+      read: null,
+      phase: null,
+      offered: null,
     };
-    if (plan.idle === 'irq') start.spent.irqs = 1;
-    if (plan.idle === 'nmi') start.spent.nmis = 1;
-    if (plan.idle !== undefined) start.handled.set(plan.cpu, plan.idle === 'irq' ? [1, 0] : [0, 1]);
-    // A handler on an idle CPU, or a CPU's offline, may also never happen: the empty run.
-    if (plan.idle !== undefined || plan.hotplug !== undefined)
-      runs.push(this.finished({ ...start, events: [] }));
-    const stack: RunState[] = [];
-    if (plan.hotplug !== undefined) stack.push(...this.offline(start, plan.hotplug.control));
-    else {
-      if (this.chainOf(plan.cpu) >= 0) start.starting = plan.cpu;
-      stack.push(start);
-    }
+    if (plan.idle === 'irq') s.spent.irqs = 1;
+    if (plan.idle === 'nmi') s.spent.nmis = 1;
+    if (plan.idle !== undefined) s.handled.set(plan.cpu, plan.idle === 'irq' ? [1, 0] : [0, 1]);
+    if (plan.idle !== undefined || plan.hotplug !== undefined) s.phase = 'begin';
+    else if (this.chainOf(plan.cpu) >= 0) s.starting = plan.cpu;
+    return s;
+  }
+
+  /**
+   * The resumable mode, for an engine that gives each read its value itself (a write already
+   * in its execution graph): a copy of `s` run to its next stop (s is left as it was, so
+   * several branches may resume it), and what stopped it. Events made on the way are the
+   * copy's new `events`; at 'read', `supply` gives the read its value.
+   */
+  resume(s: RunState): { run: RunState; outcome: Outcome } {
+    const run = clone(s);
+    return { run, outcome: this.advance(run) };
+  }
+
+  /**
+   * A copy of a run waiting at a read that has read `v` (its read's events made; it may wait
+   * at a next read already), or null when the run cannot go on with that value.
+   */
+  supply(s: RunState, v: bigint): RunState | null {
+    const pending = s.read;
+    if (!pending) throw new Error('supply: the run waits at no read');
+    const t = clone(s);
+    t.read = null;
+    return pending.then(t, atWidth(v, pending.width)) ? t : null;
+  }
+
+  /** Where the read a run waits at reads, how wide, and its tags; null when it waits at none. */
+  pendingRead(
+    s: RunState,
+  ): { readonly loc: number; readonly width: number; readonly tags: number } | null {
+    return s.read ? { loc: s.read.loc, width: s.read.width, tags: s.read.tags } : null;
+  }
+
+  /** A finished run (advance() said 'done') as the execution takes it. */
+  runOf(s: RunState): ThreadRun {
+    return this.finished(s);
+  }
+
+  /** Every run from the start, in the order a depth-first walk of the forks finishes them. */
+  all(): ThreadRuns {
+    const runs: ThreadRun[] = [];
+    let cut = 0;
+    const stack: RunState[] = [this.start()];
     while (stack.length > 0) {
       const s = stack.pop() as RunState;
       const outcome = this.advance(s);
@@ -554,13 +657,35 @@ class ThreadRunner {
         runs.push(this.finished(s));
         if (runs.length > this.limits.maxRuns)
           throw new AxiomaticRefusal(
-            `${this.m.programs[plan.ctx]?.name ?? 'a thread'} has more than ${this.limits.maxRuns} ways to run (one per value each read may return, and per place an interrupt or the scheduler may come): too many to enumerate`,
+            `${this.m.programs[this.plan.ctx]?.name ?? 'a thread'} has more than ${this.limits.maxRuns} ways to run (one per value each read may return, and per place an interrupt or the scheduler may come): too many to enumerate`,
           );
       } else if (outcome === 'cut') cut++;
       else if (outcome === 'dead') continue;
-      else for (let i = outcome.length - 1; i >= 0; i--) stack.push(outcome[i] as RunState);
+      else {
+        const next = outcome === 'read' ? this.offer(s) : outcome;
+        for (let i = next.length - 1; i >= 0; i--) stack.push(next[i] as RunState);
+      }
     }
     return { runs, cut };
+  }
+
+  /**
+   * The enumerating mode's read: one run per value it may return, those the other threads and
+   * the initial state may give (`values`) and the run's own earlier writes there (a thread
+   * reads its own write only from before, in the same run).
+   */
+  private offer(s: RunState): RunState[] {
+    const { loc, width } = s.read as PendingRead;
+    const offered = new Set(this.values(loc, width));
+    for (const e of s.events)
+      if (e.dir === 'W' && e.loc === loc && !isLockEvent(e.tags))
+        offered.add(atWidth(e.value, width));
+    const out: RunState[] = [];
+    for (const v of offered) {
+      const t = this.supply(s, v);
+      if (t) out.push(t);
+    }
+    return out;
   }
 
   /** A finished run as the execution takes it. */
@@ -590,6 +715,12 @@ class ThreadRunner {
    */
   private advance(s: RunState): Outcome {
     for (;;) {
+      if (s.read) return 'read';
+      if (s.phase !== null) {
+        const next = this.phaseStep(s);
+        if (next !== null) return next;
+        continue;
+      }
       if (s.starting >= 0) return this.startTurn(s, s.starting);
       if (this.scheduling.grace === true && s.finishedHotplug !== true) this.noteQuiet(s);
       const { code } = this.codeOf(s.ctx);
@@ -623,6 +754,33 @@ class ThreadRunner {
     }
   }
 
+  /** A step that is not an instruction (Phase): what advance() returns, or null to go on. */
+  private phaseStep(s: RunState): Outcome | null {
+    const phase = s.phase;
+    s.phase = null;
+    switch (phase) {
+      case 'none':
+        return 'done';
+      case 'begin': {
+        // A handler on an idle CPU, or a CPU's offline, may also never happen: the empty run,
+        // which spends nothing of the bounds and handles no interrupt.
+        const none = clone(s);
+        none.phase = 'none';
+        none.spent = { ...NOTHING_SPENT };
+        none.handled = new Map();
+        if (this.plan.hotplug !== undefined) s.phase = 'offline';
+        else if (this.chainOf(this.plan.cpu) >= 0) s.starting = this.plan.cpu;
+        return [none, s];
+      }
+      case 'offline':
+        return this.offline(s, this.plan.hotplug?.control ?? 0);
+      case 'back?':
+        return this.backOnline(s);
+      default:
+        return null;
+    }
+  }
+
   /**
    * What may happen at this boundary besides the next instruction, each as a fork, and the
    * run going on as the last fork; none when nothing may happen (the run goes on as it is).
@@ -633,15 +791,32 @@ class ThreadRunner {
     const k = s.cpu;
     const irq = this.m.irqCtx[k] ?? -1;
     const nmi = this.m.nmiCtx[k] ?? -1;
-    if (irq >= 0 && s.irqOn && !s.inIrq && !s.inNmi && s.spent.irqs < bounds.irqs) {
+    // What the boundary before offered with the same events made (RunState.offered).
+    const o = s.offered;
+    const again = o !== null && o.events === s.events.length;
+    const repeated = (kind: number): boolean =>
+      again && (o.kinds & kind) !== 0 && (kind !== Offer.Migrate || !o.cpuRead);
+    let kinds = 0;
+    if (
+      irq >= 0 &&
+      s.irqOn &&
+      !s.inIrq &&
+      !s.inNmi &&
+      s.spent.irqs < bounds.irqs &&
+      !repeated(Offer.Irq)
+    ) {
       const t = clone(s);
+      t.offered = null;
       this.interrupt(t, irq, 'irq');
       out.push(t);
+      kinds |= Offer.Irq;
     }
-    if (nmi >= 0 && !s.inNmi && s.spent.nmis < bounds.nmis) {
+    if (nmi >= 0 && !s.inNmi && s.spent.nmis < bounds.nmis && !repeated(Offer.Nmi)) {
       const t = clone(s);
+      t.offered = null;
       this.interrupt(t, nmi, 'nmi');
       out.push(t);
+      kinds |= Offer.Nmi;
     }
     // The scheduler takes a task only where it may: not in a handler, preemption and
     // interrupts on, and a context switch on this CPU's chain.
@@ -651,15 +826,17 @@ class ThreadRunner {
       schedulable &&
       this.scheduling.shared[k] === true &&
       s.spent.preemptions < bounds.preemptions &&
-      s.pc < this.codeOf(s.ctx).code.length
+      s.pc < this.codeOf(s.ctx).code.length &&
+      !repeated(Offer.Preempt)
     ) {
       const t = clone(s);
       t.spent.preemptions++;
       this.endTurn(t);
       t.starting = k;
       out.push(t);
+      kinds |= Offer.Preempt;
     }
-    if (schedulable && s.spent.migrations < bounds.migrations)
+    if (schedulable && s.spent.migrations < bounds.migrations && !repeated(Offer.Migrate))
       for (let j = 0; j < this.m.cpus; j++) {
         if (j === k || this.chainOf(j) < 0) continue;
         const t = clone(s);
@@ -668,9 +845,15 @@ class ThreadRunner {
         t.cpu = j;
         t.starting = j;
         out.push(t);
+        kinds |= Offer.Migrate;
       }
     if (out.length === 0) return out;
     s.decided = true;
+    s.offered = {
+      kinds: kinds | (again ? o.kinds : 0),
+      events: s.events.length,
+      cpuRead: (kinds & Offer.Migrate) === 0 && again && o.cpuRead,
+    };
     out.push(s);
     return out;
   }
@@ -681,92 +864,146 @@ class ThreadRunner {
    * cpu_online_mask, and its dead callbacks start as a task on the control CPU. The hotplug
    * state machine waits on completions between the steps: full barriers here.
    */
-  private offline(s: RunState, control: number): RunState[] {
+  private offline(s: RunState, control: number): Outcome {
     const k = this.plan.cpu;
     const hp = this.m.hotplug;
-    if (!hp) return [];
+    if (!hp) return 'dead';
     s.spent.hotplugs = 1;
     const bit = 1n << BigInt(k);
     // Set dying (cpuhp_set_state), then, a stop_machine() later, out of the online mask
     // (take_cpu_down): a full barrier between, as between every step here.
-    const masks = (t: RunState): RunState[] =>
-      this.maskRmw(t, hp.dying, (v) => v | bit).flatMap((u) => {
-        // stop_machine(): it runs on every CPU with interrupts off, so it waits for every CPU's
-        // non-preemptible region, as a grace period does (noteQuiet).
-        this.fence(u, -1, Tag.SyncRcu, -1);
-        return this.maskRmw(u, hp.online, (v) => v & ~bit).flatMap((w) =>
-          this.maskRmw(w, hp.count, (v) => v + 1n).map((x) => {
-            this.fence(x, -1, Tag.SyncRcu, -1);
-            this.fence(x, -1, Tag.Mb, -1);
-            // The callbacks run on the control CPU, in a turn of its own where others run.
-            x.cpu = control;
-            if (this.chainOf(control) >= 0) x.starting = control;
-            return x;
-          }),
-        );
-      });
+    const masks = (t: RunState): boolean => {
+      this.maskRmw(
+        t,
+        hp.dying,
+        (v) => v | bit,
+        (u) => {
+          // stop_machine(): it runs on every CPU with interrupts off, so it waits for every
+          // CPU's non-preemptible region, as a grace period does (noteQuiet).
+          this.fence(u, -1, Tag.SyncRcu, -1);
+          this.maskRmw(
+            u,
+            hp.online,
+            (v) => v & ~bit,
+            (w) => {
+              this.maskRmw(
+                w,
+                hp.count,
+                (v) => v + 1n,
+                (x) => {
+                  this.fence(x, -1, Tag.SyncRcu, -1);
+                  this.fence(x, -1, Tag.Mb, -1);
+                  // The callbacks run on the control CPU, in a turn of its own where others run.
+                  x.cpu = control;
+                  if (this.chainOf(control) >= 0) x.starting = control;
+                  return true;
+                },
+              );
+              return true;
+            },
+          );
+          return true;
+        },
+      );
+      return true;
+    };
     const chain = this.chainOf(k);
     if (chain < 0) {
       this.fence(s, -1, Tag.Mb, -1);
-      return masks(s);
+      masks(s);
+      return 'read';
     }
     // The CPU's last turn: the offline reads the token it handed on (or the chain's start, if
     // no turn ever ran there) and writes one no turn can begin from.
     const tags = Tag.Acquire | Tag.Rmw;
-    return this.readFork(s, chain, 32, (t, v) => {
+    return this.readFork(s, chain, 32, tags, (t, v) => {
       if (v < 0n || (v === 0n && this.scheduling.occupied[k] === true)) return false;
       this.rmwEvents(t, chain, v, -turnToken(this.plan.index, 0), tags);
       this.fence(t, -1, Tag.Mb, -1);
-      return true;
-    }).flatMap(masks);
+      return masks(t);
+    });
   }
 
   /**
    * The dead callbacks returned: CPU k is dead and leaves cpu_dying_mask. With a second hotplug
-   * in the bounds it may come back: set in cpu_online_mask again, its chain free for a turn.
+   * in the bounds it may come back (phase `back?`).
    */
   private deadReturned(s: RunState): Outcome {
     const hp = this.m.hotplug;
     const plan = this.plan.hotplug;
     if (!hp || !plan) return 'done';
+    const bit = 1n << BigInt(this.plan.cpu);
+    this.fence(s, -1, Tag.Mb, -1);
+    return this.maskRmw(
+      s,
+      hp.dying,
+      (v) => v & ~bit,
+      (t) => {
+        if (!plan.online || this.scheduling.bounds.hotplugs < 2) this.over(t);
+        else t.phase = 'back?';
+        return true;
+      },
+    );
+  }
+
+  /**
+   * The dead CPU stays dead, or comes back online, one more hotplug: set in cpu_online_mask
+   * again, its chain free for a turn.
+   */
+  private backOnline(s: RunState): Outcome {
+    const hp = this.m.hotplug;
+    if (!hp) return 'done';
     const k = this.plan.cpu;
     const bit = 1n << BigInt(k);
-    this.fence(s, -1, Tag.Mb, -1);
-    const dead = this.maskRmw(s, hp.dying, (v) => v & ~bit);
-    const over = (x: RunState): RunState => {
-      // Nothing is left to run in it: the callbacks' context, at its end.
-      x.ctx = this.plan.ctx;
-      x.pc = this.codeOf(x.ctx).code.length;
-      x.decided = true;
-      x.finishedHotplug = true;
-      return x;
-    };
-    if (!plan.online || this.scheduling.bounds.hotplugs < 2) return dead.map(over);
-    // Or it comes back online, one more hotplug.
-    return dead
-      .flatMap((t) => {
-        const back = clone(t);
-        back.spent.hotplugs++;
-        const on = this.maskRmw(back, hp.online, (v) => v | bit).flatMap((u) =>
-          this.maskRmw(u, hp.count, (v) => v + 1n).map((x) => {
+    const stay = clone(s);
+    this.over(stay);
+    s.spent.hotplugs++;
+    this.maskRmw(
+      s,
+      hp.online,
+      (v) => v | bit,
+      (u) => {
+        this.maskRmw(
+          u,
+          hp.count,
+          (v) => v + 1n,
+          (x) => {
             if (this.chainOf(k) >= 0) {
               x.cpu = k;
               this.endTurn(x);
             }
-            return x;
-          }),
+            this.over(x);
+            return true;
+          },
         );
-        return [t, ...on];
-      })
-      .map(over);
+        return true;
+      },
+    );
+    return [stay, s];
   }
 
-  /** An atomic read-modify-write of a hotplug word (set_bit and friends: no ordering of its own). */
-  private maskRmw(s: RunState, loc: number, f: (v: bigint) => bigint): RunState[] {
+  /** The hotplug thread is over: nothing is left to run in it (the callbacks' context, at its end). */
+  private over(x: RunState): void {
+    x.ctx = this.plan.ctx;
+    x.pc = this.codeOf(x.ctx).code.length;
+    x.decided = true;
+    x.finishedHotplug = true;
+  }
+
+  /**
+   * An atomic read-modify-write of a hotplug word (set_bit and friends: no ordering of its
+   * own); `next` goes on from it (and may leave the run waiting at its next read).
+   */
+  private maskRmw(
+    s: RunState,
+    loc: number,
+    f: (v: bigint) => bigint,
+    next: (t: RunState) => boolean,
+  ): 'read' {
     const tags = Tag.Once | Tag.Rmw;
-    return this.readFork(s, loc, 32, (t, v) => {
+    return this.readFork(s, loc, 32, tags, (t, v) => {
       this.rmwEvents(t, loc, v, atWidth(f(v), 32), tags);
-      return true;
+      return next(t);
     });
   }
 
@@ -831,9 +1068,9 @@ class ThreadRunner {
   /**
    * The thread takes CPU k's chain: a read-modify-write with acquire that reads the token the
    * CPU's previous turn handed on (or the chain's start, for the first turn on the CPU) and
-   * writes its own, then a full barrier. One fork per token it may read.
+   * writes its own, then a full barrier. It goes on from the tokens it may read.
    */
-  private startTurn(s: RunState, k: number): RunState[] {
+  private startTurn(s: RunState, k: number): 'read' {
     const loc = this.chainOf(k);
     const { index } = this.plan;
     const firstOnCpu =
@@ -841,7 +1078,7 @@ class ThreadRunner {
       (this.plan.current && s.segments === 0 && k === this.plan.cpu);
     s.starting = -1;
     const tags = Tag.Acquire | Tag.Rmw;
-    return this.readFork(s, loc, 32, (t, v) => {
+    return this.readFork(s, loc, 32, tags, (t, v) => {
       if (v === 0n ? !firstOnCpu : v < 0n || tokenThread(v) === index) return false;
       this.rmwEvents(t, loc, v, -turnToken(index, t.segments), tags);
       this.fence(t, -1, Tag.Mb, -1);
@@ -995,9 +1232,11 @@ class ThreadRunner {
         break;
       case Op.AddrGen:
         setReg(s, ins.dst, BigInt(POINTER_BASE + ins.base + s.cpu * ins.stride), []);
+        if (s.offered) s.offered.cpuRead = true;
         break;
       case Op.CpuId:
         setReg(s, ins.dst, BigInt(s.cpu), []);
+        if (s.offered) s.offered.cpuRead = true;
         break;
       case Op.IrqSave:
         setReg(s, ins.dst, s.irqOn ? 1n : 0n, []);
@@ -1073,25 +1312,16 @@ class ThreadRunner {
     return null;
   }
 
-  /** One forked state per value a read of `loc` may return, each with `then` applied. */
+  /** Stops the run at a read of `loc`: `then` makes its events once it has a value. */
   private readFork(
     s: RunState,
     loc: number,
     width: number,
+    tags: number,
     then: (t: RunState, v: bigint) => boolean,
-  ): RunState[] {
-    // The values other threads and the initial state may give, and the run's own earlier
-    // writes there (a thread reads its own write only from before, in the same run).
-    const offered = new Set(this.values(loc, width));
-    for (const e of s.events)
-      if (e.dir === 'W' && e.loc === loc && !isLockEvent(e.tags))
-        offered.add(atWidth(e.value, width));
-    const out: RunState[] = [];
-    for (const v of offered) {
-      const t = clone(s);
-      if (then(t, v)) out.push(t);
-    }
-    return out;
+  ): 'read' {
+    s.read = { loc, width, tags, then };
+    return 'read';
   }
 
   /** A load: one run per value it may read (spin_is_locked(): locked, or not). */
@@ -1102,9 +1332,9 @@ class ThreadRunner {
     const ad = this.addrDeps(s, ins);
     s.pc = pc + 1;
     if (ins.tag & (Tag.Rl | Tag.Ru)) {
-      // spin_is_locked(): locked (RL) or not (RU), whatever the lock word says.
-      return [Tag.Rl, Tag.Ru].map((t) => {
-        const c = clone(s);
+      // spin_is_locked(): locked (RL) or not (RU), by the lock word when reads read it,
+      // else both.
+      const is = (c: RunState, t: number): RunState => {
         const i = this.emit(c, {
           dir: 'R',
           loc: a,
@@ -1118,9 +1348,15 @@ class ThreadRunner {
         });
         setReg(c, ins.dst, t === Tag.Rl ? 1n : 0n, [i]);
         return c;
-      });
+      };
+      if (this.options.lockReads === true)
+        return this.readFork(s, a, 32, Tag.Rl, (t, v) => {
+          is(t, v !== 0n ? Tag.Rl : Tag.Ru);
+          return true;
+        });
+      return [Tag.Rl, Tag.Ru].map((t) => is(clone(s), t));
     }
-    return this.readFork(s, a, ins.width, (t, v) => {
+    return this.readFork(s, a, ins.width, ins.tag, (t, v) => {
       const i = this.emit(t, {
         dir: 'R',
         loc: a,
@@ -1150,7 +1386,7 @@ class ThreadRunner {
     const a = base + (hi ? 1 : 0);
     const ad = this.addrDeps(s, ins);
     s.pc = pc + 1;
-    return this.readFork(s, a, 32, (t, v) => {
+    return this.readFork(s, a, 32, ins.tag, (t, v) => {
       const i = this.emit(t, {
         dir: 'R',
         loc: a,
@@ -1218,7 +1454,7 @@ class ThreadRunner {
     const ad = this.addrDeps(s, ins);
     const tags = ins.tag | Tag.Rmw;
     s.pc = pc + 1;
-    return this.readFork(s, a, ins.width, (t, old) => {
+    return this.readFork(s, a, ins.width, tags, (t, old) => {
       const r = this.emit(t, {
         dir: 'R',
         loc: a,
@@ -1258,10 +1494,22 @@ class ThreadRunner {
     if (a === null) return 'dead';
     const ad = this.addrDeps(s, ins);
     s.pc = pc + 1;
+    const reads = this.options.lockReads === true;
     if (ins.op === Op.SpinLock) {
-      this.lock(s, a, ad, pc);
-      s.preempt++; // spin_lock() disables preemption until spin_unlock()
-      return null;
+      const take = (t: RunState): void => {
+        this.lock(t, a, ad, pc);
+        t.preempt++; // spin_lock() disables preemption until spin_unlock()
+      };
+      if (!reads) {
+        take(s);
+        return null;
+      }
+      // It spins until it reads the lock free (a held lock: the run cannot go on).
+      return this.readFork(s, a, 32, Tag.Lkr, (t, v) => {
+        if (v !== 0n) return false;
+        take(t);
+        return true;
+      });
     }
     if (ins.op === Op.SpinUnlock) {
       s.preempt = Math.max(0, s.preempt - 1);
@@ -1278,23 +1526,35 @@ class ThreadRunner {
       });
       return null;
     }
+    const gets = (got: RunState): void => {
+      this.lock(got, a, ad, pc);
+      got.preempt++;
+      setReg(got, ins.dst, 1n, [got.events.length - 1]);
+    };
+    const fails = (failed: RunState): void => {
+      const f = this.emit(failed, {
+        dir: 'R',
+        loc: a,
+        value: 0n,
+        tags: Tag.Lf,
+        pc,
+        width: 32,
+        addr: ad,
+        data: [],
+        rmwRead: -1,
+      });
+      setReg(failed, ins.dst, 0n, [f]);
+    };
+    if (reads)
+      return this.readFork(s, a, 32, Tag.Lkr, (t, v) => {
+        if (v === 0n) gets(t);
+        else fails(t);
+        return true;
+      });
     const got = clone(s);
-    this.lock(got, a, ad, pc);
-    got.preempt++;
-    setReg(got, ins.dst, 1n, [got.events.length - 1]);
+    gets(got);
     const failed = clone(s);
-    const f = this.emit(failed, {
-      dir: 'R',
-      loc: a,
-      value: 0n,
-      tags: Tag.Lf,
-      pc,
-      width: 32,
-      addr: ad,
-      data: [],
-      rmwRead: -1,
-    });
-    setReg(failed, ins.dst, 0n, [f]);
+    fails(failed);
     return [got, failed];
   }
 
