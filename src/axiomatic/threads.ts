@@ -1054,10 +1054,12 @@ export class ThreadRunner {
     const f = s.saved.pop() as Saved;
     s.ctx = f.ctx;
     s.pc = f.pc;
-    s.regs = f.regs;
-    s.deps = f.deps;
-    s.scopes = f.scopes;
-    s.loops = f.loops;
+    // Copies: a run forked while the handler ran holds the same saved frame (clone() copies the
+    // stack, not its frames), and must find it as it was when its own handler returns.
+    s.regs = f.regs.slice();
+    s.deps = f.deps.slice();
+    s.scopes = f.scopes.slice();
+    s.loops = new Map(f.loops);
     s.irqOn = f.irqOn;
     s.inIrq = f.inIrq;
     s.inNmi = f.inNmi;
