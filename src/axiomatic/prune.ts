@@ -135,6 +135,9 @@ export function withinBudget(
   let migrations = 0;
   let hotplugs = 0;
   for (const [u, s] of g.slots.entries()) {
+    // A handler on an idle CPU, or an offline, that has not chosen yet whether it happens
+    // spends nothing so far (its run carries what happening would spend).
+    if (!(u === t && instead) && s.run.phase === 'begin') continue;
     const x = u === t && instead ? instead.spent : s.run.spent;
     irqs += x.irqs;
     nmis += x.nmis;
