@@ -55,14 +55,17 @@ export interface AxiomaticLimits {
   readonly maxCombinations: number;
   /** Most candidate executions judged. */
   readonly maxCandidates: number;
-  /** Most execution graphs the exploring engine makes, partial ones included (1,000,000). */
+  /** Most execution graphs the exploring engine makes, partial ones included (250,000). */
   readonly maxGraphs?: number;
 }
 
 /**
  * How the engine finds the consistent executions: `candidates` enumerates every candidate and
- * judges each; `explore` builds execution graphs event by event (explore.ts) and judges each
- * complete one, handing the few programs it cannot take to `candidates` (exploreCheck.ts).
+ * judges each, as herd7 does; `explore` builds execution graphs event by event (explore.ts,
+ * GenMC's way) and judges each complete one, handing the few programs it cannot take to
+ * `candidates` (exploreCheck.ts). By default the lab's own programs are explored (a counter's
+ * reads multiply the candidates past what can be enumerated) and herd7's files enumerated: the
+ * candidates herd7 keeps with unresolved values (unresolved.ts) are built only by enumerating.
  */
 export type AxiomaticEngine = 'explore' | 'candidates';
 
@@ -556,7 +559,7 @@ export function checkUnder(
   model: AxiomaticModel,
   p: CompiledProgram,
   limits: AxiomaticLimits = DEFAULT_AXIOMATIC_LIMITS,
-  engine: AxiomaticEngine = 'candidates',
+  engine: AxiomaticEngine = isLabProgram(p) ? 'explore' : 'candidates',
 ): AxiomaticResult {
   const t0 = now();
   const m = p.machine;
@@ -617,8 +620,8 @@ function explored(p: CompiledProgram, limits: AxiomaticLimits, judge: (c: Candid
       initial: (loc, width) => initialValue(m, loc, width),
       endState: (sk, x) => endState(m, threads, sk, x),
       unroll,
-      // About half a minute here: 36 times what the catalogue's largest answer takes.
-      maxVisits: limits.maxGraphs ?? 1_000_000,
+      // Ten to twenty seconds here, several times what the catalogue's largest answer visits.
+      maxVisits: limits.maxGraphs ?? 250_000,
     },
     judge,
   );

@@ -27,6 +27,8 @@ export interface AxiomaticAnswer {
   readonly outcomes: readonly AxiomaticOutcome[];
   readonly executions: number;
   readonly candidates: number;
+  readonly engine: AxiomaticResult['engine'];
+  readonly pruned: number;
   readonly flags: readonly string[];
   readonly loopCut: boolean;
   /** The program's invariants the model does not judge, each with the reason (judge.ts). */
@@ -107,6 +109,8 @@ export function axiomaticAnswer(sc: Scenario, params: Params): AxiomaticAnswer {
     outcomes: [...byKey.values()].map(({ o, n }) => ({ ...o, executions: n })),
     executions: r.executions,
     candidates: r.candidates,
+    engine: r.engine,
+    pruned: r.pruned,
     flags: r.flags,
     loopCut: r.loopCut,
     notJudged: notJudgedUnderLkmm(sc),

@@ -6,7 +6,13 @@
 // a refusal with the engine's reason, not as an error. Pure, so Node tests call it directly and
 // the store's port is typed by it without reaching into src/workers.
 
-import { AxiomaticRefusal, type AxiomaticResult, candidatesOf, checkLkmm } from './check.ts';
+import {
+  AxiomaticRefusal,
+  type AxiomaticResult,
+  type Candidate,
+  candidatesOf,
+  checkLkmm,
+} from './check.ts';
 import { executionGraph, type ExecutionGraph, whyNot } from './explain.ts';
 import { herdOf } from './herd.ts';
 import { MemorySystem, type MemorySystemView, type ReadChoice } from './memorySystem.ts';
@@ -39,7 +45,7 @@ export interface AxiomaticStateJson {
 /** What the answer passes on from the engine's result as it is (check.ts says what each is). */
 type AxiomaticCounts = Pick<
   AxiomaticResult,
-  'executions' | 'candidates' | 'flags' | 'loopCut' | 'ms'
+  'executions' | 'candidates' | 'engine' | 'pruned' | 'flags' | 'loopCut' | 'ms'
 >;
 
 export type AxiomaticAnswer =
@@ -122,11 +128,17 @@ export function createAxiomaticApi() {
   };
   const memorySystem = (s: Session): MemorySystem => {
     if (s.memory) return s.memory;
-    if (s.result.candidates > MEMORY_SYSTEM_LIMIT)
-      throw new AxiomaticRefusal(
-        `the program has ${s.result.candidates.toLocaleString('en')} candidate executions, more than the ${MEMORY_SYSTEM_LIMIT.toLocaleString('en')} one can choose among read by read`,
-      );
-    s.memory = new MemorySystem(s.program, [...candidatesOf(s.program).all]);
+    // The answer may come from the exploring engine, which never lists the candidates: they are
+    // enumerated here, and counted as they come.
+    const all: Candidate[] = [];
+    for (const c of candidatesOf(s.program).all) {
+      if (all.length === MEMORY_SYSTEM_LIMIT)
+        throw new AxiomaticRefusal(
+          `the program has more than ${MEMORY_SYSTEM_LIMIT.toLocaleString('en')} candidate executions, more than one can choose among read by read`,
+        );
+      all.push(c);
+    }
+    s.memory = new MemorySystem(s.program, all);
     return s.memory;
   };
   const memoryView = (v: MemorySystemView): MemoryView => ({ ...v, reads: v.reads.map(withName) });
@@ -136,6 +148,17 @@ export function createAxiomaticApi() {
     if (!cond) return [];
     s.whyNot ??= whyNot(p, candidatesOf(p).all, (st) => cond.holds(p.machine, st), WHY_NOT_LIMIT);
     return s.whyNot;
+  };
+
+  // "Why not?" enumerates candidates, which a program the exploring engine answered may have too
+  // many of: then it offers none (and says why when asked).
+  const forbiddenCount = (s: Session): number => {
+    try {
+      return forbiddenReaching(s).length;
+    } catch (e) {
+      if (e instanceof AxiomaticRefusal) return 0;
+      throw e;
+    }
   };
 
   return {
@@ -194,7 +217,7 @@ export function createAxiomaticApi() {
       };
       session = kept;
       const never = cond !== null && !states.some((s) => s.condition === true);
-      const forbidden = never ? forbiddenReaching(kept).length : 0;
+      const forbidden = never ? forbiddenCount(kept) : 0;
       return {
         ok: true,
         model: 'lkmm',
@@ -203,6 +226,8 @@ export function createAxiomaticApi() {
         states,
         executions: result.executions,
         candidates: result.candidates,
+        engine: result.engine,
+        pruned: result.pruned,
         flags: result.flags,
         loopCut: result.loopCut,
         notJudged: notJudgedUnderLkmm(sc),

@@ -1,8 +1,8 @@
 // Every catalogue entry and variant under the kernel's memory model, against Explore's recorded
 // answers (golden.json): whatever the model answers must contain every outcome sc reaches (the
 // model allows more reorderings, never fewer interleavings), and every outcome x86-TSO reaches
-// where the record has it. An entry the engine refuses says why, by name; none answers
-// without a word or drops an outcome.
+// where the record has it. Every entry is answered but the retrying sums of percpu-sum-fuzzy,
+// which the engine refuses by name; none answers without a word or drops an outcome.
 
 import { describe, expect, it } from 'vitest';
 import { AxiomaticRefusal } from '../../src/axiomatic/check.ts';
@@ -53,10 +53,12 @@ describe('the catalogue under lkmm, against Explore under sc and tso', () => {
         );
         outcomes = new Set(a.outcomes.map((o) => JSON.stringify(o.observables)));
       } catch (e) {
-        // Refused by name, with the size it found: never silently.
+        // Only the retrying sums are too big at their defaults (hundreds of thousands of
+        // executions), and they are refused by name, with the size found: never silently.
         expect(e).toBeInstanceOf(AxiomaticRefusal);
+        expect(sc.id).toBe('percpu-sum-fuzzy');
         expect((e as Error).message).toMatch(
-          /too many to enumerate|more than the \d+ the engine enumerates/,
+          /more than [\d,]+ execution graphs: too many to explore/,
         );
         return;
       }

@@ -15,6 +15,7 @@ import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from
 import { toJson } from '../json.ts';
 import { observablesLine, shownObservables } from '../../scenarios/outcome.ts';
 import { AxiomaticRefusal } from '../../axiomatic/check.ts';
+import { judgedWords } from '../../axiomatic/judgedWords.ts';
 import { type AxiomaticAnswer, axiomaticAnswer } from '../../axiomatic/outcomes.ts';
 import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
@@ -171,7 +172,7 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
       herd: a.herd ? { ...a.herd, text: undefined } : null,
     });
   const out = [
-    `${shownName(sc)} under lkmm: ${a.executions} consistent executions of ${a.candidates} candidates, ${a.outcomes.length} outcomes, in ${Math.round(a.ms)} ms`,
+    `${shownName(sc)} under lkmm: ${a.executions} consistent executions of ${judgedWords(a)}, ${a.outcomes.length} outcomes, in ${Math.round(a.ms)} ms`,
     ...(a.loopCut
       ? ['Loop: runs past a loop bound were left out (raise #pragma lab loop_bound)']
       : []),

@@ -1,3 +1,4 @@
+import { judgedWords } from '../../axiomatic/judgedWords.ts';
 import type { RaceAccess } from '../../axiomatic/races.ts';
 import { count } from '../../machine/count.ts';
 import type { Shown } from '../../store/axiomaticStore.ts';
@@ -60,7 +61,7 @@ export function AxiomaticExplore(subject: AxiomaticSubject) {
     : error
       ? error
       : answer?.ok
-        ? `Done under lkmm: ${count(answer.executions, 'execution')} allowed of ${count(answer.candidates, 'candidate')}, ${count(answer.states.length, 'end state')}, in ${String(answer.ms)} ms${answer.loopCut ? ' (some runs cut at the loop bound)' : ''}.`
+        ? `Done under lkmm: ${count(answer.executions, 'execution')} allowed of ${judgedWords(answer)}, ${count(answer.states.length, 'end state')}, in ${String(answer.ms)} ms${answer.loopCut ? ' (some runs cut at the loop bound)' : ''}.`
         : answer
           ? 'Refused: the kernel’s memory model cannot answer this program (below, why).'
           : '';
