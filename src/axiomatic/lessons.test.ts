@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { explore } from '../explore/explore.ts';
 import { findScenario } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
+import { compileProgram } from '../lang/compile.ts';
+import { checkLkmm } from './check.ts';
 import { axiomaticAnswer } from './outcomes.ts';
 
 const sc = findScenario('seqcount-sum');
@@ -63,5 +65,101 @@ describe('percpu-ref-switch under every memory model', () => {
       .filter((o) => o.violations.some((v) => v.id === 'counted'))
       .map((o) => o.observables.pc);
     expect(pcs.sort()).toEqual([0, 8]);
+  });
+});
+
+// percpu-seq-multi's lesson: Eric Dumazet's V2 (several sums, no spinlock) under the kernel's
+// model. Its guarded sum is exact under sc, yet the model lets one pass read a fold's two
+// halves; with a seqcount's barriers in the fold and the sum, no such sum is left.
+describe('percpu-seq-multi under the kernel’s model', () => {
+  const multi = findScenario('percpu-seq-multi');
+  if (!multi?.text) throw new Error('percpu-seq-multi is not a text entry');
+  const text = multi.text(
+    resolveParams(multi, {
+      variant: 'guarded',
+      memory: 'lkmm',
+      summer2: '-1',
+      slots: '3',
+      amounts: '1,0',
+      adds: '1',
+    }),
+  );
+  /** The sums the model lets the program return once CPU0 folded (fbc->count is 4). */
+  const sumsAfterTheFold = (source: string): number[] => {
+    const c = compileProgram(source, { memory: 'lkmm' });
+    if (!c.ok) throw new Error(c.errors.map((e) => e.message).join('; '));
+    const { machine: m, clauses } = c.program;
+    const value = (name: string, s: Int32Array) =>
+      Number(clauses.observables.find((o) => o.name === name)?.read(m, s));
+    const after = checkLkmm(c.program).states.filter((s) => value('count', s.state) === 4);
+    return [...new Set(after.map((s) => value('sum', s.state)))].sort((a, b) => a - b);
+  };
+  /** The text with `from` replaced by `to`, which must be there once. */
+  const edit = (source: string, from: string, to: string): string => {
+    expect(source.split(from)).toHaveLength(2);
+    return source.replace(from, to);
+  };
+
+  it('guarded, as the entry has it: sums of 0 and 7 after the fold, neither true', () => {
+    expect(sumsAfterTheFold(text)).toEqual([0, 3, 4, 7]);
+  });
+
+  it('with a seqcount’s barriers in the fold and the sum, only 3 (before the add) and 4', () => {
+    let t = edit(
+      text,
+      'atomic_inc(&fbc->changing);',
+      'atomic_inc(&fbc->changing);\n\t\tsmp_wmb();',
+    );
+    t = edit(
+      t,
+      '__this_cpu_write(*fbc->counters, 0);',
+      '__this_cpu_write(*fbc->counters, 0);\n\t\tsmp_wmb();',
+    );
+    t = edit(t, 'atomic_inc(&fbc->changed);', 'atomic_inc(&fbc->changed);\n\t\tsmp_wmb();');
+    t = edit(t, 'cpu_relax();', 'cpu_relax();\n\tsmp_rmb();');
+    t = edit(
+      t,
+      'changed = atomic_read(&fbc->changed);',
+      'changed = atomic_read(&fbc->changed);\n\tsmp_rmb();',
+    );
+    t = edit(
+      t,
+      'ret += *per_cpu_ptr(fbc->counters, cpu);',
+      'ret += READ_ONCE(*per_cpu_ptr(fbc->counters, cpu));\n\tsmp_rmb();',
+    );
+    t = edit(
+      t,
+      'if (atomic_read(&fbc->changing) ||\t/* guarded: a fold began meanwhile */\n\t    atomic_read(&fbc->changed) != changed)',
+      'if (atomic_read(&fbc->changing))\n\t\tgoto again;\n\tsmp_rmb();\n\tif (atomic_read(&fbc->changed) != changed)',
+    );
+    expect(sumsAfterTheFold(t)).toEqual([3, 4]);
+  });
+});
+
+// percpu-modern's lesson under the kernel's model: the interrupt between the decision and the
+// add leaves CPU0's slot at the batch, as under sc, and the sum's plain reads race with
+// this_cpu_add(), the task's and the handler's; marked, nothing races and nothing breaks.
+describe('percpu-modern under the kernel’s model', () => {
+  const modern = findScenario('percpu-modern');
+  if (!modern) throw new Error('percpu-modern is not in the catalogue');
+  const a = axiomaticAnswer(
+    modern,
+    resolveParams(modern, { variant: 'preempt-only', memory: 'lkmm' }),
+  );
+  it('reaches the slot at the batch, with the interrupt inside the add', () => {
+    expect(a.outcomes.map((o) => o.observables)).toContainEqual(
+      expect.objectContaining({ count: 0, slot0: 4, slot1: 0, exact: 4, irqs: 1 }),
+    );
+  });
+  it('names the sum’s races with the task’s and the handler’s this_cpu_add()', () => {
+    expect(a.flags).toContain('data-race');
+    const writers = a.races.map((r) => [r.a, r.b].find((x) => x.kind === 'write'));
+    expect(writers.map((w) => w?.who).sort()).toEqual(['IRQ0 in P0', 'P0']);
+    for (const r of a.races) {
+      const read = [r.a, r.b].find((x) => x.kind === 'read');
+      expect(read?.statement).toBe('ret += *per_cpu_ptr(fbc->counters, cpu);');
+      expect(read?.marked).toBe(false);
+    }
+    expect(a.marked).toMatchObject({ broken: [], flags: [] });
   });
 });
