@@ -1,10 +1,12 @@
 // npm run bench:lkmm-catalogue [-- --only ID,ID] [--json]: every catalogue entry and variant
 // under the kernel's memory model, beside Explore's answer under sc: whether the model answers
-// (or why not), its outcomes, consistent executions and candidates judged, the final invariants
-// it finds broken beside sc's, whether every sc outcome is also an lkmm outcome, and the time.
+// (or why not), its outcomes, consistent executions and what was judged to find them, the final
+// invariants it finds broken beside sc's, whether every sc outcome is also an lkmm outcome, and
+// the time.
 
 import { parseArgs } from 'node:util';
 import { AxiomaticRefusal } from '../src/axiomatic/check.ts';
+import { judgedWords } from '../src/axiomatic/judgedWords.ts';
 import { axiomaticAnswer } from '../src/axiomatic/outcomes.ts';
 import { explore } from '../src/explore/explore.ts';
 import { catalogue } from '../src/scenarios/index.ts';
@@ -24,6 +26,8 @@ interface Row {
   outcomes?: number;
   executions?: number;
   candidates?: number;
+  /** What the engine judged, in words (judgedWords.ts). */
+  judged?: string;
   loopCut?: boolean;
   broken?: string[];
   scOutcomes: number;
@@ -61,6 +65,7 @@ for (const sc of catalogue) {
         outcomes: a.outcomes.length,
         executions: a.executions,
         candidates: a.candidates,
+        judged: judgedWords(a),
         loopCut: a.loopCut,
         broken: [...new Set(a.outcomes.flatMap((o) => o.violations.map((v) => v.id)))].sort(),
         scOutcomes: scKeys.size,
@@ -96,7 +101,7 @@ else {
         ? ` MISSING ${String(r.scMissing.length)} sc outcomes`
         : '';
     console.log(
-      `${name} ${String(r.outcomes)} outcomes (sc ${String(r.scOutcomes)}), ${String(r.executions)} executions of ${String(r.candidates)} candidates${r.loopCut ? ', loop cut' : ''}, broken [${(r.broken ?? []).join(' ')}] (sc [${r.scBroken.join(' ')}]), ${String(r.ms)} ms${missing}`,
+      `${name} ${String(r.outcomes)} outcomes (sc ${String(r.scOutcomes)}), ${String(r.executions)} executions of ${r.judged ?? ''}${r.loopCut ? ', loop cut' : ''}, broken [${(r.broken ?? []).join(' ')}] (sc [${r.scBroken.join(' ')}]), ${String(r.ms)} ms${missing}`,
     );
   }
   const answered = rows.filter((r) => r.answered).length;
