@@ -108,10 +108,27 @@ describe('a data race, named', () => {
     expect(a.flags).toContain('data-race');
     expect(a.outcomes.flatMap((o) => o.violations.map((v) => v.id))).toContain('exclusive');
     expect(a.races.map((r) => [r.location, r.a.statement, r.b.statement])).toEqual([
-      ['read_count[0]', 'sum += per_cpu(read_count, cpu);', 'this_cpu_inc(read_count);'],
-      ['read_count[0]', 'sum += per_cpu(read_count, cpu);', 'this_cpu_dec(read_count);'],
+      ['read_count[0]', 'this_cpu_inc(read_count);', 'sum += per_cpu(read_count, cpu);'],
+      ['read_count[0]', 'this_cpu_dec(read_count);', 'sum += per_cpu(read_count, cpu);'],
     ]);
-    expect(a.races[0]?.sentence).toMatch(/^P1's line \d+ .* reads it plainly and P0's line \d+/);
+    expect(a.races[0]?.sentence).toMatch(/^P0's line \d+ .* writes it marked and P1's line \d+/);
     expect(a.marked).toEqual({ outcomes: 3, executions: 4, broken: [], flags: [] });
+  });
+
+  it('percpu-hotplug-sum: one race a sentence, the offline’s mask updates named as such', () => {
+    const sc = entry('percpu-hotplug-sum');
+    const a = axiomaticAnswer(
+      sc,
+      resolveParams(sc, { variant: 'online-or-dying', memory: 'lkmm' }),
+    );
+    const sentences = a.races.map((r) => r.sentence);
+    expect(new Set(sentences).size).toBe(sentences.length);
+    expect(a.races.map((r) => r.location).sort()).toEqual(['cpu_dying_mask', 'cpu_online_mask']);
+    for (const s of sentences)
+      expect(s).toMatch(
+        /^CPU1's offline and DEAD1 writes it marked \(a step of the kernel's own, not a line of the program\) and P2's line \d+/,
+      );
+    // The sum's mask reads, every one on its line, are marked together: no race is left.
+    expect(a.marked?.flags).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import {
 } from './check.ts';
 import { instructionOf, locationName } from './explain.ts';
 import { lkmm } from './lkmm.ts';
+import { modelThreads } from './plans.ts';
 
 /** One side of a race: the access, where it is in the program, and who makes it. */
 export interface RaceAccess {
@@ -42,6 +43,11 @@ export interface Race {
   readonly b: RaceAccess;
   /** The race in a sentence. */
   readonly sentence: string;
+  /**
+   * Every instruction ([context, position]) of the accesses the sentence stands for: one line
+   * may make several (a for_each_cpu loop reads each mask word), all marked together.
+   */
+  readonly sites: readonly (readonly [number, number])[];
 }
 
 function statementOf(m: Machine, ctx: number, pc: number): string {
@@ -64,8 +70,10 @@ function accessOf(
   const ins = instructionOf(p, sk, e);
   const thread = names[e.thread] ?? `P${String(e.thread)}`;
   const own = p.machine.programs[ctx]?.name ?? thread;
+  // A step the machinery makes (a hotplug mask update, a scheduler chain) is its thread's own.
+  const inside = e.pc < 0 || own === thread || thread.endsWith(own);
   return {
-    who: own === thread ? thread : `${own} in ${thread}`,
+    who: inside ? thread : `${own} in ${thread}`,
     kind: e.dir === 'W' ? 'write' : 'read',
     marked: (e.tags & ~Tag.Rmw) !== 0,
     line: ins?.line ?? 0,
@@ -77,17 +85,10 @@ function accessOf(
 
 function describe(a: RaceAccess): string {
   const what = `${a.kind === 'write' ? 'writes' : 'reads'} it ${a.marked ? 'marked' : 'plainly'}`;
-  const where = a.line > 0 ? `line ${String(a.line)}` : 'an access';
+  if (a.pc < 0) return `${a.who} ${what} (a step of the kernel's own, not a line of the program)`;
+  const where = a.line > 0 ? `line ${String(a.line)}` : `instruction ${String(a.pc)}`;
   const said = a.statement ? ` (\`${a.statement}\`)` : '';
   return `${a.who}'s ${where}${said} ${what}`;
-}
-
-/** The names of a program's model threads, in the engine's order (tasks first: P0, P1…). */
-function threadNames(p: CompiledProgram): string[] {
-  return p.threads
-    .filter((t) => t.role === 'P')
-    .sort((a, b) => a.index - b.index)
-    .map((t) => t.name);
 }
 
 /**
@@ -100,25 +101,24 @@ export function dataRaces(
   limits: AxiomaticLimits = DEFAULT_AXIOMATIC_LIMITS,
 ): Race[] {
   if (!result.flags.includes('data-race')) return [];
-  const names = threadNames(p);
-  const found = new Map<string, Race>();
+  // The model's threads: tasks, handlers on an idle CPU, a CPU's offline (plans.ts).
+  const { names } = modelThreads(p);
+  // One race a sentence: the instructions it stands for are gathered under it.
+  const found = new Map<string, Race & { sites: [number, number][] }>();
   const take = (sk: Skeleton, race: ReturnType<typeof lkmm>['rel']['race']) => {
     race?.forEach((x, y) => {
       const a = accessOf(p, sk, names, x);
       const b = accessOf(p, sk, names, y);
       const e = sk.events[x];
       if (!a || !b || !e) return;
-      const key = [`${String(a.ctx)}:${String(a.pc)}`, `${String(b.ctx)}:${String(b.pc)}`]
-        .sort()
-        .join('|');
-      if (found.has(key)) return;
+      // Either way round, one race.
+      const [first, second] = describe(a) <= describe(b) ? [a, b] : [b, a];
       const location = locationName(p, e.loc);
-      found.set(key, {
-        location,
-        a,
-        b,
-        sentence: `${describe(a)} and ${describe(b)}: the two touch ${location}, one is plain, and nothing orders them (no lock, barrier or release–acquire pair between them).`,
-      });
+      const sentence = `${describe(first)} and ${describe(second)}: the two touch ${location}, one is plain, and nothing orders them (no lock, barrier or release–acquire pair between them).`;
+      const race = found.get(sentence) ?? { location, a: first, b: second, sentence, sites: [] };
+      found.set(sentence, race);
+      for (const x of [a, b])
+        if (!race.sites.some(([c, q]) => c === x.ctx && q === x.pc)) race.sites.push([x.ctx, x.pc]);
     });
   };
   for (const s of result.states) take(s.example.skeleton, s.example.verdict.rel.race);
@@ -160,8 +160,7 @@ export function withRacesMarked(
 ): { program: CompiledProgram; result: AxiomaticResult } | null {
   const m = p.machine;
   const at = new Set<string>();
-  for (const r of races)
-    for (const a of [r.a, r.b]) if (!a.marked) at.add(`${String(a.ctx)}:${String(a.pc)}`);
+  for (const r of races) for (const [ctx, pc] of r.sites) at.add(`${String(ctx)}:${String(pc)}`);
   const marks = (ctx: number, pc: number, ins: Instr) =>
     at.has(`${String(ctx)}:${String(pc)}`) && markable(ins);
   if (!m.programs.some((prog, ctx) => prog.instrs.some((ins, pc) => marks(ctx, pc, ins))))
