@@ -275,16 +275,7 @@ export function* candidates(sk: Skeleton): Generator<Execution> {
           for (let b = a + 1; b < c.order.length; b++)
             co.add(c.order[a] as number, c.order[b] as number);
       }
-      yield {
-        events: sk.events,
-        po: sk.po,
-        addr: sk.addr,
-        data: sk.data,
-        ctrl: sk.ctrl,
-        rmw: sk.rmw,
-        rf,
-        co,
-      };
+      yield executionOf(sk, rf, co);
       return;
     }
     for (const c of perLoc[i] as LocationChoice[]) {
@@ -294,4 +285,10 @@ export function* candidates(sk: Skeleton): Generator<Execution> {
     }
   }
   yield* go(0);
+}
+
+/** The execution of a skeleton with its reads-from and coherence order chosen. */
+export function executionOf(sk: Skeleton, rf: Relation, co: Relation): Execution {
+  const { events, po, addr, data, ctrl, rmw } = sk;
+  return { events, po, addr, data, ctrl, rmw, rf, co };
 }

@@ -5,7 +5,7 @@
 // values, the end state an execution leaves, the loop bound), so the two engines share them.
 
 import type { CompiledProgram } from '../lang/compiled.ts';
-import { type Skeleton, skeleton } from './candidates.ts';
+import { executionOf, type Skeleton, skeleton } from './candidates.ts';
 import { resolve, Tokens } from './unresolved.ts';
 import { Tag } from './events.ts';
 import type { Execution } from './execution.ts';
@@ -134,16 +134,7 @@ function candidateOfGraph(
     for (let a = 0; a < order.length; a++)
       for (let b = a + 1; b < order.length; b++) co.add(order[a] as number, order[b] as number);
   }
-  const x: Execution = {
-    events: sk.events,
-    po: sk.po,
-    addr: sk.addr,
-    data: sk.data,
-    ctrl: sk.ctrl,
-    rmw: sk.rmw,
-    rf,
-    co,
-  };
+  const x = executionOf(sk, rf, co);
   // Values solved from the program's constants (herd7 drops the rest; the exploring engine
   // takes the lab's programs, which have no symbolic unknowns: unresolved.ts).
   if (!resolve(sk, x, NO_TOKENS, () => false).kept) return null;
