@@ -66,6 +66,7 @@ describe('the catalogue under lkmm, against Explore under sc and tso', () => {
       for (const o of recordedOutcomes(sc, variant, 'tso') ?? [])
         expect(outcomes, `tso reaches ${o}`).toContain(o);
     },
-    120_000,
+    // percpu-sum-fuzzy's refusal comes after 250,000 graphs: about 15 s here, minutes when loaded.
+    600_000,
   );
 });
