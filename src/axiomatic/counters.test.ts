@@ -111,7 +111,9 @@ describe('a data race, named', () => {
       ['read_count[0]', 'this_cpu_inc(read_count);', 'sum += per_cpu(read_count, cpu);'],
       ['read_count[0]', 'this_cpu_dec(read_count);', 'sum += per_cpu(read_count, cpu);'],
     ]);
-    expect(a.races[0]?.sentence).toMatch(/^P0's line \d+ .* writes it marked and P1's line \d+/);
+    expect(a.races[0]?.sentence).toMatch(
+      /^P0's line \d+ .* writes it marked on CPU0 and P1's line \d+ .* reads it plainly on CPU1:/,
+    );
     expect(a.marked).toEqual({ outcomes: 3, executions: 4, broken: [], flags: [] });
   });
 
@@ -126,7 +128,7 @@ describe('a data race, named', () => {
     expect(a.races.map((r) => r.location).sort()).toEqual(['cpu_dying_mask', 'cpu_online_mask']);
     for (const s of sentences)
       expect(s).toMatch(
-        /^CPU1's offline and DEAD1 writes it marked \(a step of the kernel's own, not a line of the program\) and P2's line \d+/,
+        /^CPU1's offline and DEAD1 writes it marked on CPU1 \(a step of the kernel's own, not a line of the program\) and P2's line \d+/,
       );
     // The sum's mask reads, every one on its line, are marked together: no race is left.
     expect(a.marked?.flags).toEqual([]);

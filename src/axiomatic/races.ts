@@ -20,12 +20,14 @@ import {
 } from './check.ts';
 import { instructionOf, locationName } from './explain.ts';
 import { lkmm } from './lkmm.ts';
-import { modelThreads } from './plans.ts';
+import { isChain, modelThreads, type ModelThreads } from './plans.ts';
 
 /** One side of a race: the access, where it is in the program, and who makes it. */
 export interface RaceAccess {
   /** The model's thread that makes it ("P0"), or the handler inside it ("IRQ0 in P0"). */
   readonly who: string;
+  /** The CPU it runs on then (a task may have migrated before it). */
+  readonly cpu: number;
   readonly kind: 'read' | 'write';
   readonly marked: boolean;
   /** The line of the program's text (1-based), or 0. */
@@ -57,12 +59,29 @@ function statementOf(m: Machine, ctx: number, pc: number): string {
   return prog.source.text.slice(site.start, site.end).replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * The CPU an event runs on: the CPU whose scheduler chain its thread took last before it
+ * (plans.ts), or the CPU its thread starts on.
+ */
+function cpuOf(p: CompiledProgram, threads: ModelThreads, sk: Skeleton, id: number): number {
+  const e = sk.events[id];
+  if (!e) return 0;
+  let cpu = threads.plans[e.thread]?.cpu ?? 0;
+  for (const o of sk.events)
+    if (o.thread === e.thread && o.po < e.po && o.dir === 'W' && isChain(p.machine, o.loc)) {
+      // A turn's start writes the chain's token with a negative value; its end, positive.
+      if ((sk.origin[o.id]?.value ?? 0n) < 0n) cpu = o.loc - p.machine.memWords;
+    }
+  return cpu;
+}
+
 function accessOf(
   p: CompiledProgram,
   sk: Skeleton,
-  names: readonly string[],
+  threads: ModelThreads,
   id: number,
 ): RaceAccess | null {
+  const { names } = threads;
   const e = sk.events[id];
   const origin = sk.origin[id];
   if (!e || !origin || e.thread < 0) return null;
@@ -74,6 +93,7 @@ function accessOf(
   const inside = e.pc < 0 || own === thread || thread.endsWith(own);
   return {
     who: inside ? thread : `${own} in ${thread}`,
+    cpu: cpuOf(p, threads, sk, id),
     kind: e.dir === 'W' ? 'write' : 'read',
     marked: (e.tags & ~Tag.Rmw) !== 0,
     line: ins?.line ?? 0,
@@ -85,10 +105,12 @@ function accessOf(
 
 function describe(a: RaceAccess): string {
   const what = `${a.kind === 'write' ? 'writes' : 'reads'} it ${a.marked ? 'marked' : 'plainly'}`;
-  if (a.pc < 0) return `${a.who} ${what} (a step of the kernel's own, not a line of the program)`;
+  const on = `on CPU${String(a.cpu)}`;
+  if (a.pc < 0)
+    return `${a.who} ${what} ${on} (a step of the kernel's own, not a line of the program)`;
   const where = a.line > 0 ? `line ${String(a.line)}` : `instruction ${String(a.pc)}`;
   const said = a.statement ? ` (\`${a.statement}\`)` : '';
-  return `${a.who}'s ${where}${said} ${what}`;
+  return `${a.who}'s ${where}${said} ${what} ${on}`;
 }
 
 /**
@@ -102,13 +124,13 @@ export function dataRaces(
 ): Race[] {
   if (!result.flags.includes('data-race')) return [];
   // The model's threads: tasks, handlers on an idle CPU, a CPU's offline (plans.ts).
-  const { names } = modelThreads(p);
+  const threads = modelThreads(p);
   // One race a sentence: the instructions it stands for are gathered under it.
   const found = new Map<string, Race & { sites: [number, number][] }>();
   const take = (sk: Skeleton, race: ReturnType<typeof lkmm>['rel']['race']) => {
     race?.forEach((x, y) => {
-      const a = accessOf(p, sk, names, x);
-      const b = accessOf(p, sk, names, y);
+      const a = accessOf(p, sk, threads, x);
+      const b = accessOf(p, sk, threads, y);
       const e = sk.events[x];
       if (!a || !b || !e) return;
       // Either way round, one race.

@@ -28,7 +28,7 @@ function onStage(shown: Shown | null): string {
 
 /** One access of a race: who, where, the statement, and whether it is marked. */
 function RaceSide({ side }: { side: RaceAccess }) {
-  const what = `${side.kind === 'write' ? 'writes' : 'reads'} it ${side.marked ? 'marked' : 'plainly'}`;
+  const what = `${side.kind === 'write' ? 'writes' : 'reads'} it ${side.marked ? 'marked' : 'plainly'} on CPU${String(side.cpu)}`;
   // A step the kernel makes itself (a hotplug mask update) has no line of the program.
   if (side.pc < 0)
     return <>{`${side.who} ${what} (a step of the kernel’s own, not a line of the program)`}</>;
