@@ -20,7 +20,7 @@ import { toJson } from '../json.ts';
 import { lockstepOnThreads, runLive } from '../live/threads.ts';
 import { ENGINES, type EngineKind, TIERS, type Tier } from '../../live/engine/engine.ts';
 
-import { didNotStop, stoppedShort } from '../../live/messages.ts';
+import { didNotStop, groupDigits, stoppedShort } from '../../live/messages.ts';
 import {
   atRestSentence,
   hotplugSentence,
@@ -197,7 +197,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     out.push(`  ${didNotStop(outcome.running)} (stuck: a lock nobody releases?)`);
   else if (!verdict.terminal) out.push('  the CPUs did not come to rest: invariants not judged');
   else if (verdict.violations.length === 0) out.push('  every invariant holds at rest');
-  for (const v of verdict.violations) out.push(`  violated ${v.id}: ${v.reason}`);
+  for (const v of verdict.violations) out.push(`  violated ${v.id}: ${groupDigits(v.reason)}`);
   const unseen = verdict.terminal ? atRestSentence(sc) : null;
   if (unseen) out.push(`  note: ${unseen}`);
   return out.join('\n');

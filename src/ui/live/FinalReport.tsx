@@ -8,6 +8,7 @@ import {
   spinSentence,
   tierWords,
 } from '../../live/verdict.ts';
+import { groupDigits } from '../../live/messages.ts';
 import { findScenario } from '../../scenarios/index.ts';
 
 /** After Stop: the invariants judged on the state the CPUs stopped in. */
@@ -22,7 +23,7 @@ export function FinalReport({
   locks: boolean;
 }) {
   const sc = findScenario(scenario);
-  const broken = new Map(report.violations.map((v) => [v.id, v.reason]));
+  const broken = new Map(report.violations.map((v) => [v.id, groupDigits(v.reason)]));
   const total = report.reading.total.adds.toLocaleString('en-US');
   const spun = spinSentence(report.reading);
   return (
