@@ -107,6 +107,21 @@ export function runRates(reading: Pick<LiveReading, 'cpus' | 'ms'>): number[] {
 }
 
 /**
+ * Each CPU's instructions per second over the whole run, or null where none were counted: the
+ * bare tier counts operations, not instructions (the page's Per CPU table and `lab live` say "not
+ * counted", never a rate of 0).
+ */
+export function instructionRates(
+  reading: Pick<LiveReading, 'cpus' | 'ms' | 'tier'>,
+): (number | null)[] {
+  const s = Math.max(reading.ms / 1000, 1e-9);
+  return reading.cpus.map((c) => (reading.tier === 'bare' ? null : c.steps / s));
+}
+
+/** What the Per CPU table and `lab live` write where no instruction was counted. */
+export const NOT_COUNTED = 'not counted (bare tier)';
+
+/**
  * Where a CPU spent most of its instructions spinning on a held lock, why, in words; null when
  * no CPU spun for at least a fifth of its instructions.
  */

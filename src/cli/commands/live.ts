@@ -24,8 +24,10 @@ import { didNotStop, groupDigits, stoppedShort } from '../../live/messages.ts';
 import {
   atRestSentence,
   hotplugSentence,
+  instructionRates,
   judgedOnlyAtRest,
   lostSentence,
+  NOT_COUNTED,
   spinSentence,
   tierWords,
 } from '../../live/verdict.ts';
@@ -145,11 +147,11 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     stopped,
     failure: outcome.kind === 'failed' ? outcome.message : null,
     terminal: verdict.terminal,
-    perCpu: r.cpus.map((c) => ({
+    perCpu: r.cpus.map((c, k) => ({
       ...c,
       operationsPerSecond: (c.adds + c.calls) / Math.max(secs, 1e-9),
       // The bare tier counts operations, not instructions (null: not counted).
-      instructionsPerSecond: r.tier === 'bare' ? null : c.steps / Math.max(secs, 1e-9),
+      instructionsPerSecond: instructionRates(r)[k] ?? null,
     })),
     exact: r.exact,
     value: r.value,
@@ -173,7 +175,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   if (load.warning) out.push(`  warning: ${load.warning}`);
   doc.perCpu.forEach((c, k) => {
     out.push(
-      `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${c.instructionsPerSecond === null ? 'instructions not counted (bare)' : `${formatRate(c.instructionsPerSecond)} instructions/s`}${c.spins > 0 ? `, ${formatRate(c.spins)} lock spins` : ''}`,
+      `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${c.instructionsPerSecond === null ? `instructions ${NOT_COUNTED}` : `${formatRate(c.instructionsPerSecond)} instructions/s`}${c.spins > 0 ? `, ${formatRate(c.spins)} lock spins` : ''}`,
     );
   });
   out.push(

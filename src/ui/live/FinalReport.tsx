@@ -3,7 +3,9 @@ import { formatRate } from '../../live/format.ts';
 import {
   atRestSentence,
   hotplugSentence,
+  instructionRates,
   lostSentence,
+  NOT_COUNTED,
   runRates,
   spinSentence,
   tierWords,
@@ -64,6 +66,7 @@ export function FinalReport({
 function PerCpu({ report, locks }: { report: Report; locks: boolean }) {
   const s = Math.max(report.seconds, 1e-9);
   const rates = runRates(report.reading);
+  const instructions = instructionRates({ ...report.reading, ms: s * 1000 });
   return (
     <table className="live-totals per-cpu">
       <caption>Per CPU</caption>
@@ -82,11 +85,16 @@ function PerCpu({ report, locks }: { report: Report; locks: boolean }) {
             <th scope="row">CPU{k}</th>
             <td>{(c.adds + c.calls).toLocaleString('en-US')}</td>
             <td>{formatRate(rates[k] ?? 0)}</td>
-            <td>{formatRate(c.steps / s)}</td>
+            <td>{rateOrNot(instructions[k] ?? null)}</td>
             {locks && <td>{formatRate(c.spins / s)}</td>}
           </tr>
         ))}
       </tbody>
     </table>
   );
+}
+
+/** A rate, or "not counted" where the tier counted none. */
+function rateOrNot(v: number | null): string {
+  return v === null ? NOT_COUNTED : formatRate(v);
 }

@@ -57,6 +57,14 @@ const render = (r: Report) =>
     createElement(FinalReport, { report: r, scenario: 'global-plain', locks: false }),
   );
 
+/** The cells of the Per CPU table's rows, as text. */
+function perCpuRows(html: string): string[][] {
+  const body = /<caption>Per CPU<\/caption>.*?<tbody>(.*?)<\/tbody>/.exec(html)?.[1] ?? '';
+  return [...body.matchAll(/<tr>(.*?)<\/tr>/g)].map((row) =>
+    [...(row[1] ?? '').matchAll(/<t[hd][^>]*>(.*?)<\/t[hd]>/g)].map((c) => c[1] ?? ''),
+  );
+}
+
 describe('the verdict at rest', () => {
   it('writes a broken invariant’s numbers grouped, as the totals beside it', () => {
     const html = render(
@@ -70,5 +78,16 @@ describe('the verdict at rest', () => {
       'nr_files = 35,579,297, but the exact total is 42,729,630: 7,150,333 lost',
     );
     expect(html).toContain('7,150,333 updates lost out of 42,729,630 added');
+  });
+
+  it('says the bare tier did not count instructions, rather than a rate of 0', () => {
+    expect(perCpuRows(render(report('bare', 0, null))).map((r) => r.at(-1))).toEqual([
+      'not counted (bare tier)',
+      'not counted (bare tier)',
+    ]);
+    expect(perCpuRows(render(report('exact', 0, null))).map((r) => r.at(-1))).toEqual([
+      '84.00 M',
+      '0',
+    ]);
   });
 });
