@@ -23,6 +23,7 @@ import { ENGINES, type EngineKind, TIERS, type Tier } from '../../live/engine/en
 import { didNotStop, groupDigits, stoppedShort } from '../../live/messages.ts';
 import {
   atRestSentence,
+  exactWords,
   hotplugSentence,
   instructionRates,
   judgedOnlyAtRest,
@@ -179,7 +180,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     );
   });
   out.push(
-    `  exact ${num(r.exact)}, counter in memory ${num(r.value)}, ${
+    `  ${exactWords(r)}, counter in memory ${num(r.value)}, ${
       Number(r.lost) < 0 ? `counted twice ${num(-Number(r.lost))}` : `lost updates ${num(r.lost)}`
     }`,
   );
