@@ -24,9 +24,14 @@ test('a short sweep draws the chart, states the headline, fills the table and ex
     page.getByRole('img', { name: /^Adds per second against CPUs\. global-plain: 1 CPU/ }),
   ).toBeVisible();
   await expect(page.getByRole('img', { name: /^Per-CPU efficiency against CPUs/ })).toBeVisible();
+  // On a machine that cannot show scaling (busy, or few cores) the headline says it is absolute.
   await expect(scaling.headline()).toHaveText(
-    /^With 2 CPUs, .+ ran [\d.]+× the adds per second of .+\.$/,
+    /^(In absolute terms only, since this machine cannot show scaling \(see above\): )?With 2 CPUs, .+ ran [\d.]+× the adds per second of .+\.$/,
   );
+  // Whether this sweep could show scaling here, judged from what it measured.
+  await expect(
+    page.getByRole('region', { name: 'Can this sweep show scaling?' }).getByRole('strong'),
+  ).toHaveText(/^(No: on this machine|Only within the limits|Yes: nothing)/);
   const rows = await scaling.rows();
   expect(rows).toHaveLength(6);
   // Judged as well as timed: the racy counter loses updates on two workers, the others not.
@@ -110,6 +115,42 @@ test('a sweep can be cancelled, keeps what it measured, and runs again @timing',
   // No CPU worker is left running after a cancel.
   await expect.poll(() => page.workers().length, { timeout: 5000 }).toBe(0);
   await expect(scaling.button('Run sweep')).toBeEnabled();
+});
+
+test('more CPUs than cores: before a sweep the page says so and offers the counts that fit', async ({
+  page,
+}) => {
+  const scaling = new ScalingPage(page);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const over = cores + 2;
+  await scaling.open(`#/scaling?cpus=1,2,${String(over)}`);
+  const fit = page.getByRole('region', { name: 'Before a sweep: can this machine show scaling?' });
+  await expect(fit.getByRole('list', { name: 'Why' })).toContainText(
+    `${String(over)} CPUs is more than this machine’s ${String(cores)} cores: there the CPUs take turns on the cores, so that point measures time-sharing, not scaling`,
+  );
+  // No sweep from a larger machine comes with the lab: the page says how to record one.
+  await expect(fit.getByRole('list', { name: 'What would show scaling' })).toContainText(
+    'The lab comes with no sweep measured on a larger machine; to record one there',
+  );
+  await fit.getByRole('button', { name: 'Use CPU counts 1,2' }).click();
+  await expect(page.getByRole('textbox', { name: 'CPU counts' })).toHaveValue('1,2');
+  await expect(fit).not.toContainText('time-sharing');
+  await expect(fit.getByRole('button', { name: 'Check the load' })).toBeEnabled();
+});
+
+test('Check the load measures one CPU alone and every core at once, and says so @timing', async ({
+  page,
+}) => {
+  const scaling = new ScalingPage(page);
+  await scaling.open('#/scaling');
+  await page.getByRole('button', { name: 'Check the load' }).click();
+  await expect(scaling.status()).toHaveText(
+    /^Load checked: one per-CPU counter alone ran [\d.]+(?: [kMG])? adds\/s; \d+ at once ran [\d.]+(?: [kMG])? each \(\d+ % of alone\)\.$/,
+    { timeout: 30_000 },
+  );
+  await expect(page.getByRole('region', { name: /can this machine show scaling/ })).toContainText(
+    'the load check',
+  );
 });
 
 test('a bad link part is reported and the rest of the plan opens', async ({ page }) => {

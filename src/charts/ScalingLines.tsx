@@ -5,23 +5,32 @@ import { type LineSeries, linesLayout } from './scalingLines.ts';
 const W = 640;
 const H = 300;
 
-/** Lines against CPUs (throughput or efficiency), a band per line, and a legend in HTML. */
+/**
+ * Lines against CPUs (throughput or efficiency), a band per line, and a legend in HTML. CPU counts
+ * above `cores` sit in a shaded band and their dots are hollow: time-sharing, not scaling.
+ */
 export function ScalingLines({
   label,
   series,
   yLabel,
   describe,
+  cores,
 }: {
   label: string;
   series: readonly LineSeries[];
   yLabel: (v: number) => string;
   /** One point in words, for the accessible summary. */
   describe: (v: number) => string;
+  /** The machine's cores (counts above them are marked), if known. */
+  cores?: number;
 }) {
-  const l = linesLayout(series, W, H, yLabel);
-  const summary = `${label}. ${series
+  const l = linesLayout(series, W, H, yLabel, cores);
+  const over = (x: number) => (cores !== undefined && x > cores ? ' (more CPUs than cores)' : '');
+  const marked = l.oversubscribed && cores !== undefined;
+  const summary = `${label}${marked ? `; above ${String(cores)} CPUs, more CPUs than cores take turns on them` : ''}. ${series
     .map(
-      (s) => `${s.label}: ${s.points.map((p) => `${String(p.x)} CPU ${describe(p.y)}`).join(', ')}`,
+      (s) =>
+        `${s.label}: ${s.points.map((p) => `${String(p.x)} CPU ${describe(p.y)}${over(p.x)}`).join(', ')}`,
     )
     .join('; ')}`;
   return (
@@ -36,6 +45,19 @@ export function ScalingLines({
           className="zero-line"
         />
         <CpuAxis ticks={l.xTicks} plot={l.plot} height={H} />
+        {l.oversubscribed && (
+          <g className="oversubscribed">
+            <rect
+              x={l.oversubscribed.x}
+              y={l.plot.top}
+              width={l.oversubscribed.width}
+              height={l.plot.bottom - l.plot.top}
+            />
+            <text x={l.plot.right - 4} y={l.plot.top + 14} textAnchor="end" className="tick-label">
+              more CPUs than cores
+            </text>
+          </g>
+        )}
         {l.series.map((s) => (
           <g key={s.key}>
             <path d={s.band} fill={algorithmColour(s.key)} opacity={0.15} />
@@ -47,8 +69,16 @@ export function ScalingLines({
               strokeDasharray={algorithmDash(s.key)}
             />
             {s.dots.map((d) => (
-              <circle key={d.point.x} cx={d.cx} cy={d.cy} r={4} fill={algorithmColour(s.key)}>
-                <title>{`${s.label}, ${String(d.point.x)} CPU: ${describe(d.point.y)}`}</title>
+              <circle
+                key={d.point.x}
+                cx={d.cx}
+                cy={d.cy}
+                r={4}
+                fill={d.oversubscribed ? 'var(--page)' : algorithmColour(s.key)}
+                stroke={algorithmColour(s.key)}
+                strokeWidth={d.oversubscribed ? 2 : 0}
+              >
+                <title>{`${s.label}, ${String(d.point.x)} CPU: ${describe(d.point.y)}${over(d.point.x)}`}</title>
               </circle>
             ))}
           </g>

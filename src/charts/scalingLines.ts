@@ -1,6 +1,8 @@
 // Throughput against CPUs: one line per algorithm through the medians, a band from the slowest to
 // the fastest repetition, and a dot per measured CPU count. Pure math (d3-scale, d3-shape);
 // ScalingLines.tsx renders it. Also used for per-CPU efficiency (a ratio instead of a rate).
+// Counts of more CPUs than the machine has cores are marked: there CPUs take turns on a core, so
+// those points measure time-sharing, not scaling.
 
 import { area, line } from 'd3';
 import { linearScale } from './linearScale.ts';
@@ -34,9 +36,13 @@ export interface LinesLayout {
       readonly cx: number;
       readonly cy: number;
       readonly point: LinePoint;
+      /** More CPUs than cores: drawn hollow. */
+      readonly oversubscribed: boolean;
     }[];
   }[];
   readonly plot: PlotBox;
+  /** The band over CPU counts above the cores (from halfway to the first), or null if none. */
+  readonly oversubscribed: { readonly x: number; readonly width: number } | null;
 }
 
 export function linesLayout(
@@ -44,6 +50,8 @@ export function linesLayout(
   width: number,
   height: number,
   yLabel: (v: number) => string,
+  /** The machine's cores: counts above them are marked (none marked when omitted). */
+  cores = Infinity,
   margin = CPU_CHART_MARGIN,
 ): LinesLayout {
   const all = series.flatMap((s) => s.points);
@@ -55,6 +63,9 @@ export function linesLayout(
   const yMax = Math.max(1e-9, ...all.map((p) => p.hi));
   const y = linearScale([0, yMax * 1.08], [height - margin.bottom, margin.top], { nice: 5 });
   const sorted = (s: LineSeries) => [...s.points].sort((a, b) => a.x - b.x);
+  const firstOver = Math.min(...all.map((p) => p.x).filter((v) => v > cores));
+  const plot = plotBox(width, height, margin);
+  const from = Number.isFinite(firstOver) ? x((cores + firstOver) / 2) : null;
   return {
     xTicks,
     yTicks: yTicks(y, 5, yLabel),
@@ -72,9 +83,15 @@ export function linesLayout(
             .x((p) => x(p.x))
             .y0((p) => y(p.lo))
             .y1((p) => y(p.hi))(pts) ?? '',
-        dots: pts.map((p) => ({ cx: x(p.x), cy: y(p.y), point: p })),
+        dots: pts.map((p) => ({
+          cx: x(p.x),
+          cy: y(p.y),
+          point: p,
+          oversubscribed: p.x > cores,
+        })),
       };
     }),
-    plot: plotBox(width, height, margin),
+    plot,
+    oversubscribed: from === null ? null : { x: from, width: Math.max(0, plot.right - from) },
   };
 }

@@ -11,6 +11,7 @@ import {
   cpuNames,
   didNotStop,
   endedWith,
+  groupDigits,
   lockstepVerdict,
   type ModelRun,
   stopMessage,
@@ -107,5 +108,21 @@ describe('lockstep sentences', () => {
         run,
       ),
     ).toEqual({ verdict: 'X: CPU0 failed at event 2.', agreed: false });
+  });
+});
+
+describe('numbers in a reason', () => {
+  it('groups the digits of every whole number, as the totals beside it are written', () => {
+    expect(groupDigits('nr_files = 35579297, but the exact total is 42729630: 7150333 lost')).toBe(
+      'nr_files = 35,579,297, but the exact total is 42,729,630: 7,150,333 lost',
+    );
+    expect(groupDigits('read() is -12345, 4096 from the exact 12345678901234567890')).toBe(
+      'read() is -12,345, 4,096 from the exact 12,345,678,901,234,567,890',
+    );
+  });
+
+  it('leaves names, decimals and short numbers as they are', () => {
+    const text = 'CPU12345 at 25.5555 % (0x12345), 999 of 2^53, v2 1.23456';
+    expect(groupDigits(text)).toBe(text);
   });
 });

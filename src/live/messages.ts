@@ -10,6 +10,16 @@ import type { Load } from './load.ts';
 import type { LockstepReport, LockstepResult } from './lockstep.ts';
 import { STOP_TIMEOUT_MS, type StopOutcome } from './run.ts';
 
+/**
+ * A reason with its whole numbers' digits grouped ("nr_files = 35,579,297, but the exact total is
+ * 42,729,630: 7,150,333 lost"), as Live writes every other count: the invariants' reasons come
+ * from the language, which Step and Explore share and which writes them raw. A number inside a
+ * name (CPU1, 0x10), a decimal and one of three digits or fewer are left as they are.
+ */
+export function groupDigits(text: string): string {
+  return text.replace(/(?<![\w.])\d{4,}(?!\w|\.\d)/g, (d) => BigInt(d).toLocaleString('en-US'));
+}
+
 /** CPUs by name: "CPU1 and CPU3". */
 export function cpuNames(cpus: readonly number[]): string {
   return cpus.map((k) => `CPU${String(k)}`).join(' and ');

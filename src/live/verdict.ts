@@ -80,21 +80,57 @@ export function atRestSentence(sc: Pick<Scenario, 'invariants'>): string | null 
   return `${list} ${ids.length === 1 ? 'is' : 'are'} judged at every state by the model, but here only on the state the CPUs stopped in: a breach in between goes unseen (Step or Explore finds it)${sc.invariants.some((i) => i.id === JUDGED_PER_CALL) ? '; every sum() is judged as it returns' : ''}.`;
 }
 
+/** The value the counter started at: the exact total minus every add. */
+function startValue(reading: Pick<LiveReading, 'added' | 'exact'>): bigint {
+  return BigInt(reading.exact) - BigInt(reading.added);
+}
+
+/**
+ * The exact total, and what it is made of where the counter did not start at 0 or nothing was
+ * added (`lab live` writes it beside the value in memory): "exact total 12,090,045 (the 100 it
+ * started at + 12,089,945 added)".
+ */
+export function exactWords(reading: Pick<LiveReading, 'added' | 'exact'>): string {
+  const start = startValue(reading);
+  const made =
+    BigInt(reading.added) === 0n
+      ? ' (nothing added)'
+      : start === 0n
+        ? ''
+        : ` (the ${count(start)} it started at + ${count(reading.added)} added)`;
+  return `exact total ${count(reading.exact)}${made}`;
+}
+
 /**
  * What the counter holds at rest, in one sentence (the page, the CLI and the README say it the
  * same way): "No update lost: the counter holds all 12,345 added." or "2,694,841 updates lost
- * out of 10,532,726 added (25.59 %)."
+ * out of 10,532,726 added (25.59 %)." A counter that started at a value other than 0 says so,
+ * so the exact total and what was added are not two unexplained numbers.
  */
-export function lostSentence(reading: Pick<LiveReading, 'lost' | 'added'>): string {
-  const { lost, added } = reading;
-  if (lost === 0 || lost === 0n)
-    return `No update lost: the counter holds all ${count(added)} added.`;
+export function lostSentence(reading: Pick<LiveReading, 'lost' | 'added' | 'exact'>): string {
+  const { lost, added, exact } = reading;
+  const start = startValue(reading);
+  const from = `the ${count(start)} it started at`;
+  if (lost === 0 || lost === 0n) {
+    if (BigInt(added) === 0n)
+      return `No update lost: nothing was added, and the counter holds ${from}.`;
+    return start === 0n
+      ? `No update lost: the counter holds all ${count(added)} added.`
+      : `No update lost: the counter holds its exact total, ${count(exact)}: ${from} plus all ${count(added)} added.`;
+  }
   const whole = Number(added);
   const share = whole === 0 ? '' : ` (${((Number(lost) / whole) * 100).toFixed(2)} %)`;
   const noun = lost === 1 || lost === 1n ? 'update' : 'updates';
-  return Number(lost) > 0
-    ? `${count(lost)} ${noun} lost out of ${count(added)} added${share}.`
-    : `The counter holds ${count(-Number(lost))} more than the ${count(added)} added: updates counted twice.`;
+  if (Number(lost) > 0) {
+    const held =
+      start === 0n
+        ? ''
+        : `: the counter holds ${count(BigInt(exact) - BigInt(lost))}, not its exact total ${count(exact)} (${from} plus every add)`;
+    return `${count(lost)} ${noun} lost out of ${count(added)} added${share}${held}.`;
+  }
+  return start === 0n
+    ? `The counter holds ${count(-Number(lost))} more than the ${count(added)} added: updates counted twice.`
+    : `The counter holds ${count(-Number(lost))} more than its exact total ${count(exact)} (${from} plus the ${count(added)} added): updates counted twice.`;
 }
 
 /**
@@ -105,6 +141,21 @@ export function runRates(reading: Pick<LiveReading, 'cpus' | 'ms'>): number[] {
   const s = Math.max(reading.ms / 1000, 1e-9);
   return reading.cpus.map((c) => (c.adds + c.calls) / s);
 }
+
+/**
+ * Each CPU's instructions per second over the whole run, or null where none were counted: the
+ * bare tier counts operations, not instructions (the page's Per CPU table and `lab live` say "not
+ * counted", never a rate of 0).
+ */
+export function instructionRates(
+  reading: Pick<LiveReading, 'cpus' | 'ms' | 'tier'>,
+): (number | null)[] {
+  const s = Math.max(reading.ms / 1000, 1e-9);
+  return reading.cpus.map((c) => (reading.tier === 'bare' ? null : c.steps / s));
+}
+
+/** What the Per CPU table and `lab live` write where no instruction was counted. */
+export const NOT_COUNTED = 'not counted (bare tier)';
 
 /**
  * Where a CPU spent most of its instructions spinning on a held lock, why, in words; null when

@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ScalingPort, SweepReport, SweepResult } from '../live/scaling/measure.ts';
+import { loadCheckPlan } from '../live/scaling/fit.ts';
 import { type SweepPlan, type SweepPoint, sweepPoints } from '../live/scaling/plan.ts';
 import { createScalingStore } from './scalingStore.ts';
 
@@ -28,11 +29,26 @@ function measured(plan: SweepPlan, p: SweepPoint): SweepResult {
   };
 }
 
+/** The load check's report at once: each CPU of several at `share` of one alone. */
+function loadReport(plan: SweepPlan, share: number): SweepReport {
+  return {
+    machine,
+    settings: { seconds: plan.seconds, warmupSeconds: 0, repeat: plan.repeat, preset: 'kernel' },
+    results: sweepPoints(plan).map((p) => {
+      const r = measured(plan, p);
+      const ops = p.cpus === 1 ? 1000 : 1000 * p.cpus * share;
+      return { ...r, opsPerSecond: { median: ops, min: ops, max: ops } };
+    }),
+    cancelled: false,
+  };
+}
+
 /**
  * A port that measures each combination when the test says so (`next()`), stops at an aborted
- * signal after the combination in progress, and fails where it is told to.
+ * signal after the combination in progress, and fails where it is told to. The load check
+ * answers at once, each CPU at `loadShare` of one alone.
  */
-function fakePort(fail?: { probe?: string; at?: number }) {
+function fakePort(fail?: { probe?: string; at?: number }, loadShare = 1) {
   const waiting: (() => void)[] = [];
   const port: ScalingPort = {
     machine,
@@ -41,6 +57,8 @@ function fakePort(fail?: { probe?: string; at?: number }) {
         ? Promise.reject(new Error(fail.probe))
         : Promise.resolve({ writes: 100, seen: 100, engine }),
     async sweep(plan, hooks) {
+      if (JSON.stringify(plan) === JSON.stringify(loadCheckPlan(machine.cores)))
+        return Promise.resolve(loadReport(plan, loadShare));
       const points = sweepPoints(plan);
       const results: SweepResult[] = [];
       for (const [i, p] of points.entries()) {
@@ -167,5 +185,29 @@ describe('the Scaling store', () => {
     store.getState().planChanged({ seconds: 1, repeat: 3 });
     expect(store.getState().planErrors).toEqual([]);
     expect(store.getState().message).toBe('Ready: choose what to measure and press Run sweep.');
+  });
+
+  it('checks the load before a sweep, and keeps what it found for the page to judge by', async () => {
+    const { port, next } = fakePort(undefined, 0.4);
+    const store = createScalingStore(port);
+    store.getState().planChanged(PLAN);
+    const run = store.getState().runRequested();
+    for (let i = 0; i < 4; i++) await next();
+    await run;
+    expect(store.getState().phase).toBe('done');
+    expect(store.getState().load).toMatchObject({ cpus: 4, alone: 1000, each: 400, share: 0.4 });
+  });
+
+  it('Check the load runs the check alone and says what it found', async () => {
+    const store = createScalingStore(fakePort(undefined, 0.4).port);
+    const check = store.getState().loadCheckRequested();
+    expect(store.getState().checkingLoad).toBe(true);
+    expect(store.getState().message).toBe('Checking how busy the cores are…');
+    await check;
+    expect(store.getState().checkingLoad).toBe(false);
+    expect(store.getState().phase).toBe('idle');
+    expect(store.getState().message).toBe(
+      'Load checked: one per-CPU counter alone ran 1000 adds/s; 4 at once ran 400 each (40 % of alone).',
+    );
   });
 });

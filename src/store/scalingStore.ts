@@ -15,6 +15,7 @@ import {
   type SweepPoint,
 } from '../live/scaling/plan.ts';
 import type { ProbeResult } from '../live/probe.ts';
+import { type LoadCheck, loadCheckOf, loadCheckPlan, loadCheckText } from '../live/scaling/fit.ts';
 import { parseScalingLink } from './scalingLink.ts';
 import { count } from '../machine/count.ts';
 import { messageOf } from '../machine/errors.ts';
@@ -45,12 +46,21 @@ export interface ScalingState {
   readonly results: readonly SweepResult[];
   readonly report: SweepReport | null;
   readonly probe: ProbeResult | null;
+  /**
+   * The last load check: a per-CPU counter alone and on every core at once (null before one ran,
+   * or on one core). Every sweep runs one first; Check the load runs one alone.
+   */
+  readonly load: LoadCheck | null;
+  /** A load check is running on its own (Check the load). */
+  readonly checkingLoad: boolean;
 
   linkOpened(hash: string): void;
   planChanged(patch: Partial<SweepPlan>): void;
   /** The CPU counts field's text: its valid counts go to the plan; a bad entry blocks a run. */
   cpusTyped(text: string): void;
   runRequested(): Promise<void>;
+  /** Runs the load check alone (about two seconds): how busy are the cores? */
+  loadCheckRequested(): Promise<void>;
   cancelRequested(): void;
 }
 
@@ -79,6 +89,13 @@ export function createScalingStore(runner: ScalingPort, now: () => number = () =
     let abort = new AbortController();
     // What is wrong with the CPU counts as typed (the plan holds only the valid ones).
     let typedProblem: string | null = null;
+    /** The load check on this machine's cores, or null where there is none (one core). */
+    const checkLoad = async (signal: AbortSignal): Promise<LoadCheck | null> => {
+      const plan = loadCheckPlan(runner.machine.cores);
+      if (!plan) return null;
+      const report = await runner.sweep(plan, { signal });
+      return report.cancelled ? null : loadCheckOf(report, now());
+    };
     /** The plan and every problem with it; the status says so while the set-up is wrong. */
     const judge = (plan: SweepPlan) => {
       const errors = problemsOf(plan, typedProblem);
@@ -101,6 +118,8 @@ export function createScalingStore(runner: ScalingPort, now: () => number = () =
       results: [],
       report: null,
       probe: null,
+      load: null,
+      checkingLoad: false,
 
       linkOpened(hash) {
         const link = parseScalingLink(hash, runner.machine.cores);
@@ -126,8 +145,8 @@ export function createScalingStore(runner: ScalingPort, now: () => number = () =
         judge({ ...get().plan, cpus: counts });
       },
       async runRequested() {
-        const { plan, phase, planError } = get();
-        if (phase === 'running') return;
+        const { plan, phase, planError, checkingLoad } = get();
+        if (phase === 'running' || checkingLoad) return;
         // A CPU count typed wrong blocks the run even though the plan keeps the valid ones.
         const problem = planError ?? planProblem(plan);
         if (problem) {
@@ -154,7 +173,10 @@ export function createScalingStore(runner: ScalingPort, now: () => number = () =
         });
         try {
           const probe = await runner.probe(plan.engines[0] ?? 'compiled', plan.tiers[0] ?? 'bare');
-          set({ probe });
+          set({ probe, message: 'Checking how busy the cores are…' });
+          // How far CPUs that share nothing run side by side now: what the page judges the sweep by.
+          const load = await checkLoad(abort.signal);
+          if (load) set({ load });
           const report = await runner.sweep(plan, {
             signal: abort.signal,
             progress: (done, total, point) => {
@@ -184,8 +206,29 @@ export function createScalingStore(runner: ScalingPort, now: () => number = () =
           });
         }
       },
+      async loadCheckRequested() {
+        const { phase, checkingLoad } = get();
+        if (phase === 'running' || checkingLoad) return;
+        abort = new AbortController();
+        set({ checkingLoad: true, message: 'Checking how busy the cores are…' });
+        try {
+          const load = await checkLoad(abort.signal);
+          set({
+            checkingLoad: false,
+            load: load ?? get().load,
+            message: load
+              ? `Load checked: ${loadCheckText(load)}.`
+              : 'The load check was cancelled; press Check the load to run it again.',
+          });
+        } catch (e) {
+          set({
+            checkingLoad: false,
+            message: `The load check failed: ${messageOf(e)}. Press Check the load to try again.`,
+          });
+        }
+      },
       cancelRequested() {
-        if (get().phase !== 'running') return;
+        if (get().phase !== 'running' && !get().checkingLoad) return;
         abort.abort();
         set({ message: 'Cancelling: the run in progress stops…' });
       },

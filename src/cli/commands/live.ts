@@ -20,12 +20,15 @@ import { toJson } from '../json.ts';
 import { lockstepOnThreads, runLive } from '../live/threads.ts';
 import { ENGINES, type EngineKind, TIERS, type Tier } from '../../live/engine/engine.ts';
 
-import { didNotStop, stoppedShort } from '../../live/messages.ts';
+import { didNotStop, groupDigits, stoppedShort } from '../../live/messages.ts';
 import {
   atRestSentence,
+  exactWords,
   hotplugSentence,
+  instructionRates,
   judgedOnlyAtRest,
   lostSentence,
+  NOT_COUNTED,
   spinSentence,
   tierWords,
 } from '../../live/verdict.ts';
@@ -145,11 +148,11 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     stopped,
     failure: outcome.kind === 'failed' ? outcome.message : null,
     terminal: verdict.terminal,
-    perCpu: r.cpus.map((c) => ({
+    perCpu: r.cpus.map((c, k) => ({
       ...c,
       operationsPerSecond: (c.adds + c.calls) / Math.max(secs, 1e-9),
       // The bare tier counts operations, not instructions (null: not counted).
-      instructionsPerSecond: r.tier === 'bare' ? null : c.steps / Math.max(secs, 1e-9),
+      instructionsPerSecond: instructionRates(r)[k] ?? null,
     })),
     exact: r.exact,
     value: r.value,
@@ -173,11 +176,11 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
   if (load.warning) out.push(`  warning: ${load.warning}`);
   doc.perCpu.forEach((c, k) => {
     out.push(
-      `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${c.instructionsPerSecond === null ? 'instructions not counted (bare)' : `${formatRate(c.instructionsPerSecond)} instructions/s`}${c.spins > 0 ? `, ${formatRate(c.spins)} lock spins` : ''}`,
+      `  CPU${String(k)}  ${formatRate(c.operationsPerSecond)} operations/s (${formatRate(c.adds)} adds, ${formatRate(c.calls)} calls), ${c.instructionsPerSecond === null ? `instructions ${NOT_COUNTED}` : `${formatRate(c.instructionsPerSecond)} instructions/s`}${c.spins > 0 ? `, ${formatRate(c.spins)} lock spins` : ''}`,
     );
   });
   out.push(
-    `  exact ${num(r.exact)}, counter in memory ${num(r.value)}, ${
+    `  ${exactWords(r)}, counter in memory ${num(r.value)}, ${
       Number(r.lost) < 0 ? `counted twice ${num(-Number(r.lost))}` : `lost updates ${num(r.lost)}`
     }`,
   );
@@ -197,7 +200,7 @@ export async function liveCommand(argv: readonly string[]): Promise<string> {
     out.push(`  ${didNotStop(outcome.running)} (stuck: a lock nobody releases?)`);
   else if (!verdict.terminal) out.push('  the CPUs did not come to rest: invariants not judged');
   else if (verdict.violations.length === 0) out.push('  every invariant holds at rest');
-  for (const v of verdict.violations) out.push(`  violated ${v.id}: ${v.reason}`);
+  for (const v of verdict.violations) out.push(`  violated ${v.id}: ${groupDigits(v.reason)}`);
   const unseen = verdict.terminal ? atRestSentence(sc) : null;
   if (unseen) out.push(`  note: ${unseen}`);
   return out.join('\n');

@@ -3,11 +3,14 @@ import { formatRate } from '../../live/format.ts';
 import {
   atRestSentence,
   hotplugSentence,
+  instructionRates,
   lostSentence,
+  NOT_COUNTED,
   runRates,
   spinSentence,
   tierWords,
 } from '../../live/verdict.ts';
+import { groupDigits } from '../../live/messages.ts';
 import { findScenario } from '../../scenarios/index.ts';
 
 /** After Stop: the invariants judged on the state the CPUs stopped in. */
@@ -22,7 +25,7 @@ export function FinalReport({
   locks: boolean;
 }) {
   const sc = findScenario(scenario);
-  const broken = new Map(report.violations.map((v) => [v.id, v.reason]));
+  const broken = new Map(report.violations.map((v) => [v.id, groupDigits(v.reason)]));
   const total = report.reading.total.adds.toLocaleString('en-US');
   const spun = spinSentence(report.reading);
   return (
@@ -63,6 +66,7 @@ export function FinalReport({
 function PerCpu({ report, locks }: { report: Report; locks: boolean }) {
   const s = Math.max(report.seconds, 1e-9);
   const rates = runRates(report.reading);
+  const instructions = instructionRates({ ...report.reading, ms: s * 1000 });
   return (
     <table className="live-totals per-cpu">
       <caption>Per CPU</caption>
@@ -81,11 +85,16 @@ function PerCpu({ report, locks }: { report: Report; locks: boolean }) {
             <th scope="row">CPU{k}</th>
             <td>{(c.adds + c.calls).toLocaleString('en-US')}</td>
             <td>{formatRate(rates[k] ?? 0)}</td>
-            <td>{formatRate(c.steps / s)}</td>
+            <td>{rateOrNot(instructions[k] ?? null)}</td>
             {locks && <td>{formatRate(c.spins / s)}</td>}
           </tr>
         ))}
       </tbody>
     </table>
   );
+}
+
+/** A rate, or "not counted" where the tier counted none. */
+function rateOrNot(v: number | null): string {
+  return v === null ? NOT_COUNTED : formatRate(v);
 }

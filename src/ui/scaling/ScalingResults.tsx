@@ -54,10 +54,16 @@ export function ScalingResults({
   results,
   report,
   probe,
+  cores,
+  cannotShow,
 }: {
   results: readonly SweepResult[];
   report: SweepReport | null;
   probe: ProbeResult | null;
+  /** The machine's cores: the charts mark CPU counts above them. */
+  cores: number;
+  /** The sweep cannot show scaling here (ScalingFit says why): the headline says so. */
+  cannotShow: boolean;
 }) {
   const title = headline(results);
   const throughput = throughputView(results);
@@ -69,7 +75,9 @@ export function ScalingResults({
     <section className="scaling-results" aria-label="Scaling results">
       {title && (
         <p className="headline" aria-label="Headline">
-          {title}
+          {cannotShow
+            ? `In absolute terms only, since this machine cannot show scaling (see above): ${title}`
+            : title}
         </p>
       )}
       <div className="scaling-charts">
@@ -77,7 +85,12 @@ export function ScalingResults({
           <figcaption>
             Adds per second, all CPUs together (median of the runs, band from slowest to fastest)
           </figcaption>
-          <ScalingLines label="Adds per second against CPUs" series={throughput} {...RATES} />
+          <ScalingLines
+            label="Adds per second against CPUs"
+            series={throughput}
+            cores={cores}
+            {...RATES}
+          />
         </figure>
         {accuracy.length > 0 && (
           <figure>
@@ -93,8 +106,15 @@ export function ScalingResults({
           <figure>
             <figcaption>
               Per-CPU efficiency: each CPU&rsquo;s adds per second as a share of one CPU alone
+              {cannotShow &&
+                ' (on this machine it ranks how each counter bore the busy cores, not how it scales)'}
             </figcaption>
-            <ScalingLines label="Per-CPU efficiency against CPUs" series={efficiency} {...SHARES} />
+            <ScalingLines
+              label="Per-CPU efficiency against CPUs"
+              series={efficiency}
+              cores={cores}
+              {...SHARES}
+            />
           </figure>
         )}
         {layouts && (

@@ -6,8 +6,10 @@ import { IsolationStatus } from '../IsolationStatus.tsx';
 import { ScalingResults } from './ScalingResults.tsx';
 import { RunControls } from '../RunControls.tsx';
 import { ScalingSetup } from './ScalingSetup.tsx';
+import { ScalingFit } from './ScalingFit.tsx';
 import { scalingStore, useScaling, useScalingFields } from './useScaling.ts';
 import { CORES } from '../cores.ts';
+import { sweepFit } from '../../live/scaling/fit.ts';
 
 /** The Scaling view: throughput against CPUs, measured on this machine's cores. */
 export function ScalingScreen() {
@@ -52,15 +54,18 @@ export function ScalingScreen() {
 }
 
 function ScalingBody({ cores }: { cores: number }) {
-  const { phase, message, progress, results, report, probe, planError } = useScalingFields(
-    'phase',
-    'message',
-    'progress',
-    'results',
-    'report',
-    'probe',
-    'planError',
-  );
+  const { phase, message, progress, results, report, probe, planError, checkingLoad, load } =
+    useScalingFields(
+      'phase',
+      'message',
+      'progress',
+      'results',
+      'report',
+      'probe',
+      'planError',
+      'checkingLoad',
+      'load',
+    );
   const actions = scalingStore.getState();
   const running = phase === 'running';
   // Leaving the view cancels a sweep: its workers would otherwise go on racing unseen.
@@ -79,8 +84,12 @@ function ScalingBody({ cores }: { cores: number }) {
         label="Sweep controls"
         actions={actions}
         buttons={[
-          { label: 'Run sweep', disabled: running || planError !== null, action: 'runRequested' },
-          { label: 'Cancel', disabled: !running, action: 'cancelRequested' },
+          {
+            label: 'Run sweep',
+            disabled: running || checkingLoad || planError !== null,
+            action: 'runRequested',
+          },
+          { label: 'Cancel', disabled: !running && !checkingLoad, action: 'cancelRequested' },
         ]}
       />
       <p role="status" aria-label="Sweep status" className="live-message">
@@ -100,7 +109,16 @@ function ScalingBody({ cores }: { cores: number }) {
         </div>
       )}
       {probe && <p className={probe.seen === null ? 'notice' : 'hint'}>{probeText(probe)}</p>}
-      {results.length > 0 && <ScalingResults results={results} report={report} probe={probe} />}
+      <ScalingFit cores={cores} />
+      {results.length > 0 && (
+        <ScalingResults
+          results={results}
+          report={report}
+          probe={probe}
+          cores={cores}
+          cannotShow={!running && sweepFit(results, cores, load).cannotShow}
+        />
+      )}
     </>
   );
 }
