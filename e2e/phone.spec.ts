@@ -61,3 +61,15 @@ test('a challenge on a phone: with its sheet closed to step, the stage says when
   for (const k of [0, 0, 0, 1, 1, 1, 1, 0]) await step.stepCpu(k);
   await expect(onStage).toContainText('Solved: the run ends with');
 });
+
+test('the header names the Theme menu on a phone, beside it', async ({ page }) => {
+  const step = new StepPage(page);
+  await step.open('#/step/global-plain');
+  const menu = await page.getByRole('combobox', { name: 'Theme' }).boundingBox();
+  const label = await page.getByText('Theme', { exact: true }).boundingBox();
+  if (!menu || !label) throw new Error('no Theme menu');
+  // Drawn, not only named: a word's width, on the menu's row, left of it.
+  expect(label.width).toBeGreaterThan(30);
+  expect(label.x + label.width).toBeLessThanOrEqual(menu.x);
+  expect(Math.abs(label.y + label.height / 2 - (menu.y + menu.height / 2))).toBeLessThan(8);
+});
