@@ -73,3 +73,20 @@ test('the header names the Theme menu on a phone, beside it', async ({ page }) =
   expect(label.x + label.width).toBeLessThanOrEqual(menu.x);
   expect(Math.abs(label.y + label.height / 2 - (menu.y + menu.height / 2))).toBeLessThan(8);
 });
+
+test('Be the memory system on a phone: the reads to choose come before the graph', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await step.open('#/step/seqcount-sum?variant=no-rmb&memory=lkmm');
+  await page.getByRole('button', { name: 'Be the memory system' }).first().click();
+  const first = page.getByRole('group', { name: /reads from$/ }).first();
+  await expect(first).toBeVisible();
+  const graph = await page.getByRole('region', { name: 'The execution graph' }).boundingBox();
+  const choice = await first.boundingBox();
+  if (!graph || !choice) throw new Error('no graph or no choice');
+  // In the first screen, above the graph: no scrolling past a graph a page tall to pick.
+  expect(choice.y + choice.height).toBeLessThanOrEqual(graph.y);
+  expect(choice.y + choice.height).toBeLessThanOrEqual(844);
+  await noSidewaysScroll(page);
+});
