@@ -63,6 +63,11 @@ test('an embed links out to the moment it shows, and opens Live in a page of its
   await expect(live).toHaveAttribute('target', '_blank');
   await expect(live).toHaveAttribute('href', /#\/live\/global-plain\?/);
   await expect(live).not.toHaveAttribute('href', /embed=1/);
+  // The editor is a page of its own too, not squeezed into the course page's frame.
+  const edit = lab.getByRole('link', { name: 'Edit a copy' });
+  await expect(edit).toHaveAttribute('target', '_blank');
+  await expect(edit).toHaveAttribute('href', /#\/edit\?src=/);
+  await expect(edit).not.toHaveAttribute('href', /embed=1/);
 });
 
 test('in a 640×480 frame the chart keeps a third of the frame, clear, the chrome in a menu', async ({

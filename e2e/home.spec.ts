@@ -99,7 +99,8 @@ test('the keyboard goes from a card to its Live link and on, the card showing it
   const home = new HomePage(page);
   await home.open();
   // Each card's lecture link comes with the lessons, after the page: wait for them.
-  const nextLecture = page.getByRole('link', { name: 'Lecture 3: global-atomic', exact: true });
+  // The cards follow the course: global-spinlock (lecture 2) comes after global-plain.
+  const nextLecture = page.getByRole('link', { name: 'Lecture 2: global-spinlock', exact: true });
   await expect(nextLecture).toBeVisible();
   await home.stepLink('global-plain').focus();
   const card = home.scenario('global-plain');
@@ -113,5 +114,30 @@ test('the keyboard goes from a card to its Live link and on, the card showing it
   await page.keyboard.press('Tab');
   await expect(nextLecture).toBeFocused();
   await page.keyboard.press('Tab');
-  await expect(home.stepLink('global-atomic')).toBeFocused();
+  await expect(home.stepLink('global-spinlock')).toBeFocused();
+});
+
+test('the catalogue follows the course: lectures in order within a group, groups by their first', async ({
+  page,
+}) => {
+  const home = new HomePage(page);
+  await home.open();
+  // Each card's lecture link, as the page lists them ("Lecture 12: this-cpu-migrate"), by group.
+  const groups = page.getByRole('region').filter({ has: page.getByRole('heading', { level: 2 }) });
+  await expect(page.getByRole('link', { name: /^Lecture \d+: / })).toHaveCount(23);
+  const firsts: number[] = [];
+  for (const group of await groups.all()) {
+    const names = await group
+      .getByRole('link', { name: /^Lecture \d+: / })
+      .evaluateAll((links) => links.map((a) => a.getAttribute('aria-label') ?? ''));
+    const numbers = names.map((n) => Number(/^Lecture (\d+)/.exec(n)?.[1]));
+    if (numbers.length === 0) continue;
+    const heading = await group.getByRole('heading', { level: 2 }).textContent();
+    expect(numbers, `${heading ?? ''}: ${names.join(', ')}`).toEqual(
+      [...numbers].sort((a, b) => a - b),
+    );
+    firsts.push(numbers[0] as number);
+  }
+  expect(firsts.length).toBeGreaterThan(5);
+  expect(firsts).toEqual([...firsts].sort((a, b) => a - b));
 });

@@ -61,3 +61,32 @@ test('a challenge on a phone: with its sheet closed to step, the stage says when
   for (const k of [0, 0, 0, 1, 1, 1, 1, 0]) await step.stepCpu(k);
   await expect(onStage).toContainText('Solved: the run ends with');
 });
+
+test('the header names the Theme menu on a phone, beside it', async ({ page }) => {
+  const step = new StepPage(page);
+  await step.open('#/step/global-plain');
+  const menu = await page.getByRole('combobox', { name: 'Theme' }).boundingBox();
+  const label = await page.getByText('Theme', { exact: true }).boundingBox();
+  if (!menu || !label) throw new Error('no Theme menu');
+  // Drawn, not only named: a word's width, on the menu's row, left of it.
+  expect(label.width).toBeGreaterThan(30);
+  expect(label.x + label.width).toBeLessThanOrEqual(menu.x);
+  expect(Math.abs(label.y + label.height / 2 - (menu.y + menu.height / 2))).toBeLessThan(8);
+});
+
+test('Be the memory system on a phone: the reads to choose come before the graph', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await step.open('#/step/seqcount-sum?variant=no-rmb&memory=lkmm');
+  await page.getByRole('button', { name: 'Be the memory system' }).first().click();
+  const first = page.getByRole('group', { name: /reads from$/ }).first();
+  await expect(first).toBeVisible();
+  const graph = await page.getByRole('region', { name: 'The execution graph' }).boundingBox();
+  const choice = await first.boundingBox();
+  if (!graph || !choice) throw new Error('no graph or no choice');
+  // In the first screen, above the graph: no scrolling past a graph a page tall to pick.
+  expect(choice.y + choice.height).toBeLessThanOrEqual(graph.y);
+  expect(choice.y + choice.height).toBeLessThanOrEqual(844);
+  await noSidewaysScroll(page);
+});

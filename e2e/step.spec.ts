@@ -208,7 +208,7 @@ const cases: readonly Case[] = [
         memory: { 'fbc->count': '1032', 'CPU0’s fbc->counters': '0', 'CPU2’s fbc->counters': '5' },
         says: 'CPU3 `ret += *per_cpu_ptr(fbc->counters, cpu)`: reads its fbc->counters: 0; __percpu_counter_sum() returns 1005 (recorded as sum); P3 finishes',
         invariants: [
-          'sum-within-window: violated (__percpu_counter_sum() returned 1005 while the counter went through the exact totals 1036..1037)',
+          'sum-within-window: violated (broken at step 10: __percpu_counter_sum() returned 1005 while the counter went through the exact totals 1036..1037)',
           'no-lost-update: holds',
         ],
       },
@@ -302,7 +302,7 @@ const cases: readonly Case[] = [
         },
         says: 'CPU1 `atomic_dec(&fbc->sums)`: atomically subtracts 1 from fbc->sums: 0; __percpu_counter_sum() returns 7 (recorded as sum); P1 finishes',
         invariants: [
-          'sum-within-window: violated (__percpu_counter_sum() returned 7 while the counter went through the exact total 3)',
+          'sum-within-window: violated (broken at step 13: __percpu_counter_sum() returned 7 while the counter went through the exact total 3)',
         ],
       },
       {
@@ -330,7 +330,7 @@ const cases: readonly Case[] = [
         memory: { 'fbc->count': '4', 'CPU0’s fbc->counters': '3' },
         says: 'CPU2 `new = atomic64_read(&fbc->count)`: reads fbc->count: 4; __percpu_counter_sum() returns 7 (recorded as sum); P2 finishes',
         invariants: [
-          'sum-within-window: violated (__percpu_counter_sum() returned 7 while the counter went through the exact total 3)',
+          'sum-within-window: violated (broken at step 8: __percpu_counter_sum() returned 7 while the counter went through the exact total 3)',
         ],
       },
       { at: 10, memory: { 'CPU0’s fbc->counters': '0' } },
@@ -467,7 +467,9 @@ const cases: readonly Case[] = [
         key: true,
         memory: { 'CPU0’s fbc->counters': '40', 'fbc->count': '0' },
         says: 'CPU0 `this_cpu_add(*fbc->counters, amount)`: writes its fbc->counters = 40, completing one instruction that no interrupt could split',
-        invariants: ["slot-below-batch: violated (CPU0's delta is 40, not within ±32)"],
+        invariants: [
+          "slot-below-batch: violated (broken at step 10: CPU0's delta is 40, not within ±32)",
+        ],
         also: async (step) => {
           await expect(step.slotBars('fbc->counters')).toHaveAccessibleName(
             'fbc->counters: CPU0 40, CPU1 0; batch ±32',
@@ -500,7 +502,7 @@ const cases: readonly Case[] = [
         memory: { 'fbc->count': '4294967312', 'fbc->lock': 'free' },
         says: 'CPU0 `return fbc->count`: reads the high half of fbc->count: 0x00000001; records read = 8589934576; P0 finishes',
         invariants: [
-          'read-not-torn: violated (all(read, v, v == OLD || v == NEW) does not hold: read = 8589934576, OLD = 4294967280, NEW = 4294967312)',
+          'read-not-torn: violated (broken at step 8: all(read, v, v == OLD || v == NEW) does not hold: read = 8589934576, OLD = 4294967280, NEW = 4294967312)',
           'no-lost-update: holds',
         ],
       },

@@ -7,6 +7,7 @@ import {
   landingBox,
   readBoxes,
   readText,
+  thresholdNames,
 } from './counterLayout.ts';
 // Types only: the tween itself loads with d3's transitions (motion.ts).
 import type { CounterFrame, CounterTween } from './counterTween.ts';
@@ -61,8 +62,10 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
     global: p.mode === 'bar' ? globalNumber : 0,
     mode: p.mode,
     extent: p.extent,
+    ...(p.thresholdName === undefined ? {} : { thresholdName: p.thresholdName }),
     ...(p.size ?? {}),
   });
+  const names = thresholdNames(p.thresholdName ?? 'batch', p.batch ?? 0);
   const sweep = p.sweeps.find((s) => s.returned === null) ?? p.sweeps[0] ?? null;
   const position = sweep ? sweep.position : 0;
   const sweepX = l.sweepX[Math.min(position, l.sweepX.length - 1)] ?? 0;
@@ -151,11 +154,11 @@ export function CounterChart({ svgRef, ...p }: CounterChartProps) {
         <g className="threshold">
           <line x1={slotsLeft - 8} x2={right} y1={l.plusY} y2={l.plusY} />
           <line x1={slotsLeft - 8} x2={right} y1={l.minusY} y2={l.minusY} />
-          <text x={right - 2} y={l.plusY - 4} textAnchor="end">
-            +{p.thresholdName ?? 'batch'} {p.batch}
+          <text x={l.thresholdX.plus} y={l.plusY - 4} textAnchor="end">
+            {names.plus}
           </text>
-          <text x={right - 2} y={l.minusY + 15} textAnchor="end">
-            −{p.thresholdName ?? 'batch'}
+          <text x={l.thresholdX.minus} y={l.minusY + 15} textAnchor="end">
+            {names.minus}
           </text>
         </g>
       )}

@@ -4,6 +4,7 @@ import { raceWordText } from './raceWord.ts';
 import { linearScale } from './linearScale.ts';
 import {
   accessArrow,
+  racerCopy,
   accessLabel,
   BOX_H,
   raceWordLayout,
@@ -179,7 +180,7 @@ export function RaceWord({ view, colour, size, step, svgRef, describedBy }: Race
               x={r.x + 16}
               y={boxY + 48}
             >
-              {h ? `holds ${h.shown}${h.stale ? ': stale' : ''}` : 'holds nothing'}
+              {racerCopy(h, r.w)}
             </text>
             {r.buffer !== null && (
               <g

@@ -123,18 +123,43 @@ describe('the counter chart’s layout', () => {
             if (size.width >= 420) expect(text).toBe(read === null ? 'not yet' : `✓ ${read}`);
           }
         }
-        const right = l.width - 12;
-        for (const [text, y] of [
-          ['+batch 32', (l.plusY ?? 0) - 4],
-          ['−batch', (l.minusY ?? 0) + 15],
+        for (const [text, y, x] of [
+          ['+batch 32', (l.plusY ?? 0) - 4, l.thresholdX.plus],
+          ['−batch', (l.minusY ?? 0) + 15, l.thresholdX.minus],
         ] as const) {
           const t = labelBox('.counter-chart .threshold text', {
             text,
-            x: right - 2,
+            x,
             y,
             anchor: 'end',
           });
           expect(inside(t, chartBox(l)), where).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('names the ±batch lines clear of every bar, with a bar past the batch at the right', () => {
+    // percpu-upgrade's add-into-the-pointer, step 12: CPU1 holds 100 against a batch of 32.
+    for (const size of SIZES) {
+      for (const slots of [
+        [0, 100],
+        [31, -5, 0, 100],
+        [100, -100],
+        [31, 100],
+      ]) {
+        const l = counterLayout({ slots, batch: 32, global: 0, mode: 'bar', extent: 100, ...size });
+        const where = `${slots.join(' ')} at ${String(size.width)}×${String(size.height)}`;
+        for (const [text, x, y] of [
+          ['+batch 32', l.thresholdX.plus, (l.plusY ?? 0) - 4],
+          ['−batch', l.thresholdX.minus, (l.minusY ?? 0) + 15],
+        ] as const) {
+          const t = labelBox('.counter-chart .threshold text', { text, x, y, anchor: 'end' });
+          expect(inside(t, chartBox(l)), `${where}: ${text}`).toBe(true);
+          // Where every column crosses a line, a name cannot avoid a bar.
+          if (slots.every((v) => Math.abs(v) >= 32)) continue;
+          for (const b of l.slots)
+            expect(overlaps(t, b), `${where}: ${text} over CPU${String(b.cpu)}`).toBe(false);
         }
       }
     }

@@ -37,6 +37,11 @@ export interface CounterLayout {
   readonly zeroY: number;
   readonly plusY: number | null;
   readonly minusY: number | null;
+  /**
+   * Where the ±batch lines' names end (text-anchor end): at the right, unless a bar stands there;
+   * then left of the first bar, from the right, whose column is clear at that height.
+   */
+  readonly thresholdX: { readonly plus: number; readonly minus: number };
   readonly ticks: readonly Tick[];
   /** The plot's top and bottom. */
   readonly top: number;
@@ -52,6 +57,34 @@ export const COUNTER_H = 320;
 const M = { top: 52, bottom: 74, left: 44, right: 8 };
 const GLOBAL_W = 76;
 const GAP = 30;
+/** Room for a ±batch line's name (13 px Plex Sans): "+batch 32" is about 58 wide. */
+const THRESHOLD_CHAR = 7.5;
+
+/** The name of the +batch line ("+batch 32") and of the −batch line ("−batch"). */
+export function thresholdNames(name: string, batch: number): { plus: string; minus: string } {
+  return { plus: `+${name} ${String(batch)}`, minus: `−${name}` };
+}
+
+/**
+ * The x a label `width` wide, its baseline at `y`, ends at: the right end (`right`) unless a bar
+ * crosses it there; then just left of a bar, the rightmost place over no bar and right of `left`.
+ */
+function clearOfBars(
+  bars: readonly Box[],
+  right: number,
+  left: number,
+  width: number,
+  top: number,
+  bottom: number,
+): number {
+  const clear = (end: number) =>
+    end - width >= left &&
+    bars.every(
+      (b) => end <= b.x || end - width >= b.x + b.width || b.y >= bottom || b.y + b.height <= top,
+    );
+  for (const end of [right, ...[...bars].reverse().map((b) => b.x - 4)]) if (clear(end)) return end;
+  return right;
+}
 
 /**
  * `extent`: the largest |value| the scale must show over the whole timeline (so the scale does
@@ -63,6 +96,8 @@ export function counterLayout(o: {
   readonly global: number;
   readonly mode: GlobalMode;
   readonly extent: number;
+  /** What the ±batch lines are called ("batch"; a limit's name). */
+  readonly thresholdName?: string;
   readonly width?: number;
   readonly height?: number;
 }): CounterLayout {
@@ -96,6 +131,17 @@ export function counterLayout(o: {
       ? { x: gx + inset, width: GLOBAL_W - 2 * inset, ...barOf(o.global) }
       : { x: gx, width: GLOBAL_W, y: top + 30, height: bottom - top - 60 };
   const step = x.step();
+  const right = width - 14;
+  const names = thresholdNames(o.thresholdName ?? 'batch', o.batch ?? 0);
+  const labelAt = (text: string, baseline: number) =>
+    clearOfBars(
+      slots,
+      right,
+      (slots[0]?.x ?? 0) - 8,
+      text.length * THRESHOLD_CHAR,
+      baseline - 13,
+      baseline + 3,
+    );
   const sweepX = [
     gx - 6,
     gx + GLOBAL_W + GAP / 2,
@@ -111,6 +157,10 @@ export function counterLayout(o: {
     zeroY: y(0),
     plusY: o.batch === null ? null : y(o.batch),
     minusY: o.batch === null ? null : y(-o.batch),
+    thresholdX: {
+      plus: o.batch === null ? right : labelAt(names.plus, y(o.batch) - 4),
+      minus: o.batch === null ? right : labelAt(names.minus, y(-o.batch) + 15),
+    },
     ticks: yTicks(y, 5),
     top,
     bottom,

@@ -4,6 +4,7 @@ import { raceWord, type RaceWordView } from './raceWord.ts';
 import {
   accessArrow,
   accessLabel,
+  racerCopy,
   raceWordLayout,
   STRIP_H,
   STRIP_Y,
@@ -49,6 +50,13 @@ function views(): { at: string; view: RaceWordView }[] {
   for (let at = 0; at <= tso.events.length; at++) {
     const view = raceWord({ ...tso, cursor: at });
     if (view) out.push({ at: `global-plain tso @${String(at)}`, view });
+  }
+  // Three CPUs on one word (global-atomic's challenge): three racers share the row.
+  const three = scenarioNamed('global-atomic');
+  const run3 = scheduleRun(three, resolveParams(three, { cpus: '3' }), '0 1 2');
+  for (let at = 0; at <= run3.events.length; at++) {
+    const view = raceWord({ ...run3, cursor: at });
+    if (view) out.push({ at: `global-atomic cpus=3 @${String(at)}`, view });
   }
   // A herd7 litmus test's shared variables (no counter), under sc and under tso.
   for (const id of ['SB', 'MP']) {
@@ -140,7 +148,7 @@ describe('the race word’s layout, measured with the bundled fonts', () => {
           const copy = labelBox(
             held?.stale ? '.race-word .racer-copy.stale' : '.race-word .racer-copy',
             {
-              text: held ? `holds ${held.shown}${held.stale ? ': stale' : ''}` : 'holds nothing',
+              text: racerCopy(held, r.box.width),
               x: r.box.x + 16,
               y: r.box.y + 48,
             },
@@ -175,6 +183,13 @@ describe('the race word’s layout, measured with the bundled fonts', () => {
           ).toBeLessThanOrEqual(size.width);
       }
     }
+  });
+
+  it('says "holds nothing" where it fits, "nothing" in a third CPU’s box on a narrow chart', () => {
+    expect(racerCopy(undefined, 160)).toBe('holds nothing');
+    expect(racerCopy(undefined, 120)).toBe('nothing');
+    expect(racerCopy({ shown: '100', stale: true }, 160)).toBe('holds 100: stale');
+    expect(racerCopy({ shown: '100', stale: true }, 120)).toBe('100: stale');
   });
 
   it('labels the step’s arrow clear of the tally, on a phone’s narrow chart too', () => {

@@ -25,6 +25,9 @@ const DIGIT_15_BOLD = 9.5;
 const DIGIT_34_BOLD = 21;
 const MONO_12 = 7.5;
 const SANS_15_BOLD = 9;
+/** A racer's copy (Plex Sans 17): its digits are 0.6 em, its letters a little more than average. */
+const DIGIT_17 = 10.2;
+const LETTER_17 = 8.2;
 
 export interface RaceWordLayout {
   readonly title: string;
@@ -167,6 +170,27 @@ export function bufferText(view: RaceWordView, k: number, room: number): string 
   for (let drop = 1; drop < entries.length && text.length * MONO_12 > room; drop++)
     text = `${String(drop)} older, ${entries.slice(drop).join(', ')}`;
   return text;
+}
+
+/**
+ * What a racer's box says it holds, in a box `boxW` wide (its text starts 16 in): "holds nothing",
+ * "holds 100" or "holds 100: stale" where that fits; with three CPUs or more on a narrow chart,
+ * the value alone ("nothing", "100: stale", then "100", which the stale colour still marks).
+ */
+export function racerCopy(
+  held: { shown: string; stale: boolean } | undefined,
+  boxW: number,
+): string {
+  const forms = held
+    ? held.stale
+      ? [`holds ${held.shown}: stale`, `${held.shown}: stale`, held.shown]
+      : [`holds ${held.shown}`, held.shown]
+    : ['holds nothing', 'nothing'];
+  const width = (t: string) => {
+    const digits = t.replace(/\D/g, '').length;
+    return digits * DIGIT_17 + (t.length - digits) * LETTER_17;
+  };
+  return forms.find((t) => width(t) <= boxW - 20) ?? forms[forms.length - 1] ?? '';
 }
 
 /** The step's arrow between a racer's box and a word's, and where its label goes. */

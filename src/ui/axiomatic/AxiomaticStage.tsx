@@ -2,6 +2,7 @@ import { ExecutionGraph } from '../../charts/ExecutionGraph.tsx';
 import type { AxiomaticState, Shown } from '../../store/axiomaticStore.ts';
 import { count } from '../../machine/count.ts';
 import { stepStore } from '../step/useStep.ts';
+import { useMedia } from '../useMedia.ts';
 import { BeTheMemorySystem, MemorySystemControls } from './MemorySystem.tsx';
 import { CycleSteps, EdgeTable, GraphKey } from './GraphText.tsx';
 import {
@@ -115,81 +116,90 @@ export function AxiomaticStage(subject: AxiomaticSubject) {
       : answer && !answer.ok
         ? `The kernel’s memory model (lkmm) cannot answer this program: ${answer.refusal}.`
         : '';
-  return (
-    <div className="axiomatic-stage">
-      <div className="xg-grid">
-        {/* Focusable with a graph: a large one scrolls, and the keyboard must scroll it too. */}
-        <div
-          className={`xg-picture${shown && graph ? ' with-graph' : ''}`}
-          {...(shown && graph
-            ? { tabIndex: 0, role: 'region', 'aria-label': 'The execution graph' }
-            : {})}
-        >
-          {shown && graph ? (
-            <figure className="xg-figure">
-              <ExecutionGraph graph={graph} title={titleOf(shown, answer)} />
-              <figcaption>
-                <GraphKey graph={graph} />
-              </figcaption>
-            </figure>
-          ) : (
-            <NoSteps compact={false} />
-          )}
-        </div>
-        <div className="xg-side">
-          {shown && <NoSteps compact />}
-          <p role="status" className="xg-status">
-            {status}
-          </p>
-          {shown && graph && (
-            <section className="xg-caption" aria-label="The execution shown">
-              <h3>{titleOf(shown, answer)}</h3>
-              {shown.kind === 'why-not' && shown.graphs.length > 1 && (
-                <div className="row" role="group" aria-label="Forbidden candidates">
-                  <button
-                    type="button"
-                    disabled={shown.index === 0}
-                    onClick={() => {
-                      actions.whyNotCandidateChosen(shown.index - 1);
-                    }}
-                  >
-                    Previous candidate
-                  </button>
-                  <button
-                    type="button"
-                    disabled={shown.index + 1 >= shown.graphs.length}
-                    onClick={() => {
-                      actions.whyNotCandidateChosen(shown.index + 1);
-                    }}
-                  >
-                    Next candidate
-                  </button>
-                </div>
-              )}
-              {shown.kind === 'memory' && <MemorySystemControls view={shown.view} />}
-              {graph.flags.length > 0 && (
-                <p>
-                  Flags: {graph.flags.join(', ')} (
-                  {graph.flags.includes('data-race')
-                    ? 'plain accesses race here'
-                    : 'raised by the model'}
-                  )
-                </p>
-              )}
-              <CycleSteps graph={graph} />
-              <EdgeTable graph={graph} />
+  // On a phone the stage stacks and a graph is a page tall: being the memory system, the reads
+  // to choose come first (in the page's order, so the keyboard meets them first too), rather
+  // than out of sight under the graph with nothing to say so.
+  const phone = useMedia('(max-width: 600px)');
+  const choicesFirst = phone && shown?.kind === 'memory';
+  // Focusable with a graph: a large one scrolls, and the keyboard must scroll it too.
+  const picture = (
+    <div
+      key="picture"
+      className={`xg-picture${shown && graph ? ' with-graph' : ''}`}
+      {...(shown && graph
+        ? { tabIndex: 0, role: 'region', 'aria-label': 'The execution graph' }
+        : {})}
+    >
+      {shown && graph ? (
+        <figure className="xg-figure">
+          <ExecutionGraph graph={graph} title={titleOf(shown, answer)} />
+          <figcaption>
+            <GraphKey graph={graph} />
+          </figcaption>
+        </figure>
+      ) : (
+        <NoSteps compact={false} />
+      )}
+    </div>
+  );
+  const side = (
+    <div key="side" className="xg-side">
+      {shown && <NoSteps compact />}
+      <p role="status" className="xg-status">
+        {status}
+      </p>
+      {shown && graph && (
+        <section className="xg-caption" aria-label="The execution shown">
+          <h3>{titleOf(shown, answer)}</h3>
+          {shown.kind === 'why-not' && shown.graphs.length > 1 && (
+            <div className="row" role="group" aria-label="Forbidden candidates">
               <button
                 type="button"
+                disabled={shown.index === 0}
                 onClick={() => {
-                  actions.graphClosed();
+                  actions.whyNotCandidateChosen(shown.index - 1);
                 }}
               >
-                Close the graph
+                Previous candidate
               </button>
-            </section>
+              <button
+                type="button"
+                disabled={shown.index + 1 >= shown.graphs.length}
+                onClick={() => {
+                  actions.whyNotCandidateChosen(shown.index + 1);
+                }}
+              >
+                Next candidate
+              </button>
+            </div>
           )}
-        </div>
-      </div>
+          {shown.kind === 'memory' && <MemorySystemControls view={shown.view} />}
+          {graph.flags.length > 0 && (
+            <p>
+              Flags: {graph.flags.join(', ')} (
+              {graph.flags.includes('data-race')
+                ? 'plain accesses race here'
+                : 'raised by the model'}
+              )
+            </p>
+          )}
+          <CycleSteps graph={graph} />
+          <EdgeTable graph={graph} />
+          <button
+            type="button"
+            onClick={() => {
+              actions.graphClosed();
+            }}
+          >
+            Close the graph
+          </button>
+        </section>
+      )}
+    </div>
+  );
+  return (
+    <div className="axiomatic-stage">
+      <div className="xg-grid">{choicesFirst ? [side, picture] : [picture, side]}</div>
     </div>
   );
 }

@@ -13,6 +13,19 @@ export function columnsOf(n: number): number {
   return n <= 4 ? n : Math.min(4, Math.ceil(n / 2));
 }
 
+/**
+ * The cards in course order (each lesson's "course" field), grouped: a group stands where its
+ * first lesson does, its cards in the order they are taught, so the lecture numbers read up the
+ * page. A card without a lecture keeps its catalogue place after those that have one.
+ */
+export function cardGroups(cards: readonly CardData[]) {
+  const place = (c: CardData) => c.lecture?.number ?? Number.MAX_SAFE_INTEGER;
+  return groupBy(
+    [...cards].sort((a, b) => place(a) - place(b)),
+    (card) => card.group,
+  );
+}
+
 /** The scenario catalogue as cards, one grid section per group (the thread or era). */
 export function ScenarioCards({ cards }: { cards: readonly CardData[] }) {
   const idPrefix = useId();
@@ -25,7 +38,7 @@ export function ScenarioCards({ cards }: { cards: readonly CardData[] }) {
         </p>
       )}
       <div className="card-groups">
-        {groupBy(cards, (card) => card.group).map(({ key, items }, index) => {
+        {cardGroups(cards).map(({ key, items }, index) => {
           const headingId = `${idPrefix}-group-${String(index)}`;
           return (
             <section

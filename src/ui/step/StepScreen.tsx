@@ -209,9 +209,16 @@ export function StepScreen({
             </details>
           )}
           {!lecture && sc.text && (
+            // Framed, the editor opens in a page of its own: a 640 × 480 frame has no room
+            // for it, and the course page would lose the stage it embeds.
             <a
               className="edit-copy"
-              href={editLink(sc.text(session.params))}
+              href={
+                embedded
+                  ? fullLabHref(editLink(sc.text(session.params)))
+                  : editLink(sc.text(session.params))
+              }
+              {...(embedded ? { target: '_blank', rel: 'noopener' } : {})}
               title="Opens this program's text in the editor, to change and run as your own"
             >
               {sc.id === PROGRAM_ID ? 'Edit it' : 'Edit a copy'}

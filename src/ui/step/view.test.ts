@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Ev, makeEvent } from '../../machine/events.ts';
+import { parseSchedule } from '../../machine/schedule.ts';
 import { findScenario } from '../../scenarios/index.ts';
 import type { Scenario } from '../../scenarios/types.ts';
 import { currentState, startSession, takeEvents } from '../../store/session.ts';
@@ -86,6 +87,16 @@ describe('what the Step screen shows', () => {
       status: 'violated',
       reason: 'nr_files = 101, but the exact total is 102: 1 lost',
     });
+  });
+
+  it('an always-invariant broken earlier names the step its values are from', () => {
+    // percpu-tree's two-in-flight: approx-in-range breaks at step 4 (the root still 0, 32 in
+    // flight); by step 8 the carries have reached the root (16) and it holds again.
+    const sc = findScenario('percpu-tree') as Scenario;
+    const s = takeEvents(startSession(sc), parseSchedule('0 0 1 1 0 0 1 1'));
+    const badge = invariantViews(s).find((v) => v.id === 'approx-in-range');
+    expect(badge?.status).toBe('violated');
+    expect(badge?.reason).toMatch(/^broken at step 4 \(holds again at step 8\): .*t\.approx = 0\b/);
   });
 
   it('lanes, lock owners and the reasons of refused controls follow the state', () => {

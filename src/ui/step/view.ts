@@ -233,16 +233,36 @@ export interface InvariantView {
   readonly reason: string;
 }
 
+/** A violation's reason, led for an always-invariant by the step it broke at. */
+function brokenReason(v: RunViolation, cursor: number, brokenNow: boolean): string {
+  if (v.step === undefined) return v.reason;
+  const at = v.step === cursor || !brokenNow ? '' : `, still broken at step ${cursor}`;
+  const again = v.step !== cursor && !brokenNow ? ` (holds again at step ${cursor})` : '';
+  return `broken at step ${v.step}${again}${at}${v.reason === '' ? '' : `: ${v.reason}`}`;
+}
+
 /** Verdicts at the cursor: always-invariants over every state so far, final ones at the end. */
 export function invariantViews(session: Session): InvariantView[] {
   const { scenario: sc, instance, params } = session;
-  const j = judgeRun(sc, instance.machine, session.states.slice(0, session.cursor + 1), params);
+  const states = session.states.slice(0, session.cursor + 1);
+  const j = judgeRun(sc, instance.machine, states, params);
   const broken = new Map<string, RunViolation>();
   for (const v of j.violations) if (!broken.has(v.id)) broken.set(v.id, v);
+  // An always-invariant stays broken once it broke, but its reason quotes the state it broke in,
+  // which the stage may have left (a carry that lands later): the badge names that step, and
+  // whether the state on the stage breaks it too.
+  const now = new Set(
+    judgeRun(sc, instance.machine, states.slice(-1), params).violations.map((v) => v.id),
+  );
   return sc.invariants.map((inv) => {
     const v = broken.get(inv.id);
     if (v)
-      return { id: inv.id, description: inv.description, status: 'violated', reason: v.reason };
+      return {
+        id: inv.id,
+        description: inv.description,
+        status: 'violated',
+        reason: brokenReason(v, session.cursor, now.has(inv.id)),
+      };
     if (inv.when === 'final' && !j.terminal) {
       return {
         id: inv.id,
