@@ -59,7 +59,22 @@ describe('compile errors', () => {
     [
       'a block never closed',
       'P0()\n{\n\tint r;\n',
-      'line 2, column 1: this block is not closed: expected `}`.',
+      'line 3, column 8: expected `}` to close P0’s body (its `{` is on line 2) before the end of the program.',
+    ],
+    [
+      'a thread’s body without its `}`, before the final clause (a new user’s bad4.litmus)',
+      'C bad4\n{ x=0; }\nP0(int *x)\n{\n\tint r0;\n\tr0 = READ_ONCE(*x);\n\tWRITE_ONCE(*x, 1);\n\nexists (0:r0=1)\n',
+      'line 7, column 20: expected `}` to close P0’s body (its `{` is on line 4) before `exists` on line 9. A final clause comes after the threads.',
+    ],
+    [
+      'a thread’s body without its `}`, before the next thread',
+      'int x;\nP0()\n{\n\tx = 1;\nP1()\n{\n\tx = 2;\n}\n',
+      'line 4, column 8: expected `}` to close P0’s body (its `{` is on line 3) before `P1` on line 5. A thread starts after the `}` of what comes before it.',
+    ],
+    [
+      'a function’s body without its `}`, before a thread',
+      'int x;\nvoid f(void)\n{\n\tx = 1;\n\nP0()\n{\n\tf();\n}\n',
+      'line 4, column 8: expected `}` to close the body of `f` (its `{` is on line 3) before `P0` on line 6. A thread starts after the `}` of what comes before it.',
     ],
     [
       'a recursive function',

@@ -361,7 +361,7 @@ class Parser {
     }
     if (!this.is('{'))
       this.fail(`expected \`{\` to start ${t.text}'s body, found ${this.describe(this.tok)}.`);
-    const body = this.block();
+    const body = this.block(`${t.text}’s body`);
     return { kind: 'thread', span: this.span(t.span), role, index, params, cpu, body };
   }
 
@@ -423,7 +423,7 @@ class Parser {
         this.fail('a function needs a body here.', this.tok, 'Write the function with { … }.');
       if (!this.is('{'))
         this.fail(`expected \`{\` to start the function’s body, found ${this.describe(this.tok)}.`);
-      const body = this.block();
+      const body = this.block(`the body of \`${nameTok.text}\``);
       return {
         kind: 'function',
         span: this.span(start),
@@ -632,15 +632,68 @@ class Parser {
 
   // ---- statements --------------------------------------------------------------------------
 
-  private block(): Stmt & { kind: 'block' } {
+  /** `{ statements }`; `owner` names it in the error when its `}` is missing. */
+  private block(owner = 'the block'): Stmt & { kind: 'block' } {
     const open = this.expect('{');
     const body: Stmt[] = [];
     while (!this.is('}')) {
-      if (this.tok.kind === 'eof') this.fail('this block is not closed: expected `}`.', open);
-      body.push(this.statement());
+      if (this.tok.kind === 'eof') this.unclosed(open, owner);
+      const at = this.pos;
+      try {
+        body.push(this.statement());
+      } catch (e) {
+        // What fails to read as a statement but starts a line as a thread or a final clause
+        // does is the program's next part: this block's `}` is missing before it.
+        if (e instanceof LangFault && this.startsItem(at)) this.unclosed(open, owner, at);
+        throw e;
+      }
     }
     this.next();
     return { kind: 'block', span: this.span(open.span), body };
+  }
+
+  /**
+   * The error for a block whose `}` is missing: placed where it is missing, after the last thing
+   * the block holds, and naming the `{` it would close and what came instead.
+   */
+  private unclosed(open: Token, owner: string, at = this.pos): never {
+    const next = this.toks[at] as Token;
+    const last = this.toks[at - 1] ?? open;
+    const line = (t: Token) => lineOf(this.text, t.span.start);
+    const what =
+      next.kind === 'eof'
+        ? 'the end of the program'
+        : `${this.describe(next)} on line ${line(next)}`;
+    const hint =
+      next.kind === 'ident' && CLAUSE_WORDS.has(next.text)
+        ? 'A final clause comes after the threads.'
+        : next.kind === 'ident' && THREAD_NAME.test(next.text)
+          ? 'A thread starts after the `}` of what comes before it.'
+          : '';
+    throw new LangFault(
+      { start: last.span.end, end: last.span.end },
+      `expected \`}\` to close ${owner} (its \`{\` is on line ${line(open)}) before ${what}.`,
+      hint,
+    );
+  }
+
+  /**
+   * Whether token `i` starts a line as a part of the program outside any function does: a
+   * thread, a final clause, a directive, a per-CPU variable or lock, or a declaration at column 1.
+   */
+  private startsItem(i: number): boolean {
+    const t = this.toks[i] as Token;
+    const n = this.toks[i + 1] ?? t;
+    const before = this.text.slice(0, t.span.start);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    if (before.slice(lineStart).trim() !== '') return false;
+    if (t.kind === 'directive') return true;
+    if (t.text === '~') return this.is('exists', n);
+    if (t.kind !== 'ident') return false;
+    if ((THREAD_NAME.test(t.text) || /^DEFINE_/.test(t.text)) && this.is('(', n)) return true;
+    if (CLAUSE_WORDS.has(t.text) && t.text !== 'final' && t.text !== 'always')
+      return !(n.kind === 'punct' && !['(', '[', '{', '~'].includes(n.text));
+    return t.span.start === lineStart && this.isTypeStart(t);
   }
 
   /** `( expression )`: the condition of if, while and do … while. */
@@ -948,6 +1001,13 @@ function stringValue(t: Token): string {
       'Write \\\\ for a backslash, \\" for a quote and \\n for a new line.',
     );
   }
+}
+
+/** The 1-based line of an offset into the text. */
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
 }
 
 /** Statement words that cannot be a label or a variable: C's keywords, and true and false. */
