@@ -193,6 +193,15 @@ test('a link names the challenge: it opens on it, and the address keeps the atte
   await expect.poll(() => page.evaluate(() => location.hash)).not.toMatch(/challenge=/);
 });
 
+test('a link with an empty challenge name shows the scenario it names, without a word', async ({
+  page,
+}) => {
+  const step = new StepPage(page);
+  await page.goto('/#/step/percpu-classic?challenge=');
+  await expect(step.heading()).toContainText('percpu-classic');
+  await expect(page.getByText(/is not a challenge's name|has no challenge/)).toHaveCount(0);
+});
+
 test("a challenge's goal says what its names mean, in the scenario's words", async ({ page }) => {
   const { panel } = await openChallenges(page, 'global-plain');
   const ch = findLesson('global-plain')?.challenges.find((c) => c.id === 'lose-two');

@@ -24,14 +24,12 @@ test('a typed mistake is listed where it is; fixed, the program steps, explores 
   await page.keyboard.press('Backspace');
   await expect(edit.check()).toHaveText('1 problem:');
   await expect(edit.problems()).toHaveText([
-    'line 16, column 2: expected `;` after the statement, found `WRITE_ONCE`.',
+    'line 15, column 21: expected `;` after the statement, at the end of the line.',
   ]);
   await expect(edit.button('Step through it')).toHaveAttribute('aria-disabled', 'true');
-  // The problem's button puts the cursor there; the fix is typed.
+  // The problem's button puts the cursor where the `;` belongs; the fix is typed there.
   await edit.problems().first().click();
   await expect(edit.text()).toBeFocused();
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('End');
   await page.keyboard.type(';');
   await edit.compiles();
 
@@ -68,6 +66,30 @@ test('a typed mistake is listed where it is; fixed, the program steps, explores 
   await expect(again.timelinePosition()).toHaveValue('4');
   await expect(again.memory('hits')).toHaveText('1');
   expect(errors).toEqual([]);
+});
+
+test('every mistake of a program is listed, and a body left open is named', async ({ page }) => {
+  const edit = new EditPage(page);
+  await edit.open();
+  await edit.text().click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(
+    'int x;\nP0()\n{\n\tWRITE_ONCE(x, 1)\n\tsmp_mbb();\n}\nP1()\n{\n\tthis_cpu_ad(x, 1);\n}\n',
+  );
+  await expect(edit.check()).toHaveText('3 problems:');
+  await expect(edit.problems()).toHaveText([
+    'line 4, column 18: expected `;` after the statement, at the end of the line.',
+    'line 5, column 2: `smp_mbb` is not a primitive the lab knows, nor a function of the program. Did you mean `smp_mb`?',
+    'line 9, column 2: `this_cpu_ad` is not a primitive the lab knows, nor a function of the program. Did you mean `this_cpu_add`?',
+  ]);
+
+  // P0's body without its `}`: the error is where the `}` belongs, not at the clause after it.
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText('int x;\nP0()\n{\n\tint r0 = READ_ONCE(x);\n\nexists (0:r0=1)\n');
+  await expect(edit.check()).toHaveText('1 problem:');
+  await expect(edit.problems()).toHaveText([
+    'line 4, column 24: expected `}` to close P0’s body (its `{` is on line 3) before `exists` on line 6. A final clause comes after the threads.',
+  ]);
 });
 
 test('a litmus test steps with its variables drawn: under tso a store waits in its buffer', async ({

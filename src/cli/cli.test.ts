@@ -289,6 +289,26 @@ describe('lab with a program file', () => {
     );
   });
 
+  it('prints every mistake of a file, each as a compiler prints it (check and export alike)', () => {
+    const bad = file('bad1.c', 'int x;\nP0() { WRITE_ONCE(x, 1) }\nP1() { smp_mbb(); }\n');
+    const second = [
+      `${bad}:3:8: \`smp_mbb\` is not a primitive the lab knows, nor a function of the program.`,
+      '  |',
+      '3 | P1() { smp_mbb(); }',
+      '  |        ^^^^^^^',
+      '  = Did you mean `smp_mb`?',
+    ].join('\n');
+    for (const args of [
+      ['check', bad],
+      ['export', bad, '--format', 'litmus'],
+    ]) {
+      const r = lab(...args);
+      expect(r.status).toBe(2);
+      expect(r.err).toMatch(/^lab: .*bad1\.c:2:25: expected `;` after the statement, found `}`\./);
+      expect(r.err).toContain(second);
+    }
+  });
+
   it('explores a file as it explores an entry: the lost update and its witness', () => {
     const doc = labJson('explore', counter, '--json') as {
       outcomes: { observables: Record<string, number>; violations: { id: string }[] }[];

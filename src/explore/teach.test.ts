@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { catalogue } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { presetToExplore } from './teach.ts';
+import { programScenario } from '../scenarios/program.ts';
+import { explore } from './explore.ts';
+import { exploreJson } from './json.ts';
+import { brokenIn, presetToExplore, unshown } from './teach.ts';
 
 describe('before exploring', () => {
   const find = (id: string) => catalogue.find((s) => s.id === id) as Scenario;
@@ -20,5 +23,26 @@ describe('before exploring', () => {
   it('names none where the defaults show what the variant gives up', () => {
     const sc = find('percpu-classic');
     expect(presetToExplore(sc, resolveParams(sc, {}))).toBeNull();
+  });
+});
+
+describe('after exploring', () => {
+  it('says a typed program gives up nothing: an invariant it declares is what it asks', () => {
+    // A new user's pcpu2.c: a per-CPU counter whose sum is judged, and holds.
+    const r = programScenario(`DEFINE_PER_CPU(int, hits);
+void hit(void) { this_cpu_add(hits, 1); }
+int total(void) { int cpu; int s = 0; for_each_online_cpu(cpu) s += per_cpu(hits, cpu); return s; }
+P0() { hit(); }
+P1() { int r = total(); }
+counter { deltas hits; add hit; sum total; }
+invariant always sum-within-window;
+`);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const sc = r.scenario;
+    const params = resolveParams(sc, {});
+    const answer = explore(sc, params, { ...sc.bounds, switches: Infinity });
+    expect(answer.complete).toBe(true);
+    expect(brokenIn(exploreJson(answer))).toEqual([]);
+    expect(unshown(sc, params, brokenIn(exploreJson(answer)))).toEqual({ invariants: [] });
   });
 });

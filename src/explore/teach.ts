@@ -3,6 +3,7 @@
 // IRQ that only reads), the scenario names a preset that can, and Explore proposes it.
 
 import { paramsText, resolveParams } from '../scenarios/params.ts';
+import { PROGRAM_GROUP } from '../scenarios/program.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
 
 /** The variant a parameter set chose, or "*" for a scenario without variants. */
@@ -10,8 +11,12 @@ export function variantOf(sc: Scenario, p: Params): string {
   return sc.params.some((q) => q.name === 'variant') ? String(p.variant) : '*';
 }
 
-/** The invariants the variant does not guarantee. */
+/**
+ * The invariants the variant does not guarantee. A typed program claims neither: each invariant
+ * it declares is a question it asks, which the exploration answers, so it gives up none.
+ */
 export function givenUp(sc: Scenario, p: Params): string[] {
+  if (sc.group === PROGRAM_GROUP) return [];
   const kept = sc.guarantees[variantOf(sc, p)] ?? [];
   return sc.invariants.map((i) => i.id).filter((id) => !kept.includes(id));
 }

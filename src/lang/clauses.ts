@@ -15,10 +15,10 @@ import type {
   ProgramClauses,
   Scalar,
 } from './compiled.ts';
-import { locationText, readerOf } from './evaluate.ts';
+import { locationText, readerOf as readerOfWhole } from './evaluate.ts';
 import { readResults } from '../machine/read.ts';
 import { isLitmusText } from './litmusText.ts';
-import { LangFault } from './source.ts';
+import { LangFault, LangFaults, type LangError } from './source.ts';
 
 const num = (v: bigint): number | bigint =>
   v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
@@ -77,101 +77,112 @@ export function clausesOf(p: CompiledProgram): ProgramClauses {
     const text = locationText(p, e);
     if (!herd.has(text)) herd.set(text, { text, read: readerOf(p, e), e });
   };
+  // Each clause is checked, so a program with several wrong ones hears of them all.
+  const errors: LangError[] = [];
   for (const c of p.clauseItems) {
-    switch (c.kind) {
-      case 'observe': {
-        if (c.value === null) {
-          if (p.recordCounts.has(c.name)) add(recordObservable(c.name), c);
-          else {
-            // The clause's span is the whole `observe exact;`: the description names the name.
-            const own = p.module.globals.has(c.name);
-            add(
-              {
-                ...location({ kind: 'name', name: c.name, span: c.span }),
-                name: c.name,
-                description:
-                  c.name === 'exact' && !own
-                    ? 'the exact total: what the counter started at plus every add made'
-                    : `the value of ${c.name}`,
-              },
-              c,
+    try {
+      switch (c.kind) {
+        case 'observe': {
+          if (c.value === null) {
+            if (p.recordCounts.has(c.name)) add(recordObservable(c.name), c);
+            else {
+              // The clause's span is the whole `observe exact;`: the description names the name.
+              const own = p.module.globals.has(c.name);
+              add(
+                {
+                  ...location({ kind: 'name', name: c.name, span: c.span }),
+                  name: c.name,
+                  description:
+                    c.name === 'exact' && !own
+                      ? 'the exact total: what the counter started at plus every add made'
+                      : `the value of ${c.name}`,
+                },
+                c,
+              );
+            }
+            break;
+          }
+          const v = c.value;
+          if (v.kind === 'name' && p.recordCounts.has(v.name)) {
+            add({ ...recordObservable(v.name), name: c.name }, c);
+            break;
+          }
+          const r = readerOf(p, v);
+          add(
+            {
+              name: c.name,
+              description: p.source.slice(v.span.start, v.span.end),
+              read: (m, s) => scalar(r(m, s)),
+              ...(isMask(v) ? { cpuSet: true as const } : {}),
+            },
+            c,
+          );
+          break;
+        }
+        case 'locations':
+          for (const l of c.locations) herdLocation(l);
+          for (const l of c.locations) {
+            const o = location(l);
+            if (!named.has(o.name)) add(o, l);
+          }
+          break;
+        case 'invariant':
+          invariants.push(
+            c.prop === null
+              ? builtinInvariant(p, c.id, c.when, c.span)
+              : propInvariant(p, c.id, c.when, c.prop, c.description),
+          );
+          break;
+        case 'exists': {
+          if (condition !== null)
+            throw new LangFault(
+              c.span,
+              'a program has one final condition (exists, ~exists or forall).',
             );
+          const r = readerOf(p, c.prop);
+          const text = p.source.slice(c.prop.span.start, c.prop.span.end);
+          condition = {
+            quantifier: c.quantifier,
+            text,
+            prop: c.prop,
+            holds: (m, s) => (r(m, s) ?? 0n) !== 0n,
+          };
+          props.push(c.prop);
+          for (const l of locationsIn(c.prop)) herdLocation(l);
+          if (c.quantifier !== 'exists') {
+            const claim =
+              c.quantifier === '~exists'
+                ? `no end state has ${text}`
+                : `every end state has ${text}`;
+            const never = c.quantifier === '~exists';
+            invariants.push({
+              id: 'condition',
+              when: 'final',
+              description: `${c.quantifier} ${text}: ${claim}`,
+              check: (m, s) =>
+                ((r(m, s) ?? 0n) !== 0n) === never
+                  ? `${never ? 'this end state has' : 'this end state does not have'} ${text}`
+                  : null,
+            });
           }
           break;
         }
-        const v = c.value;
-        if (v.kind === 'name' && p.recordCounts.has(v.name)) {
-          add({ ...recordObservable(v.name), name: c.name }, c);
+        case 'filter': {
+          const r = readerOf(p, c.prop);
+          filter = (m, s) => (r(m, s) ?? 0n) !== 0n;
+          props.push(c.prop);
           break;
         }
-        const r = readerOf(p, v);
-        add(
-          {
-            name: c.name,
-            description: p.source.slice(v.span.start, v.span.end),
-            read: (m, s) => scalar(r(m, s)),
-            ...(isMask(v) ? { cpuSet: true as const } : {}),
-          },
-          c,
-        );
-        break;
+        default:
+          break;
       }
-      case 'locations':
-        for (const l of c.locations) herdLocation(l);
-        for (const l of c.locations) {
-          const o = location(l);
-          if (!named.has(o.name)) add(o, l);
-        }
-        break;
-      case 'invariant':
-        invariants.push(
-          c.prop === null
-            ? builtinInvariant(p, c.id, c.when, c.span)
-            : propInvariant(p, c.id, c.when, c.prop, c.description),
-        );
-        break;
-      case 'exists': {
-        if (condition !== null)
-          throw new LangFault(
-            c.span,
-            'a program has one final condition (exists, ~exists or forall).',
-          );
-        const r = readerOf(p, c.prop);
-        const text = p.source.slice(c.prop.span.start, c.prop.span.end);
-        condition = {
-          quantifier: c.quantifier,
-          text,
-          prop: c.prop,
-          holds: (m, s) => (r(m, s) ?? 0n) !== 0n,
-        };
-        props.push(c.prop);
-        for (const l of locationsIn(c.prop)) herdLocation(l);
-        if (c.quantifier !== 'exists') {
-          const claim =
-            c.quantifier === '~exists' ? `no end state has ${text}` : `every end state has ${text}`;
-          const never = c.quantifier === '~exists';
-          invariants.push({
-            id: 'condition',
-            when: 'final',
-            description: `${c.quantifier} ${text}: ${claim}`,
-            check: (m, s) =>
-              ((r(m, s) ?? 0n) !== 0n) === never
-                ? `${never ? 'this end state has' : 'this end state does not have'} ${text}`
-                : null,
-          });
-        }
-        break;
-      }
-      case 'filter': {
-        const r = readerOf(p, c.prop);
-        filter = (m, s) => (r(m, s) ?? 0n) !== 0n;
-        props.push(c.prop);
-        break;
-      }
-      default:
-        break;
+    } catch (e) {
+      if (e instanceof LangFaults) errors.push(...e.all);
+      else if (e instanceof LangFault) errors.push(e.toError());
+      else throw e;
     }
   }
+  LangFaults.throwAny(errors);
   // A herd7 file without a condition asks herd7's default, `forall (true)`: every end state,
   // each execution a positive one.
   if (condition === null && isLitmusText(p.source)) {
@@ -303,6 +314,40 @@ function readsOnlyResults(p: CompiledProgram, e: Expr, bound: ReadonlySet<string
       );
     default:
       return false;
+  }
+}
+
+/**
+ * A condition's reader; when it cannot be read, the error of every location in it that cannot
+ * (`exists (2:r0=0 /\ z=1)`: no thread P2, and no global z), not the first alone.
+ */
+function readerOf(
+  p: CompiledProgram,
+  e: Expr,
+  seen?: Parameters<typeof readerOfWhole>[2],
+): ReturnType<typeof readerOfWhole> {
+  try {
+    return readerOfWhole(p, e, seen);
+  } catch (whole) {
+    if (!(whole instanceof LangFault)) throw whole;
+    const errors = [whole.toError()];
+    for (const l of locationsIn(e)) {
+      try {
+        readerOfWhole(p, l);
+      } catch (part) {
+        if (!(part instanceof LangFault)) throw part;
+        errors.push(part.toError());
+      }
+    }
+    const seen = new Set<string>();
+    const each = errors
+      .filter(
+        (x) =>
+          !seen.has(`${x.span.start}:${x.message}`) && seen.add(`${x.span.start}:${x.message}`),
+      )
+      .sort((a, b) => a.span.start - b.span.start);
+    LangFaults.throwAny(each);
+    throw whole;
   }
 }
 

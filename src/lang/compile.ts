@@ -13,7 +13,7 @@ import type { GenContext, PassInfo, SlotRef } from './gen.ts';
 import { loopsNeedingBounds } from './loops.ts';
 import { LIMITS, Module, type Storage, type StructObject, type ThreadItem } from './module.ts';
 import { parse } from './parser.ts';
-import { LangFault, type LangError, LineMap } from './source.ts';
+import { LangFault, LangFaults, type LangError, LineMap } from './source.ts';
 import { StmtGen } from './statements.ts';
 import { clausesOf } from './clauses.ts';
 import type { CompiledProgram, CompiledThread } from './compiled.ts';
@@ -41,10 +41,33 @@ export type CompileResult =
 /** Compiles program text; never throws on bad input. */
 export function compileProgram(source: string, options: CompileOptions = {}): CompileResult {
   const parsed = parse(source);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) {
+    // Only `;` were missing: the program meant is whole, and its other errors are real too.
+    if (parsed.repaired === undefined) return parsed;
+    const rest = compileProgram_(source, parsed.repaired, options);
+    return { ok: false, errors: inOrder([...parsed.errors, ...(rest.ok ? [] : rest.errors)]) };
+  }
+  return compileProgram_(source, parsed.program, options);
+}
+
+/** Errors in the order of the text, each once. */
+function inOrder(errors: readonly LangError[]): LangError[] {
+  const seen = new Set<string>();
+  return [...errors]
+    .sort((a, b) => a.span.start - b.span.start)
+    .filter((e) => {
+      const key = `${e.span.start}:${e.span.end}:${e.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+function compileProgram_(source: string, ast: Program, options: CompileOptions): CompileResult {
   try {
-    return { ok: true, program: build(source, parsed.program, options) };
+    return { ok: true, program: build(source, ast, options) };
   } catch (e) {
+    if (e instanceof LangFaults) return { ok: false, errors: inOrder(e.all) };
     if (e instanceof LangFault) return { ok: false, errors: [e.toError()] };
     if (e instanceof RangeError && /call stack/i.test(e.message))
       return {
@@ -78,23 +101,41 @@ function build(source: string, ast: Program, options: CompileOptions): CompiledP
     if (!provisional.has(name)) provisional.set(name, provisional.size);
     return { offset: provisional.get(name) as number, capacity: 1 };
   };
-  /** One pass over every thread: each thread's emitter, in thread order. */
-  const pass = (ctx: Omit<GenContext, 'mod' | 'anatomy' | 'loopBounds' | 'memory'>) =>
+  /**
+   * One pass over every thread: each thread's emitter, in thread order. Given `errors`, an error
+   * in one of a thread's statements is kept there and the pass reads on, so it finds them all.
+   */
+  const pass = (
+    ctx: Omit<GenContext, 'mod' | 'anatomy' | 'loopBounds' | 'memory'>,
+    errors?: LangError[],
+  ) =>
     new Map(
       threads.map((t) => {
         const e = new Emitter(t.name, lines, LIMITS.instructions);
-        new StmtGen(e, { mod, anatomy, loopBounds, memory, ...ctx }, t).compileThread();
+        const gen = new StmtGen(e, { mod, anatomy, loopBounds, memory, ...ctx }, t);
+        try {
+          gen.compileThread(errors);
+        } catch (fault) {
+          if (!(fault instanceof LangFault) || errors === undefined) throw fault;
+          errors.push(fault.toError());
+        }
         return [t.name, e] as const;
       }),
     );
-  const first = pass({
-    bounded: new Set(),
-    stepless: new Set(),
-    slot: provisionalSlot,
-    info,
-    notes: new Map(),
-    amounts: [],
-  });
+  const errors: LangError[] = [];
+  const first = pass(
+    {
+      bounded: new Set(),
+      stepless: new Set(),
+      slot: provisionalSlot,
+      info,
+      notes: new Map(),
+      amounts: [],
+    },
+    errors,
+  );
+  // The clauses read the compiled threads: with a thread that does not compile, they wait.
+  LangFaults.throwAny(errors);
   const bounded = new Set<string>();
   const stepless = new Set<string>();
   for (const t of threads) {

@@ -34,7 +34,7 @@ describe('compile errors', () => {
     [
       'a missing semicolon',
       counter('\tint r = 1\n\tr++;'),
-      'line 6, column 2: expected `;` after the declaration, found `r`.',
+      'line 5, column 11: expected `;` after the declaration, at the end of the line.',
     ],
     [
       'an undeclared variable, with a close name',
@@ -59,7 +59,22 @@ describe('compile errors', () => {
     [
       'a block never closed',
       'P0()\n{\n\tint r;\n',
-      'line 2, column 1: this block is not closed: expected `}`.',
+      'line 3, column 8: expected `}` to close P0’s body (its `{` is on line 2) before the end of the program.',
+    ],
+    [
+      'a thread’s body without its `}`, before the final clause (a new user’s bad4.litmus)',
+      'C bad4\n{ x=0; }\nP0(int *x)\n{\n\tint r0;\n\tr0 = READ_ONCE(*x);\n\tWRITE_ONCE(*x, 1);\n\nexists (0:r0=1)\n',
+      'line 7, column 20: expected `}` to close P0’s body (its `{` is on line 4) before `exists` on line 9. A final clause comes after the threads.',
+    ],
+    [
+      'a thread’s body without its `}`, before the next thread',
+      'int x;\nP0()\n{\n\tx = 1;\nP1()\n{\n\tx = 2;\n}\n',
+      'line 4, column 8: expected `}` to close P0’s body (its `{` is on line 3) before `P1` on line 5. A thread starts after the `}` of what comes before it.',
+    ],
+    [
+      'a function’s body without its `}`, before a thread',
+      'int x;\nvoid f(void)\n{\n\tx = 1;\n\nP0()\n{\n\tf();\n}\n',
+      'line 4, column 8: expected `}` to close the body of `f` (its `{` is on line 3) before `P0` on line 6. A thread starts after the `}` of what comes before it.',
     ],
     [
       'a recursive function',
@@ -123,5 +138,111 @@ describe('compile errors', () => {
     expect(formatError(new LineMap(esc), e.errors[0] as never, 'esc.c').split('\n')[3]).toBe(
       '  |       ^^^^^^',
     );
+  });
+});
+
+describe('every error of a program', () => {
+  const all = (source: string): string[] => {
+    const r = compileProgram(source);
+    if (r.ok) throw new Error('expected errors');
+    const map = new LineMap(source);
+    return r.errors.map((e) => describeError(map, e));
+  };
+
+  it('a missing `;`, then a misspelt primitive (a new user’s bad1.litmus)', () => {
+    const source = `C bad1
+{ x=0; y=0; }
+P0(int *x, int *y)
+{
+\tWRITE_ONCE(*x, 1)
+\tsmp_mbb();
+\tint r0 = READ_ONCE(*y);
+}
+P1(int *x, int *y)
+{
+\tWRITE_ONCE(*y, 1);
+\tint r0 = READ_ONCE(*x);
+}
+exists (0:r0=0 /\\ 1:r0=0)
+`;
+    expect(all(source)).toEqual([
+      'line 5, column 19: expected `;` after the statement, at the end of the line.',
+      'line 6, column 2: `smp_mbb` is not a primitive the lab knows, nor a function of the program. Did you mean `smp_mb`?',
+    ]);
+  });
+
+  it('each wrong location of the final condition (a new user’s bad5.litmus)', () => {
+    const source = `{ x=0; y=0; }
+P0(int *x, int *y)
+{
+\tWRITE_ONCE(*x, 1);
+\tint r0 = READ_ONCE(*y);
+}
+P1(int *x, int *y)
+{
+\tint r0 = READ_ONCE(*x);
+}
+exists (0:r0=0 /\\ 2:r0=0 /\\ z=1)
+`;
+    expect(all(source)).toEqual([
+      'line 11, column 19: there is no thread P2.',
+      'line 11, column 29: `z` is not a global, a recorded value or a constant. Did you mean `x`?',
+    ]);
+  });
+
+  it('an error in each of two statements and in each of two threads', () => {
+    const source = `int x;
+P0()
+{
+\tint a = 1;
+\tthis_cpu_ad(x, 1);
+\ta = cout;
+\tx = a;
+}
+P1()
+{
+\tx = smp_mbb();
+}
+`;
+    expect(all(source)).toEqual([
+      'line 5, column 2: `this_cpu_ad` is not a primitive the lab knows, nor a function of the program. Did you mean `this_cpu_add`?',
+      'line 6, column 6: `cout` is not declared.',
+      'line 11, column 6: `smp_mbb` is not a primitive the lab knows, nor a function of the program. Did you mean `smp_mb`?',
+    ]);
+  });
+
+  it('a name whose declaration failed is still declared: its uses are no error', () => {
+    expect(all(counter('\tint r = this_cpu_reed(c);\n\tr++;\n\tthis_cpu_write(c, r);'))).toEqual([
+      'line 5, column 10: `this_cpu_reed` is not a primitive the lab knows, nor a function of the program. Did you mean `this_cpu_read`?',
+    ]);
+  });
+
+  it('every syntax error, reading on from the next statement and the next thread', () => {
+    const source = `int x;
+P0()
+{
+\tx = (1 + ;
+\tx = 2;
+\tx = = 3;
+}
+P1(
+{
+\tx = 4;
+}
+exists (x=
+`;
+    expect(all(source)).toEqual([
+      'line 4, column 11: expected a value, found `;`.',
+      'line 6, column 6: expected a value, found `=`.',
+      'line 9, column 1: expected a parameter’s type, found `{`.',
+      'line 13, column 1: expected a value, found the end of the program.',
+    ]);
+  });
+
+  it('after a syntax error that skipped text, the compiler does not guess at the rest', () => {
+    // `int r` was skipped with the error: its use is not reported as undeclared.
+    expect(all(counter('\tint r = (1 + ;\n\tr++;'))).toEqual([
+      'line 5, column 15: expected a value, found `;`.',
+    ]);
   });
 });

@@ -1,5 +1,7 @@
-// The parser: tokens to a syntax tree, by recursive descent. It stops at the first syntax error
-// and says where, what it found and what it expected; `parse` returns that as a value.
+// The parser: tokens to a syntax tree, by recursive descent. A syntax error says where, what it
+// found and what it expected; the parser then reads on from the next statement (or the next part
+// of the program) and `parse` returns every error as a value. A `;` missing at the end of a line
+// is read as there: the tree is then the program meant, and the compiler may check it too.
 //
 // The outer shape is herd7's litmus C (`C name`, `{ init }`, `P0(int *x) { … }`, `exists …`);
 // inside a function it is kernel-style C; after the threads come herd7's final clauses and the
@@ -23,7 +25,15 @@ import { CLAUSE_WORDS, CPU_LOOPS, KEYWORDS, QUALIFIERS, THREAD_NAME, TYPE_NAMES 
 
 export type ParseResult =
   | { readonly ok: true; readonly program: Program; readonly tokens: readonly Token[] }
-  | { readonly ok: false; readonly errors: readonly LangError[] };
+  | {
+      readonly ok: false;
+      readonly errors: readonly LangError[];
+      /**
+       * The tree read when every error was a `;` missing at the end of a line (read as there):
+       * the program meant, whose other errors the compiler can find.
+       */
+      readonly repaired?: Program;
+    };
 
 /** Parses a whole program; never throws on any text. */
 export function parse(text: string): ParseResult {
@@ -41,8 +51,14 @@ export function parse(text: string): ParseResult {
   }
   try {
     const tokens = lex(text);
-    const program = new Parser(text, tokens).program();
-    return { ok: true, program, tokens };
+    const parser = new Parser(text, tokens);
+    const program = parser.program();
+    if (parser.errors.length === 0) return { ok: true, program, tokens };
+    return {
+      ok: false,
+      errors: parser.errors,
+      ...(parser.skipped ? {} : { repaired: program }),
+    };
   } catch (e) {
     if (e instanceof LangFault) return { ok: false, errors: [e.toError()] };
     if (e instanceof RangeError) {
@@ -87,6 +103,10 @@ class Parser {
   private depth = 0;
   /** Inside a final clause: `=` compares, `~` negates, `N:r` names a register. */
   private prop = false;
+  /** The syntax errors found so far, in the order of the text. */
+  readonly errors: LangError[] = [];
+  /** Whether the parser skipped text after an error (so the tree lacks part of the program). */
+  skipped = false;
 
   constructor(
     private readonly text: string,
@@ -139,6 +159,85 @@ class Parser {
     return this.fail(`expected ${what}, found ${this.describe(this.tok)}.`);
   }
 
+  /** Records an error and reads on (once per place: a second error there adds nothing). */
+  private report(e: LangFault): void {
+    const last = this.errors[this.errors.length - 1];
+    if (last && last.span.start === e.span.start) return;
+    this.errors.push(e.toError());
+  }
+
+  /**
+   * The `;` that ends a statement or a declaration. One missing at the end of a line (or before
+   * `}`) is reported and read as there, so what follows is read as it was meant.
+   */
+  private semicolon(what: string): void {
+    if (this.accept(';')) return;
+    const prev = this.toks[this.pos - 1];
+    const lineEnds =
+      prev !== undefined && /\n/.test(this.text.slice(prev.span.end, this.tok.span.start));
+    // Not before `{`: `P1()` then `{` is a thread's start inside a body left open.
+    if (this.tok.kind === 'eof' || this.is('{') || !(lineEnds || this.is('}')))
+      this.fail(`expected ${what}, found ${this.describe(this.tok)}.`);
+    // At the end of a line, the error is where the `;` belongs: after the line's last token.
+    this.report(
+      lineEnds
+        ? new LangFault(
+            { start: prev.span.end, end: prev.span.end },
+            `expected ${what}, at the end of the line.`,
+          )
+        : new LangFault(this.tok.span, `expected ${what}, found ${this.describe(this.tok)}.`),
+    );
+  }
+
+  /**
+   * After an error in the statement that starts at token `from`: skips to its end (its `;`, or
+   * the `}` of its block), or to a line where the program's next part starts.
+   */
+  private skipStatement(from: number): void {
+    this.skipped = true;
+    let brackets = 0;
+    let braces = 0;
+    for (let i = from; i < this.pos; i++) {
+      const t = this.toks[i] as Token;
+      if (this.is('(', t) || this.is('[', t)) brackets++;
+      else if (this.is(')', t) || this.is(']', t)) brackets = Math.max(0, brackets - 1);
+      else if (this.is('{', t)) braces++;
+      else if (this.is('}', t)) braces = Math.max(0, braces - 1);
+    }
+    // Only a `for` header holds a `;` inside brackets: anywhere else a `;` ends the statement.
+    const forHeader = this.is('for', this.toks[from]);
+    const start = this.pos;
+    while (this.tok.kind !== 'eof') {
+      if (braces === 0 && this.pos > from && this.startsItem(this.pos)) return;
+      if (this.is('(') || this.is('[')) brackets++;
+      else if (this.is(')') || this.is(']')) brackets = Math.max(0, brackets - 1);
+      else if (this.is('{')) braces++;
+      else if (this.is('}')) {
+        if (braces === 0) {
+          // The `}` closes the enclosing block; the statement never got past its start.
+          if (this.pos === start && this.pos === from) this.next();
+          return;
+        }
+        braces--;
+        if (braces === 0 && brackets === 0) {
+          this.next();
+          return;
+        }
+      } else if (this.is(';') && braces === 0 && (brackets === 0 || !forHeader)) {
+        this.next();
+        return;
+      }
+      this.next();
+    }
+  }
+
+  /** After an error in the part of the program that starts at token `from`: skips to the next. */
+  private skipItem(from: number): void {
+    this.skipped = true;
+    if (this.pos === from) this.next();
+    while (this.tok.kind !== 'eof' && !this.startsItem(this.pos)) this.next();
+  }
+
   private span(start: Span, end: Span = this.toks[this.pos - 1]?.span ?? start): Span {
     return { start: start.start, end: Math.max(start.end, end.end) };
   }
@@ -167,7 +266,15 @@ class Parser {
     while (this.tok.kind !== 'eof') {
       // A stray `;` between items (herd7 reads `exists (…);`) is nothing.
       if (this.accept(';')) continue;
-      items.push(this.item());
+      const at = this.pos;
+      try {
+        items.push(this.item());
+      } catch (e) {
+        if (!(e instanceof LangFault)) throw e;
+        this.report(e);
+        this.prop = false;
+        this.skipItem(at);
+      }
     }
     return { name, doc, items };
   }
@@ -361,7 +468,7 @@ class Parser {
     }
     if (!this.is('{'))
       this.fail(`expected \`{\` to start ${t.text}'s body, found ${this.describe(this.tok)}.`);
-    const body = this.block();
+    const body = this.block(`${t.text}’s body`);
     return { kind: 'thread', span: this.span(t.span), role, index, params, cpu, body };
   }
 
@@ -423,7 +530,7 @@ class Parser {
         this.fail('a function needs a body here.', this.tok, 'Write the function with { … }.');
       if (!this.is('{'))
         this.fail(`expected \`{\` to start the function’s body, found ${this.describe(this.tok)}.`);
-      const body = this.block();
+      const body = this.block(`the body of \`${nameTok.text}\``);
       return {
         kind: 'function',
         span: this.span(start),
@@ -632,15 +739,71 @@ class Parser {
 
   // ---- statements --------------------------------------------------------------------------
 
-  private block(): Stmt & { kind: 'block' } {
+  /** `{ statements }`; `owner` names it in the error when its `}` is missing. */
+  private block(owner = 'the block'): Stmt & { kind: 'block' } {
     const open = this.expect('{');
     const body: Stmt[] = [];
     while (!this.is('}')) {
-      if (this.tok.kind === 'eof') this.fail('this block is not closed: expected `}`.', open);
-      body.push(this.statement());
+      if (this.tok.kind === 'eof') this.unclosed(open, owner);
+      const at = this.pos;
+      try {
+        body.push(this.statement());
+      } catch (e) {
+        // What fails to read as a statement but starts a line as a thread or a final clause
+        // does is the program's next part: this block's `}` is missing before it.
+        if (!(e instanceof LangFault)) throw e;
+        if (this.startsItem(at)) this.unclosed(open, owner, at);
+        this.report(e);
+        this.prop = false;
+        this.skipStatement(at);
+      }
     }
     this.next();
     return { kind: 'block', span: this.span(open.span), body };
+  }
+
+  /**
+   * The error for a block whose `}` is missing: placed where it is missing, after the last thing
+   * the block holds, and naming the `{` it would close and what came instead.
+   */
+  private unclosed(open: Token, owner: string, at = this.pos): never {
+    const next = this.toks[at] as Token;
+    const last = this.toks[at - 1] ?? open;
+    const line = (t: Token) => lineOf(this.text, t.span.start);
+    const what =
+      next.kind === 'eof'
+        ? 'the end of the program'
+        : `${this.describe(next)} on line ${line(next)}`;
+    const hint =
+      next.kind === 'ident' && CLAUSE_WORDS.has(next.text)
+        ? 'A final clause comes after the threads.'
+        : next.kind === 'ident' && THREAD_NAME.test(next.text)
+          ? 'A thread starts after the `}` of what comes before it.'
+          : '';
+    throw new LangFault(
+      { start: last.span.end, end: last.span.end },
+      `expected \`}\` to close ${owner} (its \`{\` is on line ${line(open)}) before ${what}.`,
+      hint,
+    );
+  }
+
+  /**
+   * Whether token `i` starts a line as a part of the program outside any function does: a
+   * thread, a final clause, a directive, a per-CPU variable or lock, or a declaration at column 1.
+   */
+  private startsItem(i: number): boolean {
+    const t = this.toks[i] as Token;
+    const n = this.toks[i + 1] ?? t;
+    const before = this.text.slice(0, t.span.start);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    if (before.slice(lineStart).trim() !== '') return false;
+    if (t.kind === 'directive') return true;
+    if (t.text === '~') return this.is('exists', n);
+    if (t.kind !== 'ident') return false;
+    if ((THREAD_NAME.test(t.text) || /^DEFINE_/.test(t.text)) && this.is('(', n)) return true;
+    if (CLAUSE_WORDS.has(t.text) && t.text !== 'final' && t.text !== 'always')
+      return !(n.kind === 'punct' && !['(', '[', '{', '~'].includes(n.text));
+    return t.span.start === lineStart && this.isTypeStart(t);
   }
 
   /** `( expression )`: the condition of if, while and do … while. */
@@ -680,7 +843,7 @@ class Parser {
           const body = this.statement();
           this.expect('while', '`while` after the `do` body');
           const cond = this.condition();
-          this.expect(';');
+          this.semicolon('`;`');
           return { kind: 'do', span: this.span(start), body, cond };
         }
         case 'for': {
@@ -706,18 +869,18 @@ class Parser {
         case 'break':
         case 'continue':
           this.next();
-          this.expect(';');
+          this.semicolon('`;`');
           return { kind: t.text, span: this.span(start) };
         case 'return': {
           this.next();
           const value = this.is(';') ? null : this.expression();
-          this.expect(';');
+          this.semicolon('`;`');
           return { kind: 'return', span: this.span(start), value };
         }
         case 'goto': {
           this.next();
           const label = this.ident('a label').text;
-          this.expect(';');
+          this.semicolon('`;`');
           return { kind: 'goto', span: this.span(start), label };
         }
         case 'switch':
@@ -761,9 +924,7 @@ class Parser {
       if (this.isTypeStart()) return this.declaration();
     }
     const expr = this.expression();
-    if (!this.is(';'))
-      this.fail(`expected \`;\` after the statement, found ${this.describe(this.tok)}.`);
-    this.next();
+    this.semicolon('`;` after the statement');
     return { kind: 'expr', span: this.span(start), expr };
   }
 
@@ -771,7 +932,7 @@ class Parser {
     const start = this.tok.span;
     const type = this.type();
     const declarators = this.declarators();
-    this.expect(';', '`;` after the declaration');
+    this.semicolon('`;` after the declaration');
     return { kind: 'decl', span: this.span(start), type, declarators };
   }
 
@@ -948,6 +1109,13 @@ function stringValue(t: Token): string {
       'Write \\\\ for a backslash, \\" for a quote and \\n for a new line.',
     );
   }
+}
+
+/** The 1-based line of an offset into the text. */
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
 }
 
 /** Statement words that cannot be a label or a variable: C's keywords, and true and false. */

@@ -40,6 +40,19 @@ export class LangFault extends Error {
   }
 }
 
+/** Several errors found at once, each a real one; as a LangFault, the first of them. */
+export class LangFaults extends LangFault {
+  constructor(readonly all: readonly [LangError, ...LangError[]]) {
+    super(all[0].span, all[0].message, all[0].hint);
+  }
+
+  /** Throws the errors collected, if there are any. */
+  static throwAny(errors: readonly LangError[]): void {
+    const [first, ...rest] = errors;
+    if (first) throw new LangFaults([first, ...rest]);
+  }
+}
+
 /** Where each line starts, to turn offsets into lines and columns. */
 export class LineMap {
   private readonly starts: number[] = [0];

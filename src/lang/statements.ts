@@ -11,7 +11,7 @@ import { ExprGen } from './expressions.ts';
 import { owners } from './gen.ts';
 import { LIMITS, type FunctionItem } from './module.ts';
 import { checkArity, primitive, primitiveNames, refusedReason } from './primitives.ts';
-import { didYouMean, LangFault, type Span } from './source.ts';
+import { didYouMean, LangFault, type LangError, NO_SPAN, type Span } from './source.ts';
 import { type AddCall, tallyAdd } from './tally.ts';
 import { INT, type Ty, typeName } from './types.ts';
 import type { Place, Val } from './values.ts';
@@ -39,8 +39,12 @@ export class StmtGen extends ExprGen {
   /** The add call the code being compiled belongs to (adds do not nest). */
   private add: AddCall | null = null;
 
-  /** Compiles the thread's body into the emitter. */
-  compileThread(): void {
+  /**
+   * Compiles the thread's body into the emitter. Given `errors`, a statement of the body that
+   * does not compile adds its error there and the rest are compiled as if it were not written
+   * (the names it declares declared), so the errors after it are found too.
+   */
+  compileThread(errors?: LangError[]): void {
     const t = this.thread.item;
     const end = this.e.label();
     const frame: Frame = {
@@ -80,10 +84,60 @@ export class StmtGen extends ExprGen {
       }
     }
     this.frameCounters(frame, t.body);
-    this.block(t.body, false);
+    if (errors === undefined) this.block(t.body, false);
+    else for (const s of t.body.body) if (!this.recovering(s, errors)) return;
     this.checkLabels(frame);
     this.e.bind(end);
     this.frames.pop();
+  }
+
+  /**
+   * One statement of a thread's body; on an error, the state as before it (see compileThread).
+   * False when what follows cannot be checked without it: it failed to declare a name that is
+   * not a plain integer.
+   */
+  private recovering(s: Stmt, errors: LangError[]): boolean {
+    const scopes = this.scopes.length;
+    const loops = this.loopStack.length;
+    const frames = this.frames.length;
+    try {
+      this.statement(s);
+      return true;
+    } catch (e) {
+      if (!(e instanceof LangFault)) throw e;
+      errors.push(e.toError());
+      this.scopes.length = scopes;
+      this.loopStack.length = loops;
+      this.frames.length = frames;
+      this.add = null;
+      this.releaseTemps();
+      // What the statement declares (or, herd7's way, a register it assigns first) is declared
+      // still, so its uses after it are no error; a plain integer is all it can be declared as.
+      const names =
+        s.kind === 'decl'
+          ? s.declarators.map((d) => ({ name: d.name, pointers: s.type.pointers + d.pointers }))
+          : s.kind === 'expr' &&
+              s.expr.kind === 'assign' &&
+              s.expr.target.kind === 'name' &&
+              /^r\d+$/.test(s.expr.target.name)
+            ? [{ name: s.expr.target.name, pointers: 0 }]
+            : [];
+      for (const { name, pointers } of names) {
+        if (this.lookup(name) !== undefined && s.kind !== 'decl') continue;
+        if ((this.scopes[this.scopes.length - 1] as Map<string, unknown>).has(name)) continue;
+        if (s.kind === 'decl' && (pointers > 0 || !this.plainInteger(s.type.base))) return false;
+        this.bind(name, { k: 'place', place: { k: 'local', r: this.e.reg(name), ty: INT, name } });
+      }
+      return true;
+    }
+  }
+
+  private plainInteger(base: string): boolean {
+    try {
+      return this.mod.type({ span: NO_SPAN, base, pointers: 0, percpu: false }).k === 'int';
+    } catch {
+      return false;
+    }
   }
 
   private get frame(): Frame {

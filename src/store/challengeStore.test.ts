@@ -315,6 +315,15 @@ describe('the challenge store', () => {
       );
     });
 
+    it('an empty challenge name is no challenge: the scenario the link names is shown', () => {
+      const { step, store } = setup();
+      step.getState().linkOpened('#/step/percpu-classic?challenge=');
+      expect(step.getState().session.scenario.id).toBe('percpu-classic');
+      expect(step.getState().notice).toBeNull();
+      expect(store.getState().notice).toBeNull();
+      expect(activeChallengeOf(step.getState())).toBeNull();
+    });
+
     it('survives the compressed form of a long link', () => {
       const link = {
         scenario: 'percpu-classic',

@@ -137,9 +137,14 @@ export function decodeLink(hash: string, readPacked: ReadPacked | null = null): 
   if (cursor === null) {
     return { ok: false, message: `the link's position 'at=${at ?? ''}' is not a step number` };
   }
+  // `challenge=` with no name, as a link cut short or a form left empty writes it, asks for none.
   const named = search.get('challenge');
   const challenge =
-    named === null ? undefined : named.length <= 100 && CHALLENGE_ID.test(named) ? named : null;
+    named === null || named === ''
+      ? undefined
+      : named.length <= 100 && CHALLENGE_ID.test(named)
+        ? named
+        : null;
   if (challenge === null)
     return {
       ok: false,

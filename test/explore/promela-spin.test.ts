@@ -6,7 +6,7 @@
 // compiler's time is most of a row's), run with -c0 so no error stops the search.
 
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -90,5 +90,36 @@ describe.skipIf(missing !== '')(
       },
       60_000,
     );
+  },
+);
+
+describe.skipIf(missing !== '')(
+  `docs/spin.md's answer is the one SPIN gives${missing ? ` (${missing})` : ''}`,
+  () => {
+    it('pan prints the broken assertion’s expression; the replay names the line with its name', async () => {
+      const docs = readFileSync(join(import.meta.dirname, '../../docs/spin.md'), 'utf8');
+      const sc = catalogue.find((s) => s.id === 'global-plain');
+      if (!sc) throw new Error('no global-plain');
+      const params = resolveParams(sc, { iterations: '2' });
+      const model = promelaModel(sc, params, { ...sc.bounds, switches: Infinity });
+      const cwd = mkdtempSync(join(dir, 'docs-'));
+      writeFileSync(join(cwd, 'model.pml'), model);
+      // As docs/spin.md runs it.
+      await run('spin', ['-a', 'model.pml'], { cwd });
+      await run('cc', ['-O2', '-fwrapv', '-DSAFETY', '-o', 'pan', 'pan.c'], { cwd });
+      // Whatever pan's exit status, its report is on stdout.
+      const pan = await run('./pan', ['-m1000000'], { cwd }).catch(
+        (e: unknown) => e as { stdout: string },
+      );
+      const said = /^pan:1: assertion violated .*$/m.exec(pan.stdout)?.[0];
+      expect(said).toBeDefined();
+      expect(docs).toContain(`\n${said ?? ''}\n`);
+      const trail = await run('spin', ['-t', '-p', 'model.pml'], { cwd });
+      const where = /^spin: model\.pml:(\d+), Error: assertion violated$/m.exec(trail.stdout);
+      expect(docs).toContain(where?.[0]);
+      expect(model.split('\n')[Number(where?.[1]) - 1]).toMatch(
+        /assert\(.*\); \/\* no-lost-update \*\//,
+      );
+    }, 60_000);
   },
 );

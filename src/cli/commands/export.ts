@@ -53,8 +53,10 @@ export function exportCommand(argv: readonly string[]): string {
   }
   if (format === 'lab') return source.replace(/\n$/, '');
   const compiled = compileProgram(source);
-  if (!compiled.ok)
-    throw new UsageError(formatError(new LineMap(source), compiled.errors[0] as never, name));
+  if (!compiled.ok) {
+    const map = new LineMap(source);
+    throw new UsageError(compiled.errors.map((e) => formatError(map, e, name)).join('\n'));
+  }
   try {
     return toLitmus(compiled.program).replace(/\n$/, '');
   } catch (e) {
