@@ -93,3 +93,28 @@ test('in a 640×480 frame the chart keeps a third of the frame, clear, the chrom
   await lab.getByRole('group', { name: 'Panels' }).getByRole('button', { name: 'Explore' }).click();
   await expect(lab.getByRole('region', { name: 'Explore' })).toBeVisible();
 });
+
+test('in a 640×480 frame every invariant badge is in view, clear of the listing', async ({
+  page,
+}) => {
+  const lab = await framed(page, 640, 480, '#/step/percpu-classic');
+  const badges = lab.getByRole('list', { name: 'Invariant badges' }).getByRole('listitem');
+  await expect(badges).toHaveCount(5);
+  const listing = await lab.getByRole('region', { name: 'Listing' }).boundingBox();
+  if (!listing) throw new Error('no listing');
+  for (const badge of await badges.all()) {
+    // Whole, not scrolled out of its list, and above the listing rather than under it.
+    await expect(badge).toBeInViewport({ ratio: 1 });
+    const box = await badge.boundingBox();
+    if (!box) throw new Error('no badge');
+    expect(box.y + box.height).toBeLessThanOrEqual(listing.y);
+  }
+  // The chart keeps its third of the frame.
+  const chart = await lab
+    .getByRole('region', { name: 'Memory' })
+    .getByRole('img')
+    .first()
+    .boundingBox();
+  if (!chart) throw new Error('no chart');
+  expect(chart.width * chart.height).toBeGreaterThanOrEqual((640 * 480) / 3);
+});

@@ -801,3 +801,29 @@ test('Step mode takes up to 8 CPUs, says so where more are asked, and keeps the 
   expect(lane.y).toBeGreaterThanOrEqual(box.y - 1);
   expect(lane.y + lane.height).toBeLessThanOrEqual(box.y + box.height + 1);
 });
+
+test('a chart caption longer than its two lines can be read whole, and the chart keeps its size', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(
+    '/#/step/percpu-rwsem?variant=reader-no-mb&memory=tso&sched=0*3+1*3+flush0+1+1&at=6',
+  );
+  const chart = page.getByRole('region', { name: 'Memory' }).getByRole('img').first();
+  const end = page.getByText(
+    /CPU1 holds 0 loaded from CPU0's read_count\. 0 in memory, 1 in store buffers\.$/,
+  );
+  const before = await chart.boundingBox();
+  // Cut at two lines (its end out of sight): a button says there is more.
+  const more = page.getByRole('button', { name: 'Read the whole caption' });
+  await expect(more).toHaveAttribute('aria-expanded', 'false');
+  await more.click();
+  await expect(more).toHaveAttribute('aria-expanded', 'true');
+  await expect(end).toBeInViewport({ ratio: 1 });
+  expect(await chart.boundingBox()).toEqual(before);
+  await page.keyboard.press('Escape');
+  await expect(more).toHaveAttribute('aria-expanded', 'false');
+  // A caption that fits has no button.
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await expect(more).toHaveCount(0);
+});

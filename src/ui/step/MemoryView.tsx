@@ -21,6 +21,7 @@ import { ExportButtons } from '../export/ExportButtons.tsx';
 import { exportName } from '../export/exportName.ts';
 import { COUNTER_W, COUNTER_H } from '../../charts/counterLayout.ts';
 import { type BoxSize, useBoxSize } from '../useBoxSize.ts';
+import { HeroCaption } from './HeroCaption.tsx';
 import { globalCells, perCpuCells } from './view.ts';
 import { useStep } from './useStep.ts';
 
@@ -210,15 +211,14 @@ export function MemoryView() {
               step={session.cursor}
             />
           </div>
-          {/* It may scroll (the caption keeps one height): focusable for the keyboard. */}
-          <figcaption id="counter-chart-text" tabIndex={0}>
+          <HeroCaption id="counter-chart-text">
             {counterText({
               globalLabel: shown?.atomic ? `${shown.label} (atomic mode)` : cells.global.label,
               globalValue: shown?.value ?? 0,
               pour,
               sweeps,
             })}
-          </figcaption>
+          </HeroCaption>
           {exportOf(counterRef, 'counter chart', 'slots', 'the counter')}
         </figure>
       )}
@@ -235,9 +235,7 @@ export function MemoryView() {
               />
             </Suspense>
           </div>
-          <figcaption id="tree-chart-text" tabIndex={0}>
-            {treeText(tree)}
-          </figcaption>
+          <HeroCaption id="tree-chart-text">{treeText(tree)}</HeroCaption>
           {exportOf(treeRef, 'counter tree chart', 'tree', 'the counter tree')}
         </figure>
       )}
@@ -253,9 +251,7 @@ export function MemoryView() {
               describedBy="race-word-text"
             />
           </div>
-          <figcaption id="race-word-text" tabIndex={0}>
-            {raceWordText(race)}
-          </figcaption>
+          <HeroCaption id="race-word-text">{raceWordText(race)}</HeroCaption>
           {exportOf(
             raceRef,
             race.shared ? 'shared variables chart' : 'shared word chart',
@@ -291,7 +287,7 @@ export function MemoryView() {
               <TornRead svgRef={tornRef} view={torn} size={fit(box)} />
             </Suspense>
           </div>
-          <figcaption tabIndex={0}>{tornText(torn)}</figcaption>
+          <HeroCaption id="torn-read-text">{tornText(torn)}</HeroCaption>
           {exportOf(tornRef, 'torn-read chart', 'torn-read', 'the torn read')}
         </figure>
       )}
