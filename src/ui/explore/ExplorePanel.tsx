@@ -61,10 +61,6 @@ export function ExplorePanel({
   const session = useStep((s) => s.session);
   const sc = session.scenario;
   const axiomatic = isAxiomatic(session.params);
-  // Under lkmm the answer comes as the panel opens: an "Explore it" asked for is then given.
-  useEffect(() => {
-    if (runAtOnce && axiomatic) onRunStarted?.();
-  }, [runAtOnce, axiomatic, onRunStarted]);
   // The model is chosen here as well as in Parameters: it decides which engine answers.
   const memory = sc.params.some((q) => q.name === 'memory') ? String(session.params.memory) : null;
   return (
@@ -81,7 +77,12 @@ export function ExplorePanel({
       )}
       {axiomatic ? (
         <Suspense fallback={<p>Loading…</p>}>
-          <AxiomaticExplore scenario={sc.id} params={paramsText(session.params, sc)} />
+          <AxiomaticExplore
+            scenario={sc.id}
+            params={paramsText(session.params, sc)}
+            runAtOnce={runAtOnce}
+            onRunStarted={onRunStarted}
+          />
         </Suspense>
       ) : (
         <MachineExplore runAtOnce={runAtOnce} onRunStarted={onRunStarted} />
