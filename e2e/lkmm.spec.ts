@@ -197,6 +197,31 @@ test('a herd7 file pasted into the editor answers under lkmm at once from Explor
   expect(page.url()).not.toContain('memory=lkmm');
 });
 
+test('a herd7 file chosen under sc in the editor explores under sc, names it, and its link keeps it', async ({
+  page,
+}) => {
+  const edit = new EditPage(page);
+  await edit.open();
+  await edit.text().click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(SB_POONCEONCES);
+  await edit.compiles();
+  await page.getByRole('combobox', { name: 'Memory model' }).selectOption('sc');
+  await edit.button('Explore it').click();
+
+  const lkmm = new AxiomaticPage(page);
+  await expect(lkmm.memoryModel()).toHaveValue('sc');
+  // Every answer names its model: the headline and the status line.
+  await expect(lkmm.verdict().getByRole('heading')).toHaveText('Under sc: Never');
+  await expect(lkmm.explorePanel().getByRole('status').first()).toContainText(
+    /Done: .* 3 outcomes under sc/,
+  );
+  // A herd7 file's own model is lkmm: the link says sc, so it opens again as it was left.
+  await page.reload();
+  await new StepPage(page).openPanel('Explore');
+  await expect(lkmm.memoryModel()).toHaveValue('sc');
+});
+
 test('a link opens the seqcount sum under lkmm: the torn sum, its execution from the keyboard, and a bad model explained', async ({
   page,
 }) => {

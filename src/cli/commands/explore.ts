@@ -11,7 +11,14 @@ import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from '../../explore/limits.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
 import { violationWithReason } from '../../scenarios/judge.ts';
 import { shownName } from '../../scenarios/program.ts';
-import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
+import {
+  intOption,
+  modelOf,
+  paramsArg,
+  parseCommand,
+  scenarioArg,
+  scenarioOptions,
+} from '../args.ts';
 import { toJson } from '../json.ts';
 import { observablesLine, shownObservables } from '../../scenarios/outcome.ts';
 import { AxiomaticRefusal } from '../../axiomatic/check.ts';
@@ -96,6 +103,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const missing = r.complete ? unshown(sc, params, brokenIn(j)) : { invariants: [] };
   const doc = {
     scenario: sc.id,
+    memory: modelOf(params),
     params,
     bounds: { ...bounds, switches: Number.isFinite(bounds.switches) ? bounds.switches : null },
     complete: j.complete,
@@ -113,7 +121,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const b = doc.bounds;
   const simplest = values.simplest === true;
   const out = [
-    `${shownName(sc)}: ${plain(r.stats.states, 'state')}, ${plain(r.stats.transitions, 'transition')} in ${r.stats.ms} ms${ending(r.stopped, r.stats, maxMemoryMB)}`,
+    `${shownName(sc)} under ${doc.memory}: ${plain(r.stats.states, 'state')}, ${plain(r.stats.transitions, 'transition')} in ${r.stats.ms} ms${ending(r.stopped, r.stats, maxMemoryMB)}`,
     `bounds: irqs ${b.irqs}, nmis ${b.nmis}, preemptions ${b.preemptions}, migrations ${b.migrations}${b.hotplugs !== undefined ? `, hotplugs ${b.hotplugs}` : ''}, switches ${b.switches ?? 'unbounded'}`,
   ];
   for (const [name, use] of Object.entries(r.reductions)) {
@@ -167,6 +175,7 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
   if (json)
     return toJson({
       scenario: sc.id,
+      memory: 'lkmm',
       params,
       ...a,
       herd: a.herd ? { ...a.herd, text: undefined } : null,

@@ -264,7 +264,11 @@ function MachineExplore({
           : error
             ? error
             : result
-              ? statusOf(result, request?.maxMemoryMB ?? options.maxMemoryMB)
+              ? statusOf(
+                  result,
+                  request?.maxMemoryMB ?? options.maxMemoryMB,
+                  memoryOf(request?.params ?? {}),
+                )
               : ''}
       </p>
       {missing && missing.invariants.length > 0 && (

@@ -14,11 +14,11 @@ function answer(states: number, transitions: number, outcomes: number): ExploreJ
 
 describe("the Explore panel's status line", () => {
   it('says "1 outcome" and "1 state", and plurals from 2 on', () => {
-    expect(statusOf({ ...answer(1, 1, 1), workers: 1 }, 512)).toBe(
-      'Done: 1 state, 1 transition in 3 ms (333 states/s, 0 MB), 1 outcome',
+    expect(statusOf({ ...answer(1, 1, 1), workers: 1 }, 512, 'sc')).toBe(
+      'Done: 1 state, 1 transition in 3 ms (333 states/s, 0 MB), 1 outcome under sc',
     );
-    expect(statusOf({ ...answer(1057, 1488, 6), workers: 2 }, 512)).toBe(
-      'Done: 1,057 states, 1,488 transitions in 3 ms (352,333 states/s, 0 MB, 2 workers), 6 outcomes',
+    expect(statusOf({ ...answer(1057, 1488, 6), workers: 2 }, 512, 'tso')).toBe(
+      'Done: 1,057 states, 1,488 transitions in 3 ms (352,333 states/s, 0 MB, 2 workers), 6 outcomes under tso',
     );
   });
 });

@@ -6,8 +6,15 @@ import { count } from '../../machine/count.ts';
 
 export const MB = 1024 * 1024;
 
-/** The status line: how the run ended, its size and speed, and the reductions used. */
-export function statusOf(r: ExploreJson & { readonly workers: number }, memoryMB: number): string {
+/**
+ * The status line: how the run ended, its size and speed, the model its outcomes are under (every
+ * answer names its model), and the reductions used.
+ */
+export function statusOf(
+  r: ExploreJson & { readonly workers: number },
+  memoryMB: number,
+  model: 'sc' | 'tso',
+): string {
   const { states, transitions, ms, depth } = r.stats;
   const rate = Math.round((states / Math.max(1, ms)) * 1000);
   const covered = `covered ${count(states, 'state')} to depth ${depth}`;
@@ -25,5 +32,5 @@ export function statusOf(r: ExploreJson & { readonly workers: number }, memoryMB
     .map(([name, use]) => `${name} ${use.on ? 'on' : `off: ${use.why ?? ''}`}`)
     .join('; ');
   const workers = r.workers > 1 ? `, ${String(r.workers)} workers` : '';
-  return `${head}: ${count(states, 'state')}, ${count(transitions, 'transition')} in ${ms} ms (${rate.toLocaleString('en')} states/s, ${Math.round(r.stats.bytes / MB)} MB${workers}), ${count(r.outcomes.length, 'outcome')}${reductions ? `. Reductions: ${reductions}` : ''}`;
+  return `${head}: ${count(states, 'state')}, ${count(transitions, 'transition')} in ${ms} ms (${rate.toLocaleString('en')} states/s, ${Math.round(r.stats.bytes / MB)} MB${workers}), ${count(r.outcomes.length, 'outcome')} under ${model}${reductions ? `. Reductions: ${reductions}` : ''}`;
 }
