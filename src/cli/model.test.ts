@@ -122,6 +122,19 @@ describe('which model answers a file', () => {
     expect((await json('random', SB, '--seed', '1', '--memory', 'tso')).memory).toBe('tso');
   });
 
+  it('export --format promela refuses a herd7 file under its default lkmm, naming --memory sc', async () => {
+    const r = await run('export', SB, '--format', 'promela');
+    expect(r).toMatchObject({ status: 2, out: '' });
+    expect(r.err).toBe(
+      "lab: SB answers under lkmm, the kernel's memory model (a herd7 litmus file's default), which judges whole executions and has no steps, and lab export --format promela writes a machine for SPIN to step: add --memory sc to export it under sc; lab explore gives lkmm's answer",
+    );
+    // Asked for sc, it writes the sc machine, named by the test's own name and its model.
+    const sc = await run('export', SB, '--format', 'promela', '--memory', 'sc');
+    expect(sc.status, sc.err).toBe(0);
+    expect(sc.out).toMatch(/^\/\*\n \* SB as a Promela model, written by/);
+    expect(sc.out).toContain(' * Parameters: memory=sc\n');
+  });
+
   it('replay and random refuse memory lkmm asked for on any program, not run it under sc', async () => {
     const r = await run('replay', 'global-plain', '0 1', '--memory', 'lkmm');
     expect(r.status).toBe(2);
