@@ -28,6 +28,7 @@ import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
 import { UsageError } from '../errors.ts';
 import { LIMITS } from '../../lang/module.ts';
+import { count } from '../../machine/count.ts';
 
 /** The hotplug bound, as a field only when asked for or the scenario has one (else no key). */
 function hotplugBound(value: string | undefined, fallback: number): { hotplugs?: number } {
@@ -181,7 +182,7 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
       herd: a.herd ? { ...a.herd, text: undefined } : null,
     });
   const out = [
-    `${shownName(sc)} under lkmm: ${a.executions} consistent executions of ${judgedWords(a)}, ${a.outcomes.length} outcomes, in ${Math.round(a.ms)} ms`,
+    `${shownName(sc)} under lkmm: ${count(a.executions, 'consistent execution')} of ${judgedWords(a)}, ${count(a.outcomes.length, 'outcome')}, in ${Math.round(a.ms)} ms`,
     ...(a.loopCut
       ? ['Loop: runs past a loop bound were left out (raise #pragma lab loop_bound)']
       : []),
@@ -189,7 +190,7 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
     ...a.races.map((r) => `Data race: ${r.sentence}`),
     ...(a.marked
       ? [
-          `With the racing accesses marked (READ_ONCE()/WRITE_ONCE()): ${a.marked.outcomes} outcomes, ${a.marked.broken.length > 0 ? `breaking ${a.marked.broken.join(', ')}` : 'no invariant broken'}${a.marked.flags.includes('data-race') ? ', still a data race' : ', no data race'}`,
+          `With the racing accesses marked (READ_ONCE()/WRITE_ONCE()): ${count(a.marked.outcomes, 'outcome')}, ${a.marked.broken.length > 0 ? `breaking ${a.marked.broken.join(', ')}` : 'no invariant broken'}${a.marked.flags.includes('data-race') ? ', still a data race' : ', no data race'}`,
         ]
       : []),
     ...a.notJudged.map((n) => `Not judged under lkmm: ${n.id}, because ${n.why}`),
@@ -199,9 +200,10 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
     const verdict = o.violations.length
       ? `violates ${o.violations.map((v) => v.id).join(', ')}`
       : 'ok';
+    // The registers' end state, as herd7 prints it, where the program has registers to show.
     out.push(
       `${observablesLine(o.observables)}  (${verdict})`,
-      `    ${o.executions} execution${o.executions === 1 ? '' : 's'}: ${o.state}`,
+      `    ${count(o.executions, 'execution')}${o.state === '' ? '' : `: ${o.state}`}`,
     );
   }
   if (a.herd) out.push('', a.herd.text);
