@@ -16,7 +16,7 @@ import { exploreStore, useExplore } from './useExplore.ts';
 import { count } from '../../machine/count.ts';
 // The language's limit on each kind of intervention: the same range as #pragma lab bounds.
 import { LIMITS } from '../../lang/module.ts';
-import { MB, statusOf } from './status.ts';
+import { herdCountsHint, MB, statusOf } from './status.ts';
 
 const REDUCTIONS: readonly ['symmetry' | 'por', string][] = [
   ['symmetry', 'Symmetry reduction'],
@@ -302,14 +302,7 @@ function MachineExplore({
           </p>
           <pre tabIndex={0}>{result.herd.text}</pre>
           <p className="hint">
-            As herd7 prints it, under{' '}
-            {memoryOf(request?.params ?? {}) === 'tso'
-              ? 'x86-TSO (memory tso)'
-              : 'sequentially consistent memory (memory sc)'}
-            .{' '}
-            {result.herd.counts === 'executions'
-              ? 'Positive and Negative count executions, as herd7’s do.'
-              : 'Positive and Negative count end states here; herd7 counts executions.'}
+            {herdCountsHint(memoryOf(request?.params ?? {}), result.herd.counts)}
           </p>
         </section>
       )}

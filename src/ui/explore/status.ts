@@ -34,3 +34,18 @@ export function statusOf(
   const workers = r.workers > 1 ? `, ${String(r.workers)} workers` : '';
   return `${head}: ${count(states, 'state')}, ${count(transitions, 'transition')} in ${ms} ms (${rate.toLocaleString('en')} states/s, ${Math.round(r.stats.bytes / MB)} MB${workers}), ${count(r.outcomes.length, 'outcome')} under ${model}${reductions ? `. Reductions: ${reductions}` : ''}`;
 }
+
+/**
+ * What the herd7 block under sc or tso says it counts. "End states" in the panel are the
+ * explorer's (the list counts how many reach each outcome); the block, where it cannot count
+ * executions, counts outcomes, each once, and says so in those words.
+ */
+export function herdCountsHint(memory: 'sc' | 'tso', counts: 'executions' | 'states'): string {
+  const model =
+    memory === 'tso' ? 'x86-TSO (memory tso)' : 'sequentially consistent memory (memory sc)';
+  const what =
+    counts === 'executions'
+      ? 'Positive and Negative count executions, as herd7’s do.'
+      : 'Positive and Negative count outcomes here, each once, where herd7 counts executions (the list below gives the end states that reach each outcome).';
+  return `As herd7 prints it, under ${model}. ${what}`;
+}
