@@ -171,7 +171,7 @@ test('percpu-rwsem under lkmm names its data race and answers again with the acc
   await expect(notJudged).toHaveCount(0);
 });
 
-test('a herd7 file pasted into the editor answers under lkmm, naming it; sc in the panel says otherwise', async ({
+test('a herd7 file pasted into the editor answers under lkmm at once from Explore it, naming it; sc in the panel says otherwise', async ({
   page,
 }) => {
   const edit = new EditPage(page);
@@ -184,7 +184,8 @@ test('a herd7 file pasted into the editor answers under lkmm, naming it; sc in t
 
   const lkmm = new AxiomaticPage(page);
   await expect(lkmm.memoryModel()).toHaveValue('lkmm');
-  await lkmm.answer();
+  // "Explore it" explores: the answer comes with no second press inside the panel.
+  await lkmm.answered();
   // As herd7 answers it with the kernel's model (SB+poonceonces.litmus.expected: Sometimes 1 3).
   await expect(lkmm.verdict().getByRole('heading')).toHaveText('Under lkmm: Sometimes');
   await expect(lkmm.verdict()).toContainText('Observation SB+poonceonces Sometimes 1 3');
@@ -194,6 +195,31 @@ test('a herd7 file pasted into the editor answers under lkmm, naming it; sc in t
   await lkmm.explorePanel().getByRole('button', { name: 'Explore', exact: true }).click();
   await expect(lkmm.verdict().getByRole('heading')).toHaveText('Under sc: Never');
   expect(page.url()).not.toContain('memory=lkmm');
+});
+
+test('a herd7 file chosen under sc in the editor explores under sc, names it, and its link keeps it', async ({
+  page,
+}) => {
+  const edit = new EditPage(page);
+  await edit.open();
+  await edit.text().click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(SB_POONCEONCES);
+  await edit.compiles();
+  await page.getByRole('combobox', { name: 'Memory model' }).selectOption('sc');
+  await edit.button('Explore it').click();
+
+  const lkmm = new AxiomaticPage(page);
+  await expect(lkmm.memoryModel()).toHaveValue('sc');
+  // Every answer names its model: the headline and the status line.
+  await expect(lkmm.verdict().getByRole('heading')).toHaveText('Under sc: Never');
+  await expect(lkmm.explorePanel().getByRole('status').first()).toContainText(
+    /Done: .* 3 outcomes under sc/,
+  );
+  // A herd7 file's own model is lkmm: the link says sc, so it opens again as it was left.
+  await page.reload();
+  await new StepPage(page).openPanel('Explore');
+  await expect(lkmm.memoryModel()).toHaveValue('sc');
 });
 
 test('a link opens the seqcount sum under lkmm: the torn sum, its execution from the keyboard, and a bad model explained', async ({

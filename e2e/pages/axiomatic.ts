@@ -20,6 +20,11 @@ export class AxiomaticPage {
   /** Presses Explore in the panel and waits for the model's answer (or its refusal). */
   async answer(): Promise<void> {
     await this.explorePanel().getByRole('button', { name: 'Explore', exact: true }).click();
+    await this.answered();
+  }
+
+  /** Waits for the model's answer (or its refusal) without pressing anything. */
+  async answered(): Promise<void> {
     await expect(this.explorePanel().getByRole('status').first()).toContainText(
       /Done under lkmm|cannot answer|Cancelled/,
     );

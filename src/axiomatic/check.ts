@@ -471,7 +471,8 @@ export function candidatesOf(
   runs.forEach((r, i) => {
     if (r.length === 0 && cut)
       throw new AxiomaticRefusal(
-        `every run of ${threads.names[i] ?? 'a thread'} goes round a loop more than ${bound} times, the bound: raise it with #pragma lab loop_bound`,
+        `every run of ${threads.names[i] ?? 'a thread'} goes round a loop more than ${bound} times, the bound`,
+        'loop-bound',
       );
   });
   const { bounds } = threads.scheduling;
@@ -627,7 +628,8 @@ function explored(p: CompiledProgram, limits: AxiomaticLimits, judge: (c: Candid
   );
   if (!('fallback' in counts) && counts.complete === 0 && counts.loopCut)
     throw new AxiomaticRefusal(
-      `every execution goes round a loop more than ${unroll} times, the bound: raise it with #pragma lab loop_bound`,
+      `every execution goes round a loop more than ${unroll} times, the bound`,
+      'loop-bound',
     );
   return counts;
 }

@@ -351,7 +351,8 @@ export function exploreGraphs(
   const visit = (g: Graph, newest: GEvent | null): void => {
     if (++counts.visits > setup.maxVisits)
       throw new AxiomaticRefusal(
-        `more than ${setup.maxVisits.toLocaleString('en')} execution graphs: too many to explore (fewer adds, CPUs or interrupts, or a lower #pragma lab loop_bound, make fewer)`,
+        `more than ${setup.maxVisits.toLocaleString('en')} execution graphs: too many to explore`,
+        'smaller',
       );
     const ok =
       withinBudget(g, bounds) &&

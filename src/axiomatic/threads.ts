@@ -72,8 +72,32 @@ export interface ThreadRuns {
   readonly cut: number;
 }
 
-/** Why a program cannot be taken by the engine. */
-export class AxiomaticRefusal extends Error {}
+/**
+ * What makes a refused program one the engine can take: a higher loop bound, or a smaller
+ * program. Its words depend on what was refused (a program's text takes a pragma, a catalogue
+ * entry its parameters), so the front end says them (src/cli/commands/explore.ts).
+ */
+export type RefusalRemedy = 'loop-bound' | 'smaller';
+
+/** The advice a program's text takes, for each remedy. */
+const PROGRAM_ADVICE: Readonly<Record<RefusalRemedy, (reason: string) => string>> = {
+  'loop-bound': (reason) => `${reason}: raise it with #pragma lab loop_bound`,
+  smaller: (reason) =>
+    `${reason} (fewer adds, CPUs or interrupts, or a lower #pragma lab loop_bound, make fewer)`,
+};
+
+/** Why a program cannot be taken by the engine (the message advises a program's text). */
+export class AxiomaticRefusal extends Error {
+  /** The reason alone, without the advice, where a remedy is known. */
+  readonly reason: string;
+  readonly remedy: RefusalRemedy | null;
+
+  constructor(reason: string, remedy: RefusalRemedy | null = null) {
+    super(remedy === null ? reason : PROGRAM_ADVICE[remedy](reason));
+    this.reason = reason;
+    this.remedy = remedy;
+  }
+}
 
 const LOCK_TAGS = Tag.Lkr | Tag.Lkw | Tag.Ul | Tag.Lf | Tag.Rl | Tag.Ru;
 

@@ -11,6 +11,7 @@ import type { Params, Scenario } from '../scenarios/types.ts';
 import { UsageError } from './errors.ts';
 import { didYouMean } from './suggest.ts';
 import { messageOf } from '../machine/errors.ts';
+import { shownName } from '../scenarios/program.ts';
 
 /**
  * A command's arguments through node:util parseArgs, strictly (an unknown option is an error),
@@ -160,6 +161,52 @@ export function paramsArg(
     if (e instanceof ParamError) throw new UsageError(e.message);
     throw e;
   }
+}
+
+/** The memory model a parameter set answers under, as every answer names it: sc, tso or lkmm. */
+export function modelOf(params: Params): string {
+  return String(params.memory ?? 'sc');
+}
+
+/** Whether the user named a model (--memory, or --set memory=…) rather than taking the default. */
+export function memoryChosen(memory: string | undefined, sets: readonly string[] = []): boolean {
+  return memory !== undefined || sets.some((s) => /^\s*memory\s*=/.test(s));
+}
+
+/** What each command that steps a machine does, and how to run it on one. */
+const MACHINE_COMMANDS = {
+  replay: [
+    'lab replay follows a schedule on a machine',
+    'add --memory sc (or --memory tso) to replay it',
+  ],
+  random: [
+    'lab random runs random schedules on a machine',
+    'add --memory sc (or --memory tso) to run it',
+  ],
+  promela: [
+    'lab export --format promela writes a machine for SPIN to step',
+    'add --memory sc to export it under sc',
+  ],
+} as const;
+
+/**
+ * Refuses memory lkmm for a command that steps a machine (replay, random, export's promela):
+ * lkmm judges whole executions and has no steps. Names the way out, and says when lkmm was not
+ * asked for but is the file's own default (a herd7 litmus file answers under lkmm), rather than
+ * running it under sc without a word.
+ */
+export function refuseLkmm(
+  sc: Scenario,
+  params: Params,
+  chosen: boolean,
+  command: keyof typeof MACHINE_COMMANDS,
+): void {
+  if (params.memory !== 'lkmm') return;
+  const [does, fix] = MACHINE_COMMANDS[command];
+  const model = chosen
+    ? "memory lkmm, the kernel's memory model, judges whole executions and has no steps"
+    : `${shownName(sc)} answers under lkmm, the kernel's memory model (a herd7 litmus file's default), which judges whole executions and has no steps`;
+  throw new UsageError(`${model}, and ${does}: ${fix}; lab explore gives lkmm's answer`);
 }
 
 /** An integer option from `min` (0 unless given) to `max`. */

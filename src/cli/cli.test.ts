@@ -187,7 +187,7 @@ describe('lab CLI', () => {
     const r = lab(...args, '--max-memory', '20');
     expect(r.status).toBe(0);
     expect(r.out).toMatch(
-      /^global-plain: \d+ states, \d+ transitions in \d+ ms \(INCOMPLETE: the memory limit of 20 MB; covered \d+ states to depth \d+; raise --max-memory\)/,
+      /^global-plain under sc: \d+ states, \d+ transitions in \d+ ms \(INCOMPLETE: the memory limit of 20 MB; covered \d+ states to depth \d+; raise --max-memory\)/,
     );
     // A state limit stops the search between two levels of cost, so one worker or two reach the
     // same place.
@@ -212,7 +212,7 @@ describe('lab CLI', () => {
     expect(lab('help').out).toMatch(/--max-states N .* first level of cost\s+that passes N states/);
     // Progress every 0 ms: a line at every check (4096 states), however fast this machine is.
     const full = lab(...args, '--progress-ms', '0');
-    expect(full.out).toMatch(/^global-plain: 779230 states, \d+ transitions in \d+ ms\n/);
+    expect(full.out).toMatch(/^global-plain under sc: 779230 states, \d+ transitions in \d+ ms\n/);
     expect(full.err).toMatch(
       /^explore: \d+ states, \d+ states\/s, \d+ transitions, depth \d+, \d+ MB, \d+\.\d s$/m,
     );
@@ -324,7 +324,7 @@ describe('lab with a program file', () => {
     const r = lab('explore', counter);
     expect(r.status, r.err).toBe(0);
     // The program is called by its own name (C my-counter), not the route `program`.
-    expect(r.out).toMatch(/^my-counter: \d+ states/);
+    expect(r.out).toMatch(/^my-counter under sc: \d+ states/);
     expect(r.out).toContain(
       'hits=1 exact=2  (violates no-lost-update (at the end): hits = 1, but the exact total is 2: 1 lost)',
     );

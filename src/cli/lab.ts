@@ -18,7 +18,8 @@ Usage: npm run lab -- <command> [options]
 
   list                                   every scenario (id, title, source)
   show <id>                              listing, parameters, observables, invariants, witnesses
-  check <file>                           explore a program; herd7's verdict on its condition
+  check <file>                           herd7's answer to a program's final condition (exists,
+                                         forall), in herd7's words; under lkmm for a herd7 file
   export <id> [--format lab|litmus|promela]  a scenario or program as text (litmus: for herd7;
                                          promela: for SPIN, with explore's bounds options)
   replay <id> "<schedule>"               run a schedule, narrating every step
@@ -27,6 +28,7 @@ Usage: npm run lab -- <command> [options]
   explore <id> [--irqs N] [--nmis N] [--preemptions N] [--migrations N] [--hotplugs N]
                [--switches N]
                                          every interleaving within bounds, shortest witnesses
+                                         (under lkmm: each end state the model allows)
   live <id> [--seconds S] [--cpus K] [--irq-rate N] [--nmi-rate N] [--migration-rate N]
             [--hotplug-rate N] [--period-us N] [--seed N]
                                          race real threads on shared memory; verdict at rest
@@ -39,7 +41,12 @@ Usage: npm run lab -- <command> [options]
 Options:
   --set name=value   set a parameter (repeatable; lists are comma-separated: --set slots=10,31)
   --preset name      start from a named parameter set (e.g. kernel)
-  --memory sc|tso    the memory model (as --set memory=…): sc, or x86-TSO with store buffers
+  --memory sc|tso|lkmm
+                     the memory model (as --set memory=…): sc, sequentially consistent; tso,
+                     x86-TSO with store buffers; lkmm, the kernel's own, answered as herd7 does.
+                     Default: lkmm for a herd7 litmus file, sc for the lab's own programs
+                     and the catalogue. replay, random and export --format promela step a
+                     machine: they take sc or tso, and refuse lkmm
   --json             machine-readable output
   --max-steps N      (random) give up on a run after N events (default ${DEFAULT_MAX_STEPS})
   --workers N        (explore) threads that search together, 1 to ${MAX_SHARDS} (default: the cores from 4

@@ -89,6 +89,16 @@ describe('the CLI on bad arguments', () => {
     );
   });
 
+  it('lists lkmm in --help with the rule for the default model, and says what check answers', async () => {
+    const help = (await run('--help')).out;
+    expect(help).toContain('  --memory sc|tso|lkmm\n');
+    expect(help).toMatch(
+      /Default: lkmm for a herd7 litmus file, sc for the lab's own programs\s+and the catalogue/,
+    );
+    expect(help).toMatch(/check <file> +herd7's answer to a program's final condition/);
+    expect(help).not.toContain("explore a program; herd7's verdict");
+  });
+
   it('lists --simplest in --help, and live takes --preset as the other commands do', async () => {
     const help = (await run('--help')).out;
     expect(help).toMatch(/--simplest +\(explore\)/);

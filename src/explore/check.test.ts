@@ -78,11 +78,13 @@ describe('checking a program under a memory model', () => {
     ]);
   });
 
-  it('counts end states under sc where the program has RCU (the machine runs its grace periods)', () => {
+  it('counts outcomes, each once, under sc where the program has RCU (the machine runs its grace periods)', () => {
     const { answer } = check(RCU, 'sc');
     expect([answer.counts, answer.observation]).toEqual(['states', 'Never']);
     expect(answer.positive + answer.negative).toBe(answer.states.length);
-    expect(answer.text).toMatch(/^Model sc \(Positive and Negative count end states\)$/m);
+    expect(answer.text).toMatch(
+      /^Model sc \(Positive and Negative count outcomes, each once, not executions\)$/m,
+    );
     expect(check(RCU, 'lkmm').answer.counts).toBe('executions');
   });
 

@@ -2,7 +2,7 @@
 // locations the condition and `locations` name), Ok or No, the witnesses, the flags, the
 // condition as herd7 prints it, and `Observation <name> Never|Sometimes|Always`. Both engines
 // answer through here: the axiomatic one (memory lkmm) counts consistent executions, as herd7
-// does; the explorer (sc, tso) counts end states, and says so. Every answer names its model on
+// does; the explorer (sc, tso) counts each outcome once, and says so. Every answer names its model on
 // a line of its own (`Model lkmm`), which herd7's readers skip.
 
 import { pointee } from '../machine/read.ts';
@@ -31,7 +31,10 @@ export interface HerdAnswer {
   /** As herd7 prints them: executions where the proposition holds and not (swapped for ~exists). */
   readonly positive: number;
   readonly negative: number;
-  /** What Positive and Negative count: consistent executions (lkmm) or end states (sc, tso). */
+  /**
+   * What Positive and Negative count: consistent executions (lkmm, and sc or tso where the
+   * axiomatic engine can count them), or `states`: each outcome once (the explorer's own count).
+   */
   readonly counts: 'executions' | 'states';
   readonly observation: 'Never' | 'Sometimes' | 'Always';
   readonly flags: readonly string[];
@@ -219,7 +222,7 @@ export function herdAnswer(
     `Condition ${condition}`,
     `Observation ${name} ${observation} ${pos} ${neg}`,
     ...(o.seconds === undefined ? [] : [`Time ${name} ${o.seconds.toFixed(2)}`]),
-    `Model ${o.model}${counts === 'states' ? ' (Positive and Negative count end states)' : ''}`,
+    `Model ${o.model}${counts === 'states' ? ' (Positive and Negative count outcomes, each once, not executions)' : ''}`,
     ...(o.hash === undefined ? [] : [`Hash=${o.hash}`]),
   ].join('\n');
   return {

@@ -7,7 +7,8 @@ import { compileProgram } from '../lang/compile.ts';
 import type { CompiledProgram } from '../lang/compiled.ts';
 import type { LangError } from '../lang/source.ts';
 import type { MemoryModel } from '../machine/machine.ts';
-import { textScenario } from './textScenario.ts';
+import { defaultMemory } from '../lang/litmusText.ts';
+import { memoryParam, textScenario } from './textScenario.ts';
 import type { IntParam, Params, Scenario } from './types.ts';
 
 /** The id under which a typed program runs (links and workers carry its text beside it). */
@@ -50,14 +51,16 @@ function firstComment(source: string): string | null {
 }
 
 /**
- * The scenario of a program's text; its compile errors when it does not compile. `memory`: the
- * model it will run under first (`lab check` knows), so that its first compile, which reads its
- * parameters, is the program that runs.
+ * The scenario of a program's text; its compile errors when it does not compile. Its memory
+ * parameter defaults to the model the text answers under (a herd7 litmus file: lkmm; the lab's
+ * own programs: sc), so every command and the page take the same model unless told another.
+ * `memory`: the model it will run under first (by default that one), so that its first compile,
+ * which reads its parameters, is the program that runs.
  */
 export function programScenario(
   source: string,
   id = PROGRAM_ID,
-  memory: MemoryModel | 'lkmm' = 'sc',
+  memory: MemoryModel | 'lkmm' = defaultMemory(source),
 ): ProgramResult {
   const first = compileProgram(source, { memory });
   if (!first.ok) return first;
@@ -87,7 +90,7 @@ export function programScenario(
     source: 'a program typed into the lab',
     summary: c.ast.doc ?? firstComment(source) ?? 'A program typed into the lab.',
     reconstruction: false,
-    params,
+    params: [...params, memoryParam(defaultMemory(source))],
     text: () => source,
     verbatim: true,
     defines: (p) => definesOf(params, p),

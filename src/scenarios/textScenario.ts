@@ -34,6 +34,15 @@ export const MEMORY_PARAM: ChoiceParam = {
     "memory model: sc, sequentially consistent (every store is seen at once); tso, x86-TSO (each CPU's stores wait in a store buffer until flushed); or lkmm, the Linux kernel's memory model (tools/memory-model), answered as herd7 does",
 };
 
+/**
+ * The memory parameter of a program that answers under `model` unless the user names another:
+ * one rule for every front end (docs/memory-models.md, "Which model answers"): a herd7 litmus
+ * file answers under lkmm, the lab's own programs and the catalogue under sc (`defaultMemory`).
+ */
+export function memoryParam(model: 'sc' | 'lkmm'): ChoiceParam {
+  return model === MEMORY_PARAM.default ? MEMORY_PARAM : { ...MEMORY_PARAM, default: model };
+}
+
 /** The machine a parameter set runs on: lkmm's programs are compiled for a sequential machine. */
 export function memoryOf(p: Params): MemoryModel {
   return p.memory === 'tso' ? 'tso' : 'sc';

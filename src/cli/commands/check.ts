@@ -1,11 +1,10 @@
 // `lab check <file>`: a program with a final condition, answered as herd7 answers it under a
 // memory model it names (src/explore/check.ts holds which engine answers and how it counts). A
 // herd7 litmus file (`C name` first) answers under the kernel's own model, lkmm, unless --memory
-// says sc or tso. This file reads the arguments, words what has no answer, and prints.
+// says sc or tso: the program's own default (src/scenarios/program.ts), as in every command. This file reads the arguments, words what has no answer, and prints.
 
 import { type Checked, checkProgram, type Unanswered } from '../../explore/check.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
-import { defaultMemory } from '../../lang/litmusText.ts';
 import { intOption, openProgramArg, paramsArg, parseCommand, readProgram } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
@@ -32,14 +31,14 @@ function unanswered(path: string, u: Unanswered): string {
 }
 
 /**
- * Answers a program file's condition under `memory` (by default lkmm for a herd7 litmus file,
- * sc for the lab's own programs); throws UsageError with the reason when it cannot.
+ * Answers a program file's condition under `memory` (by default the program's own, as every
+ * command takes it: lkmm for a herd7 litmus file, sc for the lab's own programs); throws
+ * UsageError with the reason when it cannot.
  */
 export function checkFile(path: string, options: CheckOptions = {}): CheckAnswer {
   const source = readProgram(path);
-  const memory = options.memory ?? defaultMemory(source);
-  const { scenario: sc } = openProgramArg(path, source, memory);
-  const params = paramsArg(sc, options.set, undefined, memory);
+  const { scenario: sc } = openProgramArg(path, source, options.memory);
+  const params = paramsArg(sc, options.set, undefined, options.memory);
   const r = checkProgram(sc, params, {
     ...(options.maxMemoryMB === undefined ? {} : { maxMemoryMB: options.maxMemoryMB }),
   });

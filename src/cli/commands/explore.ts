@@ -10,8 +10,15 @@ import { defaultWorkers, startShards } from '../explore/shards.ts';
 import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from '../../explore/limits.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
 import { violationWithReason } from '../../scenarios/judge.ts';
-import { shownName } from '../../scenarios/program.ts';
-import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
+import { PROGRAM_ID, shownName } from '../../scenarios/program.ts';
+import {
+  intOption,
+  modelOf,
+  paramsArg,
+  parseCommand,
+  scenarioArg,
+  scenarioOptions,
+} from '../args.ts';
 import { toJson } from '../json.ts';
 import { observablesLine, shownObservables } from '../../scenarios/outcome.ts';
 import { AxiomaticRefusal } from '../../axiomatic/check.ts';
@@ -21,6 +28,7 @@ import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
 import { UsageError } from '../errors.ts';
 import { LIMITS } from '../../lang/module.ts';
+import { count } from '../../machine/count.ts';
 
 /** The hotplug bound, as a field only when asked for or the scenario has one (else no key). */
 function hotplugBound(value: string | undefined, fallback: number): { hotplugs?: number } {
@@ -96,6 +104,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const missing = r.complete ? unshown(sc, params, brokenIn(j)) : { invariants: [] };
   const doc = {
     scenario: sc.id,
+    memory: modelOf(params),
     params,
     bounds: { ...bounds, switches: Number.isFinite(bounds.switches) ? bounds.switches : null },
     complete: j.complete,
@@ -113,7 +122,7 @@ export async function exploreCommand(argv: readonly string[]): Promise<string> {
   const b = doc.bounds;
   const simplest = values.simplest === true;
   const out = [
-    `${shownName(sc)}: ${plain(r.stats.states, 'state')}, ${plain(r.stats.transitions, 'transition')} in ${r.stats.ms} ms${ending(r.stopped, r.stats, maxMemoryMB)}`,
+    `${shownName(sc)} under ${doc.memory}: ${plain(r.stats.states, 'state')}, ${plain(r.stats.transitions, 'transition')} in ${r.stats.ms} ms${ending(r.stopped, r.stats, maxMemoryMB)}`,
     `bounds: irqs ${b.irqs}, nmis ${b.nmis}, preemptions ${b.preemptions}, migrations ${b.migrations}${b.hotplugs !== undefined ? `, hotplugs ${b.hotplugs}` : ''}, switches ${b.switches ?? 'unbounded'}`,
   ];
   for (const [name, use] of Object.entries(r.reductions)) {
@@ -160,19 +169,20 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
   } catch (e) {
     if (e instanceof AxiomaticRefusal)
       throw new UsageError(
-        `${shownName(sc)}: the kernel's memory model (lkmm) cannot answer this program: ${e.message}. Try --memory sc or --memory tso.`,
+        `${shownName(sc)}: the kernel's memory model (lkmm) cannot answer this program: ${refusalWords(sc, params, e)}. Try --memory sc or --memory tso.`,
       );
     throw e;
   }
   if (json)
     return toJson({
       scenario: sc.id,
+      memory: 'lkmm',
       params,
       ...a,
       herd: a.herd ? { ...a.herd, text: undefined } : null,
     });
   const out = [
-    `${shownName(sc)} under lkmm: ${a.executions} consistent executions of ${judgedWords(a)}, ${a.outcomes.length} outcomes, in ${Math.round(a.ms)} ms`,
+    `${shownName(sc)} under lkmm: ${count(a.executions, 'consistent execution')} of ${judgedWords(a)}, ${count(a.outcomes.length, 'outcome')}, in ${Math.round(a.ms)} ms`,
     ...(a.loopCut
       ? ['Loop: runs past a loop bound were left out (raise #pragma lab loop_bound)']
       : []),
@@ -180,7 +190,7 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
     ...a.races.map((r) => `Data race: ${r.sentence}`),
     ...(a.marked
       ? [
-          `With the racing accesses marked (READ_ONCE()/WRITE_ONCE()): ${a.marked.outcomes} outcomes, ${a.marked.broken.length > 0 ? `breaking ${a.marked.broken.join(', ')}` : 'no invariant broken'}${a.marked.flags.includes('data-race') ? ', still a data race' : ', no data race'}`,
+          `With the racing accesses marked (READ_ONCE()/WRITE_ONCE()): ${count(a.marked.outcomes, 'outcome')}, ${a.marked.broken.length > 0 ? `breaking ${a.marked.broken.join(', ')}` : 'no invariant broken'}${a.marked.flags.includes('data-race') ? ', still a data race' : ', no data race'}`,
         ]
       : []),
     ...a.notJudged.map((n) => `Not judged under lkmm: ${n.id}, because ${n.why}`),
@@ -190,13 +200,40 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
     const verdict = o.violations.length
       ? `violates ${o.violations.map((v) => v.id).join(', ')}`
       : 'ok';
+    // The registers' end state, as herd7 prints it, where the program has registers to show.
     out.push(
       `${observablesLine(o.observables)}  (${verdict})`,
-      `    ${o.executions} execution${o.executions === 1 ? '' : 's'}: ${o.state}`,
+      `    ${count(o.executions, 'execution')}${o.state === '' ? '' : `: ${o.state}`}`,
     );
   }
   if (a.herd) out.push('', a.herd.text);
   return out.join('\n');
+}
+
+/** The parameters that make a catalogue entry's program smaller, in the order to try them. */
+const SIZES = ['adds', 'iterations'] as const;
+
+/**
+ * A refusal's advice for what was refused: a program's text takes a pragma (the engine's own
+ * words), a catalogue id does not: a smaller parameter, or its text exported to raise the bound.
+ */
+export function refusalWords(sc: Scenario, params: Params, e: AxiomaticRefusal): string {
+  if (sc.id === PROGRAM_ID || e.remedy === null) return e.message;
+  if (e.remedy === 'loop-bound')
+    return `${e.reason}; a catalogue entry takes no #pragma: \`lab export ${sc.id} > ${sc.id}.c\` writes its text, where #pragma lab loop_bound raises the bound, then \`lab explore ${sc.id}.c --memory lkmm\``;
+  const sets = SIZES.flatMap((name) => {
+    if (!sc.params.some((q) => q.name === name)) return [];
+    const v = params[name];
+    const most = Array.isArray(v)
+      ? Math.max(...(v as readonly number[]))
+      : typeof v === 'number'
+        ? v
+        : 0;
+    return most > 1 ? [`--set ${name}=${String(most - 1)}`] : [];
+  });
+  return sets.length > 0
+    ? `${e.reason}; try a smaller program: ${sets.join(', or ')}`
+    : `${e.reason}; smaller parameters make fewer (lab show ${sc.id} lists them)`;
 }
 
 /** How many workers searched, and why one when more were asked for. */

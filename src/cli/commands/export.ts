@@ -14,6 +14,8 @@ import type { Scenario } from '../../scenarios/types.ts';
 import {
   intOption,
   isProgramPath,
+  memoryChosen,
+  refuseLkmm,
   paramsArg,
   parseCommand,
   programArg,
@@ -81,6 +83,8 @@ function promela(
   },
 ): string {
   const params = paramsArg(sc, values.set, values.preset, values.memory);
+  // A herd7 file answers under lkmm unless told otherwise: said, not switched to sc in silence.
+  refuseLkmm(sc, params, memoryChosen(values.memory, values.set), 'promela');
   const bounds = {
     irqs: intOption('irqs', values.irqs, sc.bounds.irqs, LIMITS.bound),
     nmis: intOption('nmis', values.nmis, sc.bounds.nmis, LIMITS.bound),

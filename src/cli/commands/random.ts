@@ -4,7 +4,16 @@
 import { jsonObservables, observablesLine, shownObservables } from '../../scenarios/outcome.ts';
 import { DEFAULT_MAX_STEPS } from '../../machine/randomRun.ts';
 import { randomOutcomes } from '../randomOutcomes.ts';
-import { intOption, paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
+import {
+  intOption,
+  memoryChosen,
+  modelOf,
+  paramsArg,
+  parseCommand,
+  refuseLkmm,
+  scenarioArg,
+  scenarioOptions,
+} from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
 import { shownName } from '../../scenarios/program.ts';
@@ -28,9 +37,11 @@ export function randomCommand(argv: readonly string[]): string {
   const maxSteps = intOption('max-steps', values['max-steps'], DEFAULT_MAX_STEPS, 10_000_000);
   if (runs < 1) throw new UsageError('--runs must be at least 1');
   const params = paramsArg(sc, values.set, values.preset, values.memory);
+  refuseLkmm(sc, params, memoryChosen(values.memory, values.set), 'random');
   const outcomes = randomOutcomes(sc, params, seed, runs, maxSteps);
   const doc = {
     scenario: sc.id,
+    memory: modelOf(params),
     params,
     seed,
     runs,
@@ -43,7 +54,9 @@ export function randomCommand(argv: readonly string[]): string {
     })),
   };
   if (values.json) return toJson(doc);
-  const out = [`${shownName(sc)}: ${runs} random runs, seed ${seed}`];
+  const out = [
+    `${shownName(sc)} under ${doc.memory}: ${String(runs)} random ${runs === 1 ? 'run' : 'runs'}, seed ${seed}`,
+  ];
   for (const o of outcomes) {
     const obs = observablesLine(shownObservables(sc, params, o.observables));
     const verdict = !o.terminal

@@ -12,7 +12,15 @@ import {
 import { judgeRun, violationMoment } from '../../scenarios/judge.ts';
 import { jsonObservables, observableText, shownObservables } from '../../scenarios/outcome.ts';
 import type { Params } from '../../scenarios/types.ts';
-import { paramsArg, parseCommand, scenarioArg, scenarioOptions } from '../args.ts';
+import {
+  memoryChosen,
+  modelOf,
+  paramsArg,
+  parseCommand,
+  refuseLkmm,
+  scenarioArg,
+  scenarioOptions,
+} from '../args.ts';
 import { didYouMean } from '../suggest.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
@@ -47,6 +55,7 @@ export function replayCommand(argv: readonly string[]): string {
     if (text === undefined) throw new UsageError(`missing schedule: lab replay ${sc.id} "0 1 0 1"`);
     params = paramsArg(sc, values.set, values.preset, values.memory);
   }
+  refuseLkmm(sc, params, memoryChosen(values.memory, values.set), 'replay');
   if (positionals.length > 2) {
     throw new UsageError(
       `unexpected argument '${positionals[2]}': quote the schedule as one argument`,
@@ -76,6 +85,7 @@ export function replayCommand(argv: readonly string[]): string {
 
   const doc = {
     scenario: sc.id,
+    memory: modelOf(params),
     params,
     schedule: formatSchedule(parsed.events),
     steps: steps.map((st) => ({
@@ -92,7 +102,7 @@ export function replayCommand(argv: readonly string[]): string {
   };
   if (values.json) return toJson(doc);
 
-  const out: string[] = [`${shownName(sc)}  ${doc.schedule}`];
+  const out: string[] = [`${shownName(sc)} under ${doc.memory}: ${doc.schedule}`];
   for (const st of doc.steps) {
     const line = st.line ? `  [line ${st.line}]` : '';
     out.push(`${String(st.step).padStart(4)}  ${st.event.padEnd(7)} ${st.narration}${line}`);

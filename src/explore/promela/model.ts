@@ -14,6 +14,7 @@ import type { Expr, Item } from '../../lang/ast.ts';
 import { locationsIn } from '../../lang/clauses.ts';
 import type { CompiledProgram } from '../../lang/compiled.ts';
 import { locationText } from '../../lang/evaluate.ts';
+import { shownName } from '../../scenarios/program.ts';
 import { isAxiomatic } from '../../scenarios/textScenario.ts';
 import type { Params, Scenario } from '../../scenarios/types.ts';
 import { type Bounds, searchSetup } from '../setup.ts';
@@ -100,7 +101,7 @@ export function promelaModel(sc: Scenario, params: Params, bounds: Bounds): stri
     .join(' ');
   const out: string[] = [
     '/*',
-    ` * ${sc.id} as a Promela model, written by \`lab export --format promela\` (docs/spin.md).`,
+    ` * ${shownName(sc)} as a Promela model, written by \`lab export --format promela\` (docs/spin.md).`,
     ` * Parameters: ${paramText}`,
     ` * Bounds: irqs ${String(b.irqs)}, nmis ${String(b.nmis)}, preemptions ${String(b.preemptions)}, migrations ${String(b.migrations)}; memory sc.`,
     ' *',

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { judgedWords } from '../../axiomatic/judgedWords.ts';
 import type { RaceAccess } from '../../axiomatic/races.ts';
 import { count } from '../../machine/count.ts';
@@ -53,8 +54,24 @@ function RaceSide({ side }: { side: RaceAccess }) {
  * "Why not?" when the condition's state is never reached; "Be the memory system". The graphs
  * open on the stage.
  */
-export function AxiomaticExplore(subject: AxiomaticSubject) {
+export function AxiomaticExplore({
+  runAtOnce = false,
+  onRunStarted,
+  ...subject
+}: AxiomaticSubject & {
+  /** Answer as the panel opens (the editor's "Explore it"), then say so with `onRunStarted`. */
+  runAtOnce?: boolean;
+  onRunStarted?: (() => void) | undefined;
+}) {
   useAxiomaticSubject(subject);
+  // After the subject above is open (effects run in order): "Explore it" means explore, here as
+  // under sc and tso. The panel loads this lazily, so the request waits for it, not for the panel.
+  useEffect(() => {
+    if (!runAtOnce) return;
+    onRunStarted?.();
+    axiomaticStore.getState().answerRequested();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when asked
+  }, [runAtOnce]);
   const answer = useAxiomatic((s) => s.answer);
   const answering = useAxiomatic((s) => s.answering);
   const busy = useAxiomatic((s) => s.answering || s.loading);

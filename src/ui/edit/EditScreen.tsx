@@ -91,7 +91,9 @@ export function EditScreen({ hash }: { hash: string }) {
   /** Opens the program in Step mode (with a panel open), or says why it cannot. */
   const open = (panel: string | null) => {
     actions.textChanged(typed);
-    const link = actions.programOpened(memory === 'sc' ? {} : { memory });
+    // A link names the model only where it is not the text's own (the one rule every front end
+    // takes: src/scenarios/program.ts), so it opens as the editor shows it.
+    const link = actions.programOpened(memory === defaultMemory(typed) ? {} : { memory });
     if (!link) return;
     stepStore.getState().panelRequested(panel);
     location.hash = link;

@@ -16,7 +16,7 @@ import { exploreStore, useExplore } from './useExplore.ts';
 import { count } from '../../machine/count.ts';
 // The language's limit on each kind of intervention: the same range as #pragma lab bounds.
 import { LIMITS } from '../../lang/module.ts';
-import { MB, statusOf } from './status.ts';
+import { herdCountsHint, MB, statusOf } from './status.ts';
 
 const REDUCTIONS: readonly ['symmetry' | 'por', string][] = [
   ['symmetry', 'Symmetry reduction'],
@@ -61,10 +61,6 @@ export function ExplorePanel({
   const session = useStep((s) => s.session);
   const sc = session.scenario;
   const axiomatic = isAxiomatic(session.params);
-  // Under lkmm the answer comes as the panel opens: an "Explore it" asked for is then given.
-  useEffect(() => {
-    if (runAtOnce && axiomatic) onRunStarted?.();
-  }, [runAtOnce, axiomatic, onRunStarted]);
   // The model is chosen here as well as in Parameters: it decides which engine answers.
   const memory = sc.params.some((q) => q.name === 'memory') ? String(session.params.memory) : null;
   return (
@@ -81,7 +77,12 @@ export function ExplorePanel({
       )}
       {axiomatic ? (
         <Suspense fallback={<p>Loading…</p>}>
-          <AxiomaticExplore scenario={sc.id} params={paramsText(session.params, sc)} />
+          <AxiomaticExplore
+            scenario={sc.id}
+            params={paramsText(session.params, sc)}
+            runAtOnce={runAtOnce}
+            onRunStarted={onRunStarted}
+          />
         </Suspense>
       ) : (
         <MachineExplore runAtOnce={runAtOnce} onRunStarted={onRunStarted} />
@@ -263,7 +264,11 @@ function MachineExplore({
           : error
             ? error
             : result
-              ? statusOf(result, request?.maxMemoryMB ?? options.maxMemoryMB)
+              ? statusOf(
+                  result,
+                  request?.maxMemoryMB ?? options.maxMemoryMB,
+                  memoryOf(request?.params ?? {}),
+                )
               : ''}
       </p>
       {missing && missing.invariants.length > 0 && (
@@ -297,14 +302,7 @@ function MachineExplore({
           </p>
           <pre tabIndex={0}>{result.herd.text}</pre>
           <p className="hint">
-            As herd7 prints it, under{' '}
-            {memoryOf(request?.params ?? {}) === 'tso'
-              ? 'x86-TSO (memory tso)'
-              : 'sequentially consistent memory (memory sc)'}
-            .{' '}
-            {result.herd.counts === 'executions'
-              ? 'Positive and Negative count executions, as herd7’s do.'
-              : 'Positive and Negative count end states here; herd7 counts executions.'}
+            {herdCountsHint(memoryOf(request?.params ?? {}), result.herd.counts)}
           </p>
         </section>
       )}
