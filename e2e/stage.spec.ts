@@ -169,6 +169,32 @@ test('a lecture in Large at 1024×768 draws the sequence strip as large as the c
   for (const t of await drawnType(strip)) expect(t.px, t.text).toBeGreaterThanOrEqual(tick);
 });
 
+test('a lecture in Large at 1024×768 shows the slide’s question clear of its buttons', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('/#/lecture/percpu-classic/2');
+  await page.getByRole('button', { name: 'Large' }).click();
+  const reveal = page.getByRole('button', { name: 'Reveal the answer' });
+  const question = page.getByText(/^What does percpu_counter_read\(\) return/);
+  const buttons = page.getByRole('navigation', { name: 'Slides' });
+  // Read to its end (scrolled to, if the slide is longer than the window): nothing over it.
+  await reveal.scrollIntoViewIfNeeded();
+  await expect(question).toBeInViewport({ ratio: 1 });
+  await expect(reveal).toBeInViewport({ ratio: 1 });
+  const nav = await buttons.boundingBox();
+  if (!nav) throw new Error('no slide buttons');
+  for (const part of [question, reveal]) {
+    const box = await part.boundingBox();
+    if (!box) throw new Error('no question');
+    expect(box.y + box.height).toBeLessThanOrEqual(nav.y);
+  }
+  await reveal.click();
+  await expect(page.getByText(/^read\(\) returns 0 while the true value is 124/)).toBeVisible();
+  for (const name of ['Previous slide', 'Next slide', 'Full screen', 'Leave the lecture'])
+    await expect(page.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
+});
+
 test("a lane shows all of its context's registers, wrapped, not cut off", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   const step = new StepPage(page);
