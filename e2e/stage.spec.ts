@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { StepPage } from './pages/step.ts';
 
 // The classroom's stage: at the sizes a projector shows, the class sees a step's cause (the CPU
@@ -138,6 +138,60 @@ test('a lecture in Large at 800×600 keeps its slide buttons in view after the a
   await page.getByRole('button', { name: 'Large' }).click();
   await page.getByRole('button', { name: 'Reveal the answer' }).click();
   for (const name of ['Next slide', 'Full screen', 'Leave the lecture'])
+    await expect(page.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
+});
+
+/** The px each <text> of a chart (an SVG image) is drawn at: its font size times the image's scale. */
+const drawnType = (chart: Locator) =>
+  chart.evaluate((svg) => {
+    const s = svg as SVGSVGElement;
+    const scale = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+    return Array.from(s.querySelectorAll('text'), (t) => ({
+      text: t.textContent,
+      px: parseFloat(getComputedStyle(t).fontSize) * scale,
+    }));
+  });
+
+test('a lecture in Large at 1024×768 draws the sequence strip as large as the chart', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('/#/lecture/percpu-seq/2');
+  await page.getByRole('button', { name: 'Large' }).click();
+  const strip = page.getByRole('img', { name: /^fbc->sequence = 5/ });
+  await expect(strip.getByText(/^odd: a sum is in flight/)).toBeVisible();
+  const chart = page.getByRole('img', { name: /^fbc->counters: / });
+  // The chart's axis numbers, the type the room reads the chart by.
+  const ticks = (await drawnType(chart)).filter((t) => /^[-−]?\d+$/.test(t.text));
+  expect(ticks.length).toBeGreaterThan(2);
+  const tick = Math.max(...ticks.map((t) => t.px));
+  // The wide strip drew all of its text at 9 px here, the chart's axis at 19.
+  for (const t of await drawnType(strip)) expect(t.px, t.text).toBeGreaterThanOrEqual(tick);
+});
+
+test('a lecture in Large at 1024×768 shows the slide’s question clear of its buttons', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('/#/lecture/percpu-classic/2');
+  await page.getByRole('button', { name: 'Large' }).click();
+  const reveal = page.getByRole('button', { name: 'Reveal the answer' });
+  const question = page.getByText(/^What does percpu_counter_read\(\) return/);
+  const buttons = page.getByRole('navigation', { name: 'Slides' });
+  // Read to its end (scrolled to, if the slide is longer than the window): nothing over it.
+  await reveal.scrollIntoViewIfNeeded();
+  await expect(question).toBeInViewport({ ratio: 1 });
+  await expect(reveal).toBeInViewport({ ratio: 1 });
+  const nav = await buttons.boundingBox();
+  if (!nav) throw new Error('no slide buttons');
+  for (const part of [question, reveal]) {
+    const box = await part.boundingBox();
+    if (!box) throw new Error('no question');
+    expect(box.y + box.height).toBeLessThanOrEqual(nav.y);
+  }
+  await reveal.click();
+  await expect(page.getByText(/^read\(\) returns 0 while the true value is 124/)).toBeVisible();
+  for (const name of ['Previous slide', 'Next slide', 'Full screen', 'Leave the lecture'])
     await expect(page.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
 });
 

@@ -2,10 +2,12 @@ import { type Ref, useLayoutEffect, useRef } from 'react';
 import { loadTweens, useReducedMotion, useTweens } from './motion.ts';
 import {
   BITS,
+  meaningLines,
   SEQ_BIT,
   SEQ_BIT_GAP,
   seqLabel,
   seqWordGeometry,
+  seqWordStacked,
   type SeqWordView,
 } from './seqWord.ts';
 import { StageSvg } from './StageSvg.tsx';
@@ -17,13 +19,16 @@ const FLIP_MS = 450;
 /**
  * Sequence-like words drawn with their low bits: a bit that changes flips over, and the low bit of
  * fbc->sequence is named ("odd: a sum is in flight"), so a bump by 2 (a fold) and the sum's
- * own set and clear of the low bit look different.
+ * own set and clear of the low bit look different. `width`, the px the strip is drawn in, picks
+ * the stacked strip where the wide one's type would be too small to read.
  */
 export function SeqWord({
   words,
+  width,
   svgRef,
 }: {
   words: readonly SeqWordView[];
+  width: number;
   svgRef?: Ref<SVGSVGElement>;
 }) {
   const reduce = useReducedMotion();
@@ -62,7 +67,11 @@ export function SeqWord({
       prev.current.set(w.name, w.bits);
     }
   });
-  const { W, ROW, BITS_X, MEANING, lowBitLabel } = seqWordGeometry(words.length);
+  const stacked = seqWordStacked(words.length, width);
+  const { W, ROW, NAME_Y, BITS_X, BITS_Y, BITS_BASE, MEANING, LINE, lowBitLabel } = seqWordGeometry(
+    words.length,
+    stacked,
+  );
   const H = ROW * words.length;
   return (
     <StageSvg
@@ -76,17 +85,20 @@ export function SeqWord({
         const y = row * ROW;
         return (
           <g key={w.name} transform={`translate(0,${String(y)})`} data-testid={`seq-${w.name}`}>
-            <text x={4} y={22}>
+            <text x={4} y={NAME_Y}>
               <tspan className="word-label">{seqLabel(w.label)} = </tspan>
               <tspan className="word-value">{w.value}</tspan>
             </text>
-            <text className="word-label" x={BITS_X - 8} y={22} textAnchor="end">
+            <text className="word-label" x={BITS_X - 8} y={BITS_BASE} textAnchor="end">
               …
             </text>
             {Array.from(w.bits).map((b, i) => {
               const low = i === BITS - 1;
               return (
-                <g key={i} transform={`translate(${String(BITS_X + i * (BIT + SEQ_BIT_GAP))},2)`}>
+                <g
+                  key={i}
+                  transform={`translate(${String(BITS_X + i * (BIT + SEQ_BIT_GAP))},${String(BITS_Y)})`}
+                >
                   <g
                     className={`bit${low && w.parity ? ' low' : ''}${b === '1' ? ' set' : ''}`}
                     ref={(el) => {
@@ -103,7 +115,11 @@ export function SeqWord({
               );
             })}
             {w.parity && lowBitLabel && (
-              <text className="word-label" x={BITS_X + BITS * (BIT + SEQ_BIT_GAP) + 4} y={22}>
+              <text
+                className="word-label"
+                x={BITS_X + BITS * (BIT + SEQ_BIT_GAP) + 4}
+                y={BITS_BASE}
+              >
                 ← low bit
               </text>
             )}
@@ -112,7 +128,11 @@ export function SeqWord({
               x={MEANING.x}
               y={MEANING.y}
             >
-              {w.meaning}
+              {meaningLines(w.meaning, stacked).map((line, i) => (
+                <tspan key={i} x={MEANING.x} y={MEANING.y + i * LINE}>
+                  {line}
+                </tspan>
+              ))}
             </text>
           </g>
         );

@@ -5,7 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../scenarios/index.ts';
 import type { Box } from './geometry.ts';
-import { BITS, SEQ_BIT, SEQ_BIT_GAP, seqLabel, seqWordGeometry, seqWordOf } from './seqWord.ts';
+import {
+  BITS,
+  meaningLines,
+  SEQ_BIT,
+  SEQ_BIT_GAP,
+  seqLabel,
+  seqWordGeometry,
+  seqWordOf,
+  seqWordStacked,
+} from './seqWord.ts';
 import { barLabel, slotBarsLayout } from './slotBars.ts';
 import { labelBox, widthOf } from './testFonts.ts';
 import { inside, overlaps } from './textWidth.ts';
@@ -66,12 +75,16 @@ describe('the torn read’s picture', () => {
 
 describe('the sequence word', () => {
   it('keeps its name and value, its bits, and what they mean apart and inside', () => {
-    for (const words of [1, 3]) {
-      const g = seqWordGeometry(words);
+    for (const [words, stacked] of [
+      [1, false],
+      [1, true],
+      [3, false],
+    ] as const) {
+      const g = seqWordGeometry(words, stacked);
       const chart: Box = { x: 0, y: 0, width: g.W, height: g.ROW };
       const bits: Box = {
         x: g.BITS_X,
-        y: 2,
+        y: g.BITS_Y,
         width: BITS * (SEQ_BIT + SEQ_BIT_GAP),
         height: SEQ_BIT,
       };
@@ -85,42 +98,63 @@ describe('the sequence word', () => {
         // Sequence counts in the witnesses stay under a hundred.
         for (const value of [0, 1, 5, 99]) {
           const w = seqWordOf(kind, 'sequence', label, value);
+          const what = `${w.meaning} (${String(words)} words${stacked ? ', stacked' : ''})`;
           const name = labelBox('.seq-word .word-label', {
             text: `${seqLabel(w.label)} = `,
             x: 4,
-            y: 22,
+            y: g.NAME_Y,
           });
           const number = labelBox('.seq-word .word-value', {
             text: String(value),
             x: name.x + name.width,
-            y: 22,
+            y: g.NAME_Y,
           });
           const dots = labelBox('.seq-word .word-label', {
             text: '…',
             x: g.BITS_X - 8,
-            y: 22,
+            y: g.BITS_BASE,
             anchor: 'end',
           });
+          expect(inside(number, chart), what).toBe(true);
           expect(overlaps(number, dots), `${kind} ${String(value)}`).toBe(false);
-          expect(number.x + number.width).toBeLessThan(bits.x);
-          const meaning = labelBox('.seq-word .meaning', {
-            text: w.meaning,
-            x: g.MEANING.x,
-            y: g.MEANING.y,
-          });
-          expect(inside(meaning, chart), `${w.meaning} (${String(words)} words)`).toBe(true);
-          expect(overlaps(meaning, bits), w.meaning).toBe(false);
+          expect(overlaps(number, bits), `${kind} ${String(value)}`).toBe(false);
+          expect(inside(dots, chart), what).toBe(true);
+          const lines = meaningLines(w.meaning, g.stacked);
+          for (const [i, text] of lines.entries()) {
+            const meaning = labelBox('.seq-word .meaning', {
+              text,
+              x: g.MEANING.x,
+              y: g.MEANING.y + i * g.LINE,
+            });
+            expect(inside(meaning, chart), what).toBe(true);
+            expect(overlaps(meaning, bits), what).toBe(false);
+            expect(overlaps(meaning, number), what).toBe(false);
+          }
           if (g.lowBitLabel) {
             const low = labelBox('.seq-word .word-label', {
               text: '← low bit',
               x: g.BITS_X + BITS * (SEQ_BIT + SEQ_BIT_GAP) + 4,
-              y: 22,
+              y: g.BITS_BASE,
             });
             expect(inside(low, chart)).toBe(true);
           }
         }
       }
     }
+  });
+
+  it('stacks one word in a narrow box, so that its 16 px type is drawn at 19 px or more', () => {
+    // Beside a lecture's slide in Large at 1024×768 the strip is 281 px wide: the wide strip drew
+    // its type at 9 px there, the counter chart above it its axis numbers at 19.
+    const width = 281;
+    expect(seqWordStacked(1, width)).toBe(true);
+    expect((16 * width) / seqWordGeometry(1, true).W).toBeGreaterThanOrEqual(19);
+    // The Step stage at 1280×720 keeps the wide strip, at 17 px.
+    expect(seqWordStacked(1, 510)).toBe(false);
+    expect(meaningLines('odd: a sum is in flight (new adds go to slowcount)', true)).toEqual([
+      'odd: a sum is in flight',
+      '(new adds go to slowcount)',
+    ]);
   });
 });
 

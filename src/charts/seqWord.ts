@@ -83,20 +83,78 @@ export function seqLabel(label: string): string {
   return label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label;
 }
 
+/** The type the strip draws (its labels' 16 px), and the least it may be drawn on screen. */
+const TYPE = 16;
+const MIN_TYPE = 13;
+/** The wide strips' widths, one word and several. */
+const WIDE_W = { one: 480, several: 700 } as const;
+
+/** Where a strip's parts go, in its own coordinates. */
+export interface SeqWordGeometry {
+  readonly W: number;
+  /** One word's height. */
+  readonly ROW: number;
+  /** The baseline of the name and value. */
+  readonly NAME_Y: number;
+  /** The bits' left edge and top, and the baseline of the "…" and "← low bit" beside them. */
+  readonly BITS_X: number;
+  readonly BITS_Y: number;
+  readonly BITS_BASE: number;
+  /** The meaning's first baseline; its next lines follow LINE below. */
+  readonly MEANING: { readonly x: number; readonly y: number };
+  readonly LINE: number;
+  readonly lowBitLabel: boolean;
+  /** The meaning breaks before its parenthesis ("odd: a sum is in flight" / "(new adds …)"). */
+  readonly stacked: boolean;
+}
+
 /**
  * Where a word's parts go. One word is a strip of two lines (its name, value and low bits, then
  * what the value means); several words (percpu-seq-multi's three) take one line each, wider, so
  * that three of them stay about as tall as one and the counter chart above keeps the picture's
  * room; there the low bit is marked by its outline alone, and the meaning names it.
+ *
+ * One word `stacked` is for a narrow box (beside a lecture's slide, where the wide strip drew
+ * its type at 9 px): its name, its bits, and its meaning in two lines, a strip half as wide, so
+ * that the same box draws its type twice as large.
  */
-export function seqWordGeometry(words: number): {
-  readonly W: number;
-  readonly ROW: number;
-  readonly BITS_X: number;
-  readonly MEANING: { readonly x: number; readonly y: number };
-  readonly lowBitLabel: boolean;
-} {
+export function seqWordGeometry(words: number, stacked = false): SeqWordGeometry {
+  if (words === 1 && stacked)
+    return {
+      W: 224,
+      ROW: 108,
+      NAME_Y: 22,
+      BITS_X: 22,
+      BITS_Y: 32,
+      BITS_BASE: 52,
+      MEANING: { x: 4, y: 82 },
+      LINE: 20,
+      lowBitLabel: true,
+      stacked: true,
+    };
+  const base = { NAME_Y: 22, BITS_Y: 2, BITS_BASE: 22, LINE: 20, stacked: false };
   return words === 1
-    ? { W: 480, ROW: 64, BITS_X: 280, MEANING: { x: 4, y: 52 }, lowBitLabel: true }
-    : { W: 700, ROW: 34, BITS_X: 200, MEANING: { x: 330, y: 22 }, lowBitLabel: false };
+    ? { ...base, W: WIDE_W.one, ROW: 64, BITS_X: 280, MEANING: { x: 4, y: 52 }, lowBitLabel: true }
+    : {
+        ...base,
+        W: WIDE_W.several,
+        ROW: 34,
+        BITS_X: 200,
+        MEANING: { x: 330, y: 22 },
+        lowBitLabel: false,
+      };
+}
+
+/**
+ * Whether `words` drawn `width` px wide take the stacked strip: where the wide one would draw
+ * its type under MIN_TYPE px. One word only: three stacked words would take the counter's room.
+ */
+export function seqWordStacked(words: number, width: number): boolean {
+  return words === 1 && (TYPE * width) / WIDE_W.one < MIN_TYPE;
+}
+
+/** The meaning's lines: stacked, it breaks before its parenthesis. */
+export function meaningLines(meaning: string, stacked: boolean): readonly string[] {
+  const at = meaning.indexOf(' (');
+  return stacked && at > 0 ? [meaning.slice(0, at), meaning.slice(at + 1)] : [meaning];
 }

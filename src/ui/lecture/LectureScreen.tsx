@@ -111,19 +111,33 @@ export function LectureScreen({ link }: { link: LectureLink | null }) {
           Part of this link was ignored: {problem}.
         </p>
       )}
-      <article className="slide" aria-label={`Slide ${n} of ${slides.length}`}>
-        <p className="slide-count">
-          {sc.title} · slide {n} of {slides.length}
-        </p>
-        <h2>{current.title}</h2>
-        <p className="slide-text">{current.text}</p>
-        {current.predict && (
-          <PredictReveal
-            key={n}
-            p={current.predict}
-            heading={<p className="predict-head">Predict:</p>}
-          />
-        )}
+      {/* The slide scrolls in its column above its buttons: a long slide (a question, its answer)
+          is read to its end by scrolling, never under the buttons, and the buttons stay in view. */}
+      <div className="slide-column">
+        <article className="slide" aria-label={`Slide ${n} of ${slides.length}`}>
+          <p className="slide-count">
+            {sc.title} · slide {n} of {slides.length}
+          </p>
+          <h2>{current.title}</h2>
+          <p className="slide-text">{current.text}</p>
+          {current.predict && (
+            <PredictReveal
+              key={n}
+              p={current.predict}
+              heading={<p className="predict-head">Predict:</p>}
+            />
+          )}
+          <details className="sources">
+            <summary>Sources</summary>
+            <ul>
+              {lesson.sources.map((s) => (
+                <li key={s.ref}>
+                  {s.title} <code>{s.ref}</code>
+                </li>
+              ))}
+            </ul>
+          </details>
+        </article>
         <nav className="slide-nav" aria-label="Slides">
           <button
             type="button"
@@ -164,17 +178,7 @@ export function LectureScreen({ link }: { link: LectureLink | null }) {
             Leave the lecture
           </button>
         </nav>
-        <details className="sources">
-          <summary>Sources</summary>
-          <ul>
-            {lesson.sources.map((s) => (
-              <li key={s.ref}>
-                {s.title} <code>{s.ref}</code>
-              </li>
-            ))}
-          </ul>
-        </details>
-      </article>
+      </div>
       <StepScreen lecture />
     </div>
   );

@@ -116,6 +116,8 @@ export function MemoryView() {
   const seqRef = useRef<SVGSVGElement>(null);
   const tornRef = useRef<SVGSVGElement>(null);
   const [boxRef, box] = useBoxSize({ width: COUNTER_W, height: COUNTER_H });
+  // The sequence strip's width: a narrow one stacks its parts, so that its type stays readable.
+  const [seqBoxRef, seqBox] = useBoxSize({ width: COUNTER_W, height: 1 });
   // The sequence words the program declares, each with what it means.
   const words = (m.layout.counter?.sequences ?? []).flatMap(({ cell, kind }) => {
     const c = m.layout.cells.find((x) => x.name === cell);
@@ -272,9 +274,11 @@ export function MemoryView() {
       ))}
       {words.length > 0 && (
         <figure className="seq-figure">
-          <Suspense fallback={null}>
-            <SeqWord svgRef={seqRef} words={words} />
-          </Suspense>
+          <div className="seq-box" ref={seqBoxRef}>
+            <Suspense fallback={null}>
+              <SeqWord svgRef={seqRef} words={words} width={seqBox.width} />
+            </Suspense>
+          </div>
           {/* The chart says it in words on the strip: the caption is for screen readers. */}
           <figcaption className="sr-only">{words.map(seqWordText).join('. ')}</figcaption>
           {exportOf(seqRef, 'sequence chart', 'sequence', 'the sequence count')}
