@@ -10,11 +10,11 @@ import { StepPage } from './pages/step.ts';
 //
 // The home page holds React and its cards, computed when the app was built: at most 150 KiB.
 // A Step link also holds the pure core (the language, the machine, and the one catalogue entry
-// it opens) and Step mode: at most 180 KiB. What each holds, and today's figures, are in
+// it opens) and Step mode: at most 184 KiB. What each holds, and today's figures, are in
 // docs/benchmarks.md ("The first page"); a ceiling a little above today's size, so that neither
 // can grow unnoticed.
 const KIB = 1024;
-const BUDGET = { home: 150 * KIB, step: 180 * KIB };
+const BUDGET = { home: 150 * KIB, step: 184 * KIB };
 
 /** Every script response of the page from now on, read when asked. */
 function scripts(page: Page) {
