@@ -29,7 +29,11 @@ export function ExportButtons({
     f: (x: Awaited<ReturnType<typeof exporter>>, el: Element) => Promise<void> | void,
   ) => {
     const el = target.current;
-    if (!el) return;
+    // A chart that loads when first shown (the sequence word) may not be drawn yet.
+    if (!el) {
+      setProblem('The chart is not drawn yet: press again once it is.');
+      return;
+    }
     setProblem('');
     exporter()
       .then((x) => f(x, el))
