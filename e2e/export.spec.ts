@@ -103,6 +103,11 @@ test('at projector sizes every Export button can be reached and pressed, none un
   ] as const) {
     await page.setViewportSize({ width, height });
     await page.goto(`/${hash}`);
+    // Each chart drawn first (the sequence word loads when first shown): a press before that
+    // downloads nothing and says so.
+    const memory = page.getByRole('region', { name: 'Memory' });
+    await expect(memory.getByRole('img', { name: /^fbc->counters: / })).toBeVisible();
+    await expect(memory.getByRole('img', { name: /^fbc->sequence = / })).toBeVisible();
     for (const what of ['counter chart', 'sequence chart']) {
       // Playwright presses only what receives the click at its centre: a covered button fails.
       const [download] = await Promise.all([
