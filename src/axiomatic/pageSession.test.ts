@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { examples } from '../scenarios/examples.ts';
 import { PROGRAM_ID } from '../scenarios/program.ts';
-import { createAxiomaticApi } from './pageSession.ts';
+import { catalogue } from '../scenarios/index.ts';
+import { resolveParams } from '../scenarios/params.ts';
+import { AxiomaticRefusal } from './check.ts';
+import { createAxiomaticApi, refusalInPage } from './pageSession.ts';
 
 const MP = examples.find((e) => e.id === 'MP')?.text() ?? '';
 const SB_PLAIN = `C SB
@@ -102,5 +105,31 @@ describe('the axiomatic worker API (run in Node, as the worker runs it)', () => 
       ok: false,
       refusal: 'the program does not compile',
     });
+  });
+});
+
+describe('a refusal in the page’s words', () => {
+  const fuzzy = catalogue.find((s) => s.id === 'percpu-sum-fuzzy');
+  if (!fuzzy) throw new Error('percpu-sum-fuzzy is not in the catalogue');
+  const params = resolveParams(fuzzy, { memory: 'lkmm' });
+  it('makes a catalogue entry smaller in Parameters, not with a #pragma or --set', () => {
+    const e = new AxiomaticRefusal(
+      'more than 250,000 execution graphs: too many to explore',
+      'smaller',
+    );
+    const words = refusalInPage({ sc: fuzzy, params }, e);
+    expect(words).toBe(
+      'more than 250,000 execution graphs: too many to explore; try a smaller program: adds 1 in Parameters',
+    );
+    expect(words).not.toMatch(/#pragma|--set/);
+  });
+  it('sends a loop past its bound to a copy of the text, where the #pragma goes', () => {
+    const e = new AxiomaticRefusal(
+      'every execution goes round a loop more than 8 times, the bound',
+      'loop-bound',
+    );
+    expect(refusalInPage({ sc: fuzzy, params }, e)).toMatch(
+      /; a catalogue entry takes no #pragma: Edit a copy, and raise the bound in its text/,
+    );
   });
 });

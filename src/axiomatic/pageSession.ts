@@ -15,6 +15,7 @@ import {
 } from './check.ts';
 import { executionGraph, type ExecutionGraph, whyNot } from './explain.ts';
 import { herdOf } from './herd.ts';
+import { refusalAdvice } from './refusalAdvice.ts';
 import { MemorySystem, type MemorySystemView, type ReadChoice } from './memorySystem.ts';
 import type { CompiledProgram } from '../lang/compiled.ts';
 import { herdLine, type HerdAnswer } from '../lang/herdAnswer.ts';
@@ -118,6 +119,22 @@ function stateLine(sc: Scenario, params: Params, p: CompiledProgram, s: Int32Arr
 
 const withName = (r: ReadChoice): MemoryRead => ({ ...r, name: r.label.replace(/=[^=]*$/, '') });
 
+/**
+ * A refusal in the page's words: a catalogue entry is made smaller in the Parameters panel, and
+ * its text takes a #pragma in a copy (Edit a copy); a program's own text keeps the engine's.
+ */
+export function refusalInPage(
+  opened: { readonly sc: Scenario; readonly params: Params },
+  e: AxiomaticRefusal,
+): string {
+  return refusalAdvice(opened.sc, opened.params, e, {
+    loopBound: () =>
+      'a catalogue entry takes no #pragma: Edit a copy, and raise the bound in its text with #pragma lab loop_bound',
+    setting: (name, value) => `${name} ${String(value)} in Parameters`,
+    parameters: () => 'the Parameters panel lists them',
+  });
+}
+
 /** A fresh API: one open program at a time (the worker entry exposes one; tests make their own). */
 export function createAxiomaticApi() {
   let session: Session | null = null;
@@ -169,12 +186,14 @@ export function createAxiomaticApi() {
      */
     answer(req: AxiomaticRequest): AxiomaticAnswer {
       session = null;
-      let opened: ReturnType<typeof programOf>;
+      let opened: ReturnType<typeof programOf> | null = null;
       let result: AxiomaticResult;
       try {
         opened = programOf(req);
         result = checkLkmm(opened.p);
       } catch (e) {
+        if (e instanceof AxiomaticRefusal && opened)
+          return { ok: false, model: 'lkmm', refusal: refusalInPage(opened, e) };
         if (e instanceof AxiomaticRefusal || e instanceof ParamError)
           return { ok: false, model: 'lkmm', refusal: e.message };
         throw e;

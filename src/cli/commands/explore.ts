@@ -10,7 +10,8 @@ import { defaultWorkers, startShards } from '../explore/shards.ts';
 import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from '../../explore/limits.ts';
 import { brokenIn, unshown } from '../../explore/teach.ts';
 import { violationWithReason } from '../../scenarios/judge.ts';
-import { PROGRAM_ID, shownName } from '../../scenarios/program.ts';
+import { refusalAdvice } from '../../axiomatic/refusalAdvice.ts';
+import { shownName } from '../../scenarios/program.ts';
 import {
   intOption,
   modelOf,
@@ -210,30 +211,17 @@ function axiomaticExplore(sc: Scenario, params: Params, json: boolean): string {
   return out.join('\n');
 }
 
-/** The parameters that make a catalogue entry's program smaller, in the order to try them. */
-const SIZES = ['adds', 'iterations'] as const;
-
 /**
  * A refusal's advice for what was refused: a program's text takes a pragma (the engine's own
  * words), a catalogue id does not: a smaller parameter, or its text exported to raise the bound.
  */
 export function refusalWords(sc: Scenario, params: Params, e: AxiomaticRefusal): string {
-  if (sc.id === PROGRAM_ID || e.remedy === null) return e.message;
-  if (e.remedy === 'loop-bound')
-    return `${e.reason}; a catalogue entry takes no #pragma: \`lab export ${sc.id} > ${sc.id}.c\` writes its text, where #pragma lab loop_bound raises the bound, then \`lab explore ${sc.id}.c --memory lkmm\``;
-  const sets = SIZES.flatMap((name) => {
-    if (!sc.params.some((q) => q.name === name)) return [];
-    const v = params[name];
-    const most = Array.isArray(v)
-      ? Math.max(...(v as readonly number[]))
-      : typeof v === 'number'
-        ? v
-        : 0;
-    return most > 1 ? [`--set ${name}=${String(most - 1)}`] : [];
+  return refusalAdvice(sc, params, e, {
+    loopBound: ({ id }) =>
+      `a catalogue entry takes no #pragma: \`lab export ${id} > ${id}.c\` writes its text, where #pragma lab loop_bound raises the bound, then \`lab explore ${id}.c --memory lkmm\``,
+    setting: (name, value) => `--set ${name}=${String(value)}`,
+    parameters: ({ id }) => `lab show ${id} lists them`,
   });
-  return sets.length > 0
-    ? `${e.reason}; try a smaller program: ${sets.join(', or ')}`
-    : `${e.reason}; smaller parameters make fewer (lab show ${sc.id} lists them)`;
 }
 
 /** How many workers searched, and why one when more were asked for. */
