@@ -9,6 +9,7 @@
 // else); other forms have no number here (the caller then names the unknown on its own).
 
 import type { Expr, Program, Stmt } from '../lang/ast.ts';
+import { foldBinary } from '../lang/module.ts';
 import type { ThreadRun } from './threads.ts';
 import { isLockEvent } from './threads.ts';
 
@@ -41,36 +42,14 @@ interface ThreadNumbers {
   readonly used: Set<number>;
 }
 
-/** herd7's unary and binary operators a value may go through, as C computes them. */
+/** The binary operators the numbering follows a value through (herd7 numbers no others here). */
+const NUMBERED = new Set(['+', '-', '*', '&', '|', '^', '==', '!=', '<', '<=', '>', '>=']);
+
+/** A binary operator on two values, as C computes it (the compiler's constant folding). */
 function compute(op: string, a: bigint, b: bigint): bigint {
-  switch (op) {
-    case '+':
-      return a + b;
-    case '-':
-      return a - b;
-    case '*':
-      return a * b;
-    case '&':
-      return a & b;
-    case '|':
-      return a | b;
-    case '^':
-      return a ^ b;
-    case '==':
-      return a === b ? 1n : 0n;
-    case '!=':
-      return a !== b ? 1n : 0n;
-    case '<':
-      return a < b ? 1n : 0n;
-    case '<=':
-      return a <= b ? 1n : 0n;
-    case '>':
-      return a > b ? 1n : 0n;
-    case '>=':
-      return a >= b ? 1n : 0n;
-    default:
-      throw new Unnumbered(op);
-  }
+  const v = NUMBERED.has(op) ? foldBinary(op, a, b) : null;
+  if (v === null) throw new Unnumbered(op);
+  return v;
 }
 
 const LOADS: Readonly<Record<string, 'deref' | 'pointer'>> = {
