@@ -144,35 +144,27 @@ export function ExecutionGraph({ graph, title }: { graph: Graph; title: string }
       <desc id={`${id}-desc`}>{graphSummary(graph, l.folds)}</desc>
     </>
   );
-  // A litmus test's graph has nothing to fold: the whole SVG is the image, as it always was.
-  if (l.controls.length === 0)
-    return (
-      <svg
-        className="execution-graph"
-        viewBox={viewBox}
-        preserveAspectRatio="xMidYMid meet"
-        style={style}
-        role="img"
-        aria-labelledby={`${id}-title`}
-        aria-describedby={`${id}-desc`}
-      >
-        {words}
-        {picture}
-      </svg>
-    );
+  // A litmus test's graph has nothing to fold: the whole SVG is the image, as it always was;
+  // a counter's is a group of the image and its fold controls.
+  const folds = l.controls.length > 0;
   return (
     <svg
       className="execution-graph"
       viewBox={viewBox}
       preserveAspectRatio="xMidYMid meet"
       style={style}
-      role="group"
+      role={folds ? 'group' : 'img'}
       aria-labelledby={`${id}-title`}
+      aria-describedby={folds ? undefined : `${id}-desc`}
     >
       {words}
-      <g role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`}>
-        {picture}
-      </g>
+      {folds ? (
+        <g role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`}>
+          {picture}
+        </g>
+      ) : (
+        picture
+      )}
       {l.controls.map((c) => (
         <Control
           key={c.key}
