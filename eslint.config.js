@@ -14,16 +14,18 @@ import tseslint from 'typescript-eslint';
 const folder = (to, message) => ({ group: [`**/${to}`, `**/${to}/**`], message });
 
 // The pure core, bottom to top: each layer may import the ones before it, never after.
-// explore and live are siblings (neither imports the other); lessons sits on both.
-const ORDER = 'machine ← lang ← scenarios ← axiomatic ← {explore, live} ← lessons';
+// explore and live are siblings (neither imports the other); lessons sits on both; classroom (the
+// room's protocol and questions, shared by the classroom server and the page) on lessons.
+const ORDER = 'machine ← lang ← scenarios ← axiomatic ← {explore, live} ← lessons ← classroom';
 const coreAbove = {
-  machine: ['lang', 'scenarios', 'axiomatic', 'explore', 'live', 'lessons'],
-  lang: ['scenarios', 'axiomatic', 'explore', 'live', 'lessons'],
-  scenarios: ['axiomatic', 'explore', 'live', 'lessons'],
-  axiomatic: ['explore', 'live', 'lessons'],
-  explore: ['live', 'lessons'],
-  live: ['explore', 'lessons'],
-  lessons: [],
+  machine: ['lang', 'scenarios', 'axiomatic', 'explore', 'live', 'lessons', 'classroom'],
+  lang: ['scenarios', 'axiomatic', 'explore', 'live', 'lessons', 'classroom'],
+  scenarios: ['axiomatic', 'explore', 'live', 'lessons', 'classroom'],
+  axiomatic: ['explore', 'live', 'lessons', 'classroom'],
+  explore: ['live', 'lessons', 'classroom'],
+  live: ['explore', 'lessons', 'classroom'],
+  lessons: ['classroom'],
+  classroom: [],
 };
 const coreOrder = (from, to) =>
   folder(
