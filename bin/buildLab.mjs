@@ -36,6 +36,7 @@ export const ENTRIES = {
   cpuThread: 'src/cli/live/cpuThread.ts',
   sbThread: 'src/cli/live/sbThread.ts',
   shardThread: 'src/cli/explore/shardThread.ts',
+  checkThread: 'src/cli/check/checkThread.ts',
 };
 
 /**

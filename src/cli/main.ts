@@ -1,5 +1,5 @@
-// percpu-lab's command line: `npm run lab -- <command> ...`. Runs the same pure engine as the app;
-// the commands and their exit statuses are in lab.ts.
+// percpu-lab's command line: `lab <command> ...` (bin/lab.mjs runs this file's bundle). Runs the
+// same pure engine as the app; the commands and their exit statuses are in lab.ts.
 
 import { lab } from './lab.ts';
 
