@@ -4,7 +4,7 @@
 // check many files (checkThread.ts) load it without the command that starts them.
 
 import { type Checked, checkProgram, type Unanswered } from '../../explore/check.ts';
-import { openProgramArg, paramsArg, readProgram } from '../args.ts';
+import { openProgramArg, paramsArg, readProgram } from '../programFile.ts';
 import { UsageError } from '../errors.ts';
 
 /** What `lab check` answers for a program: herd7's answer, and whether the search was whole. */

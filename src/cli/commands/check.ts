@@ -7,7 +7,7 @@
 import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
 import { MEMORY_PARAM } from '../../scenarios/textScenario.ts';
 import { printable } from '../../lang/source.ts';
-import { intOption, parseCommand } from '../args.ts';
+import { intOption, parseCommand } from '../options.ts';
 import { checkFile, incompleteLine } from '../check/file.ts';
 import { MAX_CHECK_THREADS } from '../check/limits.ts';
 import { checkMany, defaultThreads, filesOf, isFolder } from '../check/many.ts';
