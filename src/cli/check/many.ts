@@ -6,11 +6,11 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { replyOf, type Reply } from '../../machine/errors.ts';
+import type { Reply } from '../../machine/errors.ts';
 import type { LabOutput } from '../lab.ts';
-import { answerFile, type FileAnswer, jsonLine, type ManyOptions } from './answer.ts';
+import { type FileAnswer, jsonLine, type ManyOptions } from './answer.ts';
 import { THREADS_FROM } from './limits.ts';
-import { answerOnThreads } from './pool.ts';
+import { answerTogether } from './pool.ts';
 
 /** Whether `arg` names a folder. */
 export function isFolder(arg: string): boolean {
@@ -44,7 +44,7 @@ function refusal(path: string, reason: string, json: boolean): string {
 
 /**
  * Answers every file of `files` with `options`, writing each answer (or refusal) to `out` in
- * order as soon as it and those before it are done, on `threads` threads (1: on this one).
+ * order as soon as it and those before it are done, by `threads` checkers (1: this thread alone).
  * Resolves to the exit status: 0 when every file was answered, 1 when any was not.
  */
 export async function checkMany(
@@ -66,17 +66,7 @@ export async function checkMany(
       : `the check failed (a bug in the lab): ${reply.message}`;
     out.stderr(refusal(path, reason, options.json));
   };
-  const count = Math.max(1, Math.min(threads, files.length));
-  if (count === 1) {
-    files.forEach((path, index) => {
-      print(
-        index,
-        replyOf(() => answerFile(path, options)),
-      );
-    });
-  } else {
-    await answerOnThreads(files, options, count, print);
-  }
+  await answerTogether(files, options, threads, print);
   return refused === 0 ? 0 : 1;
 }
 

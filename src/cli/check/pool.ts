@@ -1,12 +1,14 @@
-// Files of one `lab check` answered on several threads (checkThread.ts), for a set large enough
-// that the threads' start (a tenth of a second each, loading the engine) is repaid. Each thread
-// takes the next file when it finishes one, so a slow file holds up one thread, not a share of
-// the set; the answers are handed on in the order of the files, each as soon as those before it
-// are.
+// Files of one `lab check` answered by several checkers: this thread and, for a set large enough
+// that a thread's start (loading and warming up the engine, a tenth of a second of CPU) is
+// repaid, threads beside it (checkThread.ts). Each checker takes the next file when it finishes
+// one, so a slow file holds up one checker, not a share of the set; the answers are handed on in
+// the order of the files, each as soon as those before it are. This thread checks too, between
+// taking the threads' replies: on two cores, one thread started instead of two.
 
+import { setImmediate } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import type { Reply } from '../../machine/errors.ts';
-import type { FileAnswer, ManyOptions } from './answer.ts';
+import { replyOf, type Reply } from '../../machine/errors.ts';
+import { answerFile, type FileAnswer, type ManyOptions } from './answer.ts';
 
 // Beside this file: the tsx bootstrap in the sources, the bundled thread in the bundle.
 const entry = new URL('./checkThread.mjs', import.meta.url);
@@ -24,50 +26,67 @@ export interface FileReply {
 }
 
 /**
- * Answers `paths` on `threads` threads, calling `each` with every file's reply in the order of
- * `paths`; resolves when the last has been handed on. A thread that dies (out of memory) rejects.
+ * Answers `paths` with `checkers` checkers (this thread and `checkers - 1` threads), calling
+ * `each` with every file's reply in the order of `paths`; resolves when the last has been handed
+ * on. A thread that dies (out of memory) rejects.
  */
-export function answerOnThreads(
+export async function answerTogether(
   paths: readonly string[],
   options: ManyOptions,
-  threads: number,
+  checkers: number,
   each: (index: number, reply: Reply<FileAnswer>) => void,
 ): Promise<void> {
   const replies = new Map<number, Reply<FileAnswer>>();
-  let sent = 0;
+  let taken = 0;
   let handed = 0;
-  const workers: Worker[] = [];
-  return new Promise<void>((resolve, reject) => {
-    const finish = (error?: Error) => {
-      for (const w of workers) void w.terminate();
-      if (error) reject(error);
-      else resolve();
-    };
-    const send = (w: Worker) => {
-      if (sent < paths.length) {
-        const job: FileJob = { index: sent, path: paths[sent] as string };
-        sent += 1;
-        w.postMessage(job);
-      }
-    };
-    for (let t = 0; t < Math.min(threads, paths.length); t++) {
-      const w = new Worker(entry, { workerData: options, name: `check thread ${t}` });
-      workers.push(w);
-      w.on('message', ({ index, reply }: FileReply) => {
-        send(w);
-        replies.set(index, reply);
-        for (let r = replies.get(handed); r !== undefined; r = replies.get(handed)) {
-          replies.delete(handed);
-          each(handed, r);
-          handed += 1;
-        }
-        if (handed === paths.length) finish();
-      });
-      w.once('error', (e) => {
-        finish(new Error(`a check thread crashed: ${e.message}`));
-      });
-      send(w);
+  let failure: Error | undefined;
+  let wake = () => {};
+  const take = (): number | undefined => (taken < paths.length ? taken++ : undefined);
+  const record = (index: number, reply: Reply<FileAnswer>) => {
+    replies.set(index, reply);
+    for (let r = replies.get(handed); r !== undefined; r = replies.get(handed)) {
+      replies.delete(handed);
+      each(handed, r);
+      handed += 1;
     }
-    if (paths.length === 0) finish();
+    if (handed === paths.length) wake();
+  };
+  const send = (w: Worker) => {
+    const index = take();
+    if (index === undefined) return;
+    const job: FileJob = { index, path: paths[index] as string };
+    w.postMessage(job);
+  };
+  const threads = Math.max(0, Math.min(checkers, paths.length) - 1);
+  const workers = Array.from({ length: threads }, (_, t) => {
+    const w = new Worker(entry, { workerData: options, name: `check thread ${t + 1}` });
+    w.on('message', ({ index, reply }: FileReply) => {
+      send(w);
+      record(index, reply);
+    });
+    w.once('error', (e) => {
+      failure = new Error(`a check thread crashed: ${e.message}`);
+      wake();
+    });
+    send(w);
+    return w;
   });
+  try {
+    for (let index = take(); index !== undefined && !failure; index = take()) {
+      record(
+        index,
+        replyOf(() => answerFile(paths[index] as string, options)),
+      );
+      // The threads' replies come in here, and are handed on in order.
+      if (threads > 0) await setImmediate();
+    }
+    if (handed < paths.length && !failure) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    for (const w of workers) void w.terminate();
+  }
+  if (failure) throw failure;
 }
