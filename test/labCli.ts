@@ -44,6 +44,8 @@ export function labCli() {
   const lab = (...args: string[]) => run([bundle.main], args);
   return {
     lab,
+    /** The bundled CLI's entry, for a test that starts it its own way (in a pipeline). */
+    main: bundle.main,
     /** Writes `text` to a file of this test file's own folder and returns its path. */
     file: (name: string, text: string): string => {
       const path = join(dir, name);

@@ -4,12 +4,13 @@
 // thread or several; a file it refuses named on stderr with its reason while the others are still
 // answered, and the exit status saying so.
 
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { labCli } from '../../test/labCli.ts';
 
-const { lab, tsx, file } = labCli();
+const { lab, tsx, file, main } = labCli();
 
 const TWINS = new URL('../../test/lkmm/', import.meta.url).pathname.replace(/\/$/, '');
 const twin = (name: string) => join(TWINS, name);
@@ -129,6 +130,18 @@ describe('lab check of many files', () => {
         position: null,
       },
     });
+  });
+
+  it('stops quietly when its reader has gone (lab check DIR | head -1)', () => {
+    const err = file('pipe.err', '');
+    const r = spawnSync(
+      'sh',
+      ['-c', `"${process.execPath}" "${main}" check "${TWINS}" --workers 2 2>"${err}" | head -1`],
+      { encoding: 'utf8' },
+    );
+    expect(r.stdout).toBe(`Test ${(SORTED[0] as string).replace('.litmus', '')} Allowed\n`);
+    // No stack trace for a write to a closed pipe (EPIPE).
+    expect(readFileSync(err, 'utf8')).toBe('');
   });
 
   it('prints the same through tsx (npm run lab:dev, its threads too) as from the bundle', () => {
