@@ -126,7 +126,15 @@ export function ensureLab(say = (line) => process.stderr.write(`${line}\n`)) {
   }
 }
 
-// `node bin/buildLab.mjs`: npm's prepare step (npm install, npm ci) builds the bundle once.
+// `node bin/buildLab.mjs`: npm's prepare step (npm install, npm ci) builds the bundle once. An
+// install without the development dependencies (--omit=dev) has no esbuild, nor tsx: it cannot
+// run lab, but it is not refused for that.
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    createRequire(import.meta.url).resolve('esbuild');
+  } catch {
+    process.stderr.write('lab: esbuild is not installed (--omit=dev?): the bundle is not built\n');
+    process.exit(0);
+  }
   ensureLab();
 }
