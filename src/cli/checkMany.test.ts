@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { labCli } from '../../test/labCli.ts';
+import { defaultThreads } from './check/many.ts';
 
 const { lab, tsx, file, main } = labCli();
 
@@ -151,5 +152,16 @@ describe('lab check of many files', () => {
     expect(sources.err).toBe(bundled.err);
     const untimed = (t: string) => t.replace(/^Time .*\n/gm, '');
     expect(untimed(sources.out)).toBe(untimed(bundled.out));
+  });
+});
+
+describe('how many threads check a set by default', () => {
+  it('one below 8 files; from 8, one for each core the load leaves idle, at least one', () => {
+    expect(defaultThreads(7, 8, 0)).toBe(1);
+    expect(defaultThreads(79, 2, 0.3)).toBe(2);
+    expect(defaultThreads(79, 2, 1.5)).toBe(1);
+    expect(defaultThreads(79, 2, 10)).toBe(1);
+    expect(defaultThreads(79, 8, 3.2)).toBe(5);
+    expect(defaultThreads(8, 4, 0)).toBe(4);
   });
 });

@@ -53,8 +53,8 @@ Options:
   --max-steps N      (random) give up on a run after N events (default ${DEFAULT_MAX_STEPS})
   --workers N        (explore) threads that search together, 1 to ${MAX_SHARDS} (default: the cores from 4
                      cores, else 1); the answer is the same with any number
-  --workers N        (check) threads that check files, 1 to ${MAX_CHECK_THREADS} (default: the cores from
-                     ${THREADS_FROM} files, else 1); the answers come in the files' order with any number
+  --workers N        (check) threads that check files, 1 to ${MAX_CHECK_THREADS} (default: from ${THREADS_FROM} files,
+                     one for each idle core, else 1); the answers come in the files' order
   --max-states N     (explore) stop, marked incomplete, at the end of the first level of cost
                      that passes N states (a level may hold many more; default: no limit)
   --max-memory MB    (explore) stop, marked incomplete, at this much memory (default ${DEFAULT_MAX_MEMORY_MB})
