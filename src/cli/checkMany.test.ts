@@ -54,6 +54,19 @@ describe('lab check of many files', () => {
     }
   });
 
+  it('answers a long list on two checkers in order, a refusal in its place', () => {
+    // Long enough that the thread, once loaded, takes files beside the command's own thread.
+    const many = Array.from({ length: 30 }, () => SORTED).flat();
+    const missing = twin('no-such.litmus');
+    const args = [...many.slice(0, 100).map(twin), missing, ...many.slice(100).map(twin)];
+    const r = lab('check', ...args, '--workers', '2');
+    expect(r.status).toBe(1);
+    expect(r.err).toBe(
+      `lab: cannot read ${missing}: ENOENT: no such file or directory, open '${missing}'\n`,
+    );
+    expect(comparable(r.out)).toBe(many.map(expected).join(''));
+  });
+
   it('goes on past a file it refuses, names it with its reason, and exits 1', () => {
     const bare = file('bare.litmus', 'C bare\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\n');
     const broken = file('broken.litmus', 'C broken\n{}\nP0(int *x) { WRITE_ONCE(*x 1); }\n');

@@ -19,7 +19,10 @@ export interface FileJob {
   readonly path: string;
 }
 
-/** A thread's reply: the answer (or reason) for file `index`, or what its check threw. */
+/**
+ * A thread's reply: the answer (or reason) for file `index`, or what its check threw. (A thread
+ * that has loaded says so with null, to be sent its first file.)
+ */
 export interface FileReply {
   readonly index: number;
   readonly reply: Reply<FileAnswer>;
@@ -60,15 +63,15 @@ export async function answerTogether(
   const threads = Math.max(0, Math.min(checkers, paths.length) - 1);
   const workers = Array.from({ length: threads }, (_, t) => {
     const w = new Worker(entry, { workerData: options, name: `check thread ${t + 1}` });
-    w.on('message', ({ index, reply }: FileReply) => {
+    // null: the thread has loaded, and asks for its first file.
+    w.on('message', (message: FileReply | null) => {
       send(w);
-      record(index, reply);
+      if (message !== null) record(message.index, message.reply);
     });
     w.once('error', (e) => {
       failure = new Error(`a check thread crashed: ${e.message}`);
       wake();
     });
-    send(w);
     return w;
   });
   try {
