@@ -115,6 +115,18 @@ describe('lab check of many files', () => {
     expect(r.status).toBe(1);
     expect(r.err).toBe(`lab: ${TWINS.replace(/lkmm$/, 'fuzz')} holds no .litmus file\n`);
     expect(comparable(r.out)).toBe(expected(SORTED[0] as string));
+    // A parameter is a file's own: a file without it is refused, named, the others answered.
+    const set = lab('check', twin(SORTED[0] as string), twin(SORTED[1] as string), '--set', 'x=1');
+    expect(set.status).toBe(1);
+    expect(set.out).toBe('');
+    expect(set.err).toBe(
+      [SORTED[0], SORTED[1]]
+        .map(
+          (f) =>
+            `lab: ${twin(f as string)}: program has no parameter 'x'; its parameters: memory\n`,
+        )
+        .join(''),
+    );
     const bad = lab('check', TWINS, '--memory', 'arm');
     expect(bad).toEqual({
       status: 2,

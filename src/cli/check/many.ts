@@ -56,15 +56,15 @@ export async function checkMany(
   let refused = 0;
   const print = (index: number, reply: Reply<FileAnswer>) => {
     const path = files[index] as string;
-    if (reply.ok && reply.result.ok) {
-      out.stdout(`${reply.result.text}\n${options.json ? '' : '\n'}`);
-      return;
+    const answer: FileAnswer = reply.ok
+      ? reply.result
+      : { ok: false, reason: `the check failed (a bug in the lab): ${reply.message}` };
+    if (answer.ok) {
+      out.stdout(`${answer.text}\n${options.json ? '' : '\n'}`);
+    } else {
+      refused += 1;
+      out.stderr(refusal(path, answer.reason, options.json));
     }
-    refused += 1;
-    const reason = reply.ok
-      ? (reply.result as { reason: string }).reason
-      : `the check failed (a bug in the lab): ${reply.message}`;
-    out.stderr(refusal(path, reason, options.json));
   };
   await answerTogether(files, options, threads, print);
   return refused === 0 ? 0 : 1;
@@ -74,7 +74,7 @@ export async function checkMany(
  * How many checkers answer `files` files when `--workers` does not say: for a large set, one for
  * each core the machine's load (the last minute's average of running processes) leaves idle, at
  * least this thread. A thread on a core another process keeps busy only slows both: on 2 shared
- * cores at a load of 10, the 79 tests of the kernel's litmus collection took 1.4 times as long on
+ * cores at a load of 10, herdtools7's 79 Linux-kernel litmus tests took 1.4 times as long on
  * 2 checkers as on 1, and a fifth more CPU (each thread warms the engine up anew).
  */
 export function defaultThreads(
