@@ -243,7 +243,8 @@ const deployImports = {
 };
 
 export default defineConfig([
-  globalIgnores(['dist', 'node_modules', 'playwright-report', 'test-results', 'coverage']),
+  // build/: the bundle `lab` runs (bin/buildLab.mjs), made from the sources linted here.
+  globalIgnores(['dist', 'build', 'node_modules', 'playwright-report', 'test-results', 'coverage']),
 
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,

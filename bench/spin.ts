@@ -20,8 +20,12 @@ import { findCompiler } from './native.ts';
 import { promelaModel } from '../src/explore/promela/model.ts';
 import { resolveParams } from '../src/scenarios/params.ts';
 import globalPlain from '../src/scenarios/catalogue/global-plain.ts';
-const TSX = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
-const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+import { ensureLab } from '../bin/buildLab.mjs';
+
+// The bin a user runs: the bundle, not tsx's compile; rebuilt here first if a source changed, so
+// that no timed run includes the build.
+const CLI = fileURLToPath(new URL('../bin/lab.mjs', import.meta.url));
+ensureLab();
 
 interface Size {
   readonly cpus: number;
@@ -57,7 +61,7 @@ function timed<T>(run: () => T): { value: T; seconds: number } {
 function lab(size: Size, workers: number, repeat: number): Row {
   const runs = Array.from({ length: repeat }, () =>
     timed(() => {
-      const args = [TSX, CLI, 'explore', 'global-plain', '--set', `cpus=${String(size.cpus)}`];
+      const args = [CLI, 'explore', 'global-plain', '--set', `cpus=${String(size.cpus)}`];
       args.push('--set', `iterations=${String(size.adds)}`, '--set', 'initial=0');
       args.push('--workers', String(workers), '--json', '--quiet');
       const out = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26 });

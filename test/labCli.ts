@@ -1,6 +1,6 @@
 // `lab` as a user runs it, for the CLI's tests: a real process, its stdout, stderr and exit
 // status. The processes run the CLI bundled (labBundle.ts says why), or through tsx as
-// `npm run lab` starts it. The bundle and the files written are removed after the calling test
+// `npm run lab:dev` starts it. The bundle and the files written are removed after the calling test
 // file.
 
 import { spawnSync } from 'node:child_process';
@@ -44,13 +44,15 @@ export function labCli() {
   const lab = (...args: string[]) => run([bundle.main], args);
   return {
     lab,
+    /** The bundled CLI's entry, for a test that starts it its own way (in a pipeline). */
+    main: bundle.main,
     /** Writes `text` to a file of this test file's own folder and returns its path. */
     file: (name: string, text: string): string => {
       const path = join(dir, name);
       writeFileSync(path, text);
       return path;
     },
-    /** `lab` started as `npm run lab` starts it: through tsx, from the TypeScript sources. */
+    /** `lab` started as `npm run lab:dev` starts it: through tsx, from the TypeScript sources. */
     tsx: (...args: string[]) => run(['--import', 'tsx', 'src/cli/main.ts'], args),
     /** Runs `lab` with `--json` among `args`, expects exit 0 and returns the parsed document. */
     labJson: (...args: string[]): unknown => {

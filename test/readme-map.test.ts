@@ -11,7 +11,15 @@ const mapped = section
   .map((l) => l.trim().split(/\s+/)[0] ?? '')
   .filter((p) => p !== '');
 
-const ignored = new Set(['node_modules', 'dist', 'test-results', 'playwright-report', '.git']);
+// build/ and dist/ are made by the build, git-ignored.
+const ignored = new Set([
+  'node_modules',
+  'dist',
+  'build',
+  'test-results',
+  'playwright-report',
+  '.git',
+]);
 const dirs = (at: string) =>
   readdirSync(at)
     .filter((d) => !ignored.has(d) && !d.startsWith('.') && statSync(`${at}/${d}`).isDirectory())

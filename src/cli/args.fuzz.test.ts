@@ -172,9 +172,13 @@ describe('what a user can type at the command line', () => {
       ['explore', 'global-plain', 'extra', '--quiet'],
       ['export', 'global-plain', 'extra'],
       ['random', 'global-plain', '--seed', '1', 'extra'],
-      ['check', 'sb.litmus', 'extra'],
     ])
       expect(await run(...args)).toBe("2 lab: unexpected argument 'extra'\n");
+    // check takes many files, as herd7 does: each is answered or refused in turn, exit 1.
+    expect(await run('check', 'sb.litmus', 'extra')).toBe(
+      "1 lab: cannot read sb.litmus: ENOENT: no such file or directory, open 'sb.litmus'\n" +
+        "lab: cannot read extra: ENOENT: no such file or directory, open 'extra'\n",
+    );
     // What the terminal would act on is written out.
     expect(await run('list', '\u001b[2J')).toBe("2 lab: unexpected argument 'U+001B[2J'\n");
   });

@@ -7,19 +7,21 @@ import { DEFAULT_MAX_MEMORY_MB, MAX_SHARDS } from '../explore/limits.ts';
 import { MachineFault } from '../machine/interpreter.ts';
 import { DEFAULT_MAX_STEPS } from '../machine/randomRun.ts';
 import { ParamError } from '../scenarios/params.ts';
+import { MAX_CHECK_THREADS, THREADS_FROM } from './check/limits.ts';
 import { UsageError } from './errors.ts';
 import { didYouMean } from './suggest.ts';
 
 const HELP = `percpu-lab: the Linux kernel's per-CPU counters, step by step
 
-Usage: npm run lab -- <command> [options]
+Usage: lab <command> [options]   (from the checkout: ./bin/lab.mjs, or npm run lab --)
 
   <id> is a scenario of the catalogue or a program file (prog.c, test.litmus: docs/language.md).
 
   list                                   every scenario (id, title, source)
   show <id>                              listing, parameters, observables, invariants, witnesses
-  check <file>                           herd7's answer to a program's final condition (exists,
-                                         forall), in herd7's words; under lkmm for a herd7 file
+  check <file|folder>...                 herd7's answer to each program's final condition (exists,
+                                         forall), in herd7's words, one after another; under lkmm
+                                         for a herd7 file; a folder: its .litmus files
   export <id> [--format lab|litmus|promela]  a scenario or program as text (litmus: for herd7;
                                          promela: for SPIN, with explore's bounds options)
   replay <id> "<schedule>"               run a schedule, narrating every step
@@ -51,6 +53,8 @@ Options:
   --max-steps N      (random) give up on a run after N events (default ${DEFAULT_MAX_STEPS})
   --workers N        (explore) threads that search together, 1 to ${MAX_SHARDS} (default: the cores from 4
                      cores, else 1); the answer is the same with any number
+  --workers N        (check) threads that check files, 1 to ${MAX_CHECK_THREADS} (default: from ${THREADS_FROM} files,
+                     one for each idle core, else 1); the answers come in the files' order
   --max-states N     (explore) stop, marked incomplete, at the end of the first level of cost
                      that passes N states (a level may hold many more; default: no limit)
   --max-memory MB    (explore) stop, marked incomplete, at this much memory (default ${DEFAULT_MAX_MEMORY_MB})
@@ -65,7 +69,13 @@ Schedules: events separated by spaces: N (step CPU N), irqN, nmiN, preN (preempt
 migN>M (move CPU N's task to CPU M), flushN (under tso: CPU N's oldest buffered store reaches
 memory); "0*3" repeats, "(0 1)*2" repeats a group.`;
 
-type Command = (argv: readonly string[]) => string | Promise<string>;
+/**
+ * What a command gives back: the text it prints (and exit status 0), or, from a command that
+ * printed as it went (`check` of many files), its exit status.
+ */
+export type Outcome = string | { readonly status: number };
+
+type Command = (argv: readonly string[], out: LabOutput) => Outcome | Promise<Outcome>;
 
 // Each command is loaded when it is run: a run starts by loading its modules through tsx, and
 // `explore` needs two thirds of what all the commands together import (Live's threads and
@@ -79,7 +89,7 @@ const commands: Record<string, () => Promise<Command>> = {
   replay: async () => (await import('./commands/replay.ts')).replayCommand,
   random: async () => (await import('./commands/random.ts')).randomCommand,
   explore: async () => (await import('./commands/explore.ts')).exploreCommand,
-  check: async () => (await import('./commands/check.ts')).checkCommand,
+  check: async () => (await import('./commands/check.ts')).checkFilesCommand,
   export: async () => (await import('./commands/export.ts')).exportCommand,
 };
 
@@ -105,7 +115,9 @@ export async function lab(argv: readonly string[], out: LabOutput): Promise<numb
       );
     }
     const run = await command();
-    out.stdout(`${await run(rest)}\n`);
+    const outcome = await run(rest, out);
+    if (typeof outcome !== 'string') return outcome.status;
+    out.stdout(`${outcome}\n`);
     return 0;
   } catch (caught) {
     // Some parameter combinations are only refused when the scenario is built (an initial delta

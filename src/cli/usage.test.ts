@@ -95,7 +95,10 @@ describe('the CLI on bad arguments', () => {
     expect(help).toMatch(
       /Default: lkmm for a herd7 litmus file, sc for the lab's own programs\s+and the catalogue/,
     );
-    expect(help).toMatch(/check <file> +herd7's answer to a program's final condition/);
+    expect(help).toMatch(
+      /check <file\|folder>\.\.\. +herd7's answer to each program's final condition/,
+    );
+    expect(help).toMatch(/--workers N +\(check\) threads that check files, 1 to 64/);
     expect(help).not.toContain("explore a program; herd7's verdict");
   });
 

@@ -1,72 +1,79 @@
-// `lab check <file>`: a program with a final condition, answered as herd7 answers it under a
+// `lab check <file>…`: a program with a final condition, answered as herd7 answers it under a
 // memory model it names (src/explore/check.ts holds which engine answers and how it counts). A
 // herd7 litmus file (`C name` first) answers under the kernel's own model, lkmm, unless --memory
-// says sc or tso: the program's own default (src/scenarios/program.ts), as in every command. This file reads the arguments, words what has no answer, and prints.
+// says sc or tso: the program's own default (src/scenarios/program.ts), as in every command. This
+// file reads the arguments and prints; check/file.ts answers a file, check/many.ts many.
 
-import { type Checked, checkProgram, type Unanswered } from '../../explore/check.ts';
 import { DEFAULT_MAX_MEMORY_MB } from '../../explore/limits.ts';
-import { intOption, openProgramArg, paramsArg, parseCommand, readProgram } from '../args.ts';
+import { MEMORY_PARAM } from '../../scenarios/textScenario.ts';
+import { printable } from '../../lang/source.ts';
+import { intOption, parseCommand } from '../options.ts';
+import { checkFile, incompleteLine } from '../check/file.ts';
+import { MAX_CHECK_THREADS } from '../check/limits.ts';
+import { checkMany, defaultThreads, filesOf, isFolder } from '../check/many.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
+import type { LabOutput, Outcome } from '../lab.ts';
 
-/** What `lab check` answers for a program: herd7's answer, and whether the search was whole. */
-export type CheckAnswer = Omit<Checked, 'ok'>;
+export { type CheckAnswer, checkFile, type CheckOptions } from '../check/file.ts';
 
-export interface CheckOptions {
-  readonly memory?: string;
-  readonly set?: readonly string[];
-  readonly maxMemoryMB?: number;
-}
-
-/** Why a file has no answer, in the command line's words. */
-function unanswered(path: string, u: Unanswered): string {
-  switch (u.why) {
-    case 'not-a-program':
-      return `${path} is not a program`;
-    case 'no-condition':
-      return `${path} has no final condition: add one, as \`exists (0:r0=0 /\\ 1:r0=0)\` (or use lab explore)`;
-    case 'refused':
-      return `${path}: the kernel's memory model (lkmm) cannot answer this program: ${u.reason}. Try --memory sc or --memory tso.`;
-  }
-}
-
-/**
- * Answers a program file's condition under `memory` (by default the program's own, as every
- * command takes it: lkmm for a herd7 litmus file, sc for the lab's own programs); throws
- * UsageError with the reason when it cannot.
- */
-export function checkFile(path: string, options: CheckOptions = {}): CheckAnswer {
-  const source = readProgram(path);
-  const { scenario: sc } = openProgramArg(path, source, options.memory);
-  const params = paramsArg(sc, options.set, undefined, options.memory);
-  const r = checkProgram(sc, params, {
-    ...(options.maxMemoryMB === undefined ? {} : { maxMemoryMB: options.maxMemoryMB }),
+/** `lab check`'s options, read. */
+function parseCheck(argv: readonly string[]) {
+  const { values, positionals } = parseCommand(argv, {
+    set: { type: 'string', multiple: true },
+    memory: { type: 'string' },
+    json: { type: 'boolean' },
+    'max-memory': { type: 'string' },
+    workers: { type: 'string' },
   });
-  if (!r.ok) throw new UsageError(unanswered(path, r));
-  return { answer: r.answer, complete: r.complete, stopped: r.stopped };
-}
-
-export function checkCommand(argv: readonly string[]): string {
-  const { values, positionals } = parseCommand(
-    argv,
-    {
-      set: { type: 'string', multiple: true },
-      memory: { type: 'string' },
-      json: { type: 'boolean' },
-      'max-memory': { type: 'string' },
-    },
-    { positionals: 1 },
-  );
-  const path = positionals[0];
-  if (path === undefined) throw new UsageError('missing program file: lab check test.litmus');
-  const { answer, complete, stopped } = checkFile(path, {
+  const options = {
     ...(values.memory === undefined ? {} : { memory: values.memory }),
     ...(values.set === undefined ? {} : { set: values.set }),
     maxMemoryMB: intOption('max-memory', values['max-memory'], DEFAULT_MAX_MEMORY_MB, 65_536),
-  });
-  const incomplete = complete
-    ? null
-    : `INCOMPLETE: ${stopped ?? 'stopped'}: more end states may exist`;
-  if (values.json) return toJson({ ...answer, complete, stopped, text: undefined });
+  };
+  const workers =
+    values.workers === undefined
+      ? undefined
+      : intOption('workers', values.workers, 1, MAX_CHECK_THREADS, 1);
+  return { positionals, options, json: values.json ?? false, workers };
+}
+
+/** `lab check FILE`: one file's answer as its text; a usage error when it has none. */
+export function checkCommand(argv: readonly string[]): string {
+  const { positionals, options, json } = parseCheck(argv);
+  const path = positionals[0];
+  if (path === undefined) throw new UsageError('missing program file: lab check test.litmus');
+  if (positionals.length > 1) {
+    throw new UsageError(`unexpected argument '${printable(positionals[1] ?? '')}'`);
+  }
+  const { answer, complete, stopped } = checkFile(path, options);
+  const incomplete = incompleteLine(complete, stopped);
+  if (json) return toJson({ ...answer, complete, stopped, text: undefined });
   return incomplete ? `${answer.text}\n${incomplete}` : answer.text;
+}
+
+/**
+ * `lab check FILE…`, as the command line runs it: one file as checkCommand answers it (its text,
+ * exit 0, or a usage error, exit 2); many files, or a folder, answered one after another on `out`
+ * as they are done (check/many.ts), resolving to the exit status (0, or 1 when any was refused).
+ */
+export function checkFilesCommand(
+  argv: readonly string[],
+  out: LabOutput,
+): Outcome | Promise<Outcome> {
+  const { positionals, options, json, workers } = parseCheck(argv);
+  const first = positionals[0];
+  if (positionals.length <= 1 && (first === undefined || !isFolder(first))) {
+    return checkCommand(argv);
+  }
+  // The same bad option for every file is said once, before any is checked.
+  const memory = options.memory;
+  if (memory !== undefined && !MEMORY_PARAM.choices.includes(memory)) {
+    throw new UsageError(
+      `memory must be one of ${MEMORY_PARAM.choices.join(', ')}; got '${memory}'`,
+    );
+  }
+  const files = filesOf(positionals);
+  const threads = workers ?? defaultThreads(files.length);
+  return checkMany(files, { ...options, json }, threads, out).then((status) => ({ status }));
 }
