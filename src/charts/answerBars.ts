@@ -7,13 +7,13 @@ import { scaleBand, scaleLinear } from 'd3';
 import type { Box } from './geometry.ts';
 
 export const ANSWER_BARS = {
-  width: 720,
+  width: 480,
   /** Per choice: its label's line and its bar. */
   row: 58,
-  margin: { top: 6, right: 110, bottom: 6, left: 8 },
-  text: 18,
+  margin: { top: 6, right: 100, bottom: 6, left: 4 },
+  text: 17,
   /** The most characters of a choice drawn; the whole text is in the bar's title and label. */
-  labelChars: 64,
+  labelChars: 44,
 } as const;
 
 export interface AnswerRow {

@@ -212,7 +212,9 @@ export function roomQuestions(m: StepMoment): RoomQuestions {
 
   // Whether these parameters can break an invariant within the bounds: every outcome if they
   // were explored already, else a search that stops at the first (and simplest) break.
-  const first = every?.complete ? every : explored(m, true);
+  // (`every` is set inside all(); read it through a cast, as TS cannot see the closure write.)
+  const before = every as ExploreResult | null;
+  const first = before?.complete ? before : explored(m, true);
   const ids = sc.invariants.map((i) => i.id);
   const witness = [...first.outcomes.flatMap((o) => (o.violations.length ? [o] : []))]
     .map((o) => ({ events: o.witness.events, ids: outcomeBroken(o) }))

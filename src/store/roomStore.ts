@@ -19,6 +19,7 @@ import {
   StudentMessage,
   TeacherMessage,
 } from '../classroom/protocol.ts';
+import { TEACHER_KEY } from './roomKeys.ts';
 import type { KeyValueStorage } from './storage.ts';
 
 /** One open socket, as the store uses it. */
@@ -111,6 +112,11 @@ export interface RoomState {
   readonly announcement: string;
   /** How many times in a row the socket has failed (0 while open). */
   readonly retries: number;
+  /**
+   * The room's last event number when this page said hello: events up to it are catching up
+   * (a reload, a reconnect), later ones happen now. A page steps to a reveal only as it happens.
+   */
+  readonly caughtUp: number;
 
   /** Enter a room (opens the socket). */
   joined(who: RoomRole): void;
@@ -164,6 +170,7 @@ const idle = {
   error: null,
   announcement: '',
   retries: 0,
+  caughtUp: 0,
 };
 
 export function createRoomStore(deps: RoomStoreDeps) {
@@ -255,6 +262,7 @@ export function createRoomStore(deps: RoomStoreDeps) {
             status: 'open',
             title: m.title,
             retries: 0,
+            caughtUp: m.last,
             error: null,
             announcement:
               get().announcement === 'Reconnecting…'
@@ -406,7 +414,6 @@ export type RoomStore = ReturnType<typeof createRoomStore>;
 
 // ---- What the browser keeps --------------------------------------------------------------
 
-const TEACHER_KEY = 'percpu-lab:class-teacher';
 const TOKEN_KEY = 'percpu-lab:class-token';
 const NICKNAME_KEY = 'percpu-lab:class-nickname';
 
