@@ -92,7 +92,7 @@ describe('roomStore', () => {
     last().on.close();
     expect(store.getState()).toMatchObject({
       status: 'reconnecting',
-      announcement: 'Reconnecting…',
+      announcement: 'The connection to the class dropped: reconnecting…',
     });
     expect(timers.map((t) => t.ms)).toEqual([500]);
     timers[0]?.f();
@@ -138,7 +138,7 @@ describe('roomStore', () => {
     });
     expect(store.getState()).toMatchObject({
       question: null,
-      revealed: { question: 1, answer: 0, counts: [3, 1], choices: ['nr=101', 'nr=102'] },
+      revealed: { n: 2, question: 1, answer: 0, counts: [3, 1], choices: ['nr=101', 'nr=102'] },
       announcement: 'The answer is revealed: nr=101.',
     });
   });

@@ -90,7 +90,13 @@ export interface RoomState {
   readonly question: OpenQuestion | null;
   /** The last question revealed (kept on the stage until the next is asked). */
   readonly revealed:
-    (RoomEventOf<'reveal'> & { readonly prompt: string; choices: readonly string[] }) | null;
+    | (RoomEventOf<'reveal'> & {
+        /** The reveal's own event number. */
+        readonly n: number;
+        readonly prompt: string;
+        readonly choices: readonly string[];
+      })
+    | null;
   /** Teacher: the open question's answers so far. */
   readonly tally: {
     readonly question: number;
@@ -141,6 +147,8 @@ export function backoffMs(n: number): number {
 export function socketUrl(location: { protocol: string; host: string }): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${SOCKET_PATH}`;
 }
+
+const RECONNECTING = 'The connection to the class dropped: reconnecting…';
 
 /** Refusals after which reconnecting cannot help. */
 const FINAL = new Set(['no-room', 'room-ended', 'bye']);
@@ -225,7 +233,7 @@ export function createRoomStore(deps: RoomStoreDeps) {
           set({
             last: n,
             question: null,
-            revealed: { ...e, prompt: ask?.prompt ?? '', choices: ask?.choices ?? [] },
+            revealed: { ...e, n, prompt: ask?.prompt ?? '', choices: ask?.choices ?? [] },
             announcement:
               right === undefined || right === null
                 ? 'The answers are revealed.'
@@ -265,7 +273,7 @@ export function createRoomStore(deps: RoomStoreDeps) {
             caughtUp: m.last,
             error: null,
             announcement:
-              get().announcement === 'Reconnecting…'
+              get().announcement === RECONNECTING
                 ? `Back in class ${m.code}.`
                 : `Joined class ${m.code}.`,
           });
@@ -360,7 +368,7 @@ export function createRoomStore(deps: RoomStoreDeps) {
           socket = null;
           const { status, retries } = get();
           if (status === 'ended' || status === 'refused' || status === 'idle') return;
-          set({ status: 'reconnecting', retries: retries + 1, announcement: 'Reconnecting…' });
+          set({ status: 'reconnecting', retries: retries + 1, announcement: RECONNECTING });
           timer = setTimer(() => {
             timer = null;
             if (mine === generation && get().status === 'reconnecting') connect();

@@ -230,13 +230,12 @@ function usePushMoments() {
 function useStepToReveal() {
   const revealed = useRoom((s) => s.revealed);
   const caughtUp = useRoom((s) => s.caughtUp);
-  const last = useRoom((s) => s.last);
   const done = useRef(0);
   useEffect(() => {
-    if (!revealed?.revealHash || last <= caughtUp || done.current === last) return;
-    done.current = last;
+    if (!revealed?.revealHash || revealed.n <= caughtUp || done.current === revealed.n) return;
+    done.current = revealed.n;
     stepStore.getState().linkOpened(revealed.revealHash);
-  }, [revealed, caughtUp, last]);
+  }, [revealed, caughtUp]);
 }
 
 /** The hash the stage opens at a question's reveal. */
