@@ -264,7 +264,7 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
         [c.room, studentId, m.challenge, m.schedule, JSON.stringify(verdict), t],
       );
-      await tx.query('UPDATE rooms SET last_activity = $2 WHERE code = $1', [c.room, t]);
+      await rooms.touch(tx, c.room, t);
       await rooms.notify(tx, 's', c.room, String(row?.id));
     });
     send(socket, { t: 'judged', challenge: m.challenge, verdict });

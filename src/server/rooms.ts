@@ -183,7 +183,10 @@ export async function answer(
   choice: number,
   now: number,
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  // The room row is share-locked, so a reveal (which locks it for update) waits for the answers
+  // already being counted and every answer after it finds the question closed. The room's
+  // activity is written after, outside: two answers would deadlock upgrading their share locks.
+  const counted = await db.transaction(async (tx) => {
     const rows = await tx.query<{ body: RoomEvent }>(
       `SELECT e.body FROM rooms r JOIN events e ON e.room = r.code AND e.n = r.open_question
        WHERE r.code = $1 AND r.open_question = $2 AND r.closes_at > $3 AND r.ended IS NULL
@@ -197,10 +200,19 @@ export async function answer(
        ON CONFLICT (room, question, student) DO UPDATE SET choice = $4, at = $5`,
       [code, question, student, choice, now],
     );
-    await tx.query('UPDATE rooms SET last_activity = $2 WHERE code = $1', [code, now]);
     await notify(tx, 'a', code);
     return true;
   });
+  if (counted) await touch(db, code, now);
+  return counted;
+}
+
+/** Marks the room active (at most one write a minute: a class answering at once is one). */
+export async function touch(q: Queryable, code: string, now: number): Promise<void> {
+  await q.query(
+    'UPDATE rooms SET last_activity = $2::int8 WHERE code = $1 AND last_activity < $2::int8 - 60000',
+    [code, now],
+  );
 }
 
 /** Closes the last question asked and appends its reveal; null when none was asked. */
