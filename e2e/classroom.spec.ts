@@ -10,6 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempSchema } from '../src/server/testing.ts';
 import { StepPage } from './pages/step.ts';
 
 // A class, as a teacher and students live it, against a real classroom server (`npm run
@@ -17,8 +18,8 @@ import { StepPage } from './pages/step.ts';
 // so that it can stop and start it mid-class. The built app must exist (`npm run build`).
 //
 // Every test runs once on PGlite (the default: a folder on disk) and once on PostgreSQL when
-// CLASSROOM_TEST_DATABASE_URL names a database (.ci/run starts Debian's postgresql and sets it);
-// without it the PostgreSQL runs are skipped, saying so. Nothing here waits a duration: each
+// CLASSROOM_TEST_DATABASE_URL names a database (.ci/run starts Debian's postgresql and sets it),
+// each test in a schema of its own; without it the PostgreSQL runs are skipped, saying so. Nothing here waits a duration: each
 // step waits for what a user would see.
 
 const ROOT = join(import.meta.dirname, '..');
@@ -95,6 +96,8 @@ for (const [d, db] of databases.entries()) {
   test.describe(`a class on ${db.name}`, () => {
     let server: ClassroomServer;
     let dataDir: string;
+    /** PostgreSQL: the test's own schema, dropped after it. */
+    let schema: { url: string; drop: () => Promise<void> } | null = null;
     const contexts: BrowserContext[] = [];
 
     test.beforeEach(async () => {
@@ -106,7 +109,8 @@ for (const [d, db] of databases.entries()) {
       dataDir = await mkdtemp(join(tmpdir(), 'classroom-e2e-'));
       // Each test its own port: 4310 + 10 per database + the test's place in the file.
       const port = 4310 + 10 * d + tests.indexOf(info.title);
-      server = new ClassroomServer(port, dataDir, db.url);
+      schema = db.url ? await tempSchema(db.url) : null;
+      server = new ClassroomServer(port, dataDir, schema?.url ?? null);
       await server.start();
     });
 
@@ -114,6 +118,7 @@ for (const [d, db] of databases.entries()) {
       await Promise.all(contexts.splice(0).map((c) => c.close()));
       await server.stop();
       await rm(dataDir, { recursive: true, force: true });
+      await schema?.drop();
     });
 
     /** A new person in a browser of their own (a phone with `phone`). */
