@@ -1,9 +1,13 @@
 // Layout of the room's answers ("Ask the room"): one horizontal bar per choice, its length the
 // share of the students who answered that choice. The scale runs to the number who answered,
 // not to the largest bar, so one answer of one is a short bar, not a full one: a projector must
-// not make one student look like the whole room. d3 computes the scales; AnswerBars.tsx renders.
+// not make one student look like the whole room. d3's band scale places the rows and the lab's
+// linear scale (linearScale.ts: d3's scaleLinear, without the colour and number-format code it
+// would bring onto every Step link through the d3-scale module Step shares) sizes the bars;
+// AnswerBars.tsx renders.
 
-import { scaleBand, scaleLinear } from 'd3';
+import { scaleBand } from 'd3';
+import { linearScale } from './linearScale.ts';
 import type { Box } from './geometry.ts';
 
 export const ANSWER_BARS = {
@@ -56,9 +60,7 @@ export function answerBarsLayout(
     .domain(choices.map((_, i) => i))
     .range([margin.top, height - margin.bottom])
     .paddingInner(0);
-  const x = scaleLinear()
-    .domain([0, Math.max(1, answered)])
-    .range([margin.left, width - margin.right]);
+  const x = linearScale([0, Math.max(1, answered)], [margin.left, width - margin.right]);
   const rows = choices.map((label, index) => {
     const count = counts[index] ?? 0;
     const top = y(index) ?? 0;
