@@ -11,6 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tempSchema } from '../src/server/testing.ts';
+import { seriousViolations } from './pages/axe.ts';
 import { StepPage } from './pages/step.ts';
 
 // A class, as a teacher and students live it, against a real classroom server (`npm run
@@ -95,7 +96,8 @@ const databases = [
 for (const [d, db] of databases.entries()) {
   test.describe(`a class on ${db.name}`, () => {
     let server: ClassroomServer;
-    let dataDir: string;
+    /** Set once the test has its server (a skipped PostgreSQL run has none). */
+    let dataDir: string | null = null;
     /** PostgreSQL: the test's own schema, dropped after it. */
     let schema: { url: string; drop: () => Promise<void> } | null = null;
     const contexts: BrowserContext[] = [];
@@ -116,9 +118,12 @@ for (const [d, db] of databases.entries()) {
 
     test.afterEach(async () => {
       await Promise.all(contexts.splice(0).map((c) => c.close()));
+      if (dataDir === null) return;
       await server.stop();
       await rm(dataDir, { recursive: true, force: true });
+      dataDir = null;
       await schema?.drop();
+      schema = null;
     });
 
     /** A new person in a browser of their own (a phone with `phone`). */
@@ -219,6 +224,8 @@ for (const [d, db] of databases.entries()) {
         `Where does this schedule end? (1 more step) 3 answered. ${lost}: 2; ${kept}: 1.`,
       );
       await expect(dock(teacher).getByText('3 of 3 answered')).toBeVisible();
+      // Every control of the dock and of a phone's question has a role and a name.
+      expect(await seriousViolations(teacher)).toEqual([]);
       await teacher.screenshot({ path: test.info().outputPath('teacher-chart.png') });
 
       // The reveal steps everyone to the end and keeps the chart, the right bar marked.
@@ -230,6 +237,7 @@ for (const [d, db] of databases.entries()) {
         `Where does this schedule end? (1 more step) 3 answered. ${lost}: 2 (the answer); ${kept}: 1.`,
       );
       await expect(ada.getByText(`You were right: ${lost}.`)).toBeVisible();
+      expect(await seriousViolations(cy)).toEqual([]);
       await expect(cy.getByText(`Not this time: the answer is ${lost}.`)).toBeVisible();
       await teacher.screenshot({ path: test.info().outputPath('teacher-reveal.png') });
       await cy.screenshot({ path: test.info().outputPath('phone-reveal.png') });
@@ -263,6 +271,17 @@ for (const [d, db] of databases.entries()) {
       await step.back();
       await expect(position(teacher)).toHaveValue('2');
       for (const s of students) await expect(position(s)).toHaveValue('2');
+
+      // A reload keeps each in the class: the teacher's browser keeps the secret, a student's
+      // tab the class and its token (the same student: still three present, not four).
+      await teacher.reload();
+      await expect(dock(teacher).getByRole('heading', { name: `Class ${code}` })).toBeVisible();
+      await ada.reload();
+      await classState(ada, 'Following the teacher');
+      await expect(position(ada)).toHaveValue('2');
+      await expect(dock(teacher).getByText('3 students present')).toBeVisible();
+      await step.forward();
+      for (const s of students) await expect(position(s)).toHaveValue('3');
     });
 
     test(tests[1] as string, async ({ browser }) => {
@@ -327,3 +346,20 @@ for (const [d, db] of databases.entries()) {
     });
   });
 }
+
+test('without a classroom server, "Start a class" says how to run one and the stage goes on', async ({
+  page,
+}) => {
+  // The static app (vite preview): no /api here.
+  const step = new StepPage(page);
+  await step.open(LOST_UPDATE);
+  await page.getByRole('button', { name: 'Start a class' }).click();
+  const dock = page.getByRole('complementary', { name: 'Class' });
+  await expect(dock.getByRole('alert')).toContainText('This page has no classroom server');
+  await expect(dock.getByRole('alert')).toContainText('npm run classroom');
+  await step.forward();
+  await expect(step.timelinePosition()).toHaveValue('1');
+  await dock.getByRole('button', { name: 'Close' }).click();
+  await expect(dock).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Start a class' })).toBeVisible();
+});

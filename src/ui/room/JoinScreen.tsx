@@ -58,6 +58,8 @@ async function join(code: string, nickname: string): Promise<string | null> {
   } catch {
     // A reload will ask again.
   }
+  // The address names the class, so that a reload of this tab joins it again.
+  if (location.hash !== `#/join/${code}`) history.replaceState(null, '', `#/join/${code}`);
   roomStore
     .getState()
     .joined({ role: 'student', code, nickname, token: studentToken(storage, random) });

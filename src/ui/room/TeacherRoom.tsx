@@ -24,7 +24,8 @@ type Phase =
   | { readonly kind: 'checking' }
   | { readonly kind: 'no-server'; readonly why: string }
   | { readonly kind: 'failed'; readonly why: string }
-  | { readonly kind: 'room' };
+  /** `resumed`: a class this browser ran before a reload (its code is not shown large again). */
+  | { readonly kind: 'room'; readonly resumed: boolean };
 
 /** Where a student joins this class: the page's own address, #/join/CODE. */
 export function joinUrl(code: string): string {
@@ -49,7 +50,7 @@ export function TeacherRoom({ onClose }: { onClose: () => void }) {
       const kept = keptTeacher(storage, Date.now());
       if (kept) {
         roomStore.getState().joined({ role: 'teacher', code: kept.code, secret: kept.secret });
-        setPhase({ kind: 'room' });
+        setPhase({ kind: 'room', resumed: true });
         return;
       }
       const title = stepStore.getState().session.scenario.title.slice(0, 120);
@@ -63,14 +64,14 @@ export function TeacherRoom({ onClose }: { onClose: () => void }) {
       roomStore
         .getState()
         .joined({ role: 'teacher', code: made.value.code, secret: made.value.secret });
-      setPhase({ kind: 'room' });
+      setPhase({ kind: 'room', resumed: false });
     })();
     return () => {
       gone = true;
     };
   }, []);
 
-  if (phase.kind === 'room') return <ClassDock onClose={onClose} />;
+  if (phase.kind === 'room') return <ClassDock onClose={onClose} resumed={phase.resumed} />;
   return (
     <aside className="class-dock" aria-label="Class">
       <div className="class-head">
@@ -99,13 +100,14 @@ export function TeacherRoom({ onClose }: { onClose: () => void }) {
 }
 
 /** The class, running: code, QR, presence, questions, submissions. */
-function ClassDock({ onClose }: { onClose: () => void }) {
+function ClassDock({ onClose, resumed }: { onClose: () => void; resumed: boolean }) {
   const who = useRoom((s) => s.who);
   const status = useRoom((s) => s.status);
   const present = useRoom((s) => s.present);
   const announcement = useRoom((s) => s.announcement);
   const error = useRoom((s) => s.error);
-  const [large, setLarge] = useState(true);
+  // A new class opens on its code, large; a resumed one on the stage.
+  const [large, setLarge] = useState(!resumed);
   usePushMoments();
   useStepToReveal();
   const code = who?.code ?? '';
