@@ -180,8 +180,22 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
       }
       conn = { socket, room: room.code, role: 'teacher', student: null, lastSent: hello.since };
     } else {
-      const id = await rooms.joinStudent(db, room.code, hello.token, hello.nickname, now());
-      conn = { socket, room: room.code, role: 'student', student: id, lastSent: hello.since };
+      const joined = await rooms.joinStudent(
+        db,
+        room.code,
+        hello.token,
+        hello.nickname,
+        now(),
+        deps.processId,
+      );
+      connectionRow = joined.connection;
+      conn = {
+        socket,
+        room: room.code,
+        role: 'student',
+        student: joined.student,
+        lastSent: hello.since,
+      };
     }
     if (closed) return;
     send(socket, {
@@ -193,17 +207,9 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
     });
     hub.add(conn);
     hub.pushEvents(room.code);
-    if (conn.role === 'student') {
-      const student = conn.student;
-      connectionRow = await db.transaction(async (tx) => {
-        const [row] = await tx.query<{ id: number }>(
-          'INSERT INTO connections (process, room, student) VALUES ($1, $2, $3) RETURNING id',
-          [deps.processId, room.code, student],
-        );
-        await rooms.notify(tx, 'p', room.code);
-        return Number(row?.id);
-      });
-    } else {
+    // The join's own notification may come before this socket was added: push presence anyway.
+    hub.heard(`p:${room.code}`);
+    if (conn.role === 'teacher') {
       // The teacher sees the roster at once, and the open question's tally if one is open.
       await hub.pushPresence(room.code);
       hub.heard(`a:${room.code}`);
@@ -229,9 +235,7 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
     const t = now();
     switch (m.t) {
       case 'moment':
-        await db.transaction((tx) =>
-          rooms.appendEvent(tx, c.room, { kind: 'moment', hash: m.hash }, t),
-        );
+        await rooms.appendEvent(db, c.room, { kind: 'moment', hash: m.hash }, t);
         return;
       case 'ask':
         await rooms.ask(db, c.room, m.question, t);
@@ -247,14 +251,17 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
   }
 
   async function student(c: Conn, m: StudentMessage): Promise<void> {
-    if (!(await liveRoom(c.room)) || c.student === null) return;
+    if (c.student === null) return;
     const t = now();
     if (m.t === 'answer') {
+      // Counted first, asked why not only when not: the common case is one statement.
       if (await rooms.answer(db, c.room, c.student, m.question, m.choice, t))
         send(socket, { t: 'answered', question: m.question, choice: m.choice });
-      else refuse(socket, 'no-question', 'that question is not open (or not one of its choices)');
+      else if (await liveRoom(c.room))
+        refuse(socket, 'no-question', 'that question is not open (or not one of its choices)');
       return;
     }
+    if (!(await liveRoom(c.room))) return;
     const hash = await rooms.currentHash(db, c.room);
     const verdict = judge(hash, m.challenge, m.schedule);
     const studentId = c.student;
