@@ -18,7 +18,13 @@ import {
   PROTOCOL_VERSION,
   SOCKET_PATH,
 } from '../classroom/protocol.ts';
-import { type FloodLimits, FLOOD, handleConnection } from './connection.ts';
+import {
+  type FloodLimits,
+  FLOOD,
+  handleConnection,
+  type Liveness,
+  LIVENESS,
+} from './connection.ts';
 import { type Db, openDb } from './db.ts';
 import { Hub } from './hub.ts';
 import { migrate } from './migrations.ts';
@@ -41,6 +47,8 @@ export interface ServerOptions {
   /** Rooms a client address may create: `burst` at once, `perHour` kept up. */
   readonly createLimit?: { readonly burst: number; readonly perHour: number };
   readonly flood?: FloodLimits;
+  /** The hello deadline and the ping period. */
+  readonly liveness?: Liveness;
   readonly now?: () => number;
   /** Where errors go (stderr by default). */
   readonly log?: (e: unknown) => void;
@@ -158,6 +166,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       processId,
       now,
       flood: opts.flood ?? FLOOD,
+      liveness: opts.liveness ?? LIVENESS,
       expired,
       log,
     });

@@ -7,6 +7,10 @@
 // Flooding: each socket has a token bucket (20 messages a second, 40 at once). A message over
 // it is dropped and the first drop of a run says `slow-down`; a socket that keeps on (200
 // dropped within 10 s) is sent `bye` and closed with 1008 (policy violation).
+//
+// A socket that says no hello within 15 s is closed (1008): it holds a connection and nothing
+// else. Every 30 s the server pings each socket; one that has not answered the last ping (a
+// phone that left the network without closing) is cut, so the roster shows it offline.
 
 import * as v from 'valibot';
 import type { WebSocket } from '@fastify/websocket';
@@ -36,12 +40,22 @@ export interface FloodLimits {
 
 export const FLOOD: FloodLimits = { rate: 20, burst: 40, cutoff: 200, windowMs: 10_000 };
 
+export interface Liveness {
+  /** How long a socket may take to say hello (ms). */
+  readonly helloMs: number;
+  /** How often each socket is pinged (ms); one silent for a whole period is cut. */
+  readonly pingMs: number;
+}
+
+export const LIVENESS: Liveness = { helloMs: 15_000, pingMs: 30_000 };
+
 export interface ConnectionDeps {
   readonly db: Db;
   readonly hub: Hub;
   readonly processId: string;
   readonly now: () => number;
   readonly flood: FloodLimits;
+  readonly liveness: Liveness;
   /** Whether a room idle since `lastActivity` has expired (it may not be swept yet). */
   readonly expired: (lastActivity: number) => boolean;
   readonly log: (e: unknown) => void;
@@ -104,10 +118,31 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
     );
   });
 
+  const helloTimer = setTimeout(() => {
+    if (conn || closed) return;
+    refuse(socket, 'bad-message', 'no hello: this socket is closed');
+    closed = true;
+    socket.close(1008, 'no hello');
+  }, deps.liveness.helloMs);
+  let answered = true;
+  socket.on('pong', () => {
+    answered = true;
+  });
+  const pinger = setInterval(() => {
+    if (!answered) {
+      socket.terminate();
+      return;
+    }
+    answered = false;
+    socket.ping();
+  }, deps.liveness.pingMs);
+
   let finished: () => void = () => undefined;
   const done = new Promise<void>((r) => (finished = r));
   socket.on('close', () => {
     closed = true;
+    clearTimeout(helloTimer);
+    clearInterval(pinger);
     chain = chain
       .then(async () => {
         if (!conn) return;
