@@ -8,10 +8,11 @@ import { type RunningServer, type ServerOptions, startServer } from './app.ts';
 import {
   Client,
   createRoom,
+  protocolViolations,
   student,
   teacher,
+  pgliteDir,
   TEST_DATABASE_URL,
-  tempDir,
   tempSchema,
 } from './testing.ts';
 
@@ -29,15 +30,15 @@ const backends: Backend[] = [
   {
     name: 'on PGlite',
     skip: false,
-    make() {
-      const t = tempDir();
-      return Promise.resolve({
+    async make() {
+      const t = await pgliteDir();
+      return {
         opts: { dataDir: t.dir },
         remove: () => {
           t.remove();
           return Promise.resolve();
         },
-      });
+      };
     },
   },
   {
@@ -61,6 +62,7 @@ describe.each(backends)('the classroom server $name', (backend) => {
   afterEach(async () => {
     for (const f of cleanups.splice(0).reverse()) await f();
     expect(logged.splice(0)).toEqual([]);
+    expect(protocolViolations.splice(0)).toEqual([]);
   });
 
   async function server(

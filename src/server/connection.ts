@@ -208,12 +208,16 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
       socket.close(1000, 'no room');
       return;
     }
+    // A page that says it saw more than the room holds (a code reused after expiry) is taken
+    // to have seen it all: it gets the events that come next, numbered after welcome's `last`,
+    // never a gap it would wait on for ever.
+    const since = Math.min(hello.since, room.last_n);
     if (hello.role === 'teacher') {
       if (!rooms.secretMatches(room, hello.secret)) {
         refuse(socket, 'not-allowed', "this is not the room's teacher secret");
         return;
       }
-      conn = { socket, room: room.code, role: 'teacher', student: null, lastSent: hello.since };
+      conn = { socket, room: room.code, role: 'teacher', student: null, lastSent: since };
     } else {
       const joined = await rooms.joinStudent(
         db,
@@ -229,7 +233,7 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
         room: room.code,
         role: 'student',
         student: joined.student,
-        lastSent: hello.since,
+        lastSent: since,
       };
     }
     if (closed) return;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SOCKET_PATH } from '../classroom/protocol.ts';
 import { startServer } from './app.ts';
-import { Client, createRoom, teacher, tempDir } from './testing.ts';
+import { Client, createRoom, pgliteDir, teacher } from './testing.ts';
 
 describe('the classroom server and idle sockets', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -14,7 +14,7 @@ describe('the classroom server and idle sockets', () => {
   });
 
   async function server(liveness: { helloMs: number; pingMs: number }) {
-    const data = tempDir();
+    const data = await pgliteDir();
     cleanups.push(data.remove);
     const s = await startServer({ dataDir: data.dir, appDir: null, liveness });
     cleanups.push(() => s.close());

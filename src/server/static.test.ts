@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CPU_WORKER_CSP, EXPLORE_WORKER_CSP, PAGE_CSP } from '../../deploy/headers.ts';
 import { startServer } from './app.ts';
-import { tempDir } from './testing.ts';
+import { pgliteDir, tempDir } from './testing.ts';
 
 describe('the classroom server serving the app', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -15,7 +15,7 @@ describe('the classroom server serving the app', () => {
   });
 
   it("sends each path the static hosts' headers", async () => {
-    const data = tempDir();
+    const data = await pgliteDir();
     const app = tempDir();
     cleanups.push(data.remove, app.remove);
     mkdirSync(join(app.dir, 'assets'));
