@@ -200,8 +200,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     async close() {
       for (const t of timers) clearInterval(t);
       for (const socket of open.keys()) socket.close(1001, 'the server is stopping');
+      // A page answers the close at once; one that does not (gone from the network) is not
+      // waited for past two seconds.
+      const cut = setTimeout(() => {
+        for (const socket of open.keys()) socket.terminate();
+      }, 2_000);
       await app.close();
       await Promise.all(open.values());
+      clearTimeout(cut);
       // Let pushes already running finish before the database goes.
       while (hub.busy) await new Promise((r) => setTimeout(r, 10));
       await db.query('DELETE FROM processes WHERE id = $1', [processId]).catch(log);

@@ -284,7 +284,12 @@ describe.each(backends)('the classroom server $name', (backend) => {
       const t = track(await teacher(url, room));
       t.send({ t: 'moment', hash: 'https://elsewhere.example/' });
       t.send({ t: 'moment', hash: MOMENT(1), extra: true });
-      await t.until((x) => x.errors('bad-message').length === 2);
+      t.send({
+        t: 'ask',
+        question: { prompt: 'Q', choices: ['x', 'y'], seconds: 30, answer: 2, revealHash: null },
+      });
+      await t.until((x) => x.errors('bad-message').length === 3);
+      expect(t.errors('bad-message')[2]?.message).toBe('the answer must be one of the 2 choices');
       t.send({ t: 'moment', hash: `#/step/global-plain?s=${'0'.repeat(MAX_MESSAGE_BYTES)}` });
       await t.next('error', (m) => m.code === 'too-large');
       // The socket stays open for the next, sound message.

@@ -277,6 +277,16 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
         await rooms.appendEvent(db, c.room, { kind: 'moment', hash: m.hash }, t);
         return;
       case 'ask':
+        // The schema caps the answer at the most choices a question may have; this question's
+        // own count is known only here.
+        if (m.question.answer !== null && m.question.answer >= m.question.choices.length) {
+          refuse(
+            socket,
+            'bad-message',
+            `the answer must be one of the ${String(m.question.choices.length)} choices`,
+          );
+          return;
+        }
         await rooms.ask(db, c.room, m.question, t);
         return;
       case 'reveal':
