@@ -342,6 +342,22 @@ describe.each(backends)('the classroom server $name', (backend) => {
   });
 
   it.skipIf(backend.skip)(
+    "takes a dead process's students offline when its heartbeat stops",
+    async () => {
+      const { url, s } = await server({ heartbeatMs: 100 });
+      const room = await createRoom(url);
+      const t = track(await teacher(url, room));
+      track(await student(url, room, 'ada'));
+      await t.next('roster', (m) => m.students[0]?.online === true);
+      // As if ada's socket were held by another process, killed without closing it.
+      await s.db.query("INSERT INTO processes (id, seen) VALUES ('killed', 0)");
+      await s.db.query("UPDATE connections SET process = 'killed'");
+      await t.next('roster', (m) => m.students[0]?.online === false);
+      expect(await s.db.query("SELECT id FROM processes WHERE id = 'killed'")).toEqual([]);
+    },
+  );
+
+  it.skipIf(backend.skip)(
     'tallies answers exactly, keeps the answer hidden, and reveals the counts',
     async () => {
       let clock = 1_800_000_000_000;
