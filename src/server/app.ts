@@ -18,7 +18,13 @@ import {
   PROTOCOL_VERSION,
   SOCKET_PATH,
 } from '../classroom/protocol.ts';
-import { type FloodLimits, FLOOD, handleConnection } from './connection.ts';
+import {
+  type FloodLimits,
+  FLOOD,
+  handleConnection,
+  type Liveness,
+  LIVENESS,
+} from './connection.ts';
 import { type Db, openDb } from './db.ts';
 import { Hub } from './hub.ts';
 import { migrate } from './migrations.ts';
@@ -41,6 +47,10 @@ export interface ServerOptions {
   /** Rooms a client address may create: `burst` at once, `perHour` kept up. */
   readonly createLimit?: { readonly burst: number; readonly perHour: number };
   readonly flood?: FloodLimits;
+  /** How often this process says it is alive in the database (ms). */
+  readonly heartbeatMs?: number;
+  /** The hello deadline and the ping period. */
+  readonly liveness?: Liveness;
   readonly now?: () => number;
   /** Where errors go (stderr by default). */
   readonly log?: (e: unknown) => void;
@@ -60,6 +70,20 @@ export interface RunningServer {
 /** A process's heartbeat (ms): a process silent for four of them is taken for dead. */
 const HEARTBEAT_MS = 30_000;
 
+/**
+ * Marks this process alive, and forgets the processes silent for four heartbeats (killed, or
+ * their machine gone): their connections go with them, and their rooms' rosters are pushed.
+ */
+async function heartbeat(db: Db, processId: string, now: number, periodMs: number): Promise<void> {
+  await db.query('UPDATE processes SET seen = $2 WHERE id = $1', [processId, now]);
+  await db.query(
+    `WITH dead AS (DELETE FROM processes WHERE seen < $1 RETURNING id)
+     SELECT pg_notify($2, 'p:' || room)
+     FROM (SELECT DISTINCT c.room FROM connections c JOIN dead ON c.process = dead.id) r`,
+    [now - 4 * periodMs, rooms.CHANNEL],
+  );
+}
+
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const now = opts.now ?? Date.now;
   const log =
@@ -78,10 +102,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const processId = randomBytes(12).toString('base64url');
   if (db.kind === 'pglite') await db.query('DELETE FROM processes');
   await db.query('INSERT INTO processes (id, seen) VALUES ($1, $2)', [processId, now()]);
-  const beat = async () => {
-    await db.query('UPDATE processes SET seen = $2 WHERE id = $1', [processId, now()]);
-    await db.query('DELETE FROM processes WHERE seen < $1', [now() - 4 * HEARTBEAT_MS]);
-  };
+  const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
+  const beat = () => heartbeat(db, processId, now(), heartbeatMs);
 
   const hub = new Hub(db, log);
   await db.listen(rooms.CHANNEL, (payload) => {
@@ -99,7 +121,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     ),
     setInterval(() => {
       void beat().catch(log);
-    }, HEARTBEAT_MS),
+    }, heartbeatMs),
   ];
   for (const t of timers) t.unref();
 
@@ -158,6 +180,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       processId,
       now,
       flood: opts.flood ?? FLOOD,
+      liveness: opts.liveness ?? LIVENESS,
       expired,
       log,
     });
@@ -191,8 +214,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     async close() {
       for (const t of timers) clearInterval(t);
       for (const socket of open.keys()) socket.close(1001, 'the server is stopping');
+      // A page answers the close at once; one that does not (gone from the network) is not
+      // waited for past two seconds.
+      const cut = setTimeout(() => {
+        for (const socket of open.keys()) socket.terminate();
+      }, 2_000);
       await app.close();
       await Promise.all(open.values());
+      clearTimeout(cut);
       // Let pushes already running finish before the database goes.
       while (hub.busy) await new Promise((r) => setTimeout(r, 10));
       await db.query('DELETE FROM processes WHERE id = $1', [processId]).catch(log);

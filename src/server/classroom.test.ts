@@ -8,10 +8,11 @@ import { type RunningServer, type ServerOptions, startServer } from './app.ts';
 import {
   Client,
   createRoom,
+  protocolViolations,
   student,
   teacher,
+  pgliteDir,
   TEST_DATABASE_URL,
-  tempDir,
   tempSchema,
 } from './testing.ts';
 
@@ -29,15 +30,15 @@ const backends: Backend[] = [
   {
     name: 'on PGlite',
     skip: false,
-    make() {
-      const t = tempDir();
-      return Promise.resolve({
+    async make() {
+      const t = await pgliteDir();
+      return {
         opts: { dataDir: t.dir },
         remove: () => {
           t.remove();
           return Promise.resolve();
         },
-      });
+      };
     },
   },
   {
@@ -61,6 +62,7 @@ describe.each(backends)('the classroom server $name', (backend) => {
   afterEach(async () => {
     for (const f of cleanups.splice(0).reverse()) await f();
     expect(logged.splice(0)).toEqual([]);
+    expect(protocolViolations.splice(0)).toEqual([]);
   });
 
   async function server(
@@ -282,7 +284,12 @@ describe.each(backends)('the classroom server $name', (backend) => {
       const t = track(await teacher(url, room));
       t.send({ t: 'moment', hash: 'https://elsewhere.example/' });
       t.send({ t: 'moment', hash: MOMENT(1), extra: true });
-      await t.until((x) => x.errors('bad-message').length === 2);
+      t.send({
+        t: 'ask',
+        question: { prompt: 'Q', choices: ['x', 'y'], seconds: 30, answer: 2, revealHash: null },
+      });
+      await t.until((x) => x.errors('bad-message').length === 3);
+      expect(t.errors('bad-message')[2]?.message).toBe('the answer must be one of the 2 choices');
       t.send({ t: 'moment', hash: `#/step/global-plain?s=${'0'.repeat(MAX_MESSAGE_BYTES)}` });
       await t.next('error', (m) => m.code === 'too-large');
       // The socket stays open for the next, sound message.
@@ -333,6 +340,22 @@ describe.each(backends)('the classroom server $name', (backend) => {
     for (const m of a.messages) expect(JSON.stringify(m)).not.toContain('bob');
     expect(a.all('roster')).toEqual([]);
   });
+
+  it.skipIf(backend.skip)(
+    "takes a dead process's students offline when its heartbeat stops",
+    async () => {
+      const { url, s } = await server({ heartbeatMs: 100 });
+      const room = await createRoom(url);
+      const t = track(await teacher(url, room));
+      track(await student(url, room, 'ada'));
+      await t.next('roster', (m) => m.students[0]?.online === true);
+      // As if ada's socket were held by another process, killed without closing it.
+      await s.db.query("INSERT INTO processes (id, seen) VALUES ('killed', 0)");
+      await s.db.query("UPDATE connections SET process = 'killed'");
+      await t.next('roster', (m) => m.students[0]?.online === false);
+      expect(await s.db.query("SELECT id FROM processes WHERE id = 'killed'")).toEqual([]);
+    },
+  );
 
   it.skipIf(backend.skip)(
     'tallies answers exactly, keeps the answer hidden, and reveals the counts',

@@ -7,6 +7,10 @@
 // Flooding: each socket has a token bucket (20 messages a second, 40 at once). A message over
 // it is dropped and the first drop of a run says `slow-down`; a socket that keeps on (200
 // dropped within 10 s) is sent `bye` and closed with 1008 (policy violation).
+//
+// A socket that says no hello within 15 s is closed (1008): it holds a connection and nothing
+// else. Every 30 s the server pings each socket; one that has not answered the last ping (a
+// phone that left the network without closing) is cut, so the roster shows it offline.
 
 import * as v from 'valibot';
 import type { WebSocket } from '@fastify/websocket';
@@ -36,12 +40,22 @@ export interface FloodLimits {
 
 export const FLOOD: FloodLimits = { rate: 20, burst: 40, cutoff: 200, windowMs: 10_000 };
 
+export interface Liveness {
+  /** How long a socket may take to say hello (ms). */
+  readonly helloMs: number;
+  /** How often each socket is pinged (ms); one silent for a whole period is cut. */
+  readonly pingMs: number;
+}
+
+export const LIVENESS: Liveness = { helloMs: 15_000, pingMs: 30_000 };
+
 export interface ConnectionDeps {
   readonly db: Db;
   readonly hub: Hub;
   readonly processId: string;
   readonly now: () => number;
   readonly flood: FloodLimits;
+  readonly liveness: Liveness;
   /** Whether a room idle since `lastActivity` has expired (it may not be swept yet). */
   readonly expired: (lastActivity: number) => boolean;
   readonly log: (e: unknown) => void;
@@ -104,10 +118,31 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
     );
   });
 
+  const helloTimer = setTimeout(() => {
+    if (conn || closed) return;
+    refuse(socket, 'bad-message', 'no hello: this socket is closed');
+    closed = true;
+    socket.close(1008, 'no hello');
+  }, deps.liveness.helloMs);
+  let answered = true;
+  socket.on('pong', () => {
+    answered = true;
+  });
+  const pinger = setInterval(() => {
+    if (!answered) {
+      socket.terminate();
+      return;
+    }
+    answered = false;
+    socket.ping();
+  }, deps.liveness.pingMs);
+
   let finished: () => void = () => undefined;
   const done = new Promise<void>((r) => (finished = r));
   socket.on('close', () => {
     closed = true;
+    clearTimeout(helloTimer);
+    clearInterval(pinger);
     chain = chain
       .then(async () => {
         if (!conn) return;
@@ -173,15 +208,33 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
       socket.close(1000, 'no room');
       return;
     }
+    // A page that says it saw more than the room holds (a code reused after expiry) is taken
+    // to have seen it all: it gets the events that come next, numbered after welcome's `last`,
+    // never a gap it would wait on for ever.
+    const since = Math.min(hello.since, room.last_n);
     if (hello.role === 'teacher') {
       if (!rooms.secretMatches(room, hello.secret)) {
         refuse(socket, 'not-allowed', "this is not the room's teacher secret");
         return;
       }
-      conn = { socket, room: room.code, role: 'teacher', student: null, lastSent: hello.since };
+      conn = { socket, room: room.code, role: 'teacher', student: null, lastSent: since };
     } else {
-      const id = await rooms.joinStudent(db, room.code, hello.token, hello.nickname, now());
-      conn = { socket, room: room.code, role: 'student', student: id, lastSent: hello.since };
+      const joined = await rooms.joinStudent(
+        db,
+        room.code,
+        hello.token,
+        hello.nickname,
+        now(),
+        deps.processId,
+      );
+      connectionRow = joined.connection;
+      conn = {
+        socket,
+        room: room.code,
+        role: 'student',
+        student: joined.student,
+        lastSent: since,
+      };
     }
     if (closed) return;
     send(socket, {
@@ -193,17 +246,9 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
     });
     hub.add(conn);
     hub.pushEvents(room.code);
-    if (conn.role === 'student') {
-      const student = conn.student;
-      connectionRow = await db.transaction(async (tx) => {
-        const [row] = await tx.query<{ id: number }>(
-          'INSERT INTO connections (process, room, student) VALUES ($1, $2, $3) RETURNING id',
-          [deps.processId, room.code, student],
-        );
-        await rooms.notify(tx, 'p', room.code);
-        return Number(row?.id);
-      });
-    } else {
+    // The join's own notification may come before this socket was added: push presence anyway.
+    hub.heard(`p:${room.code}`);
+    if (conn.role === 'teacher') {
       // The teacher sees the roster at once, and the open question's tally if one is open.
       await hub.pushPresence(room.code);
       hub.heard(`a:${room.code}`);
@@ -229,11 +274,19 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
     const t = now();
     switch (m.t) {
       case 'moment':
-        await db.transaction((tx) =>
-          rooms.appendEvent(tx, c.room, { kind: 'moment', hash: m.hash }, t),
-        );
+        await rooms.appendEvent(db, c.room, { kind: 'moment', hash: m.hash }, t);
         return;
       case 'ask':
+        // The schema caps the answer at the most choices a question may have; this question's
+        // own count is known only here.
+        if (m.question.answer !== null && m.question.answer >= m.question.choices.length) {
+          refuse(
+            socket,
+            'bad-message',
+            `the answer must be one of the ${String(m.question.choices.length)} choices`,
+          );
+          return;
+        }
         await rooms.ask(db, c.room, m.question, t);
         return;
       case 'reveal':
@@ -247,14 +300,17 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
   }
 
   async function student(c: Conn, m: StudentMessage): Promise<void> {
-    if (!(await liveRoom(c.room)) || c.student === null) return;
+    if (c.student === null) return;
     const t = now();
     if (m.t === 'answer') {
+      // Counted first, asked why not only when not: the common case is one statement.
       if (await rooms.answer(db, c.room, c.student, m.question, m.choice, t))
         send(socket, { t: 'answered', question: m.question, choice: m.choice });
-      else refuse(socket, 'no-question', 'that question is not open (or not one of its choices)');
+      else if (await liveRoom(c.room))
+        refuse(socket, 'no-question', 'that question is not open (or not one of its choices)');
       return;
     }
+    if (!(await liveRoom(c.room))) return;
     const hash = await rooms.currentHash(db, c.room);
     const verdict = judge(hash, m.challenge, m.schedule);
     const studentId = c.student;

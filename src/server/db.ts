@@ -3,6 +3,8 @@
 // install) by default, and PostgreSQL through `pg` when DATABASE_URL names one, which is what
 // lets several server processes share rooms (LISTEN/NOTIFY carries each new event to all).
 
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
@@ -22,10 +24,20 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
-/** PGlite in a directory (created if missing). One process only: PGlite holds the directory. */
+/**
+ * PGlite in a directory (created if missing). One process only: two PGlites writing one
+ * directory would corrupt it, so the directory holds a lock file naming its process, and a
+ * second server refuses to start while that process lives.
+ */
 export async function openPglite(dir: string): Promise<Db> {
+  const unlock = lockDirectory(dir);
   // int8 as a number, as from pg below.
-  const db = await PGlite.create(dir, { parsers: { 20: (s: string) => Number(s) } });
+  const db = await PGlite.create(dir, { parsers: { 20: (s: string) => Number(s) } }).catch(
+    (e: unknown) => {
+      unlock();
+      throw e;
+    },
+  );
   return {
     kind: 'pglite',
     async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
@@ -45,8 +57,53 @@ export async function openPglite(dir: string): Promise<Db> {
     },
     async close() {
       await db.close();
+      unlock();
     },
   };
+}
+
+/** Takes `dir`'s lock file (a stale one, of a process gone, is taken over); returns its release. */
+function lockDirectory(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'classroom.lock');
+  const mine = `${String(process.pid)} ${String(Math.random())}`;
+  for (;;) {
+    try {
+      writeFileSync(file, mine, { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      let holder = '';
+      try {
+        holder = readFileSync(file, 'utf8');
+      } catch {
+        continue; // released meanwhile
+      }
+      const pid = Number(holder.split(' ')[0]);
+      if (alive(pid))
+        throw new Error(
+          `another classroom server (process ${String(pid)}) is using ${dir}: PGlite's directory is one process's; give each its own CLASSROOM_DATA, or share rooms through PostgreSQL (DATABASE_URL)`,
+        );
+      rmSync(file, { force: true });
+    }
+  }
+  return () => {
+    try {
+      if (readFileSync(file, 'utf8') === mine) rmSync(file);
+    } catch {
+      // Already gone: nothing to release.
+    }
+  };
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 // int8 (bigint) comes back from pg as a string by default; every int8 here is a time in ms or a

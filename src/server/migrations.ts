@@ -68,6 +68,12 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     )`,
     `CREATE INDEX connections_room ON connections (room)`,
   ],
+  // The roster asks, per student, for their connections: without this a class of a thousand
+  // joining made a million comparisons per roster.
+  [
+    `CREATE INDEX connections_student ON connections (student)`,
+    `CREATE INDEX students_room ON students (room, joined)`,
+  ],
 ];
 
 /** An arbitrary constant: the advisory lock's key for the classroom's migrations. */

@@ -79,7 +79,8 @@ export function secretMatches(room: RoomRow, secret: string): boolean {
 
 /**
  * Appends the room's next event, numbered under the room row's lock (so two processes never
- * take one number), and notifies. Returns its number.
+ * take one number), and notifies. Returns its number. One statement: a moment needs no
+ * transaction of its own, and a class waits on it.
  */
 export async function appendEvent(
   tx: Queryable,
@@ -88,20 +89,19 @@ export async function appendEvent(
   now: number,
   secret: unknown = null,
 ): Promise<number> {
-  const [row] = await tx.query<{ last_n: number }>(
-    'UPDATE rooms SET last_n = last_n + 1, last_activity = $2 WHERE code = $1 RETURNING last_n',
-    [code, now],
+  const [row] = await tx.query<{ n: number }>(
+    `WITH r AS (
+       UPDATE rooms SET last_n = last_n + 1, last_activity = $2 WHERE code = $1
+       RETURNING code, last_n
+     ), e AS (
+       INSERT INTO events (room, n, at, body, secret) SELECT code, last_n, $2, $3, $4 FROM r
+       RETURNING n
+     )
+     SELECT n, pg_notify($5, 'e:' || $1) FROM e`,
+    [code, now, JSON.stringify(body), secret === null ? null : JSON.stringify(secret), CHANNEL],
   );
   if (!row) throw new Error(`no room ${code}`);
-  await tx.query('INSERT INTO events (room, n, at, body, secret) VALUES ($1, $2, $3, $4, $5)', [
-    code,
-    row.last_n,
-    now,
-    JSON.stringify(body),
-    secret === null ? null : JSON.stringify(secret),
-  ]);
-  await notify(tx, 'e', code);
-  return row.last_n;
+  return row.n;
 }
 
 export interface StoredEvent {
@@ -174,6 +174,11 @@ export async function tally(
 /**
  * Counts a student's answer to the open question (replacing their earlier one). False when
  * that question is not the open one, or its time is up, or the choice is not one of its own.
+ *
+ * One statement, the class answering at once being the server's busiest moment: it reads the
+ * open question with the room row share-locked, so a reveal (which locks it for update) waits
+ * for the answers already being counted, and every answer after it finds the question closed.
+ * The room's activity is not written: the ask was, and a question is open ten minutes at most.
  */
 export async function answer(
   db: Db,
@@ -183,28 +188,22 @@ export async function answer(
   choice: number,
   now: number,
 ): Promise<boolean> {
-  // The room row is share-locked, so a reveal (which locks it for update) waits for the answers
-  // already being counted and every answer after it finds the question closed. The room's
-  // activity is written after, outside: two answers would deadlock upgrading their share locks.
-  const counted = await db.transaction(async (tx) => {
-    const rows = await tx.query<{ body: RoomEvent }>(
-      `SELECT e.body FROM rooms r JOIN events e ON e.room = r.code AND e.n = r.open_question
-       WHERE r.code = $1 AND r.open_question = $2 AND r.closes_at > $3 AND r.ended IS NULL
-       FOR SHARE OF r`,
-      [code, question, now],
-    );
-    const body = rows[0]?.body;
-    if (body?.kind !== 'ask' || choice >= body.choices.length) return false;
-    await tx.query(
-      `INSERT INTO answers (room, question, student, choice, at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (room, question, student) DO UPDATE SET choice = $4, at = $5`,
-      [code, question, student, choice, now],
-    );
-    await notify(tx, 'a', code);
-    return true;
-  });
-  if (counted) await touch(db, code, now);
-  return counted;
+  const rows = await db.query(
+    `WITH open AS (
+       SELECT r.code FROM rooms r JOIN events e ON e.room = r.code AND e.n = r.open_question
+       WHERE r.code = $1 AND r.open_question = $2 AND r.closes_at > $5 AND r.ended IS NULL
+         AND $4 < jsonb_array_length(e.body->'choices')
+       FOR SHARE OF r
+     ), counted AS (
+       INSERT INTO answers (room, question, student, choice, at)
+       SELECT code, $2, $3, $4, $5 FROM open
+       ON CONFLICT (room, question, student) DO UPDATE SET choice = $4, at = $5
+       RETURNING room
+     )
+     SELECT pg_notify($6, 'a:' || room) FROM counted`,
+    [code, question, student, choice, now, CHANNEL],
+  );
+  return rows.length === 1;
 }
 
 /** Marks the room active (at most one write a minute: a class answering at once is one). */
@@ -258,21 +257,30 @@ export async function end(db: Db, code: string, now: number): Promise<number> {
   });
 }
 
-/** The student with this token in the room (made, or renamed, on each hello). */
+/**
+ * The student with this token in the room (made, or renamed, on each hello), marked online on
+ * this process: their row's id and their connection's (one statement: a class joins at once).
+ */
 export async function joinStudent(
   db: Db,
   code: string,
   token: string,
   nickname: string,
   now: number,
-): Promise<number> {
-  const [row] = await db.query<{ id: number }>(
-    `INSERT INTO students (room, token_hash, nickname, joined) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (room, token_hash) DO UPDATE SET nickname = $3 RETURNING id`,
-    [code, sha256(token), nickname, now],
+  processId: string,
+): Promise<{ student: number; connection: number }> {
+  const [row] = await db.query<{ student: number; connection: number }>(
+    `WITH s AS (
+       INSERT INTO students (room, token_hash, nickname, joined) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (room, token_hash) DO UPDATE SET nickname = $3 RETURNING id
+     ), c AS (
+       INSERT INTO connections (process, room, student) SELECT $5, $1, id FROM s RETURNING id, student
+     )
+     SELECT c.student, c.id AS connection, pg_notify($6, 'p:' || $1) FROM c`,
+    [code, sha256(token), nickname, now, processId, CHANNEL],
   );
   if (!row) throw new Error('no student row');
-  return row.id;
+  return { student: row.student, connection: row.connection };
 }
 
 /** Every student of the room, in the order they joined, and whether any process has a socket of theirs. */
@@ -281,8 +289,9 @@ export async function roster(
   code: string,
 ): Promise<{ nickname: string; online: boolean }[]> {
   return q.query<{ nickname: string; online: boolean }>(
-    `SELECT s.nickname, EXISTS (SELECT 1 FROM connections c WHERE c.student = s.id) AS online
-     FROM students s WHERE s.room = $1 ORDER BY s.joined, s.id`,
+    `SELECT s.nickname, count(c.id) > 0 AS online
+     FROM students s LEFT JOIN connections c ON c.student = s.id
+     WHERE s.room = $1 GROUP BY s.id ORDER BY s.joined, s.id`,
     [code],
   );
 }
