@@ -86,6 +86,7 @@ class ClassroomServer {
 const tests = [
   'a teacher and three students: join, follow, answer, go alone, and survive a restart',
   "a student's page that sends a teacher's move is refused, and no stage moves",
+  "a challenge: a student's schedule is judged by the server and listed for the teacher",
 ];
 
 const databases = [
@@ -343,6 +344,42 @@ for (const [d, db] of databases.entries()) {
       // The class goes on: the teacher's next step still reaches everyone.
       await new StepPage(teacher).forward();
       for (const p of [teacher, ada, bo]) await expect(position(p)).toHaveValue('2');
+    });
+
+    test(tests[2] as string, async ({ browser }) => {
+      const teacher = await person(browser);
+      await new StepPage(teacher).open('#/step/global-plain?challenge=lose-one&at=0');
+      await teacher.getByRole('button', { name: 'Start a class' }).click();
+      const card = teacher.getByRole('dialog', { name: /^Join class [A-Z0-9]{6}$/ });
+      const code = ((await card.getAttribute('aria-label')) ?? '').slice('Join class '.length);
+      await card.getByRole('button', { name: 'Start' }).click();
+      const ada = await person(browser, true);
+      await joinClass(ada, code, 'Ada', true);
+      // The moment is a challenge: Ada goes on her own and loses an increment.
+      const send = ada.getByRole('button', { name: 'Send my schedule to the teacher' });
+      await expect(send).toBeVisible();
+      await ada.getByRole('button', { name: 'Go on my own' }).click();
+      const step = new StepPage(ada);
+      for (const e of '0 1 0 1 0 0 1 1'.split(' ')) await step.take(e, 'button');
+      await send.click();
+      await expect(
+        ada.getByRole('region', { name: 'Challenge' }).getByRole('status'),
+      ).toContainText('✓');
+      // The teacher's dock lists it: who, the schedule, the engine's verdict.
+      const row = dock(teacher)
+        .getByRole('table', { name: 'Challenge attempts' })
+        .getByRole('row', { name: /^Ada / });
+      await expect(row.getByRole('cell').nth(1)).toHaveText('0 1 0 1 0 0 1 1');
+      await expect(row.getByRole('cell').nth(2)).toContainText('✓');
+      // An unfinished run is judged too: not yet.
+      await step.back();
+      await send.click();
+      await expect(
+        ada.getByRole('region', { name: 'Challenge' }).getByRole('status'),
+      ).toContainText('the run has not finished');
+      await expect(
+        dock(teacher).getByRole('table', { name: 'Challenge attempts' }).getByRole('row'),
+      ).toHaveCount(3);
     });
   });
 }
