@@ -208,6 +208,71 @@ describe('roomStore', () => {
   });
 });
 
+describe('roomStore: challenges and presence', () => {
+  it("a student's schedule goes out; the verdict comes back; the teacher lists attempts", () => {
+    const student = fakeSockets();
+    student.store
+      .getState()
+      .joined({ role: 'student', code: CODE, nickname: 'Ada', token: 't'.repeat(20) });
+    // Not connected yet: nothing is sent, and the page is told so.
+    student.store.getState().submitted('lose-one', '0 1 0 1');
+    expect(student.store.getState().error).toBe('Not connected: the schedule was not sent.');
+    student.last().on.open();
+    student.say({ t: 'welcome', code: CODE, title: 'Plain', role: 'student', last: 0 });
+    student.store.getState().submitted('lose-one', '0 1 0 1 0 0 1 1');
+    expect(student.last().sent[1]).toEqual({
+      t: 'submit',
+      challenge: 'lose-one',
+      schedule: '0 1 0 1 0 0 1 1',
+    });
+    const verdict = { kind: 'reached', summary: 'nr_files = 2 < 4' } as const;
+    student.say({ t: 'judged', challenge: 'lose-one', verdict });
+    student.say({ t: 'present', students: 7 });
+    expect(student.store.getState()).toMatchObject({
+      judged: { challenge: 'lose-one', verdict },
+      present: 7,
+      announcement: 'Your schedule: nr_files = 2 < 4',
+    });
+
+    const teacher = fakeSockets();
+    teacher.store.getState().joined({ role: 'teacher', code: CODE, secret: SECRET });
+    teacher.last().on.open();
+    teacher.say({ t: 'welcome', code: CODE, title: 'Plain', role: 'teacher', last: 0 });
+    const sub = {
+      nickname: 'Ada',
+      challenge: 'lose-one',
+      schedule: '0 1 0 1 0 0 1 1',
+      verdict,
+      at: 5,
+    };
+    teacher.say({ t: 'submission', ...sub });
+    teacher.say({ t: 'submission', ...sub, nickname: 'Bo', at: 6 });
+    expect(teacher.store.getState().submissions.map((x) => x.nickname)).toEqual(['Ada', 'Bo']);
+    expect(teacher.store.getState().announcement).toBe(
+      'Bo submitted a schedule for lose-one: reached.',
+    );
+  });
+
+  it('a reveal that names a question this page never saw still shows its counts', () => {
+    const { store, last, say } = fakeSockets();
+    store
+      .getState()
+      .joined({ role: 'student', code: CODE, nickname: 'Ada', token: 't'.repeat(20) });
+    last().on.open();
+    say({ t: 'welcome', code: CODE, title: 'Plain', role: 'student', last: 0 });
+    say({
+      t: 'event',
+      n: 3,
+      at: 0,
+      e: { kind: 'reveal', question: 2, answer: null, counts: [1, 1], revealHash: null },
+    });
+    expect(store.getState()).toMatchObject({
+      revealed: { n: 3, question: 2, counts: [1, 1], prompt: '', choices: [] },
+      announcement: 'The answers are revealed.',
+    });
+  });
+});
+
 describe('what the browser keeps', () => {
   const memory = () => {
     const m = new Map<string, string>();
