@@ -27,6 +27,9 @@ type Phase =
   /** `resumed`: a class this browser ran before a reload (its code is not shown large again). */
   | { readonly kind: 'room'; readonly resumed: boolean };
 
+/** Names that mean "this computer": a phone reading them would look for itself. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 /** Where a student joins this class: the page's own address, #/join/CODE. */
 export function joinUrl(code: string): string {
   return `${location.origin}${location.pathname}#/join/${code}`;
@@ -153,6 +156,12 @@ function ClassDock({ onClose, resumed }: { onClose: () => void; resumed: boolean
               Join at <span className="join-url">{joinUrl(code)}</span>
             </p>
           </div>
+          {LOOPBACK.has(location.hostname) && (
+            <p className="class-warning" role="note">
+              Phones cannot reach {location.hostname}: open this page at this computer&rsquo;s
+              address on the room&rsquo;s network, so the QR code carries it.
+            </p>
+          )}
           <button
             type="button"
             onClick={() => {
