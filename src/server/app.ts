@@ -92,7 +92,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       console.error(e);
     });
   const roomMs = (opts.roomHours ?? 12) * 3_600_000;
-  const expired = (lastActivity: number) => lastActivity + roomMs < now();
+  const activeSince = () => now() - roomMs;
+  const expired = (lastActivity: number) => lastActivity < activeSince();
 
   const db = await openDb({ url: opts.databaseUrl, dir: opts.dataDir });
   await migrate(db);
@@ -182,6 +183,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       flood: opts.flood ?? FLOOD,
       liveness: opts.liveness ?? LIVENESS,
       expired,
+      activeSince,
       log,
     });
     open.set(socket, done);

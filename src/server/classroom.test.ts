@@ -487,14 +487,18 @@ describe.each(backends)('the classroom server $name', (backend) => {
       await a.next('judged');
       t.send({ t: 'moment', hash: MOMENT(1) });
       await a.until((x) => x.eventNumbers().length === 1);
-      await t.close();
+      track(t);
       await a.close();
       clock += 11 * 3_600_000;
       const recent = await createRoom(url);
       expect(await s.sweep()).toBe(0);
       clock += 1 * 3_600_000 + 1;
-      // Expired, though not yet swept: already gone to the pages.
+      // Expired, though not yet swept: already gone to the pages, and the teacher's socket
+      // still open there moves it no more.
       expect((await fetch(`${url}/api/rooms/${old.code}`)).status).toBe(404);
+      t.send({ t: 'moment', hash: MOMENT(2) });
+      await t.next('error', (m) => m.code === 'no-room');
+      expect(t.eventNumbers()).toEqual([1]);
       expect(await s.sweep()).toBe(1);
       expect((await fetch(`${url}/api/rooms/${recent.code}`)).status).toBe(200);
       for (const table of ['events', 'students', 'answers', 'submissions'])

@@ -58,6 +58,8 @@ export interface ConnectionDeps {
   readonly liveness: Liveness;
   /** Whether a room idle since `lastActivity` has expired (it may not be swept yet). */
   readonly expired: (lastActivity: number) => boolean;
+  /** The last activity a room must have had to be live now. */
+  readonly activeSince: () => number;
   readonly log: (e: unknown) => void;
 }
 
@@ -270,12 +272,16 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
   }
 
   async function teacher(c: Conn, m: TeacherMessage): Promise<void> {
-    if (!(await liveRoom(c.room))) return;
     const t = now();
+    if (m.t === 'moment') {
+      // Checked and appended in one statement; only a refusal asks the room why.
+      const moment = { kind: 'moment', hash: m.hash } as const;
+      if ((await rooms.appendIfLive(db, c.room, moment, t, deps.activeSince())) === null)
+        await liveRoom(c.room);
+      return;
+    }
+    if (!(await liveRoom(c.room))) return;
     switch (m.t) {
-      case 'moment':
-        await rooms.appendEvent(db, c.room, { kind: 'moment', hash: m.hash }, t);
-        return;
       case 'ask':
         // The schema caps the answer at the most choices a question may have; this question's
         // own count is known only here.

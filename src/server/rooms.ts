@@ -89,19 +89,43 @@ export async function appendEvent(
   now: number,
   secret: unknown = null,
 ): Promise<number> {
+  const n = await appendIfLive(tx, code, body, now, 0, secret);
+  if (n === null) throw new Error(`no room ${code}`);
+  return n;
+}
+
+/**
+ * appendEvent if the room is live (not ended, active since `activeSince`), else null: a
+ * teacher's moment checks and appends in one statement, the step a class waits on.
+ */
+export async function appendIfLive(
+  tx: Queryable,
+  code: string,
+  body: RoomEvent,
+  now: number,
+  activeSince: number,
+  secret: unknown = null,
+): Promise<number | null> {
   const [row] = await tx.query<{ n: number }>(
     `WITH r AS (
-       UPDATE rooms SET last_n = last_n + 1, last_activity = $2 WHERE code = $1
+       UPDATE rooms SET last_n = last_n + 1, last_activity = $2
+       WHERE code = $1 AND ended IS NULL AND last_activity >= $6
        RETURNING code, last_n
      ), e AS (
        INSERT INTO events (room, n, at, body, secret) SELECT code, last_n, $2, $3, $4 FROM r
        RETURNING n
      )
      SELECT n, pg_notify($5, 'e:' || $1) FROM e`,
-    [code, now, JSON.stringify(body), secret === null ? null : JSON.stringify(secret), CHANNEL],
+    [
+      code,
+      now,
+      JSON.stringify(body),
+      secret === null ? null : JSON.stringify(secret),
+      CHANNEL,
+      activeSince,
+    ],
   );
-  if (!row) throw new Error(`no room ${code}`);
-  return row.n;
+  return row?.n ?? null;
 }
 
 export interface StoredEvent {
