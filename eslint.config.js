@@ -12,6 +12,8 @@ import tseslint from 'typescript-eslint';
 
 /** A rule against importing folder `to` (a relative path through it, from any depth). */
 const folder = (to, message) => ({ group: [`**/${to}`, `**/${to}/**`], message });
+// src/server by relative path only: a glob on `server` would also catch 'react-dom/server'.
+const serverFolder = (message) => ({ regex: '^\\.{1,2}/(.*/)?server(/.*)?$', message });
 
 // The pure core, bottom to top: each layer may import the ones before it, never after.
 // explore and live are siblings (neither imports the other); lessons sits on both; classroom (the
@@ -91,6 +93,9 @@ const pureCoreImports = {
     folder(
       'cli',
       `${pureCore} must not import from src/cli: the CLI is a Node front end over the core.`,
+    ),
+    serverFolder(
+      `${pureCore} must not import from src/server: the classroom server runs the core, never the reverse.`,
     ),
     folder(
       'deploy',
@@ -198,6 +203,9 @@ const uiImports = {
       'cli',
       'src/ui must not import from src/cli: the CLI is a Node front end; share through the core.',
     ),
+    serverFolder(
+      'src/ui must not import from src/server: the page talks to the classroom server over the wire (src/classroom/protocol.ts).',
+    ),
     folder(
       'deploy',
       'src/ui must not import from deploy/: the build serves the page; share pure data through src/charts or the core.',
@@ -227,6 +235,18 @@ const cliImports = {
     folder(
       to,
       `src/cli must not import from src/${to}: the CLI is a Node front end over the core; share through the core.`,
+    ),
+  ),
+};
+
+// The classroom server runs the core in Node and serves the built page; it never imports the
+// page's layers (the wire protocol in src/classroom is what the two share). It may import
+// deploy/headers.ts: the headers every host sends are written once there.
+const serverImports = {
+  patterns: ['ui', 'store', 'workers', 'charts', 'cli'].map((to) =>
+    folder(
+      to,
+      `src/server must not import from src/${to}: the classroom server is a Node front end over the core; share through the core (the protocol is src/classroom).`,
     ),
   ),
 };
@@ -301,6 +321,11 @@ export default defineConfig([
   {
     files: ['src/cli/**'],
     rules: { 'no-restricted-imports': ['error', cliImports] },
+  },
+
+  {
+    files: ['src/server/**'],
+    rules: { 'no-restricted-imports': ['error', serverImports] },
   },
 
   {

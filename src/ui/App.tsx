@@ -68,16 +68,25 @@ const HomeScreen = lazy(() =>
 const LectureScreen = lazy(() =>
   import('./lecture/LectureScreen.tsx').then((m) => ({ default: m.LectureScreen })),
 );
+// A student's page (#/join): the room's store and socket with Step mode's stores and screen.
+const JoinScreen = lazy(() =>
+  stepStores
+    .get()
+    .then(() => import('./room/JoinScreen.tsx'))
+    .then((m) => ({ default: m.JoinScreen })),
+);
 // The editor (CodeMirror, the examples, the herd7 exporter) loads when it is opened.
 const EditScreen = lazy(() =>
   import('./edit/EditScreen.tsx').then((m) => ({ default: m.EditScreen })),
 );
 
-type Mode = 'home' | 'edit' | 'step' | 'live' | 'scaling' | 'lecture';
+type Mode = 'home' | 'edit' | 'step' | 'live' | 'scaling' | 'lecture' | 'join';
 
 /** A hash no mode owns (`#/garbage/route`): the home page says so instead of ignoring it. */
 function unknownRoute(hash: string): boolean {
-  return !/^(#\/?)?$/.test(hash) && !/^#\/(edit|step|live|scaling|lecture)(\/|\?|$)/.test(hash);
+  return (
+    !/^(#\/?)?$/.test(hash) && !/^#\/(edit|step|live|scaling|lecture|join)(\/|\?|$)/.test(hash)
+  );
 }
 
 function modeOf(hash: string): Mode {
@@ -86,6 +95,7 @@ function modeOf(hash: string): Mode {
   if (hash.startsWith('#/live')) return 'live';
   if (hash.startsWith('#/scaling')) return 'scaling';
   if (hash.startsWith('#/lecture')) return 'lecture';
+  if (hash.startsWith('#/join')) return 'join';
   return 'home';
 }
 
@@ -203,7 +213,7 @@ export function App() {
           </p>
         )}
       </header>
-      <main className={mode === 'home' ? undefined : 'wide'}>
+      <main className={mode === 'home' || mode === 'join' ? undefined : 'wide'}>
         {mode === 'edit' && (
           <Suspense fallback={<p>Loading the editor…</p>}>
             <EditScreen hash={hash} />
@@ -212,6 +222,11 @@ export function App() {
         {mode === 'step' && (
           <Suspense fallback={<p>Loading Step mode…</p>}>
             <StepScreen />
+          </Suspense>
+        )}
+        {mode === 'join' && (
+          <Suspense fallback={<p>Loading the class…</p>}>
+            <JoinScreen hash={hash} />
           </Suspense>
         )}
         {mode === 'live' && (

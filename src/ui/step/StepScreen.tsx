@@ -20,7 +20,14 @@ import { Choosers, ParamsPanel } from './ScenarioChoice.tsx';
 import { PanelButtons, type PanelName, SidePanel } from './SidePanel.tsx';
 import { useStepKeys } from './useKeyboard.ts';
 import { stepStore, useStep, useStepFields } from './useStep.ts';
+import { classKept } from '../../store/roomKeys.ts';
 import './stage.css';
+
+// A class (its store, socket, QR code and chart) loads when one is started, or resumed after a
+// reload: a plain Step link does not carry it.
+const TeacherRoom = lazy(() =>
+  import('../room/TeacherRoom.tsx').then((m) => ({ default: m.TeacherRoom })),
+);
 
 // The shortcut sheet opens on `?`: it loads then, not with every Step link.
 const ShortcutSheet = lazy(() =>
@@ -115,11 +122,17 @@ function StageTimeline() {
 export function StepScreen({
   embedded = false,
   lecture = false,
+  linked = true,
+  readOnly = false,
 }: {
   /** In an <iframe> (?embed=1): a link to the full lab. */
   embedded?: boolean;
   /** Beside lecture slides: the slides own the URL and ←, → and Space. */
   lecture?: boolean;
+  /** Whether the URL holds the moment shown (a student's page keeps its #/join link). */
+  linked?: boolean;
+  /** A student following the class: the teacher moves the stage. */
+  readOnly?: boolean;
 }) {
   const { session, notice, playing, speed, witness, challenge, requestedPanel, undo } =
     useStepFields(
@@ -151,6 +164,12 @@ export function StepScreen({
     setExploreNow(false);
   }, []);
   const [large, setLarge] = useState(false);
+  // A class this browser runs comes back with a reload.
+  const canTeach = !embedded && !lecture && linked;
+  const [teaching, setTeaching] = useState(() => canTeach && classKept());
+  const stopTeaching = useCallback(() => {
+    setTeaching(false);
+  }, []);
   const undoable = undoOf({ undo, session });
   const undoChange = useCallback(() => {
     stepStore.getState().undoRequested();
@@ -161,7 +180,7 @@ export function StepScreen({
   const closePanel = useCallback(() => {
     setPanel(null);
   }, []);
-  useStepKeys(openHelp, !lecture);
+  useStepKeys(openHelp, !lecture, !readOnly);
   // The request is taken.
   useEffect(() => {
     if (requestedPanel !== null) stepStore.getState().panelRequested(null);
@@ -170,10 +189,10 @@ export function StepScreen({
   // The URL always holds the moment shown, without adding history entries per step (in a
   // lecture it holds the slide instead).
   useEffect(() => {
-    if (lecture) return;
+    if (lecture || !linked) return;
     const hash = linkOf(session, challenge);
     if (location.hash !== hash) history.replaceState(null, '', hash);
-  }, [session, challenge, lecture]);
+  }, [session, challenge, lecture, linked]);
 
   // Play: the seeded random scheduler, one event per tick.
   useEffect(() => {
@@ -188,7 +207,10 @@ export function StepScreen({
 
   const sc = session.scenario;
   return (
-    <div className={`step-screen${large ? ' large' : ''}${panel ? ' with-panel' : ''}`}>
+    <div
+      className={`step-screen${large ? ' large' : ''}${panel ? ' with-panel' : ''}${teaching ? ' with-class' : ''}`}
+      inert={readOnly}
+    >
       <div className="stage-bar">
         <h2 title={sc.id === PROGRAM_ID ? sc.title : `${sc.title} (${sc.id})`}>
           {sc.title}{' '}
@@ -241,6 +263,17 @@ export function StepScreen({
           >
             Large
           </button>
+          {canTeach && !teaching && (
+            <button
+              type="button"
+              title="Students follow this stage on their phones and answer questions"
+              onClick={() => {
+                setTeaching(true);
+              }}
+            >
+              Start a class
+            </button>
+          )}
         </Chrome>
         {embedded && (
           <a
@@ -313,6 +346,11 @@ export function StepScreen({
             {panelContent(panel, { now: exploreNow, done: exploreDone })}
           </Suspense>
         </SidePanel>
+      )}
+      {teaching && (
+        <Suspense fallback={null}>
+          <TeacherRoom onClose={stopTeaching} />
+        </Suspense>
       )}
       {helpLoaded && (
         <Suspense fallback={null}>

@@ -16,8 +16,10 @@ import { stepStore } from './useStep.ts';
  * `timeKeys` false leaves ←, → and Space to someone else (lecture mode turns slides with them)
  * and travels in time with Shift+← and Shift+→ instead; the digits and ? keep working.
  */
-export function useStepKeys(onHelp: () => void, timeKeys = true): void {
+export function useStepKeys(onHelp: () => void, timeKeys = true, on = true): void {
   useEffect(() => {
+    // A student following the class: the teacher moves the stage, not the keys.
+    if (!on) return;
     const onKey = (e: KeyboardEvent) => {
       if (!isStageKey(e, /^Digit[0-8]$/.test(e.code))) return;
       const store = stepStore.getState();
@@ -69,5 +71,5 @@ export function useStepKeys(onHelp: () => void, timeKeys = true): void {
     return () => {
       window.removeEventListener('keydown', onKey);
     };
-  }, [onHelp, timeKeys]);
+  }, [onHelp, timeKeys, on]);
 }

@@ -1,0 +1,23 @@
+# The classroom server in a container (docs/serving.md, "A classroom server"): the app built
+# once into dist/, served by `npm run classroom` with the rooms' API on port 8080. Rooms live
+# in PGlite's directory, the volume /data, unless DATABASE_URL names a PostgreSQL.
+FROM node:20-bookworm-slim
+
+WORKDIR /app
+# Dependencies first, so a change to the source does not reinstall them. The development
+# packages stay: the build needs them, and the server runs its TypeScript through tsx.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+COPY . .
+RUN npm run build
+
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    CLASSROOM_DATA=/data
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
+USER node
+EXPOSE 8080
+CMD ["npm", "run", "classroom"]
