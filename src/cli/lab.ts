@@ -10,6 +10,9 @@ import { ParamError } from '../scenarios/params.ts';
 import { MAX_CHECK_THREADS, THREADS_FROM } from './check/limits.ts';
 import { UsageError } from './errors.ts';
 import { didYouMean } from './suggest.ts';
+import type { LabOutput, Outcome } from './output.ts';
+
+export type { LabOutput, Outcome } from './output.ts';
 
 const HELP = `percpu-lab: the Linux kernel's per-CPU counters, step by step
 
@@ -69,12 +72,6 @@ Schedules: events separated by spaces: N (step CPU N), irqN, nmiN, preN (preempt
 migN>M (move CPU N's task to CPU M), flushN (under tso: CPU N's oldest buffered store reaches
 memory); "0*3" repeats, "(0 1)*2" repeats a group.`;
 
-/**
- * What a command gives back: the text it prints (and exit status 0), or, from a command that
- * printed as it went (`check` of many files), its exit status.
- */
-export type Outcome = string | { readonly status: number };
-
 type Command = (argv: readonly string[], out: LabOutput) => Outcome | Promise<Outcome>;
 
 // Each command is loaded when it is run: a run starts by loading its modules through tsx, and
@@ -92,12 +89,6 @@ const commands: Record<string, () => Promise<Command>> = {
   check: async () => (await import('./commands/check.ts')).checkFilesCommand,
   export: async () => (await import('./commands/export.ts')).exportCommand,
 };
-
-/** Where the command line writes. */
-export interface LabOutput {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
 
 /** Runs one command line; resolves to its exit status. */
 export async function lab(argv: readonly string[], out: LabOutput): Promise<number> {

@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import type { Reply } from '../../machine/errors.ts';
-import type { LabOutput } from '../lab.ts';
+import type { LabOutput } from '../output.ts';
 import { type FileAnswer, jsonLine, type ManyOptions } from './answer.ts';
 import { THREADS_FROM } from './limits.ts';
 import { answerTogether } from './pool.ts';

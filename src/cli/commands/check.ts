@@ -13,7 +13,7 @@ import { MAX_CHECK_THREADS } from '../check/limits.ts';
 import { checkMany, defaultThreads, filesOf, isFolder } from '../check/many.ts';
 import { UsageError } from '../errors.ts';
 import { toJson } from '../json.ts';
-import type { LabOutput, Outcome } from '../lab.ts';
+import type { LabOutput, Outcome } from '../output.ts';
 
 export { type CheckAnswer, checkFile, type CheckOptions } from '../check/file.ts';
 
