@@ -164,16 +164,24 @@ export class Visited {
     return id;
   }
 
+  /**
+   * Doubles the table. Each entry moves by its stored hash (no record is read, no hash
+   * recomputed), and the old table is walked in slot order: an entry at slot i goes near slot i or
+   * i + the old size, so both tables are read and written front to back, not at random.
+   */
   private rehash(): void {
+    const old = this.table;
     const slots = this.slots * 2;
     const table = new Int32Array(2 * slots);
     const mask = slots - 1;
-    for (let id = 0; id < this.count; id++) {
-      const h = this.hash(this.records.chunkOf(id), this.records.offsetOf(id));
+    for (let k = 0; k < old.length; k += 2) {
+      const e = old[k + 1] as number;
+      if (e === 0) continue;
+      const h = old[k] as number;
       let i = h & mask;
       while (table[2 * i + 1] !== 0) i = (i + 1) & mask;
       table[2 * i] = h;
-      table[2 * i + 1] = id + 1;
+      table[2 * i + 1] = e;
     }
     this.table = table;
     this.slots = slots;
