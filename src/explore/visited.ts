@@ -113,14 +113,37 @@ export class Visited {
     return fmix(h);
   }
 
+  /** The hash `find` looks node (ids, meta) up by; writes meta into ids' last word. */
+  hashOf(ids: Int32Array, meta: number): number {
+    ids[(this.width | 0) - 1] = meta;
+    return this.hash(ids, 0);
+  }
+
   /**
-   * The node of (component ids, metadata word); `fresh` tells whether it was just added, with
-   * steps −1 (not reached yet). Returns −1 when the set is full (MAX_NODES).
+   * Reads the table's first slot for hash h and returns what it holds (to be thrown away). A
+   * batch of lookups touched one after another has its cache misses in flight together, where
+   * `find` after `find` waits for each in turn (shard.ts batches a few nodes' successors).
    */
-  find(ids: Int32Array, meta: number): number {
+  touch(h: number): number {
+    return this.table[2 * (h & (this.slots - 1)) + 1] as number;
+  }
+
+  /** After `touch`: reads the first word of the record of the node at h's first slot, if any. */
+  touchRecord(h: number): number {
+    const i = 2 * (h & (this.slots - 1));
+    const e = this.table[i + 1] as number;
+    if (e === 0 || this.table[i] !== h) return 0;
+    return this.records.chunkOf(e - 1)[this.records.offsetOf(e - 1)] as number;
+  }
+
+  /**
+   * The node of (component ids, metadata word), whose hash is h (`hashOf`); `fresh` tells
+   * whether it was just added, with steps −1 (not reached yet). Returns −1 when the set is full
+   * (MAX_NODES).
+   */
+  find(ids: Int32Array, meta: number, h: number = this.hashOf(ids, meta)): number {
     const n = (this.width | 0) - 1;
     ids[n] = meta;
-    const h = this.hash(ids, 0);
     const table = this.table;
     const mask = this.slots - 1;
     let i = h & mask;
