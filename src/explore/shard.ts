@@ -37,7 +37,7 @@ import { fmix, mix } from './interner.ts';
 import { BucketQueue } from './queue.ts';
 import { brokenIn, capRetries, type SearchSetup } from './setup.ts';
 import { stuck } from './stuck.ts';
-import { Visited } from './visited.ts';
+import { MAX_NODES, Visited } from './visited.ts';
 
 /** Why an incomplete run stopped (or, for 'loop-bound', why it could not cover every path). */
 export type StopReason = 'max-states' | 'max-memory' | 'cancelled' | 'simplest' | 'loop-bound';
@@ -77,6 +77,13 @@ export const idOfRef = (ref: number) => ref & ((1 << REF_SHIFT) - 1);
  */
 export const EVENT_SLOTS = 1 << 17;
 const RECORD_SLOT = EVENT_SLOTS - 1;
+
+/** Nodes whose successors one shard looks up together (see `Shard.batching`). */
+const BATCH = 32;
+/** Above this many nodes a batch could fill the set: lookups go one by one. */
+const BATCH_ROOM = MAX_NODES - BATCH * EVENT_SLOTS;
+/** Words of a batched successor's record before its component ids. */
+const PEND_HEAD = 6;
 
 /** A proposal record's fixed words, before its payload (component ids, or the whole state). */
 export const P_PARENT = 0;
@@ -191,6 +198,19 @@ export class Shard {
   /** Whether `curIds` names what `cur` holds (`cur` is written only by `seed` and `decode`). */
   private curKnown = false;
 
+  // One shard without partial-order reduction looks its successors up in batches (`flush`):
+  // the successors of BATCH nodes are kept here, in the order found, then their table slots are
+  // touched together and they are applied in that order. Records of PEND_HEAD words (parent,
+  // event, meta, switches, steps, hash) then the component ids; their keys in `pendKeys`.
+  private batching = false;
+  /** Whether the node being expanded defers its successors (`batching`, with room in the set). */
+  private deferring = false;
+  private pend = new Int32Array(0);
+  private pendKeys = new Float64Array(0);
+  private pendN = 0;
+  /** Where the touched slots' words go, so that the reads are not optimised away. */
+  private touched = 0;
+
   constructor(
     readonly setup: SearchSetup,
     readonly options: ShardOptions,
@@ -212,6 +232,7 @@ export class Shard {
     this.tmp = new Int32Array(m.size);
     this.curIds = new Int32Array(this.nodes.width);
     this.nextIds = new Int32Array(this.nodes.width);
+    this.batching = this.one && setup.por === null;
   }
 
   /** Record words of a proposal to this shard (component ids) and to another (the state). */
@@ -326,11 +347,25 @@ export class Shard {
     const used = this.used;
     const evs = this.evs;
     this.sinks = sinks;
+    // Batched lookups must not fill the set: a batch adds at most BATCH × EVENT_SLOTS nodes, and
+    // the last ones before MAX_NODES are looked up one by one, so that a full set stops the
+    // search after the same node as unbatched.
+    const batched = this.batching && sinks === null;
+    let inBatch = 0;
     for (let i = 0; i < this.level.length && this.stopped === null; i++) {
       const id = this.level[i] as number;
       if (nodes.isExpanded(id)) continue;
+      if (inBatch === BATCH) {
+        this.flush();
+        inBatch = 0;
+        if (this.halted()) break;
+      }
+      this.deferring = batched && nodes.count <= BATCH_ROOM;
+      inBatch++;
       nodes.markExpanded(id);
       if (++this.expanded % 4096 === 0) {
+        // The check reads the set's size: what the batch found is in it first.
+        this.flush();
         const why = check();
         if (why !== null) {
           this.stopped = why;
@@ -392,7 +427,75 @@ export class Shard {
       if (this.halted()) break;
       if (!terminal && !this.movedYet()) this.record(meta, false);
     }
+    this.flush();
+    this.deferring = false;
     this.sinks = null;
+  }
+
+  /** Applies the batched successors (see `batching`) in the order they were found. */
+  private flush(): void {
+    const n = this.pendN;
+    if (n === 0) return;
+    this.pendN = 0;
+    const nodes = this.nodes;
+    const pend = this.pend;
+    const rec = PEND_HEAD + nodes.width - 1;
+    // Every first slot, then the record each names when its hash matches (a node met again): a
+    // pass's loads do not wait for each other, so their cache misses overlap.
+    let t = 0;
+    for (let k = 0; k < n; k++) t ^= nodes.touch(pend[k * rec + 5] as number);
+    for (let k = 0; k < n; k++) t ^= nodes.touchRecord(pend[k * rec + 5] as number);
+    this.touched ^= t;
+    const ids = this.nextIds;
+    const w = nodes.width - 1;
+    for (let k = 0; k < n && this.stopped === null; k++) {
+      const at = k * rec;
+      for (let j = 0; j < w; j++) ids[j] = pend[at + PEND_HEAD + j] as number;
+      this.propose(
+        this.pendKeys[k] as number,
+        pend[at] as number,
+        pend[at + 1] as number,
+        pend[at + 2] as number,
+        pend[at + 3] as number,
+        pend[at + 4] as number,
+        ids,
+        pend[at + 5],
+      );
+    }
+  }
+
+  /** Keeps one successor for `flush`. */
+  private defer(
+    key: number,
+    parent: number,
+    ev: number,
+    meta: number,
+    switches: number,
+    steps: number,
+    ids: Int32Array,
+  ): void {
+    const nodes = this.nodes;
+    const rec = PEND_HEAD + nodes.width - 1;
+    if ((this.pendN + 1) * rec > this.pend.length) {
+      const more = new Int32Array(Math.max(64, 2 * this.pendN) * rec);
+      more.set(this.pend);
+      this.pend = more;
+      const keys = new Float64Array(Math.max(64, 2 * this.pendN));
+      keys.set(this.pendKeys);
+      this.pendKeys = keys;
+    }
+    const at = this.pendN * rec;
+    const pend = this.pend;
+    pend[at] = parent;
+    pend[at + 1] = ev;
+    pend[at + 2] = meta;
+    pend[at + 3] = switches;
+    pend[at + 4] = steps;
+    pend[at + 5] = nodes.hashOf(ids, meta);
+    const w = nodes.width - 1;
+    for (let j = 0; j < w; j++) pend[at + PEND_HEAD + j] = ids[j] as number;
+    this.pendKeys[this.pendN] = key;
+    this.pendN++;
   }
 
   // Read through methods: `follow` changes them behind TypeScript's back.
@@ -455,8 +558,13 @@ export class Shard {
         const at = (k * (m.contexts + 1) + topContext(m, cur, k) + 1) * 2 * nodes.segments.length;
         nodes.components(next, this.nextIds, cur, this.curIds, prints, at);
       } else nodes.components(next, this.nextIds, cur, this.curIds);
-      if (this.sinks === null)
+      if (this.sinks === null) {
+        if (this.deferring) {
+          this.defer(key, parent, ev, nextMeta, switches, steps, this.nextIds);
+          return false;
+        }
         return this.propose(key, parent, ev, nextMeta, switches, steps, this.nextIds);
+      }
     }
     // Several shards: applied in key order with the others' proposals (`drain`); one of this
     // shard's own carries its component ids, one for another shard the whole state.
@@ -485,9 +593,10 @@ export class Shard {
     switches: number,
     steps: number,
     ids: Int32Array,
+    hash: number = this.nodes.hashOf(ids, meta),
   ): boolean {
     const nodes = this.nodes;
-    const to = nodes.find(ids, meta);
+    const to = nodes.find(ids, meta, hash);
     if (to < 0) {
       // The table is full (MAX_NODES): the search cannot go on here.
       this.stopped = 'max-states';

@@ -11,16 +11,17 @@
 // thing the search does and its place in the table is random, so what it reads then is one
 // record, one or two cache lines, not five arrays. Its parent and event are written when a
 // cheaper path is found and read only to print witnesses: they stay apart.
+//
+// The table holds, for each node, its whole 32-bit hash beside its id: a probe that meets
+// another node's entry tells them apart by the hash alone, without reading that node's record
+// (a second random read), so a record is read only for the node that is there.
 
 import { ctxBase, type Machine } from '../machine/machine.ts';
 import { Int32Chunks } from './chunks.ts';
 import { fmix, Interner, mix } from './interner.ts';
 
-/** Table entries hold id + 1 in the low 26 bits and 6 bits of the hash above (a fingerprint). */
-const ID_BITS = 26;
-const ID_MASK = (1 << ID_BITS) - 1;
-/** The most nodes a visited set holds (the fingerprint takes the rest of the word). */
-export const MAX_NODES = ID_MASK - 1;
+/** The most nodes a visited set holds (a node's id fits in the 26 bits a shard's ref gives it). */
+export const MAX_NODES = (1 << 26) - 2;
 /** The steps word: −1 before the node is reached, else its steps with this bit once expanded. */
 const EXPANDED = 1 << 30;
 const STEPS_MASK = EXPANDED - 1;
@@ -42,7 +43,10 @@ export class Visited {
   readonly width: number;
   /** Per node: its tuple, then its steps word (see EXPANDED) and its switches. */
   private readonly records: Int32Chunks;
-  private table = new Int32Array(1 << 12);
+  /** Slot i is words 2i (the node's hash) and 2i + 1 (its id + 1, 0 when the slot is empty). */
+  private table = new Int32Array(2 << 12);
+  /** Slots in the table (half its length). */
+  private slots = 1 << 12;
   /** Per node: the cheapest path's parent and event. */
   readonly parent = new Int32Chunks();
   readonly event = new Int32Chunks();
@@ -109,22 +113,45 @@ export class Visited {
     return fmix(h);
   }
 
+  /** The hash `find` looks node (ids, meta) up by; writes meta into ids' last word. */
+  hashOf(ids: Int32Array, meta: number): number {
+    ids[(this.width | 0) - 1] = meta;
+    return this.hash(ids, 0);
+  }
+
   /**
-   * The node of (component ids, metadata word); `fresh` tells whether it was just added, with
-   * steps −1 (not reached yet). Returns −1 when the set is full (MAX_NODES).
+   * Reads the table's first slot for hash h and returns what it holds (to be thrown away). A
+   * batch of lookups touched one after another has its cache misses in flight together, where
+   * `find` after `find` waits for each in turn (shard.ts batches a few nodes' successors).
    */
-  find(ids: Int32Array, meta: number): number {
+  touch(h: number): number {
+    return this.table[2 * (h & (this.slots - 1)) + 1] as number;
+  }
+
+  /** After `touch`: reads the first word of the record of the node at h's first slot, if any. */
+  touchRecord(h: number): number {
+    const i = 2 * (h & (this.slots - 1));
+    const e = this.table[i + 1] as number;
+    if (e === 0 || this.table[i] !== h) return 0;
+    return this.records.chunkOf(e - 1)[this.records.offsetOf(e - 1)] as number;
+  }
+
+  /**
+   * The node of (component ids, metadata word), whose hash is h (`hashOf`); `fresh` tells
+   * whether it was just added, with steps −1 (not reached yet). Returns −1 when the set is full
+   * (MAX_NODES).
+   */
+  find(ids: Int32Array, meta: number, h: number = this.hashOf(ids, meta)): number {
     const n = (this.width | 0) - 1;
     ids[n] = meta;
-    const h = this.hash(ids, 0);
-    const fp = h >>> ID_BITS;
-    const mask = this.table.length - 1;
+    const table = this.table;
+    const mask = this.slots - 1;
     let i = h & mask;
     for (;;) {
-      const e = this.table[i] as number;
+      const e = table[2 * i + 1] as number;
       if (e === 0) break;
-      if (e >>> ID_BITS === fp) {
-        const id = (e & ID_MASK) - 1;
+      if (table[2 * i] === h) {
+        const id = e - 1;
         const t = this.records.chunkOf(id);
         const o = this.records.offsetOf(id);
         let same = true;
@@ -151,24 +178,36 @@ export class Visited {
     for (let j = 0; j <= n; j++) t[o + j] = ids[j] as number;
     t[o + n + 1] = -1;
     t[o + n + 2] = 0;
-    this.table[i] = (fp << ID_BITS) | (id + 1) | 0;
+    table[2 * i] = h;
+    table[2 * i + 1] = id + 1;
     // Up to three quarters full: linear probing keeps a probe run within a cache line or two,
     // and the smaller table misses the cache less often than a half-full one twice its size.
-    if (this.count * 4 > this.table.length * 3) this.rehash();
+    if (this.count * 4 > this.slots * 3) this.rehash();
     this.fresh = true;
     return id;
   }
 
+  /**
+   * Doubles the table. Each entry moves by its stored hash (no record is read, no hash
+   * recomputed), and the old table is walked in slot order: an entry at slot i goes near slot i or
+   * i + the old size, so both tables are read and written front to back, not at random.
+   */
   private rehash(): void {
-    const table = new Int32Array(this.table.length * 2);
-    const mask = table.length - 1;
-    for (let id = 0; id < this.count; id++) {
-      const h = this.hash(this.records.chunkOf(id), this.records.offsetOf(id));
+    const old = this.table;
+    const slots = this.slots * 2;
+    const table = new Int32Array(2 * slots);
+    const mask = slots - 1;
+    for (let k = 0; k < old.length; k += 2) {
+      const e = old[k + 1] as number;
+      if (e === 0) continue;
+      const h = old[k] as number;
       let i = h & mask;
-      while (table[i] !== 0) i = (i + 1) & mask;
-      table[i] = ((h >>> ID_BITS) << ID_BITS) | (id + 1) | 0;
+      while (table[2 * i + 1] !== 0) i = (i + 1) & mask;
+      table[2 * i] = h;
+      table[2 * i + 1] = e;
     }
     this.table = table;
+    this.slots = slots;
   }
 
   /** The metadata word of node id. */
