@@ -51,7 +51,11 @@ async function main(): Promise<void> {
   const steps = Number(values.steps);
   if (!Number.isInteger(steps) || steps < 1) throw new Error(`--steps takes a positive integer`);
 
+  // PGlite's directory, for this run only (unused on PostgreSQL).
   const dir = mkdtempSync(join(tmpdir(), 'classroom-bench-'));
+  process.on('exit', () => {
+    rmSync(dir, { recursive: true, force: true });
+  });
   const child = fork(new URL('./classroomServer.ts', import.meta.url), {
     execArgv: ['--import', 'tsx', '--expose-gc'],
     env: { ...process.env, CLASSROOM_DATA: dir, DATABASE_URL: values['database-url'] ?? '' },

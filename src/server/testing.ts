@@ -2,8 +2,8 @@
 // room made over HTTP, and a PostgreSQL schema of a test's own (so a test that sweeps expired
 // rooms, or counts them, sees its own rooms and no other test's). Tests only.
 
-import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import WebSocket from 'ws';
 import { PROTOCOL_VERSION, ServerMessage, SOCKET_PATH } from '../classroom/protocol.ts';
 import { openPglite } from './db.ts';
-import { migrate } from './migrations.ts';
+import { migrate, MIGRATIONS } from './migrations.ts';
 
 /** Every message a test client got that the protocol's schema refuses (tests expect none). */
 export const protocolViolations: string[] = [];
@@ -183,19 +183,27 @@ export function tempDir(): { dir: string; remove: () => void } {
 let template: Promise<string> | null = null;
 
 /**
- * A temporary PGlite directory, migrated and empty, for one test. Made by copying one made
- * once per test process: a new PGlite directory costs an initdb (2 s on an idle machine, over
- * 10 s on a busy one), a copy a fifth of that.
+ * A temporary PGlite directory, migrated and empty, for one test. Made by copying a template:
+ * a new PGlite directory costs an initdb (2 s on an idle machine, over 10 s on a busy one), a
+ * copy a fifth of that. The template is kept in the system's temporary folder under a hash of
+ * the migrations, so every run and every worker shares one and a changed schema makes another
+ * (a test worker is ended without an exit event, so a template per worker would be left over).
  */
 export async function pgliteDir(): Promise<{ dir: string; remove: () => void }> {
   template ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'classroom-template-'));
-    process.on('exit', () => {
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const db = await openPglite(dir);
+    const hash = createHash('sha256').update(JSON.stringify(MIGRATIONS)).digest('hex');
+    const dir = join(tmpdir(), `classroom-template-${hash.slice(0, 16)}`);
+    if (existsSync(join(dir, 'PG_VERSION'))) return dir;
+    // Made aside and renamed into place: two workers making it at once both succeed.
+    const making = mkdtempSync(join(tmpdir(), 'classroom-template-making-'));
+    const db = await openPglite(making);
     await migrate(db);
     await db.close();
+    try {
+      renameSync(making, dir);
+    } catch {
+      rmSync(making, { recursive: true, force: true });
+    }
     return dir;
   })();
   const from = await template;
