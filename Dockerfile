@@ -5,9 +5,11 @@ FROM node:20-bookworm-slim
 
 WORKDIR /app
 # Dependencies first, so a change to the source does not reinstall them. The development
-# packages stay: the build needs them, and the server runs its TypeScript through tsx.
+# packages stay: the build needs them, and the server runs its TypeScript through tsx. No
+# scripts: the package's own `prepare` bundles the command line from bin/ and src/, which are not
+# copied yet, and a classroom server does not run `lab`.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund --ignore-scripts
 
 COPY . .
 RUN npm run build
