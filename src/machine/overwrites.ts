@@ -151,8 +151,9 @@ export function wordSteps(run: Run, words: readonly WatchedWord[]): WordSteps {
       had !== undefined &&
       had.word === word &&
       had.value !== was;
-    const since = (writes[word] ?? []).filter((w) => had !== undefined && w.at > had.at);
-    const wiped = overwrote ? [...new Set(since.map((w) => w.ctx))] : [];
+    const wiped = overwrote
+      ? [...new Set((writes[word] ?? []).filter((w) => w.at > had.at).map((w) => w.ctx))]
+      : [];
     if (kind === 'load') loaded.set(x.ctx, { word, value: was, at });
     else loaded.delete(x.ctx);
     if (kind !== 'load' && entered === null) writes[word]?.push({ at, ctx: x.ctx });
