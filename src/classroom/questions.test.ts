@@ -134,6 +134,26 @@ describe('roomQuestions', () => {
     expect(held.questions.find((q) => q.id === 'lost')?.answer).toBe(2);
   });
 
+  it('offers at most MAX_CHOICES choices, the right one and "none is lost" among them', () => {
+    // Eight CPUs: CPU7's store overwrites CPU0's add; seven contexts and "none" fit.
+    const { questions } = roomQuestions(
+      moment('global-plain', { cpus: 8, iterations: 1, initial: 100 }, '0 7 0 7', 0),
+    );
+    const lost = questions.find((q) => q.id === 'lost');
+    expect(lost?.choices).toEqual([
+      'CPU0',
+      'CPU1',
+      'CPU2',
+      'CPU3',
+      'CPU4',
+      'CPU5',
+      'CPU6',
+      NONE_LOST,
+    ]);
+    expect(lost?.answer).toBe(0);
+    expect(lost?.reveal).toEqual({ schedule: '0 7 0 7', cursor: 4 });
+  });
+
   it('refuses when one store wipes out the adds of two contexts: not one answer', () => {
     const { refused } = roomQuestions(
       moment('global-plain', { cpus: 3, iterations: 1, initial: 100 }, '0 2 2 1 1 0', 1),
