@@ -10,7 +10,8 @@ import { currentState, startTimeline, takeEvents } from '../machine/timeline.ts'
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { cellValue, perCpuValues } from '../machine/read.ts';
-import { counterCells, type Run } from './history.ts';
+import type { Run } from '../machine/executed.ts';
+import { counterCells } from './history.ts';
 import { slotBarsLayout } from './slotBars.ts';
 import {
   PREVIEW_H,

@@ -9,22 +9,14 @@
 // variables, without the tally: there is no count to keep. Pure: RaceWord.tsx draws it.
 
 import { plus } from '../machine/int64.ts';
-import { Ev, eventCpu, eventType } from '../machine/events.ts';
-import { Op, tallyOf } from '../machine/isa.ts';
+import { eventCpu } from '../machine/events.ts';
+import type { Run } from '../machine/executed.ts';
+import { tallyOf } from '../machine/isa.ts';
 import { CTX_CPU, CtxKind } from '../machine/machine.ts';
 import { actorName } from '../machine/narrate.ts';
-import { ctxField, valueText } from '../machine/read.ts';
-import {
-  cellValue,
-  elementAddr,
-  elementValue,
-  globalCell,
-  perCpuCell,
-  totalTally,
-  wordValue,
-} from '../machine/read.ts';
-import { bufferOf, type BufferedStore, seenWord } from '../machine/tso.ts';
-import { counterOf, executedAt, type Run } from './history.ts';
+import { counterWords, wordNumber, wordSteps } from '../machine/overwrites.ts';
+import { cellValue, ctxField, totalTally, valueText } from '../machine/read.ts';
+import { bufferOf } from '../machine/tso.ts';
 
 export interface RaceWordCell {
   /** "nr_files", or "CPU0's c" for a per-CPU word. */
@@ -130,8 +122,7 @@ export interface RaceWordView {
 const num = (v: number | bigint) => Number(v);
 
 /** The value of the word (two, when wide) at addr, as a number to draw. */
-const valueAt = (s: Int32Array, addr: number, wide: boolean): number =>
-  num(wordValue(s, addr, wide ? 's64' : 's32'));
+const valueAt = wordNumber;
 
 /**
  * At most this many shared variables are drawn as words: a litmus test has two to four; a
@@ -146,7 +137,6 @@ const MAX_SHARED = 4;
  */
 function wordsOf(run: Run): { words: RaceWordCell[]; shared: boolean } | null {
   const { m } = run;
-  const a = counterOf(m);
   const s = run.states[run.cursor] as Int32Array;
   const cellOf = (label: string, addr: number, wide: boolean, v: number | bigint) => ({
     label,
@@ -155,7 +145,7 @@ function wordsOf(run: Run): { words: RaceWordCell[]; shared: boolean } | null {
     value: num(v),
     shown: valueText(m, v),
   });
-  if (!a) {
+  if (!m.layout.counter) {
     const cells = m.layout.cells;
     if (cells.some((c) => c.perCpu && c.type !== 'lock')) return null;
     const shared = cells.flatMap((c) => (c.perCpu || c.type === 'lock' ? [] : [c]));
@@ -165,23 +155,12 @@ function wordsOf(run: Run): { words: RaceWordCell[]; shared: boolean } | null {
       shared: true,
     };
   }
-  if (a.count !== null && a.deltas === null) {
-    const c = globalCell(m, a.count);
-    if (!c) return null;
-    return { words: [cellOf(c.label, c.addr, c.type === 's64', cellValue(s, c))], shared: false };
-  }
-  if (a.deltas !== null && a.count === null) {
-    const v = perCpuCell(m, a.deltas);
-    if (!v) return null;
-    const wide = v.type === 's64';
-    return {
-      words: Array.from({ length: m.cpus }, (_, k) =>
-        cellOf(`CPU${String(k)}'s ${v.label}`, elementAddr(v, k), wide, elementValue(s, v, k)),
-      ),
-      shared: false,
-    };
-  }
-  return null;
+  const counter = counterWords(m, s);
+  if (!counter) return null;
+  return {
+    words: counter.map((w) => cellOf(w.label, w.addr, w.wide, w.value)),
+    shared: false,
+  };
 }
 
 /** The race-word view of the state shown, or null for scenarios it does not draw. */
@@ -191,66 +170,33 @@ export function raceWord(run: Run): RaceWordView | null {
   const { words, shared } = found;
   const { m } = run;
   const indexOf = new Map(words.map((w, i) => [w.addr, i]));
-  const loaded = new Map<number, { word: number; value: number }>();
+  const { steps, held: loaded } = wordSteps(run, words);
   const lostAt: number[] = [];
   let last: WordAccess | null = null;
   for (let at = 0; at < run.cursor; at++) {
-    const before = run.states[at] as Int32Array;
-    const after = run.states[at + 1] as Int32Array;
-    const ev = run.events[at];
-    if (ev !== undefined && eventType(ev) === Ev.Flush) {
+    const step = steps[at];
+    if (step === 'flush') {
       last = flushOf(run, at, words, indexOf);
       continue;
     }
-    const x = executedAt(run, at);
-    const word = x ? indexOf.get(x.addr) : undefined;
-    if (!x || word === undefined) {
+    if (!step) {
       last = null;
       continue;
     }
-    const wide = (words[word] as RaceWordCell).wide;
-    const op = x.ins.op;
-    // One access a step: a load keeps a copy, a store or an atomic ends it.
-    const kind =
-      op === Op.Load || op === Op.Load64
-        ? 'load'
-        : op === Op.Store || op === Op.Store64
-          ? 'store'
-          : 'atomic';
-    // Under tso a load reads the CPU's newest buffered store to the word, if any: what it saw.
-    const seen = m.sbStride === 0 ? null : seenWord(m, before, x.cpu, x.addr);
-    const memWas = valueAt(before, x.addr, wide);
-    const fromBuffer =
-      kind === 'load' && !wide && seen !== null && seen !== (before[x.addr] as number);
-    const was = fromBuffer ? seen : memWas;
-    // A store that entered the buffer leaves memory as it was: its value is the newest entry.
-    const entered = kind !== 'load' ? enteredBuffer(run, at, x.cpu, x.addr) : null;
-    const now = entered ?? valueAt(after, x.addr, wide);
-    const who = actorName(m, after, x.ctx);
-    const had = loaded.get(x.ctx);
-    // A store of a value computed from an old load: the change made since is gone.
-    const overwrote =
-      kind === 'store' &&
-      entered === null &&
-      had !== undefined &&
-      had.word === word &&
-      had.value !== was;
-    if (overwrote) lostAt.push(at);
-    if (kind === 'load') loaded.set(x.ctx, { word, value: was });
-    else loaded.delete(x.ctx);
-    const via = fromBuffer || entered !== null ? 'buffer' : 'memory';
+    if (step.overwrote) lostAt.push(at);
+    const after = run.states[at + 1] as Int32Array;
     last = {
-      kind,
-      via,
-      ctx: x.ctx,
-      who,
-      cpu: x.cpu,
-      word,
-      before: was,
-      after: now,
-      beforeShown: valueText(m, was),
-      afterShown: valueText(m, now),
-      overwrote,
+      kind: step.kind,
+      via: step.fromBuffer || step.entered !== null ? 'buffer' : 'memory',
+      ctx: step.ctx,
+      who: actorName(m, after, step.ctx),
+      cpu: step.cpu,
+      word: step.word,
+      before: step.before,
+      after: step.after,
+      beforeShown: valueText(m, step.before),
+      afterShown: valueText(m, step.after),
+      overwrote: step.overwrote,
     };
   }
   const s = run.states[run.cursor] as Int32Array;
@@ -320,24 +266,6 @@ export function raceWord(run: Run): RaceWordView | null {
     tally,
     lost: made === null || shared ? 0 : Math.max(0, made - counted - buffered),
   };
-}
-
-/** The value CPU k's step at `at` put in its store buffer for addr, or null if none entered. */
-function enteredBuffer(run: Run, at: number, k: number, addr: number): number | null {
-  const { m } = run;
-  if (m.sbStride === 0) return null;
-  const before = bufferOf(m, run.states[at] as Int32Array, k);
-  const after = bufferOf(m, run.states[at + 1] as Int32Array, k);
-  const newest = after[after.length - 1];
-  // A FIFO only gains at its end (a full one first loses its oldest): a new last entry.
-  const same = (a: BufferedStore | undefined, b: BufferedStore | undefined) =>
-    a !== undefined && b !== undefined && a.addr === b.addr && a.value === b.value;
-  const grew =
-    after.length > before.length ||
-    (after.length > 0 &&
-      after.length === before.length &&
-      after.slice(0, -1).every((e, i) => same(e, before[i + 1])));
-  return newest && newest.addr === addr && grew ? num(newest.value) : null;
 }
 
 /** A flush event that wrote a store to one of the words: drawn from the buffer to the word. */

@@ -9,7 +9,8 @@ import { minus, pairValue, plus } from '../machine/int64.ts';
 import { type Instr, Kind, Mode, Op, writesMemory } from '../machine/isa.ts';
 import { ctxBase, CTX_DONE, CTX_RETRIES, type Machine } from '../machine/machine.ts';
 import { cellValue, elementAddr, globalCell } from '../machine/read.ts';
-import { counterCells, executedAt, type Run } from './history.ts';
+import { executedAt, type Run } from '../machine/executed.ts';
+import { counterCells } from './history.ts';
 
 /** One delta the sum has read in this pass. */
 export interface SlotRead {

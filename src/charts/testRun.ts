@@ -6,7 +6,7 @@ import { startTimeline, takeEvents } from '../machine/timeline.ts';
 import { scenarioNamed } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Params, Scenario } from '../scenarios/types.ts';
-import type { Run } from './history.ts';
+import type { Run } from '../machine/executed.ts';
 
 /** The Run of `schedule` on scenario `sc` with `params`, with the cursor at `at` (default: the end). */
 export function scheduleRun(sc: Scenario, params: Params, schedule: string, at?: number): Run {

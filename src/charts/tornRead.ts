@@ -10,7 +10,7 @@ import { type Cell } from '../machine/layout.ts';
 import { actorName } from '../machine/narrate.ts';
 import { cellValue, totalTally } from '../machine/read.ts';
 import type { Size } from './geometry.ts';
-import { executedAt, type Run } from './history.ts';
+import { executedAt, type Run } from '../machine/executed.ts';
 
 export interface HalfRead {
   readonly half: 'lo' | 'hi';

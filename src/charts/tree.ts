@@ -7,7 +7,8 @@
 import type { Cell } from '../machine/layout.ts';
 import { cellValue, elementAddr, globalCell, perCpuCell } from '../machine/read.ts';
 import { itemField, treeShape, type TreeShape } from '../scenarios/treeShape.ts';
-import { counterOf, executedAt, type Run } from './history.ts';
+import { executedAt, type Run } from '../machine/executed.ts';
+import { counterOf } from './history.ts';
 
 export interface TreeNode {
   /** 0 for a per-CPU word; the root is the last level. */

@@ -2,12 +2,17 @@
 // with their choices and their answer computed by the engine, never written by hand. The
 // choices are what the machine can do (the outcomes Explore finds reachable within the
 // scenario's bounds), the answer what this schedule does (its run replayed to the end), and the
-// reveal a moment the stage can step to (the run's end, or the witness that breaks an invariant).
+// reveal a moment the stage can step to (the run's end, the store that loses an add, or the
+// witness that breaks an invariant).
 //
 // It runs on a click on the teacher's page, so every exploration is small (MAX_STATES) and a
 // question the engine cannot settle within it is refused with the reason, not guessed.
 
 import { isTerminal } from '../machine/events.ts';
+import { tallyOf } from '../machine/isa.ts';
+import { CtxKind, type Machine } from '../machine/machine.ts';
+import { actorName } from '../machine/narrate.ts';
+import { counterWords, type WordStep, wordSteps } from '../machine/overwrites.ts';
 import { formatSchedule } from '../machine/schedule.ts';
 import { replay, ReplayError } from '../machine/replay.ts';
 import { explore } from '../explore/explore.ts';
@@ -35,7 +40,7 @@ export interface RevealAt {
   readonly cursor: number;
 }
 
-export type QuestionKind = 'outcome' | 'value' | 'breaks';
+export type QuestionKind = 'outcome' | 'value' | 'lost' | 'breaks';
 
 export interface RoomQuestion {
   readonly kind: QuestionKind;
@@ -120,12 +125,70 @@ export function boundsText(b: Scenario['bounds']): string {
   return `with at most ${some.length ? `${some.join(', ')} and ${last}` : last}`;
 }
 
+/** The lost-add question's last choice: the rest of the schedule loses no add. */
+export const NONE_LOST = 'none is lost';
+
+/**
+ * Whose add the rest of the schedule loses first: the context whose write the first store
+ * after the cursor overwrote (a store of a value loaded before that write), or NONE_LOST.
+ * The choices are the contexts that make adds, named as the stage names them at the cursor.
+ * A string is the reason it cannot be asked.
+ */
+function lostQuestion(
+  m: StepMoment,
+  machine: Machine,
+  states: readonly Int32Array[],
+  schedule: string,
+): RoomQuestion | string {
+  const words = counterWords(machine, states[0] as Int32Array);
+  if (!words)
+    return 'this program has no counter word its contexts race on, so no add to lose (a per-CPU counter with a global count, or a program with no counter)';
+  // Under tso a store enters its CPU's buffer and overwrites memory only at a flush, which the
+  // stage does not mark as a lost update: a question about it would have no store to reveal.
+  if (machine.sbStride !== 0)
+    return 'under memory tso an add is lost at a store buffer flush, which the stage does not mark: switch to sc to ask it';
+  if (m.cursor >= m.events.length)
+    return 'the stage already shows where the schedule ends: step back first';
+  const run = { m: machine, states, events: m.events, cursor: m.events.length };
+  const lost = wordSteps(run, words).steps.find(
+    (x): x is WordStep => x !== null && x !== 'flush' && x.overwrote && x.at >= m.cursor,
+  );
+  const shown = states[m.cursor] as Int32Array;
+  const name = (ctx: number) => actorName(machine, shown, ctx);
+  if (!lost && !isTerminal(machine, states[states.length - 1] as Int32Array))
+    return 'the schedule stops before the run finishes, and loses no add before then: load a witness, or step to the end and back';
+  const right = lost?.wiped[0] ?? null;
+  if (lost && (right === null || lost.wiped.length > 1)) {
+    const whose = lost.wiped.map(name).join(' and ') || 'no context of the run';
+    return `the store at step ${String(lost.at + 1)} overwrites the adds of ${whose}: not one answer`;
+  }
+  // The contexts that make adds (the program's add operation counts them), and the right one.
+  const adders = Array.from({ length: machine.contexts }, (_, ctx) => ctx).filter(
+    (ctx) => ctx === right || (machine.code[ctx] ?? []).some((ins) => tallyOf(ins) !== 0),
+  );
+  const others = adders.filter((ctx) => ctx !== right);
+  const room = MAX_CHOICES - 1 - (right === null ? 0 : 1);
+  const ctxs = [...others.slice(0, room), ...(right === null ? [] : [right])].sort((a, b) => a - b);
+  const choices = [...ctxs.map((ctx) => cut(name(ctx))), NONE_LOST];
+  const tasksOnly = ctxs.every((ctx) => machine.ctxKind[ctx] === CtxKind.Task);
+  const left = m.events.length - m.cursor;
+  return {
+    kind: 'lost',
+    id: 'lost',
+    prompt: `${tasksOnly ? "Which CPU's" : 'Whose'} add does the rest of this schedule lose first? (${String(left)} more step${left === 1 ? '' : 's'})`,
+    choices,
+    answer: right === null ? choices.length - 1 : ctxs.indexOf(right),
+    reveal: { schedule, cursor: lost ? lost.at + 1 : m.events.length },
+  };
+}
+
 /**
  * The questions the engine can ask about moment `m`, and the ones it refuses with a reason.
  *
  * - `outcome`: where does this schedule end? (needs a schedule that finishes beyond the cursor)
  * - `value`: what does observable X read at the end? one per observable whose value differs
  *   between the reachable outcomes
+ * - `lost`: whose add does the rest of this schedule lose first? (needs a counter word)
  * - `breaks`: can any schedule within the bounds break an invariant of these parameters?
  */
 export function roomQuestions(m: StepMoment): RoomQuestions {
@@ -135,7 +198,7 @@ export function roomQuestions(m: StepMoment): RoomQuestions {
       'under memory lkmm the stage shows executions, not steps: switch to sc or tso to ask the room';
     return {
       questions: [],
-      refused: (['outcome', 'value', 'breaks'] as const).map((kind) => ({ kind, why })),
+      refused: (['outcome', 'value', 'lost', 'breaks'] as const).map((kind) => ({ kind, why })),
     };
   }
   const questions: RoomQuestion[] = [];
@@ -153,7 +216,8 @@ export function roomQuestions(m: StepMoment): RoomQuestions {
     states = replay(machine, m.events).states;
   } catch (e) {
     if (!(e instanceof ReplayError)) throw e;
-    refused.push({ kind: 'outcome', why: `the schedule does not replay: ${e.message}` });
+    const why = `the schedule does not replay: ${e.message}`;
+    refused.push({ kind: 'outcome', why }, { kind: 'lost', why });
   }
   const last = states?.[states.length - 1];
   if (states && last) {
@@ -208,6 +272,12 @@ export function roomQuestions(m: StepMoment): RoomQuestions {
         });
       }
     }
+  }
+
+  if (states) {
+    const lost = lostQuestion(m, machine, states, schedule);
+    if (typeof lost === 'string') refused.push({ kind: 'lost', why: lost });
+    else questions.push(lost);
   }
 
   // Whether these parameters can break an invariant within the bounds: every outcome if they
