@@ -16,7 +16,9 @@
 //     per-instruction code emits it (codegen.ts's `visible`): each plain load a real load, each
 //     plain store a real store, each atomic a Wasm atomic. Nothing loaded stays in a local from
 //     one operation to the next (each operation starts from registers of 0), so races stay real;
-//   - the operation's end restarts it with one decrement and a branch: the chunk's count. The
+//   - the operation's end restarts it with one decrement and a branch: the chunk's count; and
+//     while the chunk has room for UNROLL operations, they run one after the other with no
+//     count and no back edge between them (V8 checks for interrupts at every back edge). The
 //     chunk's last restart, which reads the run's stop word and counts the budget, is left to
 //     the per-instruction code, as is anything the loop does not take on (a sum's retry, a
 //     spin_trylock, a fault, an instruction reached too often): the loop writes what it knows
@@ -52,8 +54,14 @@ export interface LoopHost {
 
 /** How often one path may reach the same instruction (a loop unrolled) before it leaves. */
 const MAX_VISITS = 8;
-/** Instructions compiled in all, over every path: a bound on the function's size. */
+/** Instructions compiled in all for one operation, over every path: a bound on its size. */
 const ROOM = 400;
+
+/**
+ * Operations compiled one after the other in a turn of the loop, where the chunk has room for
+ * them all: one back edge (and V8's check for interrupts at it) and one count for four adds.
+ */
+export const UNROLL = 4;
 
 /** What the compiler knows on one path. */
 interface PathState {
@@ -85,6 +93,9 @@ export function wholeLoop(host: LoopHost, code: readonly Instr[], leave: symbol)
 class LoopCompiler {
   private room = ROOM;
   private again!: symbol;
+  /** In an unrolled turn: which copy of the operation is emitted, and where it ends. */
+  private copy = 0;
+  private endOf: symbol | null = null;
 
   constructor(
     private readonly host: LoopHost,
@@ -94,13 +105,30 @@ class LoopCompiler {
 
   emit(): void {
     const { b } = this.host;
-    this.again = b.loop('operation');
-    this.path(0, {
+    const fresh = (): PathState => ({
       regs: Array.from({ length: this.host.regs }, () => 0n),
       pre: 0,
       irq: 1,
       visits: this.code.map(() => 0),
     });
+    this.again = b.loop('operation');
+    // UNROLL operations in a row while the chunk has room for them all...
+    const single = b.block('single');
+    b.get(L_CHUNK).i32(UNROLL).op(Code.i32LtS).brIf(single);
+    for (let j = 0; j < UNROLL; j++) {
+      this.copy = j;
+      this.endOf = b.block(`op${String(j)}`);
+      this.room = ROOM;
+      this.path(0, fresh());
+      b.end();
+    }
+    b.get(L_CHUNK).i32(UNROLL).op(Code.i32Sub).set(L_CHUNK).br(this.again);
+    b.end(); // single
+    // ...and one at a time for the rest of it.
+    this.copy = 0;
+    this.endOf = null;
+    this.room = ROOM;
+    this.path(0, fresh());
     b.end();
     this.host.known = null;
     this.host.leave = null;
@@ -115,6 +143,8 @@ class LoopCompiler {
     });
     b.i32(st.pre).set(L_PRE);
     if (st.irq !== null) b.i32(st.irq).set(L_IRQ);
+    // The copies before this one in an unrolled turn restarted: the chunk counts them.
+    if (this.copy > 0) b.get(L_CHUNK).i32(this.copy).op(Code.i32Sub).set(L_CHUNK);
     b.i32(pc).set(L_PC).br(this.out);
   }
 
@@ -279,6 +309,12 @@ class LoopCompiler {
       b.get(L_IRQ).i32(1).op(Code.i32Ne).if();
       this.leaveAt(n, st);
       b.end();
+    }
+    if (this.endOf) {
+      // In an unrolled turn the chunk has room for this restart: on to the next copy.
+      this.host.clearSlots();
+      b.br(this.endOf);
+      return;
     }
     b.get(L_CHUNK).if();
     this.host.clearSlots();
