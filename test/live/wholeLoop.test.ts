@@ -15,7 +15,7 @@ import { compileCpu, Exit, Flag } from '../../src/live/wasm/codegen.ts';
 import { bufferOf, sharedWasmMemory, WASM_PAGE } from '../../src/live/wasm/runtime.ts';
 
 /** Operations each worker runs. */
-const OPS = 3_000_000;
+const OPS = 20_000_000;
 /** Where the state starts in the memory; the words before it are the control line's. */
 const STATE_BYTE = 128;
 /** A word of the control line the workers meet at before they start: C_STOP's neighbour. */
@@ -85,7 +85,7 @@ describe('the whole loop on two threads', () => {
     // Two cores interleave within microseconds; on a machine busy with other work the two
     // workers may still run one after the other, so a few tries before a missing race fails.
     let r = await raceTwo('global-plain');
-    for (let i = 0; i < 3 && r.counted === r.made; i++) r = await raceTwo('global-plain');
+    for (let i = 0; i < 5 && r.counted === r.made; i++) r = await raceTwo('global-plain');
     expect(r.made).toBe(2 * OPS);
     expect(r.counted).toBeGreaterThan(0);
     expect(r.counted).toBeLessThan(r.made);
