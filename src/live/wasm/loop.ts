@@ -168,7 +168,10 @@ class LoopCompiler {
       this.host.leave = (p) => {
         this.leaveAt(p, st);
       };
-      pc = this.step(at, this.code[at] as Instr, st);
+      const ins = this.code[at] as Instr;
+      pc = this.step(at, ins, st);
+      // A visible step that adds completes its add as it ends (the tally, as codegen.ts adds it).
+      if (pc !== null && ins.op < Op.FirstLocal && ins.tally !== 0) this.host.tally(ins);
     }
   }
 
@@ -268,18 +271,22 @@ class LoopCompiler {
         host.visible(pc, ins);
         st.pre--;
         return pc + 1;
-      case Op.SpinTrylock: // preempt_count then depends on memory: the code below keeps it
-      case Op.Halt:
-        break;
-      default:
-        if (ins.op >= Op.FirstLocal) {
-          // Every other local instruction as the per-instruction code emits it, with the known
-          // registers as constants: Mul, shifts, SetCond, ÷ (its fault leaves), Record, NoFence.
-          host.local(pc, ins);
-          if (writesRegister(ins)) regs[ins.dst] = null;
-          return pc + 1;
-        }
-        if (!touchesMemory(ins.op) && ins.op !== Op.Fence) break;
+      case Op.Load:
+      case Op.Store:
+      case Op.Load64:
+      case Op.Store64:
+      case Op.LoadLo:
+      case Op.LoadHi:
+      case Op.StoreLo:
+      case Op.StoreHi:
+      case Op.AtomicAdd:
+      case Op.AtomicOr:
+      case Op.AtomicAnd:
+      case Op.AtomicXor:
+      case Op.AddUnless:
+      case Op.Xchg:
+      case Op.Cmpxchg:
+      case Op.Fence:
         // The program's own access to memory, emitted where the program makes it.
         if ((ins.op === Op.LoadLo || ins.op === Op.LoadHi) && regs[ins.dst] != null) {
           // They keep the other half of the register: it must be in its local.
@@ -289,7 +296,15 @@ class LoopCompiler {
         if (touchesMemory(ins.op)) host.address(pc, ins);
         host.visible(pc, ins);
         if (ins.dst >= 0) regs[ins.dst] = null;
-        if (ins.tally !== 0) host.tally(ins);
+        return pc + 1;
+      default:
+        // Every other local instruction as the per-instruction code emits it, with the known
+        // registers as constants: Mul, shifts, SetCond, ÷ (its fault leaves), Record, NoFence.
+        // A visible instruction not named above (SpinTrylock, Halt, one added later) is left to
+        // the per-instruction code: it may change what the loop counts itself (preempt_count).
+        if (ins.op < Op.FirstLocal) break;
+        host.local(pc, ins);
+        if (writesRegister(ins)) regs[ins.dst] = null;
         return pc + 1;
     }
     this.leaveAt(pc, st);
