@@ -23,12 +23,14 @@
 // (no IRQ, NMI or migration asked for or scheduled): with nothing to land between two
 // instructions, it keeps no step budget and checks nothing between them. Its budget counts
 // operations instead: the loop counter of an adder restarting in place, which is also its count
-// of adds. The tally of what the context added lives in a local and is written back when the
-// burst ends (unless a task records the exact total around its calls, which needs it at every
-// add); an adder that restarts first looks at the run's stop word, so a stop is seen within one
-// operation. A loop (a spin, a retry) returns to the caller after BARE_LOOPS back edges, so the
-// CPU loop still polls. The state a bare burst leaves is the one the exact tier leaves after the
-// same steps: the tests run both and compare.
+// of adds. An adder restarting in place runs its whole loop (loop.ts): one Wasm loop whose turns
+// are whole operations, compiled along their paths; this per-instruction code runs what the loop
+// leaves to it, and each chunk's last restart, which looks at the run's stop word, so a stop is
+// seen within BARE_CHUNK operations. The tally of what the context added lives in a local and
+// is written back when the burst ends (and stored at every add too where a reader needs every
+// tally at every moment). A loop (a spin, a retry) returns to the caller after BARE_LOOPS back
+// edges, so the CPU loop still polls. The state a bare burst leaves is the one the exact tier
+// leaves after the same steps: the tests run both and compare.
 //
 // Why WebAssembly rather than JavaScript source or closures: its loads and stores are the
 // machine's own, 64-bit registers are native (no lo/hi pairs), and a Content-Security-Policy can
