@@ -78,7 +78,6 @@ import {
   L_PRE,
   L_REGS,
   L_RETRIES,
-  L_SIZE,
   L_T,
   L_TALLY,
   L_V,
@@ -269,6 +268,10 @@ class ContextCompiler implements LoopHost {
    */
   private wholeLoop(): void {
     const b = this.b;
+    // The counts go to their globals around the loop, which bumps them there (folds, spins: once
+    // in a batch of adds): four locals fewer live across it, so V8 keeps the loop's own values in
+    // registers rather than on the stack.
+    IN_LOCALS.forEach((i) => b.get(L_COUNTERS + i).globalSet(i));
     const leave = b.block('leave');
     // A fresh operation of an adder that restarts, with the budget for at least one.
     b.get(L_PC).op(Code.i32Eqz);
@@ -277,16 +280,21 @@ class ContextCompiler implements LoopHost {
     b.get(L_IRQ).i32(1).op(Code.i32Eq).op(Code.i32And);
     b.get(L_BUDGET).i32(0).op(Code.i32GtS).op(Code.i32And);
     b.op(Code.i32Eqz).brIf(leave);
-    // The chunk: min(BARE_CHUNK, budget) operations, all but the last restarted in the loop.
+    // The chunk: min(BARE_CHUNK, budget) operations, all but the last restarted in the loop,
+    // counted here as if all were; the loop's leaving gives back those it did not make.
     b.i32(BARE_CHUNK).get(L_BUDGET).i32(BARE_CHUNK).get(L_BUDGET).op(Code.i32LtS, Code.select);
-    b.i32(1).op(Code.i32Sub).tee(L_SIZE).set(L_CHUNK);
+    b.i32(1).op(Code.i32Sub).tee(L_CHUNK);
+    b.globalGet(G.repeats).op(Code.i32Add).globalSet(G.repeats);
+    b.get(L_BUDGET).get(L_CHUNK).op(Code.i32Sub).set(L_BUDGET);
+    this.countersInGlobals = true;
     wholeLoop(this, this.code, leave);
+    this.countersInGlobals = false;
     b.end(); // leave
-    // The restarts the loop made, counted as the code below counts each of its own.
-    b.get(L_SIZE).get(L_CHUNK).op(Code.i32Sub).set(L_T);
-    this.addCounter(G.repeats, L_T);
-    b.get(L_BUDGET).get(L_T).op(Code.i32Sub).set(L_BUDGET);
-    b.i32(0).tee(L_SIZE).set(L_CHUNK);
+    // The restarts the loop did not make (L_CHUNK is 0 if it did not run).
+    b.get(L_BUDGET).get(L_CHUNK).op(Code.i32Add).set(L_BUDGET);
+    b.globalGet(G.repeats).get(L_CHUNK).op(Code.i32Sub).globalSet(G.repeats);
+    b.i32(0).set(L_CHUNK);
+    IN_LOCALS.forEach((i) => b.globalGet(i).set(L_COUNTERS + i));
     b.i32(0).set(L_GUARD);
     // A spin that ran out of patience in the loop returns to the CPU loop from there.
     b.get(L_LOOPS).i32(0).op(Code.i32LeS).if();
@@ -294,13 +302,8 @@ class ContextCompiler implements LoopHost {
     b.end();
   }
 
-  private addCounter(i: number, local: number): void {
-    this.b
-      .get(L_COUNTERS + i)
-      .get(local)
-      .op(Code.i32Add)
-      .set(L_COUNTERS + i);
-  }
+  /** While the whole loop is emitted: the counts are in their globals, not in locals. */
+  private countersInGlobals = false;
 
   /**
    * The fast path of the basic block starting at pc: when the budget covers all its visible
@@ -413,6 +416,10 @@ class ContextCompiler implements LoopHost {
   }
 
   bump(counter: 'folds' | 'bumps' | 'spins' | 'repeats'): void {
+    if (this.countersInGlobals) {
+      this.b.globalGet(G[counter]).i32(1).op(Code.i32Add).globalSet(G[counter]);
+      return;
+    }
     const l = L_COUNTERS + G[counter];
     this.b.get(l).i32(1).op(Code.i32Add).set(l);
   }

@@ -21,8 +21,7 @@ export const L_N = 10;
 export const L_T = 11;
 export const L_LOOPS = 12; // bare tier: backward jumps left before the burst returns
 export const L_CHUNK = 13; // bare tier's loop: restarts the loop may still make in this chunk
-export const L_SIZE = 14; // bare tier's loop: the restarts this chunk started with
-export const L_COUNTERS = 15; // one i32 per COUNTERS entry
+export const L_COUNTERS = 14; // one i32 per COUNTERS entry
 export const L_V = L_COUNTERS + COUNTERS.length; // i64 scratch
 export const L_TALLY = L_V + 1; // bare tier: the context's tally (written back, or through)
 export const L_REGS = L_V + 2;
@@ -39,6 +38,5 @@ export const FIXED_I32 = [
   L_T,
   L_LOOPS,
   L_CHUNK,
-  L_SIZE,
   ...COUNTERS.map((_, i) => L_COUNTERS + i),
 ];
