@@ -228,7 +228,9 @@ class ContextCompiler implements LoopHost {
     this.prologue();
     this.out = b.block('out');
     if (this.bare) this.top = b.loop('top');
-    if (this.bare) this.wholeLoop();
+    // Only an adder restarts in place (a sum waits its period, a handler returns).
+    const adds = this.code.some((i) => i.tally !== 0 || i.op === Op.Tally);
+    if (this.bare && this.ctx < this.m.tasks && adds) this.wholeLoop();
     this.dispatch = b.loop('dispatch');
     const n = this.code.length;
     // One block per pc (and one for "ended"): br_table jumps into the code of any instruction,

@@ -55,7 +55,13 @@ export interface LoopHost {
 /** How often one path may reach the same instruction (a loop unrolled) before it leaves. */
 const MAX_VISITS = 8;
 /** Instructions compiled in all for one operation, over every path: a bound on its size. */
-const ROOM = 400;
+const ROOM = 200;
+/**
+ * Programs longer than this are compiled once in the loop, not UNROLL times: their operations
+ * take long enough that a count and a back edge are lost in them, and a Live CPU compiles its
+ * module when the run starts (percpu-upgrade's 124 instructions made 130 KB unrolled).
+ */
+const UNROLL_UP_TO = 32;
 
 /**
  * Operations compiled one after the other in a turn of the loop, where the chunk has room for
@@ -112,7 +118,21 @@ class LoopCompiler {
       visits: this.code.map(() => 0),
     });
     this.again = b.loop('operation');
-    // UNROLL operations in a row while the chunk has room for them all...
+    if (this.code.length <= UNROLL_UP_TO) this.unrolled(fresh);
+    // One operation a turn (for the rest of a chunk, or for a long program).
+    this.copy = 0;
+    this.endOf = null;
+    this.room = ROOM;
+    this.path(0, fresh());
+    b.end();
+    this.host.known = null;
+    this.host.leave = null;
+    this.host.spinAgain = null;
+  }
+
+  /** UNROLL operations in a row while the chunk has room for them all. */
+  private unrolled(fresh: () => PathState): void {
+    const { b } = this.host;
     const single = b.block('single');
     b.get(L_CHUNK).i32(UNROLL).op(Code.i32LtS).brIf(single);
     for (let j = 0; j < UNROLL; j++) {
@@ -124,15 +144,6 @@ class LoopCompiler {
     }
     b.get(L_CHUNK).i32(UNROLL).op(Code.i32Sub).set(L_CHUNK).br(this.again);
     b.end(); // single
-    // ...and one at a time for the rest of it.
-    this.copy = 0;
-    this.endOf = null;
-    this.room = ROOM;
-    this.path(0, fresh());
-    b.end();
-    this.host.known = null;
-    this.host.leave = null;
-    this.host.spinAgain = null;
   }
 
   /** Writes what the path knows into the locals and goes on in the per-instruction code at pc. */
