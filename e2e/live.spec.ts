@@ -22,6 +22,10 @@ test('global-plain: two workers started together lose updates @timing', async ({
   expect(lost).toBeGreaterThan(0);
   expect(await live.total(/^Adds/)).toBeGreaterThan(10_000);
   await expect(live.verdict('no-lost-update')).toContainText('Violated');
+  // Nothing was asked of the CPUs: they ran the bare tier, each its whole loop compiled as one.
+  await expect(page.getByRole('region', { name: 'Verdict at rest' })).toContainText(
+    'compiled engine, bare tier)',
+  );
 });
 
 test('global-atomic: exact once stopped @timing', async ({ page }) => {
@@ -32,6 +36,9 @@ test('global-atomic: exact once stopped @timing', async ({ page }) => {
   expect(await live.total('Lost updates')).toBe(0);
   expect(await live.total(/^Exact total/)).toBe(await live.total('Counter in memory'));
   await expect(live.verdict('no-lost-update')).toContainText('Holds');
+  await expect(page.getByRole('region', { name: 'Verdict at rest' })).toContainText(
+    'compiled engine, bare tier)',
+  );
 });
 
 test('percpu-classic: folds, exact at rest, read() within the error band @timing', async ({

@@ -92,7 +92,7 @@ const QUIET_BURST = { min: 16384, spread: 49152 };
 /**
  * Bare bursts are whole operations; their number adapts so that a burst lasts about this long
  * (ms): the CPU loop polls (requests, statistics for the page) about a thousand times a second,
- * and the stop word is read inside the burst at every operation.
+ * and the stop word is read inside the burst once a chunk of operations (wasm/codegen.ts).
  */
 const BARE_BURST_MS = 1;
 const BARE_OPS = { first: 1024, least: 16, most: 1 << 24 };

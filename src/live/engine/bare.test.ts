@@ -14,6 +14,7 @@ import { liveMachine } from '../job.ts';
 import { liveParams } from '../liveParams.ts';
 import { C_STOP, SLOT_LAYOUTS } from '../memory.ts';
 import { liveSpecOf } from '../specs.ts';
+import { BARE_CHUNK } from '../wasm/codegen.ts';
 import { bufferOf, sharedWasmMemory } from '../wasm/runtime.ts';
 import { compiledEngine } from './compiled.ts';
 import { Burst, type Engine } from './engine.ts';
@@ -100,16 +101,18 @@ describe('the bare tier against the interpreter', () => {
     );
   });
 
-  it('an adder sees the stop word at its next restart: one operation more, then it ends', () => {
+  it('an adder sees the stop word at the end of its chunk: the chunk ends, then it ends', () => {
     const m = liveMachine('global-atomic', liveParams('global-atomic', 1, {}));
     const mem = sharedState(m);
     const engine = compiledEngine(m, mem, 0, 'bare');
     expect(engine.run(0, 1000, true)).toBe(Burst.Budget);
     expect(engine.counters.repeats).toBe(1000);
     Atomics.store(mem.words, C_STOP, 1);
-    // A budget of a billion operations: only the stop word can end this burst early.
+    // A budget of a billion operations: only the stop word can end this burst early. The whole
+    // loop reads it once a chunk (BARE_CHUNK operations), at the chunk's last restart.
     expect(engine.run(0, 1_000_000_000, true)).toBe(Burst.Stopped);
-    expect(engine.counters.repeats).toBe(1000);
-    expect(mem.state[0]).toBe(1001); // nr_files: 1000 restarted in place, the last one ended
+    expect(engine.counters.repeats).toBe(1000 + BARE_CHUNK - 1);
+    // nr_files: 1000, then a chunk of which all but the last restarted in place.
+    expect(mem.state[0]).toBe(1000 + BARE_CHUNK);
   });
 });

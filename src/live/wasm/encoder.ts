@@ -81,6 +81,7 @@ export const Code = {
   i32WrapI64: 0xa7,
   i64ExtendI32S: 0xac,
   i64ExtendI32U: 0xad,
+  i64Extend32S: 0xc4,
 } as const;
 
 /** Atomic instructions: the 0xfe prefix, then this code. */
