@@ -168,6 +168,7 @@ export const ServerMessage = v.variant('t', [
       'not-allowed',
       'no-room',
       'room-ended',
+      'room-full',
       'no-question',
       'slow-down',
       'bye',

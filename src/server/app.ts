@@ -42,6 +42,8 @@ export interface ServerOptions {
   readonly appDir: string | null;
   /** Hours after its last activity that a room is deleted. */
   readonly roomHours?: number;
+  /** The most students one room takes (MAX_STUDENTS by default). */
+  readonly maxStudents?: number;
   /** How often expired rooms are swept (ms). */
   readonly sweepMs?: number;
   /** Rooms a client address may create: `burst` at once, `perHour` kept up. */
@@ -66,6 +68,12 @@ export interface RunningServer {
   sockets(): number;
   close(): Promise<void>;
 }
+
+/**
+ * The most students a room takes unless told: five times the largest class the benchmark holds
+ * to its aims (1,000), so no lecture meets it, while one room cannot fill a server's sockets.
+ */
+export const MAX_STUDENTS = 5_000;
 
 /** A process's heartbeat (ms): a process silent for four of them is taken for dead. */
 const HEARTBEAT_MS = 30_000;
@@ -184,6 +192,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       liveness: opts.liveness ?? LIVENESS,
       expired,
       activeSince,
+      maxStudents: opts.maxStudents ?? MAX_STUDENTS,
       log,
     });
     open.set(socket, done);

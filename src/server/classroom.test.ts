@@ -11,6 +11,7 @@ import {
   protocolViolations,
   student,
   teacher,
+  tokenOf,
   pgliteDir,
   TEST_DATABASE_URL,
   tempSchema,
@@ -154,6 +155,39 @@ describe.each(backends)('the classroom server $name', (backend) => {
       expect(late.eventNumbers()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     },
   );
+
+  it.skipIf(backend.skip)('takes a room full no further, but a student it knows back', async () => {
+    const { url } = await server({ maxStudents: 2 });
+    const room = await createRoom(url);
+    const t = track(await teacher(url, room));
+    const a = await student(url, room, 'ada');
+    track(await student(url, room, 'bob'));
+    const cy = track(await Client.open(url));
+    cy.send({
+      t: 'hello',
+      v: PROTOCOL_VERSION,
+      role: 'student',
+      code: room.code,
+      nickname: 'cy',
+      token: tokenOf('cy'),
+      since: 0,
+    });
+    const full = await cy.next('error');
+    expect(full).toEqual({
+      t: 'error',
+      code: 'room-full',
+      message: 'this class has its 2 students: ask the teacher',
+    });
+    // Ada's phone drops and comes back: she is one of the two, not a third.
+    await a.close();
+    track(await student(url, room, 'ada'));
+    await t.next(
+      'roster',
+      (m) =>
+        m.students.map((s) => `${s.nickname}:${String(s.online)}`).join() === 'ada:true,bob:true',
+    );
+    expect(t.all('roster').every((m) => m.students.length <= 2)).toBe(true);
+  });
 
   it.skipIf(backend.skip)('resumes a reconnecting page after the last event it saw', async () => {
     const { url } = await server();

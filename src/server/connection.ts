@@ -60,6 +60,8 @@ export interface ConnectionDeps {
   readonly expired: (lastActivity: number) => boolean;
   /** The last activity a room must have had to be live now. */
   readonly activeSince: () => number;
+  /** The most students a room takes (one it knows always comes back). */
+  readonly maxStudents: number;
   readonly log: (e: unknown) => void;
 }
 
@@ -228,7 +230,17 @@ export function handleConnection(socket: WebSocket, deps: ConnectionDeps): Promi
         hello.nickname,
         now(),
         deps.processId,
+        deps.maxStudents,
       );
+      if (joined === null) {
+        refuse(
+          socket,
+          'room-full',
+          `this class has its ${String(deps.maxStudents)} students: ask the teacher`,
+        );
+        socket.close(1000, 'room full');
+        return;
+      }
       connectionRow = joined.connection;
       conn = {
         socket,

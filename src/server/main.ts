@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { startServer } from './app.ts';
+import { MAX_STUDENTS, startServer } from './app.ts';
 
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -41,6 +41,7 @@ const server = await startServer({
   databaseUrl: process.env.DATABASE_URL || undefined,
   appDir,
   roomHours: envNumber('CLASSROOM_ROOM_HOURS', 12),
+  maxStudents: envNumber('CLASSROOM_MAX_STUDENTS', MAX_STUDENTS),
 }).catch((e: unknown) => {
   console.error(
     `the classroom server could not start: ${e instanceof Error ? e.message : String(e)}`,

@@ -284,6 +284,9 @@ export async function end(db: Db, code: string, now: number): Promise<number> {
 /**
  * The student with this token in the room (made, or renamed, on each hello), marked online on
  * this process: their row's id and their connection's (one statement: a class joins at once).
+ * A new student is taken only while the room has fewer than `maxStudents`; one it knows always
+ * comes back. Null: the room is full. (Hellos at the same instant each count the students
+ * before them, so a full room may take one or two more: the cap bounds a room, not exactly.)
  */
 export async function joinStudent(
   db: Db,
@@ -292,19 +295,22 @@ export async function joinStudent(
   nickname: string,
   now: number,
   processId: string,
-): Promise<{ student: number; connection: number }> {
+  maxStudents: number,
+): Promise<{ student: number; connection: number } | null> {
   const [row] = await db.query<{ student: number; connection: number }>(
     `WITH s AS (
-       INSERT INTO students (room, token_hash, nickname, joined) VALUES ($1, $2, $3, $4)
+       INSERT INTO students (room, token_hash, nickname, joined)
+       SELECT $1, $2, $3, $4
+       WHERE EXISTS (SELECT 1 FROM students WHERE room = $1 AND token_hash = $2)
+          OR (SELECT count(*) FROM students WHERE room = $1) < $7
        ON CONFLICT (room, token_hash) DO UPDATE SET nickname = $3 RETURNING id
      ), c AS (
        INSERT INTO connections (process, room, student) SELECT $5, $1, id FROM s RETURNING id, student
      )
      SELECT c.student, c.id AS connection, pg_notify($6, 'p:' || $1) FROM c`,
-    [code, sha256(token), nickname, now, processId, CHANNEL],
+    [code, sha256(token), nickname, now, processId, CHANNEL, maxStudents],
   );
-  if (!row) throw new Error('no student row');
-  return { student: row.student, connection: row.connection };
+  return row ? { student: row.student, connection: row.connection } : null;
 }
 
 /** Every student of the room, in the order they joined, and whether any process has a socket of theirs. */

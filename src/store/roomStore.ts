@@ -151,7 +151,7 @@ export function socketUrl(location: { protocol: string; host: string }): string 
 const RECONNECTING = 'The connection to the class dropped: reconnecting…';
 
 /** Refusals after which reconnecting cannot help. */
-const FINAL = new Set(['no-room', 'room-ended', 'bye']);
+const FINAL = new Set(['no-room', 'room-ended', 'room-full', 'bye']);
 
 export interface RoomStoreDeps {
   readonly open: RoomSocketPort;
