@@ -20,6 +20,13 @@ export const protocolViolations: string[] = [];
 export const TEST_DATABASE_URL =
   process.env.CLASSROOM_TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? '';
 
+// In CI the PostgreSQL runs are not optional: .ci/run starts a PostgreSQL and names it, and a run
+// that lost it must fail, not pass with the PostgreSQL tests left out.
+if (process.env.CI && !TEST_DATABASE_URL)
+  throw new Error(
+    'CI is set but CLASSROOM_TEST_DATABASE_URL (or DATABASE_URL) is not: the classroom tests run on PostgreSQL too (.ci/run starts one)',
+  );
+
 export class Client {
   readonly messages: ServerMessage[] = [];
   private readonly waiters = new Set<() => void>();
