@@ -6,55 +6,17 @@
 // (Races need real threads: test/live/live.test.ts compares the tiers' verdicts there.)
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Machine } from '../../machine/machine.ts';
-import { initialState } from '../../machine/interpreter.ts';
-import { catalogue } from '../../scenarios/index.ts';
-import type { Scenario } from '../../scenarios/types.ts';
 import { liveMachine } from '../job.ts';
 import { liveParams } from '../liveParams.ts';
-import { C_STOP, SLOT_LAYOUTS } from '../memory.ts';
-import { liveSpecOf } from '../specs.ts';
+import { C_STOP } from '../memory.ts';
 import { BARE_CHUNK } from '../wasm/codegen.ts';
-import { bufferOf, sharedWasmMemory } from '../wasm/runtime.ts';
 import { compiledEngine } from './compiled.ts';
 import { Burst, type Engine } from './engine.ts';
 import { busyPick } from './busyPick.ts';
 import { interpretedEngine } from './interpreted.ts';
+import { liveCases, sharedState } from './testLive.ts';
 
-/** Every live instance: each variant, each layout, 1 to 3 CPUs (the scenario's own when fixed). */
-function liveCases(sc: Scenario) {
-  const spec = liveSpecOf(sc.id);
-  if (!spec) return [];
-  const variants = sc.params.find((p) => p.name === 'variant');
-  const choices = variants?.kind === 'choice' ? variants.choices : [undefined];
-  const counts = spec.fixedCpus === null ? [1, 2, 3] : [spec.fixedCpus];
-  return choices.flatMap((v) =>
-    counts.flatMap((cpus) =>
-      SLOT_LAYOUTS.map((layout) => ({
-        name: `${sc.id}${v === undefined ? '' : ` (${v})`}, ${String(cpus)} CPUs, ${layout}`,
-        machine: liveMachine(
-          sc.id,
-          liveParams(sc.id, cpus, v === undefined ? {} : { variant: v }),
-          layout,
-        ),
-      })),
-    ),
-  );
-}
-
-const cases = catalogue.flatMap(liveCases);
-
-/** A state in shared WebAssembly memory, after a control line whose stop word is C_STOP's. */
-function sharedState(m: Machine) {
-  const stateByte = 128;
-  const wasm = sharedWasmMemory(stateByte + m.size * 4 + 64);
-  if (!wasm) throw new Error('no shared WebAssembly memory');
-  const buffer = bufferOf(wasm);
-  const state = new Int32Array(buffer, stateByte, m.size);
-  state.set(initialState(m));
-  const wide = new BigInt64Array(buffer, stateByte, Math.floor(m.size / 2));
-  return { wasm, state, stateByte, wide, words: new Int32Array(buffer, 0, 32) };
-}
+const cases = liveCases([1, 2, 3]);
 
 /** Runs context c with `engine` until its program ends (bare bursts may stop at a loop's edge). */
 function toTheEnd(engine: Engine, c: number): void {

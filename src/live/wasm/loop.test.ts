@@ -6,50 +6,13 @@
 // test/live/wholeLoop.test.ts races the loop on two threads.
 
 import { describe, expect, it } from 'vitest';
-import { initialState } from '../../machine/interpreter.ts';
-import type { Machine } from '../../machine/machine.ts';
-import { catalogue } from '../../scenarios/index.ts';
-import type { Scenario } from '../../scenarios/types.ts';
 import { compiledEngine } from '../engine/compiled.ts';
 import { Burst, type Engine } from '../engine/engine.ts';
-import { liveMachine } from '../job.ts';
-import { liveParams } from '../liveParams.ts';
-import { SLOT_LAYOUTS } from '../memory.ts';
-import { liveSpecOf } from '../specs.ts';
+import { liveCases, sharedState } from '../engine/testLive.ts';
 import { BARE_CHUNK } from './codegen.ts';
-import { bufferOf, sharedWasmMemory } from './runtime.ts';
 
 /** Every live program on one CPU (the scenario's own count when it fixes one): each variant. */
-function oneCpuCases(sc: Scenario) {
-  const spec = liveSpecOf(sc.id);
-  if (!spec) return [];
-  const variants = sc.params.find((p) => p.name === 'variant');
-  const choices = variants?.kind === 'choice' ? variants.choices : [undefined];
-  const cpus = spec.fixedCpus ?? 1;
-  return choices.flatMap((v) =>
-    SLOT_LAYOUTS.map((layout) => ({
-      name: `${sc.id}${v === undefined ? '' : ` (${v})`}, ${String(cpus)} CPU, ${layout}`,
-      machine: liveMachine(
-        sc.id,
-        liveParams(sc.id, cpus, v === undefined ? {} : { variant: v }),
-        layout,
-      ),
-    })),
-  );
-}
-
-const cases = catalogue.flatMap(oneCpuCases);
-
-function sharedState(m: Machine) {
-  const stateByte = 128;
-  const wasm = sharedWasmMemory(stateByte + m.size * 4 + 64);
-  if (!wasm) throw new Error('no shared WebAssembly memory');
-  const buffer = bufferOf(wasm);
-  const state = new Int32Array(buffer, stateByte, m.size);
-  state.set(initialState(m));
-  const wide = new BigInt64Array(buffer, stateByte, Math.floor(m.size / 2));
-  return { wasm, state, stateByte, wide };
-}
+const cases = liveCases([1]);
 
 /** The per-instruction code: one step a call, until `ops` more operations restarted in place. */
 function stepOps(engine: Engine, c: number, ops: number): void {
