@@ -21,7 +21,9 @@ export const L_N = 10;
 export const L_T = 11;
 export const L_LOOPS = 12; // bare tier: backward jumps left before the burst returns
 export const L_CHUNK = 13; // bare tier's loop: restarts the loop may still make in this chunk
-export const L_COUNTERS = 14; // one i32 per COUNTERS entry
+// The value an atomic add expects to find: the last it saw, plus what it added (codegen.ts).
+export const L_GUESS = 14;
+export const L_COUNTERS = 15; // one i32 per COUNTERS entry
 export const L_V = L_COUNTERS + COUNTERS.length; // i64 scratch
 export const L_TALLY = L_V + 1; // bare tier: the context's tally (written back, or through)
 export const L_REGS = L_V + 2;
@@ -38,5 +40,6 @@ export const FIXED_I32 = [
   L_T,
   L_LOOPS,
   L_CHUNK,
+  L_GUESS,
   ...COUNTERS.map((_, i) => L_COUNTERS + i),
 ];
