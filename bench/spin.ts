@@ -4,9 +4,10 @@
 // of --workers (the time includes starting the CLI; the search's own time is beside it); SPIN
 // runs the same question as `lab export global-plain --format promela` writes it (src/explore/
 // promela: the machine's state word for word, one d_step a step, the final invariant asserted at
-// every end state) built with `cc -O2 -fwrapv -DSAFETY`, partial-order reduction on, with one
-// core and with -DNCORE=2 for each N above 1. The SPIN rows need `spin` and a C compiler (Debian:
-// apt-get install spin); without them the lab's rows print alone.
+// every end state) built with `cc -O2 -fwrapv -DSAFETY`, partial-order reduction on (it removes no
+// state here: every step reads or writes the shared word), with one core and with -DNCORE=2 for
+// each N above 1. The SPIN rows need `spin` and a C compiler (Debian: apt-get install spin);
+// without them the lab's rows print alone.
 //
 //   npm run bench:spin -- [--workers 1,2] [--repeat R] [--only 3x5,3x6,4x3]
 
@@ -188,7 +189,9 @@ function main(): void {
     if (ratios.length > 0) console.log(['', ...ratios].join('\n'));
     console.log('');
     console.log(
-      'SPIN counts its own states (it reduces partial orders), so compare times, not state counts;\n' +
+      'SPIN stores one state per machine state (its partial-order reduction removes none on\n' +
+        'global-plain: pan built with -DNOREDUCE stores as many); the lab stores one per machine\n' +
+        'state and CPU of the last step, which its witnesses need to have the fewest switches.\n' +
         "SPIN's bytes a state are pan's state vector, uncompressed.",
     );
   } finally {
