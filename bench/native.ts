@@ -39,49 +39,70 @@ export function kernelBatch(cpus: number): number {
   return Math.max(32, 2 * cpus);
 }
 
-function spread(xs: readonly number[]): Spread {
+export function spread(xs: readonly number[]): Spread {
   const s = [...xs].sort((a, b) => a - b);
   return { median: s[Math.floor(s.length / 2)] ?? 0, min: s[0] ?? 0, max: s.at(-1) ?? 0 };
 }
 
-/**
- * Builds the yardstick into a temporary folder with `cc -O2 -pthread` and runs each algorithm
- * with each thread count `repeat` times for `seconds`; removes the folder after.
- */
+/** The yardstick built: its executable, in a temporary folder `dispose` removes. */
+export interface Yardstick {
+  readonly compiler: string;
+  /** Adds per second, all threads, of one run of `seconds`. */
+  run(algorithm: NativeAlgorithm, threads: number, seconds: number): number;
+  dispose(): void;
+}
+
+/** Builds the yardstick into a temporary folder with `cc -O2 -pthread`. */
+export function buildYardstick(cc: string): Yardstick {
+  const dir = mkdtempSync(join(tmpdir(), 'percpu-lab-native-'));
+  const exe = join(dir, 'counters');
+  const built = spawnSync(cc, ['-O2', '-pthread', '-o', exe, SOURCE], { encoding: 'utf8' });
+  if (built.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`${cc} could not build the yardstick: ${built.stderr}`);
+  }
+  const version = spawnSync(cc, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0] ?? cc;
+  return {
+    compiler: `${version} -O2`,
+    run(algorithm, threads, seconds) {
+      const out = spawnSync(
+        exe,
+        [algorithm, String(threads), String(seconds), String(kernelBatch(threads))],
+        { encoding: 'utf8' },
+      );
+      const ops = Number(out.stdout.trim().split(/\s+/)[2]);
+      if (out.status !== 0 || !Number.isFinite(ops)) {
+        throw new Error(`the yardstick failed: ${out.stderr || out.stdout}`);
+      }
+      return ops;
+    },
+    dispose() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs each algorithm with each thread count `repeat` times for `seconds`. */
 export function runNative(
   cc: string,
   cpus: readonly number[],
   seconds: number,
   repeat: number,
 ): { compiler: string; results: NativeResult[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'percpu-lab-native-'));
+  const yardstick = buildYardstick(cc);
   try {
-    const exe = join(dir, 'counters');
-    const built = spawnSync(cc, ['-O2', '-pthread', '-o', exe, SOURCE], { encoding: 'utf8' });
-    if (built.status !== 0) throw new Error(`${cc} could not build the yardstick: ${built.stderr}`);
-    const version = spawnSync(cc, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0] ?? cc;
     const results: NativeResult[] = [];
     for (const algorithm of NATIVE_ALGORITHMS) {
       for (const threads of cpus) {
-        const runs: number[] = [];
-        for (let r = 0; r < repeat; r++) {
-          const out = spawnSync(
-            exe,
-            [algorithm, String(threads), String(seconds), String(kernelBatch(threads))],
-            { encoding: 'utf8' },
-          );
-          const ops = Number(out.stdout.trim().split(/\s+/)[2]);
-          if (out.status !== 0 || !Number.isFinite(ops)) {
-            throw new Error(`the yardstick failed: ${out.stderr || out.stdout}`);
-          }
-          runs.push(ops);
-        }
+        const runs = Array.from({ length: repeat }, () =>
+          yardstick.run(algorithm, threads, seconds),
+        );
         results.push({ algorithm, threads, opsPerSecond: spread(runs) });
       }
     }
-    return { compiler: `${version} -O2`, results };
+    return { compiler: yardstick.compiler, results };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    yardstick.dispose();
   }
 }
 
