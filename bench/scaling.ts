@@ -27,7 +27,7 @@ import { formatScalingLink } from '../src/store/scalingLink.ts';
 import { withPage } from './browser.ts';
 import { count } from '../src/machine/count.ts';
 import { buildYardstick, findCompiler, nativeTable, ratioTable, runNative } from './native.ts';
-import { pairedRatioTable, pairedRounds, pairedTable } from './paired.ts';
+import { type PairedRow, pairedRatioTable, pairedRounds, pairedTable } from './paired.ts';
 import type { Page } from 'playwright';
 import type { SweepPlan } from '../src/live/scaling/plan.ts';
 import { defaultPlan } from '../src/live/scaling/plan.ts';
@@ -50,6 +50,22 @@ async function main(): Promise<void> {
     );
   }
   if (pairs > 0 && values.native !== true) throw new UsageError('--pairs needs --native');
+  /** The paired rounds, on the yardstick built once for them. */
+  const rounds = async (
+    cc: string,
+    n: number,
+    sweep: (p: SweepPlan) => Promise<SweepReport>,
+  ): Promise<PairedRow[]> => {
+    const yardstick = buildYardstick(cc);
+    try {
+      const cpus = plan.cpus.filter((c) => c <= 64);
+      return await pairedRounds(sweep, yardstick, { ...plan, cpus }, n, (line) => {
+        console.error(line);
+      });
+    } finally {
+      yardstick.dispose();
+    }
+  };
   await withPage(4177, async (page, url) => {
     if (!values.json) {
       console.error(
@@ -80,8 +96,9 @@ async function main(): Promise<void> {
     }
     const cpus = plan.cpus.filter((c) => c <= 64);
     const native = runNative(cc, cpus, plan.seconds, plan.repeat);
+    const rows = pairs > 0 ? await rounds(cc, pairs, (p) => sweepOnce(page, url, p, cores)) : [];
     if (values.json) {
-      console.log(JSON.stringify({ ...doc, native }, null, 2));
+      console.log(JSON.stringify({ ...doc, native, pairs: rows }, null, 2));
       return;
     }
     console.log(
@@ -92,27 +109,13 @@ async function main(): Promise<void> {
       "\nPer-CPU batch ÷ shared atomic (adds per second), and the lab's ratio ÷ C's (1.00: the same):\n",
     );
     console.log(ratioTable(doc, native.results));
-    if (pairs > 0) {
-      const yardstick = buildYardstick(cc);
-      try {
-        const rows = await pairedRounds(
-          (p) => sweepOnce(page, url, p, cores),
-          yardstick,
-          { ...plan, cpus },
-          pairs,
-          (line) => {
-            console.error(line);
-          },
-        );
-        console.log(
-          `\n${count(pairs, 'round')} of the lab and C in turns, row by row (each ${String(plan.seconds)} s, the lab's after ${String(plan.warmupSeconds)} s of warm-up):\n`,
-        );
-        console.log(pairedTable(rows));
-        console.log('');
-        console.log(pairedRatioTable(rows));
-      } finally {
-        yardstick.dispose();
-      }
+    if (rows.length > 0) {
+      console.log(
+        `\n${count(pairs, 'round')} of the lab and C in turns, row by row (each ${String(plan.seconds)} s, the lab's after ${String(plan.warmupSeconds)} s of warm-up):\n`,
+      );
+      console.log(pairedTable(rows));
+      console.log('');
+      console.log(pairedRatioTable(rows));
     }
     console.log(`\nThe Scaling view runs the ${viewTier} tier.`);
   });
