@@ -482,6 +482,14 @@ describe.each(backends)('the classroom server $name', (backend) => {
         'global-plain has no challenge named "no-such"',
       );
       await t.until((x) => x.all('submission').length === 5, 'five submissions');
+      // In the order they were sent, as the teacher's list shows them.
+      expect(t.all('submission').map((m) => m.schedule)).toEqual([
+        '0 1 0 1 0 0 1 1',
+        '0 1 0 1 0 0 1 1',
+        '0 0 0 0 1 1 1 1',
+        '0 1 0 1',
+        '0',
+      ]);
       expect(t.all('submission')[1]).toMatchObject({
         nickname: 'ada',
         challenge: 'lose-one',

@@ -33,6 +33,12 @@ export class Hub {
   private readonly jobs: Coalescer;
   /** Presence is pushed at most every 200 ms: a class joining at once gets a few rosters. */
   private readonly presence: Coalescer;
+  /**
+   * Per room, the submissions being pushed, one after another in the order they were heard
+   * (their commits' order): each push reads its row first, and reads that ran side by side
+   * reached the teacher in whatever order they finished.
+   */
+  private readonly submissions = new Map<string, Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -62,7 +68,7 @@ export class Hub {
   }
 
   get busy(): boolean {
-    return this.jobs.busy || this.presence.busy;
+    return this.jobs.busy || this.presence.busy || this.submissions.size > 0;
   }
 
   /** A notification's payload: `<change>:<code>[:<extra>]`. */
@@ -80,9 +86,18 @@ export class Hub {
         this.presence.run(code, () => this.pushPresence(code));
         return;
       case 's':
-        if (extra) this.jobs.run(`s:${code}:${extra}`, () => this.pushSubmission(code, +extra));
+        if (extra) this.afterSubmissions(code, () => this.pushSubmission(code, +extra));
         return;
     }
+  }
+
+  /** Runs `push` after the room's submissions heard before it have been pushed. */
+  private afterSubmissions(code: string, push: () => Promise<void>): void {
+    const next = (this.submissions.get(code) ?? Promise.resolve()).then(push).catch(this.log);
+    this.submissions.set(code, next);
+    void next.then(() => {
+      if (this.submissions.get(code) === next) this.submissions.delete(code);
+    });
   }
 
   /** Sends every socket of the room the events after its last one. */
