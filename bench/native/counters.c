@@ -13,6 +13,7 @@
 // Build: cc -O2 -pthread -o counters counters.c
 
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -156,7 +157,7 @@ int main(int argc, char **argv) {
   // 2-core machine a spinning main thread made 2 threads' atomic_inc 1.7x faster than 2
   // threads can race: fewer of the shared word's cache-line transfers).
   struct timespec nap = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
-  while (clock_nanosleep(CLOCK_MONOTONIC, 0, &nap, &nap) != 0) {
+  while (clock_nanosleep(CLOCK_MONOTONIC, 0, &nap, &nap) == EINTR) {
   }
   atomic_store(&stopping, 1);
   long total = 0;
