@@ -84,26 +84,19 @@ export function buildYardstick(cc: string): Yardstick {
 
 /** Runs each algorithm with each thread count `repeat` times for `seconds`. */
 export function runNative(
-  cc: string,
+  yardstick: Yardstick,
   cpus: readonly number[],
   seconds: number,
   repeat: number,
-): { compiler: string; results: NativeResult[] } {
-  const yardstick = buildYardstick(cc);
-  try {
-    const results: NativeResult[] = [];
-    for (const algorithm of NATIVE_ALGORITHMS) {
-      for (const threads of cpus) {
-        const runs = Array.from({ length: repeat }, () =>
-          yardstick.run(algorithm, threads, seconds),
-        );
-        results.push({ algorithm, threads, opsPerSecond: spread(runs) });
-      }
+): NativeResult[] {
+  const results: NativeResult[] = [];
+  for (const algorithm of NATIVE_ALGORITHMS) {
+    for (const threads of cpus) {
+      const runs = Array.from({ length: repeat }, () => yardstick.run(algorithm, threads, seconds));
+      results.push({ algorithm, threads, opsPerSecond: spread(runs) });
     }
-    return { compiler: yardstick.compiler, results };
-  } finally {
-    yardstick.dispose();
   }
+  return results;
 }
 
 const fmt = (x: number) =>
@@ -228,9 +221,14 @@ function main(): void {
     process.exitCode = 2;
     return;
   }
-  const { compiler, results } = runNative(cc, cpus, Number(values.seconds), Number(values.repeat));
-  console.log(`${compiler}; ${values.seconds} s a run, ${values.repeat} runs each\n`);
-  console.log(nativeOnly(results));
+  const yardstick = buildYardstick(cc);
+  try {
+    const results = runNative(yardstick, cpus, Number(values.seconds), Number(values.repeat));
+    console.log(`${yardstick.compiler}; ${values.seconds} s a run, ${values.repeat} runs each\n`);
+    console.log(nativeOnly(results));
+  } finally {
+    yardstick.dispose();
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

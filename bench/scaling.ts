@@ -26,7 +26,14 @@ import { planSeconds } from '../src/live/scaling/plan.ts';
 import { formatScalingLink } from '../src/store/scalingLink.ts';
 import { withPage } from './browser.ts';
 import { count } from '../src/machine/count.ts';
-import { buildYardstick, findCompiler, nativeTable, ratioTable, runNative } from './native.ts';
+import {
+  buildYardstick,
+  findCompiler,
+  type NativeResult,
+  nativeTable,
+  ratioTable,
+  runNative,
+} from './native.ts';
 import { type PairedRow, pairedRatioTable, pairedRounds, pairedTable } from './paired.ts';
 import type { Page } from 'playwright';
 import type { SweepPlan } from '../src/live/scaling/plan.ts';
@@ -50,22 +57,6 @@ async function main(): Promise<void> {
     );
   }
   if (pairs > 0 && values.native !== true) throw new UsageError('--pairs needs --native');
-  /** The paired rounds, on the yardstick built once for them. */
-  const rounds = async (
-    cc: string,
-    n: number,
-    sweep: (p: SweepPlan) => Promise<SweepReport>,
-  ): Promise<PairedRow[]> => {
-    const yardstick = buildYardstick(cc);
-    try {
-      const cpus = plan.cpus.filter((c) => c <= 64);
-      return await pairedRounds(sweep, yardstick, { ...plan, cpus }, n, (line) => {
-        console.error(line);
-      });
-    } finally {
-      yardstick.dispose();
-    }
-  };
   await withPage(4177, async (page, url) => {
     if (!values.json) {
       console.error(
@@ -95,20 +86,38 @@ async function main(): Promise<void> {
       return;
     }
     const cpus = plan.cpus.filter((c) => c <= 64);
-    const native = runNative(cc, cpus, plan.seconds, plan.repeat);
-    const rows = pairs > 0 ? await rounds(cc, pairs, (p) => sweepOnce(page, url, p, cores)) : [];
+    const yardstick = buildYardstick(cc);
+    let native: NativeResult[];
+    let rows: PairedRow[] = [];
+    try {
+      native = runNative(yardstick, cpus, plan.seconds, plan.repeat);
+      if (pairs > 0) {
+        const sweep = (p: SweepPlan) => sweepOnce(page, url, p, cores);
+        rows = await pairedRounds(sweep, yardstick, { ...plan, cpus }, pairs, (line) => {
+          console.error(line);
+        });
+      }
+    } finally {
+      yardstick.dispose();
+    }
     if (values.json) {
-      console.log(JSON.stringify({ ...doc, native, pairs: rows }, null, 2));
+      console.log(
+        JSON.stringify(
+          { ...doc, native: { compiler: yardstick.compiler, results: native }, pairs: rows },
+          null,
+          2,
+        ),
+      );
       return;
     }
     console.log(
-      `\nThe same algorithms in C (${native.compiler}), same sitting, ${String(plan.seconds)} s a run, ${count(plan.repeat, 'run')} each:\n`,
+      `\nThe same algorithms in C (${yardstick.compiler}), same sitting, ${String(plan.seconds)} s a run, ${count(plan.repeat, 'run')} each:\n`,
     );
-    console.log(nativeTable(doc, native.results));
+    console.log(nativeTable(doc, native));
     console.log(
       "\nPer-CPU batch ÷ shared atomic (adds per second), and the lab's ratio ÷ C's (1.00: the same):\n",
     );
-    console.log(ratioTable(doc, native.results));
+    console.log(ratioTable(doc, native));
     if (rows.length > 0) {
       console.log(
         `\n${count(pairs, 'round')} of the lab and C in turns, row by row (each ${String(plan.seconds)} s, the lab's after ${String(plan.warmupSeconds)} s of warm-up):\n`,
