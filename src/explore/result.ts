@@ -4,7 +4,7 @@
 
 import type { Violation } from '../scenarios/outcome.ts';
 import type { Observables } from '../scenarios/types.ts';
-import type { ReductionUse } from './setup.ts';
+import type { Caches, ReductionUse } from './setup.ts';
 import type { StopReason } from './shard.ts';
 
 /** What a search has covered: a shard's part, or the whole run's. */
@@ -42,6 +42,12 @@ export interface ExploreOptions {
   readonly por?: boolean;
   /** Called every 4096 expanded states; returning true cancels (the result is incomplete). */
   readonly progress?: (p: ExploreProgress) => boolean;
+  /**
+   * What one thread remembers of events by components (transitions.ts): 'on' (the default),
+   * 'off' (every successor built by the interpreter, for benchmarks), or 'check' (both, and a
+   * difference throws: for tests).
+   */
+  readonly caches?: Caches;
 }
 
 export interface Witness {

@@ -17,6 +17,9 @@ export interface Bounds extends Budget {
   readonly switches: number;
 }
 
+/** What one thread remembers of events by components: see ExploreOptions.caches. */
+export type Caches = 'on' | 'off' | 'check';
+
 /** Whether a reduction asked for ran, and if not, why. */
 export interface ReductionUse {
   readonly on: boolean;
@@ -43,6 +46,8 @@ export interface SearchSetup {
   readonly symmetry: Symmetry | null;
   readonly por: PrivateSteps | null;
   readonly reductions: { symmetry?: ReductionUse; por?: ReductionUse };
+  /** Whether one thread remembers events by components (see ExploreOptions.caches). */
+  readonly caches: Caches;
 }
 
 /** Checks the bounds and builds what the search needs; throws RangeError on bad bounds. */
@@ -50,7 +55,7 @@ export function searchSetup(
   sc: Scenario,
   params: Params,
   bounds: Bounds,
-  options: { readonly symmetry?: boolean; readonly por?: boolean },
+  options: { readonly symmetry?: boolean; readonly por?: boolean; readonly caches?: Caches },
 ): SearchSetup {
   const { machine: m } = sc.build(params);
   const limits = [
@@ -101,7 +106,21 @@ export function searchSetup(
       reductions.por = { on: true };
     }
   }
-  return { sc, params, bounds, m, start, limits, always, endless, symmetry, por, reductions };
+  const caches = options.caches ?? 'on';
+  return {
+    sc,
+    params,
+    bounds,
+    m,
+    start,
+    limits,
+    always,
+    endless,
+    symmetry,
+    por,
+    reductions,
+    caches,
+  };
 }
 
 /** The always-invariants state s breaks, as a mask over `setup.always`. */

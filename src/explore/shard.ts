@@ -24,6 +24,8 @@ import {
   eventCpu,
   eventType,
   isTerminal,
+  Legal,
+  legalOn,
   makeEvent,
 } from '../machine/events.ts';
 import { MachineFault, topContext } from '../machine/interpreter.ts';
@@ -37,6 +39,14 @@ import { fmix, mix } from './interner.ts';
 import { BucketQueue } from './queue.ts';
 import { brokenIn, capRetries, type SearchSetup } from './setup.ts';
 import { stuck } from './stuck.ts';
+import {
+  eventsOf,
+  finished,
+  finishedOn,
+  FINISHED,
+  LegalCache,
+  TransitionCache,
+} from './transitions.ts';
 import { MAX_NODES, Visited } from './visited.ts';
 
 /** Why an incomplete run stopped (or, for 'loop-bound', why it could not cover every path). */
@@ -63,6 +73,17 @@ const pack = (used: readonly number[], last: number, mask: number) =>
   ((last + 1) << 16) |
   (mask << 24) |
   0;
+
+/** The Legal bits of the events a node with `used` interventions may still take. */
+function allowedBy(used: readonly number[], limits: readonly number[]): number {
+  let bits = Legal.Step | Legal.Flush;
+  if ((used[0] as number) < (limits[0] as number)) bits |= Legal.Irq;
+  if ((used[1] as number) < (limits[1] as number)) bits |= Legal.Nmi;
+  if ((used[2] as number) < (limits[2] as number)) bits |= Legal.Preempt;
+  if ((used[3] as number) < (limits[3] as number)) bits |= Legal.Migrate;
+  if ((used[4] as number) < (limits[4] as number)) bits |= Legal.Offline | Legal.Online;
+  return bits;
+}
 
 /** A node's id across shards: the shard in the top bits, its id in that shard below. */
 export const REF_SHIFT = 26;
@@ -177,6 +198,13 @@ export class Shard {
   private readonly judges: boolean;
   private readonly one: boolean;
   private readonly prints: Int32Array | null;
+  /** What events did to components before (one shard, no symmetry, nothing judged on the way). */
+  private readonly known: TransitionCache | null;
+  /** Which events each CPU could take, by components (with `known`, without POR). */
+  private readonly legal: LegalCache | null;
+  /** Every answer of `known` and `legal` is checked against the interpreter (tests). */
+  private readonly checking: boolean;
+  private readonly checkIds: Int32Array;
   private readonly cur: Int32Array;
   private readonly next: Int32Array;
   private readonly tmp: Int32Array;
@@ -195,8 +223,11 @@ export class Shard {
   private lastCanStep = false;
   private moved = false;
   private sinks: readonly ProposalSink[] | null = null;
-  /** Whether `curIds` names what `cur` holds (`cur` is written only by `seed` and `decode`). */
-  private curKnown = false;
+  /** The component ids of what `cur` holds, when `heldKnown` (`cur` is written only by `seed` and `decode`). */
+  private readonly held: Int32Array;
+  private heldKnown = false;
+  /** Whether `cur` holds the state of the node being expanded (see `sync`). */
+  private synced = false;
 
   // One shard without partial-order reduction looks its successors up in batches (`flush`):
   // the successors of BATCH nodes are kept here, in the order found, then their table slots are
@@ -231,8 +262,18 @@ export class Shard {
     this.next = new Int32Array(m.size);
     this.tmp = new Int32Array(m.size);
     this.curIds = new Int32Array(this.nodes.width);
+    this.held = new Int32Array(this.nodes.width);
+    this.checkIds = new Int32Array(this.nodes.width);
     this.nextIds = new Int32Array(this.nodes.width);
     this.batching = this.one && setup.por === null;
+    // Several shards hand each other whole states, symmetry renames every word, and invariants
+    // judged on the way read the successor's state: those successors are built in full.
+    this.checking = setup.caches === 'check';
+    this.known =
+      this.one && !setup.symmetry && !this.judges && setup.caches !== 'off'
+        ? TransitionCache.for(m, this.nodes.segments, this.limits[3] ?? 0, this.limits[4] ?? 0)
+        : null;
+    this.legal = setup.por === null ? LegalCache.for(m, this.nodes.segments, this.known) : null;
   }
 
   /** Record words of a proposal to this shard (component ids) and to another (the state). */
@@ -247,7 +288,8 @@ export class Shard {
   seed(): void {
     const { start, symmetry: sym, always } = this.setup;
     this.cur.set(start);
-    this.curKnown = false;
+    this.heldKnown = false;
+    this.synced = false;
     let rootLast = -1;
     if (sym) rootLast = sym.canonical(this.cur, -1, this.tmp).last;
     const meta = pack([0, 0, 0, 0], rootLast, always.length ? brokenIn(this.setup, this.cur) : 0);
@@ -374,8 +416,9 @@ export class Shard {
       }
       this.id = id;
       this.rank = rankOf(i);
-      nodes.decode(id, cur, curIds, this.curKnown);
-      this.curKnown = true;
+      nodes.tuple(id, curIds);
+      this.synced = false;
+      if (this.legal === null) this.sync();
       const meta = nodes.meta(id);
       for (let j = 0; j < 4; j++) used[j] = usedOf(meta, j);
       // Hotplug events have no room in the metadata word: the machine counts them in the state.
@@ -387,6 +430,7 @@ export class Shard {
       if (this.steps > this.depth) this.depth = this.steps;
 
       if (this.mask !== 0) {
+        this.sync();
         this.violated = true;
         for (let j = 0; j < always.length; j++) {
           const inv = always[j] as InvariantSpec;
@@ -407,10 +451,32 @@ export class Shard {
       // An end state is an outcome, and still not the last word: with budget left, an IRQ or an
       // NMI can arrive after every task has finished (replay accepts it), and its handler can
       // change what the end state holds. Those events are all a finished machine has enabled.
-      const terminal = isTerminal(m, cur);
-      if (terminal) this.record(meta, true);
+      let terminal: boolean;
+      let n = 0;
+      const legal = this.legal;
+      if (legal === null) {
+        terminal = isTerminal(m, cur);
+        n = enabledEvents(m, cur, evs);
+      } else {
+        // By components: the state is decoded only for a CPU not met in them before. Events
+        // whose budget is spent are left out here rather than refused one by one in `follow`.
+        terminal = true;
+        const allowed = allowedBy(used, limits);
+        for (let k = 0; k < m.cpus; k++) {
+          let v = legal.of(k, curIds);
+          if (v < 0) {
+            this.sync();
+            v = legal.learn(k, curIds, cur);
+          } else if (this.checking) this.checkLegal(k, v);
+          if (!finished(v)) terminal = false;
+          n = eventsOf(m, k, v & allowed, evs, n);
+        }
+      }
+      if (terminal) {
+        this.sync();
+        this.record(meta, true);
+      }
 
-      const n = enabledEvents(m, cur, evs);
       // Could the previous step's CPU still step? Then stepping another CPU is a switch.
       this.lastCanStep = false;
       for (let j = 0; j < n; j++) {
@@ -425,11 +491,22 @@ export class Shard {
         for (let j = 0; j < n && !this.halted(); j++) this.follow(evs[j] as number, j + 1);
       }
       if (this.halted()) break;
-      if (!terminal && !this.movedYet()) this.record(meta, false);
+      if (!terminal && !this.movedYet()) {
+        this.sync();
+        this.record(meta, false);
+      }
     }
     this.flush();
     this.deferring = false;
     this.sinks = null;
+  }
+
+  /** Makes `cur` hold the state of the node being expanded, decoding what differs. */
+  private sync(): void {
+    if (this.synced) return;
+    this.nodes.decode(this.id, this.cur, this.held, this.heldKnown);
+    this.heldKnown = true;
+    this.synced = true;
   }
 
   /** Applies the batched successors (see `batching`) in the order they were found. */
@@ -521,43 +598,59 @@ export class Shard {
     const switched = isStep && this.lastCanStep && eventCpu(ev) !== this.lastCpu;
     const switches = this.switches + (switched ? 1 : 0);
     if (switches > this.maxSwitches) return false;
-    const cur = this.cur;
-    const next = this.next;
-    // One block copy (a memcpy), not a word loop: it runs for every transition.
-    next.set(cur);
-    try {
-      apply(m, next, ev);
-    } catch (e) {
-      if (!(e instanceof MachineFault)) throw e;
-      this.fault(ev, slot, e.message);
-      // The state is not stuck: its path ends in the fault, told as an outcome of its own.
-      this.moved = true;
-      return false;
+    const nodes = this.nodes;
+    const known = this.known;
+    let moved = false;
+    let cached = -1;
+    if (known !== null) {
+      cached = known.find(ev, this.curIds);
+      if (cached >= 0) {
+        moved = known.successor(cached, ev, this.curIds, this.nextIds, nodes.width - 1);
+        if (this.checking) this.checkSuccessor(ev, moved);
+      }
     }
-    if (this.endless) capRetries(m, next);
+    if (cached < 0) {
+      this.sync();
+      const cur = this.cur;
+      const next = this.next;
+      // One block copy (a memcpy), not a word loop: it runs for every transition not cached.
+      next.set(cur);
+      try {
+        apply(m, next, ev);
+      } catch (e) {
+        if (!(e instanceof MachineFault)) throw e;
+        this.fault(ev, slot, e.message);
+        // The state is not stuck: its path ends in the fault, told as an outcome of its own.
+        this.moved = true;
+        return false;
+      }
+      if (this.endless) capRetries(m, next);
+      moved = !statesEqual(next, cur);
+      if (known !== null) {
+        this.componentsOf(ev, next, this.nextIds);
+        known.add(ev, this.curIds, this.nextIds, moved);
+      }
+    }
     this.transitions++;
     let last = isStep ? eventCpu(ev) : this.lastCpu;
-    if (sym) last = sym.canonical(next, last, this.tmp).last;
+    if (sym) last = sym.canonical(this.next, last, this.tmp).last;
     if (slotB >= 0) used[slotB] = (used[slotB] as number) + 1;
-    const nextMeta = pack(used, last, this.judges ? this.mask | brokenIn(this.setup, next) : 0);
+    const nextMeta = pack(
+      used,
+      last,
+      this.judges ? this.mask | brokenIn(this.setup, this.next) : 0,
+    );
     if (slotB >= 0) used[slotB] = (used[slotB] as number) - 1;
     // A successor that is another state is a move (nodes with equal states differ only in
     // their metadata, which an event that changes nothing can still change).
-    if (!this.moved && !statesEqual(next, cur)) this.moved = true;
+    if (moved) this.moved = true;
     const key = this.rank * EVENT_SLOTS + slot;
     const steps = this.steps + 1;
     const parent = refOf(this.options.index, this.id);
-    const owner = this.one ? 0 : this.ownerOf(next, nextMeta);
-    const nodes = this.nodes;
+    const owner = this.one ? 0 : this.ownerOf(this.next, nextMeta);
     const mine = owner === this.options.index;
     if (mine) {
-      const prints = this.prints;
-      // Migrations and hotplug write another CPU's words: the full comparison (footprint.ts).
-      if (prints !== null && eventType(ev) !== Ev.Migrate && eventType(ev) < Ev.Offline) {
-        const k = eventCpu(ev);
-        const at = (k * (m.contexts + 1) + topContext(m, cur, k) + 1) * 2 * nodes.segments.length;
-        nodes.components(next, this.nextIds, cur, this.curIds, prints, at);
-      } else nodes.components(next, this.nextIds, cur, this.curIds);
+      if (known === null) this.componentsOf(ev, this.next, this.nextIds);
       if (this.sinks === null) {
         if (this.deferring) {
           this.defer(key, parent, ev, nextMeta, switches, steps, this.nextIds);
@@ -576,8 +669,43 @@ export class Shard {
     w[at + P_META] = nextMeta;
     w[at + P_SWITCHES] = switches;
     w[at + P_STEPS] = steps;
-    w.set(mine ? this.nextIds.subarray(0, nodes.width - 1) : next, at + P_HEAD);
+    w.set(mine ? this.nextIds.subarray(0, nodes.width - 1) : this.next, at + P_HEAD);
     return false;
+  }
+
+  /** Writes into `ids` the component ids of `next`, a successor by ev of the node expanded. */
+  private componentsOf(ev: number, next: Int32Array, ids: Int32Array): void {
+    const m = this.m;
+    const nodes = this.nodes;
+    const prints = this.prints;
+    // Migrations and hotplug write another CPU's words: the full comparison (footprint.ts).
+    if (prints !== null && eventType(ev) !== Ev.Migrate && eventType(ev) < Ev.Offline) {
+      const k = eventCpu(ev);
+      const at =
+        (k * (m.contexts + 1) + topContext(m, this.cur, k) + 1) * 2 * nodes.segments.length;
+      nodes.components(next, ids, this.cur, this.curIds, prints, at);
+    } else nodes.components(next, ids, this.cur, this.curIds);
+  }
+
+  /** With `checking`: the cached successor by ev (in `nextIds`) is the interpreter's. */
+  private checkSuccessor(ev: number, moved: boolean): void {
+    this.sync();
+    const next = this.tmp;
+    next.set(this.cur);
+    apply(this.m, next, ev);
+    if (this.endless) capRetries(this.m, next);
+    this.componentsOf(ev, next, this.checkIds);
+    const n = this.nodes.width - 1;
+    let same = moved === !statesEqual(next, this.cur);
+    for (let j = 0; j < n; j++) if (this.checkIds[j] !== this.nextIds[j]) same = false;
+    if (!same) throw new Error(`the transition cache is wrong about event ${ev}`);
+  }
+
+  /** With `checking`: CPU k's cached legal events `v` are what the state says. */
+  private checkLegal(k: number, v: number): void {
+    this.sync();
+    const truth = legalOn(this.m, this.cur, k) | (finishedOn(this.m, this.cur, k) ? FINISHED : 0);
+    if (truth !== v) throw new Error(`the legal-event cache is wrong about CPU ${k}`);
   }
 
   /**

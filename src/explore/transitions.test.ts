@@ -1,0 +1,159 @@
+// The explorer's caches (transitions.ts) must answer as the interpreter does. A cached successor
+// is read from the ids of the components an event reads, so the tests check what a key leaves
+// out (another CPU's task) and keeps (memory, every context under RecordTotal), and then explore
+// the whole catalogue with every cached answer recomputed by the interpreter ('check') and
+// again without the caches ('off'): the answers, witnesses and counts must be the same.
+
+import { describe, expect, it } from 'vitest';
+import { apply, enabledEvents, Ev, isTerminal, makeEvent } from '../machine/events.ts';
+import { initialState } from '../machine/interpreter.ts';
+import { Op } from '../machine/isa.ts';
+import { ctxBase, CTX_DONE } from '../machine/machine.ts';
+import { catalogue, findScenario } from '../scenarios/index.ts';
+import { resolveParams } from '../scenarios/params.ts';
+import type { Scenario } from '../scenarios/types.ts';
+import { type Bounds, explore, type ExploreResult } from './explore.ts';
+import { eventsOf, finished, LegalCache, readsOf, TransitionCache } from './transitions.ts';
+import { Visited } from './visited.ts';
+
+const byId = (id: string) => findScenario(id) as Scenario;
+
+describe('TransitionCache', () => {
+  const sc = byId('global-plain');
+  const m = sc.build(resolveParams(sc, { cpus: '3', iterations: '2' })).machine;
+
+  it('gives the successor the interpreter gives, whatever the other CPUs are doing', () => {
+    const v = new Visited(m);
+    const cache = TransitionCache.for(m, v.segments, 0, 0) as TransitionCache;
+    const step0 = makeEvent(Ev.Step, 0);
+    const s = initialState(m);
+    const ids = new Int32Array(v.width);
+    v.components(s, ids);
+    expect(cache.find(step0, ids)).toBe(-1);
+    const next = s.slice();
+    apply(m, next, step0);
+    const nextIds = new Int32Array(v.width);
+    v.components(next, nextIds);
+    cache.add(step0, ids, nextIds, true);
+
+    // CPU 2 has taken a step: CPU 0's step reads nothing of it, and the entry still answers.
+    const other = s.slice();
+    apply(m, other, makeEvent(Ev.Step, 2));
+    const otherIds = new Int32Array(v.width);
+    v.components(other, otherIds);
+    const e = cache.find(step0, otherIds);
+    expect(e).toBeGreaterThanOrEqual(0);
+    const out = new Int32Array(v.width);
+    expect(cache.successor(e, step0, otherIds, out, v.width - 1)).toBe(true);
+    const truth = other.slice();
+    apply(m, truth, step0);
+    const truthIds = new Int32Array(v.width);
+    v.components(truth, truthIds);
+    expect([...out.subarray(0, v.width - 1)]).toEqual([...truthIds.subarray(0, v.width - 1)]);
+
+    // Another value in memory, or another CPU's event: not the same entry.
+    const mem = s.slice();
+    mem[0] = 41;
+    v.components(mem, otherIds);
+    expect(cache.find(step0, otherIds)).toBe(-1);
+    expect(cache.find(makeEvent(Ev.Step, 1), ids)).toBe(-1);
+  });
+
+  it('is not used where tasks can move between CPUs', () => {
+    const v = new Visited(m);
+    expect(TransitionCache.for(m, v.segments, 1, 0)).toBeNull();
+    expect(TransitionCache.for(m, v.segments, 0, 1)).toBeNull();
+  });
+
+  it('keys a CPU on its own contexts, and on every context when it adds up the tallies', () => {
+    const v = new Visited(m);
+    const ctxSegments = (k: number) =>
+      [...(readsOf(m, v.segments)[k] as Int32Array)].filter(
+        (i) => (v.segments[i] as { off: number }).off >= m.ctxOff,
+      );
+    // global-plain: one task per CPU, and CPU k's events read its record alone.
+    for (let k = 0; k < 3; k++) expect(ctxSegments(k)).toHaveLength(1);
+
+    // percpu-classic's summer records the exact total (RecordTotal) as it sums.
+    const pc = byId('percpu-classic');
+    const pm = pc.build(resolveParams(pc, { cpus: '2' })).machine;
+    expect(pm.code.some((c) => c.some((ins) => ins.op === Op.RecordTotal))).toBe(true);
+    const pv = new Visited(pm);
+    const reads = readsOf(pm, pv.segments);
+    expect(reads.some((r) => r.length === pv.segments.length)).toBe(true);
+  });
+});
+
+describe('LegalCache', () => {
+  it("gives each CPU's events and whether it has finished, as the state does", () => {
+    const sc = byId('global-plain');
+    const m = sc.build(resolveParams(sc, { cpus: '2', iterations: '1' })).machine;
+    const v = new Visited(m);
+    const known = TransitionCache.for(m, v.segments, 0, 0);
+    const legal = LegalCache.for(m, v.segments, known) as LegalCache;
+    const ids = new Int32Array(v.width);
+    // Run CPU 0, then CPU 1, to the end, checking the events at every state.
+    const s = initialState(m);
+    for (;;) {
+      v.components(s, ids);
+      const evs: number[] = [];
+      let n = 0;
+      let done = true;
+      for (let k = 0; k < m.cpus; k++) {
+        const value = legal.of(k, ids) >= 0 ? legal.of(k, ids) : legal.learn(k, ids, s);
+        expect(legal.of(k, ids)).toBe(value);
+        if (!finished(value)) done = false;
+        n = eventsOf(m, k, value, evs, n);
+      }
+      const truth: number[] = [];
+      expect(n).toBe(enabledEvents(m, s, truth));
+      expect(evs.slice(0, n)).toEqual(truth);
+      expect(done).toBe(isTerminal(m, s));
+      if (done) break;
+      apply(m, s, makeEvent(Ev.Step, s[ctxBase(m, 0) + CTX_DONE] === 0 ? 0 : 1));
+    }
+  });
+});
+
+/** Everything an exploration answers, but its timing and memory. */
+function answer(r: ExploreResult) {
+  const { ms: _ms, bytes: _bytes, ...stats } = r.stats;
+  return { ...r, stats };
+}
+
+interface Case {
+  readonly sc: Scenario;
+  readonly set: Record<string, string>;
+  readonly bounds: Bounds;
+}
+
+const cases: Case[] = [];
+for (const sc of catalogue) {
+  const variant = sc.params.find((p) => p.name === 'variant');
+  const memory = sc.params.find((p) => p.name === 'memory');
+  for (const v of variant?.kind === 'choice' ? variant.choices : [undefined]) {
+    for (const mem of memory ? ['sc', 'tso'] : [undefined]) {
+      const set: Record<string, string> = {};
+      if (v !== undefined) set.variant = v;
+      if (mem !== undefined) set.memory = mem;
+      // The caches run where tasks stay on their CPUs: no migrations, no hotplug.
+      const bounds = { ...sc.bounds, migrations: 0, hotplugs: 0, switches: Infinity };
+      cases.push({ sc, set, bounds });
+    }
+  }
+}
+
+describe('explored with the caches, every entry answers as without them', () => {
+  it.each(
+    cases.map(
+      (c) => [`${c.sc.id} ${JSON.stringify(c.set)} ${JSON.stringify(c.bounds)}`, c] as const,
+    ),
+  )('%s', (_, { sc, set, bounds }) => {
+    const p = resolveParams(sc, set);
+    // Bounded so that the whole catalogue stays quick: both runs stop at the same node.
+    const options = { maxStates: 20_000 };
+    const checked = explore(sc, p, bounds, { ...options, caches: 'check' });
+    const plain = explore(sc, p, bounds, { ...options, caches: 'off' });
+    expect(answer(checked)).toEqual(answer(plain));
+  });
+});
