@@ -34,13 +34,19 @@ export class BucketQueue {
     return this.held;
   }
 
+  /** The bucket `push` used last, and its cost: a level's successors go to a few costs. */
+  private lastBucket: Bucket | null = null;
+  private lastPushed = -1;
+
   push(id: number, cost: number): void {
-    let b = this.buckets.get(cost);
+    let b = cost === this.lastPushed ? this.lastBucket : this.buckets.get(cost);
     if (!b) {
       b = new Bucket();
       this.buckets.set(cost, b);
       this.heapPush(cost);
     }
+    this.lastBucket = b;
+    this.lastPushed = cost;
     b.push(id);
     this.held++;
   }
@@ -51,6 +57,7 @@ export class BucketQueue {
       const cost = this.heapPop();
       const b = this.buckets.get(cost) as Bucket;
       this.buckets.delete(cost);
+      this.forget(cost);
       this.draining = b.ids.subarray(0, b.n).sort();
       this.at = 0;
       this.lastCost = cost;
@@ -74,9 +81,18 @@ export class BucketQueue {
     const cost = this.heapPop();
     const b = this.buckets.get(cost) as Bucket;
     this.buckets.delete(cost);
+    this.forget(cost);
     this.held -= b.n;
     this.lastCost = cost;
     return { cost, ids: b.ids.subarray(0, b.n).sort() };
+  }
+
+  /** A bucket taken out of the queue is no longer where a push of its cost goes. */
+  private forget(cost: number): void {
+    if (cost === this.lastPushed) {
+      this.lastBucket = null;
+      this.lastPushed = -1;
+    }
   }
 
   get bytes(): number {

@@ -25,7 +25,6 @@ import {
   eventType,
   isTerminal,
   Legal,
-  legalOn,
   makeEvent,
 } from '../machine/events.ts';
 import { MachineFault, topContext } from '../machine/interpreter.ts';
@@ -39,14 +38,7 @@ import { fmix, mix } from './interner.ts';
 import { BucketQueue } from './queue.ts';
 import { brokenIn, capRetries, type SearchSetup } from './setup.ts';
 import { stuck } from './stuck.ts';
-import {
-  eventsOf,
-  finished,
-  finishedOn,
-  FINISHED,
-  LegalCache,
-  TransitionCache,
-} from './transitions.ts';
+import { CpuCache, eventsOf, finished, legalOf } from './transitions.ts';
 import { MAX_NODES, Visited } from './visited.ts';
 
 /** Why an incomplete run stopped (or, for 'loop-bound', why it could not cover every path). */
@@ -198,11 +190,14 @@ export class Shard {
   private readonly judges: boolean;
   private readonly one: boolean;
   private readonly prints: Int32Array | null;
-  /** What events did to components before (one shard, no symmetry, nothing judged on the way). */
-  private readonly known: TransitionCache | null;
-  /** Which events each CPU could take, by components (with `known`, without POR). */
-  private readonly legal: LegalCache | null;
-  /** Every answer of `known` and `legal` is checked against the interpreter (tests). */
+  /**
+   * What each CPU could do from its components, and where it led (transitions.ts): one shard,
+   * no symmetry, nothing judged on the way.
+   */
+  private readonly known: CpuCache | null;
+  /** Per CPU: its entry in `known` for the node being expanded (−1: none). */
+  private readonly entries: Int32Array;
+  /** Every answer of `known` is checked against the interpreter (tests). */
   private readonly checking: boolean;
   private readonly checkIds: Int32Array;
   private readonly cur: Int32Array;
@@ -271,9 +266,9 @@ export class Shard {
     this.checking = setup.caches === 'check';
     this.known =
       this.one && !setup.symmetry && !this.judges && setup.caches !== 'off'
-        ? TransitionCache.for(m, this.nodes.segments, this.limits[3] ?? 0, this.limits[4] ?? 0)
+        ? CpuCache.for(m, this.nodes.segments, this.limits)
         : null;
-    this.legal = setup.por === null ? LegalCache.for(m, this.nodes.segments, this.known) : null;
+    this.entries = new Int32Array(m.cpus).fill(-1);
   }
 
   /** Record words of a proposal to this shard (component ids) and to another (the state). */
@@ -418,7 +413,7 @@ export class Shard {
       this.rank = rankOf(i);
       nodes.tuple(id, curIds);
       this.synced = false;
-      if (this.legal === null) this.sync();
+      if (this.known === null) this.sync();
       const meta = nodes.meta(id);
       for (let j = 0; j < 4; j++) used[j] = usedOf(meta, j);
       // Hotplug events have no room in the metadata word: the machine counts them in the state.
@@ -453,8 +448,8 @@ export class Shard {
       // change what the end state holds. Those events are all a finished machine has enabled.
       let terminal: boolean;
       let n = 0;
-      const legal = this.legal;
-      if (legal === null) {
+      const known = this.known;
+      if (known === null) {
         terminal = isTerminal(m, cur);
         n = enabledEvents(m, cur, evs);
       } else {
@@ -463,11 +458,17 @@ export class Shard {
         terminal = true;
         const allowed = allowedBy(used, limits);
         for (let k = 0; k < m.cpus; k++) {
-          let v = legal.of(k, curIds);
-          if (v < 0) {
+          let e = known.find(k, curIds);
+          let v: number;
+          if (e >= 0) {
+            v = known.legal(e);
+            if (this.checking) this.checkLegal(k, v);
+          } else {
             this.sync();
-            v = legal.learn(k, curIds, cur);
-          } else if (this.checking) this.checkLegal(k, v);
+            v = legalOf(m, cur, k);
+            e = known.add(k, curIds, v);
+          }
+          this.entries[k] = e;
           if (!finished(v)) terminal = false;
           n = eventsOf(m, k, v & allowed, evs, n);
         }
@@ -486,6 +487,7 @@ export class Shard {
       this.moved = false;
       // A private step alone, unless it leads back to a node already met (the cycle proviso).
       // With one shard only (setup refuses it otherwise): whether a node is new is known at once.
+      if (por) this.sync();
       const alone = por ? por.pick(cur, used, limits) : -1;
       if (alone < 0 || !this.follow(makeEvent(Ev.Step, alone), 0)) {
         for (let j = 0; j < n && !this.halted(); j++) this.follow(evs[j] as number, j + 1);
@@ -602,10 +604,18 @@ export class Shard {
     const known = this.known;
     let moved = false;
     let cached = -1;
+    const k = eventCpu(ev);
     if (known !== null) {
-      cached = known.find(ev, this.curIds);
+      cached = known.successor(
+        this.entries[k] as number,
+        k,
+        eventType(ev),
+        this.curIds,
+        this.nextIds,
+        nodes.width - 1,
+      );
       if (cached >= 0) {
-        moved = known.successor(cached, ev, this.curIds, this.nextIds, nodes.width - 1);
+        moved = cached === 1;
         if (this.checking) this.checkSuccessor(ev, moved);
       }
     }
@@ -628,7 +638,7 @@ export class Shard {
       moved = !statesEqual(next, cur);
       if (known !== null) {
         this.componentsOf(ev, next, this.nextIds);
-        known.add(ev, this.curIds, this.nextIds, moved);
+        known.learn(this.entries[k] as number, k, eventType(ev), this.nextIds, moved);
       }
     }
     this.transitions++;
@@ -704,8 +714,8 @@ export class Shard {
   /** With `checking`: CPU k's cached legal events `v` are what the state says. */
   private checkLegal(k: number, v: number): void {
     this.sync();
-    const truth = legalOn(this.m, this.cur, k) | (finishedOn(this.m, this.cur, k) ? FINISHED : 0);
-    if (truth !== v) throw new Error(`the legal-event cache is wrong about CPU ${k}`);
+    if (legalOf(this.m, this.cur, k) !== v)
+      throw new Error(`the legal-event cache is wrong about CPU ${k}`);
   }
 
   /**
@@ -743,7 +753,8 @@ export class Shard {
       (toSteps < 0 || switches < toSwitches || (switches === toSwitches && steps < toSteps))
     ) {
       nodes.setPath(to, steps, switches, parent, ev);
-      this.queue.push(to, this.costOf(to));
+      // costOf(to), from what is at hand rather than read back from the node's record.
+      this.queue.push(to, interventionsOf(meta) * W_INTERVENTION + switches * W_SWITCH + steps);
     }
     return fresh;
   }

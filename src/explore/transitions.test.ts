@@ -13,56 +13,58 @@ import { catalogue, findScenario } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { type Bounds, explore, type ExploreResult } from './explore.ts';
-import { eventsOf, finished, LegalCache, readsOf, TransitionCache } from './transitions.ts';
+import { CpuCache, eventsOf, finished, legalOf, readsOf } from './transitions.ts';
 import { Visited } from './visited.ts';
 
 const byId = (id: string) => findScenario(id) as Scenario;
 
-describe('TransitionCache', () => {
+describe('CpuCache', () => {
   const sc = byId('global-plain');
   const m = sc.build(resolveParams(sc, { cpus: '3', iterations: '2' })).machine;
+  const none = [0, 0, 0, 0, 0];
 
   it('gives the successor the interpreter gives, whatever the other CPUs are doing', () => {
     const v = new Visited(m);
-    const cache = TransitionCache.for(m, v.segments, 0, 0) as TransitionCache;
-    const step0 = makeEvent(Ev.Step, 0);
+    const cache = CpuCache.for(m, v.segments, none) as CpuCache;
+    const n = v.width - 1;
     const s = initialState(m);
     const ids = new Int32Array(v.width);
     v.components(s, ids);
-    expect(cache.find(step0, ids)).toBe(-1);
+    expect(cache.find(0, ids)).toBe(-1);
+    const e = cache.add(0, ids, legalOf(m, s, 0));
+    const out = new Int32Array(v.width);
+    expect(cache.successor(e, 0, Ev.Step, ids, out, n)).toBe(-1);
     const next = s.slice();
-    apply(m, next, step0);
+    apply(m, next, makeEvent(Ev.Step, 0));
     const nextIds = new Int32Array(v.width);
     v.components(next, nextIds);
-    cache.add(step0, ids, nextIds, true);
+    cache.learn(e, 0, Ev.Step, nextIds, true);
 
     // CPU 2 has taken a step: CPU 0's step reads nothing of it, and the entry still answers.
     const other = s.slice();
     apply(m, other, makeEvent(Ev.Step, 2));
     const otherIds = new Int32Array(v.width);
     v.components(other, otherIds);
-    const e = cache.find(step0, otherIds);
-    expect(e).toBeGreaterThanOrEqual(0);
-    const out = new Int32Array(v.width);
-    expect(cache.successor(e, step0, otherIds, out, v.width - 1)).toBe(true);
+    expect(cache.find(0, otherIds)).toBe(e);
+    expect(cache.successor(e, 0, Ev.Step, otherIds, out, n)).toBe(1);
     const truth = other.slice();
-    apply(m, truth, step0);
+    apply(m, truth, makeEvent(Ev.Step, 0));
     const truthIds = new Int32Array(v.width);
     v.components(truth, truthIds);
-    expect([...out.subarray(0, v.width - 1)]).toEqual([...truthIds.subarray(0, v.width - 1)]);
+    expect([...out.subarray(0, n)]).toEqual([...truthIds.subarray(0, n)]);
 
-    // Another value in memory, or another CPU's event: not the same entry.
+    // Another value in memory, or another CPU: not the same entry.
     const mem = s.slice();
     mem[0] = 41;
     v.components(mem, otherIds);
-    expect(cache.find(step0, otherIds)).toBe(-1);
-    expect(cache.find(makeEvent(Ev.Step, 1), ids)).toBe(-1);
+    expect(cache.find(0, otherIds)).toBe(-1);
+    expect(cache.find(1, ids)).toBe(-1);
   });
 
   it('is not used where tasks can move between CPUs', () => {
     const v = new Visited(m);
-    expect(TransitionCache.for(m, v.segments, 1, 0)).toBeNull();
-    expect(TransitionCache.for(m, v.segments, 0, 1)).toBeNull();
+    expect(CpuCache.for(m, v.segments, [0, 0, 0, 1, 0])).toBeNull();
+    expect(CpuCache.for(m, v.segments, [0, 0, 0, 0, 1])).toBeNull();
   });
 
   it('keys a CPU on its own contexts, and on every context when it adds up the tallies', () => {
@@ -82,35 +84,32 @@ describe('TransitionCache', () => {
     const reads = readsOf(pm, pv.segments);
     expect(reads.some((r) => r.length === pv.segments.length)).toBe(true);
   });
-});
 
-describe('LegalCache', () => {
   it("gives each CPU's events and whether it has finished, as the state does", () => {
-    const sc = byId('global-plain');
-    const m = sc.build(resolveParams(sc, { cpus: '2', iterations: '1' })).machine;
-    const v = new Visited(m);
-    const known = TransitionCache.for(m, v.segments, 0, 0);
-    const legal = LegalCache.for(m, v.segments, known) as LegalCache;
+    const m2 = sc.build(resolveParams(sc, { cpus: '2', iterations: '1' })).machine;
+    const v = new Visited(m2);
+    const cache = CpuCache.for(m2, v.segments, none) as CpuCache;
     const ids = new Int32Array(v.width);
     // Run CPU 0, then CPU 1, to the end, checking the events at every state.
-    const s = initialState(m);
+    const s = initialState(m2);
     for (;;) {
       v.components(s, ids);
       const evs: number[] = [];
       let n = 0;
       let done = true;
-      for (let k = 0; k < m.cpus; k++) {
-        const value = legal.of(k, ids) >= 0 ? legal.of(k, ids) : legal.learn(k, ids, s);
-        expect(legal.of(k, ids)).toBe(value);
+      for (let k = 0; k < m2.cpus; k++) {
+        const e = cache.find(k, ids);
+        const value = e >= 0 ? cache.legal(e) : cache.legal(cache.add(k, ids, legalOf(m2, s, k)));
+        expect(cache.legal(cache.find(k, ids))).toBe(value);
         if (!finished(value)) done = false;
-        n = eventsOf(m, k, value, evs, n);
+        n = eventsOf(m2, k, value, evs, n);
       }
       const truth: number[] = [];
-      expect(n).toBe(enabledEvents(m, s, truth));
+      expect(n).toBe(enabledEvents(m2, s, truth));
       expect(evs.slice(0, n)).toEqual(truth);
-      expect(done).toBe(isTerminal(m, s));
+      expect(done).toBe(isTerminal(m2, s));
       if (done) break;
-      apply(m, s, makeEvent(Ev.Step, s[ctxBase(m, 0) + CTX_DONE] === 0 ? 0 : 1));
+      apply(m2, s, makeEvent(Ev.Step, s[ctxBase(m2, 0) + CTX_DONE] === 0 ? 0 : 1));
     }
   });
 });

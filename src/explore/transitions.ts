@@ -6,9 +6,10 @@
 // same few combinations come back across millions of nodes: on global-plain with 3 CPUs × 5
 // adds, 1.9 million transitions come from a few thousand. So the explorer applies an event to
 // a combination once, through the interpreter, and afterwards reads the successor's ids here:
-// no copy of the state, no interpretation, no interning (`TransitionCache`). Which events CPU k
-// can take, and whether it has finished, read fewer components still (`LegalCache`), so a node
-// whose successors are all known is expanded without decoding its state at all.
+// no copy of the state, no interpretation, no interning. Which events CPU k can take, and
+// whether it has finished, read fewer components still, so they are kept in the same entry
+// (`CpuCache`): a node whose successors are all known is expanded with one lookup per CPU,
+// without decoding its state at all.
 //
 // What makes "lives on CPU k" hold: a context moves only by a migration or a CPU going offline,
 // so the caches are used only when the search allows neither. An event on CPU k then reads
@@ -18,7 +19,7 @@
 // Any new rule that reads further must widen `readsOf`; transitions.test.ts explores the whole
 // catalogue with every hit checked against the interpreter.
 
-import { Ev, eventCpu, Legal, legalOn } from '../machine/events.ts';
+import { Ev, Legal, legalOn } from '../machine/events.ts';
 import { Op } from '../machine/isa.ts';
 import {
   CPU_CUR,
@@ -40,11 +41,13 @@ type Segments = readonly { readonly off: number; readonly width: number }[];
 
 /**
  * A table from (a tag, the ids of some of a node's segments) to a few words: open addressing
- * over entries of the tag, the key's ids (padded to `span`) and `values` words.
+ * over entries of the tag, the CPU whose key it is, the key's ids (padded to `span`) and
+ * `values` words. Which segments make the key is chosen per lookup by CPU: `keys[k]`.
  */
 class IdTable {
   count = 0;
   private readonly stride: number;
+  private readonly span: number;
   data: Int32Array;
   /** Entry + 1, 0 for empty; at most half full. */
   private table = new Int32Array(1 << 10);
@@ -52,14 +55,14 @@ class IdTable {
   private slot = 0;
 
   constructor(
-    /** The segments of the key for a tag. */
-    private readonly keysOf: (tag: number) => Int32Array,
-    private readonly span: number,
+    /** Per CPU, the segments of its keys. */
+    private readonly keys: readonly Int32Array[],
     values: number,
     /** Segments in a node (the ids `find` reads are indexed by segment). */
     private readonly segments: number,
   ) {
-    this.stride = 1 + span + values;
+    this.span = Math.max(...keys.map((r) => r.length));
+    this.stride = 2 + this.span + values;
     this.data = new Int32Array(64 * this.stride);
   }
 
@@ -70,9 +73,9 @@ class IdTable {
     return fmix(h);
   }
 
-  /** The entry of `tag` and `ids`, or −1. */
-  find(tag: number, ids: Int32Array): number {
-    const keys = this.keysOf(tag);
+  /** The entry of `tag` and `ids` with CPU k's key, or −1. */
+  find(tag: number, k: number, ids: Int32Array): number {
+    const keys = this.keys[k] as Int32Array;
     const n = keys.length | 0;
     const stride = this.stride | 0;
     const table = this.table;
@@ -85,7 +88,7 @@ class IdTable {
       const at = Math.imul(e - 1, stride);
       if (data[at] === tag) {
         let j = 0;
-        while (j < n && data[at + 1 + j] === ids[keys[j] as number]) j++;
+        while (j < n && data[at + 2 + j] === ids[keys[j] as number]) j++;
         if (j === n) return e - 1;
       }
       i = (i + 1) & mask;
@@ -96,16 +99,16 @@ class IdTable {
 
   /** Where entry e's values start in `data`. */
   valueAt(e: number): number {
-    return Math.imul(e, this.stride | 0) + 1 + (this.span | 0);
+    return Math.imul(e, this.stride | 0) + 2 + (this.span | 0);
   }
 
   /**
-   * After a `find` of the same tag and ids that missed: adds their entry and returns where its
-   * values go in `data`, or −1 when the table is full.
+   * After a `find` of the same tag, CPU and ids that missed: adds their entry and returns where
+   * its values go in `data`, or −1 when the table is full.
    */
-  add(tag: number, ids: Int32Array): number {
+  add(tag: number, k: number, ids: Int32Array): number {
     if (this.count >= MAX_ENTRIES) return -1;
-    const keys = this.keysOf(tag);
+    const keys = this.keys[k] as Int32Array;
     const stride = this.stride;
     if ((this.count + 1) * stride > this.data.length) {
       const more = new Int32Array(this.data.length * 2);
@@ -115,7 +118,8 @@ class IdTable {
     const e = this.count;
     const at = e * stride;
     this.data[at] = tag;
-    for (let j = 0; j < keys.length; j++) this.data[at + 1 + j] = ids[keys[j] as number] as number;
+    this.data[at + 1] = k;
+    for (let j = 0; j < keys.length; j++) this.data[at + 2 + j] = ids[keys[j] as number] as number;
     this.table[this.slot] = ++this.count;
     if (this.count * 2 > this.table.length) this.rehash();
     return this.valueAt(e);
@@ -129,9 +133,9 @@ class IdTable {
     for (let e = 0; e < this.count; e++) {
       const at = e * this.stride;
       const tag = this.data[at] as number;
-      const keys = this.keysOf(tag);
+      const keys = this.keys[this.data[at + 1] as number] as Int32Array;
       for (let j = 0; j < keys.length; j++)
-        ids[keys[j] as number] = this.data[at + 1 + j] as number;
+        ids[keys[j] as number] = this.data[at + 2 + j] as number;
       let i = this.hash(tag, ids, keys) & mask;
       while (table[i] !== 0) i = (i + 1) & mask;
       table[i] = e + 1;
@@ -144,61 +148,101 @@ class IdTable {
   }
 }
 
-/** Where events on each CPU lead, by the ids of the components they read and write. */
-export class TransitionCache {
+/**
+ * What each CPU can do from a combination of components, and where each event leads: one entry
+ * per CPU k and ids of the segments events on k read (`readsOf`), holding which events k can
+ * take (legalOn's bits, with FINISHED) and, for each kind of event once followed, the ids of
+ * those segments after it. A node is then expanded with one lookup per CPU.
+ */
+export class CpuCache {
   private readonly ids: IdTable;
   /** Per CPU: the segments an event on it reads and writes, in order. */
   private readonly reads: readonly Int32Array[];
-  private readonly span: number;
+  /** Per event type: its successor's place in an entry, or −1 (not an event the search takes). */
+  private readonly slotOf: Int32Array;
+  /** Words of one successor: whether known (0: no, 1: the same state, 2: another), then ids. */
+  private readonly slotWords: number;
 
   /**
-   * A cache for machine m, whose states are cut into `segments` (visited.ts), or null when
-   * contexts can move between CPUs (`migrations` or `hotplugs` allowed).
+   * A cache for machine m, whose states are cut into `segments` (visited.ts), under the search's
+   * `limits` (IRQs, NMIs, preemptions, migrations, hotplug events); null where contexts can move
+   * between CPUs (migrations, CPUs going offline) or which CPUs are online is a word of memory.
    */
-  static for(
-    m: Machine,
-    segments: Segments,
-    migrations: number,
-    hotplugs: number,
-  ): TransitionCache | null {
-    if (migrations > 0 || hotplugs > 0) return null;
-    return new TransitionCache(readsOf(m, segments), segments.length);
+  static for(m: Machine, segments: Segments, limits: readonly number[]): CpuCache | null {
+    if (m.hotplug !== null || (limits[3] ?? 0) > 0 || (limits[4] ?? 0) > 0) return null;
+    return new CpuCache(m, segments, limits);
   }
 
-  private constructor(reads: readonly Int32Array[], segments: number) {
-    this.reads = reads;
-    this.span = Math.max(...reads.map((r) => r.length));
-    const keysOf = (ev: number) => reads[eventCpu(ev)] as Int32Array;
-    this.ids = new IdTable(keysOf, this.span, this.span + 1, segments);
+  private constructor(m: Machine, segments: Segments, limits: readonly number[]) {
+    this.reads = readsOf(m, segments);
+    const span = Math.max(...this.reads.map((r) => r.length));
+    this.slotWords = 1 + span;
+    // Only the kinds of event this search can take have a place.
+    const slotOf = new Int32Array(8).fill(-1);
+    let slots = 0;
+    slotOf[Ev.Step] = slots++;
+    if ((limits[0] ?? 0) > 0 && m.irqCtx.some((c) => c >= 0)) slotOf[Ev.Irq] = slots++;
+    if ((limits[1] ?? 0) > 0 && m.nmiCtx.some((c) => c >= 0)) slotOf[Ev.Nmi] = slots++;
+    if ((limits[2] ?? 0) > 0) slotOf[Ev.Preempt] = slots++;
+    if (m.tso) slotOf[Ev.Flush] = slots++;
+    this.slotOf = slotOf;
+    this.ids = new IdTable(this.reads, 1 + slots * this.slotWords, segments.length);
   }
 
-  /** The entry for event ev from a node of component ids `ids`, or −1. */
-  find(ev: number, ids: Int32Array): number {
-    return this.ids.find(ev, ids);
+  /** CPU k's entry for a node of component ids `ids`, or −1. */
+  find(k: number, ids: Int32Array): number {
+    return this.ids.find(k, k, ids);
   }
 
   /**
-   * Writes entry e's successor by ev of `ids` (n ids) into `out`: the ids outside the key are
-   * `ids`'. Returns whether it is another state.
+   * After a `find` of k and `ids` that missed: adds their entry, with `legal` (legalOn's bits
+   * and FINISHED) worked out from the node's state. Returns it, or −1 when the cache is full.
    */
-  successor(e: number, ev: number, ids: Int32Array, out: Int32Array, n: number): boolean {
+  add(k: number, ids: Int32Array, legal: number): number {
+    const at = this.ids.add(k, k, ids);
+    if (at < 0) return -1;
+    this.ids.data[at] = legal;
+    return this.ids.count - 1;
+  }
+
+  /** Entry e's legal events (legalOn's bits), with FINISHED when its CPU has finished. */
+  legal(e: number): number {
+    return this.ids.data[this.ids.valueAt(e)] as number;
+  }
+
+  /** Where the successor by an event of type `type` lives in entry e, or −1 if it has none. */
+  private slotAt(e: number, type: number): number {
+    const slot = this.slotOf[type] as number;
+    if (e < 0 || slot < 0) return -1;
+    return this.ids.valueAt(e) + 1 + Math.imul(slot, this.slotWords | 0);
+  }
+
+  /**
+   * Writes into `out` the successor of `ids` (n ids) by an event of type `type` on entry e's
+   * CPU k, if known: the ids outside k's key are `ids`'. Returns −1 when not known, else whether
+   * it is another state (1) or the same (0).
+   */
+  successor(e: number, k: number, type: number, ids: Int32Array, out: Int32Array, n: number) {
+    const at = this.slotAt(e, type);
+    if (at < 0) return -1;
+    const data = this.ids.data;
+    const known = data[at] as number;
+    if (known === 0) return -1;
     // A word loop: `subarray` would allocate a view at every transition.
     for (let j = 0; j < n; j++) out[j] = ids[j] as number;
-    const keys = this.reads[eventCpu(ev)] as Int32Array;
-    const data = this.ids.data;
-    const at = this.ids.valueAt(e);
-    for (let j = 0; j < keys.length; j++) out[keys[j] as number] = data[at + j] as number;
-    return data[at + (this.span | 0)] !== 0;
+    const keys = this.reads[k] as Int32Array;
+    for (let j = 0; j < keys.length; j++) out[keys[j] as number] = data[at + 1 + j] as number;
+    return known - 1;
   }
 
-  /** After a `find` of ev and `ids` that missed: ev takes `ids` to `next`. */
-  add(ev: number, ids: Int32Array, next: Int32Array, moved: boolean): void {
-    const at = this.ids.add(ev, ids);
+  /** After `successor` answered −1: the event of type `type` takes entry e's node to `next`. */
+  learn(e: number, k: number, type: number, next: Int32Array, moved: boolean): void {
+    const at = this.slotAt(e, type);
     if (at < 0) return;
-    const keys = this.reads[eventCpu(ev)] as Int32Array;
+    const keys = this.reads[k] as Int32Array;
     const data = this.ids.data;
-    for (let j = 0; j < keys.length; j++) data[at + j] = next[keys[j] as number] as number;
-    data[at + this.span] = moved ? 1 : 0;
+    for (let j = 0; j < keys.length; j++) data[at + 1 + j] = next[keys[j] as number] as number;
+    data[at] = moved ? 2 : 1;
   }
 
   get bytes(): number {
@@ -206,63 +250,15 @@ export class TransitionCache {
   }
 }
 
-/** Set in a LegalCache value beside legalOn's mask: the CPU has finished (see `finishedOn`). */
+/** Set beside legalOn's bits in a CpuCache entry: the CPU has finished (see `finishedOn`). */
 export const FINISHED = 1 << 8;
 
-/**
- * Which events each CPU can take and whether it has finished, by the ids of the components
- * those read: the CPUs' fields, the store buffers and the CPU's own contexts (not memory).
- * Null on a machine with hotplug, where which CPUs are online is a word of memory.
- */
-export class LegalCache {
-  private readonly ids: IdTable;
-
-  static for(m: Machine, segments: Segments, known: TransitionCache | null): LegalCache | null {
-    if (known === null || m.hotplug !== null) return null;
-    return new LegalCache(m, segments);
-  }
-
-  private constructor(
-    private readonly m: Machine,
-    segments: Segments,
-  ) {
-    const ctxOf = contextsOf(m, segments);
-    const keys: Int32Array[] = [];
-    for (let k = 0; k < m.cpus; k++) {
-      const mine: number[] = [];
-      segments.forEach(({ off }, i) => {
-        const c = ctxOf[i] as number;
-        if (c >= 0 ? m.ctxHome[c] === k : off >= m.cpuOff && off < m.ctxOff) mine.push(i);
-      });
-      keys.push(Int32Array.from(mine));
-    }
-    const span = Math.max(...keys.map((r) => r.length));
-    this.ids = new IdTable((k) => keys[k] as Int32Array, span, 1, segments.length);
-  }
-
-  /**
-   * CPU k's legal events (Legal bits) from a node of component ids `ids`, with FINISHED when it
-   * has finished; −1 when not known yet (then `learn` it from the node's state).
-   */
-  of(k: number, ids: Int32Array): number {
-    const e = this.ids.find(k, ids);
-    return e < 0 ? -1 : (this.ids.data[this.ids.valueAt(e)] as number);
-  }
-
-  /** After `of` answered −1 for k and `ids`: works it out from s, the node's state. */
-  learn(k: number, ids: Int32Array, s: Int32Array): number {
-    const v = legalOn(this.m, s, k) | (finishedOn(this.m, s, k) ? FINISHED : 0);
-    const at = this.ids.add(k, ids);
-    if (at >= 0) this.ids.data[at] = v;
-    return v;
-  }
-
-  get bytes(): number {
-    return this.ids.bytes;
-  }
+/** CPU k's legal events in state s (legalOn's bits), with FINISHED when it has finished. */
+export function legalOf(m: Machine, s: Int32Array, k: number): number {
+  return legalOn(m, s, k) | (finishedOn(m, s, k) ? FINISHED : 0);
 }
 
-/** Whether a LegalCache value says the CPU has finished. */
+/** Whether a CpuCache legal value says the CPU has finished. */
 export const finished = (v: number): boolean => (v & FINISHED) !== 0;
 
 /**
@@ -281,7 +277,7 @@ export function finishedOn(m: Machine, s: Int32Array, k: number): boolean {
 }
 
 /**
- * Writes into `out` the events CPU k can take by its LegalCache value v, in enabledEvents'
+ * Writes into `out` the events CPU k can take by its CpuCache legal value v, in enabledEvents'
  * order, from index n; returns the new count. Only on a machine without hotplug.
  */
 export function eventsOf(m: Machine, k: number, v: number, out: number[], n: number): number {
