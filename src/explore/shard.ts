@@ -95,8 +95,16 @@ const RECORD_SLOT = EVENT_SLOTS - 1;
 const BATCH = 32;
 /** Above this many nodes a batch could fill the set: lookups go one by one. */
 const BATCH_ROOM = MAX_NODES - BATCH * EVENT_SLOTS;
-/** Words of a batched successor's record before its component ids. */
-const PEND_HEAD = 6;
+/**
+ * A batched successor's record: its tuple (component ids, then metadata: what `findAt` reads),
+ * then these words after it.
+ */
+const PEND_PARENT = 0;
+const PEND_EVENT = 1;
+const PEND_SWITCHES = 2;
+const PEND_STEPS = 3;
+const PEND_HASH = 4;
+const PEND_TAIL = 5;
 
 /** A proposal record's fixed words, before its payload (component ids, or the whole state). */
 export const P_PARENT = 0;
@@ -226,8 +234,8 @@ export class Shard {
 
   // One shard without partial-order reduction looks its successors up in batches (`flush`):
   // the successors of BATCH nodes are kept here, in the order found, then their table slots are
-  // touched together and they are applied in that order. Records of PEND_HEAD words (parent,
-  // event, meta, switches, steps, hash) then the component ids; their keys in `pendKeys`.
+  // touched together and they are applied in that order. Records of the tuple then PEND_TAIL
+  // words (parent, event, switches, steps, hash); their keys in `pendKeys`.
   private batching = false;
   /** Whether the node being expanded defers its successors (`batching`, with room in the set). */
   private deferring = false;
@@ -518,43 +526,35 @@ export class Shard {
     this.pendN = 0;
     const nodes = this.nodes;
     const pend = this.pend;
-    const rec = PEND_HEAD + nodes.width - 1;
+    const width = nodes.width;
+    const rec = width + PEND_TAIL;
+    const hash = width + PEND_HASH;
     // Every first slot, then the record each names when its hash matches (a node met again): a
     // pass's loads do not wait for each other, so their cache misses overlap.
     let t = 0;
-    for (let k = 0; k < n; k++) t ^= nodes.touch(pend[k * rec + 5] as number);
-    for (let k = 0; k < n; k++) t ^= nodes.touchRecord(pend[k * rec + 5] as number);
+    for (let k = 0; k < n; k++) t ^= nodes.touch(pend[k * rec + hash] as number);
+    for (let k = 0; k < n; k++) t ^= nodes.touchRecord(pend[k * rec + hash] as number);
     this.touched ^= t;
-    const ids = this.nextIds;
-    const w = nodes.width - 1;
     for (let k = 0; k < n && this.stopped === null; k++) {
       const at = k * rec;
-      for (let j = 0; j < w; j++) ids[j] = pend[at + PEND_HEAD + j] as number;
+      const tail = at + width;
       this.propose(
         this.pendKeys[k] as number,
-        pend[at] as number,
-        pend[at + 1] as number,
-        pend[at + 2] as number,
-        pend[at + 3] as number,
-        pend[at + 4] as number,
-        ids,
-        pend[at + 5],
+        pend[tail + PEND_PARENT] as number,
+        pend[tail + PEND_EVENT] as number,
+        pend[at + width - 1] as number,
+        pend[tail + PEND_SWITCHES] as number,
+        pend[tail + PEND_STEPS] as number,
+        pend,
+        at,
+        pend[tail + PEND_HASH] as number,
       );
     }
   }
 
-  /** Keeps one successor for `flush`. */
-  private defer(
-    key: number,
-    parent: number,
-    ev: number,
-    meta: number,
-    switches: number,
-    steps: number,
-    ids: Int32Array,
-  ): void {
-    const nodes = this.nodes;
-    const rec = PEND_HEAD + nodes.width - 1;
+  /** Makes room for one more batched successor; returns where its record starts in `pend`. */
+  private reserve(): number {
+    const rec = this.nodes.width + PEND_TAIL;
     if ((this.pendN + 1) * rec > this.pend.length) {
       const more = new Int32Array(Math.max(64, 2 * this.pendN) * rec);
       more.set(this.pend);
@@ -563,18 +563,7 @@ export class Shard {
       keys.set(this.pendKeys);
       this.pendKeys = keys;
     }
-    const at = this.pendN * rec;
-    const pend = this.pend;
-    pend[at] = parent;
-    pend[at + 1] = ev;
-    pend[at + 2] = meta;
-    pend[at + 3] = switches;
-    pend[at + 4] = steps;
-    pend[at + 5] = nodes.hashOf(ids, meta);
-    const w = nodes.width - 1;
-    for (let j = 0; j < w; j++) pend[at + PEND_HEAD + j] = ids[j] as number;
-    this.pendKeys[this.pendN] = key;
-    this.pendN++;
+    return this.pendN++ * rec;
   }
 
   // Read through methods: `follow` changes them behind TypeScript's back.
@@ -605,18 +594,17 @@ export class Shard {
     let moved = false;
     let cached = -1;
     const k = eventCpu(ev);
+    const width = nodes.width;
+    // A batched successor (one shard: `known` needs it) is written where `flush` reads it.
+    const batched = this.sinks === null && this.deferring;
+    const into = batched ? this.reserve() : 0;
+    const ids = batched ? this.pend : this.nextIds;
     if (known !== null) {
-      cached = known.successor(
-        this.entries[k] as number,
-        k,
-        eventType(ev),
-        this.curIds,
-        this.nextIds,
-        nodes.width - 1,
-      );
+      const e = this.entries[k] as number;
+      cached = known.successor(e, k, eventType(ev), this.curIds, ids, into, width - 1);
       if (cached >= 0) {
         moved = cached === 1;
-        if (this.checking) this.checkSuccessor(ev, moved);
+        if (this.checking) this.checkSuccessor(ev, moved, ids, into);
       }
     }
     if (cached < 0) {
@@ -629,6 +617,7 @@ export class Shard {
         apply(m, next, ev);
       } catch (e) {
         if (!(e instanceof MachineFault)) throw e;
+        if (batched) this.pendN--;
         this.fault(ev, slot, e.message);
         // The state is not stuck: its path ends in the fault, told as an outcome of its own.
         this.moved = true;
@@ -639,6 +628,7 @@ export class Shard {
       if (known !== null) {
         this.componentsOf(ev, next, this.nextIds);
         known.learn(this.entries[k] as number, k, eventType(ev), this.nextIds, moved);
+        if (batched) for (let j = 0; j < width - 1; j++) ids[into + j] = this.nextIds[j] as number;
       }
     }
     this.transitions++;
@@ -657,18 +647,27 @@ export class Shard {
     const key = this.rank * EVENT_SLOTS + slot;
     const steps = this.steps + 1;
     const parent = refOf(this.options.index, this.id);
-    const owner = this.one ? 0 : this.ownerOf(this.next, nextMeta);
-    const mine = owner === this.options.index;
-    if (mine) {
-      if (known === null) this.componentsOf(ev, this.next, this.nextIds);
-      if (this.sinks === null) {
-        if (this.deferring) {
-          this.defer(key, parent, ev, nextMeta, switches, steps, this.nextIds);
-          return false;
-        }
-        return this.propose(key, parent, ev, nextMeta, switches, steps, this.nextIds);
-      }
+    // Without the cache, one shard's ids are worked out here, from the state renamed by symmetry.
+    if (known === null && this.one) {
+      this.componentsOf(ev, this.next, this.nextIds);
+      if (batched) for (let j = 0; j < width - 1; j++) ids[into + j] = this.nextIds[j] as number;
     }
+    ids[into + width - 1] = nextMeta;
+    if (batched) {
+      const tail = into + width;
+      ids[tail + PEND_PARENT] = parent;
+      ids[tail + PEND_EVENT] = ev;
+      ids[tail + PEND_SWITCHES] = switches;
+      ids[tail + PEND_STEPS] = steps;
+      ids[tail + PEND_HASH] = nodes.hashAt(ids, into);
+      this.pendKeys[this.pendN - 1] = key;
+      return false;
+    }
+    if (this.one)
+      return this.propose(key, parent, ev, nextMeta, switches, steps, ids, 0, nodes.hashAt(ids, 0));
+    const owner = this.ownerOf(this.next, nextMeta);
+    const mine = owner === this.options.index;
+    if (mine) this.componentsOf(ev, this.next, this.nextIds);
     // Several shards: applied in key order with the others' proposals (`drain`); one of this
     // shard's own carries its component ids, one for another shard the whole state.
     const sink = (this.sinks as readonly ProposalSink[])[owner] as ProposalSink;
@@ -679,7 +678,7 @@ export class Shard {
     w[at + P_META] = nextMeta;
     w[at + P_SWITCHES] = switches;
     w[at + P_STEPS] = steps;
-    w.set(mine ? this.nextIds.subarray(0, nodes.width - 1) : this.next, at + P_HEAD);
+    w.set(mine ? this.nextIds.subarray(0, width - 1) : this.next, at + P_HEAD);
     return false;
   }
 
@@ -697,8 +696,8 @@ export class Shard {
     } else nodes.components(next, ids, this.cur, this.curIds);
   }
 
-  /** With `checking`: the cached successor by ev (in `nextIds`) is the interpreter's. */
-  private checkSuccessor(ev: number, moved: boolean): void {
+  /** With `checking`: the cached successor by ev (ids at ids[at ..]) is the interpreter's. */
+  private checkSuccessor(ev: number, moved: boolean, ids: Int32Array, at: number): void {
     this.sync();
     const next = this.tmp;
     next.set(this.cur);
@@ -707,7 +706,7 @@ export class Shard {
     this.componentsOf(ev, next, this.checkIds);
     const n = this.nodes.width - 1;
     let same = moved === !statesEqual(next, this.cur);
-    for (let j = 0; j < n; j++) if (this.checkIds[j] !== this.nextIds[j]) same = false;
+    for (let j = 0; j < n; j++) if (this.checkIds[j] !== ids[at + j]) same = false;
     if (!same) throw new Error(`the transition cache is wrong about event ${ev}`);
   }
 
@@ -719,9 +718,9 @@ export class Shard {
   }
 
   /**
-   * Applies one proposal: finds (or adds) the node of component ids `ids` with metadata `meta`,
-   * and makes the proposal its path if it is strictly cheaper than the one it has. Returns
-   * whether the node is new.
+   * Applies one proposal: finds (or adds) the node whose tuple (component ids, then `meta`) is
+   * at src[off ..], of hash `hash`, and makes the proposal its path if it is strictly cheaper
+   * than the one it has. Returns whether the node is new.
    */
   private propose(
     key: number,
@@ -730,11 +729,12 @@ export class Shard {
     meta: number,
     switches: number,
     steps: number,
-    ids: Int32Array,
-    hash: number = this.nodes.hashOf(ids, meta),
+    src: Int32Array,
+    off: number,
+    hash: number,
   ): boolean {
     const nodes = this.nodes;
-    const to = nodes.find(ids, meta, hash);
+    const to = nodes.findAt(src, off, hash);
     if (to < 0) {
       // The table is full (MAX_NODES): the search cannot go on here.
       this.stopped = 'max-states';
@@ -790,14 +790,17 @@ export class Shard {
         state.set(w.subarray(at + P_HEAD, at + P_HEAD + this.m.size));
         this.nodes.components(state, ids);
       } else ids.set(w.subarray(at + P_HEAD, at + P_HEAD + width));
+      const meta = w[at + P_META] as number;
       this.propose(
         bestKey,
         w[at + P_PARENT] as number,
         w[at + P_EVENT] as number,
-        w[at + P_META] as number,
+        meta,
         w[at + P_SWITCHES] as number,
         w[at + P_STEPS] as number,
         ids,
+        0,
+        this.nodes.hashOf(ids, meta),
       );
     }
   }

@@ -33,7 +33,7 @@ describe('CpuCache', () => {
     expect(cache.find(0, ids)).toBe(-1);
     const e = cache.add(0, ids, legalOf(m, s, 0));
     const out = new Int32Array(v.width);
-    expect(cache.successor(e, 0, Ev.Step, ids, out, n)).toBe(-1);
+    expect(cache.successor(e, 0, Ev.Step, ids, out, 0, n)).toBe(-1);
     const next = s.slice();
     apply(m, next, makeEvent(Ev.Step, 0));
     const nextIds = new Int32Array(v.width);
@@ -46,7 +46,7 @@ describe('CpuCache', () => {
     const otherIds = new Int32Array(v.width);
     v.components(other, otherIds);
     expect(cache.find(0, otherIds)).toBe(e);
-    expect(cache.successor(e, 0, Ev.Step, otherIds, out, n)).toBe(1);
+    expect(cache.successor(e, 0, Ev.Step, otherIds, out, 0, n)).toBe(1);
     const truth = other.slice();
     apply(m, truth, makeEvent(Ev.Step, 0));
     const truthIds = new Int32Array(v.width);

@@ -218,20 +218,29 @@ export class CpuCache {
   }
 
   /**
-   * Writes into `out` the successor of `ids` (n ids) by an event of type `type` on entry e's
-   * CPU k, if known: the ids outside k's key are `ids`'. Returns −1 when not known, else whether
+   * Writes into `out` from `off` the successor of `ids` (n ids) by an event of type `type` on
+   * entry e's CPU k, if known: the ids outside k's key are `ids`'. Returns −1 when not known, else whether
    * it is another state (1) or the same (0).
    */
-  successor(e: number, k: number, type: number, ids: Int32Array, out: Int32Array, n: number) {
+  successor(
+    e: number,
+    k: number,
+    type: number,
+    ids: Int32Array,
+    out: Int32Array,
+    off: number,
+    n: number,
+  ): number {
     const at = this.slotAt(e, type);
     if (at < 0) return -1;
     const data = this.ids.data;
     const known = data[at] as number;
     if (known === 0) return -1;
     // A word loop: `subarray` would allocate a view at every transition.
-    for (let j = 0; j < n; j++) out[j] = ids[j] as number;
+    for (let j = 0; j < n; j++) out[off + j] = ids[j] as number;
     const keys = this.reads[k] as Int32Array;
-    for (let j = 0; j < keys.length; j++) out[keys[j] as number] = data[at + 1 + j] as number;
+    for (let j = 0; j < keys.length; j++)
+      out[off + (keys[j] as number)] = data[at + 1 + j] as number;
     return known - 1;
   }
 

@@ -106,7 +106,8 @@ export class Visited {
     }
   }
 
-  private hash(t: Int32Array, off: number): number {
+  /** The hash of the node whose tuple (component ids, then metadata) is t[off .. off + width). */
+  hashAt(t: Int32Array, off: number): number {
     let h = 0x9747b28c;
     const w = this.width | 0; // an int32 bound (see Interner.hash)
     for (let i = 0; i < w; i++) h = mix(h, t[off + i] as number);
@@ -116,7 +117,7 @@ export class Visited {
   /** The hash `find` looks node (ids, meta) up by; writes meta into ids' last word. */
   hashOf(ids: Int32Array, meta: number): number {
     ids[(this.width | 0) - 1] = meta;
-    return this.hash(ids, 0);
+    return this.hashAt(ids, 0);
   }
 
   /**
@@ -142,8 +143,13 @@ export class Visited {
    * (MAX_NODES).
    */
   find(ids: Int32Array, meta: number, h: number = this.hashOf(ids, meta)): number {
+    ids[(this.width | 0) - 1] = meta;
+    return this.findAt(ids, 0, h);
+  }
+
+  /** `find` of the tuple (component ids, then metadata) at src[off .. off + width), of hash h. */
+  findAt(src: Int32Array, off: number, h: number): number {
     const n = (this.width | 0) - 1;
-    ids[n] = meta;
     const table = this.table;
     const mask = this.slots - 1;
     let i = h & mask;
@@ -156,7 +162,7 @@ export class Visited {
         const o = this.records.offsetOf(id);
         let same = true;
         for (let j = 0; j <= n; j++) {
-          if (t[o + j] !== ids[j]) {
+          if (t[o + j] !== src[off + j]) {
             same = false;
             break;
           }
@@ -175,7 +181,7 @@ export class Visited {
     this.event.ensure(this.count);
     const t = this.records.chunkOf(id);
     const o = this.records.offsetOf(id);
-    for (let j = 0; j <= n; j++) t[o + j] = ids[j] as number;
+    for (let j = 0; j <= n; j++) t[o + j] = src[off + j] as number;
     t[o + n + 1] = -1;
     t[o + n + 2] = 0;
     table[2 * i] = h;
