@@ -906,10 +906,14 @@ export class Shard {
     });
   }
 
-  /** Memory held: the nodes, the queue, the edges. */
+  /** Memory held: the nodes, the queue, the edges, the cache. */
   get bytes(): number {
     return (
-      this.nodes.bytes + this.queue.bytes + this.edges.from.byteLength * 3 + (this.keys?.bytes ?? 0)
+      this.nodes.bytes +
+      this.queue.bytes +
+      this.edges.from.byteLength * 3 +
+      (this.keys?.bytes ?? 0) +
+      (this.known?.bytes ?? 0)
     );
   }
 }
