@@ -9,7 +9,10 @@
 // each N above 1. The SPIN rows need `spin` and a C compiler (Debian: apt-get install spin);
 // without them the lab's rows print alone.
 //
-//   npm run bench:spin -- [--workers 1,2] [--repeat R] [--only 3x5,3x6,4x3]
+//   npm run bench:spin -- [--workers 1,2] [--repeat R] [--only 3x5,3x6,4x3] [--pairs N]
+//
+// --pairs N then runs the lab (one worker) and pan (one core) in turn N times per size and prints
+// the median of the rounds' ratios: what to judge by on a machine whose speed drifts.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,23 +62,28 @@ function timed<T>(run: () => T): { value: T; seconds: number } {
   return { value, seconds: (performance.now() - t0) / 1000 };
 }
 
+interface LabRun {
+  complete: boolean;
+  workers: { count: number };
+  stats: { states: number; ms: number; bytes: number };
+}
+
+/** One `lab explore` of global-plain at `size`, as a user runs it; timed as a whole process. */
+function labOnce(size: Size, workers: number): { value: LabRun; seconds: number } {
+  return timed(() => {
+    const args = [CLI, 'explore', 'global-plain', '--set', `cpus=${String(size.cpus)}`];
+    args.push('--set', `iterations=${String(size.adds)}`, '--set', 'initial=0');
+    args.push('--workers', String(workers), '--json', '--quiet');
+    const out = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (out.status !== 0 && out.status !== 1) throw new Error(`lab explore: ${out.stderr}`);
+    const doc = JSON.parse(out.stdout) as LabRun;
+    if (!doc.complete) throw new Error('lab explore did not complete');
+    return doc;
+  });
+}
+
 function lab(size: Size, workers: number, repeat: number): Row {
-  const runs = Array.from({ length: repeat }, () =>
-    timed(() => {
-      const args = [CLI, 'explore', 'global-plain', '--set', `cpus=${String(size.cpus)}`];
-      args.push('--set', `iterations=${String(size.adds)}`, '--set', 'initial=0');
-      args.push('--workers', String(workers), '--json', '--quiet');
-      const out = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
-      if (out.status !== 0 && out.status !== 1) throw new Error(`lab explore: ${out.stderr}`);
-      const doc = JSON.parse(out.stdout) as {
-        complete: boolean;
-        workers: { count: number };
-        stats: { states: number; ms: number; bytes: number };
-      };
-      if (!doc.complete) throw new Error('lab explore did not complete');
-      return doc;
-    }),
-  );
+  const runs = Array.from({ length: repeat }, () => labOnce(size, workers));
   const last = runs.at(-1)?.value;
   // The workers that searched: a run done before its threads started says 1.
   const count = last?.workers.count ?? workers;
@@ -106,29 +114,67 @@ function buildPan(dir: string, cc: string, size: Size, cores: number): string {
   return join(dir, name);
 }
 
+/** One run of pan (built by `buildPan`) in `dir`; timed as a whole process. */
+function panOnce(pan: string, dir: string, cores: number) {
+  return timed(() => {
+    // -A: the export asserts no-lost-update, which global-plain breaks; pan would stop at the
+    // first broken end state, and the lab's search does not stop, so neither does this one.
+    const out = spawnSync(pan, ['-m100000', '-A'], { cwd: dir, encoding: 'utf8' });
+    const stored = /(\d+) states, stored/.exec(out.stdout);
+    if (out.status !== 0 || !stored) throw new Error(`pan: ${out.stdout}${out.stderr}`);
+    // With several cores, pan prints a total line after each core's own.
+    const all = [...out.stdout.matchAll(/(\d+) states, stored/g)].map((m) => Number(m[1]));
+    return {
+      states: cores > 1 ? Math.max(...all) : Number(stored[1]),
+      bytes: vectorBytes(out.stdout),
+    };
+  });
+}
+
 function spin(dir: string, cc: string, size: Size, cores: number, repeat: number): Row {
   const pan = buildPan(dir, cc, size, cores);
-  const runs = Array.from({ length: repeat }, () =>
-    timed(() => {
-      // -A: the export asserts no-lost-update, which global-plain breaks; pan would stop at the
-      // first broken end state, and the lab's search does not stop, so neither does this one.
-      const out = spawnSync(pan, ['-m100000', '-A'], { cwd: dir, encoding: 'utf8' });
-      const stored = /(\d+) states, stored/.exec(out.stdout);
-      if (out.status !== 0 || !stored) throw new Error(`pan: ${out.stdout}${out.stderr}`);
-      // With several cores, pan prints a total line after each core's own.
-      const all = [...out.stdout.matchAll(/(\d+) states, stored/g)].map((m) => Number(m[1]));
-      return {
-        states: cores > 1 ? Math.max(...all) : Number(stored[1]),
-        bytes: vectorBytes(out.stdout),
-      };
-    }),
-  );
+  const runs = Array.from({ length: repeat }, () => panOnce(pan, dir, cores));
   return {
     who: cores > 1 ? `SPIN, NCORE=${String(cores)}` : 'SPIN, 1 core',
     seconds: median(runs.map((r) => r.seconds)),
     states: runs.at(-1)?.value.states ?? 0,
     bytes: runs.at(-1)?.value.bytes,
   };
+}
+
+/**
+ * `--pairs N`: N rounds of the lab (one worker) and pan (one core) in turn, per size, and the
+ * median and range of each round's ratio. This machine's speed drifts in phases of about a
+ * second; a ratio taken within a round survives that where two medians taken apart do not.
+ */
+function pairs(dir: string, cc: string, sizes: readonly Size[], n: number): void {
+  console.log('');
+  console.log(`Paired: ${String(n)} rounds of lab (one worker) then SPIN (one core), per size`);
+  console.log('');
+  console.log(
+    '| size | lab ÷ SPIN, whole process (range) | search alone ÷ SPIN | lab s | SPIN s |',
+  );
+  console.log('|---|---|---|---|---|');
+  for (const size of sizes) {
+    const pan = buildPan(dir, cc, size, 1);
+    const whole: number[] = [];
+    const search: number[] = [];
+    const labs: number[] = [];
+    const pans: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const l = labOnce(size, 1);
+      const p = panOnce(pan, dir, 1);
+      whole.push(l.seconds / p.seconds);
+      search.push(l.value.stats.ms / 1000 / p.seconds);
+      labs.push(l.seconds);
+      pans.push(p.seconds);
+    }
+    const range = `${Math.min(...whole).toFixed(2)}–${Math.max(...whole).toFixed(2)}`;
+    console.log(
+      `| ${String(size.cpus)} × ${String(size.adds)} | **${median(whole).toFixed(2)}** (${range}) | ` +
+        `${median(search).toFixed(2)} | ${median(labs).toFixed(2)} | ${median(pans).toFixed(2)} |`,
+    );
+  }
 }
 
 function spinVersion(): string | null {
@@ -142,17 +188,19 @@ function main(): void {
       workers: { type: 'string', default: '1,2' },
       repeat: { type: 'string', default: '1' },
       only: { type: 'string', default: '3x5,3x6,4x3' },
+      pairs: { type: 'string', default: '0' },
     },
   });
   const workers = values.workers.split(',').map(Number);
   const repeat = Number(values.repeat);
+  const rounds = Number(values.pairs);
   const sizes = values.only.split(',').map((s): Size => {
     const [cpus, adds] = s.split('x').map(Number);
     if (!cpus || !adds) throw new Error(`--only takes sizes like 3x5, not ${s}`);
     return { cpus, adds };
   });
-  if (workers.some((w) => !(w >= 1 && w <= 8)) || !(repeat >= 1)) {
-    throw new Error('--workers takes 1 to 8 (comma-separated), --repeat a count');
+  if (workers.some((w) => !(w >= 1 && w <= 8)) || !(repeat >= 1) || !(rounds >= 0)) {
+    throw new Error('--workers takes 1 to 8 (comma-separated), --repeat and --pairs a count');
   }
   const version = spinVersion();
   const cc = findCompiler();
@@ -187,6 +235,7 @@ function main(): void {
       }
     }
     if (ratios.length > 0) console.log(['', ...ratios].join('\n'));
+    if (rounds > 0 && version && cc) pairs(dir, cc, sizes, rounds);
     console.log('');
     console.log(
       'SPIN stores one state per machine state (its partial-order reduction removes none on\n' +
