@@ -91,6 +91,9 @@ export const idOfRef = (ref: number) => ref & ((1 << REF_SHIFT) - 1);
 export const EVENT_SLOTS = 1 << 17;
 const RECORD_SLOT = EVENT_SLOTS - 1;
 
+/** What `beginLevel` returns with one shard, whose nodes have no discovery keys. */
+const NO_KEYS = new Float64Array(0);
+
 /** Nodes whose successors one shard looks up together (see `Shard.batching`). */
 const BATCH = 32;
 /** Above this many nodes a batch could fill the set: lookups go one by one. */
@@ -360,8 +363,10 @@ export class Shard {
       ids = all.subarray(0, n);
     }
     this.level = ids;
+    // One shard ranks its level by itself: no keys to hand over (and none to allocate).
+    if (!this.keys) return NO_KEYS;
     const keys = new Float64Array(ids.length);
-    if (this.keys) for (let i = 0; i < ids.length; i++) keys[i] = this.keys.get(ids[i] as number);
+    for (let i = 0; i < ids.length; i++) keys[i] = this.keys.get(ids[i] as number);
     return keys;
   }
 
