@@ -227,6 +227,8 @@ export class Shard {
   private steps = 0;
   private switches = 0;
   private lastCanStep = false;
+  /** The node's interventions used, as its metadata word holds them (`pack`'s low 16 bits). */
+  private usedBits = 0;
   private moved = false;
   private sinks: readonly ProposalSink[] | null = null;
   /** The component ids of what `cur` holds, when `heldKnown` (`cur` is written only by `seed` and `decode`). */
@@ -429,6 +431,7 @@ export class Shard {
       if (this.known === null) this.sync();
       const meta = nodes.meta(id);
       for (let j = 0; j < 4; j++) used[j] = usedOf(meta, j);
+      this.usedBits = meta & 0xffff;
       // Hotplug events have no room in the metadata word: the machine counts them in the state.
       used[4] = m.hotplug !== null ? (cur[m.hotplug.count] as number) : 0;
       this.lastCpu = lastOf(meta);
@@ -639,13 +642,14 @@ export class Shard {
     this.transitions++;
     let last = isStep ? eventCpu(ev) : this.lastCpu;
     if (sym) last = sym.canonical(this.next, last, this.tmp).last;
-    if (slotB >= 0) used[slotB] = (used[slotB] as number) + 1;
-    const nextMeta = pack(
-      used,
-      last,
-      this.judges ? this.mask | brokenIn(this.setup, this.next) : 0,
-    );
-    if (slotB >= 0) used[slotB] = (used[slotB] as number) - 1;
+    // pack(used with this event's one more, last, mask): the counters are the low 16 bits of the
+    // node's own metadata, and one below its limit (at most 15) has room for one more.
+    const mask = this.judges ? this.mask | brokenIn(this.setup, this.next) : 0;
+    const nextMeta =
+      (this.usedBits + (slotB >= 0 && slotB < 4 ? 1 << (4 * slotB) : 0)) |
+      ((last + 1) << 16) |
+      (mask << 24) |
+      0;
     // A successor that is another state is a move (nodes with equal states differ only in
     // their metadata, which an event that changes nothing can still change).
     if (moved) this.moved = true;
