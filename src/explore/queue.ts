@@ -9,6 +9,8 @@
 class Bucket {
   ids = new Int32Array(16);
   n = 0;
+  /** Whether the ids came in increasing order (new nodes do: ids are given in discovery order). */
+  sorted = true;
 
   push(id: number): void {
     if (this.n === this.ids.length) {
@@ -16,7 +18,14 @@ class Bucket {
       more.set(this.ids);
       this.ids = more;
     }
+    if (this.n > 0 && id < (this.ids[this.n - 1] as number)) this.sorted = false;
     this.ids[this.n++] = id;
+  }
+
+  /** The ids, sorted. */
+  take(): Int32Array {
+    const ids = this.ids.subarray(0, this.n);
+    return this.sorted ? ids : ids.sort();
   }
 }
 
@@ -58,7 +67,7 @@ export class BucketQueue {
       const b = this.buckets.get(cost) as Bucket;
       this.buckets.delete(cost);
       this.forget(cost);
-      this.draining = b.ids.subarray(0, b.n).sort();
+      this.draining = b.take();
       this.at = 0;
       this.lastCost = cost;
     }
@@ -84,7 +93,7 @@ export class BucketQueue {
     this.forget(cost);
     this.held -= b.n;
     this.lastCost = cost;
-    return { cost, ids: b.ids.subarray(0, b.n).sort() };
+    return { cost, ids: b.take() };
   }
 
   /** A bucket taken out of the queue is no longer where a push of its cost goes. */
