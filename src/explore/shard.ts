@@ -240,12 +240,12 @@ export class Shard {
   // One shard without partial-order reduction looks its successors up in batches (`flush`):
   // the successors of BATCH nodes are kept here, in the order found, then their table slots are
   // touched together and they are applied in that order. Records of the tuple then PEND_TAIL
-  // words (parent, event, switches, steps, hash); their keys in `pendKeys`.
+  // words (parent, event, switches, steps, hash). One shard needs no discovery keys: a proposal
+  // it applies at once is already in key order.
   private batching = false;
   /** Whether the node being expanded defers its successors (`batching`, with room in the set). */
   private deferring = false;
   private pend = new Int32Array(0);
-  private pendKeys = new Float64Array(0);
   private pendN = 0;
   /** Where the touched slots' words go, so that the reads are not optimised away. */
   private touched = 0;
@@ -547,7 +547,7 @@ export class Shard {
       const at = k * rec;
       const tail = at + width;
       this.propose(
-        this.pendKeys[k] as number,
+        0,
         pend[tail + PEND_PARENT] as number,
         pend[tail + PEND_EVENT] as number,
         pend[at + width - 1] as number,
@@ -567,9 +567,6 @@ export class Shard {
       const more = new Int32Array(Math.max(64, 2 * this.pendN) * rec);
       more.set(this.pend);
       this.pend = more;
-      const keys = new Float64Array(Math.max(64, 2 * this.pendN));
-      keys.set(this.pendKeys);
-      this.pendKeys = keys;
     }
     return this.pendN++ * rec;
   }
@@ -653,7 +650,7 @@ export class Shard {
     // A successor that is another state is a move (nodes with equal states differ only in
     // their metadata, which an event that changes nothing can still change).
     if (moved) this.moved = true;
-    const key = this.rank * EVENT_SLOTS + slot;
+
     const steps = this.steps + 1;
     const parent = refOf(this.options.index, this.id);
     // Without the cache, one shard's ids are worked out here, from the state renamed by symmetry.
@@ -669,16 +666,16 @@ export class Shard {
       ids[tail + PEND_SWITCHES] = switches;
       ids[tail + PEND_STEPS] = steps;
       ids[tail + PEND_HASH] = nodes.hashAt(ids, into);
-      this.pendKeys[this.pendN - 1] = key;
       return false;
     }
     if (this.one)
-      return this.propose(key, parent, ev, nextMeta, switches, steps, ids, 0, nodes.hashAt(ids, 0));
+      return this.propose(0, parent, ev, nextMeta, switches, steps, ids, 0, nodes.hashAt(ids, 0));
     const owner = this.ownerOf(this.next, nextMeta);
     const mine = owner === this.options.index;
     if (mine) this.componentsOf(ev, this.next, this.nextIds);
     // Several shards: applied in key order with the others' proposals (`drain`); one of this
     // shard's own carries its component ids, one for another shard the whole state.
+    const key = this.rank * EVENT_SLOTS + slot;
     const sink = (this.sinks as readonly ProposalSink[])[owner] as ProposalSink;
     const w = sink.reserve(key, mine ? this.localWidth : this.remoteWidth);
     const at = sink.at;
