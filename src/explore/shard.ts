@@ -584,7 +584,6 @@ export class Shard {
    * applies it and returns whether it led to a new node; with several, proposes it to its owner.
    */
   private follow(ev: number, slot: number): boolean {
-    const m = this.m;
     const sym = this.sym;
     const used = this.used;
     const limits = this.limits;
@@ -613,28 +612,9 @@ export class Shard {
       }
     }
     if (cached < 0) {
-      this.sync();
-      const cur = this.cur;
-      const next = this.next;
-      // One block copy (a memcpy), not a word loop: it runs for every transition not cached.
-      next.set(cur);
-      try {
-        apply(m, next, ev);
-      } catch (e) {
-        if (!(e instanceof MachineFault)) throw e;
-        if (batched) this.pendN--;
-        this.fault(ev, slot, e.message);
-        // The state is not stuck: its path ends in the fault, told as an outcome of its own.
-        this.moved = true;
-        return false;
-      }
-      if (this.endless) capRetries(m, next);
-      moved = !statesEqual(next, cur);
-      if (known !== null) {
-        this.componentsOf(ev, next, this.nextIds);
-        known.learn(this.entries[k] as number, k, eventType(ev), this.nextIds, moved);
-        if (batched) for (let j = 0; j < width - 1; j++) ids[into + j] = this.nextIds[j] as number;
-      }
+      cached = this.interpret(ev, slot, batched, ids, into);
+      if (cached < 0) return false;
+      moved = cached === 1;
     }
     this.transitions++;
     let last = isStep ? eventCpu(ev) : this.lastCpu;
@@ -686,6 +666,48 @@ export class Shard {
     w[at + P_STEPS] = steps;
     w.set(mine ? this.nextIds.subarray(0, width - 1) : this.next, at + P_HEAD);
     return false;
+  }
+
+  /**
+   * `follow`'s successor by ev, built by the interpreter into `next` (and, with the cache, its
+   * ids into ids[into ..], learnt by the cache). Returns whether it is another state (1) or the
+   * same (0), or −1 when the event faults (recorded as an outcome). Apart from `follow`, whose
+   * common case it is not: a function the optimiser compiles on its own, and `follow` quickly.
+   */
+  private interpret(
+    ev: number,
+    slot: number,
+    batched: boolean,
+    ids: Int32Array,
+    into: number,
+  ): number {
+    const m = this.m;
+    const known = this.known;
+    this.sync();
+    const cur = this.cur;
+    const next = this.next;
+    // One block copy (a memcpy), not a word loop.
+    next.set(cur);
+    try {
+      apply(m, next, ev);
+    } catch (e) {
+      if (!(e instanceof MachineFault)) throw e;
+      if (batched) this.pendN--;
+      this.fault(ev, slot, e.message);
+      // The state is not stuck: its path ends in the fault, told as an outcome of its own.
+      this.moved = true;
+      return -1;
+    }
+    if (this.endless) capRetries(m, next);
+    const moved = !statesEqual(next, cur);
+    if (known !== null) {
+      const k = eventCpu(ev);
+      const n = this.nodes.width - 1;
+      this.componentsOf(ev, next, this.nextIds);
+      known.learn(this.entries[k] as number, k, eventType(ev), this.nextIds, moved);
+      if (batched) for (let j = 0; j < n; j++) ids[into + j] = this.nextIds[j] as number;
+    }
+    return moved ? 1 : 0;
   }
 
   /** Writes into `ids` the component ids of `next`, a successor by ev of the node expanded. */
