@@ -474,15 +474,22 @@ export class Shard {
         terminal = true;
         const allowed = allowedBy(used, limits);
         for (let k = 0; k < m.cpus; k++) {
-          let e = known.find(k, curIds);
+          let e = -1;
           let v: number;
-          if (e >= 0) {
-            v = known.legal(e);
-            if (this.checking) this.checkLegal(k, v);
-          } else {
+          if (known.readsAll(k)) {
+            // A CPU that adds up every tally: its events are interpreted (see `readsAll`).
             this.sync();
             v = legalOf(m, cur, k);
-            e = known.add(k, curIds, v);
+          } else {
+            e = known.find(k, curIds);
+            if (e >= 0) {
+              v = known.legal(e);
+              if (this.checking) this.checkLegal(k, v);
+            } else {
+              this.sync();
+              v = legalOf(m, cur, k);
+              e = known.add(k, curIds, v);
+            }
           }
           this.entries[k] = e;
           if (!finished(v)) terminal = false;

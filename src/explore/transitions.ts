@@ -173,8 +173,12 @@ export class CpuCache {
     return new CpuCache(m, segments, limits);
   }
 
+  /** Segments in a node. */
+  private readonly segments: number;
+
   private constructor(m: Machine, segments: Segments, limits: readonly number[]) {
     this.reads = readsOf(m, segments);
+    this.segments = segments.length;
     const span = Math.max(...this.reads.map((r) => r.length));
     this.slotWords = 1 + span;
     // Only the kinds of event this search can take have a place.
@@ -192,6 +196,14 @@ export class CpuCache {
   /** CPU k's entry for a node of component ids `ids`, or −1. */
   find(k: number, ids: Int32Array): number {
     return this.ids.find(k, k, ids);
+  }
+
+  /**
+   * Whether CPU k's events read every component (it adds up every tally): its key is then the
+   * whole node, met again too seldom to be worth a lookup, and the explorer interprets them.
+   */
+  readsAll(k: number): boolean {
+    return (this.reads[k] as Int32Array).length === this.segments;
   }
 
   /**
