@@ -40,9 +40,8 @@ const MAX_ENTRIES = 1 << 21;
 type Segments = readonly { readonly off: number; readonly width: number }[];
 
 /**
- * A table from (a tag, the ids of some of a node's segments) to a few words: open addressing
- * over entries of the tag, the CPU whose key it is, the key's ids (padded to `span`) and
- * `values` words. Which segments make the key is chosen per lookup by CPU: `keys[k]`.
+ * A table from (CPU k, the ids of the segments of k's key) to a few words: open addressing over
+ * entries of the CPU, the key's ids (padded to `span`) and `values` words.
  */
 class IdTable {
   count = 0;
@@ -62,33 +61,33 @@ class IdTable {
     private readonly segments: number,
   ) {
     this.span = Math.max(...keys.map((r) => r.length));
-    this.stride = 2 + this.span + values;
+    this.stride = 1 + this.span + values;
     this.data = new Int32Array(64 * this.stride);
   }
 
-  private hash(tag: number, ids: Int32Array, keys: Int32Array): number {
-    let h = mix(0x3c6ef372, tag);
+  private hash(k: number, ids: Int32Array, keys: Int32Array): number {
+    let h = mix(0x3c6ef372, k);
     const n = keys.length | 0;
     for (let i = 0; i < n; i++) h = mix(h, ids[keys[i] as number] as number);
     return fmix(h);
   }
 
-  /** The entry of `tag` and `ids` with CPU k's key, or −1. */
-  find(tag: number, k: number, ids: Int32Array): number {
+  /** The entry of CPU k and its key's ids in `ids`, or −1. */
+  find(k: number, ids: Int32Array): number {
     const keys = this.keys[k] as Int32Array;
     const n = keys.length | 0;
     const stride = this.stride | 0;
     const table = this.table;
     const data = this.data;
     const mask = table.length - 1;
-    let i = this.hash(tag, ids, keys) & mask;
+    let i = this.hash(k, ids, keys) & mask;
     for (;;) {
       const e = table[i] as number;
       if (e === 0) break;
       const at = Math.imul(e - 1, stride);
-      if (data[at] === tag) {
+      if (data[at] === k) {
         let j = 0;
-        while (j < n && data[at + 2 + j] === ids[keys[j] as number]) j++;
+        while (j < n && data[at + 1 + j] === ids[keys[j] as number]) j++;
         if (j === n) return e - 1;
       }
       i = (i + 1) & mask;
@@ -99,14 +98,14 @@ class IdTable {
 
   /** Where entry e's values start in `data`. */
   valueAt(e: number): number {
-    return Math.imul(e, this.stride | 0) + 2 + (this.span | 0);
+    return Math.imul(e, this.stride | 0) + 1 + (this.span | 0);
   }
 
   /**
-   * After a `find` of the same tag, CPU and ids that missed: adds their entry and returns where
-   * its values go in `data`, or −1 when the table is full.
+   * After a `find` of the same CPU and ids that missed: adds their entry and returns where its
+   * values go in `data`, or −1 when the table is full.
    */
-  add(tag: number, k: number, ids: Int32Array): number {
+  add(k: number, ids: Int32Array): number {
     if (this.count >= MAX_ENTRIES) return -1;
     const keys = this.keys[k] as Int32Array;
     const stride = this.stride;
@@ -117,9 +116,8 @@ class IdTable {
     }
     const e = this.count;
     const at = e * stride;
-    this.data[at] = tag;
-    this.data[at + 1] = k;
-    for (let j = 0; j < keys.length; j++) this.data[at + 2 + j] = ids[keys[j] as number] as number;
+    this.data[at] = k;
+    for (let j = 0; j < keys.length; j++) this.data[at + 1 + j] = ids[keys[j] as number] as number;
     this.table[this.slot] = ++this.count;
     if (this.count * 2 > this.table.length) this.rehash();
     return this.valueAt(e);
@@ -132,11 +130,11 @@ class IdTable {
     const ids = new Int32Array(this.segments);
     for (let e = 0; e < this.count; e++) {
       const at = e * this.stride;
-      const tag = this.data[at] as number;
-      const keys = this.keys[this.data[at + 1] as number] as Int32Array;
+      const k = this.data[at] as number;
+      const keys = this.keys[k] as Int32Array;
       for (let j = 0; j < keys.length; j++)
-        ids[keys[j] as number] = this.data[at + 2 + j] as number;
-      let i = this.hash(tag, ids, keys) & mask;
+        ids[keys[j] as number] = this.data[at + 1 + j] as number;
+      let i = this.hash(k, ids, keys) & mask;
       while (table[i] !== 0) i = (i + 1) & mask;
       table[i] = e + 1;
     }
@@ -195,7 +193,7 @@ export class CpuCache {
 
   /** CPU k's entry for a node of component ids `ids`, or −1. */
   find(k: number, ids: Int32Array): number {
-    return this.ids.find(k, k, ids);
+    return this.ids.find(k, ids);
   }
 
   /**
@@ -211,7 +209,7 @@ export class CpuCache {
    * and FINISHED) worked out from the node's state. Returns it, or −1 when the cache is full.
    */
   add(k: number, ids: Int32Array, legal: number): number {
-    const at = this.ids.add(k, k, ids);
+    const at = this.ids.add(k, ids);
     if (at < 0) return -1;
     this.ids.data[at] = legal;
     return this.ids.count - 1;
