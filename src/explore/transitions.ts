@@ -19,7 +19,7 @@
 // Any new rule that reads further must widen `readsOf`; transitions.test.ts explores the whole
 // catalogue with every hit checked against the interpreter.
 
-import { Ev, Legal, legalOn } from '../machine/events.ts';
+import { Ev, eventsOfMask, legalOn } from '../machine/events.ts';
 import { Op } from '../machine/isa.ts';
 import {
   CPU_CUR,
@@ -297,18 +297,10 @@ export function finishedOn(m: Machine, s: Int32Array, k: number): boolean {
 
 /**
  * Writes into `out` the events CPU k can take by its CpuCache legal value v, in enabledEvents'
- * order, from index n; returns the new count. Only on a machine without hotplug.
+ * order, from index n; returns the new count. Only on a machine without hotplug (`CpuCache.for`).
  */
 export function eventsOf(m: Machine, k: number, v: number, out: number[], n: number): number {
-  const c = k << 3;
-  if ((v & Legal.Step) !== 0) out[n++] = c;
-  if ((v & Legal.Irq) !== 0) out[n++] = Ev.Irq | c;
-  if ((v & Legal.Nmi) !== 0) out[n++] = Ev.Nmi | c;
-  if ((v & Legal.Preempt) !== 0) out[n++] = Ev.Preempt | c;
-  if ((v & Legal.Flush) !== 0) out[n++] = Ev.Flush | c;
-  if ((v & Legal.Migrate) !== 0)
-    for (let j = 0; j < m.cpus; j++) if (j !== k) out[n++] = Ev.Migrate | c | (j << 11);
-  return n;
+  return eventsOfMask(m, null, k, v & ~FINISHED, out, n);
 }
 
 /** Per segment: the context whose record it is, or −1. */

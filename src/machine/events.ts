@@ -321,27 +321,41 @@ export class LegalMasks {
  * irq, nmi, preempt, flush, offline, online, then migrations to each other CPU (online).
  */
 export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number {
-  const cpus = m.cpus;
   let n = 0;
-  for (let k = 0; k < cpus; k++) {
-    const mask = legalOn(m, s, k);
-    if (mask === 0) continue;
-    const c = k << 3;
-    if ((mask & Legal.Step) !== 0) out[n++] = c;
-    if ((mask & Legal.Irq) !== 0) out[n++] = Ev.Irq | c;
-    if ((mask & Legal.Nmi) !== 0) out[n++] = Ev.Nmi | c;
-    if ((mask & Legal.Preempt) !== 0) out[n++] = Ev.Preempt | c;
-    if ((mask & Legal.Flush) !== 0) out[n++] = Ev.Flush | c;
-    if ((mask & Legal.Offline) !== 0) out[n++] = Ev.Offline | c;
-    if ((mask & Legal.Online) !== 0) out[n++] = Ev.Online | c;
-    if ((mask & Legal.Migrate) !== 0) {
-      if (m.hotplug === null) {
-        for (let j = 0; j < cpus; j++) if (j !== k) out[n++] = Ev.Migrate | c | (j << 11);
-      } else {
-        // Some CPU may be offline: migrations go to the online ones.
-        for (let j = 0; j < cpus; j++)
-          if (j !== k && online(m, s, j)) out[n++] = Ev.Migrate | c | (j << 11);
-      }
+  for (let k = 0; k < m.cpus; k++) n = eventsOfMask(m, s, k, legalOn(m, s, k), out, n);
+  return n;
+}
+
+/**
+ * Writes into `out`, from index n, the events of CPU k that `mask` (legalOn's bits) allows, in
+ * enabledEvents' order; returns the new count. State s is read only on a machine with hotplug
+ * (which CPUs a task may migrate to), so a caller without one may pass null.
+ */
+export function eventsOfMask(
+  m: Machine,
+  s: Int32Array | null,
+  k: number,
+  mask: number,
+  out: number[],
+  n: number,
+): number {
+  if (mask === 0) return n;
+  const cpus = m.cpus;
+  const c = k << 3;
+  if ((mask & Legal.Step) !== 0) out[n++] = c;
+  if ((mask & Legal.Irq) !== 0) out[n++] = Ev.Irq | c;
+  if ((mask & Legal.Nmi) !== 0) out[n++] = Ev.Nmi | c;
+  if ((mask & Legal.Preempt) !== 0) out[n++] = Ev.Preempt | c;
+  if ((mask & Legal.Flush) !== 0) out[n++] = Ev.Flush | c;
+  if ((mask & Legal.Offline) !== 0) out[n++] = Ev.Offline | c;
+  if ((mask & Legal.Online) !== 0) out[n++] = Ev.Online | c;
+  if ((mask & Legal.Migrate) !== 0) {
+    if (m.hotplug === null || s === null) {
+      for (let j = 0; j < cpus; j++) if (j !== k) out[n++] = Ev.Migrate | c | (j << 11);
+    } else {
+      // Some CPU may be offline: migrations go to the online ones.
+      for (let j = 0; j < cpus; j++)
+        if (j !== k && online(m, s, j)) out[n++] = Ev.Migrate | c | (j << 11);
     }
   }
   return n;
