@@ -5,12 +5,13 @@
 
 import { describe, expect, it } from 'vitest';
 import { replay } from '../machine/replay.ts';
-import { catalogue, findScenario } from '../scenarios/index.ts';
+import { findScenario } from '../scenarios/index.ts';
 import { programScenario } from '../scenarios/program.ts';
 import { observe, outcomeKey } from '../scenarios/outcome.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { type Bounds, explore, type ExploreOptions, type ExploreResult } from './explore.ts';
+import { explore, type ExploreOptions, type ExploreResult } from './explore.ts';
+import { type CatalogueCase, catalogueCases } from './testkit.ts';
 
 function outcomeSet(r: ExploreResult): string[] {
   return r.outcomes
@@ -21,23 +22,11 @@ function outcomeSet(r: ExploreResult): string[] {
     .sort();
 }
 
-interface Case {
-  readonly sc: Scenario;
-  readonly set: Record<string, string>;
-  readonly bounds: Bounds;
-}
-
-const cases: Case[] = [];
-for (const sc of catalogue) {
-  const variant = sc.params.find((p) => p.name === 'variant');
-  for (const v of variant?.kind === 'choice' ? variant.choices : [undefined]) {
-    const set: Record<string, string> = v === undefined ? {} : { variant: v };
-    cases.push({ sc, set, bounds: { ...sc.bounds, switches: Infinity } });
-    // Without migrations more CPUs are interchangeable, and more words private to one CPU.
-    if (sc.bounds.migrations > 0)
-      cases.push({ sc, set, bounds: { ...sc.bounds, migrations: 0, switches: Infinity } });
-  }
-}
+// Without migrations more CPUs are interchangeable, and more words private to one CPU.
+const cases: CatalogueCase[] = catalogueCases((sc) => [
+  { ...sc.bounds, switches: Infinity },
+  ...(sc.bounds.migrations > 0 ? [{ ...sc.bounds, migrations: 0, switches: Infinity }] : []),
+]);
 const byId = (id: string) => findScenario(id) as Scenario;
 const noInterventions = { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: Infinity };
 cases.push(

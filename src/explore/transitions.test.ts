@@ -9,10 +9,11 @@ import { apply, enabledEvents, Ev, isTerminal, makeEvent } from '../machine/even
 import { initialState } from '../machine/interpreter.ts';
 import { Op } from '../machine/isa.ts';
 import { ctxBase, CTX_DONE } from '../machine/machine.ts';
-import { catalogue, findScenario } from '../scenarios/index.ts';
+import { findScenario } from '../scenarios/index.ts';
 import { resolveParams } from '../scenarios/params.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { type Bounds, explore, type ExploreResult } from './explore.ts';
+import { explore, type ExploreResult } from './explore.ts';
+import { catalogueCases } from './testkit.ts';
 import { CpuCache, eventsOf, finished, legalOf, readsOf } from './transitions.ts';
 import { Visited } from './visited.ts';
 
@@ -125,27 +126,11 @@ function answer(r: ExploreResult) {
   return { ...r, stats };
 }
 
-interface Case {
-  readonly sc: Scenario;
-  readonly set: Record<string, string>;
-  readonly bounds: Bounds;
-}
-
-const cases: Case[] = [];
-for (const sc of catalogue) {
-  const variant = sc.params.find((p) => p.name === 'variant');
-  const memory = sc.params.find((p) => p.name === 'memory');
-  for (const v of variant?.kind === 'choice' ? variant.choices : [undefined]) {
-    for (const mem of memory ? ['sc', 'tso'] : [undefined]) {
-      const set: Record<string, string> = {};
-      if (v !== undefined) set.variant = v;
-      if (mem !== undefined) set.memory = mem;
-      // The caches run where tasks stay on their CPUs: no migrations, no hotplug.
-      const bounds = { ...sc.bounds, migrations: 0, hotplugs: 0, switches: Infinity };
-      cases.push({ sc, set, bounds });
-    }
-  }
-}
+// The cache runs where tasks stay on their CPUs: no migrations, no hotplug.
+const cases = catalogueCases(
+  (sc) => [{ ...sc.bounds, migrations: 0, hotplugs: 0, switches: Infinity }],
+  true,
+);
 
 describe('explored with the caches, every entry answers as without them', () => {
   it.each(
