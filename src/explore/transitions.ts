@@ -103,8 +103,8 @@ class IdTable {
   }
 
   /**
-   * After a `find` of the same CPU and ids that missed: adds their entry and returns where its
-   * values go in `data`, or −1 when the table is full.
+   * After a `find` of the same CPU and ids that missed: adds their entry and returns it (its
+   * values are at `valueAt`), or −1 when the table is full.
    */
   add(k: number, ids: Int32Array): number {
     if (this.count >= MAX_ENTRIES) return -1;
@@ -121,7 +121,7 @@ class IdTable {
     for (let j = 0; j < keys.length; j++) this.data[at + 1 + j] = ids[keys[j] as number] as number;
     this.table[this.slot] = ++this.count;
     if (this.count * 2 > this.table.length) this.rehash();
-    return this.valueAt(e);
+    return e;
   }
 
   private rehash(): void {
@@ -198,8 +198,9 @@ export class CpuCache {
   }
 
   /**
-   * Whether CPU k's events read every component (it adds up every tally): its key is then the
-   * whole node, met again too seldom to be worth a lookup, and the explorer interprets them.
+   * Whether CPU k's events read every component (one of its contexts adds up every tally, or
+   * every context lives on it): its key is then the whole node, met again too seldom to be worth
+   * a lookup, and the explorer interprets them.
    */
   readsAll(k: number): boolean {
     return (this.reads[k] as Int32Array).length === this.segments;
@@ -210,10 +211,9 @@ export class CpuCache {
    * and FINISHED) worked out from the node's state. Returns it, or −1 when the cache is full.
    */
   add(k: number, ids: Int32Array, legal: number): number {
-    const at = this.ids.add(k, ids);
-    if (at < 0) return -1;
-    this.ids.data[at] = legal;
-    return this.ids.count - 1;
+    const e = this.ids.add(k, ids);
+    if (e >= 0) this.ids.data[this.ids.valueAt(e)] = legal;
+    return e;
   }
 
   /** Entry e's legal events (legalOn's bits), with FINISHED when its CPU has finished. */
@@ -230,8 +230,8 @@ export class CpuCache {
 
   /**
    * Writes into `out` from `off` the successor of `ids` (n ids) by an event of type `type` on
-   * entry e's CPU k, if known: the ids outside k's key are `ids`'. Returns −1 when not known, else whether
-   * it is another state (1) or the same (0).
+   * entry e's CPU k, if known: the ids outside k's key are `ids`'. Returns −1 when not known,
+   * else whether it is another state (1) or the same (0).
    */
   successor(
     e: number,
