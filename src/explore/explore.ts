@@ -17,8 +17,9 @@
 // thread, in shards/ on several with the same answer. Nodes are stored compactly
 // (visited.ts), queued by cost (queue.ts), and the search stops, incomplete, at a state or
 // memory budget. One thread remembers what each CPU can do from its components and where it
-// leads (transitions.ts), so most nodes are expanded without running the interpreter. Two reductions are opt-in: symmetry.ts and por.ts. The answer is put together
-// from what the search found in assemble.ts; what it answers is typed in result.ts.
+// leads (transitions.ts), so most nodes are expanded without running the interpreter. Two
+// reductions are opt-in: symmetry.ts and por.ts. The answer is put together from what the
+// search found in assemble.ts; what it answers is typed in result.ts.
 
 import { pathOf, type PathIndex, assemble } from './assemble.ts';
 import { DEFAULT_MAX_MEMORY_MB } from './limits.ts';

@@ -231,7 +231,10 @@ export class Shard {
   private usedBits = 0;
   private moved = false;
   private sinks: readonly ProposalSink[] | null = null;
-  /** The component ids of what `cur` holds, when `heldKnown` (`cur` is written only by `seed` and `decode`). */
+  /**
+   * The component ids of what `cur` holds, when `heldKnown` (`cur` is written only by `seed`
+   * and `decode`).
+   */
   private readonly held: Int32Array;
   private heldKnown = false;
   /** Whether `cur` holds the state of the node being expanded (see `sync`). */
@@ -274,9 +277,9 @@ export class Shard {
     this.checkIds = new Int32Array(this.nodes.width);
     this.nextIds = new Int32Array(this.nodes.width);
     this.batching = this.one && setup.por === null;
+    this.checking = setup.caches === 'check';
     // Several shards hand each other whole states, symmetry renames every word, and invariants
     // judged on the way read the successor's state: those successors are built in full.
-    this.checking = setup.caches === 'check';
     this.known =
       this.one && !setup.symmetry && !this.judges && setup.caches !== 'off'
         ? CpuCache.for(m, this.nodes.segments, this.limits)
@@ -477,7 +480,7 @@ export class Shard {
           let e = -1;
           let v: number;
           if (known.readsAll(k)) {
-            // A CPU that adds up every tally: its events are interpreted (see `readsAll`).
+            // A CPU whose events read every component is interpreted (see `readsAll`).
             this.sync();
             v = legalOf(m, cur, k);
           } else {
