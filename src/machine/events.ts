@@ -329,7 +329,7 @@ export function enabledEvents(m: Machine, s: Int32Array, out: number[]): number 
 /**
  * Writes into `out`, from index n, the events of CPU k that `mask` (legalOn's bits) allows, in
  * enabledEvents' order; returns the new count. State s is read only on a machine with hotplug
- * (which CPUs a task may migrate to), so a caller without one may pass null.
+ * (which CPUs a task may migrate to): on one without, a caller may pass null.
  */
 export function eventsOfMask(
   m: Machine,
@@ -350,9 +350,10 @@ export function eventsOfMask(
   if ((mask & Legal.Offline) !== 0) out[n++] = Ev.Offline | c;
   if ((mask & Legal.Online) !== 0) out[n++] = Ev.Online | c;
   if ((mask & Legal.Migrate) !== 0) {
-    if (m.hotplug === null || s === null) {
+    if (m.hotplug === null) {
       for (let j = 0; j < cpus; j++) if (j !== k) out[n++] = Ev.Migrate | c | (j << 11);
     } else {
+      if (s === null) throw new Error('the events of a machine with hotplug need its state');
       // Some CPU may be offline: migrations go to the online ones.
       for (let j = 0; j < cpus; j++)
         if (j !== k && online(m, s, j)) out[n++] = Ev.Migrate | c | (j << 11);
