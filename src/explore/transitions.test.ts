@@ -84,11 +84,16 @@ describe('CpuCache', () => {
     const pv = new Visited(pm);
     const reads = readsOf(pm, pv.segments);
     expect(reads.some((r) => r.length === pv.segments.length)).toBe(true);
-    // Such a CPU's events are interpreted, not looked up; the adders' are.
+    // The summer's CPU, whose events are interpreted, not looked up; the adders' are.
     const cache = CpuCache.for(pm, pv.segments, none) as CpuCache;
-    const all = reads.map((r) => r.length === pv.segments.length);
-    expect(all.map((_, k) => cache.readsAll(k))).toEqual(all);
-    expect(all).toContain(false);
+    const summers = [...Array(pm.cpus).keys()].map((k) =>
+      pm.code.some(
+        (code, c) => pm.ctxHome[c] === k && code.some((ins) => ins.op === Op.RecordTotal),
+      ),
+    );
+    expect(summers).toContain(true);
+    expect(summers).toContain(false);
+    expect(summers.map((_, k) => cache.readsAll(k))).toEqual(summers);
   });
 
   it("gives each CPU's events and whether it has finished, as the state does", () => {
