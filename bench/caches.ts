@@ -9,8 +9,9 @@
 //   npm run bench:caches -- [--rounds N] [--only id,id]
 
 import { parseArgs } from 'node:util';
-import { type Bounds, explore } from '../src/explore/explore.ts';
-import { catalogue, findScenario } from '../src/scenarios/index.ts';
+import { explore } from '../src/explore/explore.ts';
+import { type CatalogueCase, catalogueCases } from '../src/explore/testkit.ts';
+import { findScenario } from '../src/scenarios/index.ts';
 import { resolveParams } from '../src/scenarios/params.ts';
 import type { Scenario } from '../src/scenarios/types.ts';
 
@@ -21,23 +22,19 @@ const rounds = Number(values.rounds);
 if (!(rounds >= 1)) throw new Error('--rounds takes a count');
 const only = values.only?.split(',');
 
-interface Case {
+interface Case extends CatalogueCase {
   readonly name: string;
-  readonly sc: Scenario;
-  readonly set: Record<string, string>;
-  readonly bounds: Bounds;
 }
 
-const cases: Case[] = [];
-for (const sc of catalogue) {
-  if (only && !only.includes(sc.id)) continue;
-  const variant = sc.params.find((p) => p.name === 'variant');
-  for (const v of variant?.kind === 'choice' ? variant.choices : [undefined]) {
-    const set: Record<string, string> = v === undefined ? {} : { variant: v };
-    const bounds = { ...sc.bounds, migrations: 0, hotplugs: 0, switches: Infinity };
-    cases.push({ name: v === undefined ? sc.id : `${sc.id} ${v}`, sc, set, bounds });
-  }
-}
+// The cache runs where tasks stay on their CPUs: no migrations, no hotplug.
+const cases: Case[] = catalogueCases((sc) => [
+  { ...sc.bounds, migrations: 0, hotplugs: 0, switches: Infinity },
+])
+  .filter((c) => !only || only.includes(c.sc.id))
+  .map((c) => ({
+    ...c,
+    name: c.set.variant === undefined ? c.sc.id : `${c.sc.id} ${c.set.variant}`,
+  }));
 const plain = findScenario('global-plain') as Scenario;
 const none = { irqs: 0, nmis: 0, preemptions: 0, migrations: 0, switches: Infinity };
 if (!only || only.includes('global-plain'))

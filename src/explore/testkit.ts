@@ -3,6 +3,7 @@
 // tests; and the catalogue as cases to explore, shared by the tests that compare two ways of
 // exploring it.
 
+import { MEMORY_MODELS } from '../machine/machine.ts';
 import { catalogue } from '../scenarios/index.ts';
 import { programScenario } from '../scenarios/program.ts';
 import { resolveParams } from '../scenarios/params.ts';
@@ -29,7 +30,7 @@ export function catalogueCases(
     const variant = sc.params.find((p) => p.name === 'variant');
     const memory = memories && sc.params.some((p) => p.name === 'memory');
     for (const v of variant?.kind === 'choice' ? variant.choices : [undefined]) {
-      for (const mem of memory ? ['sc', 'tso'] : [undefined]) {
+      for (const mem of memory ? MEMORY_MODELS : [undefined]) {
         const set: Record<string, string> = {};
         if (v !== undefined) set.variant = v;
         if (mem !== undefined) set.memory = mem;
