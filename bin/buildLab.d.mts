@@ -5,11 +5,19 @@
 export declare const ROOT: string;
 /** Where `lab` runs from. */
 export declare const BUNDLE_DIR: string;
-/** The bundle's entries, by name, each the source file it bundles. */
+/** The bundle's modules, by name, each the source file it bundles. */
 export declare const ENTRIES: Readonly<Record<string, string>>;
-/** Bundles the CLI's entries into `outdir` and records its inputs there. */
-export declare function buildLab(outdir: string): void;
+/** The engine's entry, bundled as the CommonJS script lab.cjs. */
+export declare const ENGINE: string;
+/**
+ * Bundles the CLI into `outdir` and records its inputs there; with `train`, also trains the
+ * engine's code cache (lab.cache), saying with `say` when that fails.
+ */
+export declare function buildLab(
+  outdir: string,
+  options?: { train?: boolean; say?: (line: string) => void },
+): Promise<void>;
 /** Why the bundle in `dir` must be rebuilt, or null when it is current. */
 export declare function staleReason(dir?: string): string | null;
 /** Rebuilds the bundle in BUNDLE_DIR when it is not current, saying so with `say`. */
-export declare function ensureLab(say?: (line: string) => void): void;
+export declare function ensureLab(say?: (line: string) => void): Promise<void>;

@@ -13,6 +13,6 @@ if (process.env.LAB_TSX === '1') {
   await import('../src/cli/main.ts');
 } else {
   const { BUNDLE_DIR, ensureLab } = await import('./buildLab.mjs');
-  ensureLab();
+  await ensureLab();
   await import(pathToFileURL(`${BUNDLE_DIR}/main.mjs`).href);
 }

@@ -25,10 +25,13 @@ export interface LabBundle {
   remove(): void;
 }
 
-/** Bundles the CLI into a fresh temporary folder, with the build `lab` itself runs from. */
-export function labBundle(): LabBundle {
+/**
+ * Bundles the CLI into a fresh temporary folder, with the build `lab` itself runs from (without
+ * the code cache's training: its processes start without the cache, as LAB_CODE_CACHE=0 does).
+ */
+export async function labBundle(): Promise<LabBundle> {
   const dir = mkdtempSync(join(tmpdir(), 'lab-bundle-'));
-  buildLab(dir);
+  await buildLab(dir);
   return {
     main: join(dir, 'main.mjs'),
     threads: pathToFileURL(join(dir, 'threads.mjs')).href,

@@ -34,8 +34,8 @@ function run(command: readonly string[], args: readonly string[]): LabRun {
 }
 
 /** Bundles the CLI for this test file and returns the ways to run it. */
-export function labCli() {
-  const bundle = labBundle();
+export async function labCli() {
+  const bundle = await labBundle();
   const dir = mkdtempSync(join(tmpdir(), 'lab-'));
   afterAll(() => {
     bundle.remove();

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { labCli } from '../../test/labCli.ts';
 import { defaultThreads } from './check/many.ts';
 
-const { lab, tsx, file, main } = labCli();
+const { lab, tsx, file, main } = await labCli();
 
 const TWINS = new URL('../../test/lkmm/', import.meta.url).pathname.replace(/\/$/, '');
 const twin = (name: string) => join(TWINS, name);

@@ -10,7 +10,7 @@ import { labCli, MY_COUNTER } from '../../test/labCli.ts';
 import { DEFAULT_HOTPLUG_RATE } from '../live/control.ts';
 import { defaultCpus } from '../live/specs.ts';
 
-const { lab, labJson, tsx, file } = labCli();
+const { lab, labJson, tsx, file } = await labCli();
 
 describe('lab through tsx, as npm run lab starts it', () => {
   it('lists the catalogue as the bundle does, and races CPU threads started through tsx', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { labCli, MY_COUNTER } from '../../test/labCli.ts';
 import { catalogue } from '../scenarios/index.ts';
 
-const { lab, labJson, file } = labCli();
+const { lab, labJson, file } = await labCli();
 
 describe('lab CLI', () => {
   it('list --json gives id, title, source and reconstruction for each scenario', () => {

@@ -20,7 +20,7 @@ import { liveSpecs } from '../../src/live/specs.ts';
 import { BARE_CHUNK } from '../../src/live/wasm/codegen.ts';
 import { labBundle } from '../labBundle.ts';
 
-const bundle = labBundle();
+const bundle = await labBundle();
 afterAll(() => {
   bundle.remove();
 });
