@@ -8,7 +8,6 @@
 // it), so a `new URL('./cpuThread.mjs', import.meta.url)` in the bundled code finds the bundled
 // thread. Plain JavaScript, so that the launcher can run it before anything is compiled.
 
-import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -155,6 +154,8 @@ export async function buildLab(outdir, { train = false, say = () => undefined } 
   ]);
   asciiOnly(join(outdir, 'lab.cjs'));
   if (train) {
+    // Loaded here: a start that finds its bundle current does not pay for child_process.
+    const { spawnSync } = await import('node:child_process');
     const trained = spawnSync(process.execPath, [join(outdir, 'main.mjs')], {
       env: { ...process.env, LAB_TRAIN: '1' },
       encoding: 'utf8',
