@@ -29,7 +29,7 @@ import { ensureLab } from '../bin/buildLab.mjs';
 // The bin a user runs: the bundle, not tsx's compile; rebuilt here first if a source changed, so
 // that no timed run includes the build.
 const CLI = fileURLToPath(new URL('../bin/lab.mjs', import.meta.url));
-ensureLab();
+await ensureLab();
 
 interface Size {
   readonly cpus: number;
