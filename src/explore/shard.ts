@@ -429,18 +429,17 @@ export class Shard {
       }
       this.id = id;
       this.rank = rankOf(i);
-      nodes.tuple(id, curIds);
+      const meta = nodes.open(id, curIds);
       this.synced = false;
       if (this.known === null) this.sync();
-      const meta = nodes.meta(id);
       for (let j = 0; j < 4; j++) used[j] = usedOf(meta, j);
       this.usedBits = meta & 0xffff;
       // Hotplug events have no room in the metadata word: the machine counts them in the state.
       used[4] = m.hotplug !== null ? (cur[m.hotplug.count] as number) : 0;
       this.lastCpu = lastOf(meta);
       this.mask = maskOf(meta);
-      this.steps = nodes.stepsOf(id);
-      this.switches = nodes.switchesOf(id);
+      this.steps = nodes.openSteps;
+      this.switches = nodes.openSwitches;
       if (this.steps > this.depth) this.depth = this.steps;
 
       if (this.mask !== 0) {
@@ -784,13 +783,7 @@ export class Shard {
       this.keys.set(to, key);
     }
     if (this.endless) this.addEdge(idOfRef(parent), to, ev);
-    const toSteps = nodes.stepsOf(to);
-    const toSwitches = nodes.switchesOf(to);
-    if (
-      !nodes.isExpanded(to) &&
-      (toSteps < 0 || switches < toSwitches || (switches === toSwitches && steps < toSteps))
-    ) {
-      nodes.setPath(to, steps, switches, parent, ev);
+    if (nodes.improve(to, steps, switches, parent, ev)) {
       // costOf(to), from what is at hand rather than read back from the node's record.
       this.queue.push(to, interventionsOf(meta) * W_INTERVENTION + switches * W_SWITCH + steps);
     }

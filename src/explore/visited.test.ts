@@ -77,4 +77,27 @@ describe('Visited', () => {
     expect([v.stepsOf(id), v.switchesOf(id), v.isExpanded(id)]).toEqual([4, 2, true]);
     expect([v.parent.get(id), v.event.get(id)]).toEqual([7, 9]);
   });
+
+  it('takes a path only when it is cheaper, and none once the node is expanded', () => {
+    const v = new Visited(m);
+    const ids = new Int32Array(v.width);
+    v.components(stateOf(1), ids);
+    const id = v.find(ids, 5);
+    const path = () => [v.stepsOf(id), v.switchesOf(id), v.parent.get(id), v.event.get(id)];
+    expect(v.improve(id, 9, 3, 1, 1)).toBe(true); // the first path
+    expect(v.improve(id, 8, 4, 2, 2)).toBe(false); // fewer steps, more switches
+    expect(v.improve(id, 9, 3, 3, 3)).toBe(false); // as cheap
+    expect(path()).toEqual([9, 3, 1, 1]);
+    expect(v.improve(id, 12, 2, 4, 4)).toBe(true); // fewer switches, more steps
+    expect(v.improve(id, 11, 2, 5, 5)).toBe(true); // as many switches, fewer steps
+    expect(path()).toEqual([11, 2, 5, 5]);
+    // What the search reads when it expands the node: the tuple, the metadata, steps, switches.
+    const opened = new Int32Array(v.width);
+    expect(v.open(id, opened)).toBe(5);
+    expect([...opened.subarray(0, v.width - 1)]).toEqual([...ids.subarray(0, v.width - 1)]);
+    expect([v.openSteps, v.openSwitches]).toEqual([11, 2]);
+    v.markExpanded(id);
+    expect(v.improve(id, 1, 0, 6, 6)).toBe(false);
+    expect(path()).toEqual([11, 2, 5, 5]);
+  });
 });

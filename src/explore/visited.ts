@@ -36,6 +36,9 @@ export class Visited {
   count = 0;
   /** Set by `find`: whether the node it returned was just added. */
   fresh = false;
+  /** Set by `open`: the steps and switches of the node it opened. */
+  openSteps = 0;
+  openSwitches = 0;
   readonly segments: readonly Segment[];
   private readonly bounds: Int32Array;
   private readonly interners: readonly Interner[];
@@ -252,6 +255,42 @@ export class Visited {
     t[o + 1] = switches;
     this.parent.set(id, parent);
     this.event.set(id, event);
+  }
+
+  /**
+   * Opens node id for its expansion, from its one record: writes its component ids into `ids`,
+   * leaves its steps and switches in `openSteps` and `openSwitches`, and returns its metadata
+   * word (what `tuple`, `stepsOf`, `switchesOf` and `meta` give, in one read of the record).
+   */
+  open(id: number, ids: Int32Array): number {
+    const t = this.records.chunkOf(id);
+    const o = this.records.offsetOf(id);
+    const n = (this.width | 0) - 1;
+    for (let i = 0; i < n; i++) ids[i] = t[o + i] as number;
+    const w = t[o + n + 1] as number;
+    this.openSteps = w < 0 ? -1 : w & STEPS_MASK;
+    this.openSwitches = t[o + n + 2] as number;
+    return t[o + n] as number;
+  }
+  /**
+   * Makes (parent, event) node id's path if node id is not expanded yet and the path is cheaper
+   * than the one it has (none yet, fewer switches, or as many and fewer steps); returns whether
+   * it did. The comparison `setPath` is made after, in one read of the node's record.
+   */
+  improve(id: number, steps: number, switches: number, parent: number, event: number): boolean {
+    const t = this.records.chunkOf(id);
+    const o = this.records.offsetOf(id) + this.width;
+    const w = t[o] as number;
+    if (w >= 0) {
+      if ((w & EXPANDED) !== 0) return false;
+      const had = t[o + 1] as number;
+      if (switches > had || (switches === had && steps >= (w & STEPS_MASK))) return false;
+    }
+    t[o] = steps;
+    t[o + 1] = switches;
+    this.parent.set(id, parent);
+    this.event.set(id, event);
+    return true;
   }
 
   /** Writes node id's component ids into `ids` (its state stays undecoded). */
