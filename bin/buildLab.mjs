@@ -45,8 +45,9 @@ export const ENTRIES = {
 /**
  * The command line's engine, bundled as a CommonJS script, `lab.cjs`: only a script can be handed
  * V8's code cache in Node 20 (vm.Script's cachedData), and with the cache a start skips compiling
- * the engine. Measured (farm-bench, whole processes, the cache against none): `lab list` 0.084 s
- * against 0.098 s; an exploration of global-plain at 3 CPUs × 5 adds 0.821 s against 0.865 s.
+ * the engine. Measured (farm-bench, whole processes, pairs, the cache against none): `lab list`
+ * 0.086 s against 0.103 s, a start that runs a tiny search 0.097 s against 0.125 s
+ * (docs/benchmarks.md).
  */
 export const ENGINE = 'src/cli/bundle/entry.ts';
 
@@ -65,7 +66,8 @@ const ALSO = ['bin/buildLab.mjs', 'package-lock.json'];
  * allLessonFiles.ts) as static imports of every entry's files, in entries.ts's order, instead of
  * a top-level await of their dynamic imports, which a CommonJS script cannot hold. The same
  * replacement as the app's (deploy/eagerCatalogue.ts), made from entries.ts's text because this
- * file runs before anything is compiled; test/buildLab.test.ts checks the two lists agree.
+ * file runs before anything is compiled. test/buildLab.test.ts checks that the bundle lists the
+ * catalogue as the sources do.
  */
 function eagerCatalogue() {
   const folder = join(ROOT, 'src', 'scenarios');

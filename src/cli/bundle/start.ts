@@ -3,10 +3,10 @@
 //
 // A start without the cache parses the engine's megabyte of JavaScript and compiles, one by one,
 // the functions a command calls; with it V8 takes their bytecode from the cache instead (about
-// 15 ms of a `lab list`, 45 ms of a search: bin/buildLab.mjs has the figures). The cache is made
-// once, when the bundle is built: a process runs the training commands (train.ts) and saves what
-// they compiled (LAB_TRAIN=1, below). A cache V8 turns down (another Node, other V8 flags) costs
-// nothing but the time it would have saved; LAB_CODE_CACHE=0 starts without it.
+// 25 ms of every start: bin/buildLab.mjs has the figures). The cache is made once, when the
+// bundle is built: a process runs the training commands (train.ts) and saves what they compiled
+// (LAB_TRAIN=1, below). A cache V8 turns down (another Node, other V8 flags) costs nothing but
+// the time it would have saved; LAB_CODE_CACHE=0 starts without it.
 //
 // This file imports nothing of the engine: everything it imports is in this small module, and
 // the engine comes only through the script.
@@ -29,10 +29,10 @@ const cache = fileURLToPath(new URL('./lab.cache', import.meta.url));
 
 /** Runs lab.cjs as Node runs a CommonJS file, with the cache when it is given one. */
 function load(cachedData: Buffer | undefined): { engine: Engine; script: Script } {
-  // Node's own wrapper, on the file's first line, so that its lines keep their numbers.
   const bytes = readFileSync(code);
   // The build writes it in ASCII (bin/buildLab.mjs), which needs no decoding.
   const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  // Node's own wrapper, on the file's first line, so that its lines keep their numbers.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${text}\n})`;
   const script = new Script(wrapped, { filename: code, cachedData });
   const module = { exports: {} };
