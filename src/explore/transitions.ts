@@ -172,12 +172,12 @@ export class CpuCache {
     return new CpuCache(m, segments, limits);
   }
 
-  /** Segments in a node. */
-  private readonly segments: number;
+  /** Per CPU: 1 where its events read every segment (see `readsAll`). */
+  private readonly whole: Uint8Array;
 
   private constructor(m: Machine, segments: Segments, limits: readonly number[]) {
     this.reads = readsOf(m, segments);
-    this.segments = segments.length;
+    this.whole = Uint8Array.from(this.reads, (r) => (r.length === segments.length ? 1 : 0));
     const span = Math.max(...this.reads.map((r) => r.length));
     this.slotWords = 1 + span;
     // Only the kinds of event this search can take have a place.
@@ -203,7 +203,7 @@ export class CpuCache {
    * a lookup, and the explorer interprets them.
    */
   readsAll(k: number): boolean {
-    return (this.reads[k] as Int32Array).length === this.segments;
+    return this.whole[k] === 1;
   }
 
   /**
