@@ -57,14 +57,18 @@ export const lastOf = (meta: number) => ((meta >>> 16) & 255) - 1;
 export const maskOf = (meta: number) => meta >>> 24;
 export const interventionsOf = (meta: number) =>
   usedOf(meta, 0) + usedOf(meta, 1) + usedOf(meta, 2) + usedOf(meta, 3);
+/** The metadata word of interventions already packed in `usedBits` (its low 16 bits). */
+const packBits = (usedBits: number, last: number, mask: number) =>
+  usedBits | ((last + 1) << 16) | (mask << 24);
 const pack = (used: readonly number[], last: number, mask: number) =>
-  (used[0] as number) |
-  ((used[1] as number) << 4) |
-  ((used[2] as number) << 8) |
-  ((used[3] as number) << 12) |
-  ((last + 1) << 16) |
-  (mask << 24) |
-  0;
+  packBits(
+    (used[0] as number) |
+      ((used[1] as number) << 4) |
+      ((used[2] as number) << 8) |
+      ((used[3] as number) << 12),
+    last,
+    mask,
+  );
 
 /** The Legal bits of the events a node with `used` interventions may still take. */
 function allowedBy(used: readonly number[], limits: readonly number[]): number {
@@ -628,14 +632,11 @@ export class Shard {
     this.transitions++;
     let last = isStep ? eventCpu(ev) : this.lastCpu;
     if (sym) last = sym.canonical(this.next, last, this.tmp).last;
-    // pack(used with this event's one more, last, mask): the counters are the low 16 bits of the
-    // node's own metadata, and one below its limit (at most 15) has room for one more.
+    // The node's own counters with this event's one more: a counter below its limit (at most
+    // 15) has room for it in its 4 bits.
     const mask = this.judges ? this.mask | brokenIn(this.setup, this.next) : 0;
-    const nextMeta =
-      (this.usedBits + (slotB >= 0 && slotB < 4 ? 1 << (4 * slotB) : 0)) |
-      ((last + 1) << 16) |
-      (mask << 24) |
-      0;
+    const more = slotB >= 0 && slotB < 4 ? 1 << (4 * slotB) : 0;
+    const nextMeta = packBits(this.usedBits + more, last, mask);
     // A successor that is another state is a move (nodes with equal states differ only in
     // their metadata, which an event that changes nothing can still change).
     if (moved) this.moved = true;
