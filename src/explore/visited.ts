@@ -293,14 +293,6 @@ export class Visited {
     return true;
   }
 
-  /** Writes node id's component ids into `ids` (its state stays undecoded). */
-  tuple(id: number, ids: Int32Array): void {
-    const t = this.records.chunkOf(id);
-    const o = this.records.offsetOf(id);
-    const n = (this.width | 0) - 1;
-    for (let i = 0; i < n; i++) ids[i] = t[o + i] as number;
-  }
-
   /**
    * Writes node id's state into `into` and its component ids into `ids`. With `known`, `ids`
    * already names what `into` holds (the node decoded last), and a component with the same id
